@@ -1,0 +1,1 @@
+"""evalsets layer."""
