@@ -1,0 +1,36 @@
+"""The `copilot-eval` command: a thin Typer app whose commands live in one module each.
+
+Each command module exposes ``register(app)``. Modules are imported here, but each one imports
+the heavy layers (the SDK above all, which takes about a second) inside its command function,
+so `--help` and `validate` stay fast.
+"""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="copilot-eval",
+    help="Test agents built on GitHub Copilot through the real Copilot runtime.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# One line per command module; keep the list sorted.
+_COMMAND_MODULES: tuple[str, ...] = ()
+
+
+def _register_commands() -> None:
+    import importlib
+
+    for module_name in _COMMAND_MODULES:
+        importlib.import_module(f"copilot_eval.cli.{module_name}").register(app)
+
+
+_register_commands()
+
+
+def main() -> None:
+    """Entry point of the `copilot-eval` console script."""
+    app()
