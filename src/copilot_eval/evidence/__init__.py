@@ -1,1 +1,33 @@
-"""evidence layer."""
+"""Evidence: the result model of a run. Pure data; imports nothing else of the project."""
+
+from copilot_eval.evidence.audit import RequestAuditRecord
+from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.native_json import write_text_atomically
+from copilot_eval.evidence.permission import PermissionRecord
+from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult
+from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
+from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
+from copilot_eval.evidence.subagent import SubagentInvocation
+from copilot_eval.evidence.tool_call import ToolCall, ToolImage
+from copilot_eval.evidence.turn import Turn
+from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "STOP_REASONS",
+    "CaptureError",
+    "CopilotResult",
+    "DiscoveredSkill",
+    "ModelPrice",
+    "PermissionRecord",
+    "RequestAuditRecord",
+    "SkillDiscovery",
+    "StopReason",
+    "SubagentInvocation",
+    "ToolCall",
+    "ToolImage",
+    "Turn",
+    "UsageEntry",
+    "estimate_cost",
+    "write_text_atomically",
+]

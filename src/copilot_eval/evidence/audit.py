@@ -1,0 +1,22 @@
+"""Records of the requests actually sent to the model (``audit_requests=True``)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class RequestAuditRecord(BaseModel):
+    """One outgoing model request, read from the final request body (never its headers)."""
+
+    request_id: str
+    model: str | None = None
+    tool_names: list[str] = Field(default_factory=list)
+    reasoning_effort: str | None = None
+    image_details: list[str | None] = Field(default_factory=list)
+    image_count: int = 0
+    instructions_sha256: str
+    wire_api: Literal["completions", "responses"] | None = None
+    transport: Literal["http", "websocket"] | None = None
+    agent_id: str | None = None

@@ -1,0 +1,60 @@
+"""The native JSON form of a CopilotResult: versioned, lossless, written atomically."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from copilot_eval.evidence.result import CopilotResult
+
+
+def write_text_atomically(path: str | Path, text: str) -> Path:
+    """Write text through a temporary file and a rename, so readers never see half a file."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, target)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def result_to_dict(result: CopilotResult) -> dict[str, Any]:
+    """The JSON-ready dict of a result, including derived totals for readers without Python."""
+    data = result.model_dump(mode="json")
+    data["derived"] = {
+        "final_response": result.final_response,
+        "evidence_complete": result.evidence_complete,
+        "permission_requested": result.permission_requested,
+        "token_usage": result.token_usage,
+        "total_premium_requests": result.total_premium_requests,
+    }
+    return data
+
+
+def save_result(result: CopilotResult, path: str | Path) -> Path:
+    """Save a result as native JSON (atomic write)."""
+    text = json.dumps(result_to_dict(result), indent=2, ensure_ascii=False)
+    return write_text_atomically(path, text + "\n")
+
+
+def load_result(path: str | Path) -> CopilotResult:
+    """Load a result saved by :func:`save_result`, refusing unknown schema versions."""
+    from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult
+
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        raise ValueError(f"{path}: schema_version {version!r} is not supported (expected {SCHEMA_VERSION})")
+    data.pop("derived", None)
+    return CopilotResult.model_validate(data)

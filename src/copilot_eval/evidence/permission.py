@@ -1,0 +1,18 @@
+"""What the runtime asked permission for, and what was decided."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+
+class PermissionRecord(BaseModel):
+    """One permission request and its decision (``None`` when no decision was seen)."""
+
+    request_id: str | None = None
+    kind: str | None = None
+    tool_name: str | None = None
+    tool_call_id: str | None = None
+    details: dict[str, Any] | None = None
+    decision: str | None = None

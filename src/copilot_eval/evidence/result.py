@@ -1,0 +1,216 @@
+"""CopilotResult: everything one run recorded. A description of the execution, never a verdict."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from copilot_eval.evidence.audit import RequestAuditRecord
+from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.permission import PermissionRecord
+from copilot_eval.evidence.skills import SkillDiscovery
+from copilot_eval.evidence.stop_reason import StopReason
+from copilot_eval.evidence.subagent import SubagentInvocation
+from copilot_eval.evidence.tool_call import ToolCall
+from copilot_eval.evidence.turn import Turn
+from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
+
+SCHEMA_VERSION = 1
+
+
+class CopilotResult(BaseModel):
+    """What happened in one session: turns, tool calls, usage, children, settings, requests.
+
+    ``success`` says the session executed to the end; it says nothing about whether the task was
+    done. Check the task with your own assertions and ``evidence_complete`` before trusting tool
+    records.
+    """
+
+    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")
+
+    schema_version: int = SCHEMA_VERSION
+    success: bool = False
+    error: str | None = None
+    stop_reason: StopReason | None = None
+    session_id: str | None = None
+    agent_name: str | None = None
+    prompt: str | None = None
+    turns: list[Turn] = Field(default_factory=list)
+    all_tool_calls: list[ToolCall] = Field(default_factory=list)
+    usage: list[UsageEntry] = Field(default_factory=list)
+    model_used: str | None = None
+    session_premium_requests: float | None = None
+    subagent_invocations: list[SubagentInvocation] = Field(default_factory=list)
+    permissions: list[PermissionRecord] = Field(default_factory=list)
+    capture_errors: list[CaptureError] = Field(default_factory=list)
+    tool_calls_admitted: int | None = None
+    request_audit: list[RequestAuditRecord] | None = None
+    skill_discovery: SkillDiscovery | None = None
+    configuration: dict[str, Any] | None = None
+    working_directory: str | None = None
+    duration_ms: float | None = None
+    runtime_version: str | None = None
+    comparison_role: str | None = None
+    raw_events: list[dict[str, Any]] = Field(default_factory=list)
+
+    # -- responses -------------------------------------------------------------------------
+    @property
+    def all_responses(self) -> list[str]:
+        """Every non-empty assistant message of this session, in order."""
+        return [t.content for t in self.turns if t.role == "assistant" and t.content.strip()]
+
+    @property
+    def final_response(self) -> str | None:
+        """The last non-empty assistant message, or ``None`` when the agent said nothing."""
+        responses = self.all_responses
+        return responses[-1] if responses else None
+
+    # -- permissions -----------------------------------------------------------------------
+    @property
+    def permission_requested(self) -> bool:
+        """Whether the runtime asked for any permission during this session."""
+        return bool(self.permissions)
+
+    # -- tools -----------------------------------------------------------------------------
+    def tool_calls_for(self, name: str) -> list[ToolCall]:
+        """Calls of one tool in this session, in order."""
+        return [call for call in self.all_tool_calls if call.name == name]
+
+    def tool_was_called(self, name: str) -> bool:
+        """Whether the tool was called at least once (not whether it succeeded)."""
+        return bool(self.tool_calls_for(name))
+
+    def tool_call_count(self, name: str) -> int:
+        """How many times the tool was called."""
+        return len(self.tool_calls_for(name))
+
+    def tool_was_called_with(self, name: str, **arguments: Any) -> bool:
+        """Whether some call of the tool had all the given arguments with equal values."""
+        for call in self.tool_calls_for(name):
+            args = call.arguments or {}
+            if all(key in args and args[key] == value for key, value in arguments.items()):
+                return True
+        return False
+
+    # -- evidence --------------------------------------------------------------------------
+    @property
+    def evidence_complete(self) -> bool:
+        """No capture error, every tool call fully evidenced, and the same for every child."""
+        if self.capture_errors or not all(c.evidence_complete for c in self.all_tool_calls):
+            return False
+        for invocation in self.subagent_invocations:
+            if invocation.result is not None and not invocation.result.evidence_complete:
+                return False
+        return True
+
+    @property
+    def execution_results(self) -> list[CopilotResult]:
+        """This result and every captured descendant result, depth first, each once."""
+        return list(self._walk())
+
+    def _walk(self) -> Iterator[CopilotResult]:
+        seen: set[int] = set()
+        stack: list[CopilotResult] = [self]
+        while stack:
+            current = stack.pop()
+            if id(current) in seen:
+                continue
+            seen.add(id(current))
+            yield current
+            children = [i.result for i in current.subagent_invocations if i.result is not None]
+            stack.extend(reversed(children))
+
+    # -- usage -----------------------------------------------------------------------------
+    @property
+    def all_usage(self) -> list[UsageEntry]:
+        """Usage of this session and of every captured descendant, each entry once."""
+        return [entry for result in self._walk() for entry in result.usage]
+
+    def _tree_total(self, field: str) -> int | None:
+        results = self.execution_results
+        if any(not result.usage for result in results):
+            return None
+        return sum_known(getattr(entry, field) for entry in self.all_usage)  # type: ignore[return-value]
+
+    @property
+    def total_input_tokens(self) -> int | None:
+        """Input tokens of the whole execution tree, or ``None`` when any count is unknown."""
+        return self._tree_total("input_tokens")
+
+    @property
+    def total_output_tokens(self) -> int | None:
+        """Output tokens of the whole execution tree, or ``None`` when any count is unknown."""
+        return self._tree_total("output_tokens")
+
+    @property
+    def total_tokens(self) -> int | None:
+        """Input plus output tokens, or ``None`` when either is unknown."""
+        return sum_known([self.total_input_tokens, self.total_output_tokens])  # type: ignore[return-value]
+
+    @property
+    def token_usage(self) -> dict[str, int]:
+        """The known token totals; unknown totals are left out rather than reported as 0."""
+        totals = {
+            "input_tokens": self.total_input_tokens,
+            "output_tokens": self.total_output_tokens,
+            "total_tokens": self.total_tokens,
+        }
+        return {key: value for key, value in totals.items() if value is not None}
+
+    @property
+    def total_premium_requests(self) -> float | None:
+        """Premium requests of the tree as the runtime reported them; ``None`` when unreported."""
+        return sum_known(r.session_premium_requests for r in self.execution_results)  # type: ignore[return-value]
+
+    def estimated_cost(self, prices: Mapping[str, ModelPrice]) -> float | None:
+        """Cost estimate of the tree from an explicit price table; ``None`` when not knowable."""
+        results = self.execution_results
+        if any(not result.usage for result in results):
+            return None
+        return estimate_cost(self.all_usage, prices)
+
+    # -- files -----------------------------------------------------------------------------
+    def _workdir(self) -> Path:
+        if self.working_directory is None:
+            raise ValueError("this result has no working directory recorded")
+        return Path(self.working_directory)
+
+    def file(self, relative_path: str) -> str:
+        """Text of a file in the run's working directory (raises FileNotFoundError if absent)."""
+        return (self._workdir() / relative_path).read_text(encoding="utf-8")
+
+    def file_exists(self, relative_path: str) -> bool:
+        """Whether a file exists in the run's working directory."""
+        return (self._workdir() / relative_path).is_file()
+
+    def files_matching(self, pattern: str) -> list[str]:
+        """Working-directory files matching a glob such as ``**/*.py``, relative and sorted."""
+        root = self._workdir()
+        return sorted(str(p.relative_to(root)) for p in root.glob(pattern) if p.is_file())
+
+    # -- native JSON -----------------------------------------------------------------------
+    def save(self, path: str | Path) -> Path:
+        """Write this result as native JSON, atomically (a crash leaves no half-written file)."""
+        from copilot_eval.evidence.native_json import save_result
+
+        return save_result(self, path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> CopilotResult:
+        """Read a result written by :meth:`save`."""
+        from copilot_eval.evidence.native_json import load_result
+
+        return load_result(path)
+
+    def summary(self) -> str:
+        """A one-line human description of the execution (not a verdict on the task)."""
+        tools = len(self.all_tool_calls)
+        state = "ok" if self.success else f"failed ({self.stop_reason}: {self.error})"
+        return f"{state}; {len(self.turns)} turns, {tools} tool calls, tokens={self.token_usage}"
+
+
+SubagentInvocation.model_rebuild()
+CopilotResult.model_rebuild()

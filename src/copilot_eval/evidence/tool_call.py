@@ -1,0 +1,62 @@
+"""One tool call as observed in the runtime's event stream, with honest unknowns."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ToolImage(BaseModel):
+    """An image a tool returned, kept as bytes with its media type."""
+
+    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")
+
+    content: bytes
+    media_type: str | None = None
+
+
+class ToolCall(BaseModel):
+    """A tool call: what was asked, whether it completed, and what came back.
+
+    ``None`` always means "not captured", never "empty": ``result=""`` is a tool that returned
+    an empty string, ``result=None`` is a tool whose output text was not seen.
+    """
+
+    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")
+
+    call_id: str | None = None
+    name: str | None = None
+    arguments: dict[str, Any] | None = None
+    completion_received: bool | None = None
+    success: bool | None = None
+    result: str | None = None
+    detailed_result: str | None = None
+    structured_result: Any = None
+    error: str | None = None
+    image_content: bytes | None = None
+    image_media_type: str | None = None
+    additional_images: list[ToolImage] = Field(default_factory=list)
+    mcp_server_name: str | None = None
+    agent_id: str | None = None
+    parent_call_id: str | None = None
+    turn_id: str | None = None
+    duration_ms: float | None = None
+
+    @property
+    def evidence_complete(self) -> bool:
+        """True when completion and outcome are known and some output, error or image is held."""
+        if self.completion_received is not True or self.success is None:
+            return False
+        return self.result is not None or self.error is not None or self.image_content is not None
+
+    def argument(self, key: str, default: Any = None) -> Any:
+        """One argument of the call, or ``default`` when absent or arguments were not captured."""
+        return (self.arguments or {}).get(key, default)
+
+    def __str__(self) -> str:
+        # Deliberately not a verdict: the string shows what was seen, evidence_complete decides.
+        args = json.dumps(self.arguments, ensure_ascii=False) if self.arguments is not None else "?"
+        outcome = {True: "ok", False: "failed", None: "outcome unknown"}[self.success]
+        return f"{self.name or '?'}({args}) -> {outcome}"
