@@ -1,0 +1,115 @@
+"""CopilotEval: the immutable description of an agent under test."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from copilot_eval.agent.custom_agent import CustomAgent
+from copilot_eval.models.byok import ByokProvider
+
+PermissionPolicy = Literal["approve_all", "deny_all"] | Callable[..., Any]
+ReasoningEffort = Literal["low", "medium", "high", "xhigh"]
+
+
+class CopilotEval(BaseModel):
+    """How to run an agent: model, instructions, tools, limits and runtime settings.
+
+    Invalid values fail at construction with a message naming the field. ``model`` is a model
+    name (GitHub-hosted, or served by ``provider``), or a ``ScriptedModel``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
+
+    name: str = "agent"
+    model: Any = None
+    provider: ByokProvider | None = None
+    instructions: str | None = None
+    system_message_mode: Literal["append", "replace"] = "append"
+    reasoning_effort: ReasoningEffort | None = None
+    working_directory: Path | None = None
+    allowed_tools: tuple[str, ...] | None = None
+    excluded_tools: tuple[str, ...] | None = None
+    tools: tuple[Any, ...] = ()
+    mcp_servers: Mapping[str, Mapping[str, Any]] = Field(default_factory=dict)
+    custom_agents: tuple[CustomAgent, ...] = ()
+    skill_directories: tuple[Path, ...] = ()
+    disabled_skills: tuple[str, ...] = ()
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_tool_calls: int | None = Field(default=None, ge=0)
+    max_turns: int | None = Field(default=None, ge=1)
+    permission_policy: PermissionPolicy = "approve_all"
+    audit_requests: bool = False
+    client_mode: Literal["copilot-cli", "empty"] = "copilot-cli"
+    streaming: bool = False
+    runtime_path: Path | None = None
+    extra_config: Mapping[str, Any] = Field(default_factory=dict)
+
+    @field_validator("name")
+    @classmethod
+    def _name_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return value
+
+    @field_validator("model")
+    @classmethod
+    def _model_kind(cls, value: Any) -> Any:
+        if value is None or isinstance(value, str):
+            if isinstance(value, str) and not value.strip():
+                raise ValueError("must not be blank")
+            return value
+        if all(hasattr(value, attr) for attr in ("endpoint", "provider_config", "session_model")):
+            return value
+        raise ValueError(f"must be a model name or a ScriptedModel, got {type(value).__name__}")
+
+    @field_validator("mcp_servers")
+    @classmethod
+    def _mcp_servers_shape(cls, value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
+        for server, config in value.items():
+            if not isinstance(config, Mapping):
+                raise ValueError(f"{server}: must be a mapping")
+            if "command" not in config and "url" not in config:
+                raise ValueError(f"{server}: needs 'command' (stdio server) or 'url' (HTTP server)")
+        return value
+
+    @field_validator("tools")
+    @classmethod
+    def _tools_callable(cls, value: tuple[Any, ...]) -> tuple[Any, ...]:
+        for index, tool in enumerate(value):
+            if not callable(tool) and not hasattr(tool, "handler"):
+                raise ValueError(f"tools[{index}]: must be a define_tool() tool or a Python callable")
+        return value
+
+    @field_validator("permission_policy")
+    @classmethod
+    def _policy(cls, value: Any) -> Any:
+        if isinstance(value, str) and value not in ("approve_all", "deny_all"):
+            raise ValueError("must be 'approve_all', 'deny_all' or a callable")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> CopilotEval:
+        if self.system_message_mode == "replace" and not self.instructions:
+            raise ValueError("system_message_mode='replace' needs instructions (the whole system message)")
+        if self.allowed_tools is not None and self.excluded_tools is not None:
+            overlap = set(self.allowed_tools) & set(self.excluded_tools)
+            if overlap:
+                raise ValueError(f"allowed_tools and excluded_tools both name {sorted(overlap)}")
+        if self.client_mode == "empty" and self.allowed_tools is None:
+            raise ValueError("client_mode='empty' needs an explicit allowed_tools list")
+        return self
+
+    def with_options(self, **changes: Any) -> CopilotEval:
+        """A copy with some fields changed, validated again."""
+        return type(self).model_validate({**self.__dict__, **changes})
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> CopilotEval:
+        """Load an agent from a YAML agent file (see docs/agent-file.md)."""
+        from copilot_eval.agent.agent_file import load_agent_file
+
+        return load_agent_file(path)
