@@ -1,0 +1,61 @@
+"""Start one Copilot runtime process over stdio, the way every part of the tool does it.
+
+stdio rather than TCP: the runtime dies with its pipe, so a crashed Python process cannot leave
+an orphaned runtime behind.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.runtime.home import asset_cache_dir, sessions_dir
+
+
+def runtime_environment() -> dict[str, str]:
+    """Environment for a runtime process: the caller's, with the shared asset cache."""
+    env = dict(os.environ)
+    env["XDG_CACHE_HOME"] = str(asset_cache_dir())
+    return env
+
+
+def new_copilot_home() -> Path:
+    """A fresh COPILOT_HOME folder (config, session state) for one runtime or one session."""
+    parent = sessions_dir()
+    parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix="home-", dir=parent))
+
+
+async def start_client(
+    executable: Path,
+    *,
+    request_handler: Any = None,
+    mode: str = "copilot-cli",
+    github_token: str | None = None,
+    base_directory: Path | None = None,
+) -> Any:
+    """Start a CopilotClient on the given runtime executable and return it, started."""
+    from copilot import CopilotClient, RuntimeConnection
+
+    client = CopilotClient(
+        connection=RuntimeConnection.for_stdio(path=str(executable)),
+        env=runtime_environment(),
+        base_directory=str(base_directory or new_copilot_home()),
+        request_handler=request_handler,
+        log_level="error",
+        github_token=github_token,
+        use_logged_in_user=None if github_token else True,
+        mode=mode,  # type: ignore[arg-type]
+    )
+    await client.start()
+    return client
+
+
+def runtime_process(client: Any) -> Any:
+    """The runtime's ``subprocess.Popen`` behind a client, or ``None`` when not visible.
+
+    The SDK keeps it private; reading it in this one place keeps the dependency contained.
+    """
+    return getattr(client, "_cli_process", None) or getattr(client, "_process", None)

@@ -1,0 +1,38 @@
+"""The permission policy of a run, as the SDK's permission callback."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+
+def permission_handler(policy: Any) -> Any:
+    """SDK ``on_permission_request`` for "approve_all", "deny_all" or a user callable.
+
+    A user callable receives the SDK's PermissionRequest and returns True / False (or an SDK
+    decision object, passed through unchanged).
+    """
+    from copilot import PermissionHandler
+    from copilot.generated.rpc import PermissionDecisionReject
+    from copilot.session import PermissionDecisionApproveOnce
+
+    if policy == "approve_all":
+        return PermissionHandler.approve_all
+
+    def decide(allowed: Any) -> Any:
+        if allowed is True:
+            return PermissionDecisionApproveOnce()
+        if allowed is False or allowed is None:
+            return PermissionDecisionReject(feedback="denied by the copilot-eval permission policy")
+        return allowed
+
+    if policy == "deny_all":
+        return lambda request, invocation: decide(False)
+
+    async def ask_user_callable(request: Any, invocation: Any) -> Any:
+        answer = policy(request)
+        if inspect.isawaitable(answer):
+            answer = await answer
+        return decide(answer)
+
+    return ask_user_callable

@@ -1,0 +1,152 @@
+"""A pool of runtime processes: one runtime serves many concurrent sessions, and is reused.
+
+Starting a runtime costs about 0.4 s and a 2-turn session about 0.15 s, so a fresh runtime per
+run would cost several times the run itself. A dead runtime is noticed and replaced on the next
+lease. No runtime outlives Python: stdio ties it to our pipe, `close()` stops it, and an exit hook
+kills whatever is left.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import signal
+import subprocess
+import weakref
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.runtime.client_factory import runtime_process, start_client
+from copilot_eval.runtime.locate import locate_runtime
+from copilot_eval.runtime.router import SessionRouter
+
+STOP_DEADLINE_S = 3.0
+
+_live_processes: set[subprocess.Popen[Any]] = set()
+
+
+def _kill_leftovers() -> None:
+    """Exit hook: end every runtime process this Python process started and did not stop."""
+    for process in list(_live_processes):
+        if process.poll() is None:
+            process.kill()
+            try:
+                process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+atexit.register(_kill_leftovers)
+
+
+def describe_exit(returncode: int | None) -> str:
+    """Human words for a process exit code (signals by name)."""
+    if returncode is None:
+        return "is still running"
+    if returncode < 0:
+        try:
+            return f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+@dataclass
+class RuntimeHandle:
+    """One started runtime process, its SDK client and its session router."""
+
+    client: Any
+    router: SessionRouter
+    executable: Path
+    mode: str
+    process: subprocess.Popen[Any] | None = None
+    sessions_started: int = field(default=0)
+
+    def alive(self) -> bool:
+        """Whether the runtime process is still running (True when it cannot be observed)."""
+        return self.process is None or self.process.poll() is None
+
+    def exit_description(self) -> str:
+        """What happened to the process, for error messages."""
+        pid = self.process.pid if self.process is not None else "?"
+        returncode = self.process.poll() if self.process is not None else None
+        return f"Copilot runtime process {pid} {describe_exit(returncode)}"
+
+
+class RuntimePool:
+    """Leases runtime processes to runs; one per client mode, replaced when it dies."""
+
+    def __init__(self, *, runtime_path: str | Path | None = None) -> None:
+        self._runtime_path = runtime_path
+        self._handles: dict[tuple[str, str | None], RuntimeHandle] = {}
+        self._lock = asyncio.Lock()
+        self.replacements = 0
+        self.closed = False
+
+    async def lease(self, *, mode: str = "copilot-cli", runtime_path: str | Path | None = None,
+                    github_token: str | None = None) -> RuntimeHandle:
+        """A live runtime for this mode, starting or replacing one when needed."""
+        if self.closed:
+            raise RuntimeError("this runtime pool is closed")
+        key = (mode, github_token)
+        async with self._lock:
+            handle = self._handles.get(key)
+            if handle is not None and not handle.alive():
+                self.replacements += 1
+                await self._stop(handle)
+                handle = None
+            if handle is None:
+                location = await asyncio.to_thread(locate_runtime, runtime_path or self._runtime_path)
+                router = SessionRouter()
+                client = await start_client(location.path, request_handler=router, mode=mode, github_token=github_token)
+                handle = RuntimeHandle(client=client, router=router, executable=location.path, mode=mode,
+                                       process=runtime_process(client))
+                if handle.process is not None:
+                    _live_processes.add(handle.process)
+                self._handles[key] = handle
+            handle.sessions_started += 1
+            return handle
+
+    async def _stop(self, handle: RuntimeHandle) -> None:
+        try:
+            await asyncio.wait_for(handle.client.stop(), STOP_DEADLINE_S)
+        except BaseException:  # noqa: BLE001 - a stop that fails or hangs falls back to a kill
+            try:
+                await asyncio.wait_for(handle.client.force_stop(), STOP_DEADLINE_S)
+            except BaseException:  # noqa: BLE001
+                pass
+        if handle.process is not None:
+            if handle.process.poll() is None:
+                handle.process.kill()
+            _live_processes.discard(handle.process)
+
+    async def close(self) -> None:
+        """Stop every runtime of the pool, each within its own deadline."""
+        self.closed = True
+        handles, self._handles = list(self._handles.values()), {}
+        await asyncio.gather(*(self._stop(handle) for handle in handles), return_exceptions=True)
+
+    def processes(self) -> list[subprocess.Popen[Any]]:
+        """The runtime processes currently held (for tests and diagnostics)."""
+        return [h.process for h in self._handles.values() if h.process is not None]
+
+
+_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RuntimePool]" = weakref.WeakKeyDictionary()
+
+
+def shared_pool() -> RuntimePool:
+    """The pool of the running event loop, created on first use and reused by every run in it."""
+    loop = asyncio.get_running_loop()
+    pool = _pools.get(loop)
+    if pool is None or pool.closed:
+        pool = RuntimePool()
+        _pools[loop] = pool
+    return pool
+
+
+async def close_shared_pool() -> None:
+    """Close the running loop's shared pool, if it has one."""
+    pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()

@@ -1,0 +1,41 @@
+"""Shared state of one run: how the runner, the tool guard and the tool budget talk to each other."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from copilot_eval.evidence.stop_reason import StopReason
+
+
+@dataclass
+class RunControl:
+    """What a run's callbacks learn while it executes, and the signal that ends it early."""
+
+    max_tool_calls: int | None = None
+    tool_calls_admitted: int = 0
+    tool_exceptions: dict[str, str] = field(default_factory=dict)
+    abandoned_call_ids: list[str] = field(default_factory=list)
+    refused_tools: list[str] = field(default_factory=list)
+    stop_reason: StopReason | None = None
+    stop_message: str | None = None
+    stopped: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def request_stop(self, reason: StopReason, message: str) -> None:
+        """Ask the runner to end the run; the first reason wins."""
+        if self.stop_reason is None:
+            self.stop_reason = reason
+            self.stop_message = message
+        self.stopped.set()
+
+    def admit_tool_call(self, tool_name: str) -> bool:
+        """Count a call against the tool budget; False (and a stop) once the budget is spent."""
+        if self.max_tool_calls is not None and self.tool_calls_admitted >= self.max_tool_calls:
+            self.refused_tools.append(tool_name)
+            self.request_stop(
+                "tool_budget_exceeded",
+                f"tool budget exceeded: max_tool_calls={self.max_tool_calls}, refused a call of {tool_name!r}",
+            )
+            return False
+        self.tool_calls_admitted += 1
+        return True

@@ -1,0 +1,121 @@
+"""Turn a CopilotEval into the SDK's session settings, and a safe snapshot of them for evidence.
+
+The snapshot is taken from the settings actually supplied (after extra_config overrides),
+not rebuilt later, and leaves out credentials, commands, arguments, environment variables and
+handlers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.models.github import github_token_from_env
+
+SECRET_PROVIDER_KEYS = {"api_key", "bearer_token", "api_key_command", "headers"}
+MCP_HIDDEN_KEYS = {"command", "args", "env", "headers", "cwd"}
+
+
+class AgentConfigError(ValueError):
+    """The agent cannot be run as configured; the message names the field."""
+
+
+@dataclass
+class ModelChoice:
+    """Which model a session uses and who answers it."""
+
+    model: str
+    provider: dict[str, Any] | None
+    endpoint_factory: Any = None  # ScriptedModel.endpoint, or None to forward to the real endpoint
+    github_token: str | None = None
+    description: str = ""
+
+
+def choose_model(agent: CopilotEval, default_model: Any = None, default_provider: Any = None) -> ModelChoice:
+    """Resolve the agent's model (or the defaults) to a model name, provider and endpoint."""
+    model = agent.model if agent.model is not None else default_model
+    provider = agent.provider if agent.provider is not None else default_provider
+    if model is None:
+        raise AgentConfigError(
+            "model: no model given; set CopilotEval(model=...), pass --copilot-model to pytest, "
+            "or set COPILOT_EVAL_MODEL"
+        )
+    if not isinstance(model, str):
+        return ModelChoice(model=model.session_model, provider=model.provider_config(),
+                           endpoint_factory=model.endpoint, description=f"scripted ({model.session_model})")
+    if provider is not None:
+        try:
+            session_provider = provider.session_provider()
+        except ValueError as error:
+            raise AgentConfigError(str(error)) from None
+        return ModelChoice(model=model, provider=session_provider, description=f"BYOK {provider.base_url}")
+    return ModelChoice(model=model, provider=None, github_token=github_token_from_env(),
+                       description="GitHub-hosted (your Copilot login)")
+
+
+def session_settings(agent: CopilotEval, choice: ModelChoice, *, working_directory: str,
+                     config_directory: str, tools: list[Any]) -> dict[str, Any]:
+    """Keyword arguments for ``CopilotClient.create_session`` (handlers added by the runner)."""
+    settings: dict[str, Any] = {
+        "model": choice.model,
+        "working_directory": working_directory,
+        "config_directory": config_directory,
+        "streaming": agent.streaming,
+    }
+    if choice.provider is not None:
+        settings["provider"] = choice.provider
+    if agent.instructions:
+        settings["system_message"] = {"mode": agent.system_message_mode, "content": agent.instructions}
+    if agent.reasoning_effort:
+        settings["reasoning_effort"] = agent.reasoning_effort
+    if tools:
+        settings["tools"] = tools
+    if agent.allowed_tools is not None:
+        names = list(agent.allowed_tools)
+        settings["available_tools"] = names + [t.name for t in tools if t.name not in names]
+    if agent.excluded_tools is not None:
+        settings["excluded_tools"] = list(agent.excluded_tools)
+    if agent.mcp_servers:
+        settings["mcp_servers"] = {name: {"tools": ["*"], **dict(config)} for name, config in agent.mcp_servers.items()}
+    if agent.custom_agents:
+        settings["custom_agents"] = [custom.session_config() for custom in agent.custom_agents]
+    if agent.skill_directories:
+        settings["skill_directories"] = [str(path) for path in agent.skill_directories]
+    if agent.disabled_skills:
+        settings["disabled_skills"] = list(agent.disabled_skills)
+    settings.update(agent.extra_config)
+    return settings
+
+
+def _safe(value: Any) -> Any:
+    if callable(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_safe(item) for item in value]
+    return value
+
+
+def configuration_snapshot(settings: dict[str, Any], choice: ModelChoice) -> dict[str, Any]:
+    """A JSON-safe record of the supplied settings, without credentials, commands or handlers."""
+    snapshot: dict[str, Any] = {}
+    for key, value in settings.items():
+        if key == "provider" and isinstance(value, dict):
+            snapshot[key] = {k: v for k, v in value.items() if k not in SECRET_PROVIDER_KEYS}
+        elif key == "mcp_servers" and isinstance(value, dict):
+            snapshot[key] = {name: {k: v for k, v in cfg.items() if k not in MCP_HIDDEN_KEYS} for name, cfg in value.items()}
+        elif key == "tools":
+            snapshot[key] = [
+                {"name": t.name, "description": t.description, "parameters": t.parameters, "metadata": t.metadata}
+                for t in value
+            ]
+        elif key in ("hooks", "on_event", "on_permission_request", "github_token"):
+            continue
+        else:
+            snapshot[key] = _safe(value)
+    system = settings.get("system_message")
+    snapshot["effective_system_prompt"] = system.get("content") if isinstance(system, dict) else None
+    snapshot["model_source"] = choice.description
+    return snapshot

@@ -1,0 +1,153 @@
+"""Custom Python tools, run so that no handler can block the event loop or hang the run.
+
+A sync handler runs in a daemon thread (the event loop stays free, and a handler that never
+returns cannot keep the interpreter alive); an async handler runs as a task. Either way the
+runner can abandon it when the run ends: the call is then recorded as not completed. A
+handler's exception is kept verbatim ("Type: message"), unlike the SDK's generic text.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, ValidationError, create_model
+
+from copilot_eval.runtime.run_control import RunControl
+
+
+def _params_model(fn: Callable[..., Any]) -> tuple[type[BaseModel], list[str], str | None]:
+    """A pydantic model of a plain function's parameters, from its type hints."""
+    from copilot import ToolInvocation
+
+    hints = inspect.get_annotations(fn, eval_str=True)
+    fields: dict[str, Any] = {}
+    names: list[str] = []
+    invocation_param: str | None = None
+    for name, param in inspect.signature(fn).parameters.items():
+        annotation = hints.get(name, Any)
+        if annotation is ToolInvocation:
+            invocation_param = name
+            continue
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[name] = (annotation, default)
+        names.append(name)
+    model = create_model(f"{fn.__name__}_params", **fields)  # type: ignore[call-overload]
+    return model, names, invocation_param
+
+
+def _describe(fn: Callable[..., Any]) -> str:
+    doc = inspect.getdoc(fn) or ""
+    return doc.split("\n\n")[0].strip() or f"The {fn.__name__} tool."
+
+
+def _sdk_tool_parts(tool: Any) -> tuple[Callable[..., Any], Callable[[Any], list[Any]]]:
+    """The user function inside a define_tool() Tool and a way to build its call arguments.
+
+    define_tool wraps the user's function in a closure that calls it on the event loop and hides
+    exceptions; we read the closure's ``fn``, ``ptype``, ``takes_params`` and
+    ``takes_invocation`` to call the function ourselves. A Tool whose handler is not such a
+    closure is called as a plain ToolHandler (it receives the invocation).
+    """
+    handler = tool.handler
+    code = getattr(handler, "__code__", None)
+    closure = getattr(handler, "__closure__", None) or ()
+    cells = dict(zip(code.co_freevars, (cell.cell_contents for cell in closure))) if code else {}
+    if "fn" not in cells:
+        return handler, lambda invocation: [invocation]
+    fn, ptype = cells["fn"], cells.get("ptype")
+    takes_params, takes_invocation = cells.get("takes_params", True), cells.get("takes_invocation", False)
+
+    def arguments(invocation: Any) -> list[Any]:
+        args: list[Any] = []
+        if takes_params:
+            raw = invocation.arguments if invocation.arguments is not None else {}
+            args.append(ptype.model_validate(raw) if ptype is not None else raw)
+        if takes_invocation:
+            args.append(invocation)
+        return args
+
+    return fn, arguments
+
+
+def _normalize(value: Any) -> Any:
+    from copilot.tools import ToolResult, _normalize_result
+
+    return value if isinstance(value, ToolResult) else _normalize_result(value)
+
+
+async def _call_off_loop(fn: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """Run a sync function in a daemon thread and await its outcome without blocking the loop."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def deliver(setter: Callable[[Any], None], value: Any) -> None:
+        if not future.done():
+            setter(value)
+
+    def work() -> None:
+        try:
+            value = fn(*args, **kwargs)
+        except BaseException as error:  # noqa: BLE001 - handed to the awaiting side verbatim
+            loop.call_soon_threadsafe(deliver, future.set_exception, error)
+        else:
+            loop.call_soon_threadsafe(deliver, future.set_result, value)
+
+    threading.Thread(target=work, name=f"copilot-eval-tool-{getattr(fn, '__name__', 'tool')}", daemon=True).start()
+    return await future
+
+
+def build_tool(tool: Any, control: RunControl) -> Any:
+    """An SDK Tool whose handler runs ``tool`` off the loop, guarded by the run's control."""
+    from copilot import Tool, ToolInvocation
+    from copilot.tools import ToolResult
+
+    if isinstance(tool, Tool):
+        fn, make_args = _sdk_tool_parts(tool)
+        name, description, schema = tool.name, tool.description, tool.parameters
+        extra = {"overrides_built_in_tool": tool.overrides_built_in_tool, "skip_permission": tool.skip_permission,
+                 "metadata": tool.metadata, "is_terminal": tool.is_terminal}
+    else:
+        params, names, invocation_param = _params_model(tool)
+        fn, name, description = tool, tool.__name__, _describe(tool)
+        schema = params.model_json_schema()
+        extra = {}
+
+        def make_args(invocation: Any) -> list[Any]:
+            validated = params.model_validate(invocation.arguments or {})
+            values = [getattr(validated, n) for n in names]
+            return values + ([invocation] if invocation_param else [])
+
+    async def handler(invocation: ToolInvocation) -> ToolResult:
+        call_id = invocation.tool_call_id
+        try:
+            args = make_args(invocation)
+        except ValidationError as error:
+            text = f"Invalid tool arguments: {error}"
+            return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
+        work = asyncio.ensure_future(fn(*args) if inspect.iscoroutinefunction(fn) else _call_off_loop(fn, args, {}))
+        stop = asyncio.ensure_future(control.stopped.wait())
+        try:
+            await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.cancel()
+        if not work.done():
+            # The run is ending: abandon the handler (a thread cannot be killed; it is a daemon).
+            work.cancel()
+            control.abandoned_call_ids.append(call_id)
+            text = f"tool {name!r} abandoned: the run ended ({control.stop_reason}) before it returned"
+            return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
+        error = work.exception()
+        if error is not None:
+            text = f"{type(error).__name__}: {error}"
+            control.tool_exceptions[call_id] = text
+            return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
+        value = work.result()
+        if inspect.isawaitable(value):
+            value = await value
+        return _normalize(value)
+
+    return Tool(name=name, description=description, handler=handler, parameters=schema, **extra)
