@@ -1,3 +1,44 @@
-"""copilot-eval: test agents built on GitHub Copilot through the real Copilot runtime."""
+"""copilot-eval: test agents built on GitHub Copilot through the real Copilot runtime.
+
+Public names are loaded lazily, so that `import copilot_eval` (and commands such as
+`copilot-eval validate`) do not pay the SDK's import time of about a second.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
+
+_EXPORTS: dict[str, str] = {
+    "run_copilot": "copilot_eval.runtime.runner",
+    "RuntimePool": "copilot_eval.runtime.pool",
+    "CopilotEval": "copilot_eval.agent.config",
+    "CustomAgent": "copilot_eval.agent.custom_agent",
+    "CopilotResult": "copilot_eval.evidence.result",
+    "ToolCall": "copilot_eval.evidence.tool_call",
+    "Turn": "copilot_eval.evidence.turn",
+    "UsageEntry": "copilot_eval.evidence.usage",
+    "ModelPrice": "copilot_eval.evidence.usage",
+    "SubagentInvocation": "copilot_eval.evidence.subagent",
+    "ScriptedModel": "copilot_eval.models.scripted",
+    "ScriptError": "copilot_eval.models.scripted",
+    "ByokProvider": "copilot_eval.models.byok",
+    "result_from_events": "copilot_eval.capture",
+}
+
+__all__ = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'copilot_eval' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -150,3 +150,24 @@ async def close_shared_pool() -> None:
     pool = _pools.pop(asyncio.get_running_loop(), None)
     if pool is not None:
         await pool.close()
+
+
+def close_all_pools() -> None:
+    """Stop every pool's runtimes from synchronous code (end of a pytest session).
+
+    Pools whose loop is still usable are closed gracefully; otherwise their processes are
+    killed, since a closed event loop can no longer run the SDK's stop.
+    """
+    for loop, pool in list(_pools.items()):
+        _pools.pop(loop, None)
+        if not loop.is_closed() and not loop.is_running():
+            try:
+                loop.run_until_complete(pool.close())
+                continue
+            except Exception:  # noqa: BLE001 - fall through to a kill
+                pass
+        pool.closed = True
+        for process in pool.processes():
+            if process.poll() is None:
+                process.kill()
+            _live_processes.discard(process)
