@@ -18,7 +18,10 @@ app = typer.Typer(
 )
 
 # One line per command module; keep the list sorted.
-_COMMAND_MODULES: tuple[str, ...] = ()
+_COMMAND_MODULES: tuple[str, ...] = (
+    "quickstart_cmd",
+    "setup_cmd",
+)
 
 
 def _register_commands() -> None:

@@ -1,0 +1,27 @@
+"""A rich table summarising saved CopilotResult files (used by quickstart)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.table import Table
+
+
+def evidence_table(paths: list[Path]) -> Table:
+    """One row per saved result: execution, stop reason, tools and their outcomes, tokens, answer."""
+    from copilot_eval.evidence.result import CopilotResult
+
+    table = Table(title="Evidence", show_lines=True)
+    for column in ("run", "executed", "stop reason", "tool calls", "evidence complete", "tokens", "final response"):
+        table.add_column(column, overflow="fold")
+    for path in paths:
+        result = CopilotResult.load(path)
+        calls = "\n".join(
+            f"{call.name}: {'ok' if call.success else 'failed' if call.success is False else 'unknown'}"
+            for call in result.all_tool_calls
+        ) or "-"
+        tokens = str(result.total_tokens) if result.total_tokens is not None else "unknown"
+        executed = "[green]yes[/green]" if result.success else f"[red]no[/red] {result.error or ''}"
+        table.add_row(path.stem, executed, str(result.stop_reason), calls, str(result.evidence_complete),
+                      tokens, (result.final_response or "-")[:200])
+    return table

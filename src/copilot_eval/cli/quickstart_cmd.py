@@ -1,0 +1,55 @@
+"""`copilot-eval quickstart`: run the example suite through the real runtime and show the evidence."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import typer
+
+
+def find_examples() -> Path:
+    """The repository's examples/ folder: from the current directory, else beside the package."""
+    candidates = [Path.cwd() / "examples", Path(__file__).resolve().parents[3] / "examples"]
+    for candidate in candidates:
+        if (candidate / "quickstart" / "test_quickstart.py").is_file():
+            return candidate
+    raise typer.BadParameter("examples/quickstart not found: run this from a clone of the copilot-eval repository")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `quickstart` command."""
+
+    @app.command()
+    def quickstart(
+        model: str = typer.Option(None, "--model", help="run on this real model instead of the scripted one"),
+        provider_url: str = typer.Option(None, "--provider-url", help="BYOK endpoint for --model"),
+        api_key_env: str = typer.Option(None, "--api-key-env", help="env var holding the BYOK API key"),
+        out: Path = typer.Option(None, "--out", help="where to write the evidence JSON (default: a temp dir)"),
+    ) -> None:
+        """Run the example suite (MCP tool, file creation, answer) and summarise its evidence."""
+        from rich.console import Console
+
+        from copilot_eval.cli.evidence_table import evidence_table
+        from copilot_eval.runtime.locate import locate_runtime
+
+        console = Console()
+        examples = find_examples()
+        with console.status("locating the Copilot runtime (installs it on first use)"):
+            locate_runtime()
+        evidence_dir = out or Path(tempfile.mkdtemp(prefix="copilot-eval-quickstart-"))
+        command = [sys.executable, "-m", "pytest", str(examples / "quickstart"), "-q", "-p", "no:cacheprovider",
+                   f"--copilot-evidence-dir={evidence_dir}", f"--rootdir={examples / 'quickstart'}"]
+        if model:
+            command.append(f"--copilot-model={model}")
+        if provider_url:
+            command.append(f"--copilot-provider-url={provider_url}")
+        if api_key_env:
+            command.append(f"--copilot-api-key-env={api_key_env}")
+        console.print(f"[bold]running[/bold] {examples / 'quickstart'} through the real Copilot runtime")
+        exit_code = subprocess.call(command)
+        console.print(evidence_table(sorted(evidence_dir.glob("*.json"))))
+        console.print(f"evidence JSON: {evidence_dir}")
+        raise typer.Exit(exit_code)

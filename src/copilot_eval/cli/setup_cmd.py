@@ -1,0 +1,29 @@
+"""`copilot-eval setup`: install and check the pinned Copilot runtime."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `setup` command."""
+
+    @app.command()
+    def setup(force: bool = typer.Option(False, "--force", help="reinstall even when already set up")) -> None:
+        """Install the pinned Copilot runtime with npm, unpack its assets once, check its protocol."""
+        from rich.console import Console
+
+        from copilot_eval.runtime.errors import RuntimeSetupError
+        from copilot_eval.runtime.install import install_runtime
+
+        console = Console(stderr=True)
+        try:
+            with console.status("setting up the Copilot runtime (first time: npm install, ~235 MB of assets)"):
+                report = install_runtime(force=force)
+        except RuntimeSetupError as error:
+            console.print(f"[red]setup failed:[/red] {error}")
+            raise typer.Exit(1) from None
+        for step in report.steps:
+            console.print(f"  - {step}")
+        console.print(f"[green]ready[/green]: runtime {report.executable} (protocol {report.protocol_version}), "
+                      f"assets in {report.asset_cache} ({report.seconds:.2f} s)")
