@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from copilot_eval.evalsets.limits import EVAL_CSV_COLUMNS
-from copilot_eval.evalsets.model import EvalDataType
+from copilot_eval.evalsets.model import EvalDataType, EvalTestSet
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,3 +105,15 @@ __all__ = [
     "template_for_header",
     "template_named",
 ]
+
+
+def default_template_for(test_set: EvalTestSet) -> CsvTemplate:
+    """Pick the template that loses nothing of ``test_set``: legacy if any case has a method."""
+    if any(case.testing_method for case in test_set.cases):
+        return LEGACY_SINGLE_RESPONSE
+    if test_set.data_type is EvalDataType.SINGLE_TURN:
+        return SINGLE_RESPONSE
+    return CONVERSATION
+
+
+__all__ += ["default_template_for"]
