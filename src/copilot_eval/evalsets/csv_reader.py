@@ -97,6 +97,10 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
     parse.problems.extend(_encoding_problems(data))
     text = data.decode("utf-8", errors="replace")
 
+    # The csv module refuses fields over 128 KiB by default, yet a legal 5 MB file may hold one.
+    # The limit is process-wide, so it is only ever raised, never lowered again.
+    if csv.field_size_limit() < len(text) + 1:
+        csv.field_size_limit(len(text) + 1)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     header: list[str] | None = None
     ordinal = 0
