@@ -99,8 +99,10 @@ def test_wrong_column_count(data_dir):
 def test_unbalanced_quotes_name_the_line_where_the_field_opens(data_dir):
     problems = _problems(data_dir / "unbalanced_quotes.csv")
     assert len(problems) == 1
-    assert problems[0].startswith("line 3: ")
-    assert "quot" in problems[0]
+    assert problems[0].startswith(
+        "line 3: a quoted field opens in this record and is not closed on its line; "
+        "it swallowed the lines up to line 4"
+    )
 
 
 def test_quote_never_closed_before_end_of_file(tmp_path):

@@ -8,9 +8,12 @@ usage errors such as an unknown suffix or template.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from copilot_eval.evalsets import CsvTemplate, EvalTestSet
 
 _FORMATS = (".csv", ".json")
 
@@ -22,7 +25,7 @@ def _format_of(path: Path, option: str) -> str:
     return suffix
 
 
-def _warnings(test_set, template) -> list[str]:  # noqa: ANN001 - types imported lazily
+def _warnings(test_set: EvalTestSet, template: CsvTemplate | None) -> list[str]:
     from copilot_eval.evalsets import validate_eval_test_set
 
     warnings = [f"the converted set will not import: {p}" for p in validate_eval_test_set(test_set)]

@@ -117,6 +117,14 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
                     f"(the rest of the file, to line {reader.line_num}, was read into it)"
                 )
                 break
+            if reader.line_num > start:
+                # The record ran past its own line: almost always a quote that was never closed,
+                # whose field swallowed the following lines until some later quote.
+                parse.problems.append(
+                    f"line {start}: a quoted field opens in this record and is not closed on its "
+                    f"line; it swallowed the lines up to line {reader.line_num} ({exc})"
+                )
+                continue
             parse.problems.append(
                 f"line {start}: bad quoting ({exc}); a field containing quotes must be quoted "
                 'and its quotes doubled ("")'
