@@ -1,1 +1,83 @@
-"""evalsets layer."""
+"""Evaluation test sets and runs in the Copilot Studio shape: model, validation, CSV and JSON.
+
+Field trap: ``EvalTestCase.response`` is the *reference* answer (named after the CSV column);
+what the agent produced is ``EvalCaseResult.actual_response``.
+
+This layer imports nothing else of copilot_eval, so it can be used to check files without the
+Copilot runtime installed.
+"""
+
+from __future__ import annotations
+
+from copilot_eval.evalsets.csv_reader import check_csv, read_csv
+from copilot_eval.evalsets.csv_templates import (
+    CONVERSATION,
+    LEGACY_SINGLE_RESPONSE,
+    SINGLE_RESPONSE,
+    TEMPLATES,
+    CsvTemplate,
+    template_named,
+)
+from copilot_eval.evalsets.csv_writer import csv_text, write_csv
+from copilot_eval.evalsets.errors import EvalSetError, EvalSetReadError, EvalSetWriteError
+from copilot_eval.evalsets.evidenced import Confidence, Evidenced, weakest_confidence
+from copilot_eval.evalsets.json_io import (
+    check_json,
+    read_run_json,
+    read_test_set_json,
+    run_from_json,
+    test_set_from_json,
+    to_json,
+    write_json,
+)
+from copilot_eval.evalsets.limits import (
+    EVAL_CSV_COLUMNS,
+    EVAL_IMPORT_MAX_BYTES,
+    EVAL_MAX_CONVERSATION_PAIRS,
+    EVAL_REFERENCE_MAX_LENGTH,
+)
+from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
+from copilot_eval.evalsets.results_csv import results_csv_text, write_results_csv
+from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord
+from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
+
+__all__ = [
+    "CONVERSATION",
+    "EVAL_CSV_COLUMNS",
+    "EVAL_IMPORT_MAX_BYTES",
+    "EVAL_MAX_CONVERSATION_PAIRS",
+    "EVAL_REFERENCE_MAX_LENGTH",
+    "LEGACY_SINGLE_RESPONSE",
+    "SINGLE_RESPONSE",
+    "TEMPLATES",
+    "CaseStatus",
+    "Confidence",
+    "CsvTemplate",
+    "EvalCaseResult",
+    "EvalDataType",
+    "EvalRun",
+    "EvalSetError",
+    "EvalSetReadError",
+    "EvalSetWriteError",
+    "EvalTestCase",
+    "EvalTestSet",
+    "Evidenced",
+    "GradeRecord",
+    "check_csv",
+    "check_json",
+    "csv_text",
+    "read_csv",
+    "read_run_json",
+    "read_test_set_json",
+    "reference_length",
+    "results_csv_text",
+    "run_from_json",
+    "template_named",
+    "test_set_from_json",
+    "to_json",
+    "validate_eval_test_set",
+    "weakest_confidence",
+    "write_csv",
+    "write_json",
+    "write_results_csv",
+]

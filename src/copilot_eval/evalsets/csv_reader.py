@@ -1,0 +1,193 @@
+"""Read a test set from a Copilot Studio CSV, reporting every problem with its line number.
+
+Python's ``csv`` module does the parsing; this module adds what it does not say on its own: which
+line a broken record starts on, bytes that are not UTF-8, a header that matches no template, and
+rows of the wrong width. ``strict=True`` matters: without it an unclosed quote silently swallows
+the rest of the file into one field.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from copilot_eval.evalsets.csv_templates import (
+    CsvTemplate,
+    describe_header_problem,
+    template_for_header,
+)
+from copilot_eval.evalsets.errors import EvalSetReadError
+from copilot_eval.evalsets.limits import EVAL_IMPORT_MAX_BYTES
+from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
+from copilot_eval.evalsets.validation import validate_eval_test_set
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+# Enough to locate an encoding problem; a file in the wrong encoding would otherwise flood the list.
+_MAX_ENCODING_REPORTS = 10
+
+
+@dataclass
+class CsvParse:
+    """What a CSV file yielded: the cases that parsed, the template, and every reading problem."""
+
+    template: CsvTemplate | None = None
+    cases: list[EvalTestCase] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def _encoding_problems(data: bytes) -> list[str]:
+    # bytes.splitlines breaks on \n, \r and \r\n, the same line breaks the csv reader counts.
+    problems: list[str] = []
+    bad_lines = 0
+    for number, line in enumerate(data.splitlines(), start=1):
+        try:
+            line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            bad_lines += 1
+            if bad_lines <= _MAX_ENCODING_REPORTS:
+                byte = line[exc.start : exc.start + 1].hex()
+                problems.append(
+                    f"line {number}: byte 0x{byte} at column {exc.start + 1} is not UTF-8; "
+                    "save the file as UTF-8"
+                )
+    if bad_lines > _MAX_ENCODING_REPORTS:
+        problems.append(f"... and {bad_lines - _MAX_ENCODING_REPORTS} more lines that are not UTF-8")
+    return problems
+
+
+def _row_to_case(row: list[str], line: int, template: CsvTemplate, ordinal: int, parse: CsvParse) -> None:
+    if template.number_column is None:
+        number = ordinal  # single-response rows carry no number: file order is the number
+    else:
+        raw = row[template.number_column]
+        if not _INTEGER.fullmatch(raw.strip()):
+            parse.problems.append(f"line {line}, conversationNumber: {raw!r} is not an integer")
+            return
+        number = int(raw.strip())
+    testing_method = None
+    if template.testing_method_column is not None:
+        # An empty cell means "no method given", so it reads back as None rather than "".
+        testing_method = row[template.testing_method_column] or None
+    parse.cases.append(
+        EvalTestCase(
+            conversation_number=number,
+            question=row[template.question_column],
+            response=row[template.response_column],
+            testing_method=testing_method,
+        )
+    )
+
+
+def parse_csv_bytes(data: bytes) -> CsvParse:
+    """Parse CSV bytes into cases, collecting every reading problem instead of stopping."""
+    parse = CsvParse()
+    if len(data) > EVAL_IMPORT_MAX_BYTES:
+        parse.problems.append(
+            f"file is {len(data):,} bytes; the import limit is {EVAL_IMPORT_MAX_BYTES:,} bytes (5 MB)"
+        )
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM) :]
+    if not data.strip():
+        parse.problems.append("file is empty; expected a header line and at least one row")
+        return parse
+    parse.problems.extend(_encoding_problems(data))
+    text = data.decode("utf-8", errors="replace")
+
+    # The csv module refuses fields over 128 KiB by default, yet a legal 5 MB file may hold one.
+    # The limit is process-wide, so it is only ever raised, never lowered again.
+    if csv.field_size_limit() < len(text) + 1:
+        csv.field_size_limit(len(text) + 1)
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    header: list[str] | None = None
+    ordinal = 0
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            if "unexpected end of data" in str(exc):
+                parse.problems.append(
+                    f"line {start}: a quoted field opens in this record and is never closed "
+                    f"(the rest of the file, to line {reader.line_num}, was read into it)"
+                )
+                break
+            if reader.line_num > start:
+                # The record ran past its own line: almost always a quote that was never closed,
+                # whose field swallowed the following lines until some later quote.
+                parse.problems.append(
+                    f"line {start}: a quoted field opens in this record and is not closed on its "
+                    f"line; it swallowed the lines up to line {reader.line_num} ({exc})"
+                )
+                continue
+            parse.problems.append(
+                f"line {start}: bad quoting ({exc}); a field containing quotes must be quoted "
+                'and its quotes doubled ("")'
+            )
+            continue
+        if not row:
+            continue  # a blank line is not a record
+        if header is None:
+            header = row
+            parse.template = template_for_header(row)
+            if parse.template is None:
+                parse.problems.append(f"line {start}: {describe_header_problem(row)}")
+            continue
+        if len(row) != len(header):
+            parse.problems.append(
+                f"line {start}: expected {len(header)} fields ({','.join(header)}), found "
+                f"{len(row)}; a comma inside a field needs the field quoted"
+            )
+            continue
+        if parse.template is not None:
+            ordinal += 1
+            _row_to_case(row, start, parse.template, ordinal, parse)
+    return parse
+
+
+def _build_set(path: Path, parse: CsvParse, name: str | None, data_type: EvalDataType | str | None) -> EvalTestSet:
+    assert parse.template is not None
+    return EvalTestSet(
+        name=name if name is not None else path.stem,
+        data_type=EvalDataType(data_type) if data_type is not None else parse.template.default_data_type,
+        cases=parse.cases,
+        evidence=[path.name],
+    )
+
+
+def read_csv(
+    path: Path | str,
+    *,
+    name: str | None = None,
+    data_type: EvalDataType | str | None = None,
+) -> EvalTestSet:
+    """Read a test set from ``path``; raise EvalSetReadError listing every problem if it is broken.
+
+    ``name`` defaults to the file stem; ``data_type`` to Conversation for the conversation
+    template and SingleTurn for the single-response templates. Validation rules (blank fields,
+    duplicate numbers, limits) are not applied here: see ``validate_eval_test_set``.
+    """
+    path = Path(path)
+    parse = parse_csv_bytes(path.read_bytes())
+    if parse.problems:
+        raise EvalSetReadError(path, parse.problems)
+    return _build_set(path, parse, name, data_type)
+
+
+def check_csv(path: Path | str, *, data_type: EvalDataType | str | None = None) -> list[str]:
+    """Return every reading and validation problem of a CSV file; empty means it imports cleanly."""
+    path = Path(path)
+    parse = parse_csv_bytes(path.read_bytes())
+    if parse.template is None:
+        return parse.problems  # without a known header the rows mean nothing to validate
+    # Validate the rows that did parse too, so one run of the check lists everything.
+    test_set = _build_set(path, parse, None, data_type)
+    return parse.problems + validate_eval_test_set(test_set)
+
+
+__all__ = ["CsvParse", "check_csv", "parse_csv_bytes", "read_csv"]

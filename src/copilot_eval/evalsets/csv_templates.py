@@ -1,0 +1,119 @@
+"""The CSV templates the Copilot Studio importer has accepted, as data.
+
+The importer is positional and picks nothing by name, so a template is just an exact header plus
+what each column means. Reading chooses a template by matching the header; writing takes one by
+name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from copilot_eval.evalsets.limits import EVAL_CSV_COLUMNS
+from copilot_eval.evalsets.model import EvalDataType, EvalTestSet
+
+
+@dataclass(frozen=True, slots=True)
+class CsvTemplate:
+    """One import template: its name, its exact header, and the data type it implies."""
+
+    name: str
+    header: tuple[str, ...]
+    default_data_type: EvalDataType
+    # Column positions; None when the template has no such column.
+    number_column: int | None
+    question_column: int
+    response_column: int
+    testing_method_column: int | None = None
+
+    @property
+    def has_numbers(self) -> bool:
+        """Whether rows carry their own conversationNumber (otherwise they are numbered 1..n)."""
+        return self.number_column is not None
+
+
+CONVERSATION = CsvTemplate(
+    name="conversation",
+    header=EVAL_CSV_COLUMNS,
+    default_data_type=EvalDataType.CONVERSATION,
+    number_column=0,
+    question_column=1,
+    response_column=2,
+)
+
+SINGLE_RESPONSE = CsvTemplate(
+    name="single-response",
+    header=("question", "expectedResponse"),
+    default_data_type=EvalDataType.SINGLE_TURN,
+    number_column=None,
+    question_column=0,
+    response_column=1,
+)
+
+LEGACY_SINGLE_RESPONSE = CsvTemplate(
+    name="legacy-single-response",
+    header=("Question", "Expected response", "Testing method"),
+    default_data_type=EvalDataType.SINGLE_TURN,
+    number_column=None,
+    question_column=0,
+    response_column=1,
+    testing_method_column=2,
+)
+
+TEMPLATES: dict[str, CsvTemplate] = {
+    template.name: template for template in (CONVERSATION, SINGLE_RESPONSE, LEGACY_SINGLE_RESPONSE)
+}
+
+
+def template_named(name: str) -> CsvTemplate:
+    """Return the template called ``name``, or raise ValueError listing the known names."""
+    try:
+        return TEMPLATES[name]
+    except KeyError:
+        known = ", ".join(TEMPLATES)
+        raise ValueError(f"unknown CSV template {name!r}; known templates: {known}") from None
+
+
+def template_for_header(header: list[str]) -> CsvTemplate | None:
+    """Return the template whose header is exactly ``header``, or None."""
+    for template in TEMPLATES.values():
+        if tuple(header) == template.header:
+            return template
+    return None
+
+
+def describe_header_problem(header: list[str]) -> str:
+    """Explain why ``header`` matches no template, spotting the reordered-columns case."""
+    shown = ",".join(header)
+    for template in TEMPLATES.values():
+        if sorted(header) == sorted(template.header):
+            return (
+                f"header {shown!r} has the {template.name} template's columns in the wrong order; "
+                f"the importer is positional and needs {','.join(template.header)!r}"
+            )
+    expected = "; ".join(f"{t.name}: {','.join(t.header)!r}" for t in TEMPLATES.values())
+    return f"header {shown!r} matches no known template (expected one of {expected})"
+
+
+__all__ = [
+    "CONVERSATION",
+    "LEGACY_SINGLE_RESPONSE",
+    "SINGLE_RESPONSE",
+    "TEMPLATES",
+    "CsvTemplate",
+    "describe_header_problem",
+    "template_for_header",
+    "template_named",
+]
+
+
+def default_template_for(test_set: EvalTestSet) -> CsvTemplate:
+    """Pick the template that loses nothing of ``test_set``: legacy if any case has a method."""
+    if any(case.testing_method for case in test_set.cases):
+        return LEGACY_SINGLE_RESPONSE
+    if test_set.data_type is EvalDataType.SINGLE_TURN:
+        return SINGLE_RESPONSE
+    return CONVERSATION
+
+
+__all__ += ["default_template_for"]

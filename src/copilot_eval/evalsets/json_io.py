@@ -1,0 +1,103 @@
+"""JSON in and out for test sets and runs, with camelCase keys as on the platform.
+
+Fields that are unknown (``None``) are left out rather than written as ``null``: absence and
+``None`` read back the same, and the files stay short enough to review by eye.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from copilot_eval.evalsets.atomic import write_bytes_atomically
+from copilot_eval.evalsets.errors import EvalSetReadError
+from copilot_eval.evalsets.model import EvalTestSet
+from copilot_eval.evalsets.run_model import EvalRun
+from copilot_eval.evalsets.validation import validate_eval_test_set
+
+_Model = TypeVar("_Model", bound=BaseModel)
+
+
+def to_json(record: EvalTestSet | EvalRun, *, indent: int | None = 2) -> str:
+    """Return a test set or run as JSON text with camelCase keys, unknown fields omitted."""
+    return record.model_dump_json(by_alias=True, exclude_none=True, indent=indent)
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    # ("cases", 2, "question") -> "cases[2].question": the way a reader finds it in the file.
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(top level)"
+
+
+def _problems(error: ValidationError) -> list[str]:
+    problems = []
+    for item in error.errors():
+        if item["type"] == "json_invalid":
+            problems.append(f"not valid JSON: {item['msg']}")
+        else:
+            problems.append(f"{_where(item['loc'])}: {item['msg']}")
+    return problems
+
+
+def _parse(model: type[_Model], text: str | bytes, source: Path | str | None) -> _Model:
+    try:
+        return model.model_validate_json(text)
+    except ValidationError as exc:
+        raise EvalSetReadError(source, _problems(exc)) from None
+
+
+def test_set_from_json(text: str | bytes, *, source: Path | str | None = None) -> EvalTestSet:
+    """Parse a test set from JSON; raise EvalSetReadError naming every bad field."""
+    return _parse(EvalTestSet, text, source)
+
+
+# pytest would otherwise try to collect the function above as a test when it is imported.
+test_set_from_json.__test__ = False  # type: ignore[attr-defined]
+
+
+def run_from_json(text: str | bytes, *, source: Path | str | None = None) -> EvalRun:
+    """Parse a run from JSON; raise EvalSetReadError naming every bad field."""
+    return _parse(EvalRun, text, source)
+
+
+def read_test_set_json(path: Path | str) -> EvalTestSet:
+    """Read a test set from a JSON file."""
+    path = Path(path)
+    return test_set_from_json(path.read_bytes(), source=path)
+
+
+def read_run_json(path: Path | str) -> EvalRun:
+    """Read a run from a JSON file."""
+    path = Path(path)
+    return run_from_json(path.read_bytes(), source=path)
+
+
+def write_json(record: EvalTestSet | EvalRun, path: Path | str) -> None:
+    """Write a test set or run to ``path`` as UTF-8 JSON, all at once."""
+    text = to_json(record) + "\n"
+    # Lone surrogates are escaped by the JSON encoder, so encoding cannot fail here.
+    write_bytes_atomically(Path(path), text.encode("utf-8"))
+
+
+def check_json(path: Path | str) -> list[str]:
+    """Return every reading and validation problem of a JSON test set; empty means it imports."""
+    try:
+        test_set = read_test_set_json(path)
+    except EvalSetReadError as exc:
+        return exc.problems
+    return validate_eval_test_set(test_set)
+
+
+__all__ = [
+    "check_json",
+    "read_run_json",
+    "read_test_set_json",
+    "run_from_json",
+    "test_set_from_json",
+    "to_json",
+    "write_json",
+]

@@ -1,0 +1,53 @@
+"""The test-set model: a named list of question/reference pairs in the Copilot Studio shape.
+
+The model deliberately holds data the importer would refuse (a blank question, a duplicate or
+negative ``conversation_number``, an over-long reference): refusing it here would make
+:func:`~copilot_eval.evalsets.validation.validate_eval_test_set` unable to report it, and a user
+with a broken file wants the whole list of problems, not the first exception.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from pydantic import Field
+
+from copilot_eval.evalsets.evidenced import CamelModel, Evidenced
+
+
+class EvalDataType(StrEnum):
+    """Whether the cases of a set form one multi-turn conversation or stand alone."""
+
+    CONVERSATION = "Conversation"
+    SINGLE_TURN = "SingleTurn"
+
+
+class EvalTestCase(CamelModel):
+    """One question with its reference answer.
+
+    Trap: ``response`` is the *expected* (reference) answer, named after the CSV column. The
+    answer the agent actually produced is ``EvalCaseResult.actual_response``.
+    """
+
+    conversation_number: int = Field(
+        description="Ordinal of the pair within the set; the importer wants a unique positive integer."
+    )
+    question: str
+    response: str = Field(
+        description="The expected (reference) response, NOT the agent's answer (see actualResponse)."
+    )
+    testing_method: str | None = Field(
+        default=None,
+        description="Grader named by the legacy single-response template, when the file had one.",
+    )
+
+
+class EvalTestSet(Evidenced):
+    """A named evaluation test set: its data type and its cases, in file order."""
+
+    name: str
+    data_type: EvalDataType = EvalDataType.CONVERSATION
+    cases: list[EvalTestCase] = Field(default_factory=list)
+
+
+__all__ = ["EvalDataType", "EvalTestCase", "EvalTestSet"]

@@ -1,0 +1,120 @@
+"""The run model: what happened when a test set was played against an agent.
+
+The run keeps summary counts next to the optional per-case results because the platform shows
+the summary first and the detail behind a drill-down; a run rebuilt from the summary alone is an
+honest, incomplete record. Errors (cases that could not be graded) are a separate count and are
+never folded into ``passed`` or ``failed``: a platform failure is not an agent failure.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import Field, model_validator
+
+from copilot_eval.evalsets.evidenced import CamelModel, Evidenced
+
+
+class CaseStatus(StrEnum):
+    """Outcome of a case or of one grader on it; ``error`` and ``unknown`` are not failures."""
+
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"  # the case could not be graded (no answer, HTTP 500, grader crash ...)
+    UNKNOWN = "unknown"  # graded outcome not known (unreadable verdict, not graded yet)
+
+
+class GradeRecord(CamelModel):
+    """One grader's verdict on one case, as plain data (the grading layer fills it)."""
+
+    method: str = Field(description="Test method or grader name, e.g. 'Compare meaning'.")
+    status: CaseStatus
+    score: float | None = None
+    passing_score: float | None = None
+    explanation: str | None = None
+
+
+class EvalCaseResult(CamelModel):
+    """The outcome of one case of a run.
+
+    ``actual_response`` is what the agent produced; the reference it is judged against is
+    ``EvalTestCase.response``.
+    """
+
+    conversation_number: int
+    passed: bool
+    actual_response: str | None = None
+    failure_reason: str | None = None
+    status: CaseStatus | None = Field(
+        default=None,
+        description="Explicit outcome; when absent it is read from 'passed'.",
+    )
+    grades: list[GradeRecord] = Field(default_factory=list)
+    evidence_path: str | None = None
+    duration_ms: float | None = Field(default=None, ge=0)
+    repeat_index: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _status_agrees_with_passed(self) -> EvalCaseResult:
+        # Two fields say the same thing; refuse a record where they disagree rather than guess.
+        if self.status is not None and self.passed != (self.status is CaseStatus.PASS):
+            raise ValueError(
+                f"conversationNumber {self.conversation_number}: passed={self.passed} "
+                f"contradicts status={self.status.value!r}"
+            )
+        return self
+
+    @property
+    def effective_status(self) -> CaseStatus:
+        """The explicit status, or pass/fail derived from ``passed`` when none was recorded."""
+        if self.status is not None:
+            return self.status
+        return CaseStatus.PASS if self.passed else CaseStatus.FAIL
+
+
+class EvalRun(Evidenced):
+    """One run of a test set: summary counts, optional per-case results, honest qualifications."""
+
+    test_set_name: str
+    run_at: datetime | None = None
+    tested_by: str | None = None
+    agent_name: str | None = None
+    general_quality_percent: float = Field(ge=0, le=100)
+    passed: int = Field(ge=0)
+    failed: int = Field(ge=0)
+    errored: int | None = Field(default=None, ge=0, description="Cases that could not be graded.")
+    not_graded: int | None = Field(default=None, ge=0, description="Cases whose outcome is unknown.")
+    duration_ms: float | None = Field(default=None, ge=0)
+    results: list[EvalCaseResult] | None = None
+    runtime_limitation: str | None = Field(
+        default=None,
+        description="Why the score measures the platform rather than the agent, when it does.",
+    )
+
+    @model_validator(mode="after")
+    def _counts_match_results(self) -> EvalRun:
+        # When the detail is present it must agree with the summary; this is also where the
+        # rule "an error is never counted as a pass or a failure" is enforced.
+        if self.results is None:
+            return self
+        tally = {status: 0 for status in CaseStatus}
+        for result in self.results:
+            tally[result.effective_status] += 1
+        expected = [
+            ("passed", self.passed, tally[CaseStatus.PASS]),
+            ("failed", self.failed, tally[CaseStatus.FAIL]),
+            ("errored", self.errored, tally[CaseStatus.ERROR]),
+            ("notGraded", self.not_graded, tally[CaseStatus.UNKNOWN]),
+        ]
+        wrong = [
+            f"{field}={stored} but results hold {counted}"
+            for field, stored, counted in expected
+            if stored is not None and stored != counted
+        ]
+        if wrong:
+            raise ValueError("run counts disagree with its results: " + "; ".join(wrong))
+        return self
+
+
+__all__ = ["CaseStatus", "EvalCaseResult", "EvalRun", "GradeRecord"]
