@@ -60,7 +60,11 @@ def response_events(answer: Answer, *, model: str, response_id: str) -> list[dic
     ]
     for index, item in enumerate(response_items(answer, response_id=response_id)):
         events.extend(_item_events(index, item))
-    if not answer.cut_off:
+    if answer.cut_off:
+        # Stop mid-item, right after the first delta: a connection lost while the answer streams.
+        deltas = [i for i, e in enumerate(events) if e["type"].endswith(".delta")]
+        events = events[: deltas[0] + 1] if deltas else events
+    else:
         events.append({"type": "response.completed",
                        "response": response_object(answer, model=model, response_id=response_id)})
     for number, event in enumerate(events):
