@@ -1,0 +1,26 @@
+"""The deterministic ScriptedModel: a script of rules answering the Copilot runtime's model calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .answer import NO_RULE_TEXT, NO_TURN_TEXT
+from .model import PLACEHOLDER_API_KEY, UNUSED_BASE_URL, ScriptedModel
+from .script import Rule, ScriptedError, ScriptedToolCall, ScriptError, Turn, TurnUsage
+
+__all__ = [
+    "NO_RULE_TEXT", "NO_TURN_TEXT", "PLACEHOLDER_API_KEY", "UNUSED_BASE_URL", "Rule", "ScriptError",
+    "ScriptedCall", "ScriptedEndpoint", "ScriptedError", "ScriptedModel", "ScriptedServer", "ScriptedToolCall",
+    "Turn", "TurnUsage",
+]
+
+_LAZY = {"ScriptedEndpoint": "endpoint", "ScriptedCall": "endpoint", "ScriptedServer": "server"}
+
+
+def __getattr__(name: str) -> Any:
+    # The endpoint and server import the Copilot SDK (about a second); loading a script should not.
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

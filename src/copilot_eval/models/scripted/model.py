@@ -1,0 +1,109 @@
+"""ScriptedModel: a deterministic model that answers the Copilot runtime from a script."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
+
+from .script import Rule, ScriptError, load_script, parse_rules
+
+if TYPE_CHECKING:
+    from .endpoint import ScriptedEndpoint
+    from .server import ScriptedServer
+
+__all__ = ["ScriptedModel", "UNUSED_BASE_URL", "PLACEHOLDER_API_KEY"]
+
+# In-process the runtime never dials base_url; if it ever did, port 9 (discard) on loopback fails at once.
+UNUSED_BASE_URL = "http://127.0.0.1:9/v1"
+# The runtime wants some key for a BYOK provider; this one says plainly that it is not a secret.
+PLACEHOLDER_API_KEY = "scripted-model-no-key"
+
+WireApi = Literal["completions", "responses"]
+Transport = Literal["http", "websockets"]
+
+
+class ScriptedModel:
+    """An immutable script of rules; `endpoint()` and `serve()` make the per-run answering state."""
+
+    __slots__ = ("_rules", "_name", "_wire_api", "_transport", "_source")
+
+    def __init__(self, rules: Iterable[Rule | Mapping[str, Any]], *, name: str = "scripted-model",
+                 wire_api: WireApi = "completions", transport: Transport = "http",
+                 source: str | None = None) -> None:
+        if wire_api not in ("completions", "responses"):
+            raise ScriptError(f"{source or 'ScriptedModel'}: wire_api must be 'completions' or 'responses', got {wire_api!r}")
+        if transport not in ("http", "websockets"):
+            raise ScriptError(f"{source or 'ScriptedModel'}: transport must be 'http' or 'websockets', got {transport!r}")
+        if transport == "websockets" and wire_api != "responses":
+            raise ScriptError(f"{source or 'ScriptedModel'}: transport 'websockets' needs wire_api 'responses'")
+        if not isinstance(name, str) or not name:
+            raise ScriptError(f"{source or 'ScriptedModel'}: name must be a non-empty string")
+        object.__setattr__(self, "_rules", parse_rules(list(rules), source=source))
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_wire_api", wire_api)
+        object.__setattr__(self, "_transport", transport)
+        object.__setattr__(self, "_source", source)
+
+    def __setattr__(self, key: str, value: Any) -> None:
+        raise AttributeError("ScriptedModel is immutable")
+
+    @classmethod
+    def from_file(cls, path: str | Path, *, name: str = "scripted-model", wire_api: WireApi = "completions",
+                  transport: Transport = "http") -> ScriptedModel:
+        """Load a script from YAML or JSON; a malformed script fails here, naming rule, turn and field."""
+        return cls(load_script(path), name=name, wire_api=wire_api, transport=transport, source=str(path))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | list[Any], *, source: str | None = None, name: str = "scripted-model",
+                  wire_api: WireApi = "completions", transport: Transport = "http") -> ScriptedModel:
+        """Build from already-parsed data (`{"rules": [...]}` or a list of rules)."""
+        return cls(parse_rules(data, source=source), name=name, wire_api=wire_api, transport=transport,
+                   source=source)
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The parsed rules, in match order."""
+        return self._rules
+
+    @property
+    def name(self) -> str:
+        """The model name the runtime sends and receives."""
+        return self._name
+
+    @property
+    def session_model(self) -> str:
+        """The value to pass as `create_session(model=...)`."""
+        return self._name
+
+    @property
+    def wire_api(self) -> str:
+        """`completions` or `responses`."""
+        return self._wire_api
+
+    @property
+    def transport(self) -> str:
+        """`http` or `websockets` (Responses only)."""
+        return self._transport
+
+    def provider_config(self, *, base_url: str | None = None) -> dict[str, str]:
+        """The session `provider` dict for this model; without base_url it is a never-dialled placeholder."""
+        config = {"type": "openai", "base_url": base_url or UNUSED_BASE_URL, "api_key": PLACEHOLDER_API_KEY,
+                  "wire_api": self._wire_api}
+        if self._transport == "websockets":
+            config["transport"] = "websockets"
+        return config
+
+    def endpoint(self, *, working_directory: str | None = None) -> ScriptedEndpoint:
+        """Fresh per-run answering state, usable as the SDK's request handler."""
+        from .endpoint import ScriptedEndpoint
+
+        return ScriptedEndpoint(self._rules, model_name=self._name, working_directory=working_directory)
+
+    def serve(self, *, host: str = "127.0.0.1", port: int = 0, working_directory: str | None = None) -> ScriptedServer:
+        """A loopback HTTP server for this model (`async with model.serve() as server: server.base_url`)."""
+        from .server import ScriptedServer
+
+        return ScriptedServer(self.endpoint(working_directory=working_directory), host=host, port=port)
+
+    def __repr__(self) -> str:
+        return f"ScriptedModel(name={self._name!r}, rules={len(self._rules)}, wire_api={self._wire_api!r})"

@@ -1,0 +1,110 @@
+"""Serving a ScriptedEndpoint on loopback HTTP, so the runtime's real BYOK path can be exercised."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import httpx
+from copilot import CopilotRequestContext
+
+from .endpoint import ScriptedEndpoint
+from .websocket import answer_frame
+
+__all__ = ["ScriptedServer"]
+
+
+class ScriptedServer:
+    """An async context manager running uvicorn in the current event loop; `base_url` ends in `/v1`."""
+
+    def __init__(self, endpoint: ScriptedEndpoint, *, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.endpoint = endpoint
+        self._host, self._port = host, port
+        self._server: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._cancels: set[asyncio.Event] = set()
+        self.base_url = ""
+
+    async def __aenter__(self) -> ScriptedServer:
+        import uvicorn
+
+        config = uvicorn.Config(self._app(), host=self._host, port=self._port, log_level="warning",
+                                lifespan="off", timeout_graceful_shutdown=1, ws="websockets")
+        self._server = uvicorn.Server(config)
+        self._server.install_signal_handlers = lambda: None  # the caller owns the process's signals
+        self._task = asyncio.create_task(self._server.serve())
+        while not self._server.started:
+            if self._task.done():
+                self._task.result()  # re-raise why the server could not start (port taken ...)
+                raise RuntimeError(f"scripted model server on {self._host}:{self._port} did not start")
+            await asyncio.sleep(0.01)
+        port = self._server.servers[0].sockets[0].getsockname()[1]
+        self.base_url = f"http://{self._host}:{port}/v1"
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        for event in self._cancels:  # end scripted delays now instead of waiting them out
+            event.set()
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            try:
+                await asyncio.wait_for(asyncio.shield(self._task), timeout=3)
+            except asyncio.TimeoutError:
+                self._server.force_exit = True
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await self._task
+
+    def _context(self, url: str, transport: str, cancel: asyncio.Event) -> CopilotRequestContext:
+        # Over HTTP there is no session id: the endpoint keys its state by the conversation itself.
+        return CopilotRequestContext(request_id="", transport=transport, url=url, headers={}, cancel_event=cancel)
+
+    def _app(self) -> Any:
+        from starlette.applications import Starlette
+        from starlette.requests import Request
+        from starlette.responses import Response
+        from starlette.routing import Route, WebSocketRoute
+        from starlette.websockets import WebSocket, WebSocketDisconnect
+
+        async def http(request: Request) -> Response:
+            body = await request.body()
+            cancel = asyncio.Event()
+            self._cancels.add(cancel)
+
+            async def watch_disconnect() -> None:
+                # After the body is read, the next ASGI message is the client going away.
+                while (await request.receive())["type"] != "http.disconnect":
+                    pass
+                cancel.set()
+
+            watcher = asyncio.create_task(watch_disconnect())
+            try:
+                # Headers are not passed on: they carry the API key and the script does not need them.
+                outgoing = httpx.Request("POST", str(request.url), content=body)
+                answer = await self.endpoint.send_request(outgoing, self._context(str(request.url), "http", cancel))
+            finally:
+                watcher.cancel()
+                self._cancels.discard(cancel)
+            return Response(answer.content, status_code=answer.status_code, headers=dict(answer.headers))
+
+        async def websocket(ws: WebSocket) -> None:
+            await ws.accept()
+            cancel = asyncio.Event()
+            self._cancels.add(cancel)
+            ctx = self._context(str(ws.url), "websocket", cancel)
+            try:
+                while True:
+                    data = await ws.receive_text()
+                    if not await answer_frame(self.endpoint, data, ctx, ws.send_text):
+                        await ws.close(code=1011)
+                        return
+            except WebSocketDisconnect:
+                return
+            finally:
+                self._cancels.discard(cancel)
+
+        return Starlette(routes=[
+            Route("/{path:path}", http, methods=["POST"]),
+            WebSocketRoute("/{path:path}", websocket),
+        ])

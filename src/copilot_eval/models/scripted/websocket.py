@@ -1,0 +1,70 @@
+"""Responses over a WebSocket: each `response.create` frame is one model call, answered with event frames."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Awaitable, Callable
+
+from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
+
+from .endpoint import _wait, error_body
+from .responses_wire import MALFORMED_EVENT, response_events
+
+if TYPE_CHECKING:
+    from .endpoint import ScriptedEndpoint
+
+__all__ = ["ScriptedWebSocket", "answer_frame"]
+
+
+def _error_event(status: int, message: str, kind: str) -> str:
+    return json.dumps({"type": "error", "status": status, **error_body(status, message, kind)})
+
+
+async def answer_frame(endpoint: ScriptedEndpoint, data: str | bytes, ctx: CopilotRequestContext,
+                       send: Callable[[str], Awaitable[None]]) -> bool:
+    """Answer one frame from the runtime through `send`; False when the connection must now end (cut off)."""
+    try:
+        message = json.loads(data)
+    except ValueError:
+        await send(_error_event(400, "scripted model: a frame that is not JSON", "invalid_request_error"))
+        return True
+    if not isinstance(message, dict) or message.get("type") != "response.create":
+        return True  # other client frames carry nothing to answer
+    body = {key: value for key, value in message.items() if key != "type"}
+    reply = endpoint.reply(body, wire_api="responses", ctx=ctx, transport="websocket")
+    if not await _wait(reply.delay_s, ctx.cancel_event):
+        return False
+    answer = reply.answer
+    if answer is None:
+        await send(_error_event(500, reply.problem or "scripted model failed", "server_error"))
+        return True
+    if answer.error is not None:
+        kind = "server_error" if answer.error.status >= 500 else "invalid_request_error"
+        await send(_error_event(answer.error.status, answer.error.message, kind))
+        return True
+    events = response_events(answer, model=endpoint._model, response_id=reply.response_id)
+    if answer.malformed:
+        events = events[:-1]
+    for event in events:
+        await send(json.dumps(event))
+    if answer.malformed:
+        await send(MALFORMED_EVENT)
+    return not answer.cut_off
+
+
+class ScriptedWebSocket(CopilotWebSocketHandler):
+    """One runtime WebSocket connection answered in-process by a ScriptedEndpoint."""
+
+    def __init__(self, context: CopilotRequestContext, endpoint: ScriptedEndpoint) -> None:
+        super().__init__(context)
+        self._endpoint = endpoint
+
+    async def send_request_message(self, data: str | bytes) -> None:
+        """Answer a frame using the connection's own context."""
+        await self.send_request_message_with_context(data, self.context)
+
+    async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
+        """Answer a frame; a cut-off turn ends the connection without `response.completed`."""
+        if not await answer_frame(self._endpoint, data, ctx, self.send_response_message):
+            await self.close(CopilotWebSocketCloseStatus(description="scripted cut-off", error_code="cut_off",
+                                                         error=ConnectionResetError("scripted cut-off")))
