@@ -20,6 +20,7 @@ app = typer.Typer(
 # One line per command module; keep the list sorted.
 _COMMAND_MODULES: tuple[str, ...] = (
     "convert_cmd",
+    "inspect_cmd",
     "quickstart_cmd",
     "setup_cmd",
     "validate_cmd",

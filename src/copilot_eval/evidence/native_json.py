@@ -58,3 +58,23 @@ def load_result(path: str | Path) -> CopilotResult:
         raise ValueError(f"{path}: schema_version {version!r} is not supported (expected {SCHEMA_VERSION})")
     data.pop("derived", None)
     return CopilotResult.model_validate(data)
+
+
+SCHEMA_FILE = Path(__file__).parent / "schema" / "copilot-result.schema.json"
+"""The published JSON Schema of native results; a test keeps it equal to the model's schema."""
+
+
+def copilot_result_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a saved result, generated from the model (regenerate the shipped file
+    with ``write_copilot_result_json_schema()`` after changing the evidence models)."""
+    from copilot_eval.evidence.result import CopilotResult
+
+    schema = CopilotResult.model_json_schema(mode="validation")
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://copilot-eval/schemas/copilot-result.schema.json"
+    return schema
+
+
+def write_copilot_result_json_schema(path: str | Path = SCHEMA_FILE) -> Path:
+    """Write the generated schema to the shipped location (or ``path``)."""
+    return write_text_atomically(path, json.dumps(copilot_result_json_schema(), indent=2, sort_keys=True) + "\n")

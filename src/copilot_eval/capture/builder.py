@@ -1,0 +1,139 @@
+"""``result_from_events``: session events in, ``CopilotResult`` out. Pure: no I/O, no runtime."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
+from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
+from copilot_eval.capture.run_facts import RunFacts
+from copilot_eval.capture.scopes import Scope, split_scopes
+from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
+from copilot_eval.capture.tool_calls import tool_calls_of
+from copilot_eval.capture.usage import premium_requests, usage_of
+from copilot_eval.evidence import CaptureError, CopilotResult, SubagentInvocation
+
+BLOCKING_KINDS = frozenset({
+    "missing_completion", "unmatched_completion", "uncorrelated_event", "conflicting_duplicate", "cancelled",
+})
+"""Capture errors that make session ``success`` false. The others (a result mismatch, an
+unreadable payload, a missing child trace) make ``evidence_complete`` false only."""
+
+
+def blocking_errors(errors: Iterable[CaptureError]) -> list[CaptureError]:
+    """The capture errors that count against session success."""
+    return [error for error in errors if error.kind in BLOCKING_KINDS]
+
+
+def _first_prompt(events: list[dict[str, Any]]) -> str | None:
+    for event in events:
+        data = event_data(event)
+        if event_type(event) == "user.message" and data is not None:
+            return text_or_none(data.get("content"))
+    return None
+
+
+def _build_scope(scope: Scope, scopes: dict[str, Scope], facts: RunFacts | None, session: SessionFacts,
+                 runtime_version: str | None) -> CopilotResult:
+    """Everything one scope recorded, its children included; success is left to the caller."""
+    errors: list[CaptureError] = []
+    local = session if scope.key == ROOT else session_facts(scope.events, errors)
+    calls = tool_calls_of(scope.events, scope=scope.key, facts=facts, errors=errors)
+    usage = usage_of(scope.events, scope=scope.key, errors=errors)
+    turns = turns_of(scope.events, errors)
+    permissions = permissions_of(scope.events, calls, errors)
+
+    def build_child(child_key: str, invocation: SubagentInvocation) -> CopilotResult:
+        child_scope = scopes[child_key]
+        selected = custom_agent_dispatches(child_scope.events)
+        if selected and invocation.details is not None:
+            invocation.details["selected_agent"] = selected[0].name
+        child = _build_scope(child_scope, scopes, facts, SessionFacts(), runtime_version)
+        child.agent_name = invocation.name
+        child.session_id = session.session_id
+        _judge_child(child, invocation)
+        return child
+
+    invocations = runtime_subagents(scope, scopes, build_child, errors)
+    if scope.key == ROOT:
+        invocations = custom_agent_dispatches(scope.events) + untagged_lifecycle(scope.events) + invocations
+    result = CopilotResult(
+        turns=turns, all_tool_calls=calls, usage=usage, permissions=permissions, capture_errors=errors,
+        subagent_invocations=invocations, model_used=model_used(usage, local.selected_model),
+        prompt=_first_prompt(scope.events), runtime_version=runtime_version,
+        raw_events=list(scope.events) + list(scope.lifecycle) if scope.key != ROOT else [],
+    )
+    result.session_premium_requests = premium_requests(
+        session.shutdown, scope=scope.key, usage=usage, has_children=bool(scope.children),
+    )
+    if scope.key != ROOT:
+        result.error = local.error
+    return result
+
+
+def _judge_child(child: CopilotResult, invocation: SubagentInvocation) -> None:
+    # A child is judged by its own lifecycle: it succeeded only if the runtime said it completed.
+    child.success = invocation.status == "completed" and not child.error and not blocking_errors(child.capture_errors)
+    if invocation.error:
+        child.error = f"{child.error}; {invocation.error}" if child.error else invocation.error
+    if not child.success and child.error is None:
+        child.error = _explain_failure(child.capture_errors, f"subagent status: {invocation.status or 'unknown'}")
+
+
+def _explain_failure(errors: list[CaptureError], fallback: str) -> str:
+    blocking = blocking_errors(errors)
+    return f"incomplete evidence: {blocking[0]}" if blocking else fallback
+
+
+def _combine(*parts: str | None) -> str | None:
+    texts = [part for part in dict.fromkeys(parts) if part]
+    return "; ".join(texts) if texts else None
+
+
+def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts | None) -> None:
+    blocking = blocking_errors(result.capture_errors)
+    if facts is None:
+        result.stop_reason = None
+        result.success = session.idle_seen and session.error is None and not blocking
+        result.error = session.error
+        if not result.success and result.error is None:
+            fallback = "the session never reached idle" if not session.idle_seen else "capture failed"
+            result.error = _explain_failure(result.capture_errors, fallback)
+        return
+    result.success = facts.stop_reason == "completed" and facts.cleanup_error is None \
+        and session.error is None and not blocking
+    result.stop_reason = "cleanup_error" if facts.cleanup_error is not None else facts.stop_reason
+    cleanup = f"cleanup failed: {facts.cleanup_error}" if facts.cleanup_error is not None else None
+    result.error = _combine(facts.error, session.error, cleanup)
+    if not result.success and result.error is None:
+        result.error = _explain_failure(result.capture_errors, f"stop reason: {facts.stop_reason}")
+
+
+def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFacts | None = None) -> CopilotResult:
+    """Build the evidence of one session from its events (SDK ``SessionEvent`` objects or dicts).
+
+    Without ``facts`` (a saved log) ``stop_reason`` stays ``None`` and success means the root went
+    idle with no session error and no blocking capture error.
+    """
+    all_events = normalise(events)
+    scopes = split_scopes(all_events)
+    root_errors: list[CaptureError] = []
+    session = session_facts(scopes[ROOT].events, root_errors)
+    result = _build_scope(scopes[ROOT], scopes, facts, session, session.runtime_version)
+    result.capture_errors = root_errors + result.capture_errors
+    result.raw_events = all_events
+    result.session_id = session.session_id
+    result.working_directory = session.working_directory
+    result.agent_name = getattr(agent, "name", None)
+    if facts is not None:
+        result.agent_name = facts.agent_name or result.agent_name
+        result.prompt = facts.prompt or result.prompt
+        result.working_directory = facts.working_directory or result.working_directory
+        result.duration_ms = facts.duration_ms
+        result.configuration = facts.configuration
+        result.request_audit = facts.request_audit
+        result.tool_calls_admitted = facts.tool_calls_admitted
+        result.skill_discovery = facts.skill_discovery
+    _finalise_root(result, session, facts)
+    return result

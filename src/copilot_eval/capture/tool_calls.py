@@ -1,0 +1,171 @@
+"""Tool call records of one agent scope, correlated by call id, with honest unknowns.
+
+Calls are correlated in two passes (requests and starts first, completions second) so that an
+out-of-order completion still finds its call. A completion with no call is never turned into a
+record: it is reported as a capture error and stays in ``raw_events``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from copilot_eval.capture.events import event_data, event_id, event_type, text_or_none
+from copilot_eval.capture.run_facts import RunFacts
+from copilot_eval.capture.tool_output import read_tool_output
+from copilot_eval.evidence import CaptureError, ToolCall
+
+_CANCEL_CODES = {"cancelled", "canceled", "aborted", "abort"}
+_REFUSED_TEXT = "refused by the tool budget before the handler ran"
+
+
+class _Ledger:
+    """First-seen payload per call id and event kind; flags conflicting repeats."""
+
+    def __init__(self, errors: list[CaptureError]) -> None:
+        self.errors = errors
+        self.first: dict[tuple[str, str], dict[str, Any]] = {}
+
+    def keep(self, kind: str, call_id: str, data: dict[str, Any], event: dict[str, Any]) -> bool:
+        """Whether this payload is the first of its kind for the call (repeats are checked)."""
+        key = (kind, call_id)
+        if key not in self.first:
+            self.first[key] = data
+            return True
+        if self.first[key] != data:
+            self.errors.append(CaptureError(
+                kind="conflicting_duplicate", call_id=call_id, event_id=event_id(event),
+                message=f"a second {kind} event for call {call_id} disagrees with the first; the first is kept",
+            ))
+        return False
+
+
+def _call_id(event: dict[str, Any], data: dict[str, Any] | None, errors: list[CaptureError]) -> str | None:
+    call_id = text_or_none(data.get("toolCallId")) if data else None
+    if call_id is None:
+        kind = "uncorrelated_event" if event_type(event) == "tool.execution_complete" else "unparsed_event"
+        errors.append(CaptureError(kind=kind, event_id=event_id(event),
+                                   message=f"{event_type(event)} without a readable toolCallId"))
+    return call_id
+
+
+def _arguments(value: Any) -> dict[str, Any] | None:
+    return value if isinstance(value, dict) else None
+
+
+def _note_request(calls: dict[str, ToolCall], data: dict[str, Any], scope: str) -> None:
+    for request in data.get("toolRequests") or []:
+        call_id = text_or_none(request.get("toolCallId")) if isinstance(request, dict) else None
+        if call_id is None or call_id in calls:
+            continue
+        calls[call_id] = ToolCall(
+            call_id=call_id, name=text_or_none(request.get("name")), arguments=_arguments(request.get("arguments")),
+            completion_received=False, turn_id=text_or_none(data.get("turnId")), agent_id=scope or None,
+            parent_call_id=text_or_none(data.get("parentToolCallId")),
+        )
+
+
+def _apply_start(calls: dict[str, ToolCall], call_id: str, data: dict[str, Any], scope: str) -> None:
+    # The start is the runtime's own record of what ran, so it wins over the model's request.
+    previous = calls.get(call_id)
+    calls[call_id] = ToolCall(
+        call_id=call_id,
+        name=text_or_none(data.get("toolName")) or (previous.name if previous else None),
+        arguments=_arguments(data.get("arguments")) if "arguments" in data else (previous.arguments if previous else None),
+        completion_received=False,
+        mcp_server_name=text_or_none(data.get("mcpServerName")),
+        turn_id=text_or_none(data.get("turnId")) or (previous.turn_id if previous else None),
+        agent_id=scope or None,
+        parent_call_id=text_or_none(data.get("parentToolCallId")) or (previous.parent_call_id if previous else None),
+    )
+
+
+def _error_text(data: dict[str, Any]) -> tuple[str | None, str | None]:
+    error = data.get("error")
+    if isinstance(error, dict):
+        return text_or_none(error.get("message")), text_or_none(error.get("code"))
+    return text_or_none(error), None
+
+
+def _apply_completion(call: ToolCall, data: dict[str, Any], event: dict[str, Any],
+                      facts: RunFacts | None, errors: list[CaptureError]) -> None:
+    call_id = call.call_id or ""
+    call.completion_received = True
+    success = data.get("success")
+    call.success = success if isinstance(success, bool) else None
+    if call.success is None:
+        errors.append(CaptureError(kind="unparsed_event", call_id=call_id, event_id=event_id(event),
+                                   message="tool.execution_complete without a boolean success"))
+    output = read_tool_output(data.get("result"), is_mcp=call.mcp_server_name is not None)
+    call.result, call.detailed_result, call.structured_result = output.text, output.detailed, output.structured
+    if output.images:
+        call.image_content, call.image_media_type = output.images[0].content, output.images[0].media_type
+        call.additional_images = output.images[1:]
+    for problem in output.unreadable:
+        errors.append(CaptureError(kind="unparsed_event", call_id=call_id, event_id=event_id(event), message=problem))
+    if output.mismatch:
+        errors.append(CaptureError(kind="result_mismatch", call_id=call_id, event_id=event_id(event),
+                                   message=output.mismatch))
+    message, code = _error_text(data)
+    call.error = message
+    if call.success is False and ((code or "").lower() in _CANCEL_CODES or "cancel" in (message or "").lower()):
+        errors.append(CaptureError(kind="cancelled", call_id=call_id, event_id=event_id(event),
+                                   message=f"tool call {call_id} was cancelled: {message}"))
+    turn_id = text_or_none(data.get("turnId"))
+    call.turn_id = call.turn_id or turn_id
+    _apply_facts(call, facts, errors=errors)
+
+
+def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[CaptureError]) -> None:
+    if facts is None or call.call_id is None:
+        return
+    exception = facts.tool_exceptions.get(call.call_id)
+    if exception is not None:
+        runtime_text = call.error
+        call.error = exception if runtime_text in (None, exception) else f"{exception} (runtime reported: {runtime_text})"
+        call.success = False
+    if call.call_id in facts.refused_call_ids:
+        call.success = False
+        call.error = call.error or _REFUSED_TEXT
+    if call.call_id in facts.abandoned_call_ids:
+        # The handler never returned: whatever the runtime reported, the real outcome is unknown.
+        call.success = None
+        errors.append(CaptureError(kind="cancelled", call_id=call.call_id,
+                                   message=f"handler of call {call.call_id} never returned and was abandoned"))
+
+
+def tool_calls_of(events: Iterable[dict[str, Any]], *, scope: str, facts: RunFacts | None,
+                  errors: list[CaptureError]) -> list[ToolCall]:
+    """The tool calls of one agent scope, in first-seen order; problems go to ``errors``."""
+    calls: dict[str, ToolCall] = {}
+    ledger = _Ledger(errors)
+    completions: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    for event in events:
+        kind, data = event_type(event), event_data(event)
+        if kind == "assistant.message" and data is not None:
+            _note_request(calls, data, scope)
+        elif kind == "tool.execution_start":
+            call_id = _call_id(event, data, errors)
+            if call_id is not None and data is not None and ledger.keep("start", call_id, data, event):
+                _apply_start(calls, call_id, data, scope)
+        elif kind == "tool.execution_complete":
+            call_id = _call_id(event, data, errors)
+            if call_id is not None and data is not None and ledger.keep("completion", call_id, data, event):
+                completions.append((call_id, data, event))
+    for call_id, data, event in completions:
+        call = calls.get(call_id)
+        if call is None:
+            errors.append(CaptureError(kind="unmatched_completion", call_id=call_id, event_id=event_id(event),
+                                       message=f"completion for call {call_id} which was never requested or started"))
+            continue
+        _apply_completion(call, data, event, facts, errors)
+    for call in calls.values():
+        if call.completion_received:
+            continue
+        _apply_facts(call, facts, errors=errors)
+        refused = facts is not None and call.call_id in facts.refused_call_ids
+        abandoned = facts is not None and call.call_id in facts.abandoned_call_ids
+        if not refused and not abandoned:
+            errors.append(CaptureError(kind="missing_completion", call_id=call.call_id,
+                                       message=f"call {call.call_id} ({call.name}) started but no completion was seen"))
+    return list(calls.values())

@@ -1,0 +1,95 @@
+"""Token usage and premium requests, read from the runtime's own reports.
+
+``assistant.usage`` carries one model call; a count the runtime left out stays ``None``.
+Premium requests: the runtime's ``session.shutdown`` event totals the whole session including
+subagents (``totalPremiumRequests``) and splits it per agent (``agentMetrics``: ``"main"`` for
+the root, the child's ``agentId`` for each subagent, each with per-model ``requests.cost``).
+To count descendant work exactly once, each scope takes its own share: the agentMetrics entry
+when present; the root without children may use ``totalPremiumRequests``; without a shutdown
+event, the sum of the per-call ``cost`` fields when every call reported one; otherwise ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from copilot_eval.capture.events import (
+    ROOT,
+    event_data,
+    event_id,
+    event_type,
+    int_or_none,
+    number_or_none,
+    text_or_none,
+)
+from copilot_eval.evidence import CaptureError, UsageEntry
+
+
+def _duration_ms(data: dict[str, Any]) -> float | None:
+    # to_dict() writes the SDK's timedelta ``duration`` as milliseconds; older logs say durationMs.
+    for key in ("duration", "durationMs"):
+        value = number_or_none(data.get(key))
+        if value is not None:
+            return value
+    return None
+
+
+def usage_entry(data: dict[str, Any], scope: str) -> UsageEntry:
+    """One usage entry from an ``assistant.usage`` payload."""
+    return UsageEntry(
+        model=text_or_none(data.get("model")),
+        input_tokens=int_or_none(data.get("inputTokens")),
+        output_tokens=int_or_none(data.get("outputTokens")),
+        cache_read_tokens=int_or_none(data.get("cacheReadTokens")),
+        cache_write_tokens=int_or_none(data.get("cacheWriteTokens")),
+        reasoning_tokens=int_or_none(data.get("reasoningTokens")),
+        reasoning_effort=text_or_none(data.get("reasoningEffort")),
+        duration_ms=_duration_ms(data),
+        premium_requests=number_or_none(data.get("cost")),
+        api_call_id=text_or_none(data.get("apiCallId")),
+        agent_id=scope or None,
+    )
+
+
+def usage_of(events: Iterable[dict[str, Any]], *, scope: str, errors: list[CaptureError]) -> list[UsageEntry]:
+    """Usage entries of one scope, in order; an unreadable payload becomes a capture error."""
+    entries: list[UsageEntry] = []
+    for event in events:
+        if event_type(event) != "assistant.usage":
+            continue
+        data = event_data(event)
+        if data is None:
+            errors.append(CaptureError(kind="unparsed_event", event_id=event_id(event),
+                                       message="assistant.usage without a payload object"))
+            continue
+        entries.append(usage_entry(data, scope))
+    return entries
+
+
+def _agent_share(shutdown: dict[str, Any], scope: str) -> float | None:
+    metrics = shutdown.get("agentMetrics")
+    entry = metrics.get("main" if scope == ROOT else scope) if isinstance(metrics, dict) else None
+    models = entry.get("modelMetrics") if isinstance(entry, dict) else None
+    if not isinstance(models, dict) or not models:
+        return None
+    costs = [number_or_none((m.get("requests") or {}).get("cost")) if isinstance(m, dict) else None
+             for m in models.values()]
+    return None if any(c is None for c in costs) else float(sum(costs))  # type: ignore[arg-type]
+
+
+def premium_requests(shutdown: dict[str, Any] | None, *, scope: str, usage: list[UsageEntry],
+                     has_children: bool) -> float | None:
+    """This scope's own premium requests as the runtime reported them, or ``None``."""
+    if shutdown is not None:
+        if scope == ROOT and not has_children:
+            total = number_or_none(shutdown.get("totalPremiumRequests"))
+            if total is not None:
+                return total
+        share = _agent_share(shutdown, scope)
+        if share is not None:
+            return share
+    costs = [entry.premium_requests for entry in usage]
+    if costs and all(cost is not None for cost in costs):
+        return float(sum(costs))  # type: ignore[arg-type]
+    return None
