@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
-from .endpoint import _wait, error_body
+from .endpoint import wait_unless_cancelled, error_body
 from .responses_wire import MALFORMED_EVENT, response_events
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ async def answer_frame(endpoint: ScriptedEndpoint, data: str | bytes, ctx: Copil
         return True  # other client frames carry nothing to answer
     body = {key: value for key, value in message.items() if key != "type"}
     reply = endpoint.reply(body, wire_api="responses", ctx=ctx, transport="websocket")
-    if not await _wait(reply.delay_s, ctx.cancel_event):
+    if not await wait_unless_cancelled(reply.delay_s, ctx.cancel_event):
         return False
     answer = reply.answer
     if answer is None:
