@@ -78,3 +78,18 @@ def test_prompt_defaults_to_the_first_user_message():
 def test_model_used_is_none_when_nothing_reports_it():
     events = [event("session.start", {"sessionId": "s"}), user("hi"), assistant("x"), idle()]
     assert result_from_events(events).model_used is None
+
+
+def test_helpers_answer_from_the_evidence(tmp_path):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("print(1)\n")
+    result = result_from_events(CLEAN, facts=RunFacts(stop_reason="completed", working_directory=str(tmp_path)))
+    assert result.tool_was_called("get_balance") and not result.tool_was_called("transfer")
+    assert result.all_responses == ["done"] and result.permission_requested is False
+    assert result.file("src/app.py") == "print(1)\n" and result.file_exists("src/app.py")
+    assert result.files_matching("**/*.py") == ["src/app.py"]
+
+
+def test_tool_call_text_is_not_an_evidence_verdict():
+    call = result_from_events(one_call_session(tool_start("c1", "get_balance", ARGS))).all_tool_calls[0]
+    assert "outcome unknown" in str(call) and call.evidence_complete is False

@@ -124,3 +124,13 @@ def test_tagged_events_without_a_start_are_flagged():
     result = result_from_events(events)
     assert [e.kind for e in result.capture_errors] == ["uncorrelated_event"]
     assert result.subagent_invocations[0].invocation_id == "ghost"
+
+
+def test_premium_requests_of_a_tree_count_child_work_once():
+    metrics = lambda cost: {"modelMetrics": {"gpt-4.1": {"requests": {"cost": cost, "count": 1}}}}  # noqa: E731
+    shutdown = event("session.shutdown", {"totalPremiumRequests": 3.0,
+                                          "agentMetrics": {"main": metrics(2.0), "agent-1": metrics(1.0)}})
+    result = result_from_events(child_run(child_usage=True) + [shutdown])
+    assert result.session_premium_requests == 2.0
+    assert result.subagent_invocations[0].result.session_premium_requests == 1.0
+    assert result.total_premium_requests == 3.0
