@@ -76,3 +76,12 @@ def test_inspect_is_registered_in_the_app():
     from copilot_eval.cli import app
 
     assert "inspect_cmd" in app._COMMAND_MODULES
+
+
+def test_capture_does_not_import_the_sdk():
+    import subprocess
+    import sys
+
+    code = "import sys, copilot_eval.capture; print('copilot' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
