@@ -21,6 +21,7 @@ from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.runtime.client_factory import new_copilot_home
 from copilot_eval.runtime.permissions import permission_handler
 from copilot_eval.runtime.request_audit import AuditingEndpoint
+from copilot_eval.runtime.skill_check import SkillCheckError, check_skills
 from copilot_eval.runtime.pool import RuntimeHandle, RuntimePool, shared_pool
 from copilot_eval.runtime.run_control import RunControl
 from copilot_eval.runtime.session_config import choose_model, configuration_snapshot, session_settings
@@ -130,12 +131,17 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
     error: str | None = None
     cleanup_problems: list[str] = []
     session = None
+    skill_discovery = None  # evidence: None means no discovery check was attempted
     try:
         deadline = time.monotonic() + agent.timeout_s
         session = await asyncio.wait_for(handle.client.create_session(
             session_id=session_id, on_permission_request=permission_handler(agent.permission_policy),
             hooks={"on_pre_tool_use": _pre_tool_use(control)}, on_event=watch, **settings,
         ), max(deadline - time.monotonic(), 0.001))
+        if agent.skill_directories:  # evidence: skill discovery, before the first prompt
+            skill_discovery, blocked = await check_skills(session, agent)
+            if blocked:
+                raise SkillCheckError(blocked)
         for text in prompts:
             deadline = time.monotonic() + agent.timeout_s
             watch.idle.clear()
@@ -177,5 +183,6 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
         abandoned_call_ids=control.abandoned_call_ids, tool_exceptions=dict(control.tool_exceptions),
         cleanup_error="; ".join(cleanup_problems) or None,
         request_audit=list(auditor.records) if auditor is not None else None,
+        skill_discovery=skill_discovery,
     )
     return result_from_events(watch.events, agent=agent, facts=facts)
