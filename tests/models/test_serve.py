@@ -14,7 +14,6 @@ from pydantic import BaseModel
 
 from copilot_eval.models import ScriptedModel
 
-RUNTIME = os.environ.get("COPILOT_CLI_PATH", "/tmp/rt/node_modules/@github/copilot-linux-x64/copilot")
 
 
 class Account(BaseModel):
@@ -31,10 +30,11 @@ BALANCE_TOOL = define_tool("get_balance", description="Get a balance", handler=_
 @pytest.fixture(scope="module")
 async def byok_client():
     """A runtime with NO request handler: model calls really go over loopback HTTP."""
-    if not os.path.exists(RUNTIME):
-        pytest.skip(f"Copilot runtime not found at {RUNTIME}")
-    os.environ.setdefault("XDG_CACHE_HOME", "/tmp/xdgcache")
-    client = CopilotClient(connection=RuntimeConnection.for_stdio(path=RUNTIME), base_directory=tempfile.mkdtemp())
+    from copilot_eval.runtime.client_factory import runtime_environment
+    from copilot_eval.runtime.locate import locate_runtime
+
+    client = CopilotClient(connection=RuntimeConnection.for_stdio(path=str(locate_runtime().path)),
+                           base_directory=tempfile.mkdtemp(), env=runtime_environment())
     await client.start()
     try:
         yield client
