@@ -17,6 +17,7 @@ from copilot_eval.evidence import CaptureError, ToolCall
 
 _CANCEL_CODES = {"cancelled", "canceled", "aborted", "abort"}
 _REFUSED_TEXT = "refused by the tool budget before the handler ran"
+_ABANDONED_TEXT = "the handler had not returned when the run ended; it was abandoned and its outcome is unknown"
 
 
 class _Ledger:
@@ -130,6 +131,7 @@ def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[Capture
     if call.call_id in facts.abandoned_call_ids:
         # The handler never returned: whatever the runtime reported, the real outcome is unknown.
         call.success = None
+        call.error = call.error or _ABANDONED_TEXT
         errors.append(CaptureError(kind="cancelled", call_id=call.call_id,
                                    message=f"handler of call {call.call_id} never returned and was abandoned"))
 
