@@ -24,6 +24,9 @@ from copilot_eval import ByokProvider, CopilotEval, ScriptedModel, run_copilot
 pytestmark = pytest.mark.runtime
 
 SLACK_S = 2.0  # a run returns within timeout_s + SLACK_S, the runtime's own retries included
+# Cases whose documented outcome is the runtime giving up (about 5-6 s of its own retries) get room
+# for a slow CI machine; they still return as soon as the runtime gives up, so this costs no time.
+RETRIES_END = 20
 RELEASE_BLOCKED = threading.Event()
 
 
@@ -83,14 +86,14 @@ def _cases() -> dict[str, CopilotEval]:
     return {
         "01 HTTP 500 every time": agent(_faulting({"error": {"status": 500, "message": "upstream broke"}, "times": 99})),
         "02 HTTP 429 + Retry-After": agent(_faulting(
-            {"error": {"status": 429, "message": "slow down", "retry_after": 1}, "times": 99})),
+            {"error": {"status": 429, "message": "slow down", "retry_after": 1}, "times": 99}), timeout_s=RETRIES_END),
         "03 HTTP 400": agent(_faulting({"error": {"status": 400, "message": "context too long"}})),
-        "04 malformed stream line": agent(_faulting({"malformed": True, "times": 99}), streaming=True),
-        "05 stream cut off": agent(_faulting({"cut_off": True, "times": 99}), streaming=True),
+        "04 malformed stream line": agent(_faulting({"malformed": True, "times": 99}), streaming=True, timeout_s=RETRIES_END),
+        "05 stream cut off": agent(_faulting({"cut_off": True, "times": 99}), streaming=True, timeout_s=RETRIES_END),
         "06 model never answers": agent(_model({"text": "too late", "delay_s": 600})),
         "07a unreachable, timeout wins": CopilotEval(name="faulty", model="gpt-4o", timeout_s=3,
                                                      provider=ByokProvider(base_url=_closed_port_url())),
-        "07b unreachable, retries end": CopilotEval(name="faulty", model="gpt-4o", timeout_s=10,
+        "07b unreachable, retries end": CopilotEval(name="faulty", model="gpt-4o", timeout_s=RETRIES_END,
                                                     provider=ByokProvider(base_url=_closed_port_url())),
         "08 tool raises": agent(_tool_then("raising_tool"), tools=(lookup, raising_tool)),
         "09 tool never returns": agent(_tool_then("never_returns"), tools=(lookup, never_returns)),
@@ -130,6 +133,8 @@ async def matrix(fault_pool):
     print("\ncase | wall s | stop_reason | success")
     for name, outcome in by_name.items():
         print(f"{name} | {outcome.seconds:.2f} | {outcome.result.stop_reason} | {outcome.result.success}")
+        if os.environ.get("FAULTS_VERBOSE"):
+            print("    ", outcome.result.error)
     yield by_name, ticker, threads_before
     RELEASE_BLOCKED.set()
 
@@ -239,9 +244,10 @@ def test_tool_budget_admits_one_call_and_refuses_the_rest(matrix, name):
     result = _outcome(matrix, name).result
     assert (result.success, result.stop_reason, result.tool_calls_admitted) == (False, "tool_budget_exceeded", 1)
     assert "max_tool_calls=1" in result.error
-    ran, *refused = result.all_tool_calls
-    assert (ran.completion_received, ran.success) == (True, True)
-    assert refused and all(c.success is False and "tool budget exceeded" in c.error for c in refused)
+    ran = [c for c in result.all_tool_calls if c.success]
+    refused = [c for c in result.all_tool_calls if not c.success]
+    assert [(c.name, c.completion_received, c.result is not None) for c in ran] == [("lookup", True, True)]
+    assert refused and all(c.success is False and "tool budget exceeded" in c.error for c in refused), refused
 
 
 @pytest.mark.parametrize("name", ["14 one 500, then success", "15 one 429, then success"])

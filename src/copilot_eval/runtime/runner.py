@@ -29,9 +29,9 @@ from copilot_eval.runtime.tools import build_tool
 POLL_INTERVAL_S = 0.1
 # Cleanup after a run: abort (only when still busy) and disconnect share one budget, so that a run
 # returns within timeout_s + CLEANUP_BUDGET_S + one poll interval whatever the runtime does.
-CLEANUP_BUDGET_S = 1.5
+CLEANUP_BUDGET_S = 1.8
 ABORT_DEADLINE_S = 1.0
-MIN_DISCONNECT_S = 0.5
+MIN_DISCONNECT_S = 0.8
 EXIT_SETTLE_S = 0.5
 DRAIN_DEADLINE_S = 1.0
 
@@ -142,14 +142,25 @@ async def _settle_exit(handle: RuntimeHandle) -> None:
 
 
 async def _bounded(awaitable: Any, seconds: float, what: str) -> str | None:
-    """Await with a deadline; return a description of the failure instead of raising."""
+    """Await with a deadline; return a description of the failure instead of raising.
+
+    A step that overruns is not cancelled: it may still finish in the background (a late
+    disconnect still frees the session in the runtime), but the run no longer waits for it.
+    """
+    task = asyncio.ensure_future(awaitable)
     try:
-        await asyncio.wait_for(awaitable, seconds)
+        await asyncio.wait_for(asyncio.shield(task), seconds)
         return None
     except TimeoutError:
+        task.add_done_callback(_swallow_late_outcome)
         return f"{what} did not finish within {seconds:.1f} s"
     except Exception as error:  # noqa: BLE001 - cleanup problems are reported, never raised
         return f"{what} failed: {type(error).__name__}: {error}"
+
+
+def _swallow_late_outcome(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved, so a late failure is not logged as never retrieved
 
 
 def _pre_tool_use(control: RunControl) -> Any:
