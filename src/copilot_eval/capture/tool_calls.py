@@ -17,6 +17,7 @@ from copilot_eval.evidence import CaptureError, ToolCall
 
 _CANCEL_CODES = {"cancelled", "canceled", "aborted", "abort"}
 _REFUSED_TEXT = "refused by the tool budget before the handler ran"
+_ABANDONED_TEXT = "the handler had not returned when the run ended; it was abandoned and its outcome is unknown"
 
 
 class _Ledger:
@@ -128,8 +129,12 @@ def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[Capture
         call.success = False
         call.error = call.error or _REFUSED_TEXT
     if call.call_id in facts.abandoned_call_ids:
-        # The handler never returned: whatever the runtime reported, the real outcome is unknown.
+        # The handler never returned: any completion the runtime reported is the runner's own
+        # abandonment notice, not the tool's outcome, which stays unknown.
+        call.completion_received = False
         call.success = None
+        call.result = call.detailed_result = call.structured_result = None
+        call.error = _ABANDONED_TEXT
         errors.append(CaptureError(kind="cancelled", call_id=call.call_id,
                                    message=f"handler of call {call.call_id} never returned and was abandoned"))
 
@@ -159,9 +164,10 @@ def tool_calls_of(events: Iterable[dict[str, Any]], *, scope: str, facts: RunFac
                                        message=f"completion for call {call_id} which was never requested or started"))
             continue
         _apply_completion(call, data, event, facts, errors)
+    completed = {call_id for call_id, _, _ in completions}
     for call in calls.values():
-        if call.completion_received:
-            continue
+        if call.call_id in completed:
+            continue  # already judged with its completion (an abandoned call is reset to not completed)
         _apply_facts(call, facts, errors=errors)
         refused = facts is not None and call.call_id in facts.refused_call_ids
         abandoned = facts is not None and call.call_id in facts.abandoned_call_ids

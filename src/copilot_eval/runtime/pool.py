@@ -22,6 +22,7 @@ from copilot_eval.runtime.locate import locate_runtime
 from copilot_eval.runtime.router import SessionRouter
 
 STOP_DEADLINE_S = 3.0
+KILL_DEADLINE_S = 1.0
 
 _live_processes: set[subprocess.Popen[Any]] = set()
 
@@ -109,17 +110,31 @@ class RuntimePool:
             return handle
 
     async def _stop(self, handle: RuntimeHandle) -> None:
+        """Stop one runtime within STOP_DEADLINE_S, then kill it; never raises, never hangs.
+
+        A runtime that is already dead is not asked to stop (nothing would answer): the SDK
+        client is only force-closed, so replacing a dead runtime costs no stop deadline.
+        """
+        graceful = handle.alive()
         try:
-            await asyncio.wait_for(handle.client.stop(), STOP_DEADLINE_S)
+            if graceful:
+                await asyncio.wait_for(handle.client.stop(), STOP_DEADLINE_S)
+            else:
+                await asyncio.wait_for(handle.client.force_stop(), KILL_DEADLINE_S)
         except BaseException:  # noqa: BLE001 - a stop that fails or hangs falls back to a kill
             try:
-                await asyncio.wait_for(handle.client.force_stop(), STOP_DEADLINE_S)
+                await asyncio.wait_for(handle.client.force_stop(), KILL_DEADLINE_S)
             except BaseException:  # noqa: BLE001
                 pass
-        if handle.process is not None:
-            if handle.process.poll() is None:
-                handle.process.kill()
-            _live_processes.discard(handle.process)
+        process = handle.process
+        if process is not None:
+            if process.poll() is None:
+                process.kill()
+                try:
+                    await asyncio.wait_for(asyncio.to_thread(process.wait), KILL_DEADLINE_S)
+                except BaseException:  # noqa: BLE001 - left to the exit hook
+                    return
+            _live_processes.discard(process)
 
     async def close(self) -> None:
         """Stop every runtime of the pool, each within its own deadline."""

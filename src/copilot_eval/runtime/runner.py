@@ -19,6 +19,7 @@ from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.runtime.client_factory import new_copilot_home
+from copilot_eval.runtime.model_calls import ModelCallLog
 from copilot_eval.runtime.permissions import permission_handler
 from copilot_eval.runtime.request_audit import AuditingEndpoint
 from copilot_eval.runtime.skill_check import SkillCheckError, check_skills
@@ -28,8 +29,13 @@ from copilot_eval.runtime.session_config import choose_model, configuration_snap
 from copilot_eval.runtime.tools import build_tool
 
 POLL_INTERVAL_S = 0.1
+# Cleanup after a run: abort (only when still busy) and disconnect share one budget, so that a run
+# returns within timeout_s + CLEANUP_BUDGET_S + one poll interval whatever the runtime does.
+CLEANUP_BUDGET_S = 1.8
 ABORT_DEADLINE_S = 1.0
-DISCONNECT_DEADLINE_S = 1.0
+MIN_DISCONNECT_S = 0.8
+EXIT_SETTLE_S = 0.5
+DRAIN_DEADLINE_S = 1.0
 
 
 class _SessionWatch:
@@ -40,12 +46,17 @@ class _SessionWatch:
         self.idle = asyncio.Event()
         self.errors: list[str] = []
         self.turns = 0
+        self.running_tools: dict[str, str] = {}  # call id -> tool name, started and not completed
         self._control = control
         self._max_turns = max_turns
 
     def __call__(self, event: Any) -> None:
         self.events.append(event)
         kind = getattr(event.type, "value", event.type)
+        if kind == "tool.execution_start":
+            self.running_tools[str(event.data.tool_call_id)] = str(getattr(event.data, "tool_name", None) or "?")
+        elif kind == "tool.execution_complete":
+            self.running_tools.pop(str(event.data.tool_call_id), None)
         if getattr(event, "agent_id", None):
             return  # a subagent's event: the root's idle and errors are what end the run
         if kind == "session.idle":
@@ -68,6 +79,8 @@ async def _wait_for_idle(watch: _SessionWatch, control: RunControl, handle: Runt
         if watch.idle.is_set():
             return None, None
         if control.stopped.is_set():
+            if control.stop_reason == "tool_budget_exceeded":
+                await _drain_admitted_calls(watch, handle, min(deadline, time.monotonic() + DRAIN_DEADLINE_S))
             return control.stop_reason, control.stop_message
         if not handle.alive():
             return "execution_error", f"{handle.exit_description()} during the session"
@@ -80,15 +93,76 @@ async def _wait_for_idle(watch: _SessionWatch, control: RunControl, handle: Runt
             pass
 
 
-async def _bounded(awaitable: Any, seconds: float, what: str) -> str | None:
-    """Await with a deadline; return a description of the failure instead of raising."""
+async def _drain_admitted_calls(watch: _SessionWatch, handle: RuntimeHandle, until: float) -> None:
+    """Let calls the budget admitted finish before the abort, so their outcome is evidence.
+
+    When the model asks for several calls in one response, the budget refuses the extra ones while
+    the admitted one is still running; aborting at once would lose its result.
+    """
+    while watch.running_tools and handle.alive() and time.monotonic() < until:
+        await asyncio.sleep(POLL_INTERVAL_S / 2)
+
+
+def _still_running(watch: _SessionWatch) -> str | None:
+    if not watch.running_tools:
+        return None
+    names = ", ".join(f"{name!r} ({call_id})" for call_id, name in watch.running_tools.items())
+    return f"tool calls still running: {names}"
+
+
+class _RuntimeDied(Exception):
+    """The runtime process exited while the runner was waiting on it."""
+
+
+async def _guarded(awaitable: Any, handle: RuntimeHandle, deadline: float) -> Any:
+    """Await a call into the runtime, but give up at the deadline or as soon as the runtime dies.
+
+    A request to a dead runtime may never be answered; polling the process keeps the run from
+    waiting for the timeout to find that out. The awaited task is cancelled, never leaked.
+    """
+    task = asyncio.ensure_future(awaitable)
     try:
-        await asyncio.wait_for(awaitable, seconds)
+        while not task.done():
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError
+            if not handle.alive():
+                raise _RuntimeDied(handle.exit_description())
+            await asyncio.wait({task}, timeout=min(POLL_INTERVAL_S, remaining))
+        return task.result()
+    finally:
+        if not task.done():
+            task.cancel()
+
+
+async def _settle_exit(handle: RuntimeHandle) -> None:
+    """After a broken connection, give the process a moment to be reaped so its exit can be named."""
+    for _ in range(int(EXIT_SETTLE_S / POLL_INTERVAL_S)):
+        if not handle.alive():
+            return
+        await asyncio.sleep(POLL_INTERVAL_S)
+
+
+async def _bounded(awaitable: Any, seconds: float, what: str) -> str | None:
+    """Await with a deadline; return a description of the failure instead of raising.
+
+    A step that overruns is not cancelled: it may still finish in the background (a late
+    disconnect still frees the session in the runtime), but the run no longer waits for it.
+    """
+    task = asyncio.ensure_future(awaitable)
+    try:
+        await asyncio.wait_for(asyncio.shield(task), seconds)
         return None
     except TimeoutError:
+        task.add_done_callback(_swallow_late_outcome)
         return f"{what} did not finish within {seconds:.1f} s"
     except Exception as error:  # noqa: BLE001 - cleanup problems are reported, never raised
         return f"{what} failed: {type(error).__name__}: {error}"
+
+
+def _swallow_late_outcome(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()  # retrieved, so a late failure is not logged as never retrieved
 
 
 def _pre_tool_use(control: RunControl) -> Any:
@@ -100,20 +174,50 @@ def _pre_tool_use(control: RunControl) -> Any:
     return hook
 
 
+async def _lease(pool: RuntimePool, agent: CopilotEval, choice: Any, deadline: float) -> RuntimeHandle:
+    """A runtime from the pool within the run's deadline.
+
+    The lease itself is shielded: a runtime that is still starting when the deadline passes keeps
+    starting and stays in the pool for later runs instead of being cancelled half-way.
+    """
+    lease = asyncio.ensure_future(pool.lease(mode=agent.client_mode, runtime_path=agent.runtime_path,
+                                             github_token=choice.github_token))
+    return await asyncio.wait_for(asyncio.shield(lease), max(deadline - time.monotonic(), 0.001))
+
+
+async def _clean_up(session: Any, handle: RuntimeHandle, watch: _SessionWatch) -> list[str]:
+    """Abort (when still busy) and disconnect, within one shared cleanup budget."""
+    problems: list[str] = []
+    if session is None or not handle.alive():
+        return problems
+    cleanup_deadline = time.monotonic() + CLEANUP_BUDGET_S
+    if not watch.idle.is_set():
+        problem = await _bounded(session.abort(), ABORT_DEADLINE_S, "aborting the session")
+        if problem:
+            problems.append(problem)
+    seconds = max(cleanup_deadline - time.monotonic(), MIN_DISCONNECT_S)
+    problem = await _bounded(session.disconnect(), seconds, "disconnecting the session")
+    if problem:
+        problems.append(problem)
+    return problems
+
+
 async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: RuntimePool | None = None,
                       default_model: Any = None, default_provider: Any = None) -> CopilotResult:
     """Run ``prompt`` (or several prompts, as one conversation) through the real runtime.
 
-    Returns a CopilotResult describing the execution; raises only for configuration or setup
-    errors (a bad agent, no runtime), never for what happens inside the session.
+    ``agent.timeout_s`` bounds the whole run, from this call to its return, cleanup aside (abort
+    and disconnect have their own budget of ``CLEANUP_BUDGET_S``). Returns a CopilotResult
+    describing the execution; raises only for configuration or setup errors (a bad agent, no
+    runtime), never for what happens inside the session.
     """
     prompts = [prompt] if isinstance(prompt, str) else list(prompt)
     if not prompts or any(not isinstance(p, str) or not p.strip() for p in prompts):
         raise ValueError("prompt: give a non-empty prompt (or a list of non-empty prompts)")
     started = time.monotonic()
+    deadline = started + agent.timeout_s
     choice = choose_model(agent, default_model, default_provider)
     pool = pool or shared_pool()
-    handle = await pool.lease(mode=agent.client_mode, runtime_path=agent.runtime_path, github_token=choice.github_token)
     control = RunControl(max_tool_calls=agent.max_tool_calls)
     watch = _SessionWatch(control, agent.max_turns)
     working_directory = str(agent.working_directory or tempfile.mkdtemp(prefix="copilot-eval-run-"))
@@ -123,29 +227,36 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
     configuration = configuration_snapshot(settings, choice)
     session_id = f"copilot-eval-{uuid.uuid4()}"
     endpoint = choice.endpoint_factory(working_directory=working_directory) if choice.endpoint_factory else None
-    auditor = AuditingEndpoint(endpoint, control) if agent.audit_requests else None  # evidence: request audit
-    if auditor is not None or endpoint is not None:
-        handle.router.register(session_id, auditor or endpoint)
+    auditor = AuditingEndpoint(endpoint, control) if agent.audit_requests else None
+    model_calls = ModelCallLog(auditor or endpoint)  # outermost: it sees what the audit refused too
+
+    try:
+        handle = await _lease(pool, agent, choice, deadline)
+    except TimeoutError:
+        facts = RunFacts(stop_reason="timeout", duration_ms=(time.monotonic() - started) * 1000,
+                         error=f"timed out after {agent.timeout_s:g} s (timeout_s) while starting the Copilot runtime",
+                         working_directory=working_directory, configuration=configuration,
+                         tool_calls_admitted=0, agent_name=agent.name, prompt=prompts[0])
+        return result_from_events([], agent=agent, facts=facts)
+    handle.router.register(session_id, model_calls)
 
     stop_reason: StopReason | None = None
     error: str | None = None
     cleanup_problems: list[str] = []
     session = None
-    skill_discovery = None  # evidence: None means no discovery check was attempted
+    skill_discovery = None  # None: no discovery check was attempted
     try:
-        deadline = time.monotonic() + agent.timeout_s
-        session = await asyncio.wait_for(handle.client.create_session(
+        session = await _guarded(handle.client.create_session(
             session_id=session_id, on_permission_request=permission_handler(agent.permission_policy),
             hooks={"on_pre_tool_use": _pre_tool_use(control)}, on_event=watch, **settings,
-        ), max(deadline - time.monotonic(), 0.001))
-        if agent.skill_directories:  # evidence: skill discovery, before the first prompt
+        ), handle, deadline)
+        if agent.skill_directories:  # discovery happens before the first prompt, so a block costs no model call
             skill_discovery, blocked = await check_skills(session, agent)
             if blocked:
                 raise SkillCheckError(blocked)
         for text in prompts:
-            deadline = time.monotonic() + agent.timeout_s
             watch.idle.clear()
-            await session.send(text)
+            await _guarded(session.send(text), handle, deadline)
             stop_reason, error = await _wait_for_idle(watch, control, handle, deadline)
             if stop_reason is None and watch.errors:
                 stop_reason, error = "execution_error", watch.errors[-1]
@@ -154,27 +265,28 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
         if stop_reason == "timeout":
             error = f"timed out after {agent.timeout_s:g} s (timeout_s) waiting for the agent to finish"
     except TimeoutError:
-        stop_reason, error = "timeout", f"timed out after {agent.timeout_s:g} s while creating the session"
+        stop_reason = "timeout"
+        error = f"timed out after {agent.timeout_s:g} s (timeout_s) " + (
+            "while creating the session" if session is None else "while sending the prompt")
+    except _RuntimeDied as died:
+        stop_reason, error = "execution_error", f"{died} during the session"
     except Exception as exc:  # noqa: BLE001 - the session failed; report it as evidence
         stop_reason = "execution_error"
         error = f"{type(exc).__name__}: {exc}"
+        await _settle_exit(handle)
         if not handle.alive():
             error = f"{handle.exit_description()}: {error}"
     finally:
+        if stop_reason == "timeout":  # before the abort cancels what was still waiting
+            known = [part for part in (_still_running(watch), model_calls.summary()) if part]
+            error = "; ".join([error or "timed out", *known])
         control.stopped.set()  # releases abandoned tool handlers
-        if session is not None and handle.alive():
-            if not watch.idle.is_set():
-                problem = await _bounded(session.abort(), ABORT_DEADLINE_S, "aborting the session")
-                if problem:
-                    cleanup_problems.append(problem)
-            problem = await _bounded(session.disconnect(), DISCONNECT_DEADLINE_S, "disconnecting the session")
-            if problem:
-                cleanup_problems.append(problem)
+        cleanup_problems = await _clean_up(session, handle, watch)
         handle.router.unregister(session_id)
 
     if stop_reason is None:
         stop_reason = "completed"
-    if control.stop_reason == "request_audit_error":  # evidence: a refused request outranks its echo
+    if control.stop_reason == "request_audit_error":  # the refusal, not the runtime's echo of it, is the cause
         stop_reason, error = control.stop_reason, control.stop_message
     facts = RunFacts(
         stop_reason=stop_reason, error=error, duration_ms=(time.monotonic() - started) * 1000,

@@ -88,13 +88,19 @@ async def _call_off_loop(fn: Callable[..., Any], args: list[Any], kwargs: dict[s
         if not future.done():
             setter(value)
 
+    def hand_back(setter: Callable[[Any], None], value: Any) -> None:
+        try:
+            loop.call_soon_threadsafe(deliver, setter, value)
+        except RuntimeError:
+            pass  # the loop is gone: the run ended long ago and this late outcome has no reader
+
     def work() -> None:
         try:
             value = fn(*args, **kwargs)
         except BaseException as error:  # noqa: BLE001 - handed to the awaiting side verbatim
-            loop.call_soon_threadsafe(deliver, future.set_exception, error)
+            hand_back(future.set_exception, error)
         else:
-            loop.call_soon_threadsafe(deliver, future.set_result, value)
+            hand_back(future.set_result, value)
 
     threading.Thread(target=work, name=f"copilot-eval-tool-{getattr(fn, '__name__', 'tool')}", daemon=True).start()
     return await future
