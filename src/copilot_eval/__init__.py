@@ -13,6 +13,7 @@ __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
     "run_copilot": "copilot_eval.runtime.runner",
+    "run_copilot_sync": "copilot_eval.runtime.runner",
     "RuntimePool": "copilot_eval.runtime.pool",
     "CopilotEval": "copilot_eval.agent.config",
     "CustomAgent": "copilot_eval.agent.custom_agent",

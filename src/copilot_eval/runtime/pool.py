@@ -12,7 +12,6 @@ import asyncio
 import atexit
 import signal
 import subprocess
-import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -137,7 +136,12 @@ class RuntimePool:
             _live_processes.discard(process)
 
     async def close(self) -> None:
-        """Stop every runtime of the pool, each within its own deadline."""
+        """Stop every runtime of the pool, each within its own deadline (from any event loop)."""
+        from copilot_eval.runtime.host import runtime_host
+
+        await runtime_host().run(self._close())
+
+    async def _close(self) -> None:
         self.closed = True
         handles, self._handles = list(self._handles.values()), {}
         await asyncio.gather(*(self._stop(handle) for handle in handles), return_exceptions=True)
@@ -147,42 +151,28 @@ class RuntimePool:
         return [h.process for h in self._handles.values() if h.process is not None]
 
 
-_pools: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, RuntimePool]" = weakref.WeakKeyDictionary()
+_shared: RuntimePool | None = None
 
 
 def shared_pool() -> RuntimePool:
-    """The pool of the running event loop, created on first use and reused by every run in it."""
-    loop = asyncio.get_running_loop()
-    pool = _pools.get(loop)
-    if pool is None or pool.closed:
-        pool = RuntimePool()
-        _pools[loop] = pool
-    return pool
+    """The process-wide pool, created on first use and reused by every run of the process."""
+    global _shared
+    if _shared is None or _shared.closed:
+        _shared = RuntimePool()
+    return _shared
 
 
 async def close_shared_pool() -> None:
-    """Close the running loop's shared pool, if it has one."""
-    pool = _pools.pop(asyncio.get_running_loop(), None)
+    """Stop the shared pool's runtimes (from any event loop); the next run starts a fresh pool."""
+    global _shared
+    pool, _shared = _shared, None
     if pool is not None:
         await pool.close()
 
 
 def close_all_pools() -> None:
-    """Stop every pool's runtimes from synchronous code (end of a pytest session).
+    """Stop the shared pool from synchronous code (end of a pytest session, end of a command)."""
+    from copilot_eval.runtime.host import runtime_host
 
-    Pools whose loop is still usable are closed gracefully; otherwise their processes are
-    killed, since a closed event loop can no longer run the SDK's stop.
-    """
-    for loop, pool in list(_pools.items()):
-        _pools.pop(loop, None)
-        if not loop.is_closed() and not loop.is_running():
-            try:
-                loop.run_until_complete(pool.close())
-                continue
-            except Exception:  # noqa: BLE001 - fall through to a kill
-                pass
-        pool.closed = True
-        for process in pool.processes():
-            if process.poll() is None:
-                process.kill()
-            _live_processes.discard(process)
+    if _shared is not None:
+        runtime_host().run_sync(close_shared_pool(), timeout=STOP_DEADLINE_S + KILL_DEADLINE_S + 2)

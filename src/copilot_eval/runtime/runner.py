@@ -8,10 +8,12 @@ their own deadline. Whatever was captured before a fault is kept in the result.
 from __future__ import annotations
 
 import asyncio
+import shutil
 import tempfile
 import time
 import uuid
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
@@ -25,7 +27,8 @@ from copilot_eval.runtime.request_audit import AuditingEndpoint
 from copilot_eval.runtime.skill_check import SkillCheckError, check_skills
 from copilot_eval.runtime.pool import RuntimeHandle, RuntimePool, shared_pool
 from copilot_eval.runtime.run_control import RunControl
-from copilot_eval.runtime.session_config import choose_model, configuration_snapshot, session_settings
+from copilot_eval.runtime.host import runtime_host
+from copilot_eval.runtime.session_config import ModelChoice, choose_model, configuration_snapshot, session_settings
 from copilot_eval.runtime.tools import build_tool
 
 POLL_INTERVAL_S = 0.1
@@ -202,6 +205,19 @@ async def _clean_up(session: Any, handle: RuntimeHandle, watch: _SessionWatch) -
     return problems
 
 
+def _discard_home(path: Path) -> None:
+    """Remove a finished session's COPILOT_HOME in the background: the evidence already holds what
+    matters, and thousands of runs would otherwise leave thousands of folders behind."""
+    asyncio.get_running_loop().run_in_executor(None, lambda: shutil.rmtree(path, ignore_errors=True))
+
+
+def _prompt_list(prompt: str | Sequence[str]) -> list[str]:
+    prompts = [prompt] if isinstance(prompt, str) else list(prompt)
+    if not prompts or any(not isinstance(p, str) or not p.strip() for p in prompts):
+        raise ValueError("prompt: give a non-empty prompt (or a list of non-empty prompts)")
+    return prompts
+
+
 async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: RuntimePool | None = None,
                       default_model: Any = None, default_provider: Any = None) -> CopilotResult:
     """Run ``prompt`` (or several prompts, as one conversation) through the real runtime.
@@ -209,21 +225,36 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
     ``agent.timeout_s`` bounds the whole run, from this call to its return, cleanup aside (abort
     and disconnect have their own budget of ``CLEANUP_BUDGET_S``). Returns a CopilotResult
     describing the execution; raises only for configuration or setup errors (a bad agent, no
-    runtime), never for what happens inside the session.
+    runtime), never for what happens inside the session. Works from any event loop: the session
+    itself runs on the runtime host's loop, where the pooled runtimes live.
     """
-    prompts = [prompt] if isinstance(prompt, str) else list(prompt)
-    if not prompts or any(not isinstance(p, str) or not p.strip() for p in prompts):
-        raise ValueError("prompt: give a non-empty prompt (or a list of non-empty prompts)")
+    prompts = _prompt_list(prompt)
+    choice = choose_model(agent, default_model, default_provider)
+    run = _run_on_host(agent, prompts, choice, pool, asyncio.get_running_loop())
+    return await runtime_host().run(run)
+
+
+def run_copilot_sync(agent: CopilotEval, prompt: str | Sequence[str], *, pool: RuntimePool | None = None,
+                     default_model: Any = None, default_provider: Any = None) -> CopilotResult:
+    """Blocking form of :func:`run_copilot` for scripts and notebooks (not for async code)."""
+    prompts = _prompt_list(prompt)
+    choice = choose_model(agent, default_model, default_provider)
+    return runtime_host().run_sync(_run_on_host(agent, prompts, choice, pool, None))
+
+
+async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoice, pool: RuntimePool | None,
+                       caller_loop: asyncio.AbstractEventLoop | None) -> CopilotResult:
+    """The run itself, on the host loop; async tool functions are sent back to ``caller_loop``."""
     started = time.monotonic()
     deadline = started + agent.timeout_s
-    choice = choose_model(agent, default_model, default_provider)
     pool = pool or shared_pool()
     control = RunControl(max_tool_calls=agent.max_tool_calls)
     watch = _SessionWatch(control, agent.max_turns)
     working_directory = str(agent.working_directory or tempfile.mkdtemp(prefix="copilot-eval-run-"))
-    tools = [build_tool(tool, control) for tool in agent.tools]
+    tools = [build_tool(tool, control, caller_loop=caller_loop) for tool in agent.tools]
+    config_home = new_copilot_home()
     settings = session_settings(agent, choice, working_directory=working_directory,
-                                config_directory=str(new_copilot_home()), tools=tools)
+                                config_directory=str(config_home), tools=tools)
     configuration = configuration_snapshot(settings, choice)
     session_id = f"copilot-eval-{uuid.uuid4()}"
     endpoint = choice.endpoint_factory(working_directory=working_directory) if choice.endpoint_factory else None
@@ -237,6 +268,7 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
                          error=f"timed out after {agent.timeout_s:g} s (timeout_s) while starting the Copilot runtime",
                          working_directory=working_directory, configuration=configuration,
                          tool_calls_admitted=0, agent_name=agent.name, prompt=prompts[0])
+        _discard_home(config_home)
         return result_from_events([], agent=agent, facts=facts)
     handle.router.register(session_id, model_calls)
 
@@ -283,6 +315,7 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
         control.stopped.set()  # releases abandoned tool handlers
         cleanup_problems = await _clean_up(session, handle, watch)
         handle.router.unregister(session_id)
+        _discard_home(config_home)
 
     if stop_reason is None:
         stop_reason = "completed"

@@ -106,7 +106,17 @@ async def _call_off_loop(fn: Callable[..., Any], args: list[Any], kwargs: dict[s
     return await future
 
 
-def build_tool(tool: Any, control: RunControl) -> Any:
+def _start(fn: Callable[..., Any], args: list[Any], caller_loop: asyncio.AbstractEventLoop | None) -> asyncio.Future[Any]:
+    """Start the user's function: sync in a daemon thread, async on the loop of the code that
+    started the run (its own primitives and clients belong there), else on this loop."""
+    if not inspect.iscoroutinefunction(fn):
+        return asyncio.ensure_future(_call_off_loop(fn, args, {}))
+    if caller_loop is not None and caller_loop is not asyncio.get_running_loop() and caller_loop.is_running():
+        return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(fn(*args), caller_loop))
+    return asyncio.ensure_future(fn(*args))
+
+
+def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractEventLoop | None = None) -> Any:
     """An SDK Tool whose handler runs ``tool`` off the loop, guarded by the run's control."""
     from copilot import Tool, ToolInvocation
     from copilot.tools import ToolResult
@@ -134,7 +144,7 @@ def build_tool(tool: Any, control: RunControl) -> Any:
         except ValidationError as error:
             text = f"Invalid tool arguments: {error}"
             return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
-        work = asyncio.ensure_future(fn(*args) if inspect.iscoroutinefunction(fn) else _call_off_loop(fn, args, {}))
+        work = _start(fn, args, caller_loop)
         stop = asyncio.ensure_future(control.stopped.wait())
         try:
             await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)

@@ -1,0 +1,91 @@
+"""The runtime host: one background event loop that owns every Copilot runtime client.
+
+The SDK ties a client to the event loop it was started in. pytest-asyncio gives each test its
+own loop by default, and a command may call ``asyncio.run`` more than once; if runtimes lived in
+those loops, each loop would need its own runtime (about 0.4 s to start, and a slower first
+session). Running the clients in one long-lived loop of our own lets a single pooled runtime
+serve every run of the process, whatever loop the caller is in, and gives sync callers a way in.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import threading
+from collections.abc import Coroutine
+from concurrent.futures import Future
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+SHUTDOWN_DEADLINE_S = 8.0
+
+
+class RuntimeHost:
+    """A daemon thread running an event loop; coroutines are submitted to it from anywhere."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+        started = threading.Event()
+        self._thread = threading.Thread(target=self._serve, args=(started,), name="copilot-eval-runtime-host",
+                                        daemon=True)
+        self._thread.start()
+        started.wait()
+
+    def _serve(self, started: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.call_soon(started.set)
+        self.loop.run_forever()
+
+    def in_host(self) -> bool:
+        """Whether the caller is already running on the host loop."""
+        try:
+            return asyncio.get_running_loop() is self.loop
+        except RuntimeError:
+            return False
+
+    def submit(self, coroutine: Coroutine[Any, Any, T]) -> Future[T]:
+        """Schedule a coroutine on the host loop from any thread."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop)
+
+    async def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        """Await a coroutine on the host loop from any event loop (cancellation is passed on)."""
+        if self.in_host():
+            return await coroutine
+        return await asyncio.wrap_future(self.submit(coroutine))
+
+    def run_sync(self, coroutine: Coroutine[Any, Any, T], timeout: float | None = None) -> T:
+        """Run a coroutine on the host loop from synchronous code and return its result."""
+        if self.in_host():
+            raise RuntimeError("run_sync cannot be called from the runtime host's own loop")
+        return self.submit(coroutine).result(timeout)
+
+
+_host: RuntimeHost | None = None
+_host_lock = threading.Lock()
+
+
+def runtime_host() -> RuntimeHost:
+    """The process-wide runtime host, started on first use."""
+    global _host
+    with _host_lock:
+        if _host is None:
+            _host = RuntimeHost()
+        return _host
+
+
+def _shutdown_at_exit() -> None:
+    """Stop the shared pool's runtimes gracefully at interpreter exit (the pool's own exit hook
+    kills whatever this does not manage in time)."""
+    if _host is None:
+        return
+    from copilot_eval.runtime.pool import close_shared_pool
+
+    try:
+        _host.submit(close_shared_pool()).result(SHUTDOWN_DEADLINE_S)
+    except Exception:  # noqa: BLE001 - at exit, a failed graceful stop falls back to the kill hook
+        pass
+
+
+# Registered after the pool module's kill hook is imported, so it runs first (atexit is LIFO).
+atexit.register(_shutdown_at_exit)
