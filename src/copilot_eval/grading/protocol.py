@@ -32,6 +32,8 @@ class CaseEvidence:
         """Why the session failed before answering this case, or ``None`` when it answered."""
         if self.answer is not None:
             return None
+        if self.turn_index >= len(self.result.responses_per_prompt) and self.turn_index > 0:
+            return f"not asked: the session ended at an earlier turn ({self.result.error or 'no error recorded'})"
         if self.result.error:
             return f"{self.result.stop_reason or 'execution_error'}: {self.result.error}"
         return "the agent produced no answer"
