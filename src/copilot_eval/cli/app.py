@@ -41,3 +41,7 @@ _register_commands()
 def main() -> None:
     """Entry point of the `copilot-eval` console script."""
     app()
+
+
+if __name__ == "__main__":
+    main()
