@@ -21,20 +21,19 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
                           env=env, timeout=120)
 
 
-def test_completed_run_exits_0_and_writes_outputs(tmp_path):
-    done = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "similarity:0.7", "--grader", "keywords:any:euro,open,call,helmet,cancel",
+def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
+    done = cli(KNOWLEDGE, "--agent", FALLBACK, "--grader", "similarity:0.7", "--grader", "keywords:any:euro,open",
                "--out", tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "6 passed" in done.stdout and "confidence CONFIRMED" in done.stdout
+    assert "6 failed" in done.stdout and "runtime limitation" in done.stdout
     run = json.loads((tmp_path / "run.json").read_text())
-    assert run["passed"] == 6 and all(Path(r["evidencePath"]).is_file() for r in run["results"])
+    assert run["failed"] == 6 and all(Path(r["evidencePath"]).is_file() for r in run["results"])
     assert "testMethodType_2" in (tmp_path / "results.csv").read_text().splitlines()[0]
 
 
-def test_fail_under_exits_1_and_a_zero_score_run_still_exits_0(tmp_path):
-    zero = cli(KNOWLEDGE, "--agent", FALLBACK, "--out", tmp_path / "a")
-    assert zero.returncode == 0 and "runtime limitation" in zero.stdout
-    below = cli(KNOWLEDGE, "--agent", FALLBACK, "--out", tmp_path / "b", "--fail-under", "50")
+def test_fail_under_exits_1(tmp_path):
+    # Exact match fails the good agent's reworded answers: 0 % is below 50.
+    below = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "exact", "--out", tmp_path, "--fail-under", "50")
     assert below.returncode == 1 and "below --fail-under 50" in below.stdout
 
 
@@ -57,10 +56,10 @@ def _units(checkpoint: Path) -> list[str]:
 
 
 def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
-    # Cases 1-3 answer at once, 4-8 take 2 s each: kill once some have finished, then resume.
+    # Cases 1-3 answer at once, 4-8 take 1 s each: kill once some have finished, then resume.
     (tmp_path / "script.yaml").write_text(
         "rules:\n"
-        "  - when: {prompt_matches: 'slow'}\n    turns: [{text: 'answer to: {prompt}', delay_s: 2}]\n"
+        "  - when: {prompt_matches: 'slow'}\n    turns: [{text: 'answer to: {prompt}', delay_s: 1}]\n"
         "  - turns: [{text: 'answer to: {prompt}'}]\n", encoding="utf-8")
     (tmp_path / "agent.yaml").write_text("name: killable\nmodel: {scripted: script.yaml}\ntimeout_s: 30\n")
     rows = ['"question","expectedResponse"'] + [
