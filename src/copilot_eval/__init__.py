@@ -26,6 +26,8 @@ _EXPORTS: dict[str, str] = {
     "ScriptError": "copilot_eval.models.scripted",
     "ByokProvider": "copilot_eval.models.byok",
     "result_from_events": "copilot_eval.capture",
+    "ab_run": "copilot_eval.runs.ab",
+    "ABResult": "copilot_eval.runs.ab",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]

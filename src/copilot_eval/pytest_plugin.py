@@ -75,6 +75,26 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
     return run
 
 
+@pytest.fixture
+def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """``ab = await ab_run(prompt, baseline, candidate, repeat=2)``: both agents, isolated runs."""
+    from copilot_eval.runs.ab import ab_run as run_ab
+
+    config = request.config
+    evidence_dir = config.stash.get(_EVIDENCE_DIR_KEY, None)
+
+    async def run(prompt: str | Sequence[str], baseline: Any, candidate: Any, **options: Any) -> Any:
+        options.setdefault("default_model", config.getoption("--copilot-model"))
+        options.setdefault("default_provider", _default_provider(config))
+        outcome = await run_ab(prompt, baseline, candidate, **options)
+        if evidence_dir is not None:
+            for index, result in enumerate(outcome.results):
+                result.save(evidence_dir / _evidence_name(f"{request.node.nodeid}-ab-{result.comparison_role}", index))
+        return outcome
+
+    return run
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Stop the runtimes the session started (an exit hook catches anything left)."""
     from copilot_eval.runtime.pool import close_all_pools

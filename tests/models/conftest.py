@@ -12,7 +12,20 @@ from typing import Any
 
 import pytest
 
-RUNTIME = os.environ.get("COPILOT_CLI_PATH", "/tmp/rt/node_modules/@github/copilot-linux-x64/copilot")
+
+
+def runtime_executable() -> str:
+    """The runtime the tool itself would use (explicit env, cache, or installed on first use)."""
+    from copilot_eval.runtime.locate import locate_runtime
+
+    return str(locate_runtime().path)
+
+
+def runtime_env() -> dict[str, str]:
+    """The runtime's environment, with the tool's shared asset cache."""
+    from copilot_eval.runtime.client_factory import runtime_environment
+
+    return runtime_environment()
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
@@ -63,10 +76,9 @@ class Runtime:
             async def open_websocket(self, ctx):  # noqa: ANN001
                 return await routes[ctx.session_id].open_websocket(ctx)
 
-        os.environ.setdefault("XDG_CACHE_HOME", "/tmp/xdgcache")
         self.home = tempfile.mkdtemp(prefix="scripted-home-")
-        self.client = CopilotClient(connection=RuntimeConnection.for_stdio(path=RUNTIME), request_handler=Router(),
-                                    base_directory=self.home)
+        self.client = CopilotClient(connection=RuntimeConnection.for_stdio(path=runtime_executable()),
+                                    request_handler=Router(), base_directory=self.home, env=runtime_env())
 
     async def run(self, model: Any, prompts: str | list[str], *, streaming: bool = False, tools: list[Any] | None = None,
                   base_url: str | None = None, endpoint: Any = None, timeout: float = 30, **session: Any) -> Run:
@@ -102,9 +114,7 @@ class Runtime:
 
 @pytest.fixture(scope="module")
 async def runtime():
-    """One real runtime for the module; skipped when the runtime executable is missing."""
-    if not os.path.exists(RUNTIME):
-        pytest.skip(f"Copilot runtime not found at {RUNTIME} (set COPILOT_CLI_PATH)")
+    """One real runtime for the module (installed on first use, like the tool does)."""
     rt = Runtime()
     await rt.client.start()
     try:

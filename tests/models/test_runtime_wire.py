@@ -110,3 +110,10 @@ async def test_running_out_of_turns_answers_placeholder(runtime):
     script = {"rules": [{"turns": [{"tool_calls": [{"name": "get_balance", "arguments": {"account": "A"}}]}]}]}
     run = await runtime.run(ScriptedModel.from_dict(script), "go", tools=[_balance_tool()])
     assert run.final_text == NO_TURN_TEXT
+
+
+async def test_usage_null_reaches_the_runtime_as_unknown_not_zero(runtime):
+    model = ScriptedModel.from_dict({"rules": [{"turns": [{"text": "x", "usage": None}]}]})
+    run = await runtime.run(model, "go", streaming=True)
+    usage = run.of_type("assistant.usage")[-1].data
+    assert (usage.input_tokens, usage.output_tokens) == (None, None)

@@ -35,10 +35,9 @@ def _model_from_block(value: Any, base: Path, file: Path) -> dict[str, Any]:
         from copilot_eval.models.scripted import ScriptedModel
 
         script_path = base / str(value["scripted"])
-        try:
-            return {"model": ScriptedModel.from_file(script_path)}
-        except FileNotFoundError:
-            raise AgentFileError(f"{file}: model.scripted: file not found: {script_path}") from None
+        if not script_path.is_file():
+            raise AgentFileError(f"{file}: model.scripted: file not found: {script_path}")
+        return {"model": ScriptedModel.from_file(script_path)}
     fields: dict[str, Any] = {"model": value.get("name")}
     if "provider" in value:
         fields["provider"] = value["provider"]

@@ -49,7 +49,7 @@ def _build_scope(scope: Scope, scopes: dict[str, Scope], facts: RunFacts | None,
         selected = custom_agent_dispatches(child_scope.events)
         if selected and invocation.details is not None:
             invocation.details["selected_agent"] = selected[0].name
-        child = _build_scope(child_scope, scopes, facts, SessionFacts(), runtime_version)
+        child = _build_scope(child_scope, scopes, facts, session, runtime_version)
         child.agent_name = invocation.name
         child.session_id = session.session_id
         _judge_child(child, invocation)
@@ -74,9 +74,9 @@ def _build_scope(scope: Scope, scopes: dict[str, Scope], facts: RunFacts | None,
 
 def _judge_child(child: CopilotResult, invocation: SubagentInvocation) -> None:
     # A child is judged by its own lifecycle: it succeeded only if the runtime said it completed.
-    child.success = invocation.status == "completed" and not child.error and not blocking_errors(child.capture_errors)
     if invocation.error:
         child.error = f"{child.error}; {invocation.error}" if child.error else invocation.error
+    child.success = invocation.status == "completed" and not child.error and not blocking_errors(child.capture_errors)
     if not child.success and child.error is None:
         child.error = _explain_failure(child.capture_errors, f"subagent status: {invocation.status or 'unknown'}")
 

@@ -40,7 +40,8 @@ def _apply_lifecycle(invocation: SubagentInvocation, kind: str, data: dict[str, 
         invocation.duration_ms = _duration(data)
         invocation.total_tokens = int_or_none(data.get("totalTokens"))
         invocation.total_tool_calls = int_or_none(data.get("totalToolCalls"))
-        invocation.error = text_or_none(data.get("error"))
+        if kind == "subagent.failed":
+            invocation.error = text_or_none(data.get("error"))
 
 
 def runtime_subagents(scope: Scope, scopes: dict[str, Scope], build_child: BuildChild,

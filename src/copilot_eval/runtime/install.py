@@ -94,8 +94,16 @@ async def _protocol_version(executable: Path) -> int:
 def check_protocol(executable: Path) -> int:
     """Start the runtime once and compare its protocol version with the pinned SDK's."""
     import asyncio
+    from concurrent.futures import ThreadPoolExecutor
 
-    version = asyncio.run(_protocol_version(executable))
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        version = asyncio.run(_protocol_version(executable))
+    else:
+        # Called from async code (first use inside a test or a run): check on a private loop.
+        with ThreadPoolExecutor(max_workers=1) as executor:
+            version = executor.submit(asyncio.run, _protocol_version(executable)).result()
     if version != EXPECTED_PROTOCOL_VERSION:
         raise ProtocolMismatchError(
             f"the runtime at {executable} speaks protocol {version}, the installed SDK speaks "

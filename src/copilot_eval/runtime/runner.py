@@ -20,6 +20,8 @@ from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.runtime.client_factory import new_copilot_home
 from copilot_eval.runtime.permissions import permission_handler
+from copilot_eval.runtime.request_audit import AuditingEndpoint
+from copilot_eval.runtime.skill_check import SkillCheckError, check_skills
 from copilot_eval.runtime.pool import RuntimeHandle, RuntimePool, shared_pool
 from copilot_eval.runtime.run_control import RunControl
 from copilot_eval.runtime.session_config import choose_model, configuration_snapshot, session_settings
@@ -120,19 +122,26 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
                                 config_directory=str(new_copilot_home()), tools=tools)
     configuration = configuration_snapshot(settings, choice)
     session_id = f"copilot-eval-{uuid.uuid4()}"
-    if choice.endpoint_factory is not None:
-        handle.router.register(session_id, choice.endpoint_factory(working_directory=working_directory))
+    endpoint = choice.endpoint_factory(working_directory=working_directory) if choice.endpoint_factory else None
+    auditor = AuditingEndpoint(endpoint, control) if agent.audit_requests else None  # evidence: request audit
+    if auditor is not None or endpoint is not None:
+        handle.router.register(session_id, auditor or endpoint)
 
     stop_reason: StopReason | None = None
     error: str | None = None
     cleanup_problems: list[str] = []
     session = None
+    skill_discovery = None  # evidence: None means no discovery check was attempted
     try:
         deadline = time.monotonic() + agent.timeout_s
         session = await asyncio.wait_for(handle.client.create_session(
             session_id=session_id, on_permission_request=permission_handler(agent.permission_policy),
             hooks={"on_pre_tool_use": _pre_tool_use(control)}, on_event=watch, **settings,
         ), max(deadline - time.monotonic(), 0.001))
+        if agent.skill_directories:  # evidence: skill discovery, before the first prompt
+            skill_discovery, blocked = await check_skills(session, agent)
+            if blocked:
+                raise SkillCheckError(blocked)
         for text in prompts:
             deadline = time.monotonic() + agent.timeout_s
             watch.idle.clear()
@@ -165,11 +174,15 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
 
     if stop_reason is None:
         stop_reason = "completed"
+    if control.stop_reason == "request_audit_error":  # evidence: a refused request outranks its echo
+        stop_reason, error = control.stop_reason, control.stop_message
     facts = RunFacts(
         stop_reason=stop_reason, error=error, duration_ms=(time.monotonic() - started) * 1000,
         working_directory=working_directory, configuration=configuration,
         tool_calls_admitted=control.tool_calls_admitted, agent_name=agent.name, prompt=prompts[0],
         abandoned_call_ids=control.abandoned_call_ids, tool_exceptions=dict(control.tool_exceptions),
         cleanup_error="; ".join(cleanup_problems) or None,
+        request_audit=list(auditor.records) if auditor is not None else None,
+        skill_discovery=skill_discovery,
     )
     return result_from_events(watch.events, agent=agent, facts=facts)

@@ -77,7 +77,7 @@ class ScriptedEndpoint(CopilotRequestHandler):
             what = "a JSON body" if wire else "POST .../chat/completions or .../responses"
             return _error_response(400, f"scripted model: expected {what}", "invalid_request_error")
         reply = self.reply(body, wire_api=wire, ctx=ctx, transport="http")
-        if not await _wait(reply.delay_s, ctx.cancel_event):
+        if not await wait_unless_cancelled(reply.delay_s, ctx.cancel_event):
             return _error_response(499, "scripted model: request cancelled while waiting", "cancelled")
         answer = reply.answer
         if answer is None:
@@ -155,7 +155,7 @@ def _outcome(choice: Choice, answer: Answer) -> str:
     return "tool_calls" if answer.tool_calls else "text"
 
 
-async def _wait(seconds: float, cancel_event: asyncio.Event) -> bool:
+async def wait_unless_cancelled(seconds: float, cancel_event: asyncio.Event) -> bool:
     """Sleep, but stop as soon as the runtime cancels the request; False when cancelled."""
     if cancel_event.is_set():
         return False

@@ -30,7 +30,7 @@ class ScriptedServer:
         import uvicorn
 
         config = uvicorn.Config(self._app(), host=self._host, port=self._port, log_level="warning",
-                                lifespan="off", timeout_graceful_shutdown=1, ws="websockets")
+                                lifespan="off", timeout_graceful_shutdown=1, ws="websockets-sansio")
         self._server = uvicorn.Server(config)
         self._server.install_signal_handlers = lambda: None  # the caller owns the process's signals
         self._task = asyncio.create_task(self._server.serve())

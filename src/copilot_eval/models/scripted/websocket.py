@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable
 
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
-from .endpoint import _wait, error_body
+from .endpoint import wait_unless_cancelled, error_body
 from .responses_wire import MALFORMED_EVENT, response_events
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def _error_event(status: int, message: str, kind: str) -> str:
 
 async def answer_frame(endpoint: ScriptedEndpoint, data: str | bytes, ctx: CopilotRequestContext,
                        send: Callable[[str], Awaitable[None]]) -> bool:
-    """Answer one frame from the runtime through `send`; False when the connection must now end (cut off)."""
+    """Answer one frame from the runtime through `send`; False when the connection must now end."""
     try:
         message = json.loads(data)
     except ValueError:
@@ -32,7 +32,7 @@ async def answer_frame(endpoint: ScriptedEndpoint, data: str | bytes, ctx: Copil
         return True  # other client frames carry nothing to answer
     body = {key: value for key, value in message.items() if key != "type"}
     reply = endpoint.reply(body, wire_api="responses", ctx=ctx, transport="websocket")
-    if not await _wait(reply.delay_s, ctx.cancel_event):
+    if not await wait_unless_cancelled(reply.delay_s, ctx.cancel_event):
         return False
     answer = reply.answer
     if answer is None:
@@ -48,8 +48,10 @@ async def answer_frame(endpoint: ScriptedEndpoint, data: str | bytes, ctx: Copil
     for event in events:
         await send(json.dumps(event))
     if answer.malformed:
+        # The runtime skips a frame it cannot parse and waits on (measured: more than 40 s), so a
+        # malformed answer also hangs up, as a broken upstream would.
         await send(MALFORMED_EVENT)
-    return not answer.cut_off
+    return not (answer.cut_off or answer.malformed)
 
 
 class ScriptedWebSocket(CopilotWebSocketHandler):
@@ -64,7 +66,7 @@ class ScriptedWebSocket(CopilotWebSocketHandler):
         await self.send_request_message_with_context(data, self.context)
 
     async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
-        """Answer a frame; a cut-off turn ends the connection without `response.completed`."""
+        """Answer a frame; a cut-off or malformed turn ends the connection without `response.completed`."""
         if not await answer_frame(self._endpoint, data, ctx, self.send_response_message):
             await self.close(CopilotWebSocketCloseStatus(description="scripted cut-off", error_code="cut_off",
                                                          error=ConnectionResetError("scripted cut-off")))

@@ -1,0 +1,3 @@
+"""Shared test configuration: the pytester fixture for plugin tests."""
+
+pytest_plugins = ["pytester"]

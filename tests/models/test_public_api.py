@@ -1,0 +1,28 @@
+"""The models layer's public names, and loading a script without paying for the SDK import."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import copilot_eval.models as models
+
+
+def test_public_names_resolve():
+    for name in models.__all__:
+        assert getattr(models, name) is not None, name
+
+
+def test_loading_a_script_does_not_import_the_sdk_or_the_server():
+    code = ("import sys; from copilot_eval.models import ScriptedModel; "
+            "ScriptedModel.from_dict({'rules': [{'turns': [{'text': 'x'}]}]}); "
+            "print('copilot' in sys.modules, 'uvicorn' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+def test_endpoint_is_a_copilot_request_handler():
+    from copilot import CopilotRequestHandler
+
+    endpoint = models.ScriptedModel([{"turns": [{"text": "x"}]}]).endpoint()
+    assert isinstance(endpoint, CopilotRequestHandler)
