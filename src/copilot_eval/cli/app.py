@@ -22,6 +22,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "convert_cmd",
     "inspect_cmd",
     "quickstart_cmd",
+    "run_cmd",
     "setup_cmd",
     "validate_cmd",
 )
@@ -40,3 +41,7 @@ _register_commands()
 def main() -> None:
     """Entry point of the `copilot-eval` console script."""
     app()
+
+
+if __name__ == "__main__":
+    main()

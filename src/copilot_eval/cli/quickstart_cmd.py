@@ -52,4 +52,19 @@ def register(app: typer.Typer) -> None:
         exit_code = subprocess.call(command)
         console.print(evidence_table(sorted(evidence_dir.glob("*.json"))))
         console.print(f"evidence JSON: {evidence_dir}")
-        raise typer.Exit(exit_code)
+        eval_code = _run_evaluation_story(examples, evidence_dir, console)
+        raise typer.Exit(exit_code or eval_code)
+
+
+# -- evaluation run: story 1 of docs/evaluation-runs.md, through `copilot-eval run` ----------------
+def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -> int:
+    """Run the knowledge test set against the well-answering example agent and show its summary."""
+    test_set = examples / "evalsets" / "knowledge.csv"
+    agent = examples / "evaluation" / "agent-good.yaml"
+    if not (test_set.is_file() and agent.is_file()):
+        return 0  # an older examples folder: nothing to show
+    out = evidence_dir / "eval-run"
+    console.print(f"[bold]evaluating[/bold] {test_set.name} against {agent.name} (copilot-eval run)")  # type: ignore[attr-defined]
+    command = [sys.executable, "-m", "copilot_eval.cli.app", "run", str(test_set), "--agent", str(agent),
+               "--out", str(out), "--no-progress"]
+    return subprocess.call(command)

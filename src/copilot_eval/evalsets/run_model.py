@@ -33,6 +33,7 @@ class GradeRecord(CamelModel):
     score: float | None = None
     passing_score: float | None = None
     explanation: str | None = None
+    evidence_path: str | None = Field(default=None, description="The grader's own evidence (a judge's session).")
 
 
 class EvalCaseResult(CamelModel):

@@ -68,6 +68,21 @@ class CopilotResult(BaseModel):
         responses = self.all_responses
         return responses[-1] if responses else None
 
+    @property
+    def responses_per_prompt(self) -> list[str | None]:
+        """Per user prompt, in order, the last non-empty assistant message answering it (or ``None``).
+
+        A conversation played from several prompts in one session is graded turn by turn; a prompt
+        the session never got to (it failed earlier) has no entry, one left unanswered has ``None``.
+        """
+        answers: list[str | None] = []
+        for turn in self.turns:
+            if turn.role == "user":
+                answers.append(None)
+            elif answers and turn.content.strip():
+                answers[-1] = turn.content
+        return answers
+
     # -- permissions -----------------------------------------------------------------------
     @property
     def permission_requested(self) -> bool:

@@ -1,0 +1,109 @@
+"""LLM judges run through the same Copilot runtime as the agent, with their own evidence.
+
+The judge is a ``CopilotEval`` whose model the user picks (GitHub-hosted, BYOK or a ScriptedModel).
+Prompts are package data files (``grading/prompts/*.md``) filled with ``string.Template``
+(``$question``, ``$reference``, ``$answer`` ...) so braces in answers need no escaping. A judge
+replies with one JSON object; an answer that cannot be read is an ``error`` grade, never a fail.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from importlib import resources
+from pathlib import Path
+from string import Template
+from typing import Any
+
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.evalsets import CaseStatus, EvalTestCase
+from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.grading.protocol import CaseEvidence, Grade
+
+_FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
+
+
+def load_prompt(name: str) -> Template:
+    """The judge prompt template ``prompts/<name>.md`` shipped with the package."""
+    text = resources.files("copilot_eval.grading").joinpath("prompts", f"{name}.md").read_text(encoding="utf-8")
+    return Template(text)
+
+
+def parse_judge_answer(text: str | None) -> dict[str, Any] | None:
+    """The JSON object in a judge's answer (bare or fenced), or ``None`` when there is none."""
+    if not text:
+        return None
+    candidates = [_FENCE.sub("", text.strip())]
+    start, end = text.find("{"), text.rfind("}")
+    if 0 <= start < end:
+        candidates.append(text[start:end + 1])
+    for candidate in candidates:
+        try:
+            value = json.loads(candidate)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return None
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "judge"
+
+
+class LlmJudge:
+    """Base of the judge graders: fills the prompt, runs the judge session, keeps its evidence."""
+
+    prompt_name = ""
+    needs_reference = True
+
+    def __init__(self, judge: CopilotEval, *, name: str, pool: Any = None) -> None:
+        self.judge, self.name, self.pool = judge, name, pool
+        self.template = load_prompt(self.prompt_name)
+
+    def prompt_fields(self, case: EvalTestCase, evidence: CaseEvidence) -> dict[str, str]:
+        """Values for the prompt template."""
+        return {"question": case.question, "reference": case.response, "answer": evidence.answer or ""}
+
+    def verdict(self, answer: dict[str, Any]) -> Grade | None:
+        """Turn the parsed JSON into a grade; ``None`` when the JSON lacks what is needed."""
+        raise NotImplementedError
+
+    async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
+        """Ask the judge; errors of the agent, the reference or the judge become ``error`` grades."""
+        from copilot_eval.grading.protocol import ungradable
+        from copilot_eval.runtime.runner import run_copilot
+
+        if (error := ungradable(self.name, case, evidence, needs_reference=self.needs_reference)) is not None:
+            return error
+        prompt = self.template.safe_substitute(self.prompt_fields(case, evidence))
+        try:
+            result = await run_copilot(self.judge, prompt, pool=self.pool)
+        except Exception as exc:  # noqa: BLE001 - a judge that cannot start is a grader error
+            return Grade(self.name, CaseStatus.ERROR, f"judge could not run: {type(exc).__name__}: {exc}")
+        path = self._save(result, evidence)
+        if not result.success:
+            return Grade(self.name, CaseStatus.ERROR, f"judge call failed: {result.error}", evidence_path=path)
+        parsed = parse_judge_answer(result.final_response)
+        grade = self.verdict(parsed) if parsed is not None else None
+        if grade is None:
+            shown = (result.final_response or "").strip().replace("\n", " ")[:120]
+            return Grade(self.name, CaseStatus.ERROR, f"unreadable judge answer: {shown!r}", evidence_path=path)
+        return Grade(grade.method, grade.status, grade.reason, score=grade.score, passing_score=grade.passing_score,
+                     details={**grade.details, "judge": parsed}, evidence_path=path)
+
+    def _save(self, result: CopilotResult, evidence: CaseEvidence) -> str | None:
+        if evidence.evidence_path is None:
+            return None
+        case_path = Path(evidence.evidence_path)
+        path = case_path.with_name(f"{case_path.stem}.{_slug(self.name)}.judge.json")
+        return str(result.save(path))
+
+
+def reason_of(answer: dict[str, Any]) -> str:
+    """The judge's one-line reasoning, or a placeholder saying it gave none."""
+    reason = answer.get("reason")
+    return " ".join(str(reason).split()) if reason else "(the judge gave no reason)"
+
+
+__all__ = ["LlmJudge", "load_prompt", "parse_judge_answer", "reason_of"]

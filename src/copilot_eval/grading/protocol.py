@@ -1,0 +1,90 @@
+"""The grader protocol: (case, evidence) in, one Grade out. Small on purpose, so users add their own.
+
+A grade has four outcomes. ``error`` means the case could not be graded (no answer, a failed
+runtime, an empty reference, a judge that broke); it is never a pass and never the agent's fault.
+``unknown`` means a grader looked and could not tell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from copilot_eval.evalsets import CaseStatus, EvalTestCase, GradeRecord
+from copilot_eval.evidence.result import CopilotResult
+
+
+@dataclass(frozen=True)
+class CaseEvidence:
+    """What the agent did for one case: its answer to this case's question and the session evidence.
+
+    In a Conversation set several cases share one session (``result``); ``answer`` is the reply
+    to this case's own question, ``None`` when there was none.
+    """
+
+    answer: str | None
+    result: CopilotResult
+    turn_index: int = 0
+    evidence_path: str | None = None
+
+    @property
+    def runtime_error(self) -> str | None:
+        """Why the session failed before answering this case, or ``None`` when it answered."""
+        if self.answer is not None:
+            return None
+        if self.turn_index >= len(self.result.responses_per_prompt) and self.turn_index > 0:
+            return f"not asked: the session ended at an earlier turn ({self.result.error or 'no error recorded'})"
+        if self.result.error:
+            return f"{self.result.stop_reason or 'execution_error'}: {self.result.error}"
+        return "the agent produced no answer"
+
+
+@dataclass(frozen=True)
+class Grade:
+    """One grader's verdict: status, optional score and pass mark, a one-line reason, extras."""
+
+    method: str
+    status: CaseStatus
+    reason: str
+    score: float | None = None
+    passing_score: float | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    evidence_path: str | None = None
+
+    def to_record(self) -> GradeRecord:
+        """This grade as the plain GradeRecord stored on an EvalCaseResult."""
+        return GradeRecord(method=self.method, status=self.status, score=self.score,
+                           passing_score=self.passing_score, explanation=self.reason,
+                           evidence_path=self.evidence_path)
+
+
+@runtime_checkable
+class Grader(Protocol):
+    """Anything with a ``name`` and an async ``grade(case, evidence)`` returning a Grade."""
+
+    name: str
+
+    async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
+        """Grade one case from its evidence."""
+        ...
+
+
+def ungradable(method: str, case: EvalTestCase, evidence: CaseEvidence, *, needs_reference: bool = True,
+               passing_score: float | None = None) -> Grade | None:
+    """The ``error`` grade when a case cannot be graded at all; ``None`` when it can."""
+    problem = evidence.runtime_error
+    if problem is None and not evidence.answer.strip():  # type: ignore[union-attr]
+        problem = "the agent's answer is empty"
+    if problem is None and needs_reference and not case.response.strip():
+        problem = "the reference response is empty"
+    if problem is None:
+        return None
+    return Grade(method=method, status=CaseStatus.ERROR, reason=problem, passing_score=passing_score)
+
+
+def passed_if(condition: bool) -> CaseStatus:
+    """PASS when ``condition`` holds, else FAIL."""
+    return CaseStatus.PASS if condition else CaseStatus.FAIL
+
+
+__all__ = ["CaseEvidence", "Grade", "Grader", "passed_if", "ungradable"]

@@ -1,0 +1,112 @@
+"""Grader specs as written on the command line, e.g. ``keywords:all:refund,deposit``.
+
+Syntax: ``NAME[:ARGS]``. Judge graders (compare_meaning, general_quality, labels) need a judge
+agent. Every mistake raises GraderSpecError naming the spec and the expected form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copilot_eval.grading.capability import CapabilityUse
+from copilot_eval.grading.exact import ExactMatch, Normalisation
+from copilot_eval.grading.keywords import KeywordMatch
+from copilot_eval.grading.protocol import Grader
+from copilot_eval.grading.similarity import DEFAULT_THRESHOLD, TextSimilarity
+
+#: Every spec form, shown in help and in error messages.
+SPEC_FORMS: dict[str, str] = {
+    "exact": "exact | exact:strict | exact:punctuation  (default ignores case and spacing)",
+    "keywords": "keywords:any:WORD,WORD | keywords:all:WORD,WORD",
+    "similarity": f"similarity | similarity:THRESHOLD  (0-1, default {DEFAULT_THRESHOLD})",
+    "capability": "capability:tool:NAME,skill:NAME,subagent:NAME  (a bare NAME is a tool)",
+    "compare_meaning": "compare_meaning | compare_meaning:PASS_SCORE  (0-100, default 50; needs --judge)",
+    "general_quality": "general_quality  (needs --judge)",
+    "labels": "labels:LABEL=pass,LABEL=fail  (needs --judge)",
+}
+JUDGE_GRADERS = ("compare_meaning", "general_quality", "labels")
+
+
+class GraderSpecError(ValueError):
+    """A grader spec that cannot be used; the message names it and shows the expected form."""
+
+
+def _fail(spec: str, why: str, name: str | None = None) -> GraderSpecError:
+    form = SPEC_FORMS.get(name or "", "one of: " + "; ".join(SPEC_FORMS.values()))
+    return GraderSpecError(f"--grader {spec!r}: {why} (expected {form})")
+
+
+def _number(spec: str, name: str, text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise _fail(spec, f"{text!r} is not a number", name) from None
+
+
+def _capability(spec: str, args: str) -> CapabilityUse:
+    wanted: dict[str, list[str]] = {"tool": [], "skill": [], "subagent": []}
+    for item in filter(None, (part.strip() for part in args.split(","))):
+        kind, _, value = item.rpartition(":")
+        kind = kind or "tool"
+        if kind not in wanted or not value:
+            raise _fail(spec, f"bad item {item!r}", "capability")
+        wanted[kind].append(value)
+    return CapabilityUse(tools=wanted["tool"], skills=wanted["skill"], subagents=wanted["subagent"])
+
+
+def _labels(spec: str, args: str) -> dict[str, bool]:
+    labels: dict[str, bool] = {}
+    for item in filter(None, (part.strip() for part in args.split(","))):
+        label, _, verdict = item.partition("=")
+        if verdict.strip().lower() not in ("pass", "fail") or not label.strip():
+            raise _fail(spec, f"bad item {item!r}", "labels")
+        labels[label.strip()] = verdict.strip().lower() == "pass"
+    return labels
+
+
+def parse_grader_spec(spec: str, *, judge: Any = None, pool: Any = None) -> Grader:
+    """Build the grader a spec names; ``judge`` is the judge CopilotEval for judge graders."""
+    name, _, args = spec.strip().partition(":")
+    name = name.strip().lower().replace("-", "_")
+    if name not in SPEC_FORMS:
+        raise _fail(spec, f"unknown grader {name!r}")
+    if name in JUDGE_GRADERS and judge is None:
+        raise _fail(spec, "this grader is an LLM judge: give a judge agent file with --judge", name)
+    try:
+        return _build(spec, name, args, judge, pool)
+    except GraderSpecError:
+        raise
+    except ValueError as exc:
+        raise _fail(spec, str(exc), name) from None
+
+
+def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
+    from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
+    from copilot_eval.grading.general_quality import GeneralQuality
+    from copilot_eval.grading.labels import LabelClassifier
+
+    if name == "exact":
+        modes = {"": Normalisation(), "strict": Normalisation(case=False, whitespace=False),
+                 "punctuation": Normalisation(punctuation=True)}
+        if args not in modes:
+            raise _fail(spec, f"unknown option {args!r}", name)
+        return ExactMatch(modes[args])
+    if name == "keywords":
+        mode, _, words = args.partition(":")
+        if mode not in ("any", "all"):
+            mode, words = "any", args
+        return KeywordMatch(words.split(","), mode=mode)  # type: ignore[arg-type]
+    if name == "similarity":
+        return TextSimilarity(_number(spec, name, args) if args else DEFAULT_THRESHOLD)
+    if name == "capability":
+        return _capability(spec, args)
+    if name == "compare_meaning":
+        return CompareMeaning(judge, pass_score=_number(spec, name, args) if args else DEFAULT_PASS_SCORE, pool=pool)
+    if name == "general_quality":
+        if args:
+            raise _fail(spec, "takes no options", name)
+        return GeneralQuality(judge, pool=pool)
+    return LabelClassifier(judge, _labels(spec, args), pool=pool)
+
+
+__all__ = ["JUDGE_GRADERS", "SPEC_FORMS", "GraderSpecError", "parse_grader_spec"]

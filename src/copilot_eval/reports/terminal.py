@@ -1,0 +1,60 @@
+"""The terminal summary of a run: a per-case table, the totals, and any runtime limitation."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
+
+_STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
+
+
+def _cut(text: str | None, limit: int = 60) -> str:
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
+    """A rich Table with one row per result: case, repeat, status, answer and reason."""
+    from rich.table import Table
+
+    questions = {case.conversation_number: case.question for case in test_set.cases}
+    repeats = any(r.repeat_index for r in run.results or [])
+    table = Table(title=f"{run.test_set_name}: {run.agent_name or 'agent'}", show_lines=False)
+    table.add_column("#", justify="right")
+    if repeats:
+        table.add_column("rep", justify="right")
+    for name in ("status", "question", "answer", "reason"):
+        table.add_column(name, overflow="fold")
+    for result in run.results or []:
+        status = result.effective_status
+        cells = [str(result.conversation_number)]
+        if repeats:
+            cells.append(str(result.repeat_index or 0))
+        cells += [f"[{_STYLE[status]}]{status.value}[/]", _cut(questions.get(result.conversation_number), 40),
+                  _cut(result.actual_response), _cut(result.failure_reason, 70)]
+        table.add_row(*cells)
+    return table
+
+
+def totals_line(run: EvalRun) -> str:
+    """One line: score over graded cases, the four counts, and the confidence."""
+    graded = run.passed + run.failed
+    return (f"score {run.general_quality_percent:g}% over {graded} graded; "
+            f"[green]{run.passed} passed[/] [red]{run.failed} failed[/] [yellow]{run.errored or 0} errors[/] "
+            f"{run.not_graded or 0} unknown; confidence {run.confidence.value}")
+
+
+def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: list[str] | None = None) -> None:
+    """Print the table, the totals, extra lines (repeats, outputs) and the limitation if any."""
+    console.print(summary_table(run, test_set))
+    console.print(totals_line(run))
+    for line in extra or []:
+        console.print(line)
+    if run.note:
+        console.print(f"[dim]{run.note}[/]")
+    if run.runtime_limitation:
+        console.print(f"[bold yellow]runtime limitation:[/] {run.runtime_limitation}", highlight=False)
+
+
+__all__ = ["print_summary", "summary_table", "totals_line"]

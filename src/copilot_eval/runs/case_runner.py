@@ -1,0 +1,78 @@
+"""Play one unit (a single-turn case, or a whole conversation) through the runtime and grade it.
+
+A unit runs in one fresh session. Its evidence is saved before grading, so a grader crash never
+loses what the agent did. A case the session never answered is an ``error``: the platform failed,
+which says nothing about the agent's quality.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
+from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.grading.combine import combine_grades
+from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
+
+
+@dataclass(frozen=True)
+class Unit:
+    """Cases played together in one session, for one repeat; ``key`` names it in the checkpoint."""
+
+    key: str
+    cases: tuple[EvalTestCase, ...]
+    repeat_index: int
+
+
+async def _play(agent: Any, prompts: list[str], pool: Any) -> CopilotResult:
+    from copilot_eval.runtime.runner import run_copilot
+
+    try:
+        return await run_copilot(agent, prompts[0] if len(prompts) == 1 else prompts, pool=pool)
+    except Exception as exc:  # noqa: BLE001 - a setup failure is this unit's error, not the run's end
+        return CopilotResult(success=False, stop_reason="execution_error", prompt=prompts[0],
+                             error=f"could not start the session: {type(exc).__name__}: {exc}")
+
+
+async def _grade(grader: Grader, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
+    method = getattr(grader, "name", type(grader).__name__)
+    try:
+        return await grader.grade(case, evidence)
+    except Exception as exc:  # noqa: BLE001 - a broken grader is a grading error, never a fail
+        return Grade(method, CaseStatus.ERROR, f"grader crashed: {type(exc).__name__}: {exc}")
+
+
+def _evidence_path(evidence_dir: Path | None, unit: Unit) -> Path | None:
+    if evidence_dir is None:
+        return None
+    return evidence_dir / f"{unit.key.replace('#', '-r')}.json"
+
+
+async def run_unit(unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: Any = None,
+                   evidence_dir: Path | None = None) -> list[EvalCaseResult]:
+    """Run ``unit`` in one session, save its evidence, and grade each of its cases."""
+    result = await _play(agent, [case.question for case in unit.cases], pool)
+    path = _evidence_path(evidence_dir, unit)
+    saved = str(result.save(path)) if path is not None else None
+    answers = result.responses_per_prompt
+    outcomes = []
+    for index, case in enumerate(unit.cases):
+        answer = answers[index] if index < len(answers) else None
+        evidence = CaseEvidence(answer=answer, result=result, turn_index=index, evidence_path=saved)
+        grades = [await _grade(grader, case, evidence) for grader in graders]
+        status, reason = combine_grades(grades)
+        if evidence.runtime_error is not None:
+            status, reason = CaseStatus.ERROR, evidence.runtime_error
+        outcomes.append(EvalCaseResult(
+            conversation_number=case.conversation_number, passed=status is CaseStatus.PASS,
+            actual_response=answer, failure_reason=reason, status=status,
+            grades=[grade.to_record() for grade in grades], evidence_path=saved,
+            duration_ms=result.duration_ms, repeat_index=unit.repeat_index,
+        ))
+    return outcomes
+
+
+__all__ = ["Unit", "run_unit"]

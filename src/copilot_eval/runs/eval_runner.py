@@ -1,0 +1,157 @@
+"""run_eval_set: play a test set against an agent, grade it, and record an honest EvalRun.
+
+SingleTurn sets run each case in a fresh session; a Conversation set is played as one session,
+its pairs in ``conversationNumber`` order. Units run ``concurrency`` at a time on one pooled
+runtime; each finished unit is checkpointed before it counts, so an interrupted run (Ctrl-C or a
+hard kill) resumes without losing or repeating a case. On Ctrl-C the outputs of what finished are
+written before the cancellation propagates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.evalsets import (
+    CaseStatus,
+    Confidence,
+    EvalCaseResult,
+    EvalDataType,
+    EvalRun,
+    EvalSetError,
+    EvalTestSet,
+    to_json,
+    validate_eval_test_set,
+    write_results_csv,
+)
+from copilot_eval.evalsets.atomic import write_bytes_atomically
+from copilot_eval.grading.protocol import Grader
+from copilot_eval.runs.case_runner import Unit, run_unit
+from copilot_eval.runs.checkpoint import Checkpoint
+from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
+from copilot_eval.runs.progress import RunProgress
+
+DEFAULT_CONCURRENCY = 4
+RUN_JSON = "run.json"
+RESULTS_CSV = "results.csv"
+
+
+def plan_units(test_set: EvalTestSet, repeat: int) -> list[Unit]:
+    """The sessions a run plays: one per case (SingleTurn) or one per conversation, per repeat."""
+    units = []
+    ordered = tuple(sorted(test_set.cases, key=lambda case: case.conversation_number))
+    for index in range(repeat):
+        if test_set.data_type is EvalDataType.CONVERSATION:
+            units.append(Unit(f"conversation#{index}", ordered, index))
+        else:
+            units.extend(Unit(f"case{case.conversation_number}#{index}", (case,), index) for case in ordered)
+    return units
+
+
+def summarise(test_set: EvalTestSet, results: list[EvalCaseResult], *, agent_name: str | None,
+              started: datetime, duration_ms: float, fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
+              note: str | None = None) -> EvalRun:
+    """Build the EvalRun from case results: counts, score over graded cases, limitation, confidence."""
+    results = sorted(results, key=lambda r: (r.repeat_index or 0, r.conversation_number))
+    count = {status: sum(r.effective_status is status for r in results) for status in CaseStatus}
+    graded = count[CaseStatus.PASS] + count[CaseStatus.FAIL]
+    # The score is over graded cases only; when none was graded it is 0 and the limitation says why.
+    percent = 100.0 * count[CaseStatus.PASS] / graded if graded else 0.0
+    limitation = detect_runtime_limitation(results, fallback_texts=fallback_texts)
+    notes = [note] if note else []
+    ungradable = count[CaseStatus.ERROR] + count[CaseStatus.UNKNOWN]
+    if ungradable:
+        notes.append(f"{ungradable} of {len(results)} results could not be graded and are not in the score")
+    evidence = sorted({r.evidence_path for r in results if r.evidence_path})
+    return EvalRun(
+        test_set_name=test_set.name, run_at=started, agent_name=agent_name,
+        general_quality_percent=round(percent, 2), passed=count[CaseStatus.PASS], failed=count[CaseStatus.FAIL],
+        errored=count[CaseStatus.ERROR], not_graded=count[CaseStatus.UNKNOWN], duration_ms=round(duration_ms, 1),
+        results=results, runtime_limitation=limitation.describe() if limitation else None,
+        confidence=Confidence.UNCONFIRMED if limitation or not results else Confidence.CONFIRMED,
+        evidence=evidence, note="; ".join(notes) or None,
+    )
+
+
+def write_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None:
+    """Write ``run.json`` and the Copilot Studio style ``results.csv`` into ``output_dir``."""
+    write_bytes_atomically(output_dir / RUN_JSON, to_json(run).encode("utf-8"))
+    write_results_csv(run, test_set, output_dir / RESULTS_CSV)
+
+
+def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int) -> dict[str, Any]:
+    return {"testSet": test_set.name, "dataType": test_set.data_type.value, "repeat": repeat,
+            "cases": [[c.conversation_number, c.question] for c in test_set.cases],
+            "graders": [getattr(g, "name", type(g).__name__) for g in graders]}
+
+
+async def run_eval_set(test_set: EvalTestSet, agent: Any, *, graders: Sequence[Grader] | None = None,
+                       repeat: int = 1, concurrency: int = DEFAULT_CONCURRENCY, output_dir: str | Path | None = None,
+                       resume: bool = False, pool: Any = None, progress: bool = False,
+                       fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS) -> EvalRun:
+    """Run ``test_set`` against ``agent`` (a CopilotEval) and return the graded EvalRun.
+
+    ``graders`` default to lexical similarity. With ``output_dir`` every unit's evidence, the
+    checkpoint, ``run.json`` and ``results.csv`` are written there; ``resume`` continues the run
+    recorded in it. Raises EvalSetError for an invalid set, CheckpointError for a foreign checkpoint.
+    """
+    from copilot_eval.grading.similarity import TextSimilarity
+
+    problems = validate_eval_test_set(test_set)
+    if problems:
+        raise EvalSetError(None, problems)
+    if repeat < 1 or concurrency < 1:
+        raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
+    graders = list(graders) if graders else [TextSimilarity()]
+    started, clock = datetime.now(timezone.utc), time.monotonic()
+    out = Path(output_dir) if output_dir is not None else None
+    evidence_dir = out / "evidence" if out is not None else None
+    done: dict[str, list[EvalCaseResult]] = {}
+    checkpoint = None
+    if out is not None:
+        evidence_dir.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
+        checkpoint, done = Checkpoint.start(out, _header(test_set, graders, repeat), resume=resume)
+    units = plan_units(test_set, repeat)
+    finished: list[EvalCaseResult] = [r for unit in units for r in done.get(unit.key, [])]
+    gate = asyncio.Semaphore(concurrency)
+    if pool is None:
+        from copilot_eval.runtime.pool import shared_pool
+
+        pool = shared_pool()
+
+    async def play(unit: Unit, bar: RunProgress) -> None:
+        async with gate:
+            results = await run_unit(unit, agent, graders, pool=pool, evidence_dir=evidence_dir)
+        if checkpoint is not None:
+            checkpoint.append(unit.key, results)  # durable before it counts
+        finished.extend(results)
+        bar.add(results)
+
+    def finish(note: str | None = None) -> EvalRun:
+        run = summarise(test_set, finished, agent_name=getattr(agent, "name", None), started=started,
+                        duration_ms=(time.monotonic() - clock) * 1000, fallback_texts=fallback_texts, note=note)
+        if out is not None:
+            write_outputs(run, test_set, out)
+        return run
+
+    todo = [unit for unit in units if unit.key not in done]
+    with RunProgress(sum(len(u.cases) for u in units), enabled=progress) as bar:
+        bar.add(finished)
+        tasks = [asyncio.ensure_future(play(unit, bar)) for unit in todo]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            finish(f"interrupted: {len(finished)} of {sum(len(u.cases) for u in units)} results finished; "
+                   "continue with --resume")
+            raise
+    return finish()
+
+
+__all__ = ["DEFAULT_CONCURRENCY", "RESULTS_CSV", "RUN_JSON", "plan_units", "run_eval_set", "summarise", "write_outputs"]

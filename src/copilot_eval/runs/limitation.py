@@ -1,0 +1,106 @@
+"""Runtime-limitation detection: does a run's score measure the platform rather than the agent?
+
+Signals, each with the evidence that raised it (case ids, statuses, answer text):
+- most cases ended in execution errors (HTTP 5xx, timeouts, session errors) rather than answers;
+- every answer is the same text, or most answers are a known fallback message;
+- every non-passing case ended after nearly the same time (a platform path, not reasoning).
+One run is one observation: a suspected limitation makes the run UNCONFIRMED until a re-run or
+another surface confirms what the agent really does.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult
+
+#: Fallback texts platforms answer with when the agent did not run; matched ignoring case.
+KNOWN_FALLBACK_TEXTS: tuple[str, ...] = (
+    "I'm sorry, I'm not sure how to help with that",
+    "Sorry, I wasn't able to respond to that",
+    "Sorry, something went wrong",
+    "An error has occurred",
+)
+MIN_CASES = 2  # one case says nothing about sameness or uniformity
+UNIFORM_SPREAD = 0.10  # coefficient of variation under which durations count as uniform
+
+
+@dataclass(frozen=True)
+class Limitation:
+    """Why a run looks like a measure of the runtime: reasons and the evidence behind each."""
+
+    reasons: list[str]
+    evidence: list[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        """The text stored in ``EvalRun.runtime_limitation``."""
+        return ("Suspected runtime limitation: " + "; ".join(self.reasons)
+                + ". The score measures the platform, not the agent; a re-run or another surface confirms it."
+                + " Evidence: " + " | ".join(self.evidence))
+
+
+def _short(text: str | None, limit: int = 80) -> str:
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _case_id(result: EvalCaseResult) -> str:
+    repeat = f" (repeat {result.repeat_index})" if result.repeat_index else ""
+    return f"case {result.conversation_number}{repeat}"
+
+
+def _errors(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
+    errored = [r for r in results if r.effective_status is CaseStatus.ERROR and r.actual_response is None]
+    if len(errored) * 2 <= len(results):
+        return None
+    examples = [f"{_case_id(r)}: error, {_short(r.failure_reason, 120)!r}" for r in errored[:3]]
+    return f"{len(errored)} of {len(results)} cases ended in execution errors instead of answers", examples
+
+
+def _same_answers(results: Sequence[EvalCaseResult], fallbacks: Iterable[str]) -> tuple[str, list[str]] | None:
+    answered = [r for r in results if r.actual_response is not None]
+    if len(answered) < MIN_CASES:
+        return None
+    texts = {" ".join(r.actual_response.split()).casefold() for r in answered}  # type: ignore[union-attr]
+    cited = [f"{_case_id(r)}: {r.effective_status.value}, answer {_short(r.actual_response)!r}" for r in answered[:3]]
+    if len(texts) == 1 and not all(r.effective_status is CaseStatus.PASS for r in answered):
+        return f"all {len(answered)} answers are the same text", cited
+    known = [f.casefold() for f in fallbacks]
+    fallback = [r for r in answered if any(k in r.actual_response.casefold() for k in known)]  # type: ignore[union-attr]
+    if len(fallback) * 2 > len(answered):
+        return f"{len(fallback)} of {len(answered)} answers are a known fallback message", cited
+    return None
+
+
+def _uniform(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
+    if any(r.effective_status is CaseStatus.PASS for r in results):
+        return None
+    # Cases of one conversation share a session and its duration: count each session once.
+    sessions = {r.evidence_path or id(r): r.duration_ms for r in results}
+    durations = [d for d in sessions.values() if d is not None]
+    if len(durations) < MIN_CASES or len(durations) < len(sessions) or min(durations) <= 0:
+        return None
+    mean = statistics.fmean(durations)
+    spread = statistics.pstdev(durations) / mean
+    if spread >= UNIFORM_SPREAD:
+        return None
+    return (f"every one of {len(durations)} sessions failed or errored after nearly the same time "
+             f"({mean / 1000:.1f} s, spread {spread:.0%})",
+            [f"durations {min(durations) / 1000:.2f}-{max(durations) / 1000:.2f} s"])
+
+
+def detect_runtime_limitation(results: Sequence[EvalCaseResult], *,
+                              fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS) -> Limitation | None:
+    """The suspected limitation behind ``results``, or ``None`` when the score can be taken at face value."""
+    if not results:
+        return None
+    found = [signal for signal in (_errors(results), _same_answers(results, fallback_texts), _uniform(results))
+             if signal is not None]
+    if not found:
+        return None
+    return Limitation(reasons=[reason for reason, _ in found], evidence=[e for _, cited in found for e in cited])
+
+
+__all__ = ["KNOWN_FALLBACK_TEXTS", "Limitation", "detect_runtime_limitation"]

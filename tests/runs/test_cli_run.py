@@ -1,0 +1,91 @@
+"""`copilot-eval run` as a user runs it: exit codes, outputs, and resume after a hard kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+from runs_helpers import CLI, EXAMPLES, KNOWLEDGE
+
+GOOD = EXAMPLES / "evaluation" / "agent-good.yaml"
+FALLBACK = EXAMPLES / "evaluation" / "agent-fallback.yaml"
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    return subprocess.run([*CLI, "run", *map(str, args), "--no-progress"], capture_output=True, text=True,
+                          env=env, timeout=120)
+
+
+def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
+    done = cli(KNOWLEDGE, "--agent", FALLBACK, "--grader", "similarity:0.7", "--grader", "keywords:any:euro,open",
+               "--out", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "6 failed" in done.stdout and "runtime limitation" in done.stdout
+    run = json.loads((tmp_path / "run.json").read_text())
+    assert run["failed"] == 6 and all(Path(r["evidencePath"]).is_file() for r in run["results"])
+    assert "testMethodType_2" in (tmp_path / "results.csv").read_text().splitlines()[0]
+
+
+def test_fail_under_exits_1(tmp_path):
+    # Exact match fails the good agent's reworded answers: 0 % is below 50.
+    below = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "exact", "--out", tmp_path, "--fail-under", "50")
+    assert below.returncode == 1 and "below --fail-under 50" in below.stdout
+
+
+def test_bad_input_exits_2_naming_every_problem(tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text('"conversationNumber","question","response"\n"1","","x"\n"1","q",""\n', encoding="utf-8")
+    result = cli(bad, "--agent", GOOD)
+    assert result.returncode == 2 and result.stderr.count("  - ") >= 3, result.stderr
+    missing = cli(KNOWLEDGE, "--agent", tmp_path / "none.yaml")
+    assert missing.returncode == 2 and "agent file not found" in missing.stderr
+    spec = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "similarity:high")
+    assert spec.returncode == 2 and "similarity:high" in spec.stderr
+    judge = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "compare_meaning")
+    assert judge.returncode == 2 and "--judge" in judge.stderr
+
+
+def _units(checkpoint: Path) -> list[str]:
+    lines = checkpoint.read_bytes().split(b"\n")
+    return [json.loads(line)["unit"] for line in lines[1:] if line.strip() and line.endswith(b"}")]
+
+
+def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
+    # Cases 1-3 answer at once, 4-8 take 1 s each: kill once some have finished, then resume.
+    (tmp_path / "script.yaml").write_text(
+        "rules:\n"
+        "  - when: {prompt_matches: 'slow'}\n    turns: [{text: 'answer to: {prompt}', delay_s: 1}]\n"
+        "  - turns: [{text: 'answer to: {prompt}'}]\n", encoding="utf-8")
+    (tmp_path / "agent.yaml").write_text("name: killable\nmodel: {scripted: script.yaml}\ntimeout_s: 30\n")
+    rows = ['"question","expectedResponse"'] + [
+        f'"q{n}{" slow" if n > 3 else ""}","answer to: q{n}{" slow" if n > 3 else ""}"' for n in range(1, 9)]
+    (tmp_path / "set.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    command = [*CLI, "run", tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out,
+               "--concurrency", "2", "--grader", "exact", "--no-progress"]
+    process = subprocess.Popen([str(c) for c in command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    checkpoint = out / "checkpoint.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (checkpoint.exists() and len(_units(checkpoint)) >= 4):
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)  # the run and its runtime, as a crash would
+    process.wait()
+    before = _units(checkpoint)
+    assert 4 <= len(before) < 8, before
+    assert not (out / "run.json").exists()
+
+    resumed = cli(tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out, "--concurrency", "4",
+                  "--grader", "exact", "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    after = _units(checkpoint)
+    assert after[: len(before)] == before  # finished units were kept, not re-run
+    assert sorted(after) == sorted(f"case{n}#0" for n in range(1, 9))  # none lost, none twice
+    run = json.loads((out / "run.json").read_text())
+    assert sorted(r["conversationNumber"] for r in run["results"]) == list(range(1, 9))
+    assert run["passed"] == 8
