@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 
 import pytest
 from fault_helpers import RUNTIME
@@ -11,9 +10,6 @@ from fault_helpers import RUNTIME
 @pytest.fixture(scope="module")
 async def fault_pool():
     """A warmed private RuntimePool for one module, closed (every runtime stopped) at its end."""
-    if not os.path.exists(RUNTIME):
-        pytest.skip(f"Copilot runtime not found at {RUNTIME} (set COPILOT_CLI_PATH)")
-    os.environ.setdefault("COPILOT_CLI_PATH", RUNTIME)
     from copilot_eval.runtime.pool import RuntimePool
 
     pool = RuntimePool(runtime_path=RUNTIME)

@@ -7,7 +7,10 @@ import os
 import time
 from pathlib import Path
 
-RUNTIME = os.environ.get("COPILOT_CLI_PATH", "/tmp/rt/node_modules/@github/copilot-linux-x64/copilot")
+from copilot_eval.runtime.locate import locate_runtime
+
+# The runtime the tool itself uses (explicit env, its cache, or installed now on a fresh machine).
+RUNTIME = str(locate_runtime().path)
 
 
 def child_pids(pid: int) -> set[int]:

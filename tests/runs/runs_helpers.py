@@ -16,7 +16,6 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 KNOWLEDGE = EXAMPLES / "evalsets" / "knowledge.csv"
 CLI = [sys.executable, "-m", "copilot_eval.cli.app"]
-os.environ.setdefault("COPILOT_CLI_PATH", "/tmp/rt/node_modules/@github/copilot-linux-x64/copilot")
 
 
 def echo_agent(**turn) -> CopilotEval:

@@ -97,6 +97,10 @@ def run(
     except KeyboardInterrupt:
         console.print(f"[yellow]interrupted[/]: finished cases are kept in {out}; continue with --resume --out {out}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        from copilot_eval.runtime.pool import close_all_pools
+
+        close_all_pools()  # a graceful stop now; the exit hook would only kill
     extra = []
     if repeat > 1:
         at_k, all_k = pass_rates(result)

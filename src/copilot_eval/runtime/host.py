@@ -10,16 +10,12 @@ serve every run of the process, whatever loop the caller is in, and gives sync c
 from __future__ import annotations
 
 import asyncio
-import atexit
 import threading
 from collections.abc import Coroutine
 from concurrent.futures import Future
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-
-SHUTDOWN_DEADLINE_S = 8.0
-
 
 class RuntimeHost:
     """A daemon thread running an event loop; coroutines are submitted to it from anywhere."""
@@ -72,20 +68,3 @@ def runtime_host() -> RuntimeHost:
         if _host is None:
             _host = RuntimeHost()
         return _host
-
-
-def _shutdown_at_exit() -> None:
-    """Stop the shared pool's runtimes gracefully at interpreter exit (the pool's own exit hook
-    kills whatever this does not manage in time)."""
-    if _host is None:
-        return
-    from copilot_eval.runtime.pool import close_shared_pool
-
-    try:
-        _host.submit(close_shared_pool()).result(SHUTDOWN_DEADLINE_S)
-    except Exception:  # noqa: BLE001 - at exit, a failed graceful stop falls back to the kill hook
-        pass
-
-
-# Registered after the pool module's kill hook is imported, so it runs first (atexit is LIFO).
-atexit.register(_shutdown_at_exit)

@@ -86,7 +86,12 @@ class RuntimePool:
 
     async def lease(self, *, mode: str = "copilot-cli", runtime_path: str | Path | None = None,
                     github_token: str | None = None) -> RuntimeHandle:
-        """A live runtime for this mode, starting or replacing one when needed."""
+        """A live runtime for this mode, starting or replacing one when needed (from any loop)."""
+        from copilot_eval.runtime.host import runtime_host
+
+        return await runtime_host().run(self._lease(mode, runtime_path, github_token))
+
+    async def _lease(self, mode: str, runtime_path: str | Path | None, github_token: str | None) -> RuntimeHandle:
         if self.closed:
             raise RuntimeError("this runtime pool is closed")
         key = (mode, github_token)

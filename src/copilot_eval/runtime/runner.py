@@ -50,6 +50,7 @@ class _SessionWatch:
         self.errors: list[str] = []
         self.turns = 0
         self.running_tools: dict[str, str] = {}  # call id -> tool name, started and not completed
+        self.completed_tools = 0
         self._control = control
         self._max_turns = max_turns
 
@@ -60,6 +61,7 @@ class _SessionWatch:
             self.running_tools[str(event.data.tool_call_id)] = str(getattr(event.data, "tool_name", None) or "?")
         elif kind == "tool.execution_complete":
             self.running_tools.pop(str(event.data.tool_call_id), None)
+            self.completed_tools += 1
         if getattr(event, "agent_id", None):
             return  # a subagent's event: the root's idle and errors are what end the run
         if kind == "session.idle":
@@ -79,12 +81,14 @@ async def _wait_for_idle(watch: _SessionWatch, control: RunControl, handle: Runt
                          deadline: float) -> tuple[StopReason | None, str | None]:
     """Wait until the root goes idle; otherwise say why the run has to end now."""
     while True:
-        if watch.idle.is_set():
-            return None, None
+        # A stop our side asked for (budget, audit, max_turns) is checked before idle: a fast model
+        # can reach idle right after a refused call, and the refusal is still why the run ended.
         if control.stopped.is_set():
             if control.stop_reason == "tool_budget_exceeded":
-                await _drain_admitted_calls(watch, handle, min(deadline, time.monotonic() + DRAIN_DEADLINE_S))
+                await _drain_admitted_calls(watch, control, handle, min(deadline, time.monotonic() + DRAIN_DEADLINE_S))
             return control.stop_reason, control.stop_message
+        if watch.idle.is_set():
+            return None, None
         if not handle.alive():
             return "execution_error", f"{handle.exit_description()} during the session"
         remaining = deadline - time.monotonic()
@@ -96,13 +100,18 @@ async def _wait_for_idle(watch: _SessionWatch, control: RunControl, handle: Runt
             pass
 
 
-async def _drain_admitted_calls(watch: _SessionWatch, handle: RuntimeHandle, until: float) -> None:
-    """Let calls the budget admitted finish before the abort, so their outcome is evidence.
+async def _drain_admitted_calls(watch: _SessionWatch, control: RunControl, handle: RuntimeHandle,
+                                until: float) -> None:
+    """Let admitted and refused calls complete before the abort, so their outcome is evidence.
 
     When the model asks for several calls in one response, the budget refuses the extra ones while
-    the admitted one is still running; aborting at once would lose its result.
+    the admitted one is still running; aborting at once would lose its result. The hook refuses a
+    call before the runtime reports it started, so "nothing running" is not enough: wait until
+    every call the budget decided on has its completion.
     """
-    while watch.running_tools and handle.alive() and time.monotonic() < until:
+    decided = control.tool_calls_admitted + len(control.refused_tools)
+    while ((watch.running_tools or watch.completed_tools < decided)
+           and handle.alive() and time.monotonic() < until):
         await asyncio.sleep(POLL_INTERVAL_S / 2)
 
 
@@ -319,7 +328,7 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
 
     if stop_reason is None:
         stop_reason = "completed"
-    if control.stop_reason == "request_audit_error":  # the refusal, not the runtime's echo of it, is the cause
+    if control.stop_reason is not None:  # our own stop is the first cause; the runtime's reaction only echoes it
         stop_reason, error = control.stop_reason, control.stop_message
     facts = RunFacts(
         stop_reason=stop_reason, error=error, duration_ms=(time.monotonic() - started) * 1000,
