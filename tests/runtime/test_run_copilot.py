@@ -128,7 +128,7 @@ async def test_byok_path_over_loopback_http(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 async def test_eight_concurrent_runs_share_one_runtime() -> None:
-    pool = RuntimePool()
+    pool = RuntimePool(max_runtimes=1)
     model = scripted(
         {"when": {"prompt_matches": r"number (\d+)"}, "turns": [
             {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/out.txt",
@@ -145,6 +145,20 @@ async def test_eight_concurrent_runs_share_one_runtime() -> None:
     assert [r.final_response for r in results] == [f"echo: number {i}" for i in range(8)]
     assert len({r.working_directory for r in results}) == 8
     assert [r.file("out.txt") for r in results] == [f"number {i}" for i in range(8)]
+
+
+async def test_concurrent_runs_spread_over_the_pools_runtimes_and_sequential_runs_reuse_one() -> None:
+    pool = RuntimePool(max_runtimes=2)
+    agent = CopilotEval(model=scripted({"turns": [{"delay_s": 0.3, "text": "ok"}]}))
+    try:
+        await run_copilot(agent, "alone", pool=pool)
+        await run_copilot(agent, "alone again", pool=pool)
+        assert len(pool.processes()) == 1, "sequential runs need only one runtime"
+        results = await asyncio.gather(*(run_copilot(agent, f"together {i}", pool=pool) for i in range(6)))
+        assert len(pool.processes()) == 2
+    finally:
+        await pool.close()
+    assert all(r.success for r in results)
 
 
 async def test_a_conversation_is_played_in_one_session() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import os
 import signal
 import subprocess
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from copilot_eval.runtime.client_factory import runtime_process, start_client
 from copilot_eval.runtime.locate import locate_runtime
 from copilot_eval.runtime.router import SessionRouter
 
+RUNTIMES_ENV = "COPILOT_EVAL_RUNTIMES"
 STOP_DEADLINE_S = 3.0
 KILL_DEADLINE_S = 1.0
 
@@ -62,6 +64,7 @@ class RuntimeHandle:
     mode: str
     process: subprocess.Popen[Any] | None = None
     sessions_started: int = field(default=0)
+    active_sessions: int = field(default=0)
 
     def alive(self) -> bool:
         """Whether the runtime process is still running (True when it cannot be observed)."""
@@ -74,12 +77,30 @@ class RuntimeHandle:
         return f"Copilot runtime process {pid} {describe_exit(returncode)}"
 
 
-class RuntimePool:
-    """Leases runtime processes to runs; one per client mode, replaced when it dies."""
+def default_max_runtimes() -> int:
+    """How many runtime processes a pool may run at once: env ``COPILOT_EVAL_RUNTIMES``, else one
+    per core up to four. A runtime executes its sessions on one JavaScript thread (about 0.17 s of
+    CPU per 2-turn session here), so a second process is what lets concurrent runs use a second core."""
+    configured = os.environ.get(RUNTIMES_ENV)
+    if configured:
+        try:
+            value = int(configured)
+        except ValueError:
+            raise ValueError(f"env {RUNTIMES_ENV} must be a whole number, got {configured!r}") from None
+        if value < 1:
+            raise ValueError(f"env {RUNTIMES_ENV} must be at least 1, got {value}")
+        return value
+    return max(1, min(4, os.cpu_count() or 1))
 
-    def __init__(self, *, runtime_path: str | Path | None = None) -> None:
+
+class RuntimePool:
+    """Leases runtime processes to runs: sequential runs share one process, concurrent runs are
+    spread over up to ``max_runtimes`` processes; a dead process is replaced on the next lease."""
+
+    def __init__(self, *, runtime_path: str | Path | None = None, max_runtimes: int | None = None) -> None:
         self._runtime_path = runtime_path
-        self._handles: dict[tuple[str, str | None], RuntimeHandle] = {}
+        self.max_runtimes = max_runtimes or default_max_runtimes()
+        self._handles: dict[tuple[str, str | None], list[RuntimeHandle]] = {}
         self._lock = asyncio.Lock()
         self.replacements = 0
         self.closed = False
@@ -96,22 +117,32 @@ class RuntimePool:
             raise RuntimeError("this runtime pool is closed")
         key = (mode, github_token)
         async with self._lock:
-            handle = self._handles.get(key)
-            if handle is not None and not handle.alive():
+            handles = self._handles.setdefault(key, [])
+            for dead in [handle for handle in handles if not handle.alive()]:
+                handles.remove(dead)
                 self.replacements += 1
-                await self._stop(handle)
-                handle = None
-            if handle is None:
-                location = await asyncio.to_thread(locate_runtime, runtime_path or self._runtime_path)
-                router = SessionRouter()
-                client = await start_client(location.path, request_handler=router, mode=mode, github_token=github_token)
-                handle = RuntimeHandle(client=client, router=router, executable=location.path, mode=mode,
-                                       process=runtime_process(client))
-                if handle.process is not None:
-                    _live_processes.add(handle.process)
-                self._handles[key] = handle
+                await self._stop(dead)
+            handle = min(handles, key=lambda h: h.active_sessions, default=None)
+            if handle is None or (handle.active_sessions > 0 and len(handles) < self.max_runtimes):
+                handle = await self._start(mode, runtime_path, github_token)
+                handles.append(handle)
             handle.sessions_started += 1
+            handle.active_sessions += 1
             return handle
+
+    async def _start(self, mode: str, runtime_path: str | Path | None, github_token: str | None) -> RuntimeHandle:
+        location = await asyncio.to_thread(locate_runtime, runtime_path or self._runtime_path)
+        router = SessionRouter()
+        client = await start_client(location.path, request_handler=router, mode=mode, github_token=github_token)
+        handle = RuntimeHandle(client=client, router=router, executable=location.path, mode=mode,
+                               process=runtime_process(client))
+        if handle.process is not None:
+            _live_processes.add(handle.process)
+        return handle
+
+    def release(self, handle: RuntimeHandle) -> None:
+        """A run is done with its lease (its session is closed or abandoned)."""
+        handle.active_sessions = max(0, handle.active_sessions - 1)
 
     async def _stop(self, handle: RuntimeHandle) -> None:
         """Stop one runtime within STOP_DEADLINE_S, then kill it; never raises, never hangs.
@@ -148,12 +179,13 @@ class RuntimePool:
 
     async def _close(self) -> None:
         self.closed = True
-        handles, self._handles = list(self._handles.values()), {}
+        handles = [handle for group in self._handles.values() for handle in group]
+        self._handles = {}
         await asyncio.gather(*(self._stop(handle) for handle in handles), return_exceptions=True)
 
     def processes(self) -> list[subprocess.Popen[Any]]:
         """The runtime processes currently held (for tests and diagnostics)."""
-        return [h.process for h in self._handles.values() if h.process is not None]
+        return [h.process for group in self._handles.values() for h in group if h.process is not None]
 
 
 _shared: RuntimePool | None = None

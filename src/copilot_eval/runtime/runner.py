@@ -194,7 +194,12 @@ async def _lease(pool: RuntimePool, agent: CopilotEval, choice: Any, deadline: f
     """
     lease = asyncio.ensure_future(pool.lease(mode=agent.client_mode, runtime_path=agent.runtime_path,
                                              github_token=choice.github_token))
-    return await asyncio.wait_for(asyncio.shield(lease), max(deadline - time.monotonic(), 0.001))
+    try:
+        return await asyncio.wait_for(asyncio.shield(lease), max(deadline - time.monotonic(), 0.001))
+    except TimeoutError:
+        # Nobody will use the lease that is still coming: hand it back as soon as it arrives.
+        lease.add_done_callback(lambda done: None if done.cancelled() or done.exception() else pool.release(done.result()))
+        raise
 
 
 async def _clean_up(session: Any, handle: RuntimeHandle, watch: _SessionWatch) -> list[str]:
@@ -324,6 +329,7 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
         control.stopped.set()  # releases abandoned tool handlers
         cleanup_problems = await _clean_up(session, handle, watch)
         handle.router.unregister(session_id)
+        pool.release(handle)
         _discard_home(config_home)
 
     if stop_reason is None:
