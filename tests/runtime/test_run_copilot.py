@@ -177,4 +177,4 @@ async def test_the_shared_pool_is_reused_between_runs() -> None:
     await run_copilot(agent, "one")
     before = list(shared_pool().processes())
     await run_copilot(agent, "two")
-    assert shared_pool().processes() == before and len(before) == 1
+    assert before and shared_pool().processes() == before, "no runtime was started for the second run"
