@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+from datetime import datetime
 from pathlib import Path
 
 import typer
@@ -40,6 +41,7 @@ def register(app: typer.Typer) -> None:
         with console.status("locating the Copilot runtime (installs it on first use)"):
             locate_runtime()
         evidence_dir = out or Path(tempfile.mkdtemp(prefix="copilot-eval-quickstart-"))
+        earlier = _json_files(evidence_dir)
         command = [sys.executable, "-m", "pytest", str(examples / "quickstart"), "-q", "-p", "no:cacheprovider",
                    f"--copilot-evidence-dir={evidence_dir}", f"--rootdir={examples / 'quickstart'}"]
         if model:
@@ -50,10 +52,20 @@ def register(app: typer.Typer) -> None:
             command.append(f"--copilot-api-key-env={api_key_env}")
         console.print(f"[bold]running[/bold] {examples / 'quickstart'} through the real Copilot runtime")
         exit_code = subprocess.call(command)
-        console.print(evidence_table(sorted(evidence_dir.glob("*.json"))))
+        # Only this run's files: an --out folder used before (or for other things) may hold
+        # older evidence or JSON that is not evidence at all.
+        written = sorted(path for path, stamp in _json_files(evidence_dir).items() if earlier.get(path) != stamp)
+        console.print(evidence_table(written))
         console.print(f"evidence JSON: {evidence_dir}")
+        if model:
+            console.print("note: the evaluation story below keeps its scripted agent; --model applies to the suite above")
         eval_code = _run_evaluation_story(examples, evidence_dir, console)
         raise typer.Exit(exit_code or eval_code)
+
+
+def _json_files(folder: Path) -> dict[Path, int]:
+    """The JSON files directly in ``folder`` with their modification times (ns)."""
+    return {path: path.stat().st_mtime_ns for path in folder.glob("*.json")} if folder.is_dir() else {}
 
 
 # -- evaluation run: story 1 of docs/evaluation-runs.md, through `copilot-eval run` ----------------
@@ -63,7 +75,10 @@ def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -
     agent = examples / "evaluation" / "agent-good.yaml"
     if not (test_set.is_file() and agent.is_file()):
         return 0  # an older examples folder: nothing to show
-    out = evidence_dir / "eval-run"
+    # A fresh folder per quickstart: `run` refuses a folder that already holds a run, and running
+    # the quickstart twice with the same --out must work (and keep the earlier run).
+    evidence_dir.mkdir(parents=True, exist_ok=True)
+    out = Path(tempfile.mkdtemp(prefix=f"eval-run-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
     console.print(f"[bold]evaluating[/bold] {test_set.name} against {agent.name} (copilot-eval run)")  # type: ignore[attr-defined]
     command = [sys.executable, "-m", "copilot_eval.cli.app", "run", str(test_set), "--agent", str(agent),
                "--out", str(out), "--no-progress"]

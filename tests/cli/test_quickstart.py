@@ -1,0 +1,51 @@
+"""`copilot-eval quickstart`, the main job, run the way a user runs it: a subprocess, real runtime."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+from runs_helpers import CLI
+
+from copilot_eval.evidence.result import CopilotResult
+
+
+def quickstart(*args: object, cwd: object) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    return subprocess.run([*CLI, "quickstart", *map(str, args)], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=240)
+
+
+def test_help_names_the_real_model_option(tmp_path):
+    shown = quickstart("--help", cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    assert "--model" in shown.stdout
+
+
+def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_again(tmp_path):
+    out = tmp_path / "evidence"
+    out.mkdir()
+    (out / "notes.json").write_text('{"mine": true}')  # a user's own file in --out: left alone, not shown
+    # From a folder that is not the repository: the examples are found beside the package.
+    first = quickstart("--out", out, cwd=tmp_path)
+    assert first.returncode == 0, first.stdout + first.stderr
+
+    receipt = CopilotResult.load(out / "test_quickstart.py_test_writes_a_receipt_for_an_order.json")
+    assert receipt.success and "27.50" in (receipt.final_response or "")
+    assert [call.name for call in receipt.all_tool_calls] == ["orders-lookup_order", "create"]
+    assert all(call.success for call in receipt.all_tool_calls)
+    chat = CopilotResult.load(out / "test_quickstart.py_test_answers_without_tools_when_there_is_nothing_to_do.json")
+    assert chat.success and chat.final_response and not chat.all_tool_calls
+    assert "notes" not in first.stdout
+
+    assert "score 100% over 6 graded; 6 passed 0 failed 0 errors" in first.stdout
+    (run_dir,) = out.glob("eval-run-*")  # the evaluation story writes into --out too
+    run = json.loads((run_dir / "run.json").read_text())
+    assert (run["passed"], run["failed"], run["errored"], run["generalQualityPercent"]) == (6, 0, 0, 100.0)
+    assert (run_dir / "results.csv").is_file()
+
+    # The same --out again: a new evaluation run beside the first, not "an earlier run is recorded here".
+    again = quickstart("--out", out, cwd=tmp_path)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert len(list(out.glob("eval-run-*/run.json"))) == 2
