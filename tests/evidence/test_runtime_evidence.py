@@ -10,7 +10,7 @@ import pytest
 
 from copilot_eval import ByokProvider, CopilotEval, CopilotResult, CustomAgent, run_copilot
 
-from .helpers import Watched, scripted
+from .helpers import scripted
 from .test_skill_discovery import write_skill
 
 PARENT_USAGE = {"input_tokens": 100, "output_tokens": 10}

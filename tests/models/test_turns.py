@@ -6,7 +6,6 @@ import asyncio
 import json
 
 import httpx
-import pytest
 from copilot import CopilotRequestContext
 
 from copilot_eval.models import NO_RULE_TEXT, NO_TURN_TEXT, ScriptedModel

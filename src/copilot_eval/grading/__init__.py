@@ -21,5 +21,5 @@ from copilot_eval.grading.spec import SPEC_FORMS, GraderSpecError, parse_grader_
 __all__ = [
     "SPEC_FORMS", "CapabilityUse", "CaseEvidence", "CompareMeaning", "ExactMatch", "GeneralQuality", "Grade",
     "Grader", "GraderSpecError", "KeywordMatch", "LabelClassifier", "LlmJudge", "Normalisation", "TextSimilarity",
-    "combine_grades", "parse_grader_spec",
+    "combine_grades", "parse_grader_spec", "parse_judge_answer",
 ]

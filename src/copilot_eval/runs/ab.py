@@ -39,7 +39,7 @@ class ABResult:
 
     def pairs(self) -> list[tuple[CopilotResult, CopilotResult]]:
         """(baseline, candidate) per repetition."""
-        return list(zip(self.baseline, self.candidate))
+        return list(zip(self.baseline, self.candidate, strict=True))
 
     def execution_rate(self, role: Role) -> float | None:
         """Share of runs of one role that executed to the end (not task correctness); None when none ran."""

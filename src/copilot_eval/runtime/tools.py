@@ -55,7 +55,7 @@ def _sdk_tool_parts(tool: Any) -> tuple[Callable[..., Any], Callable[[Any], list
     handler = tool.handler
     code = getattr(handler, "__code__", None)
     closure = getattr(handler, "__closure__", None) or ()
-    cells = dict(zip(code.co_freevars, (cell.cell_contents for cell in closure))) if code else {}
+    cells = dict(zip(code.co_freevars, (cell.cell_contents for cell in closure), strict=True)) if code else {}
     if "fn" not in cells:
         return handler, lambda invocation: [invocation]
     fn, ptype = cells["fn"], cells.get("ptype")

@@ -1,0 +1,31 @@
+"""The package's curated public names, and what importing it costs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import copilot_eval
+
+
+def test_every_public_name_resolves_and_has_a_docstring() -> None:
+    for name in copilot_eval.__all__:
+        value = getattr(copilot_eval, name)
+        if name != "__version__":
+            assert (value.__doc__ or "").strip(), f"{name} has no docstring"
+
+
+def test_unknown_names_fail_clearly() -> None:
+    try:
+        copilot_eval.no_such_thing  # noqa: B018
+    except AttributeError as error:
+        assert "no_such_thing" in str(error)
+    else:
+        raise AssertionError("an unknown name resolved")
+
+
+def test_the_command_line_and_the_package_do_not_import_the_sdk_up_front() -> None:
+    # The SDK takes about a second to import; `validate` and `--help` must not pay for it.
+    code = "import sys, copilot_eval, copilot_eval.cli.app; print('copilot' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
