@@ -178,3 +178,15 @@ async def test_the_shared_pool_is_reused_between_runs() -> None:
     before = list(shared_pool().processes())
     await run_copilot(agent, "two")
     assert before and shared_pool().processes() == before, "no runtime was started for the second run"
+
+
+async def test_empty_client_mode_offers_only_the_allowed_tools() -> None:
+    model = scripted({"turns": [
+        {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/e.txt", "file_text": "e"}}]},
+        {"text": "ok"},
+    ]})
+    agent = CopilotEval(model=model, client_mode="empty", allowed_tools=("create",), audit_requests=True)
+    result = await run_copilot(agent, "make a file")
+    assert result.success, result.error
+    assert result.file("e.txt") == "e"
+    assert [record.tool_names for record in result.request_audit] == [["create"], ["create"]]
