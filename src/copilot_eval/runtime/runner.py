@@ -21,14 +21,20 @@ from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.runtime.client_factory import new_copilot_home
+from copilot_eval.runtime.host import runtime_host
 from copilot_eval.runtime.model_calls import ModelCallLog
 from copilot_eval.runtime.permissions import permission_handler
-from copilot_eval.runtime.request_audit import AuditingEndpoint
-from copilot_eval.runtime.skill_check import SkillCheckError, check_skills
 from copilot_eval.runtime.pool import RuntimeHandle, RuntimePool, shared_pool
+from copilot_eval.runtime.request_audit import AuditingEndpoint
 from copilot_eval.runtime.run_control import RunControl
-from copilot_eval.runtime.host import runtime_host
-from copilot_eval.runtime.session_config import ModelChoice, choose_model, configuration_snapshot, session_settings
+from copilot_eval.runtime.session_config import (
+    ModelChoice,
+    choose_model,
+    configuration_snapshot,
+    session_settings,
+)
+from copilot_eval.runtime.skill_check import SkillCheckError, check_skills
+from copilot_eval.runtime.stop_gate import StopGate
 from copilot_eval.runtime.tools import build_tool
 
 POLL_INTERVAL_S = 0.1
@@ -273,7 +279,8 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
     session_id = f"copilot-eval-{uuid.uuid4()}"
     endpoint = choice.endpoint_factory(working_directory=working_directory) if choice.endpoint_factory else None
     auditor = AuditingEndpoint(endpoint, control) if agent.audit_requests else None
-    model_calls = ModelCallLog(auditor or endpoint)  # outermost: it sees what the audit refused too
+    # Outermost the log (it sees what the gate and the audit refused), then the stop gate.
+    model_calls = ModelCallLog(StopGate(auditor or endpoint, control))
 
     try:
         handle = await _lease(pool, agent, choice, deadline)

@@ -1,0 +1,57 @@
+"""Agent settings that shape a session, checked against what the runtime actually did."""
+
+from __future__ import annotations
+
+import hashlib
+
+from copilot_eval import CopilotEval, ScriptedModel, run_copilot
+
+
+def scripted(*turns: dict) -> ScriptedModel:
+    """A one-rule ScriptedModel."""
+    return ScriptedModel.from_dict({"rules": [{"turns": list(turns)}]})
+
+
+def _write(name: str) -> dict:
+    return {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/" + name, "file_text": "x"}}]}
+
+
+async def test_max_turns_stops_an_agent_that_keeps_going() -> None:
+    agent = CopilotEval(model=scripted(_write("1.txt"), _write("2.txt"), _write("3.txt"), {"text": "done"}),
+                        max_turns=2)
+    result = await run_copilot(agent, "write files")
+    assert result.success is False
+    assert result.stop_reason == "execution_error" and "max_turns=2" in result.error
+    assert not result.file_exists("3.txt")
+
+
+async def test_replace_mode_sends_exactly_the_given_system_message() -> None:
+    instructions = "You are a terse assistant. Answer in one word."
+    agent = CopilotEval(model=scripted({"text": "Yes."}), instructions=instructions,
+                        system_message_mode="replace", audit_requests=True)
+    result = await run_copilot(agent, "Is water wet?")
+    assert result.success, result.error
+    (record,) = result.request_audit
+    assert record.instructions_sha256 == hashlib.sha256(instructions.encode()).hexdigest()
+    assert result.configuration["effective_system_prompt"] == instructions
+
+
+async def test_append_mode_keeps_the_runtime_prompt_and_adds_ours() -> None:
+    instructions = "Always mention the bike shop."
+    agent = CopilotEval(model=scripted({"text": "ok"}), instructions=instructions, audit_requests=True)
+    result = await run_copilot(agent, "hello")
+    (record,) = result.request_audit
+    assert record.instructions_sha256 != hashlib.sha256(instructions.encode()).hexdigest()
+    system = [e for e in result.raw_events if e["type"] == "system.message"]
+    assert system and instructions in system[0]["data"]["content"]
+
+
+async def test_deny_all_policy_refuses_the_write_and_the_session_goes_on() -> None:
+    agent = CopilotEval(model=scripted(_write("no.txt"), {"text": "I could not write it."}),
+                        permission_policy="deny_all")
+    result = await run_copilot(agent, "write a file")
+    assert result.success, result.error  # a refused tool is not a failed session
+    (call,) = result.tool_calls_for("create")
+    assert call.success is False
+    assert not result.file_exists("no.txt")
+    assert result.permissions and result.permissions[0].decision not in (None, "approved")
