@@ -38,8 +38,23 @@ def _register_commands() -> None:
 _register_commands()
 
 
+DEBUG_ENV = "COPILOT_EVAL_DEBUG"
+
+
+def _quiet_sdk_logs() -> None:
+    # The SDK logs its own transport troubles (a runtime shutting down on Ctrl-C, a request cut
+    # off by an abort) as warnings with tracebacks. The command reports outcomes itself, so those
+    # are noise here; COPILOT_EVAL_DEBUG=1 brings them back for diagnosis.
+    import logging
+    import os
+
+    if not os.environ.get(DEBUG_ENV):
+        logging.getLogger("copilot").setLevel(logging.CRITICAL)
+
+
 def main() -> None:
     """Entry point of the `copilot-eval` console script."""
+    _quiet_sdk_logs()
     app()
 
 
