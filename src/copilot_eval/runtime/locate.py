@@ -12,7 +12,11 @@ from pathlib import Path
 
 from copilot_eval.runtime.errors import RuntimeSetupError
 from copilot_eval.runtime.home import runtime_install_dir
-from copilot_eval.runtime.versions import RUNTIME_VERSION, executable_name, platform_package
+from copilot_eval.runtime.versions import (
+    RUNTIME_VERSION,
+    executable_name,
+    platform_package,
+)
 
 CLI_PATH_ENV = "COPILOT_CLI_PATH"
 

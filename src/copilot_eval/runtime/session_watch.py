@@ -1,0 +1,100 @@
+"""Following a session's event stream: when the root is idle, what failed, what is still running.
+
+The runner waits on this rather than on the SDK's send-and-wait (which runtime 1.0.102 does not
+implement), so it can also notice its own stop requests and a dead runtime while it waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from copilot_eval.evidence.stop_reason import StopReason
+from copilot_eval.runtime.deadlines import POLL_INTERVAL_S
+from copilot_eval.runtime.pool import RuntimeHandle
+from copilot_eval.runtime.run_control import RunControl
+
+DRAIN_DEADLINE_S = 1.0
+
+
+class SessionWatch:
+    """Follows the event stream: root idle, root errors and the turn count."""
+
+    def __init__(self, control: RunControl, max_turns: int | None) -> None:
+        self.events: list[Any] = []
+        self.idle = asyncio.Event()
+        self.errors: list[str] = []
+        self.turns = 0
+        self.running_tools: dict[str, str] = {}  # call id -> tool name, started and not completed
+        self.completed_tools = 0
+        self._control = control
+        self._max_turns = max_turns
+
+    def __call__(self, event: Any) -> None:
+        self.events.append(event)
+        kind = getattr(event.type, "value", event.type)
+        if kind == "tool.execution_start":
+            self.running_tools[str(event.data.tool_call_id)] = str(getattr(event.data, "tool_name", None) or "?")
+        elif kind == "tool.execution_complete":
+            self.running_tools.pop(str(event.data.tool_call_id), None)
+            self.completed_tools += 1
+        if getattr(event, "agent_id", None):
+            return  # a subagent's event: the root's idle and errors are what end the run
+        if kind == "session.idle":
+            self.idle.set()
+        elif kind == "session.error":
+            data = event.data
+            status = getattr(data, "status_code", None)
+            message = getattr(data, "message", None) or "session error"
+            self.errors.append(f"{message} (HTTP {status})" if status else message)
+        elif kind == "assistant.turn_start":
+            self.turns += 1
+            if self._max_turns is not None and self.turns > self._max_turns:
+                self._control.request_stop("execution_error", f"max_turns={self._max_turns} exceeded")
+
+
+async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: RuntimeHandle,
+                         deadline: float) -> tuple[StopReason | None, str | None]:
+    """Wait until the root goes idle; otherwise say why the run has to end now."""
+    while True:
+        # A stop our side asked for (budget, audit, max_turns) is checked before idle: a fast model
+        # can reach idle right after a refused call, and the refusal is still why the run ended.
+        if control.stopped.is_set():
+            if control.stop_reason == "tool_budget_exceeded":
+                await _drain_admitted_calls(watch, control, handle, min(deadline, time.monotonic() + DRAIN_DEADLINE_S))
+            return control.stop_reason, control.stop_message
+        if watch.idle.is_set():
+            return None, None
+        if not handle.alive():
+            return "execution_error", f"{handle.exit_description()} during the session"
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return "timeout", None
+        try:
+            await asyncio.wait_for(watch.idle.wait(), min(POLL_INTERVAL_S, remaining))
+        except TimeoutError:
+            pass
+
+
+async def _drain_admitted_calls(watch: SessionWatch, control: RunControl, handle: RuntimeHandle,
+                                until: float) -> None:
+    """Let admitted and refused calls complete before the abort, so their outcome is evidence.
+
+    When the model asks for several calls in one response, the budget refuses the extra ones while
+    the admitted one is still running; aborting at once would lose its result. The hook refuses a
+    call before the runtime reports it started, so "nothing running" is not enough: wait until
+    every call the budget decided on has its completion.
+    """
+    decided = control.tool_calls_admitted + len(control.refused_tools)
+    while ((watch.running_tools or watch.completed_tools < decided)
+           and handle.alive() and time.monotonic() < until):
+        await asyncio.sleep(POLL_INTERVAL_S / 2)
+
+
+def still_running(watch: SessionWatch) -> str | None:
+    """Which tool calls had started and not completed, for a timeout's error text."""
+    if not watch.running_tools:
+        return None
+    names = ", ".join(f"{name!r} ({call_id})" for call_id, name in watch.running_tools.items())
+    return f"tool calls still running: {names}"
