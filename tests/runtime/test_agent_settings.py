@@ -55,3 +55,13 @@ async def test_deny_all_policy_refuses_the_write_and_the_session_goes_on() -> No
     assert call.success is False
     assert not result.file_exists("no.txt")
     assert result.permissions and result.permissions[0].decision not in (None, "approved")
+
+
+async def test_a_github_hosted_model_without_a_login_says_how_to_fix_it(monkeypatch) -> None:
+    for name in ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"):
+        monkeypatch.delenv(name, raising=False)
+    result = await run_copilot(CopilotEval(model="gpt-4.1", timeout_s=30), "hello")
+    assert result.success is False and result.stop_reason == "execution_error"
+    assert "No GitHub OAuth token" in result.error
+    assert "GH_TOKEN" in result.error and "ScriptedModel" in result.error
+    assert result.error.count("No GitHub OAuth token") == 1

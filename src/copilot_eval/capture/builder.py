@@ -87,7 +87,11 @@ def _explain_failure(errors: list[CaptureError], fallback: str) -> str:
 
 
 def _combine(*parts: str | None) -> str | None:
-    texts = [part for part in dict.fromkeys(parts) if part]
+    # A part already contained in an earlier one (the runner quoting the session error) adds nothing.
+    texts: list[str] = []
+    for part in parts:
+        if part and not any(part in kept for kept in texts):
+            texts.append(part)
     return "; ".join(texts) if texts else None
 
 

@@ -32,6 +32,7 @@ from copilot_eval.runtime.session_config import (
     ModelChoice,
     choose_model,
     configuration_snapshot,
+    explain_session_error,
     session_settings,
 )
 from copilot_eval.runtime.session_watch import (
@@ -179,7 +180,7 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
             await guarded(session.send(text), handle, deadline)
             stop_reason, error = await wait_for_idle(watch, control, handle, deadline)
             if stop_reason is None and watch.errors:
-                stop_reason, error = "execution_error", watch.errors[-1]
+                stop_reason, error = "execution_error", explain_session_error(choice, watch.errors[-1])
             if stop_reason is not None:
                 break
         if stop_reason == "timeout":

@@ -51,7 +51,7 @@ def choose_model(agent: CopilotEval, default_model: Any = None, default_provider
             raise AgentConfigError(str(error)) from None
         return ModelChoice(model=model, provider=session_provider, description=f"BYOK {provider.base_url}")
     return ModelChoice(model=model, provider=None, github_token=github_token_from_env(),
-                       description="GitHub-hosted (your Copilot login)")
+                       description="GitHub-hosted")
 
 
 def session_settings(agent: CopilotEval, choice: ModelChoice, *, working_directory: str,
@@ -119,3 +119,12 @@ def configuration_snapshot(settings: dict[str, Any], choice: ModelChoice) -> dic
     snapshot["effective_system_prompt"] = system.get("content") if isinstance(system, dict) else None
     snapshot["model_source"] = choice.description
     return snapshot
+
+
+def explain_session_error(choice: ModelChoice, message: str) -> str:
+    """The runtime's error, with the fix added where the cause is known to be ours to explain."""
+    if choice.provider is None and "No GitHub OAuth token" in message:
+        return (f"{message} (a GitHub-hosted model needs a token with Copilot access in "
+                "COPILOT_GITHUB_TOKEN, GH_TOKEN or GITHUB_TOKEN, e.g. GH_TOKEN=$(gh auth token); "
+                "or give a BYOK provider or a ScriptedModel)")
+    return message
