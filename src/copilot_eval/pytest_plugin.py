@@ -1,5 +1,7 @@
 """pytest plugin: the ``copilot_eval`` fixture, a few options, and evidence files per test.
 
+With ``--copilot-agent``, test-set CSV files become test items too (``pytest_evalset``).
+
 Thin on purpose: options and fixtures only; running is `run_copilot`'s job. The runtime pool is
 shared by every test that runs in the same event loop and closed at the end of the session.
 """
@@ -30,12 +32,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="name of the environment variable holding the BYOK API key")
     group.addoption("--copilot-evidence-dir", default=os.environ.get("COPILOT_EVAL_EVIDENCE_DIR"),
                     help="write each run's CopilotResult JSON into this directory")
+    from copilot_eval.pytest_evalset import add_options
+
+    add_options(group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Remember where evidence goes."""
+    """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
+    if config.getoption("--copilot-agent", default=None):
+        from copilot_eval.pytest_evalset import configure
+
+        configure(config, config.stash[_EVIDENCE_DIR_KEY])
 
 
 def _default_provider(config: pytest.Config) -> Any:

@@ -206,3 +206,24 @@ def test_check_csv_combines_reading_and_validation_problems(data_dir):
     ]
     assert "case 1 (conversationNumber 2): question is blank" in problems
     assert any("must be unique" in p for p in problems)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('"conversationNumber","question","response"\n"1","q","r"\n', True),
+        ("\ufeffquestion,expectedResponse\nq,r\n", True),
+        ("Question,Expected response,Testing method\n", True),
+        ("question,conversationNumber,response\n1,q,r\n", True),  # reordered: a test set with a problem
+        ("\n\nquestion,expectedResponse\n", True),
+        ("date,amount\n2024-01-01,3\n", False),  # a user's data file is not a test set
+        ("question,expectedResponse,extra\n", False),
+        ("", False),
+    ],
+)
+def test_looks_like_test_set_recognises_template_headers_only(tmp_path, text, expected):
+    from copilot_eval.evalsets import looks_like_test_set
+
+    path = tmp_path / "set.csv"
+    path.write_text(text, encoding="utf-8")
+    assert looks_like_test_set(path) is expected

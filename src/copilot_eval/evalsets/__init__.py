@@ -9,7 +9,7 @@ Copilot runtime installed.
 
 from __future__ import annotations
 
-from copilot_eval.evalsets.csv_reader import check_csv, read_csv
+from copilot_eval.evalsets.csv_reader import check_csv, looks_like_test_set, read_csv
 from copilot_eval.evalsets.csv_templates import (
     CONVERSATION,
     LEGACY_SINGLE_RESPONSE,
@@ -65,6 +65,7 @@ __all__ = [
     "GradeRecord",
     "check_csv",
     "check_json",
+    "looks_like_test_set",
     "csv_text",
     "read_csv",
     "read_run_json",

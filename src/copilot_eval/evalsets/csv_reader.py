@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from copilot_eval.evalsets.csv_templates import (
+    TEMPLATES,
     CsvTemplate,
     describe_header_problem,
     template_for_header,
@@ -28,6 +29,8 @@ _UTF8_BOM = b"\xef\xbb\xbf"
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 # Enough to locate an encoding problem; a file in the wrong encoding would otherwise flood the list.
 _MAX_ENCODING_REPORTS = 10
+# A header is short; reading a few KiB is enough to recognise one without loading a 5 MB file.
+_SNIFF_BYTES = 8192
 
 
 @dataclass
@@ -150,6 +153,25 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
     return parse
 
 
+def looks_like_test_set(path: Path | str) -> bool:
+    """Whether the first record of a CSV file is a test-set header (exact, or a template's columns reordered).
+
+    Meant for tools that must tell a test set from any other CSV (the pytest collector): a
+    reordered header is still a test set, one with a problem that ``check_csv`` will report.
+    """
+    data = Path(path).read_bytes()[:_SNIFF_BYTES]
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM) :]
+    reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace"), newline=""))
+    try:
+        header = next((row for row in reader if row), None)
+    except csv.Error:
+        return False
+    if header is None:
+        return False
+    return any(sorted(header) == sorted(template.header) for template in TEMPLATES.values())
+
+
 def _build_set(path: Path, parse: CsvParse, name: str | None, data_type: EvalDataType | str | None) -> EvalTestSet:
     assert parse.template is not None
     return EvalTestSet(
@@ -190,4 +212,4 @@ def check_csv(path: Path | str, *, data_type: EvalDataType | str | None = None) 
     return parse.problems + validate_eval_test_set(test_set)
 
 
-__all__ = ["CsvParse", "check_csv", "parse_csv_bytes", "read_csv"]
+__all__ = ["CsvParse", "check_csv", "looks_like_test_set", "parse_csv_bytes", "read_csv"]

@@ -1,0 +1,207 @@
+"""Test sets as pytest items: ``pytest knowledge.csv --copilot-agent agent.yaml``.
+
+Registered by the plugin only when ``--copilot-agent`` is given, so without it a CSV file is
+ignored as before. A CSV becomes a test set only when its header is one of the import templates
+(see ``looks_like_test_set``); any other CSV is the user's data and is left alone. Playing and
+grading are ``run_unit``'s job, exactly as in ``copilot-eval run``; this module only maps its
+results onto pytest outcomes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalDataType, EvalTestCase
+
+NOT_AN_AGENT_FAILURE = "(not an agent failure)"
+
+
+@dataclass
+class EvalSetSettings:
+    """What every test-set item needs: the agent, the graders, where evidence goes, and a tally."""
+
+    agent: Any
+    graders: list[Any]
+    evidence_dir: Path | None
+    tally: Counter[str]
+
+
+SETTINGS_KEY = pytest.StashKey[EvalSetSettings]()
+
+
+def add_options(group: Any) -> None:
+    """The options that turn test-set CSV files into test items."""
+    group.addoption("--copilot-agent", default=None, metavar="AGENT.yaml",
+                    help="agent file to evaluate; with it, test-set CSV files are collected as tests")
+    group.addoption("--copilot-grader", action="append", default=None, metavar="SPEC",
+                    help="grader spec for test-set items, repeatable (as `copilot-eval run --grader`; "
+                         "default similarity)")
+    group.addoption("--copilot-judge", default=None, metavar="JUDGE.yaml",
+                    help="judge agent file for the LLM graders of test-set items")
+
+
+def _load_agent(path: str, option: str) -> Any:
+    from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
+
+    if not Path(path).is_file():
+        raise pytest.UsageError(f"{option} {path}: agent file not found")
+    try:
+        return load_agent_file(path)
+    except (AgentFileError, ValueError) as exc:
+        raise pytest.UsageError(f"{option} {path}: {exc}") from None
+
+
+def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
+    """Load the agent, judge and graders once, or stop the session with a usage error naming the option."""
+    from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
+
+    agent = _load_agent(config.getoption("--copilot-agent"), "--copilot-agent")
+    judge_path = config.getoption("--copilot-judge")
+    judge = _load_agent(judge_path, "--copilot-judge") if judge_path else None
+    try:
+        specs = config.getoption("--copilot-grader") or ["similarity"]
+        graders = [parse_grader_spec(spec, judge=judge) for spec in specs]
+    except GraderSpecError as exc:
+        # The spec module speaks in the CLI's option names; say the pytest one.
+        message = str(exc).replace("--grader", "--copilot-grader").replace("--judge", "--copilot-judge")
+        raise pytest.UsageError(message) from None
+    config.stash[SETTINGS_KEY] = EvalSetSettings(agent, graders, evidence_dir, Counter())
+    config.pluginmanager.register(EvalSetCollector(), "copilot-eval-evalset")
+
+
+class EvalSetCollector:
+    """The hooks, registered only when ``--copilot-agent`` is given."""
+
+    def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+        """Collect a CSV whose header is a test-set template; leave every other file alone."""
+        from copilot_eval.evalsets import looks_like_test_set
+
+        if file_path.suffix.lower() == ".csv" and looks_like_test_set(file_path):
+            return EvalSetFile.from_parent(parent, path=file_path)
+        return None
+
+    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        """Count agent failures and not-graded items apart, as `copilot-eval run` does."""
+        tally = terminalreporter.config.stash[SETTINGS_KEY].tally
+        if tally:
+            terminalreporter.write_line(
+                f"copilot-eval test sets: {tally['pass']} passed, {tally['fail']} failed (agent), "
+                f"{tally['error'] + tally['unknown']} not graded {NOT_AN_AGENT_FAILURE}")
+
+
+class EvalSetFile(pytest.File):
+    """One test-set CSV: an item per case (SingleTurn) or one item for the conversation."""
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """Validate the file first; an invalid set is a collection error listing every problem."""
+        from copilot_eval.evalsets import EvalSetError, check_csv, read_csv
+        from copilot_eval.runs import plan_units
+
+        problems = check_csv(self.path)
+        if problems:
+            # A collection error, like a test module that does not import: the file cannot become
+            # tests, nothing of it runs, and it is counted neither as a pass nor as an agent failure.
+            raise self.CollectError(str(EvalSetError(self.path, problems)))
+        test_set = read_csv(self.path)
+        conversation = test_set.data_type is EvalDataType.CONVERSATION
+        for unit in plan_units(test_set, 1):
+            name = "conversation" if conversation else f"case-{unit.cases[0].conversation_number}"
+            yield EvalSetItem.from_parent(self, name=name, cases=unit.cases)
+
+
+class EvalCaseFailed(AssertionError):
+    """The agent answered and a grader failed it: the agent's failure."""
+
+
+class EvalCaseNotGraded(Exception):
+    """The item could not be graded (runtime failure, no answer, a judge that broke): never the agent's failure."""
+
+
+class EvalSetItem(pytest.Item):
+    """One session of a test set: a single case, or a whole conversation, played and graded."""
+
+    def __init__(self, *, cases: Sequence[EvalTestCase], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cases = tuple(cases)
+
+    def runtest(self) -> None:
+        """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
+        from copilot_eval.pytest_plugin import _evidence_name
+        from copilot_eval.runs import Unit, run_unit
+        from copilot_eval.runtime.host import runtime_host
+
+        settings = self.config.stash[SETTINGS_KEY]
+        # The unit key names the evidence file: the node id keeps two sets' case 3 apart.
+        unit = Unit(_evidence_name(self.nodeid, 0).removesuffix(".json"), self.cases, 0)
+        results = runtime_host().run_sync(run_unit(unit, settings.agent, settings.graders,
+                                                   evidence_dir=settings.evidence_dir))
+        statuses = [result.effective_status for result in results]
+        # Same precedence as combine_grades: a definite fail is the agent's, whatever else happened.
+        for status in (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.UNKNOWN):
+            if status in statuses:
+                break
+        else:
+            status = CaseStatus.PASS
+        settings.tally[status.value] += 1
+        self.user_properties.append(("copilot_eval_status", status.value))
+        if results and results[0].evidence_path:
+            self.user_properties.append(("copilot_eval_evidence", results[0].evidence_path))
+        if status is CaseStatus.FAIL:
+            raise EvalCaseFailed(self._explain(results, "failed"))
+        if status is not CaseStatus.PASS:
+            # Outcome: a failed test, not pytest's "error" (that one means a broken fixture or
+            # setup) and never a skip (that would hide it). The run must not go green when the
+            # platform failed, and the ERROR prefix plus the summary line say it is not the agent.
+            cause = next(r.failure_reason for r in results if r.effective_status is status)
+            raise EvalCaseNotGraded(f"{status.value.upper()} {NOT_AN_AGENT_FAILURE}: {cause}\n"
+                                    + self._explain(results, "was not graded"))
+
+    def _explain(self, results: list[EvalCaseResult], verb: str) -> str:
+        if len(self.cases) == 1:
+            text = _describe_case(self.cases[0], results[0], verb)
+        else:
+            turns = "\n".join(_describe_turn(case, result) for case, result in zip(self.cases, results, strict=True))
+            bad = sum(result.effective_status is not CaseStatus.PASS for result in results)
+            text = f"conversation {verb}: {bad} of {len(results)} turns did not pass\n{turns}"
+        evidence = results[0].evidence_path if results else None
+        return text + (f"\n  evidence: {evidence}" if evidence else "")
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | Any:
+        """Our own verdicts print as their message, without a traceback into the plugin."""
+        if isinstance(excinfo.value, (EvalCaseFailed, EvalCaseNotGraded)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+
+def _grade_lines(result: EvalCaseResult, indent: str) -> list[str]:
+    # A grader's explanation already carries its score and pass mark; repeating them is noise.
+    lines = [f"{indent}{grade.method} ({grade.status.value}): {grade.explanation or 'no reason given'}"
+             for grade in result.grades]
+    if not result.grades and result.failure_reason:
+        lines.append(f"{indent}reason: {result.failure_reason}")
+    return lines
+
+
+def _describe_case(case: EvalTestCase, result: EvalCaseResult, verb: str, indent: str = "  ") -> str:
+    lines = [f"case {case.conversation_number} {verb}: {case.question}",
+             f"{indent}expected: {case.response}",
+             f"{indent}actual:   {result.actual_response if result.actual_response is not None else '(no answer)'}"]
+    lines += _grade_lines(result, indent)
+    return "\n".join(lines)
+
+
+def _describe_turn(case: EvalTestCase, result: EvalCaseResult) -> str:
+    head = f"  turn {case.conversation_number} {result.effective_status.value.upper()}: {case.question}"
+    if result.effective_status is CaseStatus.PASS:
+        return head
+    body = _describe_case(case, result, "", indent="      ").split("\n", 1)[1]  # the head names the question
+    return f"{head}\n{body}"
+
+
+__all__ = ["EvalCaseFailed", "EvalCaseNotGraded", "EvalSetFile", "EvalSetItem", "add_options", "configure"]
