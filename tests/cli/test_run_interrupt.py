@@ -11,12 +11,7 @@ from pathlib import Path
 
 import pytest
 from fault_helpers import RUNTIME, child_pids, process_gone
-from runs_helpers import CLI
-
-
-def _units(checkpoint: Path) -> list[str]:
-    lines = checkpoint.read_bytes().split(b"\n")
-    return [json.loads(line)["unit"] for line in lines[1:] if line.strip() and line.endswith(b"}")]
+from runs_helpers import CLI, checkpoint_units, write_interruptible_set
 
 
 def _command_line(pid: int) -> str:
@@ -26,23 +21,11 @@ def _command_line(pid: int) -> str:
         return ""
 
 
-def _write_set(folder: Path) -> None:
-    # Cases 1-3 answer at once, 4-8 take 1 s each, so the interrupt lands with some finished and some running.
-    (folder / "script.yaml").write_text(
-        "rules:\n"
-        "  - when: {prompt_matches: 'slow'}\n    turns: [{text: 'answer to: {prompt}', delay_s: 1}]\n"
-        "  - turns: [{text: 'answer to: {prompt}'}]\n", encoding="utf-8")
-    (folder / "agent.yaml").write_text("name: interruptible\nmodel: {scripted: script.yaml}\ntimeout_s: 30\n")
-    rows = ['"question","expectedResponse"'] + [
-        f'"q{n}{" slow" if n > 3 else ""}","answer to: q{n}{" slow" if n > 3 else ""}"' for n in range(1, 9)]
-    (folder / "set.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-
-
 # A terminal's Ctrl-C signals the whole foreground process group (the runtimes too); `kill -INT`
 # reaches only the command. Both must end the same way.
 @pytest.mark.parametrize("target", ["process group", "command only"])
 def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, target):
-    _write_set(tmp_path)
+    write_interruptible_set(tmp_path, "interruptible")
     out = tmp_path / "out"
     base = [*CLI, "run", tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out,
             "--grader", "exact", "--no-progress"]
@@ -51,7 +34,7 @@ def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, ta
                                env={**os.environ, "COLUMNS": "400"})
     checkpoint = out / "checkpoint.jsonl"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (checkpoint.exists() and len(_units(checkpoint)) >= 4):
+    while time.monotonic() < deadline and not (checkpoint.exists() and len(checkpoint_units(checkpoint)) >= 4):
         time.sleep(0.05)
     runtimes = {pid for pid in child_pids(process.pid) if RUNTIME in _command_line(pid)}
     assert runtimes, "the run should have started at least one runtime process"
@@ -69,7 +52,7 @@ def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, ta
     while time.monotonic() < grace and not all(process_gone(pid) for pid in runtimes):
         time.sleep(0.05)
     assert all(process_gone(pid) for pid in runtimes), f"runtime left running: {runtimes}"
-    before = _units(checkpoint)
+    before = checkpoint_units(checkpoint)
     assert 4 <= len(before) < 8, before
     # What finished is also written out, marked as interrupted, so the partial run can be read now.
     partial = json.loads((out / "run.json").read_text())
@@ -78,7 +61,7 @@ def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, ta
     resumed = subprocess.run([str(c) for c in [*base, "--concurrency", "4", "--resume"]], capture_output=True,
                              text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
-    after = _units(checkpoint)
+    after = checkpoint_units(checkpoint)
     assert after[: len(before)] == before  # the finished units were kept, not re-run
     assert sorted(after) == sorted(f"case{n}#0" for n in range(1, 9))  # none lost, none twice
     run = json.loads((out / "run.json").read_text())

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -33,3 +34,22 @@ def numbered_set(count: int, data_type: EvalDataType = EvalDataType.SINGLE_TURN)
 def knowledge_csv() -> Path:
     """The example knowledge test set."""
     return KNOWLEDGE
+
+
+def write_interruptible_set(folder: Path, agent_name: str) -> None:
+    """A single-turn set of 8 cases plus its scripted agent: cases 1-3 answer at once, 4-8 take
+    1 s each, so an interrupt or a kill lands with some cases finished and some running."""
+    (folder / "script.yaml").write_text(
+        "rules:\n"
+        "  - when: {prompt_matches: 'slow'}\n    turns: [{text: 'answer to: {prompt}', delay_s: 1}]\n"
+        "  - turns: [{text: 'answer to: {prompt}'}]\n", encoding="utf-8")
+    (folder / "agent.yaml").write_text(f"name: {agent_name}\nmodel: {{scripted: script.yaml}}\ntimeout_s: 30\n")
+    rows = ['"question","expectedResponse"'] + [
+        f'"q{n}{" slow" if n > 3 else ""}","answer to: q{n}{" slow" if n > 3 else ""}"' for n in range(1, 9)]
+    (folder / "set.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+
+
+def checkpoint_units(checkpoint: Path) -> list[str]:
+    """Unit keys recorded in a run's checkpoint (a half-written last line is not counted)."""
+    lines = checkpoint.read_bytes().split(b"\n")
+    return [json.loads(line)["unit"] for line in lines[1:] if line.strip() and line.endswith(b"}")]

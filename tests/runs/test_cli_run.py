@@ -9,7 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from runs_helpers import CLI, EXAMPLES, KNOWLEDGE
+from runs_helpers import CLI, EXAMPLES, KNOWLEDGE, checkpoint_units, write_interruptible_set
 
 GOOD = EXAMPLES / "evaluation" / "agent-good.yaml"
 FALLBACK = EXAMPLES / "evaluation" / "agent-fallback.yaml"
@@ -50,21 +50,8 @@ def test_bad_input_exits_2_naming_every_problem(tmp_path):
     assert judge.returncode == 2 and "--judge" in judge.stderr
 
 
-def _units(checkpoint: Path) -> list[str]:
-    lines = checkpoint.read_bytes().split(b"\n")
-    return [json.loads(line)["unit"] for line in lines[1:] if line.strip() and line.endswith(b"}")]
-
-
 def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
-    # Cases 1-3 answer at once, 4-8 take 1 s each: kill once some have finished, then resume.
-    (tmp_path / "script.yaml").write_text(
-        "rules:\n"
-        "  - when: {prompt_matches: 'slow'}\n    turns: [{text: 'answer to: {prompt}', delay_s: 1}]\n"
-        "  - turns: [{text: 'answer to: {prompt}'}]\n", encoding="utf-8")
-    (tmp_path / "agent.yaml").write_text("name: killable\nmodel: {scripted: script.yaml}\ntimeout_s: 30\n")
-    rows = ['"question","expectedResponse"'] + [
-        f'"q{n}{" slow" if n > 3 else ""}","answer to: q{n}{" slow" if n > 3 else ""}"' for n in range(1, 9)]
-    (tmp_path / "set.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    write_interruptible_set(tmp_path, "killable")  # kill once some cases have finished, then resume
     out = tmp_path / "out"
     command = [*CLI, "run", tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out,
                "--concurrency", "2", "--grader", "exact", "--no-progress"]
@@ -72,18 +59,18 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
                                start_new_session=True)
     checkpoint = out / "checkpoint.jsonl"
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (checkpoint.exists() and len(_units(checkpoint)) >= 4):
+    while time.monotonic() < deadline and not (checkpoint.exists() and len(checkpoint_units(checkpoint)) >= 4):
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGKILL)  # the run and its runtime, as a crash would
     process.wait()
-    before = _units(checkpoint)
+    before = checkpoint_units(checkpoint)
     assert 4 <= len(before) < 8, before
     assert not (out / "run.json").exists()
 
     resumed = cli(tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out, "--concurrency", "4",
                   "--grader", "exact", "--resume")
     assert resumed.returncode == 0, resumed.stderr
-    after = _units(checkpoint)
+    after = checkpoint_units(checkpoint)
     assert after[: len(before)] == before  # finished units were kept, not re-run
     assert sorted(after) == sorted(f"case{n}#0" for n in range(1, 9))  # none lost, none twice
     run = json.loads((out / "run.json").read_text())
