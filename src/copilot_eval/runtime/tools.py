@@ -79,7 +79,7 @@ def _normalize(value: Any) -> Any:
     return value if isinstance(value, ToolResult) else _normalize_result(value)
 
 
-async def _call_off_loop(fn: Callable[..., Any], args: list[Any], kwargs: dict[str, Any]) -> Any:
+async def _call_off_loop(fn: Callable[..., Any], args: list[Any]) -> Any:
     """Run a sync function in a daemon thread and await its outcome without blocking the loop."""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[Any] = loop.create_future()
@@ -96,7 +96,7 @@ async def _call_off_loop(fn: Callable[..., Any], args: list[Any], kwargs: dict[s
 
     def work() -> None:
         try:
-            value = fn(*args, **kwargs)
+            value = fn(*args)
         except BaseException as error:  # noqa: BLE001 - handed to the awaiting side verbatim
             hand_back(future.set_exception, error)
         else:
@@ -110,7 +110,7 @@ def _start(fn: Callable[..., Any], args: list[Any], caller_loop: asyncio.Abstrac
     """Start the user's function: sync in a daemon thread, async on the loop of the code that
     started the run (its own primitives and clients belong there), else on this loop."""
     if not inspect.iscoroutinefunction(fn):
-        return asyncio.ensure_future(_call_off_loop(fn, args, {}))
+        return asyncio.ensure_future(_call_off_loop(fn, args))
     if caller_loop is not None and caller_loop is not asyncio.get_running_loop() and caller_loop.is_running():
         return asyncio.wrap_future(asyncio.run_coroutine_threadsafe(fn(*args), caller_loop))
     return asyncio.ensure_future(fn(*args))
