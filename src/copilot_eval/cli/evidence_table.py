@@ -18,7 +18,7 @@ def evidence_table(paths: list[Path]) -> Table:
     for path in paths:
         result = CopilotResult.load(path)
         calls = "\n".join(
-            f"{call.name}: {'ok' if call.success else 'failed' if call.success is False else 'unknown'}"
+            f"{call.name}: {call.outcome}"
             for call in result.all_tool_calls
         ) or "-"
         tokens = str(result.total_tokens) if result.total_tokens is not None else "unknown"

@@ -11,10 +11,6 @@ if TYPE_CHECKING:
     from copilot_eval.evidence import CopilotResult
 
 
-def _outcome(success: bool | None) -> str:
-    return {True: "ok", False: "failed", None: "unknown"}[success]
-
-
 def _render(result: CopilotResult, source: Path) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -38,7 +34,7 @@ def _render(result: CopilotResult, source: Path) -> None:
             tools.add_column(column)
         for call in result.all_tool_calls:
             tools.add_row(call.call_id or "?", call.name or "?", str(call.completion_received),
-                          _outcome(call.success), "complete" if call.evidence_complete else "incomplete", call.error or "")
+                          call.outcome, "complete" if call.evidence_complete else "incomplete", call.error or "")
         console.print(tools)
     if result.capture_errors:
         errors = Table(title="Capture errors")

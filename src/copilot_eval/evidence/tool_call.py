@@ -51,6 +51,11 @@ class ToolCall(BaseModel):
             return False
         return self.result is not None or self.error is not None or self.image_content is not None
 
+    @property
+    def outcome(self) -> str:
+        """The tool's outcome in one word: "ok", "failed" or "unknown" (not an evidence verdict)."""
+        return {True: "ok", False: "failed", None: "unknown"}[self.success]
+
     def argument(self, key: str, default: Any = None) -> Any:
         """One argument of the call, or ``default`` when absent or arguments were not captured."""
         return (self.arguments or {}).get(key, default)
@@ -58,5 +63,5 @@ class ToolCall(BaseModel):
     def __str__(self) -> str:
         # Deliberately not a verdict: the string shows what was seen, evidence_complete decides.
         args = json.dumps(self.arguments, ensure_ascii=False) if self.arguments is not None else "?"
-        outcome = {True: "ok", False: "failed", None: "outcome unknown"}[self.success]
+        outcome = "outcome unknown" if self.success is None else self.outcome
         return f"{self.name or '?'}({args}) -> {outcome}"
