@@ -19,9 +19,11 @@ app = typer.Typer(
 
 # One line per command module; keep the list sorted.
 _COMMAND_MODULES: tuple[str, ...] = (
+    "compare_cmd",
     "convert_cmd",
     "inspect_cmd",
     "quickstart_cmd",
+    "report_cmd",
     "run_cmd",
     "setup_cmd",
     "validate_cmd",

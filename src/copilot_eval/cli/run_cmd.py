@@ -1,4 +1,4 @@
-"""`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write run.json and results.csv.
+"""`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write run.json, results.csv and report.html.
 
 Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under``; 2 bad
 input (every problem of a bad set is printed; a missing agent file or a bad grader spec is named);
@@ -65,6 +65,9 @@ def run(
                           help="Exit 1 when the score (percent of graded cases) is below this.")] = None,
     data_type: Annotated[Optional[str], typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
+    junit: Annotated[Optional[Path], typer.Option("--junit", help="Also write the run as JUnit XML to this file.")] = None,
+    baseline: Annotated[Optional[Path], typer.Option("--baseline", metavar="RUN_DIR",
+                        help="Compare with an earlier run folder (terminal, comparison.html, comparison.md).")] = None,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     import asyncio
@@ -72,6 +75,7 @@ def run(
     from rich.console import Console
 
     from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
+    from copilot_eval.reports.after_run import baseline_problem, write_run_reports
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
 
@@ -84,6 +88,8 @@ def run(
         graders = [parse_grader_spec(spec, judge=judge) for spec in grader or []]
     except GraderSpecError as exc:
         raise _bad_input(str(exc)) from None
+    if (problem := baseline_problem(baseline)) is not None:
+        raise _bad_input(problem)
     if resume and out is None:
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
@@ -107,7 +113,9 @@ def run(
         shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
         extra.append(f"pass@{repeat} {shown[0]}, pass^{repeat} {shown[1]}; flaky cases: {flaky_cases(result) or 'none'}")
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
-    print_summary(result, test_set, console, extra=extra)
+    reports = write_run_reports(out, junit=junit, baseline=baseline)
+    print_summary(result, test_set, console, extra=extra + reports.lines)
+    reports.print_comparison(console)
     if fail_under is not None and result.general_quality_percent < fail_under:
         console.print(f"[red]score {result.general_quality_percent:g}% is below --fail-under {fail_under:g}[/]")
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
