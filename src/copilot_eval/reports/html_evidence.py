@@ -89,6 +89,10 @@ def _usage(data: dict[str, Any]) -> str:
     return html
 
 
+def _seconds(milliseconds: Any) -> str | None:
+    return f"{milliseconds / 1000:.2f} s" if isinstance(milliseconds, (int, float)) else None
+
+
 def evidence_html(data: dict[str, Any] | None, link: str | None) -> str:
     """The evidence section of a drill-down; says so plainly when the evidence file is missing."""
     where = f'<p>Evidence JSON: <a href="{esc(link)}">{esc(link)}</a></p>' if link else ""
@@ -97,7 +101,7 @@ def evidence_html(data: dict[str, Any] | None, link: str | None) -> str:
     executed = {True: "yes", False: "no (see error)"}.get(data.get("success"), "unknown") if "success" in data else "unknown"
     facts = [("executed to the end", esc(executed)),
              ("stop reason", esc(data.get("stop_reason"))), ("model", esc(data.get("model_used"))),
-             ("session duration ms", esc(data.get("duration_ms")))]
+             ("session duration", esc(_seconds(data.get("duration_ms"))))]
     if data.get("error"):
         facts.append(("error", esc(data.get("error"))))
     overview = table(["fact", "value"], [[esc(name), value] for name, value in facts])

@@ -84,8 +84,28 @@ def _case(result: EvalCaseResult, folder: RunFolder, cases: dict[int, Any], evid
         parts.append(f"<h3>Reason</h3>{pre(result.failure_reason)}")
     parts.append(_grades(result, folder))
     parts.append(f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>")
-    parts.append(evidence_html(evidence.get(result.evidence_path or ""), folder.link(result.evidence_path)))
+    if result.evidence_path:
+        parts.append(evidence_html(evidence.get(result.evidence_path), folder.link(result.evidence_path)))
+    else:
+        parts.append('<p class="muted">No evidence file was recorded for this case.</p>')
     return drill_down(summary, "".join(parts), anchor=_anchor(result))
+
+
+def _charts(results: list[EvalCaseResult], evidence: dict[str, Any], repeats: bool) -> str:
+    # One bar per session: the cases of a conversation share one session, its time and its tokens.
+    sessions: dict[str, list[EvalCaseResult]] = {}
+    for result in results:
+        sessions.setdefault(result.evidence_path or _anchor(result), []).append(result)
+    bars_time, bars_tokens = [], []
+    for key, members in sessions.items():
+        first = members[0]
+        label = _label(first, repeats) if len(members) == 1 else Path(key).stem
+        worst = next((s.value for s in (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.UNKNOWN)
+                      if any(m.effective_status is s for m in members)), CaseStatus.PASS.value)
+        bars_time.append((label, None if first.duration_ms is None else first.duration_ms / 1000, worst))
+        bars_tokens.append((label, evidence_tokens(evidence.get(first.evidence_path or "")), worst))
+    return (bar_chart("Duration per session", bars_time, unit="s")
+            + bar_chart("Tokens per session (input + output)", bars_tokens, unit="tokens"))
 
 
 def run_report_html(folder: RunFolder) -> str:
@@ -96,10 +116,7 @@ def run_report_html(folder: RunFolder) -> str:
     cases = {c.conversation_number: c for c in folder.test_set.cases} if folder.test_set else {}
     evidence = {path: folder.load_evidence(path) for path in {r.evidence_path for r in results if r.evidence_path}}
     standing = getattr(run, "runtime_limitation_standing", None) or getattr(run, "limitation_standing", None)
-    charts = bar_chart("Duration per case", [(_label(r, repeats), None if r.duration_ms is None else r.duration_ms / 1000,
-                                              r.effective_status.value) for r in results], unit="s")
-    charts += bar_chart("Tokens per case", [(_label(r, repeats), evidence_tokens(evidence.get(r.evidence_path or "")),
-                                             r.effective_status.value) for r in results], unit="tokens")
+    charts = _charts(results, evidence, repeats)
     subtitle = (f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
                 f"{esc(None if run.duration_ms is None else f'{run.duration_ms / 1000:.1f} s')} · {len(results)} results")
     body = (_summary_cards(folder) + _limitation_banner(run.runtime_limitation, standing)
