@@ -8,6 +8,7 @@ project already depends on; no browser is downloaded (tests skip when none is in
 from __future__ import annotations
 
 import base64
+import contextlib
 import itertools
 import json
 import os
@@ -56,7 +57,8 @@ class Browser:
                                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         self._ids = itertools.count(1)
         self._events: list[dict[str, Any]] = []
-        self._socket = connect(self._browser_url(), max_size=None, open_timeout=timeout_s)
+        self._stack = contextlib.ExitStack()
+        self._socket = self._stack.enter_context(connect(self._browser_url(), max_size=None, open_timeout=timeout_s))
         target = self.call("Target.createTarget", url="about:blank")["targetId"]
         self._session = self.call("Target.attachToTarget", targetId=target, flatten=True)["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
@@ -103,7 +105,9 @@ class Browser:
             self._events.append(event)
 
     def open(self, url: str) -> None:
-        """Navigate to ``url`` and wait for its load event."""
+        """Navigate to ``url`` and wait for its load event; the page log starts afresh."""
+        self.evaluate("0")
+        self._events.clear()
         self.call("Page.navigate", session=True, url=url)
         self._wait_for("Page.loadEventFired")
 
@@ -142,8 +146,8 @@ class Browser:
     def close(self) -> None:
         """Stop the browser (the process this object started) and remove its profile."""
         try:
-            if getattr(self, "_socket", None) is not None:
-                self._socket.close()
+            if getattr(self, "_stack", None) is not None:
+                self._stack.close()
         finally:
             if self._process.poll() is None:
                 self._process.terminate()
