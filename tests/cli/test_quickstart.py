@@ -44,6 +44,9 @@ def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_ag
     run = json.loads((run_dir / "run.json").read_text())
     assert (run["passed"], run["failed"], run["errored"], run["generalQualityPercent"]) == (6, 0, 0, 100.0)
     assert (run_dir / "results.csv").is_file()
+    # The evaluation story writes the HTML report and names it.
+    assert (run_dir / "report.html").is_file()
+    assert f"open the HTML report: {run_dir / 'report.html'}" in first.stdout
 
     # The same --out again: a new evaluation run beside the first, not "an earlier run is recorded here".
     again = quickstart("--out", out, cwd=tmp_path)
