@@ -115,7 +115,8 @@ def run_report_html(folder: RunFolder) -> str:
     repeats = any(r.repeat_index for r in results)
     cases = {c.conversation_number: c for c in folder.test_set.cases} if folder.test_set else {}
     evidence = {path: folder.load_evidence(path) for path in {r.evidence_path for r in results if r.evidence_path}}
-    standing = getattr(run, "runtime_limitation_standing", None) or getattr(run, "limitation_standing", None)
+    standing = getattr(run, "limitation_standing", None)  # suspected or confirmed, where the run model has it
+    standing = getattr(standing, "value", standing)
     charts = _charts(results, evidence, repeats)
     subtitle = (f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
                 f"{esc(None if run.duration_ms is None else f'{run.duration_ms / 1000:.1f} s')} · {len(results)} results")

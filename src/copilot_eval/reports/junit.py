@@ -16,6 +16,10 @@ from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.atomic import write_bytes_atomically
 
 
+def _text(value: object) -> str | None:
+    return None if value is None else str(getattr(value, "value", value))
+
+
 def _case_name(result: EvalCaseResult, repeats: bool) -> str:
     return f"case {result.conversation_number}" + (f" (repeat {result.repeat_index or 0})" if repeats else "")
 
@@ -45,7 +49,9 @@ def junit_xml(run: EvalRun, test_set: EvalTestSet | None = None) -> str:
         suite.set("timestamp", run.run_at.isoformat())
     properties = ET.SubElement(suite, "properties")
     facts = {"score_percent": f"{run.general_quality_percent:g}", "confidence": run.confidence.value,
-             "agent": run.agent_name, "runtime_limitation": run.runtime_limitation}
+             "agent": run.agent_name, "runtime_limitation": run.runtime_limitation,
+             # suspected or confirmed, where the run model records it
+             "runtime_limitation_standing": _text(getattr(run, "limitation_standing", None))}
     for name, value in facts.items():
         if value is not None:
             ET.SubElement(properties, "property", name=name, value=value)

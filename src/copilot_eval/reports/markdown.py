@@ -18,7 +18,9 @@ def run_summary_markdown(run: EvalRun) -> str:
              f"{run.passed} passed, {run.failed} failed, {run.errored or 0} errors (not graded), "
              f"{run.not_graded or 0} unknown; confidence {run.confidence.value}"]
     if run.runtime_limitation:
-        lines += ["", f"> **Runtime limitation:** {_cell(run.runtime_limitation, 600)}"]
+        standing = getattr(run, "limitation_standing", None)  # suspected or confirmed, where recorded
+        label = f"Runtime limitation ({getattr(standing, 'value', standing)})" if standing else "Runtime limitation"
+        lines += ["", f"> **{label}:** {_cell(run.runtime_limitation, 600)}"]
     bad = [r for r in run.results or [] if r.effective_status is not CaseStatus.PASS]
     if bad:
         lines += ["", "| case | repeat | status | reason |", "| --- | --- | --- | --- |"]
