@@ -90,7 +90,7 @@ class DirectLineConversation:
         greeting = await self._exchange(event, TargetTurn(prompt="(startConversation event)"))
         return greeting.activities
 
-    async def _refresh_if_due(self, deadline: float) -> None:
+    async def _refresh_if_due(self, deadline: float | None) -> None:
         if self._token_expires_at is None or self._token_lifetime is None:
             return
         if time.monotonic() < self._token_expires_at - self._token_lifetime * (1 - REFRESH_MARGIN):
@@ -127,6 +127,7 @@ class DirectLineConversation:
         return turn
 
     async def _poll(self) -> list[dict[str, Any]]:
+        await self._refresh_if_due(None)  # a long turn must not outlive its token
         url = f"{self.base_url}/conversations/{self.conversation_id}/activities"
         if self._watermark is not None:
             url += f"?watermark={self._watermark}"
