@@ -134,7 +134,7 @@ class EvalSetItem(pytest.Item):
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
         from copilot_eval.pytest_plugin import _evidence_name
         from copilot_eval.runs import Unit, run_unit
-        from copilot_eval.runtime.host import runtime_host
+        from copilot_eval.runtime.process.host import runtime_host
 
         settings = self.config.stash[SETTINGS_KEY]
         # The unit key names the evidence file: the node id keeps two sets' case 3 apart.

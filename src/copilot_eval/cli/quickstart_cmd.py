@@ -34,7 +34,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from copilot_eval.cli.evidence_table import evidence_table
-        from copilot_eval.runtime.locate import locate_runtime
+        from copilot_eval.runtime.process.locate import locate_runtime
 
         console = Console()
         examples = find_examples()

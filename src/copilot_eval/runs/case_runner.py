@@ -28,7 +28,7 @@ class Unit:
 
 
 async def _play(agent: Any, prompts: list[str], pool: Any) -> CopilotResult:
-    from copilot_eval.runtime.runner import run_copilot
+    from copilot_eval.runtime.session.runner import run_copilot
 
     try:
         return await run_copilot(agent, prompts[0] if len(prompts) == 1 else prompts, pool=pool)

@@ -119,7 +119,7 @@ async def run_eval_set(test_set: EvalTestSet, agent: Any, *, graders: Sequence[G
     finished: list[EvalCaseResult] = [r for unit in units for r in done.get(unit.key, [])]
     gate = asyncio.Semaphore(concurrency)
     if pool is None:
-        from copilot_eval.runtime.pool import shared_pool
+        from copilot_eval.runtime.process.pool import shared_pool
 
         pool = shared_pool()
 
