@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.runtime.home import eval_home
+from copilot_eval.runtime.process.home import eval_home
 from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget
 
 CACHE_ENV = "COPILOT_EVAL_TOKEN_CACHE"
