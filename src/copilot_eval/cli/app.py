@@ -19,6 +19,7 @@ app = typer.Typer(
 
 # One line per command module; keep the list sorted.
 _COMMAND_MODULES: tuple[str, ...] = (
+    "analyze_cmd",
     "convert_cmd",
     "inspect_cmd",
     "quickstart_cmd",

@@ -1,7 +1,8 @@
 """`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write run.json and results.csv.
 
 Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under``; 2 bad
-input (every problem of a bad set is printed; a missing agent file or a bad grader spec is named);
+input (a missing or unreadable set, agent file or grader spec is named in one line; every problem
+of an invalid set is printed);
 130 interrupted (what finished is kept; continue with ``--resume``).
 """
 
@@ -23,31 +24,12 @@ def _bad_input(message: str) -> typer.Exit:
     return typer.Exit(EXIT_BAD_INPUT)
 
 
-def _read_set(path: Path, data_type: str | None):  # noqa: ANN202 - EvalTestSet, imported lazily
-    from copilot_eval.evalsets import EvalSetError, check_csv, check_json, read_csv, read_test_set_json
+def _profile_option(profile: str | None) -> str | None:
+    from copilot_eval.evalsets import RULE_SETS
 
-    is_json = path.suffix.lower() == ".json"
-    problems = check_json(path) if is_json else check_csv(path)
-    if problems:
-        raise _bad_input(f"{path}: {len(problems)} problem(s)\n" + "\n".join(f"  - {p}" for p in problems))
-    try:
-        test_set = read_test_set_json(path) if is_json else read_csv(path)
-    except EvalSetError as exc:
-        raise _bad_input(str(exc)) from None
-    if data_type:
-        test_set = test_set.model_copy(update={"data_type": data_type})
-    return test_set
-
-
-def _load_agent(path: Path, option: str):  # noqa: ANN202 - CopilotEval, imported lazily
-    from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
-
-    if not path.is_file():
-        raise _bad_input(f"{option} {path}: agent file not found")
-    try:
-        return load_agent_file(path)
-    except (AgentFileError, ValueError) as exc:
-        raise _bad_input(f"{option} {path}: {exc}") from None
+    if profile is not None and profile not in RULE_SETS:
+        raise _bad_input(f"--profile {profile!r}: expected one of {', '.join(RULE_SETS)}")
+    return profile
 
 
 def run(
@@ -64,6 +46,8 @@ def run(
     fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100,
                           help="Exit 1 when the score (percent of graded cases) is below this.")] = None,
     data_type: Annotated[Optional[str], typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
+    profile: Annotated[Optional[str], typer.Option("--profile", help="Rule set the set is checked against: "
+                       "copilot-studio (today's templates, the default) or seed.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
@@ -71,27 +55,27 @@ def run(
 
     from rich.console import Console
 
-    from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
+    from copilot_eval.runs.prepare import PrepareError, prepare_run
 
     if data_type not in (None, "SingleTurn", "Conversation"):
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
-    test_set = _read_set(test_set_path, data_type)
-    agent = _load_agent(agent_path, "--agent")
-    judge = _load_agent(judge_path, "--judge") if judge_path else None
     try:
-        graders = [parse_grader_spec(spec, judge=judge) for spec in grader or []]
-    except GraderSpecError as exc:
+        prepared = prepare_run(test_set_path, agent_path, grader_specs=grader, judge_path=judge_path,
+                               profile=_profile_option(profile), data_type=data_type)
+    except PrepareError as exc:
         raise _bad_input(str(exc)) from None
+    test_set, agent = prepared.test_set, prepared.agent
     if resume and out is None:
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
     console = Console()
     try:
-        result = asyncio.run(run_eval_set(test_set, agent, graders=graders, repeat=repeat, concurrency=concurrency,
-                                          output_dir=out, resume=resume, progress=not no_progress))
+        result = asyncio.run(run_eval_set(test_set, agent, graders=prepared.graders, repeat=repeat,
+                                          concurrency=concurrency, output_dir=out, resume=resume,
+                                          progress=not no_progress, validate=False))
     except CheckpointError as exc:
         raise _bad_input(str(exc)) from None
     except KeyboardInterrupt:

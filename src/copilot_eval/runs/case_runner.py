@@ -1,6 +1,7 @@
-"""Play one unit (a single-turn case, or a whole conversation) through the runtime and grade it.
+"""Play one unit (a single-turn case, or one conversation) through the runtime and grade it.
 
-A unit runs in one fresh session. Its evidence is saved before grading, so a grader crash never
+A unit runs in one fresh session; ``_play`` is the one place a unit is played. Each answer is
+graded against its own case's reference. Its evidence is saved before grading, so a grader crash never
 loses what the agent did. A case the session never answered is an ``error``: the platform failed,
 which says nothing about the agent's quality.
 """
@@ -20,11 +21,20 @@ from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
 
 @dataclass(frozen=True)
 class Unit:
-    """Cases played together in one session, for one repeat; ``key`` names it in the checkpoint."""
+    """Cases played together in one session, for one repeat; ``key`` names it in the checkpoint.
+
+    ``turns`` holds each case's 1-based position among the rows sharing its conversationNumber
+    (what identifies a result); empty means 1, 2, ... in order.
+    """
 
     key: str
     cases: tuple[EvalTestCase, ...]
     repeat_index: int
+    turns: tuple[int, ...] = ()
+
+    def turn_numbers(self) -> tuple[int, ...]:
+        """The turn of each case, defaulting to its position in the unit."""
+        return self.turns or tuple(range(1, len(self.cases) + 1))
 
 
 async def _play(agent: Any, prompts: list[str], pool: Any) -> CopilotResult:
@@ -59,7 +69,7 @@ async def run_unit(unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: A
     saved = str(result.save(path)) if path is not None else None
     answers = result.responses_per_prompt
     outcomes = []
-    for index, case in enumerate(unit.cases):
+    for index, (case, turn) in enumerate(zip(unit.cases, unit.turn_numbers(), strict=True)):
         answer = answers[index] if index < len(answers) else None
         evidence = CaseEvidence(answer=answer, result=result, turn_index=index, evidence_path=saved)
         grades = [await _grade(grader, case, evidence) for grader in graders]
@@ -67,7 +77,7 @@ async def run_unit(unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: A
         if evidence.runtime_error is not None:
             status, reason = CaseStatus.ERROR, evidence.runtime_error
         outcomes.append(EvalCaseResult(
-            conversation_number=case.conversation_number, passed=status is CaseStatus.PASS,
+            conversation_number=case.conversation_number, turn=turn, passed=status is CaseStatus.PASS,
             actual_response=answer, failure_reason=reason, status=status,
             grades=[grade.to_record() for grade in grades], evidence_path=saved,
             duration_ms=result.duration_ms, repeat_index=unit.repeat_index,
