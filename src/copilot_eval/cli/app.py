@@ -22,6 +22,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "analyze_cmd",
     "convert_cmd",
     "inspect_cmd",
+    "login_cmd",
     "quickstart_cmd",
     "run_cmd",
     "setup_cmd",

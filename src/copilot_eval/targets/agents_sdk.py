@@ -89,8 +89,9 @@ class AgentsSdkConversation:
         self.conversation_id: str | None = None
         self.capture_errors: list[str] = []
 
-    def _token(self) -> str:
-        value = self._token_source()
+    async def _token(self) -> str:
+        # The MSAL cache may refresh over the network, synchronously: keep it off the event loop.
+        value = await asyncio.to_thread(self._token_source)
         self.exchanges.secrets.add(value)
         return value
 
@@ -98,9 +99,10 @@ class AgentsSdkConversation:
         stream = _Stream()
         started = time.monotonic()
         full = f"{url}?api-version={API_VERSION}"
+        token = await self._token()
         try:
             async with asyncio.timeout(self.timeout_s):
-                async with self.exchanges.stream(full, bearer=self._token(), json=body) as response:
+                async with self.exchanges.stream(full, bearer=token, json=body) as response:
                     if response.status_code != 200:
                         await response.aread()
                         code, message = error_of(response)

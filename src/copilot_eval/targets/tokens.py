@@ -72,10 +72,17 @@ def token_source(config: CopilotStudioTarget) -> Callable[[], str]:
 
     def from_cache() -> str:
         path = token_cache_path()
-        app, cache = public_client(config.client_id or "", config.tenant_id, path)
-        accounts = app.get_accounts()
-        result = app.acquire_token_silent([scope_for(config.cloud)], account=accounts[0]) if accounts else None
-        save_cache(cache, path)
+        if not path.is_file():
+            raise TokenError(f"no token cache at {path}: run `copilot-eval login --agent AGENT.yaml` once")
+        try:
+            app, cache = public_client(config.client_id or "", config.tenant_id, path)
+            accounts = app.get_accounts()
+            result = app.acquire_token_silent([scope_for(config.cloud)], account=accounts[0]) if accounts else None
+            save_cache(cache, path)
+        except TokenError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - msal and its HTTP stack raise many kinds; one error here
+            raise TokenError(f"could not get a token from the cache {path}: {type(exc).__name__}: {exc}") from None
         if not result or "access_token" not in result:
             raise TokenError(f"no cached sign-in for client {config.client_id} in {path}: run "
                              "`copilot-eval login --agent AGENT.yaml` once")
