@@ -44,6 +44,10 @@ def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_ag
     run = json.loads((run_dir / "run.json").read_text())
     assert (run["passed"], run["failed"], run["errored"], run["generalQualityPercent"]) == (6, 0, 0, 100.0)
     assert (run_dir / "results.csv").is_file()
+    # examples/evalsets/conversations.csv: three conversations of two turns, one session each.
+    assert [(r["conversationNumber"], r["turn"]) for r in run["results"]] == [
+        (1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]
+    assert len({r["evidencePath"] for r in run["results"]}) == 3
 
     # The same --out again: a new evaluation run beside the first, not "an earlier run is recorded here".
     again = quickstart("--out", out, cwd=tmp_path)
