@@ -71,8 +71,9 @@ def _json_files(folder: Path) -> dict[Path, int]:
 
 # -- evaluation run: story 1 of docs/evaluation-runs.md, through `copilot-eval run` ----------------
 def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -> int:
-    """Run the knowledge test set against the well-answering example agent and show its summary."""
-    test_set = examples / "evalsets" / "knowledge.csv"
+    """Run the three-conversation test set against the well-answering example agent and show its summary."""
+    # A file in the layout Copilot Studio hands out today: comment block, conversations of two turns.
+    test_set = examples / "evalsets" / "conversations.csv"
     agent = examples / "evaluation" / "agent-good.yaml"
     if not (test_set.is_file() and agent.is_file()):
         return 0  # an older examples folder: nothing to show
