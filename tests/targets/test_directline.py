@@ -160,3 +160,31 @@ async def test_a_missing_secret_variable_is_an_error_naming_it(monkeypatch):
     agent = StudioAgent(target=DirectLineTarget(secret_env="NOT_SET_DL_SECRET"), timeout_s=2)
     result = await agent.play(["anything"])
     assert not result.success and "NOT_SET_DL_SECRET" in result.error and result.turns == []
+
+
+async def test_the_websocket_stream_delivers_typing_and_duplicates_are_dropped(tmp_path):
+    from copilot_eval.testing import typing_stream
+
+    fake = FakeDirectLine(ray_agent(stream=typing_stream(["Ray ", "tasks "], "Ray tasks are remote functions.")))
+    async with LoopbackServer(fake):
+        result = await directline_agent(fake, websocket=True).play(["stream it", "How do Ray tasks work?"])
+        path = result.save(tmp_path / "e.json")
+    assert result.success, result.error
+    first, second = result.turns
+    assert first.typing_seen is True and first.streaming_seen is True
+    assert first.answer == "Ray tasks are remote functions."
+    # every activity once, though the stream and polling both delivered the messages
+    ids = [a["id"] for turn in result.turns for a in turn.activities]
+    assert len(ids) == len(set(ids)) and second.answer == GROUNDED_TEXT and second.typing_seen is False
+    stream = next(h for h in result.http if h.method == "WEBSOCKET")
+    assert stream.status == 101 and stream.url.endswith("stream?t=[redacted]")
+    assert "dlt_" not in path.read_text()  # the stream URL's token is not kept
+
+
+async def test_a_refused_stream_falls_back_to_polling_and_says_so():
+    fake = FakeDirectLine(ray_agent(), websocket=False)
+    async with LoopbackServer(fake):
+        result = await directline_agent(fake, websocket=True).play(["How do Ray tasks work?"])
+    assert result.success and result.responses_per_prompt == [GROUNDED_TEXT]
+    assert result.turns[0].typing_seen is None  # without the stream, typing cannot be seen: unknown
+    assert len(result.capture_errors) == 1 and "polling only" in result.capture_errors[0]

@@ -73,6 +73,10 @@ class StudioAgent:
                         break
             except (TargetHttpError, TokenError) as exc:
                 result.error = exc.describe() if isinstance(exc, TargetHttpError) else str(exc)
+            finally:
+                closing = getattr(conversation, "close", None)
+                if closing is not None:
+                    await closing()
             result.http = exchanges.records
             result.capture_errors = list(getattr(conversation, "capture_errors", []))
         failed = next((turn for turn in result.turns if turn.error is not None), None)

@@ -40,6 +40,7 @@ class DirectLineTarget:
     directline_url: str | None = None
     user_id: str | None = None
     start_conversation_event: bool = False
+    websocket: bool = False
     quiet_s: float = 3.0
     poll_interval_s: float = 1.0
     max_retries: int = 2

@@ -37,6 +37,8 @@ class DirectLineConversation:
         self._token_lifetime: float | None = None
         self._watermark: str | None = None
         self._seen: set[str] = set()
+        self._stream: Any = None  # an ActivityStream when `websocket: true` and it opened
+        self._stream_attempt: Any = None  # the stream tried, kept for its problems even when it failed
 
     # -- connecting ---------------------------------------------------------------------------
     def _take_token(self, body: dict[str, Any]) -> None:
@@ -84,6 +86,12 @@ class DirectLineConversation:
         self.conversation_id = body.get("conversationId")
         if not self.conversation_id:
             raise TargetHttpError(None, None, "starting the conversation returned no conversationId")
+        if self.config.websocket and body.get("streamUrl"):
+            from copilot_eval.targets.directline_stream import ActivityStream
+
+            stream = ActivityStream(str(body["streamUrl"]), self.exchanges)
+            self._stream = stream if await stream.start() else None
+            self._stream_attempt = stream
         if not self.config.start_conversation_event:
             return []
         event = {"type": "event", "name": "startConversation", "from": {"id": self.user_id, "role": "user"}}
@@ -121,10 +129,20 @@ class DirectLineConversation:
             return turn
         turn.latency_ms = round((first - started) * 1000, 1) if first is not None else None
         turn.duration_ms = round((time.monotonic() - started) * 1000, 1)
-        fill_turn(turn, replies, typing_observable=False)
+        fill_turn(turn, replies, typing_observable=self._stream is not None)
         if turn.error is None and not any(a.get("type") == "message" for a in replies):
             turn.error = f"no reply from the agent within {self.timeout_s:g} s"
         return turn
+
+    @property
+    def capture_errors(self) -> list[str]:
+        """Problems of the WebSocket stream (the conversation fell back to polling)."""
+        return list(self._stream_attempt.problems) if self._stream_attempt is not None else []
+
+    async def close(self) -> None:
+        """Close the WebSocket stream, if one was opened."""
+        if self._stream is not None:
+            await self._stream.close()
 
     async def _poll(self) -> list[dict[str, Any]]:
         await self._refresh_if_due(None)  # a long turn must not outlive its token
@@ -134,8 +152,9 @@ class DirectLineConversation:
         body = (await self.exchanges.send("GET", url, bearer=self._token)).json()
         if body.get("watermark") is not None:  # a missing watermark keeps the previous one
             self._watermark = str(body["watermark"])
+        streamed = self._stream.drain() if self._stream is not None else []
         fresh = []
-        for item in body.get("activities") or []:
+        for item in [*streamed, *(body.get("activities") or [])]:
             key = item.get("id")
             if key is not None and key in self._seen:
                 continue  # the same activity delivered twice
@@ -167,7 +186,11 @@ class DirectLineConversation:
                 return replies, "quiet", first
             if now >= deadline:
                 return replies, "timeout", first
-            await asyncio.sleep(min(self.config.poll_interval_s, max(0.0, deadline - now)))
+            pause = min(self.config.poll_interval_s, max(0.0, deadline - now))
+            if self._stream is not None and self._stream.alive:
+                await self._stream.wait(pause)  # wake as soon as the stream delivers
+            else:
+                await asyncio.sleep(pause)
 
 
 __all__ = ["API_VERSION", "DirectLineConversation"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -40,18 +41,21 @@ class FakeDirectLine:
     """An ASGI app: a Direct Line 3.0 service whose bot follows ``agent``'s script.
 
     ``secret`` enables the secured path (``tokens/generate``); ``token_lifetime_s`` makes tokens
-    expire (403 ``TokenExpired`` afterwards). ``requests`` records (method, path, had_auth).
+    expire (403 ``TokenExpired`` afterwards); ``websocket=False`` refuses stream connections.
+    ``requests`` records (method, path, had_auth).
     """
 
     def __init__(self, agent: FakeAgent, *, secret: str | None = None, token_lifetime_s: float = 3600,
-                 schema: str = "cr123_fakeAgent") -> None:
+                 schema: str = "cr123_fakeAgent", websocket: bool = True) -> None:
         self.agent, self.secret, self.token_lifetime_s, self.schema = agent, secret, token_lifetime_s, schema
+        self.websocket = websocket
         self.url = ""
         self.requests: list[tuple[str, str, bool]] = []
         self.conversations: dict[str, _Conversation] = {}
         self._tokens: dict[str, tuple[str, float]] = {}
         self._fault_counts: dict[int, int] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._sockets: dict[str, asyncio.Queue[dict[str, Any]]] = {}
         self._app = self._build()
 
     # -- addresses -------------------------------------------------------------------------
@@ -101,6 +105,8 @@ class FakeDirectLine:
                    "timestamp": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"),
                    "channelId": "directline", "conversation": {"id": conversation.id}}
         conversation.log.append(stamped)
+        if conversation.id in self._sockets:  # typing included: the stream is how typing is delivered
+            self._sockets[conversation.id].put_nowait(stamped)
         return stamped
 
     async def _play(self, conversation: _Conversation, reply: Reply, reply_to: str) -> None:
@@ -125,7 +131,8 @@ class FakeDirectLine:
         from starlette.applications import Starlette
         from starlette.requests import Request
         from starlette.responses import JSONResponse, Response
-        from starlette.routing import Route
+        from starlette.routing import Route, WebSocketRoute
+        from starlette.websockets import WebSocket, WebSocketDisconnect
 
         async def record(request: Request) -> None:
             self.requests.append((request.method, request.url.path, "authorization" in request.headers))
@@ -171,7 +178,7 @@ class FakeDirectLine:
             conversation.started = True
             return JSONResponse({"conversationId": bound, "token": bearer,
                                  "expires_in": self.token_lifetime_s,
-                                 "streamUrl": f"ws://{self.url[7:]}{API}/conversations/{bound}/stream?t=x"},
+                                 "streamUrl": f"ws://{self.url[7:]}{API}/conversations/{bound}/stream?t={bearer}"},
                                 status_code=status)
 
         async def post_activity(request: Request) -> Response:
@@ -208,7 +215,40 @@ class FakeDirectLine:
             watermark = str(len(conversation.log)) if conversation.log else None
             return JSONResponse({"activities": [a for _, a in visible], "watermark": watermark})
 
+        async def stream(socket: WebSocket) -> None:
+            conversation = self.conversations.get(socket.path_params["cid"])
+            bound = self._tokens.get(socket.query_params.get("t", ""))
+            self.requests.append(("WEBSOCKET", socket.url.path, bound is not None))
+            if not self.websocket or conversation is None or bound is None or bound[0] != conversation.id:
+                await socket.close(code=1008, reason="unknown conversation or token, or streaming off")
+                return
+            await socket.accept()
+            if conversation.id in self._sockets:
+                await socket.close(code=1000, reason="collision")  # one stream per conversation
+                return
+            queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            self._sockets[conversation.id] = queue
+            try:
+                await socket.send_text("")  # a keep-alive frame, as the service sends them
+                if conversation.log:  # what happened before the socket opened is replayed
+                    await socket.send_text(json.dumps({"activities": conversation.log,
+                                                       "watermark": str(len(conversation.log))}))
+                closed = asyncio.ensure_future(socket.receive())  # the client going away ends the stream
+                while True:
+                    arrival = asyncio.ensure_future(queue.get())
+                    await asyncio.wait({closed, arrival}, return_when=asyncio.FIRST_COMPLETED)
+                    if closed.done():
+                        arrival.cancel()
+                        break
+                    await socket.send_text(json.dumps({"activities": [arrival.result()],
+                                                       "watermark": str(len(conversation.log))}))
+            except (WebSocketDisconnect, RuntimeError):
+                pass
+            finally:
+                self._sockets.pop(conversation.id, None)
+
         return Starlette(routes=[
+            WebSocketRoute(f"{API}/conversations/{{cid}}/stream", stream),
             Route("/powervirtualagents/botsbyschema/{schema}/directline/token", token, methods=["GET"]),
             Route("/powervirtualagents/regionalchannelsettings", regional, methods=["GET"]),
             Route(f"{API}/tokens/generate", generate, methods=["POST"]),
