@@ -188,3 +188,15 @@ async def test_a_refused_stream_falls_back_to_polling_and_says_so():
     assert result.success and result.responses_per_prompt == [GROUNDED_TEXT]
     assert result.turns[0].typing_seen is None  # without the stream, typing cannot be seen: unknown
     assert len(result.capture_errors) == 1 and "polling only" in result.capture_errors[0]
+
+
+async def test_401_with_a_wrong_secret_and_404_for_an_unknown_agent_are_errors_naming_status_and_code(monkeypatch):
+    monkeypatch.setenv("WRONG_DL_SECRET", "not-the-secret-value")
+    fake = FakeDirectLine(ray_agent(), secret="the-real-secret-value")
+    async with LoopbackServer(fake):
+        wrong = await StudioAgent(target=DirectLineTarget(secret_env="WRONG_DL_SECRET",
+                                                          directline_url=fake.directline_url), timeout_s=5).play(["q"])
+        unknown = await StudioAgent(target=DirectLineTarget(
+            token_endpoint=fake.token_endpoint.replace(fake.schema, "cr123_other")), timeout_s=5).play(["q"])
+    assert wrong.error.startswith("HTTP 401 BadArgument") and wrong.turns == []
+    assert unknown.error.startswith("HTTP 404 BotNotFound") and unknown.stop_reason == "execution_error"
