@@ -16,7 +16,7 @@ from copilot_eval.evalsets import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.grading import ExactMatch
 from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.runs import run_eval_set
-from copilot_eval.runtime.runner import run_copilot
+from copilot_eval.runtime.session.runner import run_copilot
 
 
 def agent(delay: float) -> CopilotEval:

@@ -19,9 +19,9 @@ import tempfile
 import time
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
-from copilot_eval.runtime.client_factory import start_client
-from copilot_eval.runtime.locate import locate_runtime
-from copilot_eval.runtime.pool import RuntimePool
+from copilot_eval.runtime.process.client_factory import start_client
+from copilot_eval.runtime.process.locate import locate_runtime
+from copilot_eval.runtime.process.pool import RuntimePool
 
 SCRIPT = {"rules": [{"turns": [
     {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/out.txt", "file_text": "x"}}]},

@@ -12,9 +12,9 @@ from typing import Any
 __version__ = "0.1.0"
 
 _EXPORTS: dict[str, str] = {
-    "run_copilot": "copilot_eval.runtime.runner",
-    "run_copilot_sync": "copilot_eval.runtime.runner",
-    "RuntimePool": "copilot_eval.runtime.pool",
+    "run_copilot": "copilot_eval.runtime.session.runner",
+    "run_copilot_sync": "copilot_eval.runtime.session.runner",
+    "RuntimePool": "copilot_eval.runtime.process.pool",
     "CopilotEval": "copilot_eval.agent.config",
     "CustomAgent": "copilot_eval.agent.custom_agent",
     "CopilotResult": "copilot_eval.evidence.result",

@@ -66,7 +66,7 @@ def _evidence_name(nodeid: str, index: int) -> str:
 @pytest.fixture
 def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``result = await copilot_eval(agent, prompt)``: run through the real runtime, get evidence."""
-    from copilot_eval.runtime.runner import run_copilot
+    from copilot_eval.runtime.session.runner import run_copilot
 
     config = request.config
     evidence_dir = config.stash.get(_EVIDENCE_DIR_KEY, None)
@@ -107,6 +107,6 @@ def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Stop the runtimes the session started (an exit hook catches anything left)."""
-    from copilot_eval.runtime.pool import close_all_pools
+    from copilot_eval.runtime.process.pool import close_all_pools
 
     close_all_pools()

@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from copilot_eval import CopilotEval, run_copilot
-from copilot_eval.runtime.request_audit import RequestAuditError, audit_body, instructions_hash
+from copilot_eval.runtime.requests.request_audit import RequestAuditError, audit_body, instructions_hash
 
 from .helpers import Watched, scripted
 

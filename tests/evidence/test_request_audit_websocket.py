@@ -15,8 +15,8 @@ import json
 import pytest
 from copilot import CopilotRequestContext
 
-from copilot_eval.runtime.request_audit import AuditingEndpoint
-from copilot_eval.runtime.run_control import RunControl
+from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
+from copilot_eval.runtime.session.run_control import RunControl
 
 from .helpers import scripted
 

@@ -10,7 +10,7 @@ from fault_helpers import RUNTIME
 @pytest.fixture(scope="module")
 async def fault_pool():
     """A warmed private RuntimePool for one module, closed (every runtime stopped) at its end."""
-    from copilot_eval.runtime.pool import RuntimePool
+    from copilot_eval.runtime.process.pool import RuntimePool
 
     pool = RuntimePool(runtime_path=RUNTIME)
     await pool.lease()  # start-up is not what these tests time

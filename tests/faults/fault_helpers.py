@@ -6,7 +6,7 @@ import asyncio
 import time
 from pathlib import Path
 
-from copilot_eval.runtime.locate import locate_runtime
+from copilot_eval.runtime.process.locate import locate_runtime
 
 # The runtime the tool itself uses (explicit env, its cache, or installed now on a fresh machine).
 RUNTIME = str(locate_runtime().path)

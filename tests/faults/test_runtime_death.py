@@ -16,7 +16,7 @@ import pytest
 from fault_helpers import RUNTIME, process_gone
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
-from copilot_eval.runtime.pool import RuntimePool
+from copilot_eval.runtime.process.pool import RuntimePool
 
 pytestmark = pytest.mark.runtime
 
@@ -68,7 +68,7 @@ async def test_runtime_killed_mid_session_is_reported_within_2_s_and_replaced():
 
 CHILD = textwrap.dedent("""
     import asyncio, os, signal
-    from copilot_eval.runtime.pool import RuntimePool
+    from copilot_eval.runtime.process.pool import RuntimePool
 
     async def main():
         handle = await RuntimePool(runtime_path=os.environ["COPILOT_CLI_PATH"]).lease()

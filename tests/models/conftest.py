@@ -15,14 +15,14 @@ import pytest
 
 def runtime_executable() -> str:
     """The runtime the tool itself would use (explicit env, cache, or installed on first use)."""
-    from copilot_eval.runtime.locate import locate_runtime
+    from copilot_eval.runtime.process.locate import locate_runtime
 
     return str(locate_runtime().path)
 
 
 def runtime_env() -> dict[str, str]:
     """The runtime's environment, with the tool's shared asset cache."""
-    from copilot_eval.runtime.client_factory import runtime_environment
+    from copilot_eval.runtime.process.client_factory import runtime_environment
 
     return runtime_environment()
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -30,8 +30,8 @@ BALANCE_TOOL = define_tool("get_balance", description="Get a balance", handler=_
 @pytest.fixture(scope="module")
 async def byok_client():
     """A runtime with NO request handler: model calls really go over loopback HTTP."""
-    from copilot_eval.runtime.client_factory import runtime_environment
-    from copilot_eval.runtime.locate import locate_runtime
+    from copilot_eval.runtime.process.client_factory import runtime_environment
+    from copilot_eval.runtime.process.locate import locate_runtime
 
     client = CopilotClient(connection=RuntimeConnection.for_stdio(path=str(locate_runtime().path)),
                            base_directory=tempfile.mkdtemp(), env=runtime_environment())

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from copilot_eval import ByokProvider, CopilotEval, ScriptedModel, run_copilot
-from copilot_eval.runtime.pool import RuntimePool, shared_pool
+from copilot_eval.runtime.process.pool import RuntimePool, shared_pool
 
 HERE = Path(__file__).parent
 

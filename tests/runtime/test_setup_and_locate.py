@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from copilot_eval.runtime.errors import RuntimeSetupError
-from copilot_eval.runtime.install import install_runtime
-from copilot_eval.runtime.locate import locate_runtime
+from copilot_eval.runtime.process.errors import RuntimeSetupError
+from copilot_eval.runtime.process.install import install_runtime
+from copilot_eval.runtime.process.locate import locate_runtime
 
 
 def _fake_executable(path: Path) -> Path:

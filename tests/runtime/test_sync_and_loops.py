@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot, run_copilot_sync
-from copilot_eval.runtime.host import runtime_host
+from copilot_eval.runtime.process.host import runtime_host
 
 ECHO = {"rules": [{"turns": [{"text": "echo: {prompt}"}]}]}
 TOOL_THEN_ANSWER = {"rules": [{"turns": [

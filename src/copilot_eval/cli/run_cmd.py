@@ -82,7 +82,7 @@ def run(
         console.print(f"[yellow]interrupted[/]: finished cases are kept in {out}; continue with --resume --out {out}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
-        from copilot_eval.runtime.pool import close_all_pools
+        from copilot_eval.runtime.process.pool import close_all_pools
 
         close_all_pools()  # a graceful stop now; the exit hook would only kill
     extra = []

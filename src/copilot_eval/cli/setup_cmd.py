@@ -13,8 +13,8 @@ def register(app: typer.Typer) -> None:
         """Install the pinned Copilot runtime with npm, unpack its assets once, check its protocol."""
         from rich.console import Console
 
-        from copilot_eval.runtime.errors import RuntimeSetupError
-        from copilot_eval.runtime.install import install_runtime
+        from copilot_eval.runtime.process.errors import RuntimeSetupError
+        from copilot_eval.runtime.process.install import install_runtime
 
         console = Console(stderr=True)
         try:

@@ -72,7 +72,7 @@ class LlmJudge:
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Ask the judge; errors of the agent, the reference or the judge become ``error`` grades."""
         from copilot_eval.grading.protocol import ungradable
-        from copilot_eval.runtime.runner import run_copilot
+        from copilot_eval.runtime.session.runner import run_copilot
 
         if (error := ungradable(self.name, case, evidence, needs_reference=self.needs_reference)) is not None:
             return error

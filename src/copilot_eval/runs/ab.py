@@ -17,7 +17,7 @@ from typing import Literal
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence.result import CopilotResult
-from copilot_eval.runtime.pool import RuntimePool
+from copilot_eval.runtime.process.pool import RuntimePool
 
 __all__ = ["ABResult", "ab_run"]
 
@@ -58,7 +58,7 @@ def _isolated(agent: CopilotEval, role: Role, repetition: int) -> CopilotEval:
 
 async def _one(prompt: str | Sequence[str], agent: CopilotEval, role: Role, repetition: int,
                pool: RuntimePool | None, options: dict) -> CopilotResult:
-    from copilot_eval.runtime.runner import run_copilot
+    from copilot_eval.runtime.session.runner import run_copilot
 
     result = await run_copilot(_isolated(agent, role, repetition), prompt, pool=pool, **options)
     return result.model_copy(update={"comparison_role": role})

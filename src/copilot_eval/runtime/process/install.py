@@ -11,9 +11,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from copilot_eval.runtime.errors import ProtocolMismatchError, RuntimeSetupError
-from copilot_eval.runtime.home import asset_cache_dir, runtime_install_dir
-from copilot_eval.runtime.versions import (
+from copilot_eval.runtime.process.errors import ProtocolMismatchError, RuntimeSetupError
+from copilot_eval.runtime.process.home import asset_cache_dir, runtime_install_dir
+from copilot_eval.runtime.process.versions import (
     EXPECTED_PROTOCOL_VERSION,
     RUNTIME_NPM_PACKAGE,
     RUNTIME_VERSION,
@@ -81,7 +81,7 @@ def _warm_assets(executable: Path, steps: list[str]) -> None:
 
 
 async def _protocol_version(executable: Path) -> int:
-    from copilot_eval.runtime.client_factory import start_client
+    from copilot_eval.runtime.process.client_factory import start_client
 
     client = await start_client(executable)
     try:

@@ -20,29 +20,29 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.evidence.stop_reason import StopReason
-from copilot_eval.runtime.client_factory import new_copilot_home
-from copilot_eval.runtime.deadlines import RuntimeDied, bounded, guarded, settle_exit
-from copilot_eval.runtime.host import runtime_host
-from copilot_eval.runtime.model_calls import ModelCallLog
-from copilot_eval.runtime.permissions import permission_handler
-from copilot_eval.runtime.pool import RuntimeHandle, RuntimePool, shared_pool
-from copilot_eval.runtime.request_audit import AuditingEndpoint
-from copilot_eval.runtime.run_control import RunControl
-from copilot_eval.runtime.session_config import (
+from copilot_eval.runtime.process.client_factory import new_copilot_home
+from copilot_eval.runtime.session.deadlines import RuntimeDied, bounded, guarded, settle_exit
+from copilot_eval.runtime.process.host import runtime_host
+from copilot_eval.runtime.requests.model_calls import ModelCallLog
+from copilot_eval.runtime.session.permissions import permission_handler
+from copilot_eval.runtime.process.pool import RuntimeHandle, RuntimePool, shared_pool
+from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
+from copilot_eval.runtime.session.run_control import RunControl
+from copilot_eval.runtime.session.session_config import (
     ModelChoice,
     choose_model,
     configuration_snapshot,
     explain_session_error,
     session_settings,
 )
-from copilot_eval.runtime.session_watch import (
+from copilot_eval.runtime.session.session_watch import (
     SessionWatch,
     still_running,
     wait_for_idle,
 )
-from copilot_eval.runtime.skill_check import SkillCheckError, check_skills
-from copilot_eval.runtime.stop_gate import StopGate
-from copilot_eval.runtime.tools import build_tool
+from copilot_eval.runtime.session.skill_check import SkillCheckError, check_skills
+from copilot_eval.runtime.requests.stop_gate import StopGate
+from copilot_eval.runtime.session.tools import build_tool
 
 # Cleanup after a run: abort (only when still busy) and disconnect share one budget, so that a run
 # returns within timeout_s + CLEANUP_BUDGET_S + one poll interval whatever the runtime does.

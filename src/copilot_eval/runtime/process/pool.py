@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.runtime.client_factory import runtime_process, start_client
-from copilot_eval.runtime.locate import locate_runtime
-from copilot_eval.runtime.router import SessionRouter
+from copilot_eval.runtime.process.client_factory import runtime_process, start_client
+from copilot_eval.runtime.process.locate import locate_runtime
+from copilot_eval.runtime.requests.router import SessionRouter
 
 RUNTIMES_ENV = "COPILOT_EVAL_RUNTIMES"
 STOP_DEADLINE_S = 3.0
@@ -108,7 +108,7 @@ class RuntimePool:
     async def lease(self, *, mode: str = "copilot-cli", runtime_path: str | Path | None = None,
                     github_token: str | None = None) -> RuntimeHandle:
         """A live runtime for this mode, starting or replacing one when needed (from any loop)."""
-        from copilot_eval.runtime.host import runtime_host
+        from copilot_eval.runtime.process.host import runtime_host
 
         return await runtime_host().run(self._lease(mode, runtime_path, github_token))
 
@@ -173,7 +173,7 @@ class RuntimePool:
 
     async def close(self) -> None:
         """Stop every runtime of the pool, each within its own deadline (from any event loop)."""
-        from copilot_eval.runtime.host import runtime_host
+        from copilot_eval.runtime.process.host import runtime_host
 
         await runtime_host().run(self._close())
 
@@ -209,7 +209,7 @@ async def close_shared_pool() -> None:
 
 def close_all_pools() -> None:
     """Stop the shared pool from synchronous code (end of a pytest session, end of a command)."""
-    from copilot_eval.runtime.host import runtime_host
+    from copilot_eval.runtime.process.host import runtime_host
 
     if _shared is not None:
         runtime_host().run_sync(close_shared_pool(), timeout=STOP_DEADLINE_S + KILL_DEADLINE_S + 2)

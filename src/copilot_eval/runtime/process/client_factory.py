@@ -11,7 +11,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.runtime.home import asset_cache_dir, sessions_dir
+from copilot_eval.runtime.process.home import asset_cache_dir, sessions_dir
 
 
 def runtime_environment() -> dict[str, str]:

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from copilot import CopilotRequestHandler
 
-from copilot_eval.runtime.run_control import RunControl
+from copilot_eval.runtime.session.run_control import RunControl
 
 GATE_STATUS = 409
 

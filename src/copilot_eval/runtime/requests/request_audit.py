@@ -21,7 +21,7 @@ from copilot import (
 )
 
 from copilot_eval.evidence.audit import RequestAuditRecord
-from copilot_eval.runtime.run_control import RunControl
+from copilot_eval.runtime.session.run_control import RunControl
 
 __all__ = ["AuditingEndpoint", "RequestAuditError", "audit_body", "instructions_hash"]
 

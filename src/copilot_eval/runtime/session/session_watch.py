@@ -11,9 +11,9 @@ import time
 from typing import Any
 
 from copilot_eval.evidence.stop_reason import StopReason
-from copilot_eval.runtime.deadlines import POLL_INTERVAL_S
-from copilot_eval.runtime.pool import RuntimeHandle
-from copilot_eval.runtime.run_control import RunControl
+from copilot_eval.runtime.session.deadlines import POLL_INTERVAL_S
+from copilot_eval.runtime.process.pool import RuntimeHandle
+from copilot_eval.runtime.session.run_control import RunControl
 
 DRAIN_DEADLINE_S = 1.0
 

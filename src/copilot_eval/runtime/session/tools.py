@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, create_model
 
-from copilot_eval.runtime.run_control import RunControl
+from copilot_eval.runtime.session.run_control import RunControl
 
 
 def _params_model(fn: Callable[..., Any]) -> tuple[type[BaseModel], list[str], str | None]:
