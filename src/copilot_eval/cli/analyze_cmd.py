@@ -26,9 +26,9 @@ def analyze(
     from rich.console import Console
 
     from copilot_eval.evalsets import EvalSetError, to_json
-    from copilot_eval.evalsets.atomic import write_bytes_atomically
+    from copilot_eval.reports.atomic import write_bytes_atomically
+    from copilot_eval.reports.run_files import RUN_JSON
     from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs.eval_runner import RUN_JSON
     from copilot_eval.runs.export_run import run_from_export
 
     if not export.is_file():

@@ -34,6 +34,11 @@ COPILOT_STUDIO_MAX_QUESTIONS: Final[int] = 100
 #: Today's templates: a question holds at most this many characters, spaces included.
 COPILOT_STUDIO_QUESTION_MAX_LENGTH: Final[int] = 500
 
+#: The results export of the Evaluate tab: these columns, then one group per test method ``i``.
+RESULTS_BASE_COLUMNS: Final[tuple[str, ...]] = ("question", "expectedResponse", "actualResponse")
+#: One test method's columns in a results export, each suffixed ``_i`` (1-based).
+RESULTS_GRADER_COLUMNS: Final[tuple[str, ...]] = ("testMethodType", "result", "passingScore", "explanation")
+
 __all__ = [
     "COPILOT_STUDIO_MAX_CONVERSATIONS",
     "COPILOT_STUDIO_MAX_CONVERSATION_PAIRS",
@@ -43,4 +48,6 @@ __all__ = [
     "EVAL_IMPORT_MAX_BYTES",
     "EVAL_MAX_CONVERSATION_PAIRS",
     "EVAL_REFERENCE_MAX_LENGTH",
+    "RESULTS_BASE_COLUMNS",
+    "RESULTS_GRADER_COLUMNS",
 ]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from copilot_eval.evalsets.csv_reader import is_comment_row
 from copilot_eval.evalsets.errors import EvalSetReadError
-from copilot_eval.evalsets.results_csv import RESULTS_BASE_COLUMNS, RESULTS_GRADER_COLUMNS
+from copilot_eval.evalsets.limits import RESULTS_BASE_COLUMNS, RESULTS_GRADER_COLUMNS
 from copilot_eval.evalsets.run_model import CaseStatus, GradeRecord
 
 _GROUP = re.compile(r"(testMethodType|result|passingScore|explanation)_([0-9]+)")

@@ -28,21 +28,17 @@ from copilot_eval.evalsets import (
     EvalTestSet,
     LimitationStanding,
     play_groups,
-    to_json,
     turn_numbers,
     validate_eval_test_set,
-    write_results_csv,
 )
-from copilot_eval.evalsets.atomic import write_bytes_atomically
 from copilot_eval.grading.protocol import Grader, needs_reference
+from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.progress import RunProgress
 
 DEFAULT_CONCURRENCY = 4
-RUN_JSON = "run.json"
-RESULTS_CSV = "results.csv"
 
 
 def unit_name(test_set: EvalTestSet, cases: Sequence[EvalTestCase], turns: Sequence[int]) -> str:
@@ -106,9 +102,8 @@ def summarise(test_set: EvalTestSet, results: list[EvalCaseResult], *, agent_nam
 
 
 def write_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None:
-    """Write ``run.json`` and the Copilot Studio style ``results.csv`` into ``output_dir``."""
-    write_bytes_atomically(output_dir / RUN_JSON, to_json(run).encode("utf-8"))
-    write_results_csv(run, test_set, output_dir / RESULTS_CSV)
+    """Write ``run.json`` and the Copilot Studio style ``results.csv`` into ``output_dir`` (see reports)."""
+    write_run_outputs(run, test_set, output_dir)
 
 
 def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int) -> dict[str, Any]:
