@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
+_LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copilot-no-live-models set it
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -30,6 +31,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="BYOK provider type (default openai)")
     group.addoption("--copilot-api-key-env", default=None,
                     help="name of the environment variable holding the BYOK API key")
+    group.addoption("--copilot-no-live-models", action="store_true", default=False,
+                    help="refuse GitHub-hosted and BYOK models: only scripted, function and replayed models run "
+                         "(env COPILOT_EVAL_NO_LIVE_MODELS=1)")
     group.addoption("--copilot-evidence-dir", default=os.environ.get("COPILOT_EVAL_EVIDENCE_DIR"),
                     help="write each run's CopilotResult JSON into this directory")
     from copilot_eval.pytest_evalset import add_options
@@ -41,10 +45,28 @@ def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
+    if config.getoption("--copilot-no-live-models", default=False):
+        from copilot_eval.models.guard import NO_LIVE_MODELS_ENV
+
+        # Through the environment, so that every run of this session (and any worker process) sees it.
+        config.stash[_LIVE_SWITCH_KEY] = os.environ.get(NO_LIVE_MODELS_ENV)
+        os.environ[NO_LIVE_MODELS_ENV] = "1"
     if config.getoption("--copilot-agent", default=None):
         from copilot_eval.pytest_evalset import configure
 
         configure(config, config.stash[_EVIDENCE_DIR_KEY])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Give the environment back as it was before ``--copilot-no-live-models``."""
+    if _LIVE_SWITCH_KEY in config.stash:
+        from copilot_eval.models.guard import NO_LIVE_MODELS_ENV
+
+        before = config.stash[_LIVE_SWITCH_KEY]
+        if before is None:
+            os.environ.pop(NO_LIVE_MODELS_ENV, None)
+        else:
+            os.environ[NO_LIVE_MODELS_ENV] = before
 
 
 def _default_provider(config: pytest.Config) -> Any:
