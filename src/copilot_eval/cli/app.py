@@ -22,6 +22,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "convert_cmd",
     "inspect_cmd",
     "quickstart_cmd",
+    "regrade_cmd",
     "run_cmd",
     "setup_cmd",
     "validate_cmd",

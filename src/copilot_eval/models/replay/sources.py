@@ -20,7 +20,7 @@ from .store import Cassette, Mode, open_cassette
 if TYPE_CHECKING:
     from .endpoint import CassetteEndpoint
 
-__all__ = ["Recorder", "Replay", "CassetteChooser"]
+__all__ = ["CassetteChooser", "CassetteDir", "Recorder", "Replay"]
 
 DEFAULT_CASSETTE = "cassette"
 # The replayed session never dials this; the placeholder key says plainly that it is not a secret.
@@ -31,8 +31,9 @@ CassetteChooser = Callable[[dict[str, Any], str], str]
 """Names the cassette of a run from its first request (body, wire_api), e.g. by the case's question."""
 
 
-class _Cassettes:
-    """The cassettes of one directory in one mode, opened once each and shared by every run."""
+class CassetteDir:
+    """The cassettes of one directory in one mode, opened once each and shared by every run (and every
+    Recorder or Replay given this same object: the agents of one test share its cassette)."""
 
     def __init__(self, path: str | Path, cassette: str | CassetteChooser | None, mode: Mode) -> None:
         self.path = Path(path)
@@ -64,11 +65,12 @@ class _Cassettes:
 class Recorder:
     """Forwards model calls to ``model`` and stores each request and answer in a cassette (JSONL)."""
 
-    def __init__(self, model: Any, path: str | Path, *, provider: Any = None,
+    def __init__(self, model: Any, path: str | Path | CassetteDir, *, provider: Any = None,
                  cassette: str | CassetteChooser | None = None, record_missing: bool = False) -> None:
         self.model: ModelSource = as_model_source(model, provider)
         self.record_missing = record_missing
-        self._cassettes = _Cassettes(path, cassette, "record_missing" if record_missing else "record")
+        mode: Mode = "record_missing" if record_missing else "record"
+        self._cassettes = path if isinstance(path, CassetteDir) else CassetteDir(path, cassette, mode)
 
     @property
     def live(self) -> bool:
@@ -107,9 +109,10 @@ class Replay:
 
     live = False
 
-    def __init__(self, path: str | Path, *, model: str | None = None, cassette: str | CassetteChooser | None = None,
-                 wire_api: str | None = None, transport: str | None = None) -> None:
-        self._cassettes = _Cassettes(path, cassette, "replay")
+    def __init__(self, path: str | Path | CassetteDir, *, model: str | None = None,
+                 cassette: str | CassetteChooser | None = None, wire_api: str | None = None,
+                 transport: str | None = None) -> None:
+        self._cassettes = path if isinstance(path, CassetteDir) else CassetteDir(path, cassette, "replay")
         self._model = model
         self._wire_api = wire_api
         self._transport = transport
