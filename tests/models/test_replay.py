@@ -115,3 +115,26 @@ async def test_replay_serves_several_runs_of_one_test_in_recorded_order(tmp_path
 async def test_a_missing_cassette_is_named_before_the_run_starts(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match=r"no recorded model call to replay|no such cassette"):
         await run_copilot(CopilotEval(model=Replay(tmp_path, cassette="never")), "hello")
+
+
+async def test_record_missing_fills_gaps_and_keeps_the_rest_and_stores_no_key(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REPLAY_TEST_API_KEY", "sk-replay-test-not-to-be-stored")
+    model = ScriptedModel.from_dict({"rules": [{"when": {"prompt_contains": "one"}, "turns": [{"text": "first"}]},
+                                               {"turns": [{"text": "second"}]}]})
+    workdir = tempfile.mkdtemp()
+    async with model.serve() as server:
+        provider = ByokProvider(base_url=server.base_url, api_key_env="REPLAY_TEST_API_KEY")
+        recorder = Recorder("scripted-model", tmp_path / "c.jsonl", provider=provider)
+        assert (await run_copilot(agent_for(recorder, workdir, streaming=False), "prompt one")).success
+        assert len(server.endpoint.calls) == 1
+        filler = Recorder("scripted-model", tmp_path / "c.jsonl", provider=provider, record_missing=True)
+        for prompt in ("prompt one", "prompt two"):
+            assert (await run_copilot(agent_for(filler, workdir, streaming=False), prompt)).success
+        assert len(server.endpoint.calls) == 2  # "prompt one" came from the cassette
+    replay = Replay(tmp_path / "c.jsonl")
+    answers = [(await run_copilot(agent_for(replay, workdir, streaming=False), p)).final_response
+               for p in ("prompt one", "prompt two")]
+    assert answers == ["first", "second"]
+    text = (tmp_path / "c.jsonl").read_text()
+    assert len(text.splitlines()) == 3 and "sk-replay-test-not-to-be-stored" not in text

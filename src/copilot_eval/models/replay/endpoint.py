@@ -16,7 +16,7 @@ from copilot import CopilotRequestContext, CopilotRequestHandler, CopilotWebSock
 from copilot_eval.models.scripted.answering import error_response, wire_api_of
 
 from .cassette import KEPT_RESPONSE_HEADERS, Exchange
-from .normalise import WORKING_DIRECTORY, normalise_body, request_key, secret_values
+from .normalise import WORKING_DIRECTORY, normalise_body, request_key, scrub_secrets
 from .store import Cassette, Mode
 
 __all__ = ["CassetteEndpoint", "MISMATCH_STATUS"]
@@ -52,7 +52,7 @@ class CassetteEndpoint(CopilotRequestHandler):
         """An answer as stored: this run's working directory as a placeholder, secrets removed."""
         if self.working_directory:
             text = text.replace(self.working_directory, WORKING_DIRECTORY)
-        return _scrub(text)
+        return scrub_secrets(text)
 
     def served_text(self, text: str) -> str:
         """A stored answer for this run: the placeholder becomes this run's working directory."""
@@ -66,6 +66,9 @@ class CassetteEndpoint(CopilotRequestHandler):
         except ValueError:
             body = None
         if wire is None or not isinstance(body, dict):
+            if self.mode == "replay":  # offline: there is nothing to pass it on to
+                return error_response(MISMATCH_STATUS, f"copilot-eval replay: cannot answer {request.method} "
+                                      f"{request.url.path} (not a JSON model request)", "replay_mismatch")
             return await self._forward(request, ctx)  # nothing a cassette can key: pass it on untouched
         cassette = self.cassette_for(body, wire)
         stored = self.normalise(body)
@@ -106,9 +109,3 @@ class CassetteEndpoint(CopilotRequestHandler):
         if self.inner is None:
             return await CopilotRequestHandler.send_request(self, request, ctx)
         return await self.inner.send_request(request, ctx)
-
-
-def _scrub(text: str) -> str:
-    for secret in secret_values():
-        text = text.replace(secret, "<redacted>")
-    return text

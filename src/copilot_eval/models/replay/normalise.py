@@ -14,7 +14,8 @@ import re
 import tempfile
 from typing import Any
 
-__all__ = ["WORKING_DIRECTORY", "diff_fields", "normalise_body", "request_key", "secret_values"]
+__all__ = ["WORKING_DIRECTORY", "diff_fields", "normalise_body", "normalise_text", "request_key", "scrub_secrets",
+           "secret_values"]
 
 WORKING_DIRECTORY = "<working_directory>"
 _PATTERNS = (
@@ -43,6 +44,11 @@ def normalise_text(text: str, working_directory: str | None) -> str:
         text = pattern.sub(placeholder, text)
     temp = tempfile.gettempdir().rstrip("/")
     text = re.sub(re.escape(temp) + r"/[A-Za-z0-9._-]+", "<tmp>", text)
+    return scrub_secrets(text)
+
+
+def scrub_secrets(text: str) -> str:
+    """``text`` with the value of every secret-named environment variable replaced by ``<redacted>``."""
     for secret in secret_values():
         text = text.replace(secret, "<redacted>")
     return text
