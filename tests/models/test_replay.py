@@ -82,20 +82,22 @@ async def test_record_then_replay_offline_gives_the_same_result(tmp_path: Path, 
     assert record_dir not in text and "<working_directory>" in text and "<datetime>" in text
 
 
-async def test_a_changed_prompt_fails_with_the_closest_recording_and_what_differs(tmp_path: Path) -> None:
-    scripted = ScriptedModel.from_dict(SCRIPT)
+@pytest.mark.parametrize("wire_api, transport", [("completions", "http"), ("responses", "websockets")])
+async def test_a_changed_prompt_fails_with_the_closest_recording_and_what_differs(tmp_path: Path, wire_api: str,
+                                                                                 transport: str) -> None:
+    scripted = ScriptedModel.from_dict(SCRIPT, wire_api=wire_api, transport=transport)
     workdir = tempfile.mkdtemp()
     async with scripted.serve(working_directory=workdir) as server:
-        provider = ByokProvider(base_url=server.base_url)
+        provider = ByokProvider(base_url=server.base_url, wire_api=wire_api, transport=transport)
         recorder = Recorder("scripted-model", tmp_path, provider=provider, cassette="t")
         assert (await run_copilot(agent_for(recorder, workdir, streaming=False), "What is my balance?")).success
     result = await run_copilot(agent_for(Replay(tmp_path, cassette="t"), tempfile.mkdtemp(), streaming=False),
                                "What is my savings balance?")
     assert not result.success and result.stop_reason == "execution_error"
     error = result.error or ""
-    assert "no recorded model call matches this completions request" in error
-    assert "closest: call 0" in error
-    assert "body.messages[1].content: recorded" in error and "savings" in error
+    assert f"no recorded model call matches this {wire_api} request" in error
+    assert "closest: call 0" in error and "savings" in error
+    assert ("body.messages[1].content: recorded" if wire_api == "completions" else "body.input[") in error
 
 
 async def test_replay_serves_several_runs_of_one_test_in_recorded_order(tmp_path: Path) -> None:
