@@ -22,8 +22,9 @@ from copilot_eval.evalsets.json_io import read_run_json
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import combine_grades
 from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
+from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME
-from copilot_eval.runs.eval_runner import RESULTS_CSV, RUN_JSON, summarise, write_outputs
+from copilot_eval.runs.eval_runner import summarise
 
 __all__ = ["RegradeError", "read_saved_run", "regrade_run"]
 
@@ -123,5 +124,5 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
     run = summarise(test_set, results, agent_name=old.agent_name, started=started,
                     duration_ms=(time.monotonic() - clock) * 1000,
                     note=f"regraded from {run_dir} without running the agent")
-    write_outputs(run, test_set, out)
+    write_run_outputs(run, test_set, out)
     return run
