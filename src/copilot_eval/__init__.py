@@ -29,6 +29,8 @@ _EXPORTS: dict[str, str] = {
     "FunctionModel": "copilot_eval.models.function",
     "CallTool": "copilot_eval.models.function",
     "ModelSource": "copilot_eval.models.base",
+    "Recorder": "copilot_eval.models.replay",
+    "Replay": "copilot_eval.models.replay",
     "ByokProvider": "copilot_eval.models.byok",
     "result_from_events": "copilot_eval.capture",
     "ab_run": "copilot_eval.runs.ab",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from copilot_eval.models.base import AgentConfigError
+from copilot_eval.models.base import AgentConfigError, describe
 
 __all__ = ["NO_LIVE_MODELS_ENV", "LiveModelsForbidden", "check_live_allowed", "live_models_allowed"]
 
@@ -33,7 +33,7 @@ def check_live_allowed(source: Any, *, agent_name: str = "agent") -> None:
     if not source.live or live_models_allowed():
         return
     raise LiveModelsForbidden(
-        f"agent {agent_name!r}: model {source.session_model!r} ({getattr(source, 'description', type(source).__name__)}) "
+        f"agent {agent_name!r}: model {source.session_model!r} ({describe(source)}) "
         f"is a live model, and live models are forbidden here ({NO_LIVE_MODELS_ENV}=1 or --copilot-no-live-models); "
         "use a ScriptedModel, a FunctionModel or Replay(DIR), or unset the switch to call real models"
     )

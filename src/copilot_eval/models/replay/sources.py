@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
-from copilot_eval.models.base import ModelSource, as_model_source
+from copilot_eval.models.base import ModelSource, as_model_source, describe
 
 from .cassette import CassetteError, cassette_name, read_cassette
 from .store import Cassette, Mode, open_cassette
@@ -85,8 +85,7 @@ class Recorder:
     @property
     def description(self) -> str:
         """Where the answers come from."""
-        inner = getattr(self.model, "description", type(self.model).__name__)
-        return f"recording {inner} to {self._cassettes.path}"
+        return f"recording {describe(self.model)} to {self._cassettes.path}"
 
     def provider_config(self) -> dict[str, Any] | None:
         """The recorded model's provider settings."""
