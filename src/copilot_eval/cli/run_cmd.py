@@ -50,30 +50,6 @@ def _load_agent(path: Path, option: str):  # noqa: ANN202 - CopilotEval, importe
         raise _bad_input(f"{option} {path}: {exc}") from None
 
 
-def _with_cassettes(agent, test_set, record: Path | None, replay: Path | None, record_missing: bool):  # noqa: ANN001, ANN202
-    """The agent with its live model recorded to / replayed from one cassette per case (or per conversation)."""
-    if record is None and replay is None:
-        if record_missing:
-            raise _bad_input("--record-missing needs --record DIR")
-        return agent
-    if record is not None and replay is not None:
-        raise _bad_input("--record and --replay exclude each other: give one of them")
-    from copilot_eval.evalsets import EvalDataType
-    from copilot_eval.models.replay.wrap import cassette_store, prompt_chooser, with_cassette
-
-    if test_set.data_type is EvalDataType.CONVERSATION:
-        first = min(test_set.cases, key=lambda case: case.conversation_number)
-        names = {first.question.strip(): "conversation"}
-    else:
-        names = {case.question.strip(): f"case{case.conversation_number}" for case in test_set.cases}
-    store = cassette_store(record=record, replay=replay, record_missing=record_missing, cassette=prompt_chooser(names))
-    wrapped = with_cassette(agent, store)
-    if wrapped is agent:
-        raise _bad_input("--record/--replay: the agent's model is not a live model (a model name, GitHub-hosted or "
-                         "BYOK); scripted models need no cassette")
-    return wrapped
-
-
 def run(
     test_set_path: Annotated[Path, typer.Argument(metavar="SET", help="Test set: .csv or .json.")],
     agent_path: Annotated[Path, typer.Option("--agent", help="Agent file (YAML) to evaluate.")],
@@ -108,7 +84,14 @@ def run(
     if data_type not in (None, "SingleTurn", "Conversation"):
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
     test_set = _read_set(test_set_path, data_type)
-    agent = _with_cassettes(_load_agent(agent_path, "--agent"), test_set, record, replay, record_missing)
+    agent = _load_agent(agent_path, "--agent")
+    if record or replay or record_missing:
+        from copilot_eval.models.replay.wrap import with_test_set_cassettes
+
+        try:
+            agent = with_test_set_cassettes(agent, test_set, record=record, replay=replay, record_missing=record_missing)
+        except ValueError as exc:
+            raise _bad_input(str(exc)) from None
     judge = _load_agent(judge_path, "--judge") if judge_path else None
     try:
         graders = [parse_grader_spec(spec, judge=judge) for spec in grader or []]

@@ -13,7 +13,7 @@ from copilot_eval.models.scripted.prompt import read_chat_request, read_response
 
 from .sources import CassetteChooser, CassetteDir, Recorder, Replay
 
-__all__ = ["cassette_store", "first_prompt", "prompt_chooser", "with_cassette"]
+__all__ = ["cassette_store", "first_prompt", "prompt_chooser", "with_cassette", "with_test_set_cassettes"]
 
 
 def cassette_store(*, record: str | Path | None, replay: str | Path | None, record_missing: bool = False,
@@ -63,3 +63,25 @@ def prompt_chooser(names: dict[str, str], fallback: str = "unmatched") -> Casset
         return names.get(first_prompt(body, wire_api).strip(), fallback)
 
     return choose
+
+
+def with_test_set_cassettes(agent: Any, test_set: Any, *, record: str | Path | None, replay: str | Path | None,
+                            record_missing: bool = False) -> Any:
+    """``agent`` recording to / replaying from one cassette per session: ``case<N>``, N the number of the
+    case whose question the session starts with (a whole conversation is named by its first case).
+
+    ValueError naming the option for a combination that cannot work (for `copilot-eval run`).
+    """
+    if record_missing and not record:
+        raise ValueError("--record-missing needs --record DIR")
+    if record and replay:
+        raise ValueError("--record and --replay exclude each other: give one of them")
+    names: dict[str, str] = {}
+    for case in sorted(test_set.cases, key=lambda case: case.conversation_number):
+        names.setdefault(case.question.strip(), f"case{case.conversation_number}")
+    store = cassette_store(record=record, replay=replay, record_missing=record_missing, cassette=prompt_chooser(names))
+    wrapped = with_cassette(agent, store)
+    if wrapped is agent:
+        raise ValueError("--record/--replay: the agent's model is not a live model (a model name, GitHub-hosted or "
+                         "BYOK); scripted and function models need no cassette")
+    return wrapped
