@@ -48,7 +48,13 @@ def normalise_text(text: str, working_directory: str | None) -> str:
 
 
 def scrub_secrets(text: str) -> str:
-    """``text`` with the value of every secret-named environment variable replaced by ``<redacted>``."""
+    """``text`` with registered secrets and the value of every secret-named environment variable removed."""
+    try:  # the process-wide redactor of registered secrets (BYOK keys, tokens), where the package has it
+        from copilot_eval.redaction import redact  # type: ignore[import-not-found]
+    except ImportError:
+        pass
+    else:
+        text = redact(text)
     for secret in secret_values():
         text = text.replace(secret, "<redacted>")
     return text
