@@ -24,6 +24,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "inspect_cmd",
     "login_cmd",
     "quickstart_cmd",
+    "regrade_cmd",
     "run_cmd",
     "setup_cmd",
     "validate_cmd",

@@ -50,6 +50,12 @@ def run(
     profile: Annotated[Optional[str], typer.Option("--profile", help="Rule set the set is checked against: "
                        "copilot-studio (today's templates, the default) or seed.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
+    record: Annotated[Optional[Path], typer.Option("--record", help="Record the agent's live model calls to "
+                      "cassettes in DIR, one per case (docs/replay.md).")] = None,
+    replay: Annotated[Optional[Path], typer.Option("--replay", help="Answer the agent's model from the cassettes "
+                      "in DIR, offline.")] = None,
+    record_missing: Annotated[bool, typer.Option("--record-missing", help="With --record: keep DIR's cassettes and "
+                              "record only the calls they lack.")] = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     import asyncio
@@ -68,6 +74,21 @@ def run(
     except PrepareError as exc:
         raise _bad_input(str(exc)) from None
     test_set, agent = prepared.test_set, prepared.agent
+    if record or replay or record_missing:
+        if len(agent_paths) > 1:
+            raise _bad_input("--record/--replay take one --agent (cassettes are per case of one agent)")
+        from copilot_eval.agent.config import CopilotEval
+        from copilot_eval.models.replay.wrap import with_test_set_cassettes
+
+        if not isinstance(agent, CopilotEval):
+            raise _bad_input(f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
+                             "the model calls of a Copilot runtime agent (a target's raw activities are kept in "
+                             "its evidence, and `copilot-eval regrade` grades them again)")
+
+        try:
+            agent = with_test_set_cassettes(agent, test_set, record=record, replay=replay, record_missing=record_missing)
+        except ValueError as exc:
+            raise _bad_input(str(exc)) from None
     if resume and out is None:
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
