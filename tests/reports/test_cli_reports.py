@@ -69,7 +69,7 @@ def test_report_command_rewrites_the_report_and_prints_markdown(runs, tmp_path):
     done = cli("report", runs.outage, "--out", tmp_path / "outage.html", "--markdown", "-")
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "outage.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-    assert "> **Runtime limitation" in done.stdout and "| 1 | 0 | error |" in done.stdout
+    assert "> **Runtime limitation" in done.stdout and "| 1 | 1 | 0 | error |" in done.stdout
 
 
 def test_bad_folders_exit_2_naming_them(tmp_path):

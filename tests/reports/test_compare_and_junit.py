@@ -27,7 +27,7 @@ def _run(statuses: dict[int, CaseStatus], scores: dict[int, float] | None = None
 def test_each_kind_of_change_is_classified():
     before = _run({1: S.PASS, 2: S.FAIL, 3: S.FAIL, 4: S.ERROR, 5: S.PASS, 6: S.PASS, 7: S.UNKNOWN}, {1: 0.9, 5: 0.8})
     after = _run({1: S.FAIL, 2: S.PASS, 3: S.ERROR, 4: S.FAIL, 5: S.PASS, 8: S.PASS, 7: S.FAIL}, {1: 0.4, 5: 0.85})
-    comparison = compare_runs(before, after, questions={1: "Where is order 1042?"})
+    comparison = compare_runs(before, after, questions={(1, 1): "Where is order 1042?"})
     kinds = {change.conversation_number: change.kind for change in comparison.changes}
     assert kinds == {1: "regressed", 2: "improved", 3: "changed", 4: "changed", 5: "unchanged",
                      6: "removed", 7: "changed", 8: "new"}

@@ -1,6 +1,6 @@
 """Run versus run: which cases improved, regressed, stayed, changed, appeared or disappeared.
 
-Cases are matched by conversation number and repeat. A move to ``pass`` is an improvement and a
+Cases are matched by conversation number, turn and repeat. A move to ``pass`` is an improvement and a
 move away from it a regression. A move between ``fail``, ``error`` and ``unknown`` is reported as
 *changed*: one side was not graded, so it says nothing about the agent getting better or worse
 (an error is never an agent failure), yet it is a status change a reviewer must see.
@@ -28,6 +28,7 @@ class CaseChange:
 
     conversation_number: int
     repeat_index: int
+    turn: int = 1
     before: CaseStatus | None
     after: CaseStatus | None
     question: str | None = None
@@ -58,8 +59,9 @@ class CaseChange:
 
     @property
     def label(self) -> str:
-        """``case N`` or ``case N r1`` for later repeats."""
-        return f"case {self.conversation_number}" + (f" r{self.repeat_index}" if self.repeat_index else "")
+        """``case N``, with ``turn T`` after the first turn and ``rK`` for later repeats."""
+        turn = f" turn {self.turn}" if self.turn > 1 else ""
+        return f"case {self.conversation_number}{turn}" + (f" r{self.repeat_index}" if self.repeat_index else "")
 
 
 @dataclass(frozen=True)
@@ -84,19 +86,20 @@ class RunComparison:
         return {kind: len(self.of_kind(kind)) for kind in KINDS}
 
 
-def compare_runs(baseline: EvalRun, candidate: EvalRun, *, questions: dict[int, str] | None = None) -> RunComparison:
-    """Match the cases of two runs and classify each change; ``questions`` names cases by number."""
-    def keyed(run: EvalRun) -> dict[tuple[int, int], EvalCaseResult]:
-        return {(r.conversation_number, r.repeat_index or 0): r for r in run.results or []}
+def compare_runs(baseline: EvalRun, candidate: EvalRun, *,
+                 questions: dict[tuple[int, int], str] | None = None) -> RunComparison:
+    """Match the cases of two runs and classify each change; ``questions`` names cases by (number, turn)."""
+    def keyed(run: EvalRun) -> dict[tuple[int, int, int], EvalCaseResult]:
+        return {(r.conversation_number, r.turn or 1, r.repeat_index or 0): r for r in run.results or []}
 
     before, after = keyed(baseline), keyed(candidate)
     changes = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
         changes.append(CaseChange(
-            conversation_number=key[0], repeat_index=key[1],
+            conversation_number=key[0], turn=key[1], repeat_index=key[2],
             before=old.effective_status if old else None, after=new.effective_status if new else None,
-            question=(questions or {}).get(key[0]), before_scores=_scores(old), after_scores=_scores(new),
+            question=(questions or {}).get((key[0], key[1])), before_scores=_scores(old), after_scores=_scores(new),
             after_reason=new.failure_reason if new else None,
         ))
     return RunComparison(baseline=baseline, candidate=candidate, changes=changes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult
 from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
@@ -16,11 +17,13 @@ REPORT_HTML = "report.html"
 
 
 def _label(result: EvalCaseResult, repeats: bool) -> str:
-    return f"case {result.conversation_number}" + (f" r{result.repeat_index or 0}" if repeats else "")
+    turn = f" turn {result.turn}" if (result.turn or 1) > 1 else ""
+    return f"case {result.conversation_number}{turn}" + (f" r{result.repeat_index or 0}" if repeats else "")
 
 
 def _anchor(result: EvalCaseResult) -> str:
-    return f"case-{result.conversation_number}-r{result.repeat_index or 0}"
+    turn = f"-t{result.turn}" if (result.turn or 1) > 1 else ""
+    return f"case-{result.conversation_number}{turn}-r{result.repeat_index or 0}"
 
 
 def _limitation_banner(text: str | None, standing: str | None) -> str:
@@ -52,7 +55,7 @@ def _repeats(folder: RunFolder) -> str:
     at_k, all_k = pass_rates(run)
     shown = [esc(f"{v:g}%") if v is not None else "unknown" for v in (at_k, all_k)]
     flaky = flaky_cases(run)
-    rows = [[esc(s.conversation_number), esc(s.attempts), esc(s.graded), esc(s.passes),
+    rows = [[esc(s.conversation_number if s.turn == 1 else f"{s.conversation_number} turn {s.turn}"), esc(s.attempts), esc(s.graded), esc(s.passes),
              esc({True: "yes", False: "no", None: "unknown"}[s.pass_at_k]),
              esc({True: "yes", False: "no", None: "unknown"}[s.pass_all_k]), "flaky" if s.flaky else ""] for s in stats]
     return (f'<h2 id="repeats">Repeats</h2><p>pass@{k} {shown[0]}, pass^{k} {shown[1]}; flaky cases: '
@@ -71,8 +74,8 @@ def _grades(result: EvalCaseResult, folder: RunFolder) -> str:
     return "<h3>Graders</h3>" + table(["grader", "verdict", "score", "passing score", "reasoning", ""], rows)
 
 
-def _case(result: EvalCaseResult, folder: RunFolder, cases: dict[int, Any], evidence: dict[str, Any], repeats: bool) -> str:
-    case = cases.get(result.conversation_number)
+def _case(result: EvalCaseResult, folder: RunFolder, cases: dict[tuple[int, int], Any], evidence: dict[str, Any], repeats: bool) -> str:
+    case = cases.get((result.conversation_number, result.turn or 1))
     status = result.effective_status
     question = case.question if case is not None else None
     reason = f' <span class="muted">{esc(result.failure_reason)}</span>' if result.failure_reason and status is not CaseStatus.PASS else ""
@@ -113,7 +116,7 @@ def run_report_html(folder: RunFolder) -> str:
     run = folder.run
     results = list(run.results or [])
     repeats = any(r.repeat_index for r in results)
-    cases = {c.conversation_number: c for c in folder.test_set.cases} if folder.test_set else {}
+    cases = case_turns(folder.test_set) if folder.test_set else {}
     evidence = {path: folder.load_evidence(path) for path in {r.evidence_path for r in results if r.evidence_path}}
     standing = getattr(run, "limitation_standing", None)  # suspected or confirmed, where the run model has it
     standing = getattr(standing, "value", standing)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.atomic import write_bytes_atomically
@@ -21,7 +22,8 @@ def _text(value: object) -> str | None:
 
 
 def _case_name(result: EvalCaseResult, repeats: bool) -> str:
-    return f"case {result.conversation_number}" + (f" (repeat {result.repeat_index or 0})" if repeats else "")
+    turn = f" turn {result.turn}" if (result.turn or 1) > 1 else ""
+    return f"case {result.conversation_number}{turn}" + (f" (repeat {result.repeat_index or 0})" if repeats else "")
 
 
 def _detail(result: EvalCaseResult, question: str | None) -> str:
@@ -36,7 +38,7 @@ def _detail(result: EvalCaseResult, question: str | None) -> str:
 def junit_xml(run: EvalRun, test_set: EvalTestSet | None = None) -> str:
     """The JUnit XML text of ``run`` (one testcase per result, named after its case and repeat)."""
     results = list(run.results or [])
-    questions = {c.conversation_number: c.question for c in test_set.cases} if test_set else {}
+    questions = {key: c.question for key, c in case_turns(test_set).items()} if test_set else {}
     repeats = any(r.repeat_index for r in results)
     errors = sum(r.effective_status in (CaseStatus.ERROR, CaseStatus.UNKNOWN) for r in results)
     failures = sum(r.effective_status is CaseStatus.FAIL for r in results)
@@ -60,7 +62,7 @@ def junit_xml(run: EvalRun, test_set: EvalTestSet | None = None) -> str:
                              time=f"{(result.duration_ms or 0) / 1000:.3f}")
         status = result.effective_status
         message = result.failure_reason or status.value
-        detail = _detail(result, questions.get(result.conversation_number))
+        detail = _detail(result, questions.get((result.conversation_number, result.turn or 1)))
         if status is CaseStatus.FAIL:
             ET.SubElement(case, "failure", message=message, type="fail").text = detail
         elif status in (CaseStatus.ERROR, CaseStatus.UNKNOWN):

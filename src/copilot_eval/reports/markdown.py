@@ -23,8 +23,8 @@ def run_summary_markdown(run: EvalRun) -> str:
         lines += ["", f"> **{label}:** {_cell(run.runtime_limitation, 600)}"]
     bad = [r for r in run.results or [] if r.effective_status is not CaseStatus.PASS]
     if bad:
-        lines += ["", "| case | repeat | status | reason |", "| --- | --- | --- | --- |"]
-        lines += [f"| {r.conversation_number} | {r.repeat_index or 0} | {r.effective_status.value} | "
+        lines += ["", "| case | turn | repeat | status | reason |", "| --- | --- | --- | --- | --- |"]
+        lines += [f"| {r.conversation_number} | {r.turn or 1} | {r.repeat_index or 0} | {r.effective_status.value} | "
                   f"{_cell(r.failure_reason)} |" for r in bad]
     return "\n".join(lines) + "\n"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.reports.compare import RunComparison, compare_runs
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
@@ -23,10 +24,10 @@ def _read(path: Path | str, role: str) -> RunFolder:
 def compare_folders(baseline: Path | str, candidate: Path | str) -> RunComparison:
     """Read both run folders and compare them; questions come from the kept test sets."""
     before, after = _read(baseline, "baseline"), _read(candidate, "candidate")
-    questions: dict[int, str] = {}
+    questions: dict[tuple[int, int], str] = {}
     for folder in (before, after):  # the candidate's wording wins when a question was edited
         if folder.test_set is not None:
-            questions.update({c.conversation_number: c.question for c in folder.test_set.cases})
+            questions.update({key: c.question for key, c in case_turns(folder.test_set).items()})
     return compare_runs(before.run, after.run, questions=questions)
 
 
