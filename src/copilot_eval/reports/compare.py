@@ -28,9 +28,9 @@ class CaseChange:
 
     conversation_number: int
     repeat_index: int
-    turn: int = 1
     before: CaseStatus | None
     after: CaseStatus | None
+    turn: int = 1
     question: str | None = None
     before_scores: dict[str, float] = field(default_factory=dict)
     after_scores: dict[str, float] = field(default_factory=dict)
