@@ -118,3 +118,22 @@ def test_missing_evidence_is_said_plainly(tmp_path):
     (tmp_path / "run" / "evidence" / "case2-r0.json").unlink()
     html = run_report_html(read_run_folder(tmp_path / "run"))
     assert "Evidence file not found or unreadable" in html
+
+
+def test_turns_of_one_conversation_have_their_own_question_and_drill_down(tmp_path):
+    from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet
+    from copilot_eval.reports.run_files import write_run_outputs
+
+    test_set = EvalTestSet(name="talk", data_type=EvalDataType.CONVERSATION, cases=[
+        EvalTestCase(conversation_number=1, question="Hi, I need a bike.", response="Which kind?"),
+        EvalTestCase(conversation_number=1, question="A city bike.", response="24 euros a day.")])
+    results = [EvalCaseResult(conversation_number=1, turn=turn, passed=turn == 1,
+                              status=CaseStatus.PASS if turn == 1 else CaseStatus.FAIL, actual_response=answer)
+               for turn, answer in ((1, "Which kind?"), (2, "30 euros."))]
+    run = EvalRun(test_set_name="talk", general_quality_percent=50, passed=1, failed=1, errored=0, not_graded=0,
+                  results=results)
+    write_run_outputs(run, test_set, tmp_path)
+    html = write_run_report(tmp_path).read_text(encoding="utf-8")
+    second = html[html.index('id="case-1-t2-r0"'):]
+    assert 'id="case-1-r0"' in html and "case 1 turn 2" in second
+    assert "A city bike." in second and "24 euros a day." in second and "30 euros." in second
