@@ -60,7 +60,8 @@ def register(app: typer.Typer) -> None:
         if model:
             console.print("note: the evaluation story below keeps its scripted agent; --model applies to the suite above")
         eval_code = _run_evaluation_story(examples, evidence_dir, console)
-        raise typer.Exit(exit_code or eval_code)
+        studio_code = _run_copilot_studio_story(examples, evidence_dir, console)
+        raise typer.Exit(exit_code or eval_code or studio_code)
 
 
 def _json_files(folder: Path) -> dict[Path, int]:
@@ -84,3 +85,15 @@ def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -
     command = [sys.executable, "-m", "copilot_eval.cli.app", "run", str(test_set), "--agent", str(agent),
                "--out", str(out), "--no-progress"]
     return subprocess.call(command)
+
+
+# -- Copilot Studio: the seed's Raybot on three surfaces (local fakes), docs/copilot-studio.md ---------
+def _run_copilot_studio_story(examples: Path, evidence_dir: Path, console: object) -> int:
+    """Run the three-surface Raybot example (draft, published, preview) and show its comparison."""
+    script = examples / "copilot-studio" / "run_example.py"
+    if not script.is_file():
+        return 0
+    out = Path(tempfile.mkdtemp(prefix=f"raybot-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
+    console.print("[bold]evaluating[/bold] a Copilot Studio agent on three surfaces "  # type: ignore[attr-defined]
+                  "(local fakes of Direct Line and the Agents SDK endpoint)")
+    return subprocess.call([sys.executable, str(script), "--out", str(out)])

@@ -34,7 +34,8 @@ def _profile_option(profile: str | None) -> str | None:
 
 def run(
     test_set_path: Annotated[Path, typer.Argument(metavar="SET", help="Test set: .csv or .json.")],
-    agent_path: Annotated[Path, typer.Option("--agent", help="Agent file (YAML) to evaluate.")],
+    agent_paths: Annotated[list[Path], typer.Option("--agent", help="Agent file (YAML) to evaluate; repeat it to "
+                           "compare several surfaces (one folder each under --out, plus comparison.json).")],
     grader: Annotated[Optional[list[str]], typer.Option("--grader", help="Grader spec, repeatable: exact, "
                       "keywords:all:a,b, similarity:0.7, capability:tool:NAME, compare_meaning[:50], "
                       "general_quality, labels:ok=pass,bad=fail. Default: similarity.")] = None,
@@ -49,6 +50,12 @@ def run(
     profile: Annotated[Optional[str], typer.Option("--profile", help="Rule set the set is checked against: "
                        "copilot-studio (today's templates, the default) or seed.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
+    record: Annotated[Optional[Path], typer.Option("--record", help="Record the agent's live model calls to "
+                      "cassettes in DIR, one per case (docs/replay.md).")] = None,
+    replay: Annotated[Optional[Path], typer.Option("--replay", help="Answer the agent's model from the cassettes "
+                      "in DIR, offline.")] = None,
+    record_missing: Annotated[bool, typer.Option("--record-missing", help="With --record: keep DIR's cassettes and "
+                              "record only the calls they lack.")] = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     import asyncio
@@ -62,16 +69,35 @@ def run(
     if data_type not in (None, "SingleTurn", "Conversation"):
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
     try:
-        prepared = prepare_run(test_set_path, agent_path, grader_specs=grader, judge_path=judge_path,
+        prepared = prepare_run(test_set_path, agent_paths[0], grader_specs=grader, judge_path=judge_path,
                                profile=_profile_option(profile), data_type=data_type)
     except PrepareError as exc:
         raise _bad_input(str(exc)) from None
     test_set, agent = prepared.test_set, prepared.agent
+    if record or replay or record_missing:
+        if len(agent_paths) > 1:
+            raise _bad_input("--record/--replay take one --agent (cassettes are per case of one agent)")
+        from copilot_eval.agent.config import CopilotEval
+        from copilot_eval.models.replay.wrap import with_test_set_cassettes
+
+        if not isinstance(agent, CopilotEval):
+            raise _bad_input(f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
+                             "the model calls of a Copilot runtime agent (a target's raw activities are kept in "
+                             "its evidence, and `copilot-eval regrade` grades them again)")
+
+        try:
+            agent = with_test_set_cassettes(agent, test_set, record=record, replay=replay, record_missing=record_missing)
+        except ValueError as exc:
+            raise _bad_input(str(exc)) from None
     if resume and out is None:
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
     console = Console()
+    if len(agent_paths) > 1:
+        _run_several(test_set, agent_paths, out, fail_under, graders=prepared.graders, repeat=repeat,
+                     concurrency=concurrency, resume=resume, progress=not no_progress, validate=False)
+        return
     try:
         result = asyncio.run(run_eval_set(test_set, agent, graders=prepared.graders, repeat=repeat,
                                           concurrency=concurrency, output_dir=out, resume=resume,
@@ -94,6 +120,28 @@ def run(
     print_summary(result, test_set, console, extra=extra)
     if fail_under is not None and result.general_quality_percent < fail_under:
         console.print(f"[red]score {result.general_quality_percent:g}% is below --fail-under {fail_under:g}[/]")
+        raise typer.Exit(EXIT_BELOW_THRESHOLD)
+
+
+def _run_several(test_set, agent_paths: list[Path], out: Path, fail_under: float | None,  # noqa: ANN001
+                 **options) -> None:  # noqa: ANN003 - options of run_eval_set
+    from copilot_eval.cli.surfaces_cmd import run_several
+    from copilot_eval.runs import CheckpointError
+    from copilot_eval.runs.prepare import PrepareError
+    from copilot_eval.runtime.process.pool import close_all_pools
+
+    try:
+        runs = run_several(test_set, agent_paths, out, **options)
+    except (PrepareError, CheckpointError) as exc:
+        raise _bad_input(str(exc)) from None
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished cases are kept in {out}; continue with --resume --out {out}", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        close_all_pools()
+    below = [s.label for s in runs if fail_under is not None and s.run.general_quality_percent < fail_under]
+    if below:
+        typer.echo(f"score below --fail-under {fail_under:g} on: {', '.join(below)}", err=True)
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
 
 

@@ -17,6 +17,7 @@ from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import combine_grades
 from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
+from copilot_eval.runs.target import PlayedEvidence, is_target
 
 
 @dataclass(frozen=True)
@@ -37,10 +38,12 @@ class Unit:
         return self.turns or tuple(range(1, len(self.cases) + 1))
 
 
-async def _play(agent: Any, prompts: list[str], pool: Any) -> CopilotResult:
+async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
     from copilot_eval.runtime.session.runner import run_copilot
 
     try:
+        if is_target(agent):  # a Copilot Studio agent (or any Target) plays the conversation itself
+            return await agent.play(prompts)
         return await run_copilot(agent, prompts[0] if len(prompts) == 1 else prompts, pool=pool)
     except Exception as exc:  # noqa: BLE001 - a setup failure is this unit's error, not the run's end
         return CopilotResult(success=False, stop_reason="execution_error", prompt=prompts[0],
@@ -73,7 +76,8 @@ async def run_unit(unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: A
     outcomes = []
     for index, (case, turn) in enumerate(zip(unit.cases, unit.turn_numbers(), strict=True)):
         answer = answers[index] if index < len(answers) else None
-        evidence = CaseEvidence(answer=answer, result=result, turn_index=index, evidence_path=saved)
+        evidence = CaseEvidence(answer=answer, result=result, turn_index=index,  # type: ignore[arg-type]
+                                evidence_path=saved)
         grades = [await _grade(grader, case, evidence) for grader in graders]
         status, reason = combine_grades(grades)
         if evidence.runtime_error is not None:

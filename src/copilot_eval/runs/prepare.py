@@ -33,14 +33,30 @@ CLI_OPTIONS = OptionNames()
 PYTEST_OPTIONS = OptionNames(agent="--copilot-agent", judge="--copilot-judge", grader="--copilot-grader")
 
 
+def _peek_yaml(path: Path) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None  # load_agent_file reports it with the file's name
+
+
 def load_agent(path: str | Path, *, option: str = "--agent") -> Any:
-    """Load the agent file at ``path`` for a run (today a CopilotEval); PrepareError names ``option`` and the file."""
+    """Load the agent file at ``path`` for a run: a CopilotEval, or a StudioAgent when it has a ``target:``.
+
+    PrepareError names ``option`` and the file.
+    """
     from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
+    from copilot_eval.targets.agent import agent_from_data, is_target_file
 
     path = Path(path)
     if not path.is_file():
         raise PrepareError(f"{option} {path}: agent file not found")
     try:
+        data = _peek_yaml(path)
+        if is_target_file(data):  # a Copilot Studio agent reached over Direct Line or the Agents SDK
+            return agent_from_data(data, path)
         return load_agent_file(path)
     except (AgentFileError, ValueError) as exc:
         raise PrepareError(f"{option} {path}: {exc}") from None
