@@ -47,7 +47,7 @@ def add_options(group: Any) -> None:
 
 
 def _load_agent(path: str, option: str) -> Any:
-    from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
+    from copilot_eval.agent import AgentFileError, load_agent_file
 
     if not Path(path).is_file():
         raise pytest.UsageError(f"{option} {path}: agent file not found")

@@ -40,7 +40,7 @@ def _read_set(path: Path, data_type: str | None):  # noqa: ANN202 - EvalTestSet,
 
 
 def _load_agent(path: Path, option: str):  # noqa: ANN202 - CopilotEval, imported lazily
-    from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
+    from copilot_eval.agent import AgentFileError, load_agent_file
 
     if not path.is_file():
         raise _bad_input(f"{option} {path}: agent file not found")
