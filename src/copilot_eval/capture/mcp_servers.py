@@ -70,8 +70,16 @@ def mcp_server_statuses(events: Iterable[Mapping[str, Any]],
     return list(table.values())
 
 
+SLOW_HANDSHAKE_HINT = (
+    "; the runtime gives a stdio server a few seconds to answer its first handshake, and a server "
+    "still starting then refuses the fallback handshake: this server may simply start too slowly "
+    "(a Python server on a busy machine can take that long to import)")
+
+
 def _describe(server: McpServerStatus) -> str:
     reason = server.error or f"status {server.status}"
+    if server.error_classification == "protocol_version_mismatch" and "initialize handshake" in reason:
+        reason += SLOW_HANDSHAKE_HINT
     return f"MCP server {server.name!r} could not start: {reason}"
 
 
