@@ -24,6 +24,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "quickstart_cmd",
     "run_cmd",
     "setup_cmd",
+    "tools_cmd",
     "validate_cmd",
 )
 
