@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import inspect
 import os
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -59,8 +58,9 @@ def _default_provider(config: pytest.Config) -> Any:
 
 
 def _evidence_name(nodeid: str, index: int) -> str:
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")
-    return f"{safe}{'' if index == 0 else f'-{index}'}.json"
+    from copilot_eval.reports.evidence_names import evidence_file_name
+
+    return evidence_file_name(nodeid, index)
 
 
 @pytest.fixture

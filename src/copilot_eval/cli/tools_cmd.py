@@ -64,13 +64,9 @@ def _render(listing: object) -> None:
         console.print(table)
     result = listing.result
     if result is not None and result.mcp_servers:
-        servers = Table(title="MCP servers")
-        for column in ("server", "status", "tools loaded", "error"):
-            servers.add_column(column, overflow="fold")
-        for server in result.mcp_servers:
-            servers.add_row(server.name, server.status or "unknown",
-                            "unknown" if server.tools_loaded is None else str(server.tools_loaded), server.error or "")
-        console.print(servers)
+        from copilot_eval.reports.inspect_view import mcp_server_table
+
+        console.print(mcp_server_table(result.mcp_servers))
     for warning in listing.warnings:
         console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
 
