@@ -58,7 +58,10 @@ class _Recorder:
 
 
 class _ListingModel:
-    """A model object (the shape CopilotEval accepts) that answers "ok" and records requests."""
+    """A model source (``copilot_eval.models.base.ModelSource``) that answers "ok" and records requests."""
+
+    live = False  # never a real model: the listing works under the no-live-models guard too
+    description = "scripted (tool listing)"
 
     def __init__(self, name: str) -> None:
         from copilot_eval.models.scripted import ScriptedModel
