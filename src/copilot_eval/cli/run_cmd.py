@@ -50,6 +50,8 @@ def run(
     profile: Annotated[Optional[str], typer.Option("--profile", help="Rule set the set is checked against: "
                        "copilot-studio (today's templates, the default) or seed.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
+    discard_passing: Annotated[bool, typer.Option("--discard-passing-workdirs",
+                               help="Remove the working directories of passing cases after grading.")] = False,
     record: Annotated[Optional[Path], typer.Option("--record", help="Record the agent's live model calls to "
                       "cassettes in DIR, one per case (docs/replay.md).")] = None,
     replay: Annotated[Optional[Path], typer.Option("--replay", help="Answer the agent's model from the cassettes "
@@ -116,6 +118,10 @@ def run(
         at_k, all_k = pass_rates(result)
         shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
         extra.append(f"pass@{repeat} {shown[0]}, pass^{repeat} {shown[1]}; flaky cases: {flaky_cases(result) or 'none'}")
+    if discard_passing:
+        from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+
+        extra.append(f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases")
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
     print_summary(result, test_set, console, extra=extra)
     if fail_under is not None and result.general_quality_percent < fail_under:
