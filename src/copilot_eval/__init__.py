@@ -22,7 +22,7 @@ _EXPORTS: dict[str, str] = {
     "Turn": "copilot_eval.evidence.turn",
     "UsageEntry": "copilot_eval.evidence.usage",
     "ModelPrice": "copilot_eval.evidence.usage",
-    "SubagentInvocation": "copilot_eval.evidence.subagent",
+    "SubagentInvocation": "copilot_eval.evidence.result",
     "ScriptedModel": "copilot_eval.models.scripted",
     "ScriptError": "copilot_eval.models.scripted",
     "ByokProvider": "copilot_eval.models.byok",

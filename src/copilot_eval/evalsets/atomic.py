@@ -1,4 +1,7 @@
-"""Write a file all at once, so a failure never leaves a half-written file behind."""
+"""Write a file all at once, so a failure never leaves a half-written file behind.
+
+It is also where run files pass the redactor: a registered secret never reaches the disk.
+"""
 
 from __future__ import annotations
 
@@ -6,9 +9,15 @@ import os
 import tempfile
 from pathlib import Path
 
+from copilot_eval.redaction import redact_bytes
+
 
 def write_bytes_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
+    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename.
+
+    Registered secrets in the (UTF-8) text are replaced by their markers on the way.
+    """
+    data = redact_bytes(data)
     fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
