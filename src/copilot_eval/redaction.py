@@ -51,15 +51,16 @@ def _forms(value: str) -> set[str]:
 def register_secret(value: str | None, name: str) -> None:
     """Scrub ``value`` (and its encoded forms) from everything the tool records or prints.
 
-    ``name`` is what the marker shows, normally the environment variable the value was read from.
+    ``name`` is what the marker shows, normally the environment variable the value was read from
+    (characters other than letters, digits and ``_ . : -`` become ``_``).
     ``None``, empty and short values (under :data:`MIN_SECRET_LENGTH`) are ignored. Registering the
     same value again is cheap. Call it as soon as the secret is read, before it is used.
     """
     global _pattern
     if not isinstance(value, str) or len(value) < MIN_SECRET_LENGTH:
         return
-    if not re.fullmatch(r"[A-Za-z0-9_.:-]+", name):
-        raise ValueError(f"register_secret: name {name!r} must be a variable-like name (letters, digits, _ . : -)")
+    # The marker must stay plain text in JSON, CSV and Markdown: keep the name to safe characters.
+    name = re.sub(r"[^A-Za-z0-9_.:-]", "_", str(name)) or "secret"
     with _lock:
         new = {form: name for form in _forms(value) if form not in _secrets}
         if not new:

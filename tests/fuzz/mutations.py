@@ -143,3 +143,25 @@ def byte_recipes(draw: st.DrawFn, data: bytes, *, max_steps: int = 4) -> list[Op
         recipe.append(op)
         current = apply_byte_recipe(current, [op])
     return recipe
+
+
+@st.composite
+def tree_recipes(draw: st.DrawFn, tree: Any, *, max_steps: int = 4) -> list[Op]:
+    """Field-level steps (remove, retype, copy) for one JSON-like tree such as a parsed YAML file."""
+    current = copy.deepcopy(tree)
+    recipe: list[Op] = []
+    for _ in range(draw(st.integers(1, max_steps))):
+        step = draw(tree_op(current))
+        if step is None:
+            break
+        recipe.append(step)
+        apply_tree_op(current, step)
+    return recipe
+
+
+def apply_tree_recipe(tree: Any, recipe: list[Op]) -> Any:
+    """A deep copy of ``tree`` with the field-level steps applied."""
+    result = copy.deepcopy(tree)
+    for step in recipe:
+        apply_tree_op(result, step)
+    return result

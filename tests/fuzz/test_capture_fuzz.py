@@ -56,6 +56,7 @@ def _usage_numbers(events: list[Any]) -> set[Any]:
 def check_invariants(result: CopilotResult, events: list[Any]) -> None:
     """What every result promises, whatever its input."""
     numbers = _usage_numbers(events)
+    text = repr(events)
     for node in result.execution_results:
         if node.evidence_complete:
             assert all(c.completion_received is True and c.success is not None for c in node.all_tool_calls)
@@ -67,6 +68,9 @@ def check_invariants(result: CopilotResult, events: list[Any]) -> None:
             for count in (entry.input_tokens, entry.output_tokens, entry.cache_read_tokens, entry.reasoning_tokens):
                 # Unknown stays None: a count (a 0 included) is one the runtime really reported.
                 assert count is None or count in numbers, (count, entry)
+        ids = [call.call_id for call in node.all_tool_calls if call.call_id is not None]
+        assert len(ids) == len(set(ids)), "a call is recorded once, however often its events repeat"
+        assert all(call_id in text for call_id in ids), "no call is invented"
         user_turns = sum(turn.role == "user" for turn in node.turns)
         assert len(node.responses_per_prompt) == user_turns
         assert node.final_response is None or node.final_response in node.all_responses
