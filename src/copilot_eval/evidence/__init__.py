@@ -2,7 +2,7 @@
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
-from copilot_eval.evidence.files import write_text_atomically
+from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery

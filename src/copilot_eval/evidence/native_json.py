@@ -10,8 +10,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.evidence.files import write_text_atomically
 from copilot_eval.evidence.result import CopilotResult, result_to_dict
+
+# The one atomic writer (fsync, then rename, secrets redacted); kept importable from here.
+from copilot_eval.reports.atomic import write_text_atomically
 
 SCHEMA_FILE = Path(__file__).parent / "schema" / "copilot-result.schema.json"
 """The published JSON Schema of native results; a test keeps it equal to the model's schema."""

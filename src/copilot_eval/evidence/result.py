@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
-from copilot_eval.evidence.files import write_text_atomically
+from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
