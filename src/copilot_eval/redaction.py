@@ -30,6 +30,7 @@ style placeholders are not secrets)."""
 _lock = threading.Lock()
 _secrets: dict[str, str] = {}  # secret form (raw or encoded) -> variable name
 _pattern: re.Pattern[str] | None = None
+_known_forms: tuple[str, ...] = ()  # the keys of _secrets, as an immutable snapshot for lock-free readers
 _log_factory_installed = False
 
 
@@ -56,7 +57,7 @@ def register_secret(value: str | None, name: str) -> None:
     ``None``, empty and short values (under :data:`MIN_SECRET_LENGTH`) are ignored. Registering the
     same value again is cheap. Call it as soon as the secret is read, before it is used.
     """
-    global _pattern
+    global _pattern, _known_forms
     if not isinstance(value, str) or len(value) < MIN_SECRET_LENGTH:
         return
     # The marker must stay plain text in JSON, CSV and Markdown: keep the name to safe characters.
@@ -68,15 +69,17 @@ def register_secret(value: str | None, name: str) -> None:
         _secrets.update(new)
         # Longest first, so a secret that contains another one is replaced whole.
         alternatives = sorted(_secrets, key=len, reverse=True)
+        _known_forms = tuple(alternatives)
         _pattern = re.compile("|".join(re.escape(form) for form in alternatives))
     _install_log_redaction()
 
 
 def forget_secrets() -> None:
     """Forget every registered secret (for tests that check registration itself)."""
-    global _pattern
+    global _pattern, _known_forms
     with _lock:
         _secrets.clear()
+        _known_forms = ()
         _pattern = None
 
 
@@ -87,14 +90,15 @@ def registered_secret_names() -> list[str]:
 
 def contains_secret(text: str) -> bool:
     """Whether ``text`` contains a registered secret in any of its forms."""
-    pattern = _pattern
-    return pattern is not None and isinstance(text, str) and pattern.search(text) is not None
+    # Plain substring tests run at C speed; the regex only runs on the rare text that needs it.
+    forms = _known_forms
+    return bool(forms) and isinstance(text, str) and any(form in text for form in forms)
 
 
 def redact(text: str) -> str:
     """``text`` with every registered secret replaced by its marker (unchanged when none)."""
     pattern = _pattern
-    if pattern is None or not isinstance(text, str):
+    if pattern is None or not contains_secret(text):
         return text
     return pattern.sub(lambda match: marker(_secrets.get(match.group(0), "secret")), text)
 
@@ -110,20 +114,37 @@ def redact_bytes(data: bytes) -> bytes:
 def redact_data(value: Any) -> Any:
     """A JSON-like value (dicts, lists, tuples, strings) with every string redacted.
 
-    Containers are copied only when something inside them changed, so clean data costs one scan.
-    Dict keys are redacted too (an HTTP header map can use a token as a key).
+    Containers are copied only when something inside them changed. Dict keys are redacted too (an
+    HTTP header map can use a token as a key). Clean data costs one JSON dump and a substring scan:
+    the JSON-escaped form of every secret is registered, so the dump shows any secret inside.
     """
     if _pattern is None:
         return value
+    if isinstance(value, (list, tuple)):  # each item probed on its own: only a dirty event is walked
+        redacted = [redact_data(item) for item in value]
+        if all(new is old for new, old in zip(redacted, value)):
+            return value
+        return type(value)(redacted) if isinstance(value, tuple) else redacted
+    if isinstance(value, Mapping):
+        try:
+            probe = json.dumps(value, default=str)
+        except (TypeError, ValueError):  # keys JSON cannot show, or a cycle: walk it instead
+            probe = None
+        if probe is not None and not contains_secret(probe):
+            return value
+    return _redact_walk(value)
+
+
+def _redact_walk(value: Any) -> Any:
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, Mapping):
-        items = [(redact_data(key), redact_data(item)) for key, item in value.items()]
+        items = [(_redact_walk(key), _redact_walk(item)) for key, item in value.items()]
         if all(new_key is key and new is item for (new_key, new), (key, item) in zip(items, value.items())):
             return value
         return dict(items)
     if isinstance(value, (list, tuple)):
-        redacted = [redact_data(item) for item in value]
+        redacted = [_redact_walk(item) for item in value]
         if all(new is old for new, old in zip(redacted, value)):
             return value
         return type(value)(redacted) if isinstance(value, tuple) else redacted
