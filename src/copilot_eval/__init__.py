@@ -29,6 +29,8 @@ _EXPORTS: dict[str, str] = {
     "result_from_events": "copilot_eval.capture",
     "ab_run": "copilot_eval.runs.ab",
     "ABResult": "copilot_eval.runs.ab",
+    "register_secret": "copilot_eval.redaction",
+    "redact": "copilot_eval.redaction",
 }
 
 __all__ = sorted(_EXPORTS) + ["__version__"]
