@@ -29,6 +29,8 @@ CSV_FILES["knowledge.csv"] = (ROOT / "examples" / "evalsets" / "knowledge.csv").
 AGENT_FILES = {f"{path.parent.name}/{path.name}": path for path in sorted(ROOT.glob("examples/*/agent*.yaml"))}
 FUZZ = settings(max_examples=int(os.environ.get("COPILOT_EVAL_FUZZ_EXAMPLES", "100")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])
+# Loading an agent file builds a whole CopilotEval (scripts, custom agents): half the examples.
+AGENT_FUZZ = settings(FUZZ, max_examples=max(FUZZ.max_examples // 2, 1))
 # One scratch copy of the examples for the whole module (Hypothesis runs many examples per test).
 SCRATCH = Path(tempfile.mkdtemp(prefix="copilot-eval-fuzz-"))
 shutil.copytree(ROOT / "examples", SCRATCH / "examples")
@@ -88,7 +90,7 @@ def agent_with_fields_damaged(name: str, recipe: list[Op]) -> str:
     return yaml.safe_dump(data, allow_unicode=True)
 
 
-@FUZZ
+@AGENT_FUZZ
 @given(damage=agent_field_damage())
 def test_agent_files_with_damaged_fields_raise_only_agent_file_errors(damage: tuple[str, list[Op]]) -> None:
     load_agent_text(damage[0], agent_with_fields_damaged(*damage))
@@ -101,7 +103,7 @@ def agent_byte_damage(draw: st.DrawFn) -> tuple[str, list[Op]]:
     return name, draw(byte_recipes(AGENT_FILES[name].read_bytes()))
 
 
-@FUZZ
+@AGENT_FUZZ
 @given(damage=agent_byte_damage())
 def test_agent_files_with_damaged_bytes_raise_only_agent_file_errors(damage: tuple[str, list[Op]]) -> None:
     name, recipe = damage
