@@ -19,7 +19,8 @@ class CopilotEval(BaseModel):
     """How to run an agent: model, instructions, tools, limits and runtime settings.
 
     Invalid values fail at construction with a message naming the field. ``model`` is a model
-    name (GitHub-hosted, or served by ``provider``), or a ``ScriptedModel``.
+    name (GitHub-hosted, or served by ``provider``), or a model source (``ScriptedModel``,
+    ``FunctionModel``, ``Replay``, ``Recorder``: see ``copilot_eval.models.base.ModelSource``).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", arbitrary_types_allowed=True)
@@ -62,9 +63,12 @@ class CopilotEval(BaseModel):
             if isinstance(value, str) and not value.strip():
                 raise ValueError("must not be blank")
             return value
-        if all(hasattr(value, attr) for attr in ("endpoint", "provider_config", "session_model")):
+        from copilot_eval.models.base import ModelSource
+
+        if isinstance(value, ModelSource):
             return value
-        raise ValueError(f"must be a model name or a ScriptedModel, got {type(value).__name__}")
+        raise ValueError(f"must be a model name or a model source (ScriptedModel, FunctionModel, Replay, Recorder; "
+                         f"see copilot_eval.models.base.ModelSource), got {type(value).__name__}")
 
     @field_validator("mcp_servers")
     @classmethod

@@ -19,9 +19,12 @@ app = typer.Typer(
 
 # One line per command module; keep the list sorted.
 _COMMAND_MODULES: tuple[str, ...] = (
+    "analyze_cmd",
     "convert_cmd",
     "inspect_cmd",
+    "login_cmd",
     "quickstart_cmd",
+    "regrade_cmd",
     "run_cmd",
     "setup_cmd",
     "validate_cmd",

@@ -23,10 +23,9 @@ from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.runtime.process.client_factory import new_copilot_home
 from copilot_eval.runtime.session.deadlines import RuntimeDied, bounded, guarded, settle_exit
 from copilot_eval.runtime.process.host import runtime_host
-from copilot_eval.runtime.requests.model_calls import ModelCallLog
+from copilot_eval.runtime.requests.chain import build_request_chain
 from copilot_eval.runtime.session.permissions import permission_handler
 from copilot_eval.runtime.process.pool import RuntimeHandle, RuntimePool, shared_pool
-from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
 from copilot_eval.runtime.session.run_control import RunControl
 from copilot_eval.runtime.session.session_config import (
     ModelChoice,
@@ -41,7 +40,6 @@ from copilot_eval.runtime.session.session_watch import (
     wait_for_idle,
 )
 from copilot_eval.runtime.session.skill_check import SkillCheckError, check_skills
-from copilot_eval.runtime.requests.stop_gate import StopGate
 from copilot_eval.runtime.session.tools import build_tool
 
 # Cleanup after a run: abort (only when still busy) and disconnect share one budget, so that a run
@@ -146,9 +144,8 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
     configuration = configuration_snapshot(settings, choice)
     session_id = f"copilot-eval-{uuid.uuid4()}"
     endpoint = choice.endpoint_factory(working_directory=working_directory) if choice.endpoint_factory else None
-    auditor = AuditingEndpoint(endpoint, control) if agent.audit_requests else None
-    # Outermost the log (it sees what the gate and the audit refused), then the stop gate.
-    model_calls = ModelCallLog(StopGate(auditor or endpoint, control))
+    chain = build_request_chain(endpoint, control, audit=agent.audit_requests)
+    model_calls, auditor = chain.model_calls, chain.auditor
 
     try:
         handle = await _lease(pool, agent, choice, deadline)
