@@ -5,7 +5,8 @@ from __future__ import annotations
 from copilot_eval.capture import result_from_events
 
 from .test_capture_fuzz import LOGS, check_invariants, damaged
-from .test_file_fuzz import load_agent_text
+from .mutations import apply_byte_recipe
+from .test_file_fuzz import CSV_FILES, check_csv_bytes, load_agent_text
 
 
 def test_agent_file_that_is_not_utf8_is_an_agent_file_error() -> None:
@@ -31,3 +32,8 @@ def test_model_metrics_requests_that_are_not_a_mapping_leave_premium_requests_un
     assert len(recipe) > 1, "the recorded log has per-model metrics to damage"
     damaged_events = damaged("simple_tool", recipe)
     check_invariants(result_from_events(damaged_events), damaged_events)
+
+
+def test_a_csv_of_comment_lines_only_is_a_listed_problem_not_an_assertion() -> None:
+    # Was: AssertionError from read_csv (no header after the comment block, and no problem listed).
+    check_csv_bytes(apply_byte_recipe(CSV_FILES["blank_fields.csv"], [("lines", [("truncate", 0)]), ("insert", 0, b"#")]))
