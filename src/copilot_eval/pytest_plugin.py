@@ -173,6 +173,18 @@ def pytest_pycollect_makeitem(collector: Any, name: str, obj: object) -> Any:
     yield
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Scrub registered secrets from a test's failure text and captured output before any report."""
+    outcome = yield
+    from copilot_eval.redaction import contains_secret, redact
+
+    report = outcome.get_result()
+    if report.longrepr is not None and contains_secret(text := str(report.longrepr)):
+        report.longrepr = redact(text)  # plain text from here on: the formatted failure, minus secrets
+    report.sections = [(title, redact(content)) for title, content in report.sections]
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Stop the runtimes the session started (an exit hook catches anything left)."""
     from copilot_eval.runtime.process.pool import close_all_pools

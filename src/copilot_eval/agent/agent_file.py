@@ -73,6 +73,10 @@ def _read_mapping(file: Path) -> dict[str, Any]:
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise AgentFileError(f"{file}: agent file not found") from None
+    except UnicodeDecodeError as error:
+        raise AgentFileError(f"{file}: byte {error.start + 1} is not UTF-8; save the file as UTF-8") from None
+    except OSError as error:
+        raise AgentFileError(f"{file}: cannot read: {error.strerror or error}") from None
     except yaml.YAMLError as error:
         raise AgentFileError(f"{file}: not valid YAML: {error}") from None
     if not isinstance(data, dict):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
@@ -13,7 +14,8 @@ from copilot_eval.capture.scopes import Scope, split_scopes
 from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
 from copilot_eval.capture.tool_calls import tool_calls_of
 from copilot_eval.capture.usage import premium_requests, usage_of
-from copilot_eval.evidence import CaptureError, CopilotResult, SubagentInvocation
+from copilot_eval.evidence import CaptureError, CopilotResult, RequestAuditRecord, SubagentInvocation
+from copilot_eval.redaction import redact, redact_data
 
 BLOCKING_KINDS = frozenset({
     "missing_completion", "unmatched_completion", "uncorrelated_event", "conflicting_duplicate", "cancelled",
@@ -121,13 +123,29 @@ def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts
         result.error = _explain_failure(result.capture_errors, f"stop reason: {facts.stop_reason}")
 
 
+def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
+    """The runner's facts with registered secrets scrubbed from every text they carry."""
+    if facts is None:
+        return None
+    audit = facts.request_audit
+    if audit is not None:
+        audit = [RequestAuditRecord.model_validate(redact_data(record.model_dump())) for record in audit]
+    return dataclasses.replace(
+        facts, error=redact(facts.error), cleanup_error=redact(facts.cleanup_error), prompt=redact(facts.prompt),
+        configuration=redact_data(facts.configuration), tool_exceptions=redact_data(facts.tool_exceptions),
+        request_audit=audit,
+    )
+
+
 def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFacts | None = None) -> CopilotResult:
     """Build the evidence of one session from its events (SDK ``SessionEvent`` objects or dicts).
 
     Without ``facts`` (a saved log) ``stop_reason`` stays ``None`` and success means the root went
-    idle with no session error and no blocking capture error.
+    idle with no session error and no blocking capture error. Registered secrets are scrubbed from
+    events and facts first, so no part of the result (``raw_events`` included) holds one.
     """
-    all_events = normalise(events)
+    all_events = redact_data(normalise(events))
+    facts = _redacted_facts(facts)
     scopes = split_scopes(all_events)
     root_errors: list[CaptureError] = []
     session = session_facts(scopes[ROOT].events, root_errors)

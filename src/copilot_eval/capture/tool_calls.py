@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from copilot_eval.capture.events import event_data, event_id, event_type, text_or_none
+from copilot_eval.capture.events import event_data, event_id, event_type, list_or_empty, text_or_none
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.tool_output import read_tool_output
 from copilot_eval.evidence import CaptureError, ToolCall
@@ -84,7 +84,7 @@ def _set_arguments(call: ToolCall, value: Any, event: dict[str, Any], errors: li
 
 def _note_request(calls: dict[str, ToolCall], data: dict[str, Any], scope: str, event: dict[str, Any],
                   errors: list[CaptureError]) -> None:
-    for request in data.get("toolRequests") or []:
+    for request in list_or_empty(data.get("toolRequests")):
         call_id = text_or_none(request.get("toolCallId")) if isinstance(request, dict) else None
         if call_id is None or call_id in calls:
             continue

@@ -63,9 +63,23 @@ def _quiet_sdk_logs() -> None:
         logging.getLogger("copilot").setLevel(logging.CRITICAL)
 
 
+def _redact_console() -> None:
+    # Everything the command prints (typer.echo, rich tables, progress, tracebacks) goes through
+    # sys.stdout or sys.stderr: one choke point keeps registered secrets off the terminal and CI logs.
+    import sys
+
+    from copilot_eval.redaction import RedactingStream
+
+    if not isinstance(sys.stdout, RedactingStream):
+        sys.stdout = RedactingStream(sys.stdout)  # type: ignore[assignment]
+    if not isinstance(sys.stderr, RedactingStream):
+        sys.stderr = RedactingStream(sys.stderr)  # type: ignore[assignment]
+
+
 def main() -> None:
     """Entry point of the `copilot-eval` console script."""
     _quiet_sdk_logs()
+    _redact_console()
     app()
 
 
