@@ -22,7 +22,7 @@ _EXPORTS: dict[str, str] = {
     "Turn": "copilot_eval.evidence.turn",
     "UsageEntry": "copilot_eval.evidence.usage",
     "ModelPrice": "copilot_eval.evidence.usage",
-    "SubagentInvocation": "copilot_eval.evidence.subagent",
+    "SubagentInvocation": "copilot_eval.evidence.result",
     "ScriptedModel": "copilot_eval.models.scripted",
     "ScriptError": "copilot_eval.models.scripted",  # deprecated: InvalidScriptError
     "InvalidScriptError": "copilot_eval.models.scripted",
@@ -35,6 +35,8 @@ _EXPORTS: dict[str, str] = {
     "result_from_events": "copilot_eval.capture",
     "ab_run": "copilot_eval.runs.ab",
     "ABResult": "copilot_eval.runs.ab",
+    "register_secret": "copilot_eval.redaction",
+    "redact": "copilot_eval.redaction",
 }
 
 _DEPRECATED = {"ScriptError"}  # still resolves (with a DeprecationWarning) for one release; see CHANGELOG.md

@@ -8,6 +8,7 @@ shared by every test that runs in the same event loop and closed at the end of t
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -171,6 +172,38 @@ def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
         return outcome
 
     return run
+
+
+OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run"})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_pycollect_makeitem(collector: Any, name: str, obj: object) -> Any:
+    """Mark ``async def`` tests that ask for our fixtures as asyncio tests.
+
+    So the README's example runs in a bare folder: pytest-asyncio's default (strict) mode skips
+    unmarked async tests, and a user should not need an ini file or a conftest to await a run.
+    The mark is put on the function before pytest builds its item, which is when pytest-asyncio
+    decides. Tests already marked (or auto mode) are left alone.
+    """
+    if inspect.iscoroutinefunction(obj) and collector.funcnamefilter(name):
+        marks = getattr(obj, "pytestmark", [])
+        wanted = set(inspect.signature(obj).parameters) & OUR_ASYNC_FIXTURES
+        if wanted and not any(getattr(mark, "name", None) == "asyncio" for mark in marks):
+            pytest.mark.asyncio(obj)
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Scrub registered secrets from a test's failure text and captured output before any report."""
+    outcome = yield
+    from copilot_eval.redaction import contains_secret, redact
+
+    report = outcome.get_result()
+    if report.longrepr is not None and contains_secret(text := str(report.longrepr)):
+        report.longrepr = redact(text)  # plain text from here on: the formatted failure, minus secrets
+    report.sections = [(title, redact(content)) for title, content in report.sections]
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
 from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
 from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
+from copilot_eval.capture.mcp_servers import mcp_server_statuses, mcp_startup_failure, mcp_warnings
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.scopes import Scope, split_scopes
 from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
 from copilot_eval.capture.tool_calls import tool_calls_of
 from copilot_eval.capture.usage import premium_requests, usage_of
-from copilot_eval.evidence import CaptureError, CopilotResult, SubagentInvocation
+from copilot_eval.evidence import CaptureError, CopilotResult, RequestAuditRecord, SubagentInvocation
+from copilot_eval.redaction import redact, redact_data
 
 BLOCKING_KINDS = frozenset({
     "missing_completion", "unmatched_completion", "uncorrelated_event", "conflicting_duplicate", "cancelled",
@@ -97,6 +100,8 @@ def _combine(*parts: str | None) -> str | None:
 
 def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts | None) -> None:
     blocking = blocking_errors(result.capture_errors)
+    # A saved log does not say which servers were optional: every failure is then a warning.
+    result.warnings.extend(mcp_warnings(result.mcp_servers, all_failures=facts is None))
     if facts is None:
         result.stop_reason = None
         result.success = session.idle_seen and session.error is None and not blocking
@@ -105,22 +110,42 @@ def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts
             fallback = "the session never reached idle" if not session.idle_seen else "capture failed"
             result.error = _explain_failure(result.capture_errors, fallback)
         return
-    result.success = facts.stop_reason == "completed" and facts.cleanup_error is None \
+    # A required MCP server that could not start ends the run before its first model call; that
+    # failure is the cause, whatever the runner saw as a consequence.
+    mcp_failure = mcp_startup_failure(result.mcp_servers) if facts.mcp_servers is not None else None
+    stop_reason = "execution_error" if mcp_failure else facts.stop_reason
+    result.success = stop_reason == "completed" and facts.cleanup_error is None \
         and session.error is None and not blocking
-    result.stop_reason = "cleanup_error" if facts.cleanup_error is not None else facts.stop_reason
+    result.stop_reason = "cleanup_error" if facts.cleanup_error is not None else stop_reason
     cleanup = f"cleanup failed: {facts.cleanup_error}" if facts.cleanup_error is not None else None
-    result.error = _combine(facts.error, session.error, cleanup)
+    result.error = mcp_failure or _combine(facts.error, session.error, cleanup)
     if not result.success and result.error is None:
         result.error = _explain_failure(result.capture_errors, f"stop reason: {facts.stop_reason}")
+
+
+def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
+    """The runner's facts with registered secrets scrubbed from every text they carry."""
+    if facts is None:
+        return None
+    audit = facts.request_audit
+    if audit is not None:
+        audit = [RequestAuditRecord.model_validate(redact_data(record.model_dump())) for record in audit]
+    return dataclasses.replace(
+        facts, error=redact(facts.error), cleanup_error=redact(facts.cleanup_error), prompt=redact(facts.prompt),
+        configuration=redact_data(facts.configuration), tool_exceptions=redact_data(facts.tool_exceptions),
+        request_audit=audit,
+    )
 
 
 def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFacts | None = None) -> CopilotResult:
     """Build the evidence of one session from its events (SDK ``SessionEvent`` objects or dicts).
 
     Without ``facts`` (a saved log) ``stop_reason`` stays ``None`` and success means the root went
-    idle with no session error and no blocking capture error.
+    idle with no session error and no blocking capture error. Registered secrets are scrubbed from
+    events and facts first, so no part of the result (``raw_events`` included) holds one.
     """
-    all_events = normalise(events)
+    all_events = redact_data(normalise(events))
+    facts = _redacted_facts(facts)
     scopes = split_scopes(all_events)
     root_errors: list[CaptureError] = []
     session = session_facts(scopes[ROOT].events, root_errors)
@@ -130,6 +155,9 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
     result.session_id = session.session_id
     result.working_directory = session.working_directory
     result.agent_name = getattr(agent, "name", None)
+    for custom in getattr(agent, "custom_agents", None) or ():
+        result.warnings.extend(getattr(custom, "warnings", ()))
+    result.mcp_servers = mcp_server_statuses(all_events, facts.mcp_servers if facts is not None else None)
     if facts is not None:
         result.agent_name = facts.agent_name or result.agent_name
         result.prompt = facts.prompt or result.prompt

@@ -53,6 +53,8 @@ def run(
     junit: Annotated[Optional[Path], typer.Option("--junit", help="Also write the run as JUnit XML to this file.")] = None,
     baseline: Annotated[Optional[Path], typer.Option("--baseline", metavar="RUN_DIR",
                         help="Compare with an earlier run folder (terminal, comparison.html, comparison.md).")] = None,
+    discard_passing: Annotated[bool, typer.Option("--discard-passing-workdirs",
+                               help="Remove the working directories of passing cases after grading.")] = False,
     record: Annotated[Optional[Path], typer.Option("--record", help="Record the agent's live model calls to "
                       "cassettes in DIR, one per case (docs/replay.md).")] = None,
     replay: Annotated[Optional[Path], typer.Option("--replay", help="Answer the agent's model from the cassettes "
@@ -122,6 +124,10 @@ def run(
         at_k, all_k = pass_rates(result)
         shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
         extra.append(f"pass@{repeat} {shown[0]}, pass^{repeat} {shown[1]}; flaky cases: {flaky_cases(result) or 'none'}")
+    if discard_passing:
+        from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+
+        extra.append(f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases")
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
     reports = write_run_reports(out, junit=junit, baseline=baseline)
     print_summary(result, test_set, console, extra=extra + reports.lines)

@@ -170,6 +170,8 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
         if parse.template is not None:
             ordinal += 1
             _row_to_case(row, start, parse.template, ordinal, parse)
+    if header is None and not parse.problems:  # comment lines only: there is nothing to import
+        parse.problems.append("no header line found after the comment lines; expected a header and rows")
     return parse
 
 

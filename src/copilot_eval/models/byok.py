@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from copilot_eval.redaction import register_secret
+
 
 class ByokProvider(BaseModel):
     """An endpoint serving the model, with the name of the env var that holds its key."""
@@ -42,6 +44,7 @@ class ByokProvider(BaseModel):
             key = os.environ.get(self.api_key_env)
             if not key:
                 raise ValueError(f"provider.api_key_env: environment variable {self.api_key_env} is not set")
+            register_secret(key, self.api_key_env)  # before use: it may come back in an error body
             provider["api_key"] = key
         else:
             # Local servers (Ollama, llama.cpp) ignore the key, but the runtime wants one.

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from copilot_eval.redaction import register_secret
+
 TOKEN_ENV_VARS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
 
 
@@ -16,6 +18,7 @@ def github_token_from_env() -> str | None:
     for name in TOKEN_ENV_VARS:
         value = os.environ.get(name)
         if value:
+            register_secret(value, name)  # handed to the runtime, so it may come back in its errors
             return value
     return None
 

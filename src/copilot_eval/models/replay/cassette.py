@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.redaction import redact
+
 __all__ = ["CASSETTE_VERSION", "CassetteError", "Exchange", "cassette_name", "read_cassette", "write_header",
            "append_exchange"]
 
@@ -107,4 +109,4 @@ def write_header(path: Path) -> None:
 def append_exchange(path: Path, exchange: Exchange) -> None:
     """Add one exchange at the end (written at once: an interrupted recording keeps what it has)."""
     with path.open("a", encoding="utf-8") as handle:
-        handle.write(exchange.to_json() + "\n")
+        handle.write(redact(exchange.to_json()) + "\n")  # a provider may echo the key in its body

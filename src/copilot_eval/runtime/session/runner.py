@@ -22,6 +22,7 @@ from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.runtime.process.client_factory import new_copilot_home
 from copilot_eval.runtime.session.deadlines import RuntimeDied, bounded, guarded, settle_exit
+from copilot_eval.runtime.session.mcp_status import check_mcp_startup, list_mcp_servers
 from copilot_eval.runtime.process.host import runtime_host
 from copilot_eval.runtime.requests.chain import build_request_chain
 from copilot_eval.runtime.session.permissions import permission_handler
@@ -163,6 +164,7 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
     cleanup_problems: list[str] = []
     session = None
     skill_discovery = None  # None: no discovery check was attempted
+    mcp_servers = None  # None: the agent has no MCP servers, or the runtime was not asked
     try:
         session = await guarded(handle.client.create_session(
             session_id=session_id, on_permission_request=permission_handler(agent.permission_policy),
@@ -172,6 +174,8 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
             skill_discovery, blocked = await check_skills(session, agent)
             if blocked:
                 raise SkillCheckError(blocked)
+        mcp_servers = await list_mcp_servers(session, agent, handle, deadline)
+        check_mcp_startup(mcp_servers)  # a required server that failed to start: no prompt is sent
         for text in prompts:
             watch.idle.clear()
             await guarded(session.send(text), handle, deadline)
@@ -215,6 +219,6 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
         abandoned_call_ids=control.abandoned_call_ids, tool_exceptions=dict(control.tool_exceptions),
         cleanup_error="; ".join(cleanup_problems) or None,
         request_audit=list(auditor.records) if auditor is not None else None,
-        skill_discovery=skill_discovery,
+        skill_discovery=skill_discovery, mcp_servers=mcp_servers,
     )
     return result_from_events(watch.events, agent=agent, facts=facts)
