@@ -1,7 +1,7 @@
 """Two real evaluation runs through `copilot-eval run` (scripted models, the real runtime), shared by the report tests.
 
-Run "tools": a two-case single-turn set against the quickstart agent, whose MCP tool call and
-file creation make real evidence; case 1 passes, case 2 fails. Run "outage": the same set against
+Run "tools": a two-case single-turn set against a scripted agent whose call of the runtime's
+built-in `create` tool makes real tool-call evidence; case 1 passes, case 2 fails. Run "outage": the same set against
 an agent whose model answers HTTP 500, compared with the first through ``--baseline``.
 """
 
@@ -15,7 +15,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 CLI = [sys.executable, "-m", "copilot_eval.cli.app"]
-QUICKSTART_AGENT = REPO / "examples" / "quickstart" / "agent.yaml"
+TOOL_AGENT = Path(__file__).resolve().parent / "data" / "receipt-agent.yaml"
 OUTAGE_AGENT = REPO / "examples" / "evaluation" / "agent-http500.yaml"
 RECEIPT_ANSWER = "I looked up order 1042 and wrote receipt.txt (total 27.50 EUR)."
 
@@ -44,7 +44,7 @@ def make_real_runs(root: Path) -> RealRuns:
                         f'"Write a receipt for order 1042.","{RECEIPT_ANSWER}"\n'
                         '"Do you sell tandems?","No, we do not sell tandems."\n', encoding="utf-8")
     tools, outage, junit = root / "run-tools", root / "run-outage", root / "junit.xml"
-    first = cli("run", test_set, "--agent", QUICKSTART_AGENT, "--out", tools, "--no-progress",
+    first = cli("run", test_set, "--agent", TOOL_AGENT, "--out", tools, "--no-progress",
                 "--grader", "similarity:0.9", "--junit", junit)
     assert first.returncode == 0, first.stdout + first.stderr
     second = cli("run", test_set, "--agent", OUTAGE_AGENT, "--out", outage, "--no-progress", "--baseline", tools)

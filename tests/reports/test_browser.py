@@ -45,7 +45,7 @@ def test_real_run_report_in_chromium(browser, real_runs, tmp_path):
     assert browser.evaluate("document.querySelectorAll('svg rect').length") >= 2  # duration and token bars drawn
     _open_first_drill_down(browser, "#case-1-r0")
     text = browser.evaluate("document.querySelector('#case-1-r0').innerText")
-    assert "orders-lookup_order" in text and "27.50 EUR" in text
+    assert "Created file" in text and "27.50 EUR" in text
     browser.evaluate("document.getElementById('open-all').click()")
     assert browser.evaluate("[...document.querySelectorAll('details.case')].every(d => d.open)") is True
     _screenshot_is_a_page(browser, tmp_path / "report.png")

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-QUICKSTART_AGENT = ROOT / "examples" / "quickstart" / "agent.yaml"
+TOOL_AGENT = Path(__file__).resolve().parent / "data" / "receipt-agent.yaml"  # built-in tool, no MCP server
 GOOD_AGENT = ROOT / "examples" / "evaluation" / "agent-good.yaml"
 
 TESTS = f'''
 import pytest
 from copilot_eval import CopilotEval
 
-AGENT = CopilotEval.from_file({str(QUICKSTART_AGENT)!r})
+AGENT = CopilotEval.from_file({str(TOOL_AGENT)!r})
 
 
 async def test_receipt(copilot_eval):
@@ -83,7 +83,7 @@ def test_agent_runs_carry_their_evidence(session_report):
     report, _ = session_report
     html = report.read_text(encoding="utf-8")
     text = unescape(html)
-    assert "Write a receipt for order 1042." in text and "orders-lookup_order" in text
+    assert "Write a receipt for order 1042." in text and "Created file" in text and "Total: 27.50 EUR" in text
     assert 'href="../evidence/test_agent.py_test_receipt.json"' in html
     assert (report.parent / "../evidence/test_agent.py_test_receipt.json").is_file()
     assert "<svg" in html  # duration and token charts
@@ -99,6 +99,6 @@ def test_session_report_in_chromium(session_report, browser, tmp_path):
     anchor = "#test-test_agent-py-test_receipt"
     browser.evaluate(f"document.querySelector('{anchor} > summary').click()")
     assert browser.evaluate(f"document.querySelector('{anchor}').open") is True
-    assert "orders-lookup_order" in browser.evaluate(f"document.querySelector('{anchor}').innerText")
+    assert "Created file" in browser.evaluate(f"document.querySelector('{anchor}').innerText")
     png = browser.screenshot()
     assert png_size(png)[0] >= 800 and len(png) > 20_000
