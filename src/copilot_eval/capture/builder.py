@@ -107,7 +107,10 @@ def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts
         return
     result.success = facts.stop_reason == "completed" and facts.cleanup_error is None \
         and session.error is None and not blocking
-    result.stop_reason = "cleanup_error" if facts.cleanup_error is not None else facts.stop_reason
+    # A run that already failed keeps its first cause as the stop reason (a timeout whose abort also
+    # overran is still a timeout); only a run that would otherwise have completed ends as cleanup_error.
+    failed_cleanup = facts.cleanup_error is not None and facts.stop_reason in (None, "completed")
+    result.stop_reason = "cleanup_error" if failed_cleanup else facts.stop_reason
     cleanup = f"cleanup failed: {facts.cleanup_error}" if facts.cleanup_error is not None else None
     result.error = _combine(facts.error, session.error, cleanup)
     if not result.success and result.error is None:

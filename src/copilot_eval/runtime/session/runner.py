@@ -8,7 +8,6 @@ their own deadline. Whatever was captured before a fault is kept in the result.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import tempfile
 import time
 import uuid
@@ -20,8 +19,9 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.evidence.stop_reason import StopReason
-from copilot_eval.runtime.process.client_factory import new_copilot_home
-from copilot_eval.runtime.session.deadlines import RuntimeDied, bounded, guarded, settle_exit
+from copilot_eval.runtime.process.home import new_copilot_home, remove_home
+from copilot_eval.runtime.session.closing import ABORT_DEADLINE_S, ABORT_SETTLE_S, abort_if_busy, close_session
+from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded, settle_exit
 from copilot_eval.runtime.process.host import runtime_host
 from copilot_eval.runtime.requests.model_calls import ModelCallLog
 from copilot_eval.runtime.session.permissions import permission_handler
@@ -44,11 +44,9 @@ from copilot_eval.runtime.session.skill_check import SkillCheckError, check_skil
 from copilot_eval.runtime.requests.stop_gate import StopGate
 from copilot_eval.runtime.session.tools import build_tool
 
-# Cleanup after a run: abort (only when still busy) and disconnect share one budget, so that a run
-# returns within timeout_s + CLEANUP_BUDGET_S + one poll interval whatever the runtime does.
-CLEANUP_BUDGET_S = 1.8
-ABORT_DEADLINE_S = 1.0
-MIN_DISCONNECT_S = 0.8
+# A run that did not reach idle is aborted before it returns (bounded: abort, then its last events);
+# closing the session happens after the result is returned (runtime/session/closing.py).
+CLEANUP_BUDGET_S = ABORT_DEADLINE_S + ABORT_SETTLE_S
 
 
 def _pre_tool_use(control: RunControl) -> Any:
@@ -76,27 +74,9 @@ async def _lease(pool: RuntimePool, agent: CopilotEval, choice: Any, deadline: f
         raise
 
 
-async def _clean_up(session: Any, handle: RuntimeHandle, watch: SessionWatch) -> list[str]:
-    """Abort (when still busy) and disconnect, within one shared cleanup budget."""
-    problems: list[str] = []
-    if session is None or not handle.alive():
-        return problems
-    cleanup_deadline = time.monotonic() + CLEANUP_BUDGET_S
-    if not watch.idle.is_set():
-        problem = await bounded(session.abort(), ABORT_DEADLINE_S, "aborting the session")
-        if problem:
-            problems.append(problem)
-    seconds = max(cleanup_deadline - time.monotonic(), MIN_DISCONNECT_S)
-    problem = await bounded(session.disconnect(), seconds, "disconnecting the session")
-    if problem:
-        problems.append(problem)
-    return problems
-
-
 def _discard_home(path: Path) -> None:
-    """Remove a finished session's COPILOT_HOME in the background: the evidence already holds what
-    matters, and thousands of runs would otherwise leave thousands of folders behind."""
-    asyncio.get_running_loop().run_in_executor(None, lambda: shutil.rmtree(path, ignore_errors=True))
+    """Remove the COPILOT_HOME of a run that never got a session, without waiting for it."""
+    asyncio.get_running_loop().run_in_executor(None, remove_home, path)
 
 
 def _prompt_list(prompt: str | Sequence[str]) -> list[str]:
@@ -110,8 +90,9 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
                       default_model: Any = None, default_provider: Any = None) -> CopilotResult:
     """Run ``prompt`` (or several prompts, as one conversation) through the real runtime.
 
-    ``agent.timeout_s`` bounds the whole run, from this call to its return, cleanup aside (abort
-    and disconnect have their own budget of ``CLEANUP_BUDGET_S``). Returns a CopilotResult
+    ``agent.timeout_s`` bounds the whole run, from this call to its return, except that a run
+    that did not reach idle is aborted within ``CLEANUP_BUDGET_S`` more. The session is closed and
+    deleted after the result is returned (the pool awaits that when it closes). Returns a CopilotResult
     describing the execution; raises only for configuration or setup errors (a bad agent, no
     runtime), never for what happens inside the session. Works from any event loop: the session
     itself runs on the runtime host's loop, where the pooled runtimes live.
@@ -202,10 +183,11 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
             known = [part for part in (still_running(watch), model_calls.summary()) if part]
             error = "; ".join([error or "timed out", *known])
         control.stopped.set()  # releases abandoned tool handlers
-        cleanup_problems = await _clean_up(session, handle, watch)
-        handle.router.unregister(session_id)
-        pool.release(handle)
-        _discard_home(config_home)
+        abort_problem = await abort_if_busy(session, handle, watch.idle)
+        if abort_problem:
+            cleanup_problems.append(abort_problem)
+        pool.release(handle)  # the next run may lease this runtime while this session closes
+        pool.track_cleanup(handle, close_session(session, handle, session_id, config_home))
 
     if stop_reason is None:
         stop_reason = "completed"
