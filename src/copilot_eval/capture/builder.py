@@ -7,6 +7,7 @@ from typing import Any
 
 from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
 from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
+from copilot_eval.capture.outcome import decide_outcome
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.scopes import Scope, split_scopes
 from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
@@ -86,35 +87,9 @@ def _explain_failure(errors: list[CaptureError], fallback: str) -> str:
     return f"incomplete evidence: {blocking[0]}" if blocking else fallback
 
 
-def _combine(*parts: str | None) -> str | None:
-    # A part already contained in an earlier one (the runner quoting the session error) adds nothing.
-    texts: list[str] = []
-    for part in parts:
-        if part and not any(part in kept for kept in texts):
-            texts.append(part)
-    return "; ".join(texts) if texts else None
-
-
 def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts | None) -> None:
-    blocking = blocking_errors(result.capture_errors)
-    if facts is None:
-        result.stop_reason = None
-        result.success = session.idle_seen and session.error is None and not blocking
-        result.error = session.error
-        if not result.success and result.error is None:
-            fallback = "the session never reached idle" if not session.idle_seen else "capture failed"
-            result.error = _explain_failure(result.capture_errors, fallback)
-        return
-    result.success = facts.stop_reason == "completed" and facts.cleanup_error is None \
-        and session.error is None and not blocking
-    # A run that already failed keeps its first cause as the stop reason (a timeout whose abort also
-    # overran is still a timeout); only a run that would otherwise have completed ends as cleanup_error.
-    failed_cleanup = facts.cleanup_error is not None and facts.stop_reason in (None, "completed")
-    result.stop_reason = "cleanup_error" if failed_cleanup else facts.stop_reason
-    cleanup = f"cleanup failed: {facts.cleanup_error}" if facts.cleanup_error is not None else None
-    result.error = _combine(facts.error, session.error, cleanup)
-    if not result.success and result.error is None:
-        result.error = _explain_failure(result.capture_errors, f"stop reason: {facts.stop_reason}")
+    outcome = decide_outcome(facts, session, blocking_errors(result.capture_errors))
+    result.stop_reason, result.success, result.error = outcome.stop_reason, outcome.success, outcome.error
 
 
 def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFacts | None = None) -> CopilotResult:

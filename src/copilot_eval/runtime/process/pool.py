@@ -11,8 +11,10 @@ the pool keeps those cleanups and awaits them (bounded) before it stops a runtim
 from __future__ import annotations
 
 import asyncio
+import atexit
 import logging
 import os
+import threading
 from collections import deque
 from collections.abc import Coroutine
 from pathlib import Path
@@ -140,6 +142,7 @@ class RuntimePool:
     def track_cleanup(self, handle: RuntimeHandle, cleanup: Coroutine[Any, Any, list[str]]) -> asyncio.Future[Any]:
         """Close a finished run's session in the background; the runtime is not stopped, and the
         pool not closed, before it ends. Problems are logged and kept in ``cleanup_problems``."""
+        _drain_shared_pool_at_exit()
         task = asyncio.ensure_future(cleanup)
         handle.cleanups.add(task)
 
@@ -259,6 +262,34 @@ class RuntimePool:
 
 
 _shared: RuntimePool | None = None
+_drain_registered = False
+EXIT_DRAIN_S = 3.0
+
+
+def _drain_shared_pool_at_exit() -> None:
+    """Once: at interpreter exit, let the shared pool finish closing sessions (bounded), so a script
+    that ends right after its last run leaves neither session files nor error noise behind.
+
+    Registered with threading's exit hooks, which run (last registered first) before the thread
+    pools used by the SDK and the cleanup are shut down; plain atexit would run after that.
+    """
+    global _drain_registered
+    if _drain_registered:
+        return
+    _drain_registered = True
+
+    def drain() -> None:
+        from copilot_eval.runtime.process.host import runtime_host
+
+        pool = _shared
+        if pool is not None and not pool.closed and pool.stats()["pending_cleanups"]:
+            try:
+                runtime_host().run_sync(pool.drain_cleanups(EXIT_DRAIN_S), timeout=EXIT_DRAIN_S + 1)
+            except Exception:  # noqa: BLE001 - exiting anyway; the stale-home sweep catches leftovers
+                pass
+
+    register = getattr(threading, "_register_atexit", None)
+    (register or atexit.register)(drain)
 
 
 def shared_pool() -> RuntimePool:

@@ -14,7 +14,7 @@ from typing import Any
 
 RECYCLE_SESSIONS_ENV = "COPILOT_EVAL_RECYCLE_SESSIONS"
 RECYCLE_RSS_ENV = "COPILOT_EVAL_RECYCLE_RSS_MB"
-DEFAULT_MAX_SESSIONS = 200
+DEFAULT_MAX_SESSIONS = 250
 DEFAULT_MAX_RSS_MB = 1024
 
 
@@ -55,7 +55,7 @@ class RecyclePolicy:
 
     @classmethod
     def from_env(cls) -> RecyclePolicy:
-        """Env ``COPILOT_EVAL_RECYCLE_SESSIONS`` (default 200) and ``COPILOT_EVAL_RECYCLE_RSS_MB``
+        """Env ``COPILOT_EVAL_RECYCLE_SESSIONS`` (default 250) and ``COPILOT_EVAL_RECYCLE_RSS_MB``
         (default 1024); 0 switches either off."""
         return cls(max_sessions=_env_number(RECYCLE_SESSIONS_ENV, DEFAULT_MAX_SESSIONS),
                    max_rss_mb=_env_number(RECYCLE_RSS_ENV, DEFAULT_MAX_RSS_MB))

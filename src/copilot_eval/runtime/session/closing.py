@@ -21,8 +21,9 @@ from copilot_eval.runtime.session.deadlines import bounded
 
 ABORT_DEADLINE_S = 1.0  # the abort request itself
 ABORT_SETTLE_S = 0.5  # then the aborted idle (and late completions) it brings
-DISCONNECT_DEADLINE_S = 3.0
-DELETE_DEADLINE_S = 3.0
+# Generous: nobody waits for these (the run has returned), and a busy machine can be slow to answer.
+DISCONNECT_DEADLINE_S = 10.0
+DELETE_DEADLINE_S = 10.0
 
 
 async def abort_if_busy(session: Any, handle: RuntimeHandle, idle: asyncio.Event) -> str | None:

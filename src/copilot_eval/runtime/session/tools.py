@@ -135,16 +135,20 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
             text = f"Invalid tool arguments: {error}"
             return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
         work = _start(fn, args, caller_loop)
-        stop = asyncio.ensure_future(control.stopped.wait())
+        ended = asyncio.ensure_future(control.ended.wait())
+        control.handlers_running += 1
         try:
-            await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
+            # The end of the run, not a stop request: an admitted call keeps running through a
+            # budget stop and keeps its real outcome.
+            await asyncio.wait({work, ended}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            stop.cancel()
+            ended.cancel()
+            control.handlers_running -= 1
         if not work.done():
             # The run is ending: abandon the handler (a thread cannot be killed; it is a daemon).
             work.cancel()
             control.abandoned_call_ids.append(call_id)
-            text = f"tool {name!r} abandoned: the run ended ({control.stop_reason}) before it returned"
+            text = f"tool {name!r} abandoned: the run ended before it returned"
             return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
         error = work.exception()
         if error is not None:
