@@ -132,13 +132,13 @@ class EvalSetItem(pytest.Item):
 
     def runtest(self) -> None:
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
-        from copilot_eval.pytest_plugin import _evidence_name
+        from copilot_eval.reports.evidence_names import evidence_file_name
         from copilot_eval.runs import Unit, run_unit
         from copilot_eval.runtime.process.host import runtime_host
 
         settings = self.config.stash[SETTINGS_KEY]
         # The unit key names the evidence file: the node id keeps two sets' case 3 apart.
-        unit = Unit(_evidence_name(self.nodeid, 0).removesuffix(".json"), self.cases, 0)
+        unit = Unit(evidence_file_name(self.nodeid).removesuffix(".json"), self.cases, 0)
         results = runtime_host().run_sync(run_unit(unit, settings.agent, settings.graders,
                                                    evidence_dir=settings.evidence_dir))
         statuses = [result.effective_status for result in results]
@@ -163,45 +163,15 @@ class EvalSetItem(pytest.Item):
                                     + self._explain(results, "was not graded"))
 
     def _explain(self, results: list[EvalCaseResult], verb: str) -> str:
-        if len(self.cases) == 1:
-            text = _describe_case(self.cases[0], results[0], verb)
-        else:
-            turns = "\n".join(_describe_turn(case, result) for case, result in zip(self.cases, results, strict=True))
-            bad = sum(result.effective_status is not CaseStatus.PASS for result in results)
-            text = f"conversation {verb}: {bad} of {len(results)} turns did not pass\n{turns}"
-        evidence = results[0].evidence_path if results else None
-        return text + (f"\n  evidence: {evidence}" if evidence else "")
+        from copilot_eval.reports.failure_text import describe_unit
+
+        return describe_unit(self.cases, results, verb)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | Any:
         """Our own verdicts print as their message, without a traceback into the plugin."""
         if isinstance(excinfo.value, (EvalCaseFailed, EvalCaseNotGraded)):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style=style)
-
-
-def _grade_lines(result: EvalCaseResult, indent: str) -> list[str]:
-    # A grader's explanation already carries its score and pass mark; repeating them is noise.
-    lines = [f"{indent}{grade.method} ({grade.status.value}): {grade.explanation or 'no reason given'}"
-             for grade in result.grades]
-    if not result.grades and result.failure_reason:
-        lines.append(f"{indent}reason: {result.failure_reason}")
-    return lines
-
-
-def _describe_case(case: EvalTestCase, result: EvalCaseResult, verb: str, indent: str = "  ") -> str:
-    lines = [f"case {case.conversation_number} {verb}: {case.question}",
-             f"{indent}expected: {case.response}",
-             f"{indent}actual:   {result.actual_response if result.actual_response is not None else '(no answer)'}"]
-    lines += _grade_lines(result, indent)
-    return "\n".join(lines)
-
-
-def _describe_turn(case: EvalTestCase, result: EvalCaseResult) -> str:
-    head = f"  turn {case.conversation_number} {result.effective_status.value.upper()}: {case.question}"
-    if result.effective_status is CaseStatus.PASS:
-        return head
-    body = _describe_case(case, result, "", indent="      ").split("\n", 1)[1]  # the head names the question
-    return f"{head}\n{body}"
 
 
 __all__ = ["EvalCaseFailed", "EvalCaseNotGraded", "EvalSetFile", "EvalSetItem", "add_options", "configure"]

@@ -9,7 +9,6 @@ shared by every test that runs in the same event loop and closed at the end of t
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -58,8 +57,9 @@ def _default_provider(config: pytest.Config) -> Any:
 
 
 def _evidence_name(nodeid: str, index: int) -> str:
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", nodeid).strip("_")
-    return f"{safe}{'' if index == 0 else f'-{index}'}.json"
+    from copilot_eval.reports.evidence_names import evidence_file_name
+
+    return evidence_file_name(nodeid, index)
 
 
 @pytest.fixture

@@ -33,7 +33,7 @@ def register(app: typer.Typer) -> None:
         """Run the example suite (MCP tool, file creation, answer) and summarise its evidence."""
         from rich.console import Console
 
-        from copilot_eval.cli.evidence_table import evidence_table
+        from copilot_eval.reports.evidence_table import evidence_table
         from copilot_eval.runtime.process.locate import locate_runtime
 
         console = Console()

@@ -3,7 +3,8 @@
 Field trap: ``EvalTestCase.response`` is the *reference* answer (named after the CSV column);
 what the agent produced is ``EvalCaseResult.actual_response``.
 
-This layer imports nothing else of copilot_eval, so it can be used to check files without the
+This layer imports nothing else of copilot_eval except the leaf writers of ``reports`` (the atomic
+writer, and the results CSV loaded on first use), so it can be used to check files without the
 Copilot runtime installed.
 """
 
@@ -37,9 +38,19 @@ from copilot_eval.evalsets.limits import (
     EVAL_REFERENCE_MAX_LENGTH,
 )
 from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
-from copilot_eval.evalsets.results_csv import results_csv_text, write_results_csv
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
+
+
+def __getattr__(name: str) -> object:
+    # The results CSV writer moved to reports (the output layer), which imports this package's
+    # models; loading it on first use keeps the old names without an import cycle.
+    if name in ("results_csv_text", "write_results_csv"):
+        from copilot_eval.reports import results_csv
+
+        return getattr(results_csv, name)
+    raise AttributeError(f"module 'copilot_eval.evalsets' has no attribute {name!r}")
+
 
 __all__ = [
     "CONVERSATION",

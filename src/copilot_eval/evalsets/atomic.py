@@ -1,22 +1,7 @@
-"""Write a file all at once, so a failure never leaves a half-written file behind."""
+"""Moved: the atomic writer lives in ``copilot_eval.reports.atomic``; this name stays importable."""
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
-
-
-def write_bytes_atomically(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and a rename."""
-    fd, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(temp_name, path)
-    except BaseException:
-        Path(temp_name).unlink(missing_ok=True)
-        raise
-
+from copilot_eval.reports.atomic import write_bytes_atomically
 
 __all__ = ["write_bytes_atomically"]

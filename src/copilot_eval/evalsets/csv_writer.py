@@ -11,7 +11,7 @@ import csv
 import io
 from pathlib import Path
 
-from copilot_eval.evalsets.atomic import write_bytes_atomically
+from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.evalsets.csv_templates import CsvTemplate, template_named
 from copilot_eval.evalsets.errors import EvalSetWriteError
 from copilot_eval.evalsets.model import EvalTestCase, EvalTestSet

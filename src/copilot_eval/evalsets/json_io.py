@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from copilot_eval.evalsets.atomic import write_bytes_atomically
+from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun

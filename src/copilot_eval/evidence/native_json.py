@@ -3,30 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+# The one atomic writer (fsync, then rename); kept importable from here for existing callers.
+from copilot_eval.reports.atomic import write_text_atomically
+
 if TYPE_CHECKING:
     from copilot_eval.evidence.result import CopilotResult
-
-
-def write_text_atomically(path: str | Path, text: str) -> Path:
-    """Write text through a temporary file and a rename, so readers never see half a file."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
-    except BaseException:
-        Path(tmp_name).unlink(missing_ok=True)
-        raise
-    return target
 
 
 def result_to_dict(result: CopilotResult) -> dict[str, Any]:

@@ -1,7 +1,40 @@
-"""Reports: the terminal summary of a run (JSON and CSV live in evalsets)."""
+"""Reports: the output layer, every file and view a person or a CI job reads.
+
+Terminal tables, ``run.json`` and the results CSV, evidence file names, the pytest failure text,
+and the atomic writer every file goes through. Names are loaded on first use so that low layers
+(evalsets, evidence) can write through ``copilot_eval.reports.atomic`` without importing the rest.
+"""
 
 from __future__ import annotations
 
-from copilot_eval.reports.terminal import print_summary, summary_table, totals_line
+import importlib
+from typing import Any
 
-__all__ = ["print_summary", "summary_table", "totals_line"]
+# Public name -> module of copilot_eval.reports that defines it.
+_EXPORTS: dict[str, str] = {
+    "print_summary": "terminal",
+    "summary_table": "terminal",
+    "totals_line": "terminal",
+    "write_bytes_atomically": "atomic",
+    "write_text_atomically": "atomic",
+    "results_csv_text": "results_csv",
+    "write_results_csv": "results_csv",
+    "evidence_table": "evidence_table",
+    "render_result": "inspect_view",
+    "evidence_file_name": "evidence_names",
+    "unit_evidence_name": "evidence_names",
+    "describe_unit": "failure_text",
+    "RUN_JSON": "run_files",
+    "RESULTS_CSV": "run_files",
+    "write_run_outputs": "run_files",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'copilot_eval.reports' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"copilot_eval.reports.{module}"), name)
+
+
+__all__ = sorted(_EXPORTS)

@@ -48,7 +48,9 @@ async def _grade(grader: Grader, case: EvalTestCase, evidence: CaseEvidence) -> 
 def _evidence_path(evidence_dir: Path | None, unit: Unit) -> Path | None:
     if evidence_dir is None:
         return None
-    return evidence_dir / f"{unit.key.replace('#', '-r')}.json"
+    from copilot_eval.reports.evidence_names import unit_evidence_name
+
+    return evidence_dir / unit_evidence_name(unit.key)
 
 
 async def run_unit(unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: Any = None,

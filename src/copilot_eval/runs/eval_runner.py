@@ -24,20 +24,16 @@ from copilot_eval.evalsets import (
     EvalRun,
     EvalSetError,
     EvalTestSet,
-    to_json,
     validate_eval_test_set,
-    write_results_csv,
 )
-from copilot_eval.evalsets.atomic import write_bytes_atomically
 from copilot_eval.grading.protocol import Grader
+from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.progress import RunProgress
 
 DEFAULT_CONCURRENCY = 4
-RUN_JSON = "run.json"
-RESULTS_CSV = "results.csv"
 
 
 def plan_units(test_set: EvalTestSet, repeat: int) -> list[Unit]:
@@ -78,9 +74,8 @@ def summarise(test_set: EvalTestSet, results: list[EvalCaseResult], *, agent_nam
 
 
 def write_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None:
-    """Write ``run.json`` and the Copilot Studio style ``results.csv`` into ``output_dir``."""
-    write_bytes_atomically(output_dir / RUN_JSON, to_json(run).encode("utf-8"))
-    write_results_csv(run, test_set, output_dir / RESULTS_CSV)
+    """Write ``run.json`` and the Copilot Studio style ``results.csv`` into ``output_dir`` (see reports)."""
+    write_run_outputs(run, test_set, output_dir)
 
 
 def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int) -> dict[str, Any]:

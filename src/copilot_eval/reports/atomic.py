@@ -1,0 +1,37 @@
+"""The one way copilot-eval writes a file: all at once, durably, never half-written.
+
+Data goes to a temporary file in the target's folder, is flushed and fsync'd, and only then
+renamed over the target, so a reader (or a crash) sees the old file or the new one, never a mix.
+This module imports nothing of copilot_eval: every layer may write through it.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` (parents created) through a fsync'd temporary file and a rename."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp_name, target)
+    except BaseException:
+        Path(temp_name).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def write_text_atomically(path: str | Path, text: str) -> Path:
+    """Write ``text`` as UTF-8 to ``path`` atomically (see :func:`write_bytes_atomically`)."""
+    return write_bytes_atomically(path, text.encode("utf-8"))
+
+
+__all__ = ["write_bytes_atomically", "write_text_atomically"]

@@ -1,0 +1,19 @@
+"""Evidence file names: one place decides what a saved CopilotResult file is called."""
+
+from __future__ import annotations
+
+import re
+
+
+def evidence_file_name(test_id: str, index: int = 0) -> str:
+    """File name for the ``index``-th run of a test (a pytest node id): safe characters only."""
+    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_id).strip("_")
+    return f"{safe}{'' if index == 0 else f'-{index}'}.json"
+
+
+def unit_evidence_name(unit_key: str) -> str:
+    """File name for one unit of an evaluation run (``case3#1`` -> ``case3-r1.json``)."""
+    return f"{unit_key.replace('#', '-r')}.json"
+
+
+__all__ = ["evidence_file_name", "unit_evidence_name"]
