@@ -68,6 +68,21 @@ async def test_a_worn_runtime_is_recycled_between_runs_and_its_home_removed():
     assert all(not home.exists() for home in seen.values())
 
 
+async def test_a_cleanup_overrun_after_the_evidence_never_fails_the_run(monkeypatch):
+    from copilot_eval.runtime.session import closing
+
+    monkeypatch.setattr(closing, "DISCONNECT_DEADLINE_S", 0.000001)  # the real disconnect cannot make it
+    pool = RuntimePool(max_runtimes=1)
+    try:
+        result = await run_copilot(_agent(), "hello", pool=pool)
+        assert (result.success, result.stop_reason, result.error) == (True, "completed", None)
+        await pool.drain_cleanups()
+        assert any("disconnecting the session did not finish" in p for p in pool.cleanup_problems)
+        assert pool.stats()["session_map"] == 0, "the session was still deleted after the overrun"
+    finally:
+        await pool.close()
+
+
 def test_homes_of_dead_processes_are_swept_and_live_ones_kept(tmp_path):
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()

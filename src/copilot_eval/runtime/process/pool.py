@@ -29,7 +29,7 @@ from copilot_eval.runtime.requests.router import SessionRouter
 from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
 
 __all__ = ["RuntimeHandle", "RuntimePool", "close_all_pools", "close_shared_pool", "default_max_runtimes",
-           "describe_exit", "shared_pool", "_live_processes"]
+           "describe_exit", "shared_pool"]
 
 RUNTIMES_ENV = "COPILOT_EVAL_RUNTIMES"
 STOP_DEADLINE_S = 3.0
