@@ -32,7 +32,7 @@ def test_single_turn_set_gives_one_item_per_case_and_writes_evidence(pytester: p
         "case 3 failed: Do you rent tandems?",
         "  expected: Yes, tandems cost 40 euros a day.",
         "  actual:   [[]scripted model: no rule matches this prompt[]]",
-        "  Text similarity (fail): similarity 0.36 < threshold 0.70",
+        "  Text similarity (fail): similarity 35.62 < pass score 70 (of 100)",
         f"  evidence: {evidence}/single.csv_case-3.json",
         "copilot-eval test sets: 2 passed, 1 failed (agent), 0 not graded (not an agent failure)",
     ])
@@ -42,21 +42,55 @@ def test_single_turn_set_gives_one_item_per_case_and_writes_evidence(pytester: p
     assert saved["success"] is True and "150 euro deposit" in saved["derived"]["final_response"]
 
 
-def test_conversation_set_is_one_item_with_each_turns_verdict(pytester: pytest.Pytester) -> None:
-    pytester.makefile(".csv", knowledge=KNOWLEDGE.read_text(encoding="utf-8"), chat=(
-        "conversationNumber,question,response\n"
-        '1,Are helmets and locks included?,"Every rental includes a helmet and a D-lock at no extra cost. Child seats are available for 5 euros a day, on request."\n'
-        "2,Do you rent tandems?,\"Yes, tandems cost 40 euros a day.\"\n"))
-    outcome = _run(pytester, "-v", f"--copilot-agent={GOOD_AGENT}")
+# Today's conversation template as downloaded: a quoted comment block, the quoted header, rows whose
+# conversationNumber groups them into multi-turn conversations, and a reference left empty.
+CHAT = (
+    '"# Import the test cases you want to use to test your agent"\n'
+    '"#"\n'
+    '"# Rows with the same conversationNumber are one conversation, asked in order."\n'
+    '"# Limitations"\n'
+    '"# - maximum of 8 question-and-answer pairs per conversation"\n'
+    '"conversationNumber","question","response"\n'
+    '"1","Are helmets and locks included?","Every rental includes a helmet and a D-lock at no extra cost. '
+    'Child seats are available for 5 euros a day, on request."\n'
+    '"1","Do you rent tandems?","Yes, tandems cost 40 euros a day."\n'
+    '"2","What are the opening hours of Spoke & Pedal Rentals?","We are open every day from 8:00 to 19:00, '
+    'except on 25 December and 1 January, when the shop is closed."\n'
+    '"2","Do I need to leave a deposit?","Yes. We take a 150 euro deposit on a credit card for each bike, or '
+    '300 euros for an e-bike. It is released when the bike comes back undamaged."\n'
+)
+
+
+def test_each_conversation_is_one_item_with_each_turns_verdict(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".csv", chat=CHAT)
+    evidence = pytester.path / "evidence"
+    outcome = _run(pytester, "-v", f"--copilot-agent={GOOD_AGENT}", f"--copilot-evidence-dir={evidence}")
     outcome.assert_outcomes(passed=1, failed=1)
     outcome.stdout.fnmatch_lines([
-        "chat.csv::conversation FAILED*", "knowledge.csv::conversation PASSED*",
-        "conversation failed: 1 of 2 turns did not pass",
+        "chat.csv::conversation-1 FAILED*", "chat.csv::conversation-2 PASSED*",
+        "conversation 1 failed: 1 of 2 turns did not pass",
         "  turn 1 PASS: Are helmets and locks included?",
         "  turn 2 FAIL: Do you rent tandems?",
         "      expected: Yes, tandems cost 40 euros a day.",
         "      Text similarity (fail): *",
     ])
+    # One session per conversation, each asked its own questions in file order.
+    asked = {}
+    for path in sorted(evidence.glob("*.json")):
+        turns = json.loads(path.read_text())["turns"]
+        asked[path.name] = [t["content"] for t in turns if t["role"] == "user"]
+    assert asked == {
+        "chat.csv_conversation-1.json": ["Are helmets and locks included?", "Do you rent tandems?"],
+        "chat.csv_conversation-2.json": ["What are the opening hours of Spoke & Pedal Rentals?",
+                                         "Do I need to leave a deposit?"],
+    }
+
+
+def test_a_set_behind_a_comment_block_that_cannot_be_read_is_a_collection_error(pytester: pytest.Pytester) -> None:
+    pytester.makefile(".csv", broken=CHAT + '"3","an unclosed quote\n')
+    outcome = _run(pytester, f"--copilot-agent={GOOD_AGENT}")
+    outcome.assert_outcomes(errors=1)
+    outcome.stdout.fnmatch_lines(["*ERROR collecting broken.csv*", "*line 11: a quoted field opens in this record*"])
 
 
 def test_an_invalid_set_lists_every_problem_and_runs_nothing(pytester: pytest.Pytester) -> None:
@@ -70,7 +104,7 @@ def test_an_invalid_set_lists_every_problem_and_runs_nothing(pytester: pytest.Py
         f"{pytester.path}/bad.csv: 3 problems",
         "  - line 3, conversationNumber: 'x' is not an integer",
         "  - line 4: expected 3 fields (conversationNumber,question,response), found 2; *",
-        "  - case 1 (conversationNumber 1): question is blank",
+        "  - case 1 (conversationNumber 1): question is blank; copilot-studio requires one",
     ])
     assert not evidence.exists()
 

@@ -22,16 +22,26 @@ _EXPORTS: dict[str, str] = {
     "Turn": "copilot_eval.evidence.turn",
     "UsageEntry": "copilot_eval.evidence.usage",
     "ModelPrice": "copilot_eval.evidence.usage",
-    "SubagentInvocation": "copilot_eval.evidence.subagent",
+    "SubagentInvocation": "copilot_eval.evidence.result",
     "ScriptedModel": "copilot_eval.models.scripted",
-    "ScriptError": "copilot_eval.models.scripted",
+    "ScriptError": "copilot_eval.models.scripted",  # deprecated: InvalidScriptError
+    "InvalidScriptError": "copilot_eval.models.scripted",
+    "FunctionModel": "copilot_eval.models.function",
+    "CallTool": "copilot_eval.models.function",
+    "ModelSource": "copilot_eval.models.base",
+    "Recorder": "copilot_eval.models.replay",
+    "Replay": "copilot_eval.models.replay",
     "ByokProvider": "copilot_eval.models.byok",
     "result_from_events": "copilot_eval.capture",
     "ab_run": "copilot_eval.runs.ab",
     "ABResult": "copilot_eval.runs.ab",
+    "register_secret": "copilot_eval.redaction",
+    "redact": "copilot_eval.redaction",
 }
 
-__all__ = sorted(_EXPORTS) + ["__version__"]
+_DEPRECATED = {"ScriptError"}  # still resolves (with a DeprecationWarning) for one release; see CHANGELOG.md
+
+__all__ = sorted(set(_EXPORTS) - _DEPRECATED) + ["__version__"]
 
 
 def __getattr__(name: str) -> Any:

@@ -1,10 +1,11 @@
 """Test sets as pytest items: ``pytest knowledge.csv --copilot-agent agent.yaml``.
 
 Registered by the plugin only when ``--copilot-agent`` is given, so without it a CSV file is
-ignored as before. A CSV becomes a test set only when its header is one of the import templates
-(see ``looks_like_test_set``); any other CSV is the user's data and is left alone. Playing and
-grading are ``run_unit``'s job, exactly as in ``copilot-eval run``; this module only maps its
-results onto pytest outcomes.
+ignored as before. A CSV becomes a test set only when its header (after any comment block) is one
+of the import templates (see ``looks_like_test_set``); any other CSV is the user's data and is
+left alone. Such a file that cannot be read is a collection error, never silence. Preparation is
+``runs.prepare``'s and playing and grading ``run_unit``'s, exactly as in ``copilot-eval run``; this
+module only maps results onto pytest outcomes.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalDataType, EvalTestCase
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
 
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
 
@@ -46,31 +47,17 @@ def add_options(group: Any) -> None:
                     help="judge agent file for the LLM graders of test-set items")
 
 
-def _load_agent(path: str, option: str) -> Any:
-    from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
-
-    if not Path(path).is_file():
-        raise pytest.UsageError(f"{option} {path}: agent file not found")
-    try:
-        return load_agent_file(path)
-    except (AgentFileError, ValueError) as exc:
-        raise pytest.UsageError(f"{option} {path}: {exc}") from None
-
-
 def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
     """Load the agent, judge and graders once, or stop the session with a usage error naming the option."""
-    from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
+    from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_graders, load_agent
 
-    agent = _load_agent(config.getoption("--copilot-agent"), "--copilot-agent")
-    judge_path = config.getoption("--copilot-judge")
-    judge = _load_agent(judge_path, "--copilot-judge") if judge_path else None
     try:
-        specs = config.getoption("--copilot-grader") or ["similarity"]
-        graders = [parse_grader_spec(spec, judge=judge) for spec in specs]
-    except GraderSpecError as exc:
-        # The spec module speaks in the CLI's option names; say the pytest one.
-        message = str(exc).replace("--grader", "--copilot-grader").replace("--judge", "--copilot-judge")
-        raise pytest.UsageError(message) from None
+        agent = load_agent(config.getoption("--copilot-agent"), option=PYTEST_OPTIONS.agent)
+        judge_path = config.getoption("--copilot-judge")
+        judge = load_agent(judge_path, option=PYTEST_OPTIONS.judge) if judge_path else None
+        graders = build_graders(config.getoption("--copilot-grader"), judge=judge, options=PYTEST_OPTIONS)
+    except PrepareError as exc:
+        raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS_KEY] = EvalSetSettings(agent, graders, evidence_dir, Counter())
     config.pluginmanager.register(EvalSetCollector(), "copilot-eval-evalset")
 
@@ -96,23 +83,25 @@ class EvalSetCollector:
 
 
 class EvalSetFile(pytest.File):
-    """One test-set CSV: an item per case (SingleTurn) or one item for the conversation."""
+    """One test-set CSV: an item per case (SingleTurn) or one item per conversation."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        """Validate the file first; an invalid set is a collection error listing every problem."""
-        from copilot_eval.evalsets import EvalSetError, check_csv, read_csv
-        from copilot_eval.runs import plan_units
+        """Read and validate the file once; a set that cannot be used is a collection error listing every problem."""
+        from copilot_eval.runs.eval_runner import plan_units
+        from copilot_eval.runs.prepare import PrepareError, check_graders_fit, read_test_set
 
-        problems = check_csv(self.path)
-        if problems:
+        settings = self.config.stash[SETTINGS_KEY]
+        try:
+            test_set = read_test_set(self.path)
+            check_graders_fit(test_set, settings.graders, self.path)
+        except PrepareError as exc:
             # A collection error, like a test module that does not import: the file cannot become
             # tests, nothing of it runs, and it is counted neither as a pass nor as an agent failure.
-            raise self.CollectError(str(EvalSetError(self.path, problems)))
-        test_set = read_csv(self.path)
-        conversation = test_set.data_type is EvalDataType.CONVERSATION
+            raise self.CollectError(str(exc)) from None
         for unit in plan_units(test_set, 1):
-            name = "conversation" if conversation else f"case-{unit.cases[0].conversation_number}"
-            yield EvalSetItem.from_parent(self, name=name, cases=unit.cases)
+            # conversation3 -> conversation-3, case3 -> case-3, case3.2 -> case-3.2
+            name = unit.key.removesuffix("#0").replace("conversation", "conversation-", 1).replace("case", "case-", 1)
+            yield EvalSetItem.from_parent(self, name=name, cases=unit.cases, turns=unit.turn_numbers())
 
 
 class EvalCaseFailed(AssertionError):
@@ -126,28 +115,25 @@ class EvalCaseNotGraded(Exception):
 class EvalSetItem(pytest.Item):
     """One session of a test set: a single case, or a whole conversation, played and graded."""
 
-    def __init__(self, *, cases: Sequence[EvalTestCase], **kwargs: Any) -> None:
+    def __init__(self, *, cases: Sequence[EvalTestCase], turns: Sequence[int] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.cases = tuple(cases)
+        self.turns = tuple(turns)
 
     def runtest(self) -> None:
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
+        from copilot_eval.grading.combine import combined_status
         from copilot_eval.reports.evidence_names import evidence_file_name
-        from copilot_eval.runs import Unit, run_unit
+        from copilot_eval.runs.case_runner import Unit, run_unit
         from copilot_eval.runtime.process.host import runtime_host
 
         settings = self.config.stash[SETTINGS_KEY]
         # The unit key names the evidence file: the node id keeps two sets' case 3 apart.
-        unit = Unit(evidence_file_name(self.nodeid).removesuffix(".json"), self.cases, 0)
+        unit = Unit(evidence_file_name(self.nodeid).removesuffix(".json"), self.cases, 0, self.turns)
         results = runtime_host().run_sync(run_unit(unit, settings.agent, settings.graders,
                                                    evidence_dir=settings.evidence_dir))
-        statuses = [result.effective_status for result in results]
-        # Same precedence as combine_grades: a definite fail is the agent's, whatever else happened.
-        for status in (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.UNKNOWN):
-            if status in statuses:
-                break
-        else:
-            status = CaseStatus.PASS
+        # The precedence of combine_grades: a definite fail is the agent's, whatever else happened.
+        status = combined_status(result.effective_status for result in results)
         settings.tally[status.value] += 1
         self.user_properties.append(("copilot_eval_status", status.value))
         if results and results[0].evidence_path:

@@ -8,6 +8,7 @@ shared by every test that runs in the same event loop and closed at the end of t
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
+_LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copilot-no-live-models set it
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -29,6 +31,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="BYOK provider type (default openai)")
     group.addoption("--copilot-api-key-env", default=None,
                     help="name of the environment variable holding the BYOK API key")
+    group.addoption("--copilot-no-live-models", action="store_true", default=False,
+                    help="refuse GitHub-hosted and BYOK models: only scripted, function and replayed models run "
+                         "(env COPILOT_EVAL_NO_LIVE_MODELS=1)")
+    group.addoption("--copilot-record", default=None, metavar="DIR",
+                    help="record every live model call of the copilot_eval fixture to DIR (one cassette per test)")
+    group.addoption("--copilot-replay", default=None, metavar="DIR",
+                    help="answer live models from the cassettes in DIR, offline (see docs/replay.md)")
+    group.addoption("--copilot-record-missing", action="store_true", default=False,
+                    help="with --copilot-record: keep what DIR holds and record only the calls it lacks")
     group.addoption("--copilot-evidence-dir", default=os.environ.get("COPILOT_EVAL_EVIDENCE_DIR"),
                     help="write each run's CopilotResult JSON into this directory")
     from copilot_eval.pytest_evalset import add_options
@@ -40,10 +51,30 @@ def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
+    if config.getoption("--copilot-record", default=None) and config.getoption("--copilot-replay", default=None):
+        raise pytest.UsageError("--copilot-record and --copilot-replay exclude each other: give one of them")
+    if config.getoption("--copilot-no-live-models", default=False):
+        from copilot_eval.models.guard import NO_LIVE_MODELS_ENV
+
+        # Through the environment, so that every run of this session (and any worker process) sees it.
+        config.stash[_LIVE_SWITCH_KEY] = os.environ.get(NO_LIVE_MODELS_ENV)
+        os.environ[NO_LIVE_MODELS_ENV] = "1"
     if config.getoption("--copilot-agent", default=None):
         from copilot_eval.pytest_evalset import configure
 
         configure(config, config.stash[_EVIDENCE_DIR_KEY])
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Give the environment back as it was before ``--copilot-no-live-models``."""
+    if _LIVE_SWITCH_KEY in config.stash:
+        from copilot_eval.models.guard import NO_LIVE_MODELS_ENV
+
+        before = config.stash[_LIVE_SWITCH_KEY]
+        if before is None:
+            os.environ.pop(NO_LIVE_MODELS_ENV, None)
+        else:
+            os.environ[NO_LIVE_MODELS_ENV] = before
 
 
 def _default_provider(config: pytest.Config) -> Any:
@@ -56,7 +87,19 @@ def _default_provider(config: pytest.Config) -> Any:
                         api_key_env=config.getoption("--copilot-api-key-env"))
 
 
+def _cassettes(config: pytest.Config, nodeid: str) -> Any:
+    """This test's cassette (one file per test, shared by its runs), or None without record/replay."""
+    record, replay = config.getoption("--copilot-record"), config.getoption("--copilot-replay")
+    if not record and not replay:
+        return None
+    from copilot_eval.models.replay.wrap import cassette_store
+
+    return cassette_store(record=record, replay=replay, record_missing=config.getoption("--copilot-record-missing"),
+                          cassette=nodeid)
+
+
 def _evidence_name(nodeid: str, index: int) -> str:
+    # Imported on use: loading the plugin must stay cheap for test suites that never run an agent.
     from copilot_eval.reports.evidence_names import evidence_file_name
 
     return evidence_file_name(nodeid, index)
@@ -70,11 +113,17 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
     config = request.config
     evidence_dir = config.stash.get(_EVIDENCE_DIR_KEY, None)
     runs = 0
+    cassettes = _cassettes(config, request.node.nodeid)
 
     async def run(agent: Any, prompt: str | Sequence[str], **options: Any) -> Any:
         nonlocal runs
         options.setdefault("default_model", config.getoption("--copilot-model"))
         options.setdefault("default_provider", _default_provider(config))
+        if cassettes is not None:
+            from copilot_eval.models.replay.wrap import with_cassette
+
+            agent = with_cassette(agent, cassettes, default_model=options["default_model"],
+                                  default_provider=options["default_provider"])
         result = await run_copilot(agent, prompt, **options)
         if evidence_dir is not None:
             result.save(evidence_dir / _evidence_name(request.node.nodeid, runs))
@@ -102,6 +151,38 @@ def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
         return outcome
 
     return run
+
+
+OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run"})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_pycollect_makeitem(collector: Any, name: str, obj: object) -> Any:
+    """Mark ``async def`` tests that ask for our fixtures as asyncio tests.
+
+    So the README's example runs in a bare folder: pytest-asyncio's default (strict) mode skips
+    unmarked async tests, and a user should not need an ini file or a conftest to await a run.
+    The mark is put on the function before pytest builds its item, which is when pytest-asyncio
+    decides. Tests already marked (or auto mode) are left alone.
+    """
+    if inspect.iscoroutinefunction(obj) and collector.funcnamefilter(name):
+        marks = getattr(obj, "pytestmark", [])
+        wanted = set(inspect.signature(obj).parameters) & OUR_ASYNC_FIXTURES
+        if wanted and not any(getattr(mark, "name", None) == "asyncio" for mark in marks):
+            pytest.mark.asyncio(obj)
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Scrub registered secrets from a test's failure text and captured output before any report."""
+    outcome = yield
+    from copilot_eval.redaction import contains_secret, redact
+
+    report = outcome.get_result()
+    if report.longrepr is not None and contains_secret(text := str(report.longrepr)):
+        report.longrepr = redact(text)  # plain text from here on: the formatted failure, minus secrets
+    report.sections = [(title, redact(content)) for title, content in report.sections]
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 
 from copilot_eval import CopilotEval, ScriptedModel
 from copilot_eval.agent import AgentFileError, CustomAgent
-from copilot_eval.models.scripted import ScriptError
+from copilot_eval.models.scripted import InvalidScriptError as ScriptError
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 

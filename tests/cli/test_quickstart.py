@@ -44,6 +44,16 @@ def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_ag
     run = json.loads((run_dir / "run.json").read_text())
     assert (run["passed"], run["failed"], run["errored"], run["generalQualityPercent"]) == (6, 0, 0, 100.0)
     assert (run_dir / "results.csv").is_file()
+    # examples/evalsets/conversations.csv: three conversations of two turns, one session each.
+    assert [(r["conversationNumber"], r["turn"]) for r in run["results"]] == [
+        (1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]
+    assert len({r["evidencePath"] for r in run["results"]}) == 3
+    # The Copilot Studio story: three fake surfaces, both limitations confirmed by preview.
+    (raybot_dir,) = out.glob("raybot-*")
+    surfaces = json.loads((raybot_dir / "comparison.json").read_text())["surfaces"]
+    assert [(s["label"], s["passed"], s["failed"], s["errored"], s["limitationStanding"]) for s in surfaces] == [
+        ("raybot-draft", 0, 6, 0, "confirmed"), ("raybot-published", 0, 0, 6, "confirmed"),
+        ("raybot-preview", 6, 0, 0, None)]
 
     # The same --out again: a new evaluation run beside the first, not "an earlier run is recorded here".
     again = quickstart("--out", out, cwd=tmp_path)

@@ -27,29 +27,29 @@ def runner(monkeypatch) -> CliRunner:
 def test_validate_clean_file_exits_0(runner):
     result = runner.invoke(app, ["validate", str(EXAMPLE)])
     assert result.exit_code == 0, result.output
-    assert result.stdout == f"{EXAMPLE}: OK, imports cleanly\n"
+    assert result.stdout == f"{EXAMPLE}: OK, imports cleanly (copilot-studio rules)\n"
 
 
 def test_validate_lists_every_problem_and_exits_1(runner, data_dir):
     bad = data_dir / "several_problems.csv"
-    result = runner.invoke(app, ["validate", str(EXAMPLE), str(bad)])
+    result = runner.invoke(app, ["validate", "--profile", "seed", str(EXAMPLE), str(bad)])
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[0].endswith("OK, imports cleanly")
-    assert lines[1].startswith(f"{bad}: ") and lines[1].endswith("problems")
+    assert lines[0].endswith("OK, imports cleanly (seed rules)")
+    assert lines[1].startswith(f"{bad}: ") and lines[1].endswith("problems (seed rules)")
     assert "  - line 2, conversationNumber: 'x' is not an integer" in lines
-    assert "  - case 1 (conversationNumber 2): question is blank" in lines
+    assert "  - case 1 (conversationNumber 2): question is blank; seed requires one" in lines
 
 
 def test_validate_json_output_is_pure_json(runner, data_dir):
     bad = data_dir / "seven_pairs.csv"
-    result = runner.invoke(app, ["validate", "--json", str(EXAMPLE), str(bad)])
+    result = runner.invoke(app, ["validate", "--json", "--profile", "seed", str(EXAMPLE), str(bad)])
     assert result.exit_code == 1
     document = json.loads(result.stdout)
-    assert document["ok"] is False
+    assert document["ok"] is False and document["profile"] == "seed"
     assert document["files"][0] == {"path": str(EXAMPLE), "ok": True, "problems": []}
     assert document["files"][1]["problems"] == [
-        "test set 'seven_pairs' has 7 pairs; a Conversation set holds at most 6"
+        "test set 'seven_pairs' has 7 question-and-answer pairs; seed allows at most 6 in a Conversation set"
     ]
 
 

@@ -168,44 +168,45 @@ def test_reading_does_not_apply_validation_rules(data_dir):
         ("valid_conversation.csv", []),
         ("six_pairs_max_reference.csv", []),
         ("header_only.csv", ["test set 'header_only' has no cases; at least one is required"]),
-        ("seven_pairs.csv", ["test set 'seven_pairs' has 7 pairs; a Conversation set holds at most 6"]),
+        ("seven_pairs.csv", ["test set 'seven_pairs' has 7 question-and-answer pairs; seed allows at most 6 "
+                             "in a Conversation set"]),
         (
             "reference_too_long.csv",
-            ["case 1 (conversationNumber 1): response (the reference answer) is 1001 characters; the limit is 1000"],
+            ["case 1 (conversationNumber 1): response (the reference answer) is 1001 characters; seed allows at most 1000"],
         ),
         (
             "blank_fields.csv",
             [
-                "case 1 (conversationNumber 1): question is blank",
-                "case 2 (conversationNumber 2): response (the reference answer) is blank",
+                "case 1 (conversationNumber 1): question is blank; seed requires one",
+                "case 2 (conversationNumber 2): response (the reference answer) is blank; seed requires one",
             ],
         ),
         (
             "duplicate_numbers.csv",
-            ["case 1 (conversationNumber 1): conversationNumber 1 is used by 2 cases (cases 1, 3); numbers must be unique"],
+            ["case 1 (conversationNumber 1): conversationNumber 1 is used by 2 cases (cases 1, 3); seed requires unique numbers"],
         ),
         (
             "non_positive_numbers.csv",
             [
-                "case 1 (conversationNumber 0): conversationNumber must be a positive integer",
-                "case 2 (conversationNumber -3): conversationNumber must be a positive integer",
+                "case 1 (conversationNumber 0): conversationNumber must be a positive integer (seed)",
+                "case 2 (conversationNumber -3): conversationNumber must be a positive integer (seed)",
             ],
         ),
     ],
 )
-def test_check_csv_applies_every_validation_rule(data_dir, file_name, expected):
-    assert check_csv(data_dir / file_name) == expected
+def test_check_csv_applies_every_seed_rule(data_dir, file_name, expected):
+    assert check_csv(data_dir / file_name, profile="seed") == expected
 
 
 def test_check_csv_combines_reading_and_validation_problems(data_dir):
-    problems = check_csv(data_dir / "several_problems.csv")
+    problems = check_csv(data_dir / "several_problems.csv", profile="seed")
     assert problems[:2] == [
         "line 2, conversationNumber: 'x' is not an integer",
         "line 5: expected 3 fields (conversationNumber,question,response), found 2; "
         "a comma inside a field needs the field quoted",
     ]
-    assert "case 1 (conversationNumber 2): question is blank" in problems
-    assert any("must be unique" in p for p in problems)
+    assert "case 1 (conversationNumber 2): question is blank; seed requires one" in problems
+    assert any("requires unique numbers" in p for p in problems)
 
 
 @pytest.mark.parametrize(

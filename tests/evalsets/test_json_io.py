@@ -76,14 +76,14 @@ def test_test_set_round_trips_through_json_files(tmp_path):
 def test_bad_json_names_every_bad_field(tmp_path):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"name": "x", "dataType": "Chat", "cases": [{"conversationNumber": "one",
-                                                                             "question": "q"}]}))
+                                                                             "response": "r"}]}))
     with pytest.raises(EvalSetReadError) as caught:
         read_test_set_json(path)
     problems = caught.value.problems
     assert caught.value.path == path
     assert any(p.startswith("dataType: ") for p in problems)
     assert any(p.startswith("cases[0].conversationNumber: ") for p in problems)
-    assert "cases[0].response: Field required" in problems
+    assert "cases[0].question: Field required" in problems  # a reference is optional, a question is not
 
 
 def test_invalid_json_syntax_is_reported():

@@ -15,6 +15,8 @@ def scripted(*rules: dict, **options: Any) -> ScriptedModel:
 class Watched:
     """Stands in for a ScriptedModel and keeps every endpoint it hands out (to read ``.calls``)."""
 
+    live = False
+
     def __init__(self, model: ScriptedModel, provider: dict[str, Any] | None = None) -> None:
         self.model = model
         self.endpoints: list[Any] = []

@@ -19,6 +19,8 @@ pytestmark = pytest.mark.runtime
 class RecordingModel:
     """A ScriptedModel whose endpoint also keeps each request body the runtime sent."""
 
+    live = False
+
     def __init__(self, model: ScriptedModel) -> None:
         self._model = model
         self.bodies: list[dict[str, Any]] = []

@@ -56,8 +56,11 @@ async def test_similarity_threshold():
     grader = TextSimilarity(0.7)
     close = await grader.grade(CASE, answered("A 150 euro deposit for each bike."))
     far = await grader.grade(CASE, answered("Sorry, I cannot help with that."))
-    assert close.status is CaseStatus.PASS and close.score >= 0.7
-    assert far.status is CaseStatus.FAIL and far.score < 0.7 and far.passing_score == 0.7
+    # Recorded on the 0-100 scale every grader uses; the pass mark 0.7 reads as 70.
+    assert close.status is CaseStatus.PASS and close.score >= 70
+    assert far.status is CaseStatus.FAIL and far.score < 70 and far.passing_score == 70
+    assert far.reason == f"similarity {far.score:g} < pass score 70 (of 100)"
+    assert TextSimilarity(70).pass_score == TextSimilarity(0.7).pass_score == 70
 
 
 @pytest.mark.parametrize("grader", [ExactMatch(), KeywordMatch(["x"]), TextSimilarity()])
@@ -96,8 +99,9 @@ def test_grader_specs():
     assert parse_grader_spec("keywords:all:refund,deposit").mode == "all"
     assert parse_grader_spec("keywords:refund").keywords == ("refund",)
     assert parse_grader_spec("similarity:0.5").threshold == 0.5
+    assert parse_grader_spec("similarity:0.6").pass_score == parse_grader_spec("similarity:60").pass_score == 60
     assert parse_grader_spec("capability:tool:a,skill:b,c").tools == ("a", "c")
-    for bad in ("nope", "similarity:x", "similarity:2", "keywords:all:", "exact:weird", "compare_meaning",
+    for bad in ("nope", "similarity:x", "similarity:101", "similarity:-1", "keywords:all:", "exact:weird", "compare_meaning",
                 "labels:a=maybe", "capability:widget:x"):
         with pytest.raises(GraderSpecError, match="--grader"):
             parse_grader_spec(bad, judge=object() if bad.startswith("labels") else None)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from copilot_eval.models import ScriptedModel, ScriptError
+from copilot_eval.models import InvalidScriptError as ScriptError, ScriptedModel
 from copilot_eval.models.scripted.script import COMPUTED, TurnUsage
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "scripts" / "hello.yaml"

@@ -30,6 +30,13 @@ def numbered_set(count: int, data_type: EvalDataType = EvalDataType.SINGLE_TURN)
         EvalTestCase(conversation_number=n, question=f"q{n}", response=f"answer to: q{n}") for n in range(1, count + 1)])
 
 
+def conversation_set(*conversations: list[str]) -> EvalTestSet:
+    """A Conversation set: conversation i+1 asks the given questions in order; references are echo_agent's answers."""
+    return EvalTestSet(name="chats", data_type=EvalDataType.CONVERSATION, cases=[
+        EvalTestCase(conversation_number=number, question=q, response=f"answer to: {q}")
+        for number, questions in enumerate(conversations, start=1) for q in questions])
+
+
 @pytest.fixture
 def knowledge_csv() -> Path:
     """The example knowledge test set."""

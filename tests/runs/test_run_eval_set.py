@@ -13,7 +13,7 @@ from copilot_eval.grading import ExactMatch, KeywordMatch
 from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
 
-from runs_helpers import echo_agent, numbered_set
+from runs_helpers import conversation_set, echo_agent, numbered_set
 
 
 async def test_single_turn_cases_each_get_a_fresh_session(tmp_path):
@@ -25,19 +25,24 @@ async def test_single_turn_cases_each_get_a_fresh_session(tmp_path):
     assert (tmp_path / "results.csv").read_text().startswith('"question","expectedResponse","actualResponse"')
 
 
-async def test_conversation_is_one_session_graded_turn_by_turn(tmp_path):
-    # The model's answer names the prompt it answers and how many came before: turn order is visible.
+async def test_each_conversation_is_one_session_graded_turn_by_turn(tmp_path):
+    # Rows sharing a conversationNumber are one session, in file order; each number its own session.
     agent = CopilotEval(name="conv", timeout_s=30, model=ScriptedModel.from_dict({"rules": [
         {"when": {"prompt_contains": "q2"}, "turns": [{"text": "wrong"}]},
         {"turns": [{"text": "answer to: {prompt}"}]}]}))
-    test_set = numbered_set(3, EvalDataType.CONVERSATION)
-    run = await run_eval_set(test_set, agent, graders=[ExactMatch()], output_dir=tmp_path)
-    assert [r.effective_status for r in run.results] == [CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.PASS]
-    assert [r.actual_response for r in run.results] == ["answer to: q1", "wrong", "answer to: q3"]
-    assert len({r.evidence_path for r in run.results}) == 1
+    test_set = conversation_set(["q1", "q2", "q3"], ["q4", "q5"], ["q6"])
+    run = await run_eval_set(test_set, agent, graders=[ExactMatch()], output_dir=tmp_path, concurrency=3)
+    assert [(r.conversation_number, r.turn) for r in run.results] == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 1)]
+    assert [r.effective_status for r in run.results][:3] == [CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.PASS]
+    assert [r.actual_response for r in run.results] == ["answer to: q1", "wrong", "answer to: q3", "answer to: q4",
+                                                        "answer to: q5", "answer to: q6"]
+    sessions = {n: {r.evidence_path for r in run.results if r.conversation_number == n} for n in (1, 2, 3)}
+    assert all(len(paths) == 1 for paths in sessions.values()) and len(set().union(*sessions.values())) == 3
     from copilot_eval.evidence.result import CopilotResult
-    evidence = CopilotResult.load(run.results[0].evidence_path)
-    assert [t.content for t in evidence.turns if t.role == "user"] == ["q1", "q2", "q3"]
+    asked = [[t.content for t in CopilotResult.load(next(iter(sessions[n]))).turns if t.role == "user"] for n in (1, 2)]
+    assert asked == [["q1", "q2", "q3"], ["q4", "q5"]]
+    csv_rows = (tmp_path / "results.csv").read_text(encoding="utf-8").splitlines()
+    assert [row.split(",")[0] for row in csv_rows[1:]] == ['"q1"', '"q2"', '"q3"', '"q4"', '"q5"', '"q6"']
 
 
 async def test_stacked_graders_all_must_pass():
@@ -90,8 +95,42 @@ async def test_invalid_set_and_foreign_checkpoint_are_refused(tmp_path):
         await run_eval_set(numbered_set(2), echo_agent(), output_dir=tmp_path, resume=True)
 
 
-async def test_checkpoint_lines_are_whole_units(tmp_path):
-    await run_eval_set(numbered_set(3, EvalDataType.CONVERSATION), echo_agent(), output_dir=tmp_path)
+async def test_checkpoint_lines_are_whole_conversations_and_resume_skips_them(tmp_path):
+    test_set = conversation_set(["q1", "q2", "q3"], ["q4"])
+    await run_eval_set(test_set, echo_agent(), output_dir=tmp_path)
     lines = [json.loads(line) for line in (tmp_path / "checkpoint.jsonl").read_text().splitlines()]
-    assert [line["kind"] for line in lines] == ["header", "unit"]
-    assert len(lines[1]["results"]) == 3
+    assert [line["kind"] for line in lines] == ["header", "unit", "unit"]
+    assert sorted((line["unit"], len(line["results"])) for line in lines[1:]) == [("conversation1#0", 3),
+                                                                               ("conversation2#0", 1)]
+    # Drop conversation 2 as if the run had been killed before it finished: resume plays only it.
+    kept = [line for line in lines if line.get("unit") != "conversation2#0"]
+    (tmp_path / "checkpoint.jsonl").write_text("".join(json.dumps(line) + "\n" for line in kept), encoding="utf-8")
+    run = await run_eval_set(test_set, echo_agent(), output_dir=tmp_path, resume=True)
+    assert (run.passed, len(run.results)) == (4, 4)
+    lines = [json.loads(line) for line in (tmp_path / "checkpoint.jsonl").read_text().splitlines()]
+    assert [line.get("unit") for line in lines[1:]] == ["conversation1#0", "conversation2#0"]
+
+
+async def test_a_checkpoint_of_the_one_session_layout_is_refused_on_resume(tmp_path):
+    test_set = conversation_set(["q1", "q2"])
+    await run_eval_set(test_set, echo_agent(), output_dir=tmp_path)
+    lines = (tmp_path / "checkpoint.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    del header["units"]  # what an earlier version wrote: the whole set as one unit
+    (tmp_path / "checkpoint.jsonl").write_text(json.dumps(header) + "\n", encoding="utf-8")
+    with pytest.raises(CheckpointError, match="differs in units"):
+        await run_eval_set(test_set, echo_agent(), output_dir=tmp_path, resume=True)
+
+
+async def test_missing_references_are_errors_and_a_set_without_any_is_refused_for_reference_graders():
+    test_set = conversation_set(["q1", "q2"])
+    test_set.cases[1].response = ""
+    run = await run_eval_set(test_set, echo_agent(), graders=[ExactMatch(), KeywordMatch(["answer"])])
+    assert [r.effective_status for r in run.results] == [CaseStatus.PASS, CaseStatus.ERROR]
+    assert run.results[1].grades[0].explanation == "no reference answer for this case"
+    assert run.results[1].grades[1].status is CaseStatus.PASS  # keywords need no reference
+    test_set.cases[0].response = " "
+    with pytest.raises(EvalSetError, match="grader 'Exact match' needs a reference answer and no case has one"):
+        await run_eval_set(test_set, echo_agent(), graders=[ExactMatch()])
+    run = await run_eval_set(test_set, echo_agent(), graders=[KeywordMatch(["answer"])])
+    assert run.passed == 2

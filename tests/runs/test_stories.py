@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from copilot_eval.agent.agent_file import load_agent_file
-from copilot_eval.evalsets import CaseStatus, Confidence, read_csv
-from copilot_eval.runs import run_eval_set
+from copilot_eval.agent import load_agent_file
+from copilot_eval.evalsets import CaseStatus, Confidence, LimitationStanding, read_csv
+from copilot_eval.runs import confirm_limitation, run_eval_set
 
 from runs_helpers import EXAMPLES, KNOWLEDGE
 
@@ -17,23 +17,33 @@ async def story(name: str, tmp_path):
 async def test_good_agent_scores_high_with_no_limitation(tmp_path):
     run = await story("good", tmp_path)
     assert (run.passed, run.failed, run.errored, run.general_quality_percent) == (6, 0, 0, 100.0)
-    assert run.runtime_limitation is None and run.confidence is Confidence.CONFIRMED
+    assert run.runtime_limitation is None and run.limitation_standing is None
+    assert run.confidence is Confidence.CONFIRMED
 
 
 async def test_fallback_agent_scores_zero_with_a_runtime_limitation(tmp_path):
     run = await story("fallback", tmp_path)
     assert (run.passed, run.failed, run.errored, run.general_quality_percent) == (0, 6, 0, 0.0)
-    assert run.confidence is Confidence.UNCONFIRMED
+    # As the seed's Raybot record: the zero is real (CONFIRMED), the limitation carries the reading.
+    assert run.confidence is Confidence.CONFIRMED
+    assert run.limitation_standing is LimitationStanding.SUSPECTED
+    assert run.runtime_limitation.startswith("Suspected runtime limitation: ")
     assert "all 6 answers are the same text" in run.runtime_limitation
     assert "I'm sorry, I'm not sure how to help with that" in run.runtime_limitation  # the answer is cited
+    confirmed = confirm_limitation(run, by="Preview answered the same 6 questions with citations")
+    assert confirmed.limitation_standing is LimitationStanding.CONFIRMED
+    assert confirmed.runtime_limitation.startswith("Confirmed runtime limitation: ")
+    assert "confirmed by: Preview answered the same 6 questions with citations." in confirmed.runtime_limitation
+    assert "all 6 answers are the same text" in confirmed.runtime_limitation
+    assert confirmed.confidence is Confidence.CONFIRMED and confirmed.passed == 0
 
 
 async def test_http_500_agent_gives_errors_not_failures(tmp_path):
     run = await story("http500", tmp_path)
     assert (run.passed, run.failed, run.errored) == (0, 0, 6)
     assert all(r.effective_status is CaseStatus.ERROR for r in run.results)
-    assert "HTTP 500" in run.results[0].failure_reason
-    assert "not asked" in run.results[1].failure_reason  # the conversation never reached turn 2
+    # Each conversationNumber is its own conversation, so every question met the HTTP 500 itself.
+    assert all("HTTP 500" in r.failure_reason for r in run.results)
     assert "6 of 6 cases ended in execution errors" in run.runtime_limitation
-    assert run.confidence is Confidence.UNCONFIRMED
+    assert run.confidence is Confidence.CONFIRMED and run.limitation_standing is LimitationStanding.SUSPECTED
     assert "could not be graded" in run.note

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
 from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
 from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
+from copilot_eval.capture.mcp_servers import mcp_server_statuses, mcp_startup_failure, mcp_warnings
 from copilot_eval.capture.outcome import decide_outcome
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.scopes import Scope, split_scopes
 from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
 from copilot_eval.capture.tool_calls import tool_calls_of
 from copilot_eval.capture.usage import premium_requests, usage_of
-from copilot_eval.evidence import CaptureError, CopilotResult, SubagentInvocation
+from copilot_eval.evidence import CaptureError, CopilotResult, RequestAuditRecord, SubagentInvocation
+from copilot_eval.redaction import redact, redact_data
 
 BLOCKING_KINDS = frozenset({
     "missing_completion", "unmatched_completion", "uncorrelated_event", "conflicting_duplicate", "cancelled",
@@ -88,17 +91,43 @@ def _explain_failure(errors: list[CaptureError], fallback: str) -> str:
 
 
 def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts | None) -> None:
-    outcome = decide_outcome(facts, session, blocking_errors(result.capture_errors))
+    # A saved log does not say which servers were optional: every failure is then a warning.
+    result.warnings.extend(mcp_warnings(result.mcp_servers, all_failures=facts is None))
+    # A required MCP server that could not start ends the run before its first model call; that
+    # failure is the cause, whatever the runner saw as a consequence.
+    mcp_failure = mcp_startup_failure(result.mcp_servers) if facts is not None and facts.mcp_servers is not None else None
+    outcome = decide_outcome(facts, session, blocking_errors(result.capture_errors), mcp_failure=mcp_failure)
     result.stop_reason, result.success, result.error = outcome.stop_reason, outcome.success, outcome.error
+
+
+def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
+    """The runner's facts with registered secrets scrubbed from every text they carry."""
+    if facts is None:
+        return None
+    audit = facts.request_audit
+    if audit is not None:
+        audit = [RequestAuditRecord.model_validate(redact_data(record.model_dump())) for record in audit]
+    stop_request = facts.stop_request
+    if stop_request is not None:
+        stop_request = (stop_request[0], redact(stop_request[1]) or "")
+    return dataclasses.replace(
+        facts, error=redact(facts.error), cleanup_error=redact(facts.cleanup_error), prompt=redact(facts.prompt),
+        configuration=redact_data(facts.configuration), tool_exceptions=redact_data(facts.tool_exceptions),
+        request_audit=audit, stop_request=stop_request, runtime_exit=redact(facts.runtime_exit),
+        exception=redact(facts.exception), known_at_timeout=tuple(redact(part) or "" for part in facts.known_at_timeout),
+        session_error_note=redact(facts.session_error_note),
+    )
 
 
 def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFacts | None = None) -> CopilotResult:
     """Build the evidence of one session from its events (SDK ``SessionEvent`` objects or dicts).
 
     Without ``facts`` (a saved log) ``stop_reason`` stays ``None`` and success means the root went
-    idle with no session error and no blocking capture error.
+    idle with no session error and no blocking capture error. Registered secrets are scrubbed from
+    events and facts first, so no part of the result (``raw_events`` included) holds one.
     """
-    all_events = normalise(events)
+    all_events = redact_data(normalise(events))
+    facts = _redacted_facts(facts)
     scopes = split_scopes(all_events)
     root_errors: list[CaptureError] = []
     session = session_facts(scopes[ROOT].events, root_errors)
@@ -108,6 +137,9 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
     result.session_id = session.session_id
     result.working_directory = session.working_directory
     result.agent_name = getattr(agent, "name", None)
+    for custom in getattr(agent, "custom_agents", None) or ():
+        result.warnings.extend(getattr(custom, "warnings", ()))
+    result.mcp_servers = mcp_server_statuses(all_events, facts.mcp_servers if facts is not None else None)
     if facts is not None:
         result.agent_name = facts.agent_name or result.agent_name
         result.prompt = facts.prompt or result.prompt

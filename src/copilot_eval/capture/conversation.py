@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from copilot_eval.capture.events import event_data, event_id, event_type, text_or_none
+from copilot_eval.capture.events import event_data, event_id, event_type, int_or_none, list_or_empty, text_or_none
 from copilot_eval.capture.session_error import session_error_message
 from copilot_eval.evidence import CaptureError, PermissionRecord, ToolCall, Turn, UsageEntry
 
@@ -24,8 +24,8 @@ def turns_of(events: Iterable[dict[str, Any]], errors: list[CaptureError]) -> li
             errors.append(CaptureError(kind="unparsed_event", event_id=event_id(event),
                                        message=f"{kind} without readable text content"))
             continue
-        requests = data.get("toolRequests") if kind == "assistant.message" else None
-        ids = [r["toolCallId"] for r in requests or [] if isinstance(r, dict) and isinstance(r.get("toolCallId"), str)]
+        requests = list_or_empty(data.get("toolRequests")) if kind == "assistant.message" else []
+        ids = [r["toolCallId"] for r in requests if isinstance(r, dict) and isinstance(r.get("toolCallId"), str)]
         turns.append(Turn(
             role="user" if kind == "user.message" else "assistant", content=content, tool_call_ids=ids,
             turn_id=text_or_none(data.get("turnId")), model=text_or_none(data.get("model")),

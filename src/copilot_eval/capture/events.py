@@ -49,6 +49,16 @@ def event_id(event: Mapping[str, Any]) -> str | None:
     return str(value) if value is not None else None
 
 
+def list_or_empty(value: Any) -> list[Any]:
+    """A list value, or ``[]`` for anything else (a damaged log may hold a number where a list goes)."""
+    return value if isinstance(value, list) else []
+
+
+def dict_or_empty(value: Any) -> dict[str, Any]:
+    """A dict value, or ``{}`` for anything else."""
+    return value if isinstance(value, dict) else {}
+
+
 def text_or_none(value: Any) -> str | None:
     """A string value, or ``None`` for anything else (never a coerced ``str(None)``)."""
     return value if isinstance(value, str) else None

@@ -50,9 +50,12 @@ def _cause(facts: RunFacts, session: SessionFacts) -> tuple[StopReason, str | No
     return "completed", None, False
 
 
-def decide_outcome(facts: RunFacts | None, session: SessionFacts,
-                   blocking: list[CaptureError]) -> Outcome:
-    """Stop reason, success and error of the root run (``blocking``: capture errors that fail it)."""
+def decide_outcome(facts: RunFacts | None, session: SessionFacts, blocking: list[CaptureError], *,
+                   mcp_failure: str | None = None) -> Outcome:
+    """Stop reason, success and error of the root run (``blocking``: capture errors that fail it;
+    ``mcp_failure``: a required MCP server that could not start, the cause before any other)."""
+    if facts is not None and mcp_failure is not None:
+        return Outcome("execution_error", False, mcp_failure)
     if facts is None:  # a saved log: no stop reason, success from the events alone
         success = session.idle_seen and session.error is None and not blocking
         error = session.error

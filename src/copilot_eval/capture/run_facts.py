@@ -45,6 +45,9 @@ class RunFacts:
     # reports a generic failure text, so this is the only place the real exception survives.
     tool_exceptions: dict[str, str] = field(default_factory=dict)
     cleanup_error: str | None = None
+    # The runtime's MCP server list taken before the first prompt (rows of name, status, error,
+    # optional); None when the run had no MCP servers or never got that far.
+    mcp_servers: list[dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         # Accept any iterable of ids from the runner, but keep the record immutable.

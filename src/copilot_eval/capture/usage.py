@@ -16,6 +16,7 @@ from typing import Any
 
 from copilot_eval.capture.events import (
     ROOT,
+    dict_or_empty,
     event_data,
     event_id,
     event_type,
@@ -73,7 +74,7 @@ def _agent_share(shutdown: dict[str, Any], scope: str) -> float | None:
     models = entry.get("modelMetrics") if isinstance(entry, dict) else None
     if not isinstance(models, dict) or not models:
         return None
-    costs = [number_or_none((m.get("requests") or {}).get("cost")) if isinstance(m, dict) else None
+    costs = [number_or_none(dict_or_empty(m.get("requests")).get("cost")) if isinstance(m, dict) else None
              for m in models.values()]
     return None if any(c is None for c in costs) else float(sum(costs))  # type: ignore[arg-type]
 

@@ -7,9 +7,15 @@ so `--help` and `validate` stay fast.
 
 from __future__ import annotations
 
+import shutil
+
 import typer
 
+# Help text uses the terminal's whole width (click's default stops at 80 columns).
+_WIDTH = max(80, shutil.get_terminal_size((100, 24)).columns)
+
 app = typer.Typer(
+    context_settings={"max_content_width": _WIDTH, "terminal_width": _WIDTH},
     name="copilot-eval",
     help="Test agents built on GitHub Copilot through the real Copilot runtime.",
     no_args_is_help=True,
@@ -19,11 +25,16 @@ app = typer.Typer(
 
 # One line per command module; keep the list sorted.
 _COMMAND_MODULES: tuple[str, ...] = (
+    "analyze_cmd",
+    "clean_cmd",
     "convert_cmd",
     "inspect_cmd",
+    "login_cmd",
     "quickstart_cmd",
+    "regrade_cmd",
     "run_cmd",
     "setup_cmd",
+    "tools_cmd",
     "validate_cmd",
 )
 
@@ -52,9 +63,23 @@ def _quiet_sdk_logs() -> None:
         logging.getLogger("copilot").setLevel(logging.CRITICAL)
 
 
+def _redact_console() -> None:
+    # Everything the command prints (typer.echo, rich tables, progress, tracebacks) goes through
+    # sys.stdout or sys.stderr: one choke point keeps registered secrets off the terminal and CI logs.
+    import sys
+
+    from copilot_eval.redaction import RedactingStream
+
+    if not isinstance(sys.stdout, RedactingStream):
+        sys.stdout = RedactingStream(sys.stdout)  # type: ignore[assignment]
+    if not isinstance(sys.stderr, RedactingStream):
+        sys.stderr = RedactingStream(sys.stderr)  # type: ignore[assignment]
+
+
 def main() -> None:
     """Entry point of the `copilot-eval` console script."""
     _quiet_sdk_logs()
+    _redact_console()
     app()
 
 

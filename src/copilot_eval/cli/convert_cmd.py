@@ -25,10 +25,10 @@ def _format_of(path: Path, option: str) -> str:
     return suffix
 
 
-def _warnings(test_set: EvalTestSet, template: CsvTemplate | None) -> list[str]:
+def _warnings(test_set: EvalTestSet, template: CsvTemplate | None, profile: str | None) -> list[str]:
     from copilot_eval.evalsets import validate_eval_test_set
 
-    warnings = [f"the converted set will not import: {p}" for p in validate_eval_test_set(test_set)]
+    warnings = [f"the converted set will not import: {p}" for p in validate_eval_test_set(test_set, profile)]
     if template is None:
         return warnings
     if template.testing_method_column is None and any(c.testing_method for c in test_set.cases):
@@ -51,10 +51,19 @@ def convert(
     data_type: Annotated[
         Optional[str], typer.Option("--data-type", help="Conversation or SingleTurn (default: from the template).")
     ] = None,
+    profile: Annotated[
+        Optional[str], typer.Option("--profile", help="Rule set for warnings and the comment block: "
+                                    "copilot-studio (default) or seed.")
+    ] = None,
+    preamble: Annotated[
+        Optional[bool], typer.Option("--preamble/--no-preamble", help="Write a comment block stating the rule "
+                                     "set's limits before the CSV header (default: when IN had one).")
+    ] = None,
 ) -> None:
     """Convert a test set between CSV templates and JSON."""
     from copilot_eval.evalsets import EvalDataType, EvalSetError, read_csv, read_test_set_json, write_csv, write_json
     from copilot_eval.evalsets.csv_templates import default_template_for, template_named
+    from copilot_eval.evalsets.rule_sets import rule_set_named
 
     in_format = _format_of(source, "IN")
     out_format = _format_of(target, "OUT")
@@ -63,6 +72,7 @@ def convert(
     try:
         chosen = template_named(template) if template is not None else None
         kind = EvalDataType(data_type) if data_type is not None else None
+        rule_set_named(profile)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 
@@ -75,11 +85,13 @@ def convert(
             test_set = test_set.model_copy(update={k: v for k, v in updates.items() if v is not None})
         if out_format == ".csv":
             chosen = chosen or default_template_for(test_set)
-            for warning in _warnings(test_set, chosen):
+            for warning in _warnings(test_set, chosen, profile):
                 typer.echo(f"warning: {warning}", err=True)
-            write_csv(test_set, target, template=chosen)
+            # Our own block, not the input's: it must state the limits of the rules the file is checked against.
+            with_block = bool(test_set.preamble) if preamble is None else preamble
+            write_csv(test_set, target, template=chosen, preamble=with_block, profile=profile)
         else:
-            for warning in _warnings(test_set, None):
+            for warning in _warnings(test_set, None, profile):
                 typer.echo(f"warning: {warning}", err=True)
             write_json(test_set, target)
     except EvalSetError as exc:

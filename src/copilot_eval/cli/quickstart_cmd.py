@@ -60,7 +60,8 @@ def register(app: typer.Typer) -> None:
         if model:
             console.print("note: the evaluation story below keeps its scripted agent; --model applies to the suite above")
         eval_code = _run_evaluation_story(examples, evidence_dir, console)
-        raise typer.Exit(exit_code or eval_code)
+        studio_code = _run_copilot_studio_story(examples, evidence_dir, console)
+        raise typer.Exit(exit_code or eval_code or studio_code)
 
 
 def _json_files(folder: Path) -> dict[Path, int]:
@@ -70,8 +71,9 @@ def _json_files(folder: Path) -> dict[Path, int]:
 
 # -- evaluation run: story 1 of docs/evaluation-runs.md, through `copilot-eval run` ----------------
 def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -> int:
-    """Run the knowledge test set against the well-answering example agent and show its summary."""
-    test_set = examples / "evalsets" / "knowledge.csv"
+    """Run the three-conversation test set against the well-answering example agent and show its summary."""
+    # A file in the layout Copilot Studio hands out today: comment block, conversations of two turns.
+    test_set = examples / "evalsets" / "conversations.csv"
     agent = examples / "evaluation" / "agent-good.yaml"
     if not (test_set.is_file() and agent.is_file()):
         return 0  # an older examples folder: nothing to show
@@ -83,3 +85,15 @@ def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -
     command = [sys.executable, "-m", "copilot_eval.cli.app", "run", str(test_set), "--agent", str(agent),
                "--out", str(out), "--no-progress"]
     return subprocess.call(command)
+
+
+# -- Copilot Studio: the seed's Raybot on three surfaces (local fakes), docs/copilot-studio.md ---------
+def _run_copilot_studio_story(examples: Path, evidence_dir: Path, console: object) -> int:
+    """Run the three-surface Raybot example (draft, published, preview) and show its comparison."""
+    script = examples / "copilot-studio" / "run_example.py"
+    if not script.is_file():
+        return 0
+    out = Path(tempfile.mkdtemp(prefix=f"raybot-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
+    console.print("[bold]evaluating[/bold] a Copilot Studio agent on three surfaces "  # type: ignore[attr-defined]
+                  "(local fakes of Direct Line and the Agents SDK endpoint)")
+    return subprocess.call([sys.executable, str(script), "--out", str(out)])

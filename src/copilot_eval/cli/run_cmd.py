@@ -1,7 +1,8 @@
 """`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write run.json and results.csv.
 
 Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under``; 2 bad
-input (every problem of a bad set is printed; a missing agent file or a bad grader spec is named);
+input (a missing or unreadable set, agent file or grader spec is named in one line; every problem
+of an invalid set is printed);
 130 interrupted (what finished is kept; continue with ``--resume``).
 """
 
@@ -23,36 +24,18 @@ def _bad_input(message: str) -> typer.Exit:
     return typer.Exit(EXIT_BAD_INPUT)
 
 
-def _read_set(path: Path, data_type: str | None):  # noqa: ANN202 - EvalTestSet, imported lazily
-    from copilot_eval.evalsets import EvalSetError, check_csv, check_json, read_csv, read_test_set_json
+def _profile_option(profile: str | None) -> str | None:
+    from copilot_eval.evalsets import RULE_SETS
 
-    is_json = path.suffix.lower() == ".json"
-    problems = check_json(path) if is_json else check_csv(path)
-    if problems:
-        raise _bad_input(f"{path}: {len(problems)} problem(s)\n" + "\n".join(f"  - {p}" for p in problems))
-    try:
-        test_set = read_test_set_json(path) if is_json else read_csv(path)
-    except EvalSetError as exc:
-        raise _bad_input(str(exc)) from None
-    if data_type:
-        test_set = test_set.model_copy(update={"data_type": data_type})
-    return test_set
-
-
-def _load_agent(path: Path, option: str):  # noqa: ANN202 - CopilotEval, imported lazily
-    from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
-
-    if not path.is_file():
-        raise _bad_input(f"{option} {path}: agent file not found")
-    try:
-        return load_agent_file(path)
-    except (AgentFileError, ValueError) as exc:
-        raise _bad_input(f"{option} {path}: {exc}") from None
+    if profile is not None and profile not in RULE_SETS:
+        raise _bad_input(f"--profile {profile!r}: expected one of {', '.join(RULE_SETS)}")
+    return profile
 
 
 def run(
     test_set_path: Annotated[Path, typer.Argument(metavar="SET", help="Test set: .csv or .json.")],
-    agent_path: Annotated[Path, typer.Option("--agent", help="Agent file (YAML) to evaluate.")],
+    agent_paths: Annotated[list[Path], typer.Option("--agent", help="Agent file (YAML) to evaluate; repeat it to "
+                           "compare several surfaces (one folder each under --out, plus comparison.json).")],
     grader: Annotated[Optional[list[str]], typer.Option("--grader", help="Grader spec, repeatable: exact, "
                       "keywords:all:a,b, similarity:0.7, capability:tool:NAME, compare_meaning[:50], "
                       "general_quality, labels:ok=pass,bad=fail. Default: similarity.")] = None,
@@ -64,34 +47,63 @@ def run(
     fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100,
                           help="Exit 1 when the score (percent of graded cases) is below this.")] = None,
     data_type: Annotated[Optional[str], typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
+    profile: Annotated[Optional[str], typer.Option("--profile", help="Rule set the set is checked against: "
+                       "copilot-studio (today's templates, the default) or seed.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
+    discard_passing: Annotated[bool, typer.Option("--discard-passing-workdirs",
+                               help="Remove the working directories of passing cases after grading.")] = False,
+    record: Annotated[Optional[Path], typer.Option("--record", help="Record the agent's live model calls to "
+                      "cassettes in DIR, one per case (docs/replay.md).")] = None,
+    replay: Annotated[Optional[Path], typer.Option("--replay", help="Answer the agent's model from the cassettes "
+                      "in DIR, offline.")] = None,
+    record_missing: Annotated[bool, typer.Option("--record-missing", help="With --record: keep DIR's cassettes and "
+                              "record only the calls they lack.")] = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     import asyncio
 
     from rich.console import Console
 
-    from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
+    from copilot_eval.runs.prepare import PrepareError, prepare_run
 
     if data_type not in (None, "SingleTurn", "Conversation"):
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
-    test_set = _read_set(test_set_path, data_type)
-    agent = _load_agent(agent_path, "--agent")
-    judge = _load_agent(judge_path, "--judge") if judge_path else None
     try:
-        graders = [parse_grader_spec(spec, judge=judge) for spec in grader or []]
-    except GraderSpecError as exc:
+        prepared = prepare_run(test_set_path, agent_paths[0], grader_specs=grader, judge_path=judge_path,
+                               profile=_profile_option(profile), data_type=data_type)
+    except PrepareError as exc:
         raise _bad_input(str(exc)) from None
+    test_set, agent = prepared.test_set, prepared.agent
+    if record or replay or record_missing:
+        if len(agent_paths) > 1:
+            raise _bad_input("--record/--replay take one --agent (cassettes are per case of one agent)")
+        from copilot_eval.agent.config import CopilotEval
+        from copilot_eval.models.replay.wrap import with_test_set_cassettes
+
+        if not isinstance(agent, CopilotEval):
+            raise _bad_input(f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
+                             "the model calls of a Copilot runtime agent (a target's raw activities are kept in "
+                             "its evidence, and `copilot-eval regrade` grades them again)")
+
+        try:
+            agent = with_test_set_cassettes(agent, test_set, record=record, replay=replay, record_missing=record_missing)
+        except ValueError as exc:
+            raise _bad_input(str(exc)) from None
     if resume and out is None:
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
     console = Console()
+    if len(agent_paths) > 1:
+        _run_several(test_set, agent_paths, out, fail_under, graders=prepared.graders, repeat=repeat,
+                     concurrency=concurrency, resume=resume, progress=not no_progress, validate=False)
+        return
     try:
-        result = asyncio.run(run_eval_set(test_set, agent, graders=graders, repeat=repeat, concurrency=concurrency,
-                                          output_dir=out, resume=resume, progress=not no_progress))
+        result = asyncio.run(run_eval_set(test_set, agent, graders=prepared.graders, repeat=repeat,
+                                          concurrency=concurrency, output_dir=out, resume=resume,
+                                          progress=not no_progress, validate=False))
     except CheckpointError as exc:
         raise _bad_input(str(exc)) from None
     except KeyboardInterrupt:
@@ -106,10 +118,36 @@ def run(
         at_k, all_k = pass_rates(result)
         shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
         extra.append(f"pass@{repeat} {shown[0]}, pass^{repeat} {shown[1]}; flaky cases: {flaky_cases(result) or 'none'}")
+    if discard_passing:
+        from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+
+        extra.append(f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases")
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
     print_summary(result, test_set, console, extra=extra)
     if fail_under is not None and result.general_quality_percent < fail_under:
         console.print(f"[red]score {result.general_quality_percent:g}% is below --fail-under {fail_under:g}[/]")
+        raise typer.Exit(EXIT_BELOW_THRESHOLD)
+
+
+def _run_several(test_set, agent_paths: list[Path], out: Path, fail_under: float | None,  # noqa: ANN001
+                 **options) -> None:  # noqa: ANN003 - options of run_eval_set
+    from copilot_eval.cli.surfaces_cmd import run_several
+    from copilot_eval.runs import CheckpointError
+    from copilot_eval.runs.prepare import PrepareError
+    from copilot_eval.runtime.process.pool import close_all_pools
+
+    try:
+        runs = run_several(test_set, agent_paths, out, **options)
+    except (PrepareError, CheckpointError) as exc:
+        raise _bad_input(str(exc)) from None
+    except KeyboardInterrupt:
+        typer.echo(f"interrupted: finished cases are kept in {out}; continue with --resume --out {out}", err=True)
+        raise typer.Exit(EXIT_INTERRUPTED) from None
+    finally:
+        close_all_pools()
+    below = [s.label for s in runs if fail_under is not None and s.run.general_quality_percent < fail_under]
+    if below:
+        typer.echo(f"score below --fail-under {fail_under:g} on: {', '.join(below)}", err=True)
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
 
 

@@ -10,7 +10,7 @@ Copilot runtime installed.
 
 from __future__ import annotations
 
-from copilot_eval.evalsets.csv_reader import check_csv, looks_like_test_set, read_csv
+from copilot_eval.evalsets.csv_reader import check_csv, load_csv, looks_like_test_set, read_csv
 from copilot_eval.evalsets.csv_templates import (
     CONVERSATION,
     LEGACY_SINGLE_RESPONSE,
@@ -19,6 +19,7 @@ from copilot_eval.evalsets.csv_templates import (
     CsvTemplate,
     template_named,
 )
+from copilot_eval.evalsets.conversations import Conversation, group_conversations, play_groups, turn_numbers
 from copilot_eval.evalsets.csv_writer import csv_text, write_csv
 from copilot_eval.evalsets.errors import EvalSetError, EvalSetReadError, EvalSetWriteError
 from copilot_eval.evalsets.evidenced import Confidence, Evidenced, weakest_confidence
@@ -32,13 +33,20 @@ from copilot_eval.evalsets.json_io import (
     write_json,
 )
 from copilot_eval.evalsets.limits import (
+    COPILOT_STUDIO_MAX_CONVERSATION_PAIRS,
+    COPILOT_STUDIO_MAX_CONVERSATIONS,
+    COPILOT_STUDIO_MAX_QUESTIONS,
+    COPILOT_STUDIO_QUESTION_MAX_LENGTH,
     EVAL_CSV_COLUMNS,
     EVAL_IMPORT_MAX_BYTES,
     EVAL_MAX_CONVERSATION_PAIRS,
     EVAL_REFERENCE_MAX_LENGTH,
 )
 from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
-from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord
+from copilot_eval.evalsets.preamble import preamble_lines
+from copilot_eval.evalsets.results_reader import ExportedResult, read_results_export
+from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
+from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord, LimitationStanding
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
 
 
@@ -54,6 +62,24 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "CONVERSATION",
+    "COPILOT_STUDIO",
+    "COPILOT_STUDIO_MAX_CONVERSATIONS",
+    "COPILOT_STUDIO_MAX_CONVERSATION_PAIRS",
+    "COPILOT_STUDIO_MAX_QUESTIONS",
+    "COPILOT_STUDIO_QUESTION_MAX_LENGTH",
+    "DEFAULT_RULE_SET",
+    "RULE_SETS",
+    "SEED",
+    "Conversation",
+    "ExportedResult",
+    "LimitationStanding",
+    "RuleSet",
+    "group_conversations",
+    "play_groups",
+    "preamble_lines",
+    "read_results_export",
+    "rule_set_named",
+    "turn_numbers",
     "EVAL_CSV_COLUMNS",
     "EVAL_IMPORT_MAX_BYTES",
     "EVAL_MAX_CONVERSATION_PAIRS",
@@ -76,6 +102,7 @@ __all__ = [
     "GradeRecord",
     "check_csv",
     "check_json",
+    "load_csv",
     "looks_like_test_set",
     "csv_text",
     "read_csv",

@@ -2,7 +2,9 @@
 
 Python's ``csv`` module does the parsing; this module adds what it does not say on its own: which
 line a broken record starts on, bytes that are not UTF-8, a header that matches no template, and
-rows of the wrong width. ``strict=True`` matters: without it an unclosed quote silently swallows
+rows of the wrong width. The comment block that today's downloadable templates carry before the
+header (each line one quoted field starting with ``#``) is kept as the set's preamble, and line
+numbers stay the file's own. ``strict=True`` matters: without it an unclosed quote silently swallows
 the rest of the file into one field.
 """
 
@@ -23,6 +25,7 @@ from copilot_eval.evalsets.csv_templates import (
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.limits import EVAL_IMPORT_MAX_BYTES
 from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
+from copilot_eval.evalsets.rule_sets import RuleSet
 from copilot_eval.evalsets.validation import validate_eval_test_set
 
 _UTF8_BOM = b"\xef\xbb\xbf"
@@ -40,6 +43,20 @@ class CsvParse:
     template: CsvTemplate | None = None
     cases: list[EvalTestCase] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    preamble: list[str] = field(default_factory=list)
+
+
+def is_comment_row(row: list[str]) -> bool:
+    """Whether a record before the header is a template comment line: a first field starting with ``#``."""
+    return bool(row) and row[0].lstrip().startswith("#")
+
+
+def _comment_text(row: list[str]) -> str:
+    # A spreadsheet may pad a comment line with empty cells; they are not part of the comment.
+    cells = list(row)
+    while len(cells) > 1 and not cells[-1]:
+        cells.pop()
+    return ",".join(cells)
 
 
 def _encoding_problems(data: bytes) -> list[str]:
@@ -135,6 +152,9 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
             continue
         if not row:
             continue  # a blank line is not a record
+        if header is None and is_comment_row(row):
+            parse.preamble.append(_comment_text(row))
+            continue
         if header is None:
             header = row
             parse.template = template_for_header(row)
@@ -150,11 +170,13 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
         if parse.template is not None:
             ordinal += 1
             _row_to_case(row, start, parse.template, ordinal, parse)
+    if header is None and not parse.problems:  # comment lines only: there is nothing to import
+        parse.problems.append("no header line found after the comment lines; expected a header and rows")
     return parse
 
 
 def looks_like_test_set(path: Path | str) -> bool:
-    """Whether the first record of a CSV file is a test-set header (exact, or a template's columns reordered).
+    """Whether the first record after any comment block is a test-set header (exact, or reordered).
 
     Meant for tools that must tell a test set from any other CSV (the pytest collector): a
     reordered header is still a test set, one with a problem that ``check_csv`` will report.
@@ -164,7 +186,7 @@ def looks_like_test_set(path: Path | str) -> bool:
         data = data[len(_UTF8_BOM) :]
     reader = csv.reader(io.StringIO(data.decode("utf-8", errors="replace"), newline=""))
     try:
-        header = next((row for row in reader if row), None)
+        header = next((row for row in reader if row and not is_comment_row(row)), None)
     except csv.Error:
         return False
     if header is None:
@@ -179,6 +201,7 @@ def _build_set(path: Path, parse: CsvParse, name: str | None, data_type: EvalDat
         data_type=EvalDataType(data_type) if data_type is not None else parse.template.default_data_type,
         cases=parse.cases,
         evidence=[path.name],
+        preamble=parse.preamble or None,
     )
 
 
@@ -191,8 +214,9 @@ def read_csv(
     """Read a test set from ``path``; raise EvalSetReadError listing every problem if it is broken.
 
     ``name`` defaults to the file stem; ``data_type`` to Conversation for the conversation
-    template and SingleTurn for the single-response templates. Validation rules (blank fields,
-    duplicate numbers, limits) are not applied here: see ``validate_eval_test_set``.
+    template and SingleTurn for the single-response templates. A comment block before the header
+    is kept as ``preamble``. Validation rules (blank fields, duplicate numbers, limits) are not
+    applied here: see ``validate_eval_test_set``.
     """
     path = Path(path)
     parse = parse_csv_bytes(path.read_bytes())
@@ -201,15 +225,28 @@ def read_csv(
     return _build_set(path, parse, name, data_type)
 
 
-def check_csv(path: Path | str, *, data_type: EvalDataType | str | None = None) -> list[str]:
-    """Return every reading and validation problem of a CSV file; empty means it imports cleanly."""
+def load_csv(path: Path | str, *, name: str | None = None, data_type: EvalDataType | str | None = None,
+             profile: str | RuleSet | None = None) -> tuple[EvalTestSet | None, list[str]]:
+    """Read and validate ``path`` in one pass: the set (``None`` when the header is unknown) and every problem.
+
+    The set is usable only when the problem list is empty; the rows that did parse are validated
+    too, so one call lists everything wrong with the file.
+    """
     path = Path(path)
     parse = parse_csv_bytes(path.read_bytes())
     if parse.template is None:
-        return parse.problems  # without a known header the rows mean nothing to validate
-    # Validate the rows that did parse too, so one run of the check lists everything.
-    test_set = _build_set(path, parse, None, data_type)
-    return parse.problems + validate_eval_test_set(test_set)
+        return None, parse.problems  # without a known header the rows mean nothing to validate
+    test_set = _build_set(path, parse, name, data_type)
+    return test_set, parse.problems + validate_eval_test_set(test_set, profile)
 
 
-__all__ = ["CsvParse", "check_csv", "looks_like_test_set", "parse_csv_bytes", "read_csv"]
+def check_csv(path: Path | str, *, data_type: EvalDataType | str | None = None,
+              profile: str | RuleSet | None = None) -> list[str]:
+    """Return every reading and validation problem of a CSV file; empty means it imports cleanly.
+
+    ``profile`` names the rule set (default ``copilot-studio``, see ``rule_sets``).
+    """
+    return load_csv(path, data_type=data_type, profile=profile)[1]
+
+
+__all__ = ["CsvParse", "check_csv", "is_comment_row", "load_csv", "looks_like_test_set", "parse_csv_bytes", "read_csv"]

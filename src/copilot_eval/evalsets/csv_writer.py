@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from pathlib import Path
 
 from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.evalsets.csv_templates import CsvTemplate, template_named
 from copilot_eval.evalsets.errors import EvalSetWriteError
 from copilot_eval.evalsets.model import EvalTestCase, EvalTestSet
+from copilot_eval.evalsets.preamble import preamble_lines
+from copilot_eval.evalsets.rule_sets import RuleSet
 
 
 def _row(case: EvalTestCase, template: CsvTemplate) -> list[str]:
@@ -48,11 +51,33 @@ def _unencodable(test_set: EvalTestSet) -> list[str]:
     return problems
 
 
-def csv_text(test_set: EvalTestSet, *, template: str | CsvTemplate = "conversation") -> str:
-    """Return ``test_set`` as CSV text in ``template`` (header from the template, CRLF lines)."""
+def _comment_lines(test_set: EvalTestSet, template: CsvTemplate, preamble: bool | Sequence[str] | str,
+                   profile: str | RuleSet | None) -> list[str]:
+    if preamble == "keep":
+        return list(test_set.preamble or [])
+    if preamble is True:
+        return preamble_lines(template, profile)
+    if not preamble:
+        return []
+    lines = list(preamble)
+    bad = [line for line in lines if not line.lstrip().startswith("#")]
+    if bad:
+        raise EvalSetWriteError(None, [f"preamble line {line!r} does not start with '#'" for line in bad])
+    return lines
+
+
+def csv_text(test_set: EvalTestSet, *, template: str | CsvTemplate = "conversation",
+             preamble: bool | Sequence[str] | str = False, profile: str | RuleSet | None = None) -> str:
+    """Return ``test_set`` as CSV text in ``template`` (header from the template, CRLF lines).
+
+    ``preamble``: ``False`` no comment block; ``True`` our own block stating the limits of rule
+    set ``profile``; ``"keep"`` the block the set was read with; or the lines themselves.
+    """
     chosen = template if isinstance(template, CsvTemplate) else template_named(template)
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
+    for line in _comment_lines(test_set, chosen, preamble, profile):
+        writer.writerow([line])
     writer.writerow(chosen.header)
     for case in test_set.cases:
         writer.writerow(_row(case, chosen))
@@ -65,17 +90,23 @@ def write_csv(
     *,
     template: str | CsvTemplate = "conversation",
     bom: bool = False,
+    preamble: bool | Sequence[str] | str = False,
+    profile: str | RuleSet | None = None,
 ) -> None:
     """Write ``test_set`` to ``path`` in ``template``; nothing is written if any text cannot be.
 
     Single-response templates carry no conversationNumber (reading numbers rows 1..n) and only
     the legacy template keeps ``testing_method``. ``bom=True`` prefixes a UTF-8 BOM for Excel.
+    ``preamble`` and ``profile`` choose the comment block, as in ``csv_text``.
     """
     path = Path(path)
     problems = _unencodable(test_set)
     if problems:
         raise EvalSetWriteError(path, problems)
-    data = csv_text(test_set, template=template).encode("utf-8")
+    try:
+        data = csv_text(test_set, template=template, preamble=preamble, profile=profile).encode("utf-8")
+    except EvalSetWriteError as exc:
+        raise EvalSetWriteError(path, exc.problems) from None
     write_bytes_atomically(path, (b"\xef\xbb\xbf" if bom else b"") + data)
 
 

@@ -15,6 +15,7 @@ from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
+from copilot_eval.evalsets.rule_sets import RuleSet
 from copilot_eval.evalsets.validation import validate_eval_test_set
 
 _Model = TypeVar("_Model", bound=BaseModel)
@@ -83,13 +84,13 @@ def write_json(record: EvalTestSet | EvalRun, path: Path | str) -> None:
     write_bytes_atomically(Path(path), text.encode("utf-8"))
 
 
-def check_json(path: Path | str) -> list[str]:
-    """Return every reading and validation problem of a JSON test set; empty means it imports."""
+def check_json(path: Path | str, *, profile: str | RuleSet | None = None) -> list[str]:
+    """Return every reading and validation problem of a JSON test set (rule set ``profile``); empty means it imports."""
     try:
         test_set = read_test_set_json(path)
     except EvalSetReadError as exc:
         return exc.problems
-    return validate_eval_test_set(test_set)
+    return validate_eval_test_set(test_set, profile)
 
 
 __all__ = [

@@ -30,11 +30,14 @@ class EvalTestCase(CamelModel):
     """
 
     conversation_number: int = Field(
-        description="Ordinal of the pair within the set; the importer wants a unique positive integer."
+        description="Positive integer naming the conversation; rows sharing it form one multi-turn "
+        "conversation, played in file order (the seed's importer wanted it unique)."
     )
     question: str
     response: str = Field(
-        description="The expected (reference) response, NOT the agent's answer (see actualResponse)."
+        default="",
+        description="The expected (reference) response, NOT the agent's answer (see actualResponse); "
+        "empty when the case has none (optional in today's templates).",
     )
     testing_method: str | None = Field(
         default=None,
@@ -48,6 +51,11 @@ class EvalTestSet(Evidenced):
     name: str
     data_type: EvalDataType = EvalDataType.CONVERSATION
     cases: list[EvalTestCase] = Field(default_factory=list)
+    preamble: list[str] | None = Field(
+        default=None,
+        description="Comment lines (each starting with '#') that came before the CSV header, kept so "
+        "a round trip can write them back.",
+    )
 
 
 __all__ = ["EvalDataType", "EvalTestCase", "EvalTestSet"]

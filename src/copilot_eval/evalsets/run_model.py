@@ -25,6 +25,13 @@ class CaseStatus(StrEnum):
     UNKNOWN = "unknown"  # graded outcome not known (unreadable verdict, not graded yet)
 
 
+class LimitationStanding(StrEnum):
+    """How established a runtime limitation is: one run's signals, or answered by a second observation."""
+
+    SUSPECTED = "suspected"  # signals in this run only
+    CONFIRMED = "confirmed"  # a re-run or another surface answered the same questions well
+
+
 class GradeRecord(CamelModel):
     """One grader's verdict on one case, as plain data (the grading layer fills it)."""
 
@@ -44,6 +51,11 @@ class EvalCaseResult(CamelModel):
     """
 
     conversation_number: int
+    turn: int | None = Field(
+        default=None, ge=1,
+        description="1-based position of the case among the rows sharing its conversationNumber (its turn "
+        "in the conversation); absent means 1.",
+    )
     passed: bool
     actual_response: str | None = None
     failure_reason: str | None = None
@@ -92,6 +104,17 @@ class EvalRun(Evidenced):
         default=None,
         description="Why the score measures the platform rather than the agent, when it does.",
     )
+    limitation_standing: LimitationStanding | None = Field(
+        default=None,
+        description="Standing of runtimeLimitation: suspected (this run's signals) or confirmed (a re-run or "
+        "another surface). 'confidence' stays about the record itself.",
+    )
+
+    @model_validator(mode="after")
+    def _standing_needs_limitation(self) -> EvalRun:
+        if self.limitation_standing is not None and self.runtime_limitation is None:
+            raise ValueError("limitationStanding is set but there is no runtimeLimitation")
+        return self
 
     @model_validator(mode="after")
     def _counts_match_results(self) -> EvalRun:
@@ -118,4 +141,4 @@ class EvalRun(Evidenced):
         return self
 
 
-__all__ = ["CaseStatus", "EvalCaseResult", "EvalRun", "GradeRecord"]
+__all__ = ["CaseStatus", "EvalCaseResult", "EvalRun", "GradeRecord", "LimitationStanding"]

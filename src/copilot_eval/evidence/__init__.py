@@ -1,13 +1,13 @@
-"""Evidence: the result model of a run. Pure data; imports nothing else of the project."""
+"""Evidence: the result model of a run. Pure data; of the project it imports only the redactor."""
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
-from copilot_eval.evidence.native_json import write_text_atomically
+from copilot_eval.evidence.mcp_server import McpServerStatus
+from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.evidence.permission import PermissionRecord
-from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult
+from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
 from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
-from copilot_eval.evidence.subagent import SubagentInvocation
 from copilot_eval.evidence.tool_call import ToolCall, ToolImage
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost
@@ -18,6 +18,7 @@ __all__ = [
     "CaptureError",
     "CopilotResult",
     "DiscoveredSkill",
+    "McpServerStatus",
     "ModelPrice",
     "PermissionRecord",
     "RequestAuditRecord",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -10,15 +11,39 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.mcp_server import McpServerStatus
+from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
-from copilot_eval.evidence.subagent import SubagentInvocation
 from copilot_eval.evidence.tool_call import ToolCall
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
+from copilot_eval.redaction import redact, redact_data
 
 SCHEMA_VERSION = 1
+
+
+class SubagentInvocation(BaseModel):
+    """A runtime subagent (the ``task`` tool) or a custom-agent dispatch.
+
+    ``result`` is the child's own evidence when its events were captured; ``None`` means no child
+    trace was captured, and none is invented.
+    """
+
+    # Defined here, not in its own module, because it contains a CopilotResult: one module, no loop.
+
+    invocation_id: str | None = None
+    name: str | None = None
+    kind: str | None = None
+    status: str | None = None
+    duration_ms: float | None = None
+    total_tokens: int | None = None
+    total_tool_calls: int | None = None
+    parent_call_id: str | None = None
+    error: str | None = None
+    result: CopilotResult | None = None
+    details: dict[str, Any] | None = None
 
 
 class CopilotResult(BaseModel):
@@ -46,6 +71,8 @@ class CopilotResult(BaseModel):
     subagent_invocations: list[SubagentInvocation] = Field(default_factory=list)
     permissions: list[PermissionRecord] = Field(default_factory=list)
     capture_errors: list[CaptureError] = Field(default_factory=list)
+    mcp_servers: list[McpServerStatus] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
     tool_calls_admitted: int | None = None
     request_audit: list[RequestAuditRecord] | None = None
     skill_discovery: SkillDiscovery | None = None
@@ -208,23 +235,41 @@ class CopilotResult(BaseModel):
 
     # -- native JSON -----------------------------------------------------------------------
     def save(self, path: str | Path) -> Path:
-        """Write this result as native JSON, atomically (a crash leaves no half-written file)."""
-        from copilot_eval.evidence.native_json import save_result
+        """Write this result as native JSON, atomically (a crash leaves no half-written file).
 
-        return save_result(self, path)
+        Registered secrets are replaced by their markers (see :mod:`copilot_eval.redaction`).
+        """
+        text = json.dumps(result_to_dict(self), indent=2, ensure_ascii=False)
+        return write_text_atomically(path, text + "\n")
 
     @classmethod
     def load(cls, path: str | Path) -> CopilotResult:
-        """Read a result written by :meth:`save`."""
-        from copilot_eval.evidence.native_json import load_result
-
-        return load_result(path)
+        """Read a result written by :meth:`save`, refusing unknown schema versions."""
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        version = data.get("schema_version")
+        if version != SCHEMA_VERSION:
+            raise ValueError(f"{path}: schema_version {version!r} is not supported (expected {SCHEMA_VERSION})")
+        data.pop("derived", None)
+        return cls.model_validate(data)
 
     def summary(self) -> str:
         """A one-line human description of the execution (not a verdict on the task)."""
         tools = len(self.all_tool_calls)
         state = "ok" if self.success else f"failed ({self.stop_reason}: {self.error})"
-        return f"{state}; {len(self.turns)} turns, {tools} tool calls, tokens={self.token_usage}"
+        return redact(f"{state}; {len(self.turns)} turns, {tools} tool calls, tokens={self.token_usage}")
+
+
+def result_to_dict(result: CopilotResult) -> dict[str, Any]:
+    """The JSON-ready dict of a result, with derived totals for readers without Python, redacted."""
+    data = result.model_dump(mode="json")
+    data["derived"] = {
+        "final_response": result.final_response,
+        "evidence_complete": result.evidence_complete,
+        "permission_requested": result.permission_requested,
+        "token_usage": result.token_usage,
+        "total_premium_requests": result.total_premium_requests,
+    }
+    return redact_data(data)
 
 
 SubagentInvocation.model_rebuild()

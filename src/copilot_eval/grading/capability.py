@@ -41,6 +41,9 @@ class CapabilityUse:
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Check the session evidence for each expected invocation."""
         result = evidence.result
+        if not hasattr(result, "tool_calls_for"):  # a Copilot Studio target does not show its tool calls
+            return Grade(self.name, CaseStatus.ERROR, "tool, skill and subagent calls are not visible for this "
+                         "target (Copilot Studio over Direct Line / the Agents SDK): capability use cannot be graded")
         if not result.turns:
             return Grade(self.name, CaseStatus.ERROR, f"no session evidence: {result.error or 'empty result'}")
         checks = ([(f"tool {n}", _tool_completed(result, n)) for n in self.tools]

@@ -36,6 +36,8 @@ class Normalisation:
 class ExactMatch:
     """Pass when the normalised answer equals the normalised reference."""
 
+    needs_reference = True
+
     def __init__(self, normalisation: Normalisation | None = None, *, name: str = "Exact match") -> None:
         self.name = name
         self.normalisation = normalisation or Normalisation()

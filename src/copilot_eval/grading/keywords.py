@@ -12,6 +12,8 @@ from copilot_eval.grading.protocol import CaseEvidence, Grade, passed_if, ungrad
 class KeywordMatch:
     """Pass when any (``mode='any'``) or all (``mode='all'``) keywords occur, ignoring case."""
 
+    needs_reference = False  # it brings its own keywords
+
     def __init__(self, keywords: Sequence[str], *, mode: Literal["any", "all"] = "any",
                  name: str = "Keyword match") -> None:
         terms = [k.strip() for k in keywords if k.strip()]

@@ -69,6 +69,15 @@ class Grader(Protocol):
         ...
 
 
+#: The error reason of a grader that needs a reference, for a case that has none (optional on the platform).
+NO_REFERENCE = "no reference answer for this case"
+
+
+def needs_reference(grader: object) -> bool:
+    """Whether ``grader`` compares with the case's reference answer (graders say so with ``needs_reference``)."""
+    return bool(getattr(grader, "needs_reference", False))
+
+
 def ungradable(method: str, case: EvalTestCase, evidence: CaseEvidence, *, needs_reference: bool = True,
                passing_score: float | None = None) -> Grade | None:
     """The ``error`` grade when a case cannot be graded at all; ``None`` when it can."""
@@ -76,7 +85,7 @@ def ungradable(method: str, case: EvalTestCase, evidence: CaseEvidence, *, needs
     if problem is None and not evidence.answer.strip():  # type: ignore[union-attr]
         problem = "the agent's answer is empty"
     if problem is None and needs_reference and not case.response.strip():
-        problem = "the reference response is empty"
+        problem = NO_REFERENCE
     if problem is None:
         return None
     return Grade(method=method, status=CaseStatus.ERROR, reason=problem, passing_score=passing_score)
@@ -87,4 +96,4 @@ def passed_if(condition: bool) -> CaseStatus:
     return CaseStatus.PASS if condition else CaseStatus.FAIL
 
 
-__all__ = ["CaseEvidence", "Grade", "Grader", "passed_if", "ungradable"]
+__all__ = ["NO_REFERENCE", "CaseEvidence", "Grade", "Grader", "needs_reference", "passed_if", "ungradable"]

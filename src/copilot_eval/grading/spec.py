@@ -18,7 +18,8 @@ from copilot_eval.grading.similarity import DEFAULT_THRESHOLD, TextSimilarity
 SPEC_FORMS: dict[str, str] = {
     "exact": "exact | exact:strict | exact:punctuation  (default ignores case and spacing)",
     "keywords": "keywords:any:WORD,WORD | keywords:all:WORD,WORD",
-    "similarity": f"similarity | similarity:THRESHOLD  (0-1, default {DEFAULT_THRESHOLD})",
+    "similarity": f"similarity | similarity:PASS  (a fraction 0-1 or a percent, default {DEFAULT_THRESHOLD}; "
+                  "scores are recorded 0-100)",
     "capability": "capability:tool:NAME,skill:NAME,subagent:NAME  (a bare NAME is a tool)",
     "compare_meaning": "compare_meaning | compare_meaning:PASS_SCORE  (0-100, default 50; needs --judge)",
     "general_quality": "general_quality  (needs --judge)",
@@ -31,9 +32,21 @@ class GraderSpecError(ValueError):
     """A grader spec that cannot be used; the message names it and shows the expected form."""
 
 
-def _fail(spec: str, why: str, name: str | None = None) -> GraderSpecError:
+class _Bad(ValueError):
+    """A problem found while building a grader; the caller words it with the option name."""
+
+    def __init__(self, why: str, name: str | None) -> None:
+        super().__init__(why)
+        self.why, self.name = why, name
+
+
+def _fail(spec: str, why: str, name: str | None = None) -> _Bad:
+    return _Bad(why, name)
+
+
+def _message(spec: str, why: str, name: str | None, option: str) -> str:
     form = SPEC_FORMS.get(name or "", "one of: " + "; ".join(SPEC_FORMS.values()))
-    return GraderSpecError(f"--grader {spec!r}: {why} (expected {form})")
+    return f"{option} {spec!r}: {why} (expected {form})"
 
 
 def _number(spec: str, name: str, text: str) -> float:
@@ -64,20 +77,26 @@ def _labels(spec: str, args: str) -> dict[str, bool]:
     return labels
 
 
-def parse_grader_spec(spec: str, *, judge: Any = None, pool: Any = None) -> Grader:
-    """Build the grader a spec names; ``judge`` is the judge CopilotEval for judge graders."""
+def parse_grader_spec(spec: str, *, judge: Any = None, pool: Any = None, option: str = "--grader",
+                      judge_option: str = "--judge") -> Grader:
+    """Build the grader a spec names; ``judge`` is the judge CopilotEval for judge graders.
+
+    ``option`` and ``judge_option`` are the option names errors speak of (the pytest plugin's
+    differ from the command line's).
+    """
     name, _, args = spec.strip().partition(":")
     name = name.strip().lower().replace("-", "_")
     if name not in SPEC_FORMS:
-        raise _fail(spec, f"unknown grader {name!r}")
+        raise GraderSpecError(_message(spec, f"unknown grader {name!r}", None, option))
     if name in JUDGE_GRADERS and judge is None:
-        raise _fail(spec, "this grader is an LLM judge: give a judge agent file with --judge", name)
+        why = f"this grader is an LLM judge: give a judge agent file with {judge_option}"
+        raise GraderSpecError(_message(spec, why, name, option))
     try:
         return _build(spec, name, args, judge, pool)
-    except GraderSpecError:
-        raise
+    except _Bad as exc:
+        raise GraderSpecError(_message(spec, exc.why, exc.name, option)) from None
     except ValueError as exc:
-        raise _fail(spec, str(exc), name) from None
+        raise GraderSpecError(_message(spec, str(exc), name, option)) from None
 
 
 def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:

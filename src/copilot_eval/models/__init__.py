@@ -1,18 +1,26 @@
-"""models layer: where model answers come from (the built-in ScriptedModel; later BYOK and GitHub-hosted)."""
+"""models layer: where model answers come from (GitHub-hosted, BYOK, ScriptedModel, FunctionModel, Replay)."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
-from .scripted import NO_RULE_TEXT, NO_TURN_TEXT, ScriptedModel, ScriptError
+from .base import AgentConfigError, ModelSource
+from .function import CallTool, FunctionModel
+from .scripted import NO_RULE_TEXT, NO_TURN_TEXT, InvalidScriptError, ScriptedModel
 
-__all__ = ["NO_RULE_TEXT", "NO_TURN_TEXT", "ScriptError", "ScriptedCall", "ScriptedEndpoint", "ScriptedModel",
-           "ScriptedServer"]
+__all__ = ["NO_RULE_TEXT", "NO_TURN_TEXT", "AgentConfigError", "ByokModel", "CallTool", "FunctionModel",
+           "GitHubModel", "InvalidScriptError", "LiveModelsForbidden", "ModelSource", "Recorder", "Replay", "ScriptedCall",
+           "ScriptedEndpoint", "ScriptedModel", "ScriptedServer"]
+
+_LAZY = {"ScriptedEndpoint": ".scripted", "ScriptedCall": ".scripted", "ScriptedServer": ".scripted",
+         "ByokModel": ".byok", "GitHubModel": ".github", "LiveModelsForbidden": ".guard",
+         "Recorder": ".replay", "Replay": ".replay"}
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("ScriptedEndpoint", "ScriptedCall", "ScriptedServer"):
-        from . import scripted
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name], __name__), name)
+    from .renames import deprecated_alias
 
-        return getattr(scripted, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return deprecated_alias(__name__, name, lambda new: getattr(importlib.import_module(".scripted", __name__), new))

@@ -11,6 +11,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from copilot_eval.redaction import register_secret
+
 
 class ByokProvider(BaseModel):
     """An endpoint serving the model, with the name of the env var that holds its key."""
@@ -42,6 +44,7 @@ class ByokProvider(BaseModel):
             key = os.environ.get(self.api_key_env)
             if not key:
                 raise ValueError(f"provider.api_key_env: environment variable {self.api_key_env} is not set")
+            register_secret(key, self.api_key_env)  # before use: it may come back in an error body
             provider["api_key"] = key
         else:
             # Local servers (Ollama, llama.cpp) ignore the key, but the runtime wants one.
@@ -51,3 +54,34 @@ class ByokProvider(BaseModel):
     def safe_snapshot(self) -> dict[str, Any]:
         """What may be recorded as evidence: everything but the key."""
         return self.model_dump(exclude_none=True)
+
+
+class ByokModel:
+    """A model name served by a BYOK endpoint: a live model."""
+
+    live = True
+
+    def __init__(self, name: str, provider: ByokProvider) -> None:
+        self.name = name
+        self.provider = provider
+
+    @property
+    def session_model(self) -> str:
+        """The model name the session asks for."""
+        return self.name
+
+    @property
+    def description(self) -> str:
+        """Where the answers come from (the URL, never the key)."""
+        return f"BYOK {self.provider.base_url}"
+
+    def provider_config(self) -> dict[str, Any]:
+        """The SDK ``provider`` dict, with the key read from the environment now."""
+        return self.provider.session_provider()
+
+    def endpoint(self, *, working_directory: str | None = None) -> None:
+        """No in-process endpoint: requests go to the provider's URL."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"ByokModel({self.name!r}, base_url={self.provider.base_url!r})"

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 
+from copilot_eval.redaction import register_secret
+
 TOKEN_ENV_VARS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
 
 
@@ -16,5 +18,40 @@ def github_token_from_env() -> str | None:
     for name in TOKEN_ENV_VARS:
         value = os.environ.get(name)
         if value:
+            register_secret(value, name)  # handed to the runtime, so it may come back in its errors
             return value
     return None
+
+
+class GitHubModel:
+    """A GitHub-hosted Copilot model by name: a live model, answered by GitHub with the token from the environment."""
+
+    live = True
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    @property
+    def session_model(self) -> str:
+        """The model name the session asks for."""
+        return self.name
+
+    @property
+    def description(self) -> str:
+        """Where the answers come from."""
+        return "GitHub-hosted"
+
+    def provider_config(self) -> None:
+        """GitHub-hosted models need no provider settings."""
+        return None
+
+    def endpoint(self, *, working_directory: str | None = None) -> None:
+        """No in-process endpoint: requests go to GitHub."""
+        return None
+
+    def github_token(self) -> str | None:
+        """The token the runtime is started with (read from the environment now, never recorded)."""
+        return github_token_from_env()
+
+    def __repr__(self) -> str:
+        return f"GitHubModel({self.name!r})"

@@ -2,7 +2,9 @@
 
 Data goes to a temporary file in the target's folder, is flushed and fsync'd, and only then
 renamed over the target, so a reader (or a crash) sees the old file or the new one, never a mix.
-This module imports nothing of copilot_eval: every layer may write through it.
+Registered secrets are replaced by their markers on the way (see ``copilot_eval.redaction``),
+so no file the tool writes holds one. This module imports nothing of copilot_eval but that
+redactor (a leaf itself): every layer may write through it.
 """
 
 from __future__ import annotations
@@ -11,9 +13,15 @@ import os
 import tempfile
 from pathlib import Path
 
+from copilot_eval.redaction import redact_bytes
+
 
 def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` (parents created) through a fsync'd temporary file and a rename."""
+    """Write ``data`` to ``path`` (parents created) through a fsync'd temporary file and a rename.
+
+    Registered secrets in the (UTF-8) data are replaced by their markers first.
+    """
+    data = redact_bytes(data)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)

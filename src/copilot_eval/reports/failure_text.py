@@ -27,7 +27,7 @@ def describe_case(case: EvalTestCase, result: EvalCaseResult, verb: str, indent:
 
 
 def _describe_turn(case: EvalTestCase, result: EvalCaseResult) -> str:
-    head = f"  turn {case.conversation_number} {result.effective_status.value.upper()}: {case.question}"
+    head = f"  turn {result.turn or 1} {result.effective_status.value.upper()}: {case.question}"
     if result.effective_status is CaseStatus.PASS:
         return head
     body = describe_case(case, result, "", indent="      ").split("\n", 1)[1]  # the head names the question
@@ -41,7 +41,7 @@ def describe_unit(cases: Sequence[EvalTestCase], results: Sequence[EvalCaseResul
     else:
         turns = "\n".join(_describe_turn(case, result) for case, result in zip(cases, results, strict=True))
         bad = sum(result.effective_status is not CaseStatus.PASS for result in results)
-        text = f"conversation {verb}: {bad} of {len(results)} turns did not pass\n{turns}"
+        text = f"conversation {cases[0].conversation_number} {verb}: {bad} of {len(results)} turns did not pass\n{turns}"
     evidence = results[0].evidence_path if results else None
     return text + (f"\n  evidence: {evidence}" if evidence else "")
 

@@ -13,12 +13,12 @@ import io
 from pathlib import Path
 
 from copilot_eval.reports.atomic import write_bytes_atomically
+from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetWriteError
 from copilot_eval.evalsets.model import EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord
 
-RESULTS_BASE_COLUMNS: tuple[str, ...] = ("question", "expectedResponse", "actualResponse")
-RESULTS_GRADER_COLUMNS: tuple[str, ...] = ("testMethodType", "result", "passingScore", "explanation")
+from copilot_eval.evalsets.limits import RESULTS_BASE_COLUMNS, RESULTS_GRADER_COLUMNS
 
 # The platform shows capitalised verdicts in its export.
 _RESULT_WORDS = {
@@ -61,21 +61,22 @@ def _row(result: EvalCaseResult, case: EvalTestCase, grader_count: int) -> list[
 
 
 def results_csv_text(run: EvalRun, test_set: EvalTestSet) -> str:
-    """Return ``run`` as results-CSV text, looking up each case's question in ``test_set``."""
+    """Return ``run`` as results-CSV text, looking up each case (conversationNumber, turn) in ``test_set``."""
     results = run.results or []
-    by_number = {case.conversation_number: case for case in test_set.cases}
-    missing = sorted({r.conversation_number for r in results if r.conversation_number not in by_number})
+    by_turn = case_turns(test_set)
+    missing = sorted({(r.conversation_number, r.turn or 1) for r in results} - set(by_turn))
     if missing:
         raise EvalSetWriteError(
             None,
-            [f"result for conversationNumber {n} has no case in test set {test_set.name!r}" for n in missing],
+            [f"result for conversationNumber {n}{f' turn {t}' if t != 1 else ''} has no case in test set "
+             f"{test_set.name!r}" for n, t in missing],
         )
     grader_count = max([1, *(len(r.grades) for r in results)])
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, quoting=csv.QUOTE_ALL, lineterminator="\r\n")
     writer.writerow(results_header(grader_count))
     for result in results:
-        writer.writerow(_row(result, by_number[result.conversation_number], grader_count))
+        writer.writerow(_row(result, by_turn[(result.conversation_number, result.turn or 1)], grader_count))
     return buffer.getvalue()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
+from copilot_eval.evalsets.conversations import case_turns
 
 _STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
 
@@ -18,7 +19,7 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
     """A rich Table with one row per result: case, repeat, status, answer and reason."""
     from rich.table import Table
 
-    questions = {case.conversation_number: case.question for case in test_set.cases}
+    questions = {key: case.question for key, case in case_turns(test_set).items()}
     repeats = any(r.repeat_index for r in run.results or [])
     table = Table(title=f"{run.test_set_name}: {run.agent_name or 'agent'}", show_lines=False)
     table.add_column("#", justify="right")
@@ -28,10 +29,11 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
         table.add_column(name, overflow="fold")
     for result in run.results or []:
         status = result.effective_status
-        cells = [str(result.conversation_number)]
+        turn = result.turn or 1
+        cells = [str(result.conversation_number) + (f".{turn}" if turn > 1 else "")]
         if repeats:
             cells.append(str(result.repeat_index or 0))
-        cells += [f"[{_STYLE[status]}]{status.value}[/]", _cut(questions.get(result.conversation_number), 40),
+        cells += [f"[{_STYLE[status]}]{status.value}[/]", _cut(questions.get((result.conversation_number, turn)), 40),
                   _cut(result.actual_response), _cut(result.failure_reason, 70)]
         table.add_row(*cells)
     return table
@@ -54,7 +56,8 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
     if run.note:
         console.print(f"[dim]{run.note}[/]")
     if run.runtime_limitation:
-        console.print(f"[bold yellow]runtime limitation:[/] {run.runtime_limitation}", highlight=False)
+        standing = f" ({run.limitation_standing.value})" if run.limitation_standing else ""
+        console.print(f"[bold yellow]runtime limitation{standing}:[/] {run.runtime_limitation}", highlight=False)
 
 
 __all__ = ["print_summary", "summary_table", "totals_line"]

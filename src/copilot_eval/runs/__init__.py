@@ -4,12 +4,20 @@ from __future__ import annotations
 
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
-from copilot_eval.runs.eval_runner import DEFAULT_CONCURRENCY, plan_units, run_eval_set, summarise
-from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, Limitation, detect_runtime_limitation
+from copilot_eval.runs.eval_runner import DEFAULT_CONCURRENCY, check_references, plan_units, run_eval_set, summarise
+from copilot_eval.runs.export_run import run_from_export
+from copilot_eval.runs.limitation import (
+    KNOWN_FALLBACK_TEXTS,
+    Limitation,
+    confirm_limitation,
+    detect_runtime_limitation,
+)
+from copilot_eval.runs.platform_errors import KNOWN_ERROR_CODES, platform_error_code
 from copilot_eval.runs.repeats import CaseRepeats, flaky_cases, pass_rates, repeat_stats
 
 __all__ = [
-    "CHECKPOINT_NAME", "DEFAULT_CONCURRENCY", "KNOWN_FALLBACK_TEXTS", "CaseRepeats", "Checkpoint", "CheckpointError",
-    "Limitation", "Unit", "detect_runtime_limitation", "flaky_cases", "pass_rates", "plan_units", "repeat_stats",
-    "run_eval_set", "run_unit", "summarise",
+    "CHECKPOINT_NAME", "DEFAULT_CONCURRENCY", "KNOWN_ERROR_CODES", "KNOWN_FALLBACK_TEXTS", "CaseRepeats", "Checkpoint",
+    "CheckpointError", "Limitation", "Unit", "check_references", "confirm_limitation", "detect_runtime_limitation",
+    "flaky_cases", "pass_rates", "plan_units", "platform_error_code", "repeat_stats", "run_eval_set",
+    "run_from_export", "run_unit", "summarise",
 ]

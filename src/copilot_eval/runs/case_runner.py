@@ -1,6 +1,7 @@
-"""Play one unit (a single-turn case, or a whole conversation) through the runtime and grade it.
+"""Play one unit (a single-turn case, or one conversation) through the runtime and grade it.
 
-A unit runs in one fresh session. Its evidence is saved before grading, so a grader crash never
+A unit runs in one fresh session; ``_play`` is the one place a unit is played. Each answer is
+graded against its own case's reference. Its evidence is saved before grading, so a grader crash never
 loses what the agent did. A case the session never answered is an ``error``: the platform failed,
 which says nothing about the agent's quality.
 """
@@ -16,21 +17,33 @@ from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import combine_grades
 from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
+from copilot_eval.runs.target import PlayedEvidence, is_target
 
 
 @dataclass(frozen=True)
 class Unit:
-    """Cases played together in one session, for one repeat; ``key`` names it in the checkpoint."""
+    """Cases played together in one session, for one repeat; ``key`` names it in the checkpoint.
+
+    ``turns`` holds each case's 1-based position among the rows sharing its conversationNumber
+    (what identifies a result); empty means 1, 2, ... in order.
+    """
 
     key: str
     cases: tuple[EvalTestCase, ...]
     repeat_index: int
+    turns: tuple[int, ...] = ()
+
+    def turn_numbers(self) -> tuple[int, ...]:
+        """The turn of each case, defaulting to its position in the unit."""
+        return self.turns or tuple(range(1, len(self.cases) + 1))
 
 
-async def _play(agent: Any, prompts: list[str], pool: Any) -> CopilotResult:
+async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
     from copilot_eval.runtime.session.runner import run_copilot
 
     try:
+        if is_target(agent):  # a Copilot Studio agent (or any Target) plays the conversation itself
+            return await agent.play(prompts)
         return await run_copilot(agent, prompts[0] if len(prompts) == 1 else prompts, pool=pool)
     except Exception as exc:  # noqa: BLE001 - a setup failure is this unit's error, not the run's end
         return CopilotResult(success=False, stop_reason="execution_error", prompt=prompts[0],
@@ -61,15 +74,16 @@ async def run_unit(unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: A
     saved = str(result.save(path)) if path is not None else None
     answers = result.responses_per_prompt
     outcomes = []
-    for index, case in enumerate(unit.cases):
+    for index, (case, turn) in enumerate(zip(unit.cases, unit.turn_numbers(), strict=True)):
         answer = answers[index] if index < len(answers) else None
-        evidence = CaseEvidence(answer=answer, result=result, turn_index=index, evidence_path=saved)
+        evidence = CaseEvidence(answer=answer, result=result, turn_index=index,  # type: ignore[arg-type]
+                                evidence_path=saved)
         grades = [await _grade(grader, case, evidence) for grader in graders]
         status, reason = combine_grades(grades)
         if evidence.runtime_error is not None:
             status, reason = CaseStatus.ERROR, evidence.runtime_error
         outcomes.append(EvalCaseResult(
-            conversation_number=case.conversation_number, passed=status is CaseStatus.PASS,
+            conversation_number=case.conversation_number, turn=turn, passed=status is CaseStatus.PASS,
             actual_response=answer, failure_reason=reason, status=status,
             grades=[grade.to_record() for grade in grades], evidence_path=saved,
             duration_ms=result.duration_ms, repeat_index=unit.repeat_index,

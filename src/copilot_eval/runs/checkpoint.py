@@ -15,6 +15,7 @@ from typing import Any
 
 from copilot_eval.evalsets import EvalCaseResult
 from copilot_eval.evalsets.atomic import write_bytes_atomically
+from copilot_eval.redaction import redact
 
 CHECKPOINT_NAME = "checkpoint.jsonl"
 
@@ -24,7 +25,7 @@ class CheckpointError(ValueError):
 
 
 def _line(record: dict[str, Any]) -> bytes:
-    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+    return (redact(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n").encode("utf-8")
 
 
 def _read_lines(path: Path) -> tuple[list[dict[str, Any]], bool]:

@@ -1,7 +1,8 @@
 """run_eval_set: play a test set against an agent, grade it, and record an honest EvalRun.
 
-SingleTurn sets run each case in a fresh session; a Conversation set is played as one session,
-its pairs in ``conversationNumber`` order. Units run ``concurrency`` at a time on one pooled
+SingleTurn sets run each case in a fresh session; in a Conversation set, rows sharing a
+``conversationNumber`` form one conversation, played in file order in one fresh session, and each
+conversation is its own session. Units run ``concurrency`` at a time on one pooled
 runtime; each finished unit is checkpointed before it counts, so an interrupted run (Ctrl-C or a
 hard kill) resumes without losing or repeating a case. On Ctrl-C the outputs of what finished are
 written before the cancellation propagates.
@@ -23,10 +24,14 @@ from copilot_eval.evalsets import (
     EvalDataType,
     EvalRun,
     EvalSetError,
+    EvalTestCase,
     EvalTestSet,
+    LimitationStanding,
+    play_groups,
+    turn_numbers,
     validate_eval_test_set,
 )
-from copilot_eval.grading.protocol import Grader
+from copilot_eval.grading.protocol import Grader, needs_reference
 from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import Checkpoint
@@ -36,23 +41,44 @@ from copilot_eval.runs.progress import RunProgress
 DEFAULT_CONCURRENCY = 4
 
 
+def unit_name(test_set: EvalTestSet, cases: Sequence[EvalTestCase], turns: Sequence[int]) -> str:
+    """The repeat-free name of a unit: ``conversation3``, ``case3``, or ``case3.2`` for a repeated number."""
+    number = cases[0].conversation_number
+    if test_set.data_type is EvalDataType.CONVERSATION:
+        return f"conversation{number}"
+    return f"case{number}" if turns[0] == 1 else f"case{number}.{turns[0]}"
+
+
 def plan_units(test_set: EvalTestSet, repeat: int) -> list[Unit]:
-    """The sessions a run plays: one per case (SingleTurn) or one per conversation, per repeat."""
-    units = []
-    ordered = tuple(sorted(test_set.cases, key=lambda case: case.conversation_number))
-    for index in range(repeat):
-        if test_set.data_type is EvalDataType.CONVERSATION:
-            units.append(Unit(f"conversation#{index}", ordered, index))
-        else:
-            units.extend(Unit(f"case{case.conversation_number}#{index}", (case,), index) for case in ordered)
-    return units
+    """The sessions a run plays, per repeat: one per case (SingleTurn) or one per conversation, in file order."""
+    turn_of = {id(case): turn for case, turn in zip(test_set.cases, turn_numbers(test_set.cases), strict=True)}
+    groups = [(group.cases, tuple(turn_of[id(case)] for case in group.cases)) for group in play_groups(test_set)]
+    return [Unit(f"{unit_name(test_set, cases, turns)}#{index}", cases, index, turns)
+            for index in range(repeat) for cases, turns in groups]
+
+
+def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[str]:
+    """Refuse a run only when a grader needs reference answers and no case has one, naming both."""
+    if any(case.response.strip() for case in test_set.cases):
+        return []  # cases without one get the error "no reference answer for this case", one by one
+    numbers = ", ".join(str(n) for n in dict.fromkeys(case.conversation_number for case in test_set.cases))
+    return [f"grader {getattr(g, 'name', type(g).__name__)!r} needs a reference answer and no case has one "
+            f"(conversationNumber {numbers}); fill in the response column or choose graders that need none "
+            "(general_quality, labels, capability, keywords)"
+            for g in graders if needs_reference(g)]
 
 
 def summarise(test_set: EvalTestSet, results: list[EvalCaseResult], *, agent_name: str | None,
-              started: datetime, duration_ms: float, fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
-              note: str | None = None) -> EvalRun:
-    """Build the EvalRun from case results: counts, score over graded cases, limitation, confidence."""
-    results = sorted(results, key=lambda r: (r.repeat_index or 0, r.conversation_number))
+              started: datetime | None, duration_ms: float | None,
+              fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS, note: str | None = None,
+              confidence: Confidence = Confidence.CONFIRMED) -> EvalRun:
+    """Build the EvalRun from case results: counts, score over graded cases, limitation and its standing.
+
+    ``confidence`` is about the record itself: CONFIRMED for a run measured from its own evidence
+    (the default), SOURCE-INSPECTED for one read from an export. A suspected limitation does not
+    lower it; the limitation has its own standing.
+    """
+    results = sorted(results, key=lambda r: (r.repeat_index or 0, r.conversation_number, r.turn or 1))
     count = {status: sum(r.effective_status is status for r in results) for status in CaseStatus}
     graded = count[CaseStatus.PASS] + count[CaseStatus.FAIL]
     # The score is over graded cases only; when none was graded it is 0 and the limitation says why.
@@ -66,9 +92,11 @@ def summarise(test_set: EvalTestSet, results: list[EvalCaseResult], *, agent_nam
     return EvalRun(
         test_set_name=test_set.name, run_at=started, agent_name=agent_name,
         general_quality_percent=round(percent, 2), passed=count[CaseStatus.PASS], failed=count[CaseStatus.FAIL],
-        errored=count[CaseStatus.ERROR], not_graded=count[CaseStatus.UNKNOWN], duration_ms=round(duration_ms, 1),
+        errored=count[CaseStatus.ERROR], not_graded=count[CaseStatus.UNKNOWN],
+        duration_ms=round(duration_ms, 1) if duration_ms is not None else None,
         results=results, runtime_limitation=limitation.describe() if limitation else None,
-        confidence=Confidence.UNCONFIRMED if limitation or not results else Confidence.CONFIRMED,
+        limitation_standing=LimitationStanding.SUSPECTED if limitation else None,
+        confidence=confidence if results else Confidence.UNCONFIRMED,
         evidence=evidence, note="; ".join(notes) or None,
     )
 
@@ -79,29 +107,38 @@ def write_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None
 
 
 def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int) -> dict[str, Any]:
-    return {"testSet": test_set.name, "dataType": test_set.data_type.value, "repeat": repeat,
-            "cases": [[c.conversation_number, c.question] for c in test_set.cases],
-            "graders": [getattr(g, "name", type(g).__name__) for g in graders]}
+    header = {"testSet": test_set.name, "dataType": test_set.data_type.value, "repeat": repeat,
+              "cases": [[c.conversation_number, c.question] for c in test_set.cases],
+              "graders": [getattr(g, "name", type(g).__name__) for g in graders]}
+    if test_set.data_type is EvalDataType.CONVERSATION:
+        # Earlier versions played a whole Conversation set as one unit; their checkpoints lack this
+        # key, so --resume refuses them instead of silently replaying everything.
+        header["units"] = "one session per conversationNumber"
+    return header
 
 
 async def run_eval_set(test_set: EvalTestSet, agent: Any, *, graders: Sequence[Grader] | None = None,
                        repeat: int = 1, concurrency: int = DEFAULT_CONCURRENCY, output_dir: str | Path | None = None,
                        resume: bool = False, pool: Any = None, progress: bool = False,
-                       fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS) -> EvalRun:
+                       fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS, profile: str | None = None,
+                       validate: bool = True) -> EvalRun:
     """Run ``test_set`` against ``agent`` (a CopilotEval) and return the graded EvalRun.
 
-    ``graders`` default to lexical similarity. With ``output_dir`` every unit's evidence, the
+    ``graders`` default to lexical similarity. The set is checked against rule set ``profile``
+    (default copilot-studio) unless ``validate=False`` says the caller already did it
+    (``runs.prepare``). With ``output_dir`` every unit's evidence, the
     checkpoint, ``run.json`` and ``results.csv`` are written there; ``resume`` continues the run
     recorded in it. Raises EvalSetError for an invalid set, CheckpointError for a foreign checkpoint.
     """
     from copilot_eval.grading.similarity import TextSimilarity
 
-    problems = validate_eval_test_set(test_set)
-    if problems:
-        raise EvalSetError(None, problems)
+    graders = list(graders) if graders else [TextSimilarity()]
+    if validate:
+        problems = validate_eval_test_set(test_set, profile) + check_references(test_set, graders)
+        if problems:
+            raise EvalSetError(None, problems)
     if repeat < 1 or concurrency < 1:
         raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
-    graders = list(graders) if graders else [TextSimilarity()]
     started, clock = datetime.now(timezone.utc), time.monotonic()
     out = Path(output_dir) if output_dir is not None else None
     evidence_dir = out / "evidence" if out is not None else None
@@ -149,4 +186,5 @@ async def run_eval_set(test_set: EvalTestSet, agent: Any, *, graders: Sequence[G
     return finish()
 
 
-__all__ = ["DEFAULT_CONCURRENCY", "RESULTS_CSV", "RUN_JSON", "plan_units", "run_eval_set", "summarise", "write_outputs"]
+__all__ = ["DEFAULT_CONCURRENCY", "RESULTS_CSV", "RUN_JSON", "check_references", "plan_units", "run_eval_set",
+           "summarise", "unit_name", "write_outputs"]

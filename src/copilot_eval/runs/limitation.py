@@ -4,8 +4,9 @@ Signals, each with the evidence that raised it (case ids, statuses, answer text)
 - most cases ended in execution errors (HTTP 5xx, timeouts, session errors) rather than answers;
 - every answer is the same text, or most answers are a known fallback message;
 - every non-passing case ended after nearly the same time (a platform path, not reasoning).
-One run is one observation: a suspected limitation makes the run UNCONFIRMED until a re-run or
-another surface confirms what the agent really does.
+One run is one observation: the limitation it raises is *suspected* (``limitationStanding``) until
+a re-run or another surface confirms it (``confirm_limitation``). The run's ``confidence`` stays
+about the record itself and is not lowered by a limitation: the score really was what it was.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import statistics
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from copilot_eval.evalsets import CaseStatus, EvalCaseResult
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, LimitationStanding
 
 #: Fallback texts platforms answer with when the agent did not run; matched ignoring case.
 KNOWN_FALLBACK_TEXTS: tuple[str, ...] = (
@@ -35,10 +36,37 @@ class Limitation:
     evidence: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
-        """The text stored in ``EvalRun.runtime_limitation``."""
-        return ("Suspected runtime limitation: " + "; ".join(self.reasons)
-                + ". The score measures the platform, not the agent; a re-run or another surface confirms it."
+        """The text stored in ``EvalRun.runtime_limitation`` (its standing is suspected)."""
+        return (SUSPECTED_PREFIX + "; ".join(self.reasons)
+                + ". The score likely measures the platform, not the agent; " + _UNTIL_CONFIRMED
                 + " Evidence: " + " | ".join(self.evidence))
+
+
+SUSPECTED_PREFIX = "Suspected runtime limitation: "
+CONFIRMED_PREFIX = "Confirmed runtime limitation: "
+_UNTIL_CONFIRMED = "a re-run or another surface confirms it."
+
+
+def confirm_limitation(run: EvalRun, *, by: str) -> EvalRun:
+    """Return ``run`` with its runtime limitation confirmed ``by`` a second observation.
+
+    ``by`` says what answered the same questions well (for example "Preview answered all 6 with
+    citations" or the evidence of a re-run); it is appended to the text and to ``evidence``.
+    The run's ``confidence`` is left as it is: it is about the record, not about the limitation.
+    """
+    if run.runtime_limitation is None:
+        raise ValueError(f"run of {run.test_set_name!r} has no runtime limitation to confirm")
+    if not by.strip():
+        raise ValueError("confirm_limitation: say what confirmed it (by=...)")
+    text = run.runtime_limitation.removeprefix(SUSPECTED_PREFIX).removeprefix(CONFIRMED_PREFIX)
+    text = text.replace("likely measures", "measures").replace(_UNTIL_CONFIRMED, f"confirmed by: {by.strip()}.", 1)
+    if f"confirmed by: {by.strip()}" not in text:
+        text = f"{text} Confirmed by: {by.strip()}."
+    return run.model_copy(update={
+        "runtime_limitation": CONFIRMED_PREFIX + text,
+        "limitation_standing": LimitationStanding.CONFIRMED,
+        "evidence": [*run.evidence, by.strip()] if by.strip() not in run.evidence else run.evidence,
+    })
 
 
 def _short(text: str | None, limit: int = 80) -> str:
@@ -48,7 +76,8 @@ def _short(text: str | None, limit: int = 80) -> str:
 
 def _case_id(result: EvalCaseResult) -> str:
     repeat = f" (repeat {result.repeat_index})" if result.repeat_index else ""
-    return f"case {result.conversation_number}{repeat}"
+    turn = f" turn {result.turn}" if result.turn and result.turn > 1 else ""
+    return f"case {result.conversation_number}{turn}{repeat}"
 
 
 def _errors(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
@@ -103,4 +132,5 @@ def detect_runtime_limitation(results: Sequence[EvalCaseResult], *,
     return Limitation(reasons=[reason for reason, _ in found], evidence=[e for _, cited in found for e in cited])
 
 
-__all__ = ["KNOWN_FALLBACK_TEXTS", "Limitation", "detect_runtime_limitation"]
+__all__ = ["CONFIRMED_PREFIX", "KNOWN_FALLBACK_TEXTS", "SUSPECTED_PREFIX", "Limitation", "confirm_limitation",
+           "detect_runtime_limitation"]

@@ -20,6 +20,7 @@ class CaseRepeats:
     attempts: int
     graded: int
     passes: int
+    turn: int = 1  # the case's turn in its conversation (rows sharing a number)
 
     @property
     def pass_at_k(self) -> bool | None:
@@ -39,14 +40,14 @@ class CaseRepeats:
 
 def repeat_stats(run: EvalRun) -> list[CaseRepeats]:
     """Per case, in case order: attempts, graded attempts and passes across the run's repeats."""
-    tally: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    tally: dict[tuple[int, int], list[int]] = defaultdict(lambda: [0, 0, 0])
     for result in run.results or []:
-        counts = tally[result.conversation_number]
+        counts = tally[(result.conversation_number, result.turn or 1)]
         counts[0] += 1
         status = result.effective_status
         counts[1] += status in (CaseStatus.PASS, CaseStatus.FAIL)
         counts[2] += status is CaseStatus.PASS
-    return [CaseRepeats(number, *counts) for number, counts in sorted(tally.items())]
+    return [CaseRepeats(number, *counts, turn=turn) for (number, turn), counts in sorted(tally.items())]
 
 
 def pass_rates(run: EvalRun) -> tuple[float | None, float | None]:
@@ -59,8 +60,8 @@ def pass_rates(run: EvalRun) -> tuple[float | None, float | None]:
 
 
 def flaky_cases(run: EvalRun) -> list[int]:
-    """Numbers of the cases that passed in some repeats and failed in others."""
-    return [s.conversation_number for s in repeat_stats(run) if s.flaky]
+    """Numbers of the cases (conversations) that passed in some repeats and failed in others."""
+    return list(dict.fromkeys(s.conversation_number for s in repeat_stats(run) if s.flaky))
 
 
 __all__ = ["CaseRepeats", "flaky_cases", "pass_rates", "repeat_stats"]

@@ -6,12 +6,12 @@ from typing import Any
 
 from .answer import NO_RULE_TEXT, NO_TURN_TEXT
 from .model import PLACEHOLDER_API_KEY, UNUSED_BASE_URL, ScriptedModel
-from .script import Rule, ScriptedError, ScriptedToolCall, ScriptError, Turn, TurnUsage
+from .script import InvalidScriptError, Rule, ScriptedHttpError, ScriptedToolCall, ScriptedTurn, TurnUsage
 
 __all__ = [
-    "NO_RULE_TEXT", "NO_TURN_TEXT", "PLACEHOLDER_API_KEY", "UNUSED_BASE_URL", "Rule", "ScriptError",
-    "ScriptedCall", "ScriptedEndpoint", "ScriptedError", "ScriptedModel", "ScriptedServer", "ScriptedToolCall",
-    "Turn", "TurnUsage",
+    "NO_RULE_TEXT", "NO_TURN_TEXT", "PLACEHOLDER_API_KEY", "UNUSED_BASE_URL", "InvalidScriptError", "Rule",
+    "ScriptedCall", "ScriptedEndpoint", "ScriptedHttpError", "ScriptedModel", "ScriptedServer", "ScriptedToolCall",
+    "ScriptedTurn", "TurnUsage",
 ]
 
 _LAZY = {"ScriptedEndpoint": "endpoint", "ScriptedCall": "endpoint", "ScriptedServer": "server"}
@@ -23,4 +23,6 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from copilot_eval.models.renames import deprecated_alias
+
+    return deprecated_alias(__name__, name, globals().__getitem__)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
 from .prompt import RequestView
-from .script import COMPUTED, Rule, ScriptedError, Turn, render_template, render_value
+from .script import COMPUTED, Rule, ScriptedHttpError, ScriptedTurn, render_template, render_value
 
 __all__ = ["NO_RULE_TEXT", "NO_TURN_TEXT", "Answer", "Choice", "choose_turn", "build_answer"]
 
@@ -22,7 +22,7 @@ class Choice:
 
     rule_index: int | None
     turn_index: int | None
-    turn: Turn | None
+    turn: ScriptedTurn | None
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ class Answer:
     text: str | None
     tool_calls: tuple[AnswerCall, ...]
     usage: dict[str, int] | None
-    error: ScriptedError | None = None
+    error: ScriptedHttpError | None = None
     malformed: bool = False
     cut_off: bool = False
 
@@ -73,7 +73,7 @@ def choose_turn(rules: Sequence[Rule], view: RequestView, next_attempt: Callable
     return Choice(rule_index, None, None)
 
 
-def _pick(turns: Sequence[Turn], faults: list[int], answer: int | None,
+def _pick(turns: Sequence[ScriptedTurn], faults: list[int], answer: int | None,
           next_attempt: Callable[[], int], rule_index: int) -> Choice:
     if faults:
         attempt = next_attempt()
@@ -111,7 +111,7 @@ def build_answer(choice: Choice, view: RequestView, *, request_size: int,
                   error=turn.error, malformed=turn.malformed, cut_off=turn.cut_off)
 
 
-def _usage(turn: Turn | None, request_size: int, produced: str) -> dict[str, int] | None:
+def _usage(turn: ScriptedTurn | None, request_size: int, produced: str) -> dict[str, int] | None:
     """Usage numbers: given by the turn, omitted for `usage: null`, else about four bytes a token."""
     if turn is not None and turn.usage != COMPUTED:
         if turn.usage is None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
 
-from .script import Rule, ScriptError, load_script, parse_rules
+from .script import Rule, InvalidScriptError, load_script, parse_rules
 
 if TYPE_CHECKING:
     from .endpoint import ScriptedEndpoint
@@ -25,19 +25,21 @@ Transport = Literal["http", "websockets"]
 class ScriptedModel:
     """An immutable script of rules; `endpoint()` and `serve()` make the per-run answering state."""
 
+    live = False  # answers come from the script, never from a real model
+
     __slots__ = ("_rules", "_name", "_wire_api", "_transport", "_source")
 
     def __init__(self, rules: Iterable[Rule | Mapping[str, Any]], *, name: str = "scripted-model",
                  wire_api: WireApi = "completions", transport: Transport = "http",
                  source: str | None = None) -> None:
         if wire_api not in ("completions", "responses"):
-            raise ScriptError(f"{source or 'ScriptedModel'}: wire_api must be 'completions' or 'responses', got {wire_api!r}")
+            raise InvalidScriptError(f"{source or 'ScriptedModel'}: wire_api must be 'completions' or 'responses', got {wire_api!r}")
         if transport not in ("http", "websockets"):
-            raise ScriptError(f"{source or 'ScriptedModel'}: transport must be 'http' or 'websockets', got {transport!r}")
+            raise InvalidScriptError(f"{source or 'ScriptedModel'}: transport must be 'http' or 'websockets', got {transport!r}")
         if transport == "websockets" and wire_api != "responses":
-            raise ScriptError(f"{source or 'ScriptedModel'}: transport 'websockets' needs wire_api 'responses'")
+            raise InvalidScriptError(f"{source or 'ScriptedModel'}: transport 'websockets' needs wire_api 'responses'")
         if not isinstance(name, str) or not name:
-            raise ScriptError(f"{source or 'ScriptedModel'}: name must be a non-empty string")
+            raise InvalidScriptError(f"{source or 'ScriptedModel'}: name must be a non-empty string")
         object.__setattr__(self, "_rules", parse_rules(list(rules), source=source))
         object.__setattr__(self, "_name", name)
         object.__setattr__(self, "_wire_api", wire_api)
@@ -74,6 +76,11 @@ class ScriptedModel:
     def session_model(self) -> str:
         """The value to pass as `create_session(model=...)`."""
         return self._name
+
+    @property
+    def description(self) -> str:
+        """Where the answers come from (recorded in the configuration snapshot)."""
+        return f"scripted ({self._name})"
 
     @property
     def wire_api(self) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["ScriptError", "Rule", "Turn", "ScriptedToolCall", "ScriptedError", "TurnUsage", "parse_rules", "load_script"]
+__all__ = ["InvalidScriptError", "Rule", "ScriptedTurn", "ScriptedToolCall", "ScriptedHttpError", "TurnUsage", "parse_rules", "load_script"]
 
 TEMPLATE_NAMES = ("working_directory", "prompt", "last_tool_result")
 # `{{`, `}}` or a `{name}` placeholder; any other brace is literal text (JSON in answers stays readable).
@@ -22,7 +22,14 @@ _ERROR_KEYS = ("status", "message", "retry_after")
 _USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_tokens", "reasoning_tokens")
 
 
-class ScriptError(ValueError):
+def __getattr__(name: str) -> Any:
+    # Old names (ScriptError, ScriptedError, Turn) still work for one release, with a warning.
+    from copilot_eval.models.renames import deprecated_alias
+
+    return deprecated_alias(__name__, name, globals().__getitem__)
+
+
+class InvalidScriptError(ValueError):
     """A script that cannot be used; the message names the file, rule, turn and field."""
 
 
@@ -36,7 +43,7 @@ class ScriptedToolCall:
 
 
 @dataclass(frozen=True)
-class ScriptedError:
+class ScriptedHttpError:
     """An HTTP error answer: status, message and an optional Retry-After (seconds)."""
 
     status: int
@@ -59,12 +66,12 @@ COMPUTED = "computed"
 
 
 @dataclass(frozen=True)
-class Turn:
+class ScriptedTurn:
     """One model answer: text and/or tool calls, or a fault (error, malformed, cut-off stream)."""
 
     text: str | None = None
     tool_calls: tuple[ScriptedToolCall, ...] = ()
-    error: ScriptedError | None = None
+    error: ScriptedHttpError | None = None
     delay_s: float = 0.0
     malformed: bool = False
     cut_off: bool = False
@@ -81,7 +88,7 @@ class Turn:
 class Rule:
     """Turns to play when the user prompt matches `when` (an empty `when` matches anything)."""
 
-    turns: tuple[Turn, ...]
+    turns: tuple[ScriptedTurn, ...]
     prompt_contains: str | None = None
     prompt_matches: str | None = None
     _pattern: re.Pattern[str] | None = field(default=None, repr=False, compare=False)
@@ -99,7 +106,7 @@ def load_script(path: str | Path) -> tuple[Rule, ...]:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ScriptError(f"{path}: cannot read script: {exc.strerror or exc}") from exc
+        raise InvalidScriptError(f"{path}: cannot read script: {exc.strerror or exc}") from exc
     try:
         if path.suffix.lower() == ".json":
             data = json.loads(text)
@@ -108,7 +115,7 @@ def load_script(path: str | Path) -> tuple[Rule, ...]:
 
             data = yaml.safe_load(text)
     except (ValueError, Exception) as exc:  # yaml.YAMLError and json.JSONDecodeError
-        raise ScriptError(f"{path}: not valid {'JSON' if path.suffix.lower() == '.json' else 'YAML'}: {exc}") from exc
+        raise InvalidScriptError(f"{path}: not valid {'JSON' if path.suffix.lower() == '.json' else 'YAML'}: {exc}") from exc
     return parse_rules(data, source=str(path))
 
 
@@ -119,7 +126,7 @@ def parse_rules(data: Any, *, source: str | None = None) -> tuple[Rule, ...]:
         _check_keys(data, ("rules",), where, "script")
         data = data.get("rules")
     if not isinstance(data, list) or not data:
-        raise ScriptError(f"{where}: 'rules' must be a non-empty list of rules")
+        raise InvalidScriptError(f"{where}: 'rules' must be a non-empty list of rules")
     return tuple(_parse_rule(raw, f"{where}: rules[{i}]") for i, raw in enumerate(data))
 
 
@@ -127,11 +134,11 @@ def _parse_rule(raw: Any, where: str) -> Rule:
     if isinstance(raw, Rule):
         return raw
     if not isinstance(raw, Mapping):
-        raise ScriptError(f"{where}: a rule must be a mapping with 'turns' (and optional 'when')")
+        raise InvalidScriptError(f"{where}: a rule must be a mapping with 'turns' (and optional 'when')")
     _check_keys(raw, _RULE_KEYS, where, "rule")
     when = raw.get("when") or {}
     if not isinstance(when, Mapping):
-        raise ScriptError(f"{where}.when: must be a mapping")
+        raise InvalidScriptError(f"{where}.when: must be a mapping")
     _check_keys(when, _WHEN_KEYS, f"{where}.when", "condition")
     contains = _opt_str(when, "prompt_contains", f"{where}.when")
     matches = _opt_str(when, "prompt_matches", f"{where}.when")
@@ -140,19 +147,19 @@ def _parse_rule(raw: Any, where: str) -> Rule:
         try:
             pattern = re.compile(matches)
         except re.error as exc:
-            raise ScriptError(f"{where}.when.prompt_matches: bad regular expression {matches!r}: {exc}") from exc
+            raise InvalidScriptError(f"{where}.when.prompt_matches: bad regular expression {matches!r}: {exc}") from exc
     turns = raw.get("turns")
     if not isinstance(turns, list) or not turns:
-        raise ScriptError(f"{where}.turns: must be a non-empty list of turns")
+        raise InvalidScriptError(f"{where}.turns: must be a non-empty list of turns")
     parsed = tuple(_parse_turn(t, f"{where}.turns[{j}]") for j, t in enumerate(turns))
     return Rule(turns=parsed, prompt_contains=contains, prompt_matches=matches, _pattern=pattern)
 
 
-def _parse_turn(raw: Any, where: str) -> Turn:
-    if isinstance(raw, Turn):
+def _parse_turn(raw: Any, where: str) -> ScriptedTurn:
+    if isinstance(raw, ScriptedTurn):
         return raw
     if not isinstance(raw, Mapping):
-        raise ScriptError(f"{where}: a turn must be a mapping (one of {', '.join(_TURN_KEYS)})")
+        raise InvalidScriptError(f"{where}: a turn must be a mapping (one of {', '.join(_TURN_KEYS)})")
     _check_keys(raw, _TURN_KEYS, where, "turn")
     text = _opt_str(raw, "text", where)
     if text is not None:
@@ -161,81 +168,81 @@ def _parse_turn(raw: Any, where: str) -> Turn:
     error = _parse_error(raw["error"], f"{where}.error") if raw.get("error") is not None else None
     delay = raw.get("delay_s", 0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
-        raise ScriptError(f"{where}.delay_s: must be a number of seconds >= 0, got {delay!r}")
+        raise InvalidScriptError(f"{where}.delay_s: must be a number of seconds >= 0, got {delay!r}")
     flags = {k: raw.get(k, False) for k in ("malformed", "cut_off")}
     for key, value in flags.items():
         if not isinstance(value, bool):
-            raise ScriptError(f"{where}.{key}: must be true or false, got {value!r}")
+            raise InvalidScriptError(f"{where}.{key}: must be true or false, got {value!r}")
     times = raw.get("times", 1)
     if isinstance(times, bool) or not isinstance(times, int) or times < 1:
-        raise ScriptError(f"{where}.times: must be an integer >= 1, got {times!r}")
-    turn = Turn(text=text, tool_calls=calls, error=error, delay_s=float(delay), times=times,
+        raise InvalidScriptError(f"{where}.times: must be an integer >= 1, got {times!r}")
+    turn = ScriptedTurn(text=text, tool_calls=calls, error=error, delay_s=float(delay), times=times,
                 usage=_parse_usage(raw["usage"], f"{where}.usage") if "usage" in raw else COMPUTED, **flags)
     _check_turn_shape(turn, raw, where)
     return turn
 
 
-def _check_turn_shape(turn: Turn, raw: Mapping[str, Any], where: str) -> None:
+def _check_turn_shape(turn: ScriptedTurn, raw: Mapping[str, Any], where: str) -> None:
     if turn.error is not None and (turn.text is not None or turn.tool_calls or turn.malformed or turn.cut_off):
-        raise ScriptError(f"{where}: 'error' cannot be combined with text, tool_calls, malformed or cut_off")
+        raise InvalidScriptError(f"{where}: 'error' cannot be combined with text, tool_calls, malformed or cut_off")
     if turn.malformed and turn.cut_off:
-        raise ScriptError(f"{where}: choose one of 'malformed' and 'cut_off'")
+        raise InvalidScriptError(f"{where}: choose one of 'malformed' and 'cut_off'")
     if not turn.is_fault and turn.text is None and not turn.tool_calls:
         # A delay alone would answer nothing: say which answer it delays.
-        raise ScriptError(f"{where}: a turn needs one of text, tool_calls, error, malformed or cut_off")
+        raise InvalidScriptError(f"{where}: a turn needs one of text, tool_calls, error, malformed or cut_off")
     if "times" in raw and not turn.is_fault:
-        raise ScriptError(f"{where}.times: only a fault turn (error, malformed, cut_off) can repeat")
+        raise InvalidScriptError(f"{where}.times: only a fault turn (error, malformed, cut_off) can repeat")
 
 
 def _parse_calls(raw: Any, where: str) -> tuple[ScriptedToolCall, ...]:
     if not isinstance(raw, list) or not raw:
-        raise ScriptError(f"{where}: must be a non-empty list of {{name, arguments}}")
+        raise InvalidScriptError(f"{where}: must be a non-empty list of {{name, arguments}}")
     calls = []
     for i, item in enumerate(raw):
         at = f"{where}[{i}]"
         if not isinstance(item, Mapping):
-            raise ScriptError(f"{at}: a tool call must be a mapping with 'name' and 'arguments'")
+            raise InvalidScriptError(f"{at}: a tool call must be a mapping with 'name' and 'arguments'")
         _check_keys(item, _CALL_KEYS, at, "tool call")
         name = item.get("name")
         if not isinstance(name, str) or not name:
-            raise ScriptError(f"{at}.name: a tool name (non-empty string) is required")
+            raise InvalidScriptError(f"{at}.name: a tool name (non-empty string) is required")
         arguments = item.get("arguments", {})
         if not isinstance(arguments, Mapping):
-            raise ScriptError(f"{at}.arguments: must be a mapping of argument names to values")
+            raise InvalidScriptError(f"{at}.arguments: must be a mapping of argument names to values")
         _check_templates_in(arguments, f"{at}.arguments")
         calls.append(ScriptedToolCall(name=name, arguments=dict(arguments), id=_opt_str(item, "id", at)))
     return tuple(calls)
 
 
-def _parse_error(raw: Any, where: str) -> ScriptedError:
+def _parse_error(raw: Any, where: str) -> ScriptedHttpError:
     if not isinstance(raw, Mapping):
-        raise ScriptError(f"{where}: must be a mapping like {{status: 500, message: ...}}")
+        raise InvalidScriptError(f"{where}: must be a mapping like {{status: 500, message: ...}}")
     _check_keys(raw, _ERROR_KEYS, where, "error")
     status = raw.get("status", 500)
     if isinstance(status, bool) or not isinstance(status, int) or not 400 <= status <= 599:
-        raise ScriptError(f"{where}.status: must be an HTTP error status 400-599, got {status!r}")
+        raise InvalidScriptError(f"{where}.status: must be an HTTP error status 400-599, got {status!r}")
     message = raw.get("message", f"scripted error {status}")
     if not isinstance(message, str):
-        raise ScriptError(f"{where}.message: must be a string")
+        raise InvalidScriptError(f"{where}.message: must be a string")
     retry = raw.get("retry_after")
     if retry is not None and (isinstance(retry, bool) or not isinstance(retry, (int, float)) or retry < 0):
-        raise ScriptError(f"{where}.retry_after: must be a number of seconds >= 0, got {retry!r}")
-    return ScriptedError(status=status, message=message, retry_after=retry)
+        raise InvalidScriptError(f"{where}.retry_after: must be a number of seconds >= 0, got {retry!r}")
+    return ScriptedHttpError(status=status, message=message, retry_after=retry)
 
 
 def _parse_usage(raw: Any, where: str) -> TurnUsage | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping):
-        raise ScriptError(f"{where}: must be a mapping of token counts, or null to omit usage")
+        raise InvalidScriptError(f"{where}: must be a mapping of token counts, or null to omit usage")
     _check_keys(raw, _USAGE_KEYS, where, "usage")
     values = {}
     for key in _USAGE_KEYS:
         value = raw.get(key)
         if value is None and key in ("input_tokens", "output_tokens"):
-            raise ScriptError(f"{where}.{key}: required when usage is given")
+            raise InvalidScriptError(f"{where}.{key}: required when usage is given")
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-            raise ScriptError(f"{where}.{key}: must be an integer >= 0, got {value!r}")
+            raise InvalidScriptError(f"{where}.{key}: must be an integer >= 0, got {value!r}")
         values[key] = value
     return TurnUsage(**values)
 
@@ -243,13 +250,13 @@ def _parse_usage(raw: Any, where: str) -> TurnUsage | None:
 def _check_keys(raw: Mapping[str, Any], allowed: tuple[str, ...], where: str, what: str) -> None:
     for key in raw:
         if key not in allowed:
-            raise ScriptError(f"{where}: unknown field {key!r} in {what} (expected one of {', '.join(allowed)})")
+            raise InvalidScriptError(f"{where}: unknown field {key!r} in {what} (expected one of {', '.join(allowed)})")
 
 
 def _opt_str(raw: Mapping[str, Any], key: str, where: str) -> str | None:
     value = raw.get(key)
     if value is not None and not isinstance(value, str):
-        raise ScriptError(f"{where}.{key}: must be a string, got {type(value).__name__}")
+        raise InvalidScriptError(f"{where}.{key}: must be a string, got {type(value).__name__}")
     return value
 
 
@@ -257,7 +264,7 @@ def _check_template(text: str, where: str) -> None:
     for match in _TEMPLATE.finditer(text):
         name = match.group(1)
         if name is not None and name not in TEMPLATE_NAMES:
-            raise ScriptError(
+            raise InvalidScriptError(
                 f"{where}: unknown template {{{name}}} (expected one of "
                 + ", ".join("{" + n + "}" for n in TEMPLATE_NAMES) + "; write {{ and }} for literal braces)"
             )
@@ -283,7 +290,7 @@ def render_template(text: str, values: Mapping[str, str | None]) -> str:
             return token[0]
         value = values.get(match.group(1))
         if value is None:
-            raise ScriptError(f"template {token} has no value in this run (give endpoint(working_directory=...))")
+            raise InvalidScriptError(f"template {token} has no value in this run (give endpoint(working_directory=...))")
         return value
 
     return _TEMPLATE.sub(fill, text)

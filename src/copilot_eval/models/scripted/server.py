@@ -1,4 +1,4 @@
-"""Serving a ScriptedEndpoint on loopback HTTP, so the runtime's real BYOK path can be exercised."""
+"""Serving an answering endpoint (scripted or function-backed) on loopback HTTP, so the runtime's real BYOK path can be exercised."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 from copilot import CopilotRequestContext
 
-from .endpoint import ScriptedEndpoint
+from .answering import AnsweringEndpoint
 from .websocket import answer_frame
 
 __all__ = ["ScriptedServer"]
@@ -18,7 +18,7 @@ __all__ = ["ScriptedServer"]
 class ScriptedServer:
     """An async context manager running uvicorn in the current event loop; `base_url` ends in `/v1`."""
 
-    def __init__(self, endpoint: ScriptedEndpoint, *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(self, endpoint: AnsweringEndpoint, *, host: str = "127.0.0.1", port: int = 0) -> None:
         self.endpoint = endpoint
         self._host, self._port = host, port
         self._server: Any = None

@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Awaitable, Callable
+from typing import Awaitable, Callable
 
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
-from .endpoint import wait_unless_cancelled, error_body
+from .reply import Replier, error_body, wait_unless_cancelled
 from .responses_wire import MALFORMED_EVENT, response_events
-
-if TYPE_CHECKING:
-    from .endpoint import ScriptedEndpoint
 
 __all__ = ["ScriptedWebSocket", "answer_frame"]
 
@@ -20,29 +17,29 @@ def _error_event(status: int, message: str, kind: str) -> str:
     return json.dumps({"type": "error", "status": status, **error_body(status, message, kind)})
 
 
-async def answer_frame(endpoint: ScriptedEndpoint, data: str | bytes, ctx: CopilotRequestContext,
+async def answer_frame(endpoint: Replier, data: str | bytes, ctx: CopilotRequestContext,
                        send: Callable[[str], Awaitable[None]]) -> bool:
     """Answer one frame from the runtime through `send`; False when the connection must now end."""
     try:
         message = json.loads(data)
     except ValueError:
-        await send(_error_event(400, "scripted model: a frame that is not JSON", "invalid_request_error"))
+        await send(_error_event(400, f"{endpoint.label}: a frame that is not JSON", "invalid_request_error"))
         return True
     if not isinstance(message, dict) or message.get("type") != "response.create":
         return True  # other client frames carry nothing to answer
     body = {key: value for key, value in message.items() if key != "type"}
-    reply = endpoint.reply(body, wire_api="responses", ctx=ctx, transport="websocket")
+    reply = await endpoint.answer(body, wire_api="responses", ctx=ctx, transport="websocket")
     if not await wait_unless_cancelled(reply.delay_s, ctx.cancel_event):
         return False
     answer = reply.answer
     if answer is None:
-        await send(_error_event(500, reply.problem or "scripted model failed", "server_error"))
+        await send(_error_event(500, reply.problem or f"{endpoint.label} failed", "server_error"))
         return True
     if answer.error is not None:
         kind = "server_error" if answer.error.status >= 500 else "invalid_request_error"
         await send(_error_event(answer.error.status, answer.error.message, kind))
         return True
-    events = response_events(answer, model=endpoint._model, response_id=reply.response_id)
+    events = response_events(answer, model=endpoint.model_name, response_id=reply.response_id)
     if answer.malformed:
         events = events[:-1]
     for event in events:
@@ -55,9 +52,9 @@ async def answer_frame(endpoint: ScriptedEndpoint, data: str | bytes, ctx: Copil
 
 
 class ScriptedWebSocket(CopilotWebSocketHandler):
-    """One runtime WebSocket connection answered in-process by a ScriptedEndpoint."""
+    """One runtime WebSocket connection answered in-process by an answering endpoint."""
 
-    def __init__(self, context: CopilotRequestContext, endpoint: ScriptedEndpoint) -> None:
+    def __init__(self, context: CopilotRequestContext, endpoint: Replier) -> None:
         super().__init__(context)
         self._endpoint = endpoint
 

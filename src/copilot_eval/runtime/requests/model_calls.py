@@ -14,16 +14,17 @@ import time
 from typing import Any
 
 import httpx
-from copilot import CopilotRequestHandler
+
+from copilot_eval.runtime.requests.forwarding import ForwardingHandler
 
 MAX_MESSAGE_CHARS = 200
 
 
-class ModelCallLog(CopilotRequestHandler):
+class ModelCallLog(ForwardingHandler):
     """Forwards model calls to ``endpoint`` (the SDK's forwarder when None) and remembers outcomes."""
 
     def __init__(self, endpoint: Any = None) -> None:
-        self.endpoint = endpoint
+        super().__init__(endpoint)
         self.calls = 0
         self.failures_in_a_row = 0
         self.last_failure: str | None = None
@@ -35,10 +36,7 @@ class ModelCallLog(CopilotRequestHandler):
         number = self.calls
         self._pending[number] = time.monotonic()
         try:
-            if self.endpoint is None:
-                response = await super().send_request(request, ctx)
-            else:
-                response = await self.endpoint.send_request(request, ctx)
+            response = await self.forward_request(request, ctx)
         except BaseException as error:
             self._failed(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
             raise
@@ -50,11 +48,11 @@ class ModelCallLog(CopilotRequestHandler):
             self.failures_in_a_row = 0
         return response
 
-    async def open_websocket(self, ctx: Any) -> Any:
-        """WebSocket calls are passed through unrecorded (their failures surface as session errors)."""
-        if self.endpoint is None:
-            return await super().open_websocket(ctx)
-        return await self.endpoint.open_websocket(ctx)
+    @property
+    def endpoint(self) -> Any:
+        """The wrapped endpoint (None: the real one). WebSocket calls pass through unrecorded: their
+        failures surface as session errors."""
+        return self.inner
 
     def _failed(self, description: str) -> None:
         self.failures_in_a_row += 1

@@ -13,14 +13,10 @@ import json
 from typing import Any
 
 import httpx
-from copilot import (
-    CopilotRequestContext,
-    CopilotRequestHandler,
-    CopilotWebSocketCloseStatus,
-    CopilotWebSocketHandler,
-)
+from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
 from copilot_eval.evidence.audit import RequestAuditRecord
+from copilot_eval.runtime.requests.forwarding import ForwardingHandler
 from copilot_eval.runtime.session.run_control import RunControl
 from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_websocket_completion
 
@@ -161,11 +157,11 @@ def _json(data: str | bytes, what: str) -> Any:
         raise RequestAuditError(f"{what} is not JSON") from None
 
 
-class AuditingEndpoint(CopilotRequestHandler):
+class AuditingEndpoint(ForwardingHandler):
     """Wraps one run's endpoint (or the SDK's forwarder when ``inner`` is None) and audits each request."""
 
     def __init__(self, inner: Any, control: RunControl) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.records: list[RequestAuditRecord] = []
         self._control = control
 
@@ -187,13 +183,11 @@ class AuditingEndpoint(CopilotRequestHandler):
             error = {"message": message, "type": "request_audit_error", "code": "400", "param": None}
             return httpx.Response(400, json={"error": error})
         self.records.append(record)
-        if self.inner is None:
-            return await super().send_request(request, ctx)
-        return await self.inner.send_request(request, ctx)
+        return await self.forward_request(request, ctx)
 
     async def open_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
         """Wrap the inner WebSocket handler so each ``response.create`` frame is audited."""
-        inner = await (super().open_websocket(ctx) if self.inner is None else self.inner.open_websocket(ctx))
+        inner = await self.forward_websocket(ctx)
         return _AuditingWebSocket(ctx, inner, self)
 
 

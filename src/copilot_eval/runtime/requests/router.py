@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-from copilot import CopilotRequestContext, CopilotRequestHandler
+from copilot import CopilotRequestContext
+
+from copilot_eval.runtime.requests.forwarding import ForwardingHandler
 
 
-class SessionRouter(CopilotRequestHandler):
+class SessionRouter(ForwardingHandler):
     """Routes model requests by session id; forwards requests no run has claimed."""
 
     def __init__(self) -> None:
+        super().__init__(None)
         self._routes: dict[str, Any] = {}
 
     def register(self, session_id: str, endpoint: Any) -> None:
@@ -32,16 +34,6 @@ class SessionRouter(CopilotRequestHandler):
         """How many sessions currently have a route (for leak checks in tests)."""
         return len(self._routes)
 
-    async def send_request(self, request: httpx.Request, ctx: CopilotRequestContext) -> httpx.Response:
-        """Answer with the session's endpoint, or forward to the real endpoint."""
-        endpoint = self._routes.get(ctx.session_id or "")
-        if endpoint is None:
-            return await super().send_request(request, ctx)
-        return await endpoint.send_request(request, ctx)
-
-    async def open_websocket(self, ctx: CopilotRequestContext) -> Any:
-        """Open the session's WebSocket handler, or the SDK's forwarder."""
-        endpoint = self._routes.get(ctx.session_id or "")
-        if endpoint is None:
-            return await super().open_websocket(ctx)
-        return await endpoint.open_websocket(ctx)
+    def next_handler(self, ctx: CopilotRequestContext) -> Any:
+        """The session's endpoint, or None (the real endpoint) for a session no run has claimed."""
+        return self._routes.get(ctx.session_id or "")

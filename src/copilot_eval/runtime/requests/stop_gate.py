@@ -10,18 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from copilot import CopilotRequestHandler
 
+from copilot_eval.runtime.requests.forwarding import ForwardingHandler
 from copilot_eval.runtime.session.run_control import RunControl
 
 GATE_STATUS = 409
 
 
-class StopGate(CopilotRequestHandler):
+class StopGate(ForwardingHandler):
     """Passes model calls to ``inner`` (the SDK's forwarder when None) until the run stops."""
 
     def __init__(self, inner: Any, control: RunControl) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.control = control
         self.refused = 0
 
@@ -34,12 +34,6 @@ class StopGate(CopilotRequestHandler):
             self.refused += 1
             message = f"copilot-eval stopped this run ({self.control.stop_reason}); no further model calls"
             return httpx.Response(GATE_STATUS, json={"error": {"message": message, "type": "run_stopped"}})
-        if self.inner is None:
-            return await super().send_request(request, ctx)
-        return await self.inner.send_request(request, ctx)
+        return await self.forward_request(request, ctx)
 
-    async def open_websocket(self, ctx: Any) -> Any:
-        """WebSocket turns are passed through; the abort that follows a stop ends them."""
-        if self.inner is None:
-            return await super().open_websocket(ctx)
-        return await self.inner.open_websocket(ctx)
+    # WebSocket turns are passed through (the inherited open_websocket); the abort that follows a stop ends them.

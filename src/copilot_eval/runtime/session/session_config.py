@@ -7,51 +7,17 @@ handlers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
-from copilot_eval.models.github import github_token_from_env
+# Model choice lives at the model boundary; these names stay importable from here.
+from copilot_eval.models.base import AgentConfigError, ModelChoice, choose_model
+
+__all__ = ["AgentConfigError", "ModelChoice", "choose_model", "configuration_snapshot", "explain_session_error",
+           "session_settings"]
 
 SECRET_PROVIDER_KEYS = {"api_key", "bearer_token", "api_key_command", "headers"}
 MCP_HIDDEN_KEYS = {"command", "args", "env", "headers", "cwd"}
-
-
-class AgentConfigError(ValueError):
-    """The agent cannot be run as configured; the message names the field."""
-
-
-@dataclass
-class ModelChoice:
-    """Which model a session uses and who answers it."""
-
-    model: str
-    provider: dict[str, Any] | None
-    endpoint_factory: Any = None  # ScriptedModel.endpoint, or None to forward to the real endpoint
-    github_token: str | None = None
-    description: str = ""
-
-
-def choose_model(agent: CopilotEval, default_model: Any = None, default_provider: Any = None) -> ModelChoice:
-    """Resolve the agent's model (or the defaults) to a model name, provider and endpoint."""
-    model = agent.model if agent.model is not None else default_model
-    provider = agent.provider if agent.provider is not None else default_provider
-    if model is None:
-        raise AgentConfigError(
-            "model: no model given; set CopilotEval(model=...), pass --copilot-model to pytest, "
-            "or set COPILOT_EVAL_MODEL"
-        )
-    if not isinstance(model, str):
-        return ModelChoice(model=model.session_model, provider=model.provider_config(),
-                           endpoint_factory=model.endpoint, description=f"scripted ({model.session_model})")
-    if provider is not None:
-        try:
-            session_provider = provider.session_provider()
-        except ValueError as error:
-            raise AgentConfigError(str(error)) from None
-        return ModelChoice(model=model, provider=session_provider, description=f"BYOK {provider.base_url}")
-    return ModelChoice(model=model, provider=None, github_token=github_token_from_env(),
-                       description="GitHub-hosted")
 
 
 def session_settings(agent: CopilotEval, choice: ModelChoice, *, working_directory: str,
@@ -77,7 +43,9 @@ def session_settings(agent: CopilotEval, choice: ModelChoice, *, working_directo
     if agent.excluded_tools is not None:
         settings["excluded_tools"] = list(agent.excluded_tools)
     if agent.mcp_servers:
-        settings["mcp_servers"] = {name: {"tools": ["*"], **dict(config)} for name, config in agent.mcp_servers.items()}
+        # `optional` is ours (a failed optional server does not end the run); the SDK never sees it.
+        settings["mcp_servers"] = {name: {"tools": ["*"], **{k: v for k, v in config.items() if k != "optional"}}
+                                   for name, config in agent.mcp_servers.items()}
     if agent.custom_agents:
         settings["custom_agents"] = [custom.session_config() for custom in agent.custom_agents]
     if agent.skill_directories:

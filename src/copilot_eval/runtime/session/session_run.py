@@ -19,11 +19,10 @@ from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
-from copilot_eval.runtime.requests.model_calls import ModelCallLog
-from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
-from copilot_eval.runtime.requests.stop_gate import StopGate
+from copilot_eval.runtime.requests.chain import build_request_chain
 from copilot_eval.runtime.session.closing import abort_if_busy, close_session
 from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded, settle_exit
+from copilot_eval.runtime.session.mcp_status import check_mcp_startup, list_mcp_servers
 from copilot_eval.runtime.session.permissions import permission_handler
 from copilot_eval.runtime.session.run_control import RunControl
 from copilot_eval.runtime.session.session_config import (
@@ -64,12 +63,12 @@ class SessionRun:
         self.configuration = configuration_snapshot(self.settings, choice)
         self.session_id = f"copilot-eval-{uuid.uuid4()}"
         endpoint = choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
-        self.auditor = AuditingEndpoint(endpoint, self.control) if agent.audit_requests else None
-        # Outermost the log (it sees what the gate and the audit refused), then the stop gate.
-        self.model_calls = ModelCallLog(StopGate(self.auditor or endpoint, self.control))
+        self.chain = build_request_chain(endpoint, self.control, audit=agent.audit_requests)
+        self.model_calls, self.auditor = self.chain.model_calls, self.chain.auditor
         self.handle: RuntimeHandle | None = None
         self.session: Any = None
         self.skill_discovery: Any = None  # None: no discovery check was attempted
+        self.mcp_servers: Any = None  # None: the agent has no MCP servers, or the runtime was not asked
         self.facts: dict[str, Any] = {}  # raw facts as seen; RunFacts fields
         self.cleanup_problems: list[str] = []
         self.phase = "while starting the Copilot runtime"  # what a timeout interrupted
@@ -91,6 +90,9 @@ class SessionRun:
             self.skill_discovery, blocked = await check_skills(self.session, self.agent)
             if blocked:
                 raise SkillCheckError(blocked)
+        self.phase = "while starting the MCP servers"
+        self.mcp_servers = await list_mcp_servers(self.session, self.agent, handle, self.deadline)
+        check_mcp_startup(self.mcp_servers)  # a required server that failed to start: no prompt is sent
 
     async def send_all(self) -> None:
         """Send each prompt and wait for the root to go idle; stop at the first thing that ends the run."""
@@ -153,6 +155,6 @@ class SessionRun:
             abandoned_call_ids=control.abandoned_call_ids, tool_exceptions=dict(control.tool_exceptions),
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
-            skill_discovery=self.skill_discovery,
+            skill_discovery=self.skill_discovery, mcp_servers=self.mcp_servers,
         )
         return result_from_events(list(self.watch.events), agent=self.agent, facts=facts)

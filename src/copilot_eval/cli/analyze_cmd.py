@@ -1,0 +1,50 @@
+"""`copilot-eval analyze RESULTS.csv [--out DIR]`: an honest run from the Evaluate tab's results export.
+
+For people who ran the Evaluate tab themselves: the export becomes an EvalRun (SOURCE-INSPECTED,
+read from a file), platform error codes in answers become errors rather than failures, and the
+runtime-limitation detection of our own runs says when a low score measures the platform.
+Exit codes: 0 the export was analysed (whatever its score); 2 unreadable input, every problem listed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+EXIT_BAD_INPUT = 2
+
+
+def analyze(
+    export: Annotated[Path, typer.Argument(metavar="RESULTS.csv", help="Results CSV exported from the Evaluate tab.")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="Where run.json goes (default: eval-runs/NAME-analysis-TIME).")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
+) -> None:
+    """Read an Evaluate-tab results export, judge it like our own runs, write run.json and print the summary."""
+    from rich.console import Console
+
+    from copilot_eval.evalsets import EvalSetError, to_json
+    from copilot_eval.reports.atomic import write_bytes_atomically
+    from copilot_eval.reports.run_files import RUN_JSON
+    from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.runs.export_run import run_from_export
+
+    if not export.is_file():
+        typer.echo(f"error: {export}: results export not found", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT)
+    try:
+        run, test_set = run_from_export(export, name=name)
+    except EvalSetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(EXIT_BAD_INPUT) from None
+    out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
+    out.mkdir(parents=True, exist_ok=True)
+    write_bytes_atomically(out / RUN_JSON, to_json(run).encode("utf-8"))
+    print_summary(run, test_set, Console(), extra=[f"output: {out / RUN_JSON}"])
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `analyze` command."""
+    app.command(name="analyze")(analyze)

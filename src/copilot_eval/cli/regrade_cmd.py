@@ -1,0 +1,61 @@
+"""`copilot-eval regrade RUN_DIR --grader SPEC`: grade a finished run's saved answers again, without the agent.
+
+Exit codes: 0 regraded (whatever the score); 2 bad input (a folder that is not a run, a bad grader
+spec, a missing judge file).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+EXIT_BAD_INPUT = 2
+
+
+def _bad_input(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def regrade(
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A folder written by `copilot-eval run --out`.")],
+    grader: Annotated[list[str], typer.Option("--grader", help="Grader spec, repeatable (as for `run`).")],
+    judge_path: Annotated[Optional[Path], typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="New run folder (default: RUN_DIR-regraded-TIME).")] = None,
+) -> None:
+    """Grade the saved answers and evidence of a run with other graders into a new run folder."""
+    import asyncio
+
+    from rich.console import Console
+
+    from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.runs.prepare import PrepareError, build_graders, load_agent
+    from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
+
+    try:
+        # The same agent loading and grader building as `copilot-eval run` (runs/prepare.py).
+        judge = load_agent(judge_path, option="--judge") if judge_path is not None else None
+        graders = build_graders(grader, judge=judge)
+        _, test_set = read_saved_run(run_dir)
+    except (PrepareError, RegradeError) as exc:
+        raise _bad_input(str(exc)) from None
+    out = out or run_dir.with_name(f"{run_dir.name}-regraded-{datetime.now():%Y%m%d-%H%M%S}")
+    try:
+        result = asyncio.run(regrade_run(run_dir, graders, output_dir=out))
+    except RegradeError as exc:
+        raise _bad_input(str(exc)) from None
+    finally:
+        if judge is not None:
+            from copilot_eval.runtime.process.pool import close_all_pools
+
+            close_all_pools()
+    print_summary(result, test_set, Console(),
+                  extra=[f"regraded without running the agent; outputs: {out / 'run.json'}, {out / 'results.csv'}"])
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `regrade` command."""
+    app.command(name="regrade")(regrade)

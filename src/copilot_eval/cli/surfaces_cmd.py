@@ -1,0 +1,70 @@
+"""`copilot-eval run SET --agent a.yaml --agent b.yaml ...`: one set against several surfaces.
+
+``run_cmd`` hands over here when ``--agent`` is given more than once. Each agent gets a folder
+of its own under ``--out`` (named after the agent), then a comparison table is printed and
+``comparison.json`` written; limitations contradicted by another surface are confirmed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.evalsets import EvalTestSet
+from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun
+
+
+def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
+    """A rich Table: one row per case, one status column per surface, then a totals row."""
+    from rich.table import Table
+
+    from copilot_eval.reports.terminal import _STYLE
+
+    table = Table(title=f"{test_set.name}: {len(runs)} surfaces")
+    table.add_column("#", justify="right")
+    table.add_column("question", overflow="fold", max_width=40)
+    for surface in runs:
+        table.add_column(surface.label)
+    for case in sorted(test_set.cases, key=lambda c: c.conversation_number):
+        cells = [str(case.conversation_number), case.question]
+        for surface in runs:
+            mine = [r.effective_status for r in surface.run.results or [] if r.conversation_number == case.conversation_number]
+            cells.append(" ".join(f"[{_STYLE[s]}]{s.value}[/]" for s in mine) or "-")
+        table.add_row(*cells)
+    table.add_section()
+    table.add_row("", "score (passed / failed / errors)",
+                  *[f"{s.run.general_quality_percent:g}% ({s.run.passed}/{s.run.failed}/{s.run.errored or 0})" for s in runs])
+    return table
+
+
+def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any, out: Path) -> None:
+    """Print the comparison table, each surface's limitation and standing, and where the files are."""
+    console.print(comparison_table(test_set, runs))
+    for surface in runs:
+        run = surface.run
+        if run.runtime_limitation:
+            standing = run.limitation_standing.value if run.limitation_standing else "suspected"
+            console.print(f"[bold yellow]{surface.label}: runtime limitation ({standing}):[/] {run.runtime_limitation}",
+                          highlight=False)
+        console.print(f"{surface.label}: confidence {run.confidence.value}; run in {surface.output_dir}", highlight=False)
+    console.print(f"comparison: {out / COMPARISON_JSON}", highlight=False)
+
+
+def run_several(test_set: EvalTestSet, agent_paths: list[Path], out: Path, **options: Any) -> list[SurfaceRun]:
+    """Load every agent (PrepareError names the bad one), run them all, print and return the comparison."""
+    import asyncio
+
+    from rich.console import Console
+
+    from copilot_eval.runs.prepare import load_agent
+    from copilot_eval.runs.surfaces import Surface, run_surfaces, surface_labels
+
+    agents = [load_agent(path, option="--agent") for path in agent_paths]
+    names = [getattr(agent, "name", None) or path.stem for agent, path in zip(agents, agent_paths, strict=True)]
+    surfaces = [Surface(label, agent) for label, agent in zip(surface_labels(names), agents, strict=True)]
+    runs = asyncio.run(run_surfaces(test_set, surfaces, output_dir=out, **options))
+    print_comparison(test_set, runs, Console(), out)
+    return runs
+
+
+__all__ = ["comparison_table", "print_comparison", "run_several"]

@@ -1,0 +1,88 @@
+"""FunctionModel: a test double whose answers come from a Python function of the request.
+
+The function gets the conversation as chat-style messages and the tools offered, and returns
+text, a tool call or several. It is answered through the same wire renderers as the
+ScriptedModel, so chat completions and Responses (HTTP or WebSocket, streamed or not) all work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Literal
+
+from copilot_eval.models.scripted.model import PLACEHOLDER_API_KEY, UNUSED_BASE_URL
+
+if TYPE_CHECKING:
+    from copilot_eval.models.function_endpoint import FunctionEndpoint
+    from copilot_eval.models.scripted.server import ScriptedServer
+
+__all__ = ["CallTool", "FunctionModel"]
+
+
+@dataclass(frozen=True)
+class CallTool:
+    """A tool call a FunctionModel's function asks for (``id`` is made up when not given)."""
+
+    name: str
+    arguments: Mapping[str, Any] = field(default_factory=dict)
+    id: str | None = None
+
+
+AnswerFn = Callable[[list[dict[str, Any]], list[dict[str, Any]]], Any]
+
+
+class FunctionModel:
+    """A model answered by ``fn(messages, tools)`` (sync or async): it returns text, a CallTool or a list of them."""
+
+    live = False  # answers come from the function, never from a real model
+
+    def __init__(self, fn: AnswerFn, *, name: str = "function-model",
+                 wire_api: Literal["completions", "responses"] = "completions",
+                 transport: Literal["http", "websockets"] = "http") -> None:
+        if not callable(fn):
+            raise TypeError(f"FunctionModel: fn must be callable, got {type(fn).__name__}")
+        if wire_api not in ("completions", "responses"):
+            raise ValueError(f"FunctionModel: wire_api must be 'completions' or 'responses', got {wire_api!r}")
+        if transport not in ("http", "websockets") or (transport == "websockets" and wire_api != "responses"):
+            raise ValueError(f"FunctionModel: transport must be 'http', or 'websockets' with wire_api 'responses'; "
+                             f"got {transport!r}")
+        if not isinstance(name, str) or not name:
+            raise ValueError("FunctionModel: name must be a non-empty string")
+        self.fn = fn
+        self.name = name
+        self.wire_api = wire_api
+        self.transport = transport
+
+    @property
+    def session_model(self) -> str:
+        """The model name the session asks for."""
+        return self.name
+
+    @property
+    def description(self) -> str:
+        """Where the answers come from."""
+        return f"function ({getattr(self.fn, '__qualname__', type(self.fn).__name__)})"
+
+    def provider_config(self, *, base_url: str | None = None) -> dict[str, str]:
+        """The session `provider` dict; without base_url it is a never-dialled placeholder."""
+        config = {"type": "openai", "base_url": base_url or UNUSED_BASE_URL, "api_key": PLACEHOLDER_API_KEY,
+                  "wire_api": self.wire_api}
+        if self.transport == "websockets":
+            config["transport"] = "websockets"
+        return config
+
+    def endpoint(self, *, working_directory: str | None = None) -> FunctionEndpoint:
+        """Fresh per-run answering state, usable as the SDK's request handler."""
+        from copilot_eval.models.function_endpoint import FunctionEndpoint
+
+        return FunctionEndpoint(self.fn, model_name=self.name)
+
+    def serve(self, *, host: str = "127.0.0.1", port: int = 0, working_directory: str | None = None) -> ScriptedServer:
+        """A loopback HTTP server answering with this function (``async with model.serve() as server``)."""
+        from copilot_eval.models.scripted.server import ScriptedServer
+
+        return ScriptedServer(self.endpoint(working_directory=working_directory), host=host, port=port)
+
+    def __repr__(self) -> str:
+        return f"FunctionModel({self.description}, name={self.name!r}, wire_api={self.wire_api!r})"

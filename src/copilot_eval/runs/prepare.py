@@ -1,0 +1,142 @@
+"""One preparation path for a run: load the agent, build the graders, read and check the set once.
+
+``copilot-eval run`` and the pytest collector both prepare through here, so an agent file, a
+grader spec or a test set means the same thing in both. Errors are ``PrepareError`` with one
+message naming the file or option (the caller decides the exit code or the pytest outcome).
+``load_agent`` is the single place agent files are loaded for runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.evalsets import EvalDataType, EvalSetError, EvalTestSet
+
+
+class PrepareError(ValueError):
+    """Bad input for a run: a missing or unreadable file, a bad agent, a bad grader spec, an invalid set."""
+
+
+@dataclass(frozen=True)
+class OptionNames:
+    """The option names messages speak of: the command line's or the pytest plugin's."""
+
+    agent: str = "--agent"
+    judge: str = "--judge"
+    grader: str = "--grader"
+
+
+CLI_OPTIONS = OptionNames()
+PYTEST_OPTIONS = OptionNames(agent="--copilot-agent", judge="--copilot-judge", grader="--copilot-grader")
+
+
+def _peek_yaml(path: Path) -> Any:
+    import yaml
+
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError):
+        return None  # load_agent_file reports it with the file's name
+
+
+def load_agent(path: str | Path, *, option: str = "--agent") -> Any:
+    """Load the agent file at ``path`` for a run: a CopilotEval, or a StudioAgent when it has a ``target:``.
+
+    PrepareError names ``option`` and the file.
+    """
+    from copilot_eval.agent import AgentFileError, load_agent_file
+    from copilot_eval.targets.agent import agent_from_data, is_target_file
+
+    path = Path(path)
+    if not path.is_file():
+        raise PrepareError(f"{option} {path}: agent file not found")
+    try:
+        data = _peek_yaml(path)
+        if is_target_file(data):  # a Copilot Studio agent reached over Direct Line or the Agents SDK
+            return agent_from_data(data, path)
+        return load_agent_file(path)
+    except (AgentFileError, ValueError) as exc:
+        raise PrepareError(f"{option} {path}: {exc}") from None
+
+
+def build_graders(specs: Sequence[str] | None, *, judge: Any = None, options: OptionNames = CLI_OPTIONS) -> list[Any]:
+    """The graders that ``specs`` name (default: similarity); PrepareError words the problem with ``options``."""
+    from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
+
+    try:
+        return [parse_grader_spec(spec, judge=judge, option=options.grader, judge_option=options.judge)
+                for spec in (specs or ["similarity"])]
+    except GraderSpecError as exc:
+        raise PrepareError(str(exc)) from None
+
+
+def _problems_text(path: Path, problems: list[str]) -> str:
+    return str(EvalSetError(path, problems))
+
+
+def read_test_set(path: str | Path, *, profile: str | None = None,
+                  data_type: EvalDataType | str | None = None) -> EvalTestSet:
+    """Read ``path`` (.json, else CSV) and check it against rule set ``profile``, parsing it once.
+
+    Raises PrepareError with one line for a missing or unreadable file, and every problem of a
+    set that cannot be used.
+    """
+    from copilot_eval.evalsets import load_csv, read_test_set_json, validate_eval_test_set
+
+    path = Path(path)
+    if not path.exists():
+        raise PrepareError(f"{path}: test set file not found")
+    if not path.is_file():
+        raise PrepareError(f"{path}: not a file; give a .csv or .json test set")
+    try:
+        if path.suffix.lower() == ".json":
+            test_set = read_test_set_json(path)
+            if data_type is not None:
+                test_set = test_set.model_copy(update={"data_type": EvalDataType(data_type)})
+            problems = validate_eval_test_set(test_set, profile)
+        else:
+            test_set, problems = load_csv(path, data_type=data_type, profile=profile)  # type: ignore[assignment]
+    except EvalSetError as exc:
+        raise PrepareError(str(exc)) from None
+    except OSError as exc:
+        raise PrepareError(f"{path}: cannot read the test set: {exc.strerror or exc}") from None
+    if problems or test_set is None:
+        raise PrepareError(_problems_text(path, problems))
+    return test_set
+
+
+@dataclass(frozen=True)
+class PreparedRun:
+    """Everything a run needs, checked: the set, the agent, the graders."""
+
+    test_set: EvalTestSet
+    agent: Any
+    graders: list[Any]
+
+
+def check_graders_fit(test_set: EvalTestSet, graders: Sequence[Any], path: str | Path | None = None) -> None:
+    """Refuse a set none of whose cases has what the chosen graders need (a reference answer)."""
+    from copilot_eval.runs.eval_runner import check_references
+
+    problems = check_references(test_set, graders)
+    if problems:
+        raise PrepareError(str(EvalSetError(path, problems)))
+
+
+def prepare_run(set_path: str | Path, agent_path: str | Path, *, grader_specs: Sequence[str] | None = None,
+                judge_path: str | Path | None = None, profile: str | None = None,
+                data_type: EvalDataType | str | None = None, options: OptionNames = CLI_OPTIONS) -> PreparedRun:
+    """Read and check the set, load the agent and the judge, and build the graders: each once."""
+    test_set = read_test_set(set_path, profile=profile, data_type=data_type)
+    agent = load_agent(agent_path, option=options.agent)
+    judge = load_agent(judge_path, option=options.judge) if judge_path else None
+    graders = build_graders(grader_specs, judge=judge, options=options)
+    check_graders_fit(test_set, graders, set_path)
+    return PreparedRun(test_set, agent, graders)
+
+
+__all__ = ["CLI_OPTIONS", "PYTEST_OPTIONS", "OptionNames", "PrepareError", "PreparedRun", "build_graders",
+           "check_graders_fit", "load_agent", "prepare_run", "read_test_set"]

@@ -1,0 +1,162 @@
+"""Several surfaces of one agent in one run: the same test set against each, compared case by case.
+
+Each surface (a draft, a published channel, Preview ...) gets its own folder with its own
+``run.json``. When one surface shows a runtime limitation and another surface, free of one,
+passed the questions it failed, the limitation is confirmed by that surface (its name and pass
+rate are written into the limitation text), so a 0 % on a broken surface reads as the platform's
+failure, not the agent's. ``comparison.json`` puts the surfaces side by side.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
+from copilot_eval.evalsets.atomic import write_bytes_atomically
+from copilot_eval.runs.limitation import confirm_limitation
+
+COMPARISON_JSON = "comparison.json"
+#: A surface confirms another's limitation when it passed at least this share of the questions that failed there.
+CONFIRMING_PASS_RATE = 0.5
+
+
+@dataclass(frozen=True)
+class Surface:
+    """One agent of a multi-surface run: its label (folder name) and the loaded agent."""
+
+    label: str
+    agent: Any
+
+
+@dataclass(frozen=True)
+class SurfaceRun:
+    """The finished run of one surface and the folder it was written to."""
+
+    label: str
+    run: EvalRun
+    output_dir: Path | None
+
+
+def surface_labels(names: Sequence[str]) -> list[str]:
+    """Folder-safe, unique labels from agent names (``a``, ``a-2`` for a repeated name)."""
+    labels: list[str] = []
+    for name in names:
+        base = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "agent"
+        label, n = base, 2
+        while label in labels:
+            label, n = f"{base}-{n}", n + 1
+        labels.append(label)
+    return labels
+
+
+def _not_passed(run: EvalRun) -> set[tuple[int, int]]:
+    return {(r.conversation_number, r.turn or 1) for r in run.results or [] if r.effective_status is not CaseStatus.PASS}
+
+
+def _citations(run: EvalRun) -> int | None:
+    """Distinct cited URLs in a surface's evidence (Copilot Studio targets only; ``None`` when unknown)."""
+    from copilot_eval.targets.evidence import TargetResult
+
+    urls: set[str] = set()
+    seen_any = False
+    for path in {r.evidence_path for r in run.results or [] if r.evidence_path}:
+        try:
+            result = TargetResult.load(path)
+        except (OSError, ValueError):
+            continue
+        seen_any = True
+        urls.update(c.url for c in result.citations if c.url)
+    return len(urls) if seen_any else None
+
+
+def confirming_note(label: str, good: EvalRun, questions: set[tuple[int, int]], *, citations: int | None) -> str | None:
+    """What ``good`` (surface ``label``) shows about ``questions``, or ``None`` when it does not confirm."""
+    mine = [r for r in good.results or [] if (r.conversation_number, r.turn or 1) in questions]
+    graded = [r for r in mine if r.effective_status in (CaseStatus.PASS, CaseStatus.FAIL)]
+    passed = sum(r.effective_status is CaseStatus.PASS for r in graded)
+    if not mine or not graded or passed < CONFIRMING_PASS_RATE * len(mine):
+        return None
+    cited = f" with {citations} distinct citations" if citations else ""
+    named = f" ({good.agent_name})" if good.agent_name and good.agent_name != label else ""
+    return (f"surface {label}{named} answered the same {len(mine)} questions well: "
+            f"{passed} of {len(mine)} passed ({100 * passed / len(mine):.0f}%){cited}")
+
+
+def confirm_across_surfaces(runs: Sequence[SurfaceRun]) -> list[SurfaceRun]:
+    """Each run whose suspected limitation another, limitation-free surface contradicts, confirmed by it."""
+    confirmed = []
+    for current in runs:
+        run = current.run
+        questions = _not_passed(run)
+        if run.runtime_limitation is not None and questions:
+            for other in runs:
+                if other is current or other.run.runtime_limitation is not None:
+                    continue
+                note = confirming_note(other.label, other.run, questions, citations=_citations(other.run))
+                if note is not None:
+                    run = confirm_limitation(run, by=note)
+                    break
+        confirmed.append(SurfaceRun(current.label, run, current.output_dir))
+    return confirmed
+
+
+def comparison(test_set: EvalTestSet, runs: Sequence[SurfaceRun]) -> dict[str, Any]:
+    """The side-by-side record written as ``comparison.json``: one summary per surface, one row per case."""
+    surfaces = [{
+        "label": s.label, "agentName": s.run.agent_name, "runDirectory": str(s.output_dir) if s.output_dir else None,
+        "generalQualityPercent": s.run.general_quality_percent, "passed": s.run.passed, "failed": s.run.failed,
+        "errored": s.run.errored, "notGraded": s.run.not_graded, "runtimeLimitation": s.run.runtime_limitation,
+        "limitationStanding": s.run.limitation_standing.value if s.run.limitation_standing else None,
+        "confidence": s.run.confidence.value if s.run.confidence else None,
+    } for s in runs]
+    cases = []
+    for case in sorted(test_set.cases, key=lambda c: c.conversation_number):
+        row: dict[str, Any] = {"conversationNumber": case.conversation_number, "question": case.question,
+                               "surfaces": {}}
+        for s in runs:
+            mine = [r for r in s.run.results or [] if r.conversation_number == case.conversation_number]
+            row["surfaces"][s.label] = [{"status": r.effective_status.value, "turn": r.turn,
+                                         "repeat": r.repeat_index, "actualResponse": r.actual_response,
+                                         "failureReason": r.failure_reason} for r in mine]
+        cases.append(row)
+    return {"testSet": test_set.name, "surfaces": surfaces, "cases": cases}
+
+
+def write_comparison(data: dict[str, Any], output_dir: Path) -> Path:
+    """Write ``comparison.json`` atomically into ``output_dir``."""
+    path = output_dir / COMPARISON_JSON
+    write_bytes_atomically(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    return path
+
+
+async def run_surfaces(test_set: EvalTestSet, surfaces: Sequence[Surface], *, output_dir: str | Path | None = None,
+                       **options: Any) -> list[SurfaceRun]:
+    """Run ``test_set`` against every surface (one after the other), confirm limitations across them.
+
+    ``options`` go to ``run_eval_set`` unchanged. With ``output_dir``, each surface writes into
+    ``output_dir/<label>`` and the confirmed runs and ``comparison.json`` are written at the end.
+    """
+    from copilot_eval.runs.eval_runner import run_eval_set, write_outputs
+
+    out = Path(output_dir) if output_dir is not None else None
+    finished = []
+    for surface in surfaces:
+        folder = out / surface.label if out is not None else None
+        run = await run_eval_set(test_set, surface.agent, output_dir=folder, **options)
+        finished.append(SurfaceRun(surface.label, run, folder))
+    confirmed = confirm_across_surfaces(finished)
+    if out is not None:
+        for before, after in zip(finished, confirmed, strict=True):
+            if after.run is not before.run and after.output_dir is not None:
+                write_outputs(after.run, test_set, after.output_dir)
+        write_comparison(comparison(test_set, confirmed), out)
+    return confirmed
+
+
+__all__ = ["COMPARISON_JSON", "Surface", "SurfaceRun", "comparison", "confirm_across_surfaces", "confirming_note",
+           "run_surfaces", "surface_labels", "write_comparison"]

@@ -1,0 +1,48 @@
+"""The one delegation every link of the request-handler chain shares: pass a call on to the next handler.
+
+A link wraps the next handler (``inner``), or nothing, which means the SDK's own forwarder to the
+real model endpoint. Links override ``send_request`` / ``open_websocket`` to do their part and call
+``forward_request`` / ``forward_websocket`` for the rest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+from copilot import CopilotRequestContext, CopilotRequestHandler, CopilotWebSocketHandler
+
+__all__ = ["ForwardingHandler"]
+
+
+class ForwardingHandler(CopilotRequestHandler):
+    """Forwards model calls to ``inner``, or to the real endpoint (the SDK's forwarder) when there is none."""
+
+    def __init__(self, inner: Any = None) -> None:
+        self.inner = inner
+
+    def next_handler(self, ctx: CopilotRequestContext) -> Any:
+        """The handler this call goes on to (None: the real endpoint); the router picks one per session."""
+        return self.inner
+
+    async def forward_request(self, request: httpx.Request, ctx: CopilotRequestContext) -> httpx.Response:
+        """Send an HTTP call on to the next handler."""
+        target = self.next_handler(ctx)
+        if target is None:
+            return await CopilotRequestHandler.send_request(self, request, ctx)
+        return await target.send_request(request, ctx)
+
+    async def forward_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
+        """Open the WebSocket handler of the next handler."""
+        target = self.next_handler(ctx)
+        if target is None:
+            return await CopilotRequestHandler.open_websocket(self, ctx)
+        return await target.open_websocket(ctx)
+
+    async def send_request(self, request: httpx.Request, ctx: CopilotRequestContext) -> httpx.Response:
+        """Pass the call on unchanged (links override this to do their part)."""
+        return await self.forward_request(request, ctx)
+
+    async def open_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
+        """Pass the connection on unchanged (links override this to do their part)."""
+        return await self.forward_websocket(ctx)

@@ -1,0 +1,134 @@
+"""Evidence of a conversation with a Copilot Studio agent: one record per turn, raw activities kept.
+
+Like ``CopilotResult`` it describes what happened and never judges it: ``success`` says every
+turn got an answer from the platform, not that the answers are right. A fallback message is an
+answer (graders decide it is wrong); an HTTP error, a platform error code or a timeout is an
+execution error and leaves the turn's ``answer`` at ``None``. No token or secret is ever stored.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+SCHEMA_VERSION = 1
+TurnEnd = Literal["quiet", "end_of_conversation", "end_event", "stream_closed", "timeout", "error"]
+
+
+class HttpExchange(BaseModel):
+    """One HTTP request the client made: method, URL without credentials, status, timing, error code."""
+
+    method: str
+    url: str
+    status: int | None = None
+    duration_ms: float | None = None
+    error_code: str | None = None
+    error_message: str | None = None
+
+
+class Citation(BaseModel):
+    """One source the answer cites, merged by ``position`` from markdown links and Claim entities."""
+
+    position: str
+    url: str | None = None
+    title: str | None = None
+    abstract: str | None = None
+    sources: list[Literal["markdown", "entity"]] = Field(default_factory=list)
+
+
+class Attachment(BaseModel):
+    """A card or file attached to a reply; ``kind`` sorts the cards graders care about."""
+
+    content_type: str
+    kind: Literal["adaptive_card", "consent_card", "signin_card", "hero_card", "other"]
+    name: str | None = None
+    content: Any = None
+
+
+class TargetTurn(BaseModel):
+    """One user message and everything the agent sent back for it."""
+
+    prompt: str
+    sent_activity_id: str | None = None
+    activities: list[dict[str, Any]] = Field(default_factory=list)
+    messages: list[str] = Field(default_factory=list)
+    answer: str | None = None
+    citations: list[Citation] = Field(default_factory=list)
+    attachments: list[Attachment] = Field(default_factory=list)
+    suggested_actions: list[dict[str, Any]] = Field(default_factory=list)
+    events: list[str] = Field(default_factory=list)
+    typing_seen: bool | None = None
+    streaming_seen: bool | None = None
+    latency_ms: float | None = None
+    duration_ms: float | None = None
+    ended_by: TurnEnd | None = None
+    error: str | None = None
+    error_code: str | None = None
+    http_status: int | None = None
+
+
+class TargetResult(BaseModel):
+    """A whole conversation with a Copilot Studio agent over one transport."""
+
+    schema_version: int = SCHEMA_VERSION
+    kind: Literal["copilot-studio-target"] = "copilot-studio-target"
+    target_type: str
+    agent_name: str | None = None
+    conversation_id: str | None = None
+    success: bool = False
+    stop_reason: Literal["completed", "execution_error", "timeout"] | None = None
+    error: str | None = None
+    greeting: list[dict[str, Any]] = Field(default_factory=list)
+    turns: list[TargetTurn] = Field(default_factory=list)
+    http: list[HttpExchange] = Field(default_factory=list)
+    capture_errors: list[str] = Field(default_factory=list)
+    duration_ms: float | None = None
+
+    @property
+    def prompt(self) -> str | None:
+        """The first user message, like ``CopilotResult.prompt``."""
+        return self.turns[0].prompt if self.turns else None
+
+    @property
+    def responses_per_prompt(self) -> list[str | None]:
+        """Per turn played, the visible answer (``None`` when the turn failed); unplayed turns are absent."""
+        return [turn.answer for turn in self.turns]
+
+    @property
+    def all_responses(self) -> list[str]:
+        """Every visible answer, in order."""
+        return [turn.answer for turn in self.turns if turn.answer]
+
+    @property
+    def final_response(self) -> str | None:
+        """The last visible answer, or ``None``."""
+        answers = self.all_responses
+        return answers[-1] if answers else None
+
+    @property
+    def citations(self) -> list[Citation]:
+        """Every citation of every turn, in order."""
+        return [citation for turn in self.turns for citation in turn.citations]
+
+    def save(self, path: str | Path) -> Path:
+        """Write this result as JSON, atomically."""
+        from copilot_eval.evidence.native_json import write_text_atomically
+
+        data = self.model_dump(mode="json")
+        data["derived"] = {"final_response": self.final_response, "responses_per_prompt": self.responses_per_prompt}
+        return write_text_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> TargetResult:
+        """Read a result written by :meth:`save`, refusing unknown schema versions."""
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        if data.get("schema_version") != SCHEMA_VERSION or data.get("kind") != "copilot-studio-target":
+            raise ValueError(f"{path}: not a Copilot Studio target result of schema_version {SCHEMA_VERSION}")
+        data.pop("derived", None)
+        return cls.model_validate(data)
+
+
+__all__ = ["Attachment", "Citation", "HttpExchange", "TargetResult", "TargetTurn"]

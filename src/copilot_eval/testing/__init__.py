@@ -1,0 +1,35 @@
+"""Test doubles shipped with the library: loopback fakes of Copilot Studio's two conversation protocols.
+
+``FakeDirectLine`` (Direct Line 3.0 + the Copilot Studio token endpoint) and ``FakeAgentsSdk``
+(the Agents SDK / Direct-to-Engine endpoint) follow one ``FakeAgent`` script per question; serve
+them with ``LoopbackServer`` (``async with`` or ``with``).
+"""
+
+from copilot_eval.testing.agents_sdk_fake import FakeAgentsSdk
+from copilot_eval.testing.directline_fake import FakeDirectLine
+from copilot_eval.testing.script import (
+    FALLBACK_TEXT,
+    FakeAgent,
+    HttpFault,
+    Reply,
+    Step,
+    answer,
+    consent_card,
+    end_of_conversation,
+    fallback,
+    grounded,
+    http_error,
+    message,
+    messages,
+    platform_error,
+    silent,
+    slow,
+    typing_stream,
+)
+from copilot_eval.testing.server import LoopbackServer
+
+__all__ = [
+    "FALLBACK_TEXT", "FakeAgent", "FakeAgentsSdk", "FakeDirectLine", "HttpFault", "LoopbackServer", "Reply", "Step",
+    "answer", "consent_card", "end_of_conversation", "fallback", "grounded", "http_error", "message", "messages",
+    "platform_error", "silent", "slow", "typing_stream",
+]

@@ -1,0 +1,262 @@
+"""A faithful local Direct Line 3.0 service with a scripted Copilot Studio agent behind it.
+
+It speaks the REST surface a Copilot Studio agent's Direct Line channel offers: the Copilot
+Studio token endpoint and regional channel settings, secret-to-token exchange, token refresh,
+starting a conversation, sending one activity, and receiving with a watermark (the user's echo
+included, ``typing`` excluded, as the real service does over REST). Every request is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from copilot_eval.testing.script import FakeAgent, Reply
+
+API = "/v3/directline"
+
+
+def _error(status: int, code: str, message: str, retry_after: float | None = None) -> Any:
+    from starlette.responses import JSONResponse
+
+    headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else None
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+@dataclass
+class _Conversation:
+    id: str
+    log: list[dict[str, Any]] = field(default_factory=list)
+    started: bool = False
+    seq: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+
+class FakeDirectLine:
+    """An ASGI app: a Direct Line 3.0 service whose bot follows ``agent``'s script.
+
+    ``secret`` enables the secured path (``tokens/generate``); ``token_lifetime_s`` makes tokens
+    expire (403 ``TokenExpired`` afterwards); ``websocket=False`` refuses stream connections.
+    ``requests`` records (method, path, had_auth).
+    """
+
+    def __init__(self, agent: FakeAgent, *, secret: str | None = None, token_lifetime_s: float = 3600,
+                 schema: str = "cr123_fakeAgent", websocket: bool = True) -> None:
+        self.agent, self.secret, self.token_lifetime_s, self.schema = agent, secret, token_lifetime_s, schema
+        self.websocket = websocket
+        self.url = ""
+        self.requests: list[tuple[str, str, bool]] = []
+        self.conversations: dict[str, _Conversation] = {}
+        self._tokens: dict[str, tuple[str, float]] = {}
+        self._fault_counts: dict[int, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._sockets: dict[str, asyncio.Queue[dict[str, Any]]] = {}
+        self._app = self._build()
+
+    # -- addresses -------------------------------------------------------------------------
+    def on_start(self, url: str) -> None:
+        """Called by LoopbackServer once the port is known."""
+        self.url = url
+
+    @property
+    def token_endpoint(self) -> str:
+        """The Copilot Studio token endpoint of this fake agent."""
+        return f"{self.url}/powervirtualagents/botsbyschema/{self.schema}/directline/token?api-version=2022-03-01-preview"
+
+    @property
+    def directline_url(self) -> str:
+        """The Direct Line base URL (``.../v3/directline``)."""
+        return f"{self.url}{API}"
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The ASGI entry point."""
+        await self._app(scope, receive, send)
+
+    # -- tokens ----------------------------------------------------------------------------
+    def _issue(self, conversation_id: str | None = None) -> dict[str, Any]:
+        conversation_id = conversation_id or secrets.token_hex(8)
+        self.conversations.setdefault(conversation_id, _Conversation(conversation_id))
+        token = "dlt_" + secrets.token_urlsafe(24)
+        self._tokens[token] = (conversation_id, time.monotonic() + self.token_lifetime_s)
+        return {"token": token, "expires_in": self.token_lifetime_s, "conversationId": conversation_id}
+
+    def _auth(self, request: Any, conversation_id: str | None = None) -> Any:
+        header = request.headers.get("authorization", "")
+        bearer = header[7:] if header.startswith("Bearer ") else None
+        if bearer is not None and self.secret is not None and bearer == self.secret:
+            return None
+        if bearer not in self._tokens:
+            return _error(401, "BadArgument", "missing or unknown bearer token")
+        bound, expires = self._tokens[bearer]
+        if time.monotonic() >= expires:
+            return _error(403, "TokenExpired", "the token has expired")
+        if conversation_id is not None and bound != conversation_id:
+            return _error(403, "BadArgument", "the token is not valid for this conversation")
+        return None
+
+    # -- bot side --------------------------------------------------------------------------
+    def _stamp(self, conversation: _Conversation, activity: dict[str, Any], **fields: Any) -> dict[str, Any]:
+        stamped = {**activity, **fields, "id": f"{conversation.id}|{next(conversation.seq):07d}",
+                   "timestamp": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"),
+                   "channelId": "directline", "conversation": {"id": conversation.id}}
+        conversation.log.append(stamped)
+        if conversation.id in self._sockets:  # typing included: the stream is how typing is delivered
+            self._sockets[conversation.id].put_nowait(stamped)
+        return stamped
+
+    async def _play(self, conversation: _Conversation, reply: Reply, reply_to: str) -> None:
+        for step in reply.steps:
+            await asyncio.sleep(step.delay_s)
+            if step.activity is not None:
+                self._stamp(conversation, step.activity, replyToId=reply_to,
+                            **{"from": {"id": "fake-bot", "name": self.agent.name, "role": "bot"}})
+
+    def _fault(self, reply: Reply) -> Any:
+        fault = reply.fault
+        if fault is None:
+            return None
+        used = self._fault_counts.get(id(reply), 0)
+        if fault.times is not None and used >= fault.times:
+            return None
+        self._fault_counts[id(reply)] = used + 1
+        code = fault.code or {500: "InternalServerError", 502: "BotError", 429: "TooManyRequests"}.get(fault.status, "Error")
+        return _error(fault.status, code, fault.message, fault.retry_after)
+
+    def _build(self) -> Any:
+        from starlette.applications import Starlette
+        from starlette.requests import Request
+        from starlette.responses import JSONResponse, Response
+        from starlette.routing import Route, WebSocketRoute
+        from starlette.websockets import WebSocket, WebSocketDisconnect
+
+        async def record(request: Request) -> None:
+            self.requests.append((request.method, request.url.path, "authorization" in request.headers))
+
+        async def token(request: Request) -> Response:
+            await record(request)
+            if request.path_params["schema"] != self.schema:
+                return _error(404, "BotNotFound", "no agent with this schema name")
+            return JSONResponse(self._issue())
+
+        async def regional(request: Request) -> Response:
+            await record(request)
+            return JSONResponse({"channelUrlsById": {"directline": f"{self.url}/"}})
+
+        async def generate(request: Request) -> Response:
+            await record(request)
+            header = request.headers.get("authorization", "")
+            if self.secret is None or header != f"Bearer {self.secret}":
+                return _error(401, "BadArgument", "a Direct Line secret is required")
+            body = await request.json() if await request.body() else {}
+            user = (body.get("user") or {}).get("id")
+            if user is not None and not str(user).startswith("dl_"):
+                return _error(400, "BadArgument", "user ids bound into tokens must start with dl_")
+            return JSONResponse(self._issue())
+
+        async def refresh(request: Request) -> Response:
+            await record(request)
+            if (problem := self._auth(request)) is not None:
+                return problem
+            bound, _ = self._tokens[request.headers["authorization"][7:]]
+            return JSONResponse(self._issue(bound))
+
+        async def start(request: Request) -> Response:
+            await record(request)
+            if (problem := self._auth(request)) is not None:
+                return problem
+            bearer = request.headers["authorization"][7:]
+            if bearer not in self._tokens:  # the secret itself: a new conversation and its own token
+                bearer = self._issue()["token"]
+            bound = self._tokens[bearer][0]
+            conversation = self.conversations[bound]
+            status = 200 if conversation.started else 201
+            conversation.started = True
+            return JSONResponse({"conversationId": bound, "token": bearer,
+                                 "expires_in": self.token_lifetime_s,
+                                 "streamUrl": f"ws://{self.url[7:]}{API}/conversations/{bound}/stream?t={bearer}"},
+                                status_code=status)
+
+        async def post_activity(request: Request) -> Response:
+            await record(request)
+            conversation = self.conversations.get(request.path_params["cid"])
+            if conversation is None:
+                return _error(404, "BadArgument", "unknown conversation")
+            if (problem := self._auth(request, conversation.id)) is not None:
+                return problem
+            activity = await request.json()
+            if not isinstance(activity, dict) or not activity.get("type") or not (activity.get("from") or {}).get("id"):
+                return _error(400, "MissingProperty", "an activity needs type and from.id")
+            if activity["type"] == "event" and activity.get("name") == "startConversation":
+                reply = self.agent.greeting or Reply()
+            else:
+                reply = self.agent.reply_for(activity.get("text") or "")
+            if (problem := self._fault(reply)) is not None:
+                return problem
+            echo = self._stamp(conversation, activity)
+            task = asyncio.ensure_future(self._play(conversation, reply, echo["id"]))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return JSONResponse({"id": echo["id"]})
+
+        async def get_activities(request: Request) -> Response:
+            await record(request)
+            conversation = self.conversations.get(request.path_params["cid"])
+            if conversation is None:
+                return _error(404, "BadArgument", "unknown conversation")
+            if (problem := self._auth(request, conversation.id)) is not None:
+                return problem
+            mark = int(request.query_params.get("watermark") or 0)
+            visible = [(n, a) for n, a in enumerate(conversation.log, start=1) if n > mark and a.get("type") != "typing"]
+            watermark = str(len(conversation.log)) if conversation.log else None
+            return JSONResponse({"activities": [a for _, a in visible], "watermark": watermark})
+
+        async def stream(socket: WebSocket) -> None:
+            conversation = self.conversations.get(socket.path_params["cid"])
+            bound = self._tokens.get(socket.query_params.get("t", ""))
+            self.requests.append(("WEBSOCKET", socket.url.path, bound is not None))
+            if not self.websocket or conversation is None or bound is None or bound[0] != conversation.id:
+                await socket.close(code=1008, reason="unknown conversation or token, or streaming off")
+                return
+            await socket.accept()
+            if conversation.id in self._sockets:
+                await socket.close(code=1000, reason="collision")  # one stream per conversation
+                return
+            queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+            self._sockets[conversation.id] = queue
+            try:
+                await socket.send_text("")  # a keep-alive frame, as the service sends them
+                if conversation.log:  # what happened before the socket opened is replayed
+                    await socket.send_text(json.dumps({"activities": conversation.log,
+                                                       "watermark": str(len(conversation.log))}))
+                closed = asyncio.ensure_future(socket.receive())  # the client going away ends the stream
+                while True:
+                    arrival = asyncio.ensure_future(queue.get())
+                    await asyncio.wait({closed, arrival}, return_when=asyncio.FIRST_COMPLETED)
+                    if closed.done():
+                        arrival.cancel()
+                        break
+                    await socket.send_text(json.dumps({"activities": [arrival.result()],
+                                                       "watermark": str(len(conversation.log))}))
+            except (WebSocketDisconnect, RuntimeError):
+                pass
+            finally:
+                self._sockets.pop(conversation.id, None)
+
+        return Starlette(routes=[
+            WebSocketRoute(f"{API}/conversations/{{cid}}/stream", stream),
+            Route("/powervirtualagents/botsbyschema/{schema}/directline/token", token, methods=["GET"]),
+            Route("/powervirtualagents/regionalchannelsettings", regional, methods=["GET"]),
+            Route(f"{API}/tokens/generate", generate, methods=["POST"]),
+            Route(f"{API}/tokens/refresh", refresh, methods=["POST"]),
+            Route(f"{API}/conversations", start, methods=["POST"]),
+            Route(f"{API}/conversations/{{cid}}/activities", post_activity, methods=["POST"]),
+            Route(f"{API}/conversations/{{cid}}/activities", get_activities, methods=["GET"]),
+        ])
+
+
+__all__ = ["FakeDirectLine"]

@@ -1,0 +1,81 @@
+"""Serve an ASGI app on loopback with uvicorn: in the current event loop, or in a background thread.
+
+The async form suits async tests; the thread form suits synchronous callers (the CLI example,
+plain pytest tests) whose own event loop would otherwise be blocked by the client they test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from typing import Any
+
+
+class LoopbackServer:
+    """``async with`` or ``with``: runs ``app`` on 127.0.0.1 on a free port; ``url`` has no trailing slash."""
+
+    def __init__(self, app: Any, *, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.app, self._host, self._port = app, host, port
+        self._server: Any = None
+        self._task: asyncio.Task[None] | None = None
+        self._thread: threading.Thread | None = None
+        self.url = ""
+
+    def _make(self) -> Any:
+        import uvicorn
+
+        config = uvicorn.Config(self.app, host=self._host, port=self._port, log_level="warning",
+                                lifespan="off", timeout_graceful_shutdown=1)
+        server = uvicorn.Server(config)
+        server.install_signal_handlers = lambda: None  # the caller owns the process's signals
+        return server
+
+    def _bound(self) -> None:
+        port = self._server.servers[0].sockets[0].getsockname()[1]
+        self.url = f"http://{self._host}:{port}"
+        on_start = getattr(self.app, "on_start", None)
+        if callable(on_start):
+            on_start(self.url)
+
+    async def __aenter__(self) -> LoopbackServer:
+        self._server = self._make()
+        self._task = asyncio.create_task(self._server.serve())
+        while not self._server.started:
+            if self._task.done():
+                self._task.result()
+                raise RuntimeError(f"loopback server on {self._host}:{self._port} did not start")
+            await asyncio.sleep(0.01)
+        self._bound()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._server is None or self._task is None:
+            return
+        self._server.should_exit = True
+        try:
+            await asyncio.wait_for(asyncio.shield(self._task), timeout=3)
+        except asyncio.TimeoutError:
+            self._server.force_exit = True
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+
+    def __enter__(self) -> LoopbackServer:
+        self._server = self._make()
+        self._thread = threading.Thread(target=self._server.run, name="copilot-eval-fake", daemon=True)
+        self._thread.start()
+        while not self._server.started:
+            if not self._thread.is_alive():
+                raise RuntimeError(f"loopback server on {self._host}:{self._port} did not start")
+            self._thread.join(0.01)
+        self._bound()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._server is not None and self._thread is not None:
+            self._server.should_exit = True
+            self._thread.join(5)
+
+
+__all__ = ["LoopbackServer"]
