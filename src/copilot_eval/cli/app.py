@@ -27,11 +27,13 @@ app = typer.Typer(
 _COMMAND_MODULES: tuple[str, ...] = (
     "analyze_cmd",
     "clean_cmd",
+    "compare_cmd",
     "convert_cmd",
     "inspect_cmd",
     "login_cmd",
     "quickstart_cmd",
     "regrade_cmd",
+    "report_cmd",
     "run_cmd",
     "setup_cmd",
     "tools_cmd",
