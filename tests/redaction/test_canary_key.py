@@ -84,9 +84,16 @@ def _leaks(text: str) -> list[str]:
 def _leaking_files(*roots: Path, since: float = 0.0) -> dict[str, list[str]]:
     found = {}
     for root in roots:
-        for path in root.rglob("*"):
-            if path.is_file() and path.stat().st_mtime >= since:
-                leaks = _leaks(path.read_text(encoding="utf-8", errors="replace"))
+        # os.walk, not rglob: a session folder removed while we walk (its run's cleanup) is skipped.
+        for folder, _, names in os.walk(root):
+            for name in names:
+                path = Path(folder) / name
+                try:
+                    if path.stat().st_mtime < since:
+                        continue
+                    leaks = _leaks(path.read_text(encoding="utf-8", errors="replace"))
+                except OSError:
+                    continue
                 if leaks:
                     found[str(path)] = leaks
     return found
@@ -109,6 +116,9 @@ async def test_result_error_summary_events_and_evidence_file_hold_no_key(echo_ur
             assert _leaks(text) == [], (code, text)
         assert MARKER in json.dumps(result.raw_events), f"HTTP {code}: the echo came back, as a marker"
     assert MARKER in results[1].error and MARKER in results[2].error, "429 and 500 errors quote the body"
+    from copilot_eval.runtime.process.pool import shared_pool
+
+    await shared_pool().drain_cleanups()  # sessions are closed after the results; scan what stays on disk
     assert _leaking_files(tmp_path, _sessions_dir(), since=started) == {}
 
 

@@ -22,8 +22,8 @@ _PATTERNS = (
     # ISO date-times and dates (the runtime's <current_datetime>, dates in tool output).
     (re.compile(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?"), "<datetime>"),
     (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.IGNORECASE), "<uuid>"),
-    # Each run's COPILOT_HOME: .../sessions/home-<random>/...
-    (re.compile(r"home-[A-Za-z0-9_]{6,}"), "home-<id>"),
+    # Each run's COPILOT_HOME: .../sessions/home-<pid>-<random>/... (older: home-<random>)
+    (re.compile(r"home-(?:\d+-)?[A-Za-z0-9_]{6,}"), "home-<id>"),
 )
 # Fields whose value is minted per session (a cache key derived from the session id, a user id).
 VOLATILE_FIELDS = frozenset({"prompt_cache_key", "user", "safety_identifier"})
