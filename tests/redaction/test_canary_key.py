@@ -82,11 +82,18 @@ def _leaks(text: str) -> list[str]:
 
 
 def _leaking_files(*roots: Path, since: float = 0.0) -> dict[str, list[str]]:
+    # os.walk, and a file that vanishes mid-search skipped: other runs clean their homes meanwhile.
     found = {}
     for root in roots:
-        for path in root.rglob("*"):
-            if path.is_file() and path.stat().st_mtime >= since:
-                leaks = _leaks(path.read_text(encoding="utf-8", errors="replace"))
+        for folder, _dirs, names in os.walk(root):
+            for name in names:
+                path = Path(folder) / name
+                try:
+                    if path.stat().st_mtime < since:
+                        continue
+                    leaks = _leaks(path.read_text(encoding="utf-8", errors="replace"))
+                except OSError:
+                    continue
                 if leaks:
                     found[str(path)] = leaks
     return found
