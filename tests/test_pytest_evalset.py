@@ -32,7 +32,7 @@ def test_single_turn_set_gives_one_item_per_case_and_writes_evidence(pytester: p
         "case 3 failed: Do you rent tandems?",
         "  expected: Yes, tandems cost 40 euros a day.",
         "  actual:   [[]scripted model: no rule matches this prompt[]]",
-        "  Text similarity (fail): similarity 36* < pass score 70 (of 100)",
+        "  Text similarity (fail): similarity 35.62 < pass score 70 (of 100)",
         f"  evidence: {evidence}/single.csv_case-3.json",
         "copilot-eval test sets: 2 passed, 1 failed (agent), 0 not graded (not an agent failure)",
     ])

@@ -46,3 +46,16 @@ async def test_no_model(copilot_eval):
     outcome = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     outcome.assert_outcomes(failed=1)
     outcome.stdout.fnmatch_lines(["*model: no model given*--copilot-model*"])
+
+
+def test_the_readme_example_runs_in_a_bare_folder(pytester: pytest.Pytester) -> None:
+    # No ini file, no conftest, no asyncio_mode: pytest-asyncio's strict default applies.
+    pytester.makepyfile(test_bare=USER_TEST + '''
+
+async def test_ab(ab_run):
+    model = ScriptedModel.from_dict({"rules": [{"turns": [{"text": "same"}]}]})
+    outcome = await ab_run("say hi", CopilotEval(model=model), CopilotEval(model=model))
+    assert len(outcome.results) == 2
+''')
+    outcome = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    outcome.assert_outcomes(passed=2, failed=1)

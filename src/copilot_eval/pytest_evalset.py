@@ -132,6 +132,10 @@ class EvalSetItem(pytest.Item):
         unit = Unit(evidence_file_name(self.nodeid).removesuffix(".json"), self.cases, 0, self.turns)
         results = runtime_host().run_sync(run_unit(unit, settings.agent, settings.graders,
                                                    evidence_dir=settings.evidence_dir))
+        from copilot_eval.reports.pytest_report import session_report
+
+        if (report := session_report(self.config)) is not None:
+            report.add_case_results(self.nodeid, self.cases, results)
         # The precedence of combine_grades: a definite fail is the agent's, whatever else happened.
         status = combined_status(result.effective_status for result in results)
         settings.tally[status.value] += 1

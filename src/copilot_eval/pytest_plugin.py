@@ -8,6 +8,7 @@ shared by every test that runs in the same event loop and closed at the end of t
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -41,6 +42,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="with --copilot-record: keep what DIR holds and record only the calls it lacks")
     group.addoption("--copilot-evidence-dir", default=os.environ.get("COPILOT_EVAL_EVIDENCE_DIR"),
                     help="write each run's CopilotResult JSON into this directory")
+    group.addoption("--copilot-report", default=os.environ.get("COPILOT_EVAL_REPORT"), metavar="report.html",
+                    help="write a self-contained HTML report of the session: every test, and the evidence of "
+                         "each agent run (env COPILOT_EVAL_REPORT)")
     from copilot_eval.pytest_evalset import add_options
 
     add_options(group)
@@ -50,6 +54,12 @@ def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
+    report = config.getoption("--copilot-report", default=None)
+    # Only the controlling process writes the report (pytest-xdist workers have `workerinput`).
+    if report and not hasattr(config, "workerinput"):
+        from copilot_eval.reports.pytest_report import register_session_report
+
+        register_session_report(config, report)
     if config.getoption("--copilot-record", default=None) and config.getoption("--copilot-replay", default=None):
         raise pytest.UsageError("--copilot-record and --copilot-replay exclude each other: give one of them")
     if config.getoption("--copilot-no-live-models", default=False):
@@ -104,6 +114,14 @@ def _evidence_name(nodeid: str, index: int) -> str:
     return evidence_file_name(nodeid, index)
 
 
+def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path | None) -> None:
+    from copilot_eval.reports.pytest_report import session_report
+
+    report = session_report(config)
+    if report is not None:
+        report.add_result(nodeid, result, saved)
+
+
 @pytest.fixture
 def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``result = await copilot_eval(agent, prompt)``: run through the real runtime, get evidence."""
@@ -124,8 +142,10 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
             agent = with_cassette(agent, cassettes, default_model=options["default_model"],
                                   default_provider=options["default_provider"])
         result = await run_copilot(agent, prompt, **options)
+        saved = None
         if evidence_dir is not None:
-            result.save(evidence_dir / _evidence_name(request.node.nodeid, runs))
+            saved = result.save(evidence_dir / _evidence_name(request.node.nodeid, runs))
+        _add_to_report(config, request.node.nodeid, result, saved)
         runs += 1
         return result
 
@@ -144,12 +164,34 @@ def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
         options.setdefault("default_model", config.getoption("--copilot-model"))
         options.setdefault("default_provider", _default_provider(config))
         outcome = await run_ab(prompt, baseline, candidate, **options)
-        if evidence_dir is not None:
-            for index, result in enumerate(outcome.results):
-                result.save(evidence_dir / _evidence_name(f"{request.node.nodeid}-ab-{result.comparison_role}", index))
+        for index, result in enumerate(outcome.results):
+            saved = None
+            if evidence_dir is not None:
+                saved = result.save(evidence_dir / _evidence_name(f"{request.node.nodeid}-ab-{result.comparison_role}", index))
+            _add_to_report(config, request.node.nodeid, result, saved)
         return outcome
 
     return run
+
+
+OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run"})
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_pycollect_makeitem(collector: Any, name: str, obj: object) -> Any:
+    """Mark ``async def`` tests that ask for our fixtures as asyncio tests.
+
+    So the README's example runs in a bare folder: pytest-asyncio's default (strict) mode skips
+    unmarked async tests, and a user should not need an ini file or a conftest to await a run.
+    The mark is put on the function before pytest builds its item, which is when pytest-asyncio
+    decides. Tests already marked (or auto mode) are left alone.
+    """
+    if inspect.iscoroutinefunction(obj) and collector.funcnamefilter(name):
+        marks = getattr(obj, "pytestmark", [])
+        wanted = set(inspect.signature(obj).parameters) & OUR_ASYNC_FIXTURES
+        if wanted and not any(getattr(mark, "name", None) == "asyncio" for mark in marks):
+            pytest.mark.asyncio(obj)
+    yield
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from event_factory import one_call_session, tool_done, tool_start
 
 from copilot_eval.capture import result_from_events
@@ -55,3 +56,58 @@ def test_non_mcp_tool_text_is_never_parsed():
     events = one_call_session(tool_start("c1", "get_balance", {}), tool_done("c1", 'x\n\n{"result":"y"}'))
     call = result_from_events(events).all_tool_calls[0]
     assert call.structured_result is None and call.result == 'x\n\n{"result":"y"}'
+
+
+# -- structured content of real servers: any JSON value --------------------------------------
+
+TIME_TEXT = '{\n  "timezone": "Europe/Paris",\n  "is_dst": false\n}'
+TIME_VALUE = {"timezone": "Europe/Paris", "is_dst": False}
+
+
+def test_the_event_structured_content_is_the_structured_result():
+    call, errors, result = mcp_call({"content": TIME_TEXT + '\n\n{"timezone":"Europe/Paris","is_dst":false}',
+                                     "contents": [{"type": "text", "text": TIME_TEXT}],
+                                     "structuredContent": TIME_VALUE})
+    assert call.structured_result == TIME_VALUE and errors == [] and result.evidence_complete
+
+
+def test_trailing_json_of_any_shape_is_accepted_without_structured_content():
+    listing = "[FILE] a.txt\n[DIR] docs"
+    call, errors, _ = mcp_call({"content": listing + '\n\n{"content":"[FILE] a.txt\\n[DIR] docs"}',
+                                "contents": [{"type": "text", "text": listing}]})
+    assert call.structured_result == {"content": listing} and errors == []
+
+
+def test_a_structured_list_is_kept_as_a_list():
+    call, errors, _ = mcp_call({"content": "two items\n\n[1,2]", "contents": [{"type": "text", "text": "two items"}],
+                                "structuredContent": [1, 2]})
+    assert call.structured_result == [1, 2] and errors == []
+
+
+def test_trailing_json_that_differs_from_structured_content_is_a_mismatch():
+    call, errors, _ = mcp_call({"content": TIME_TEXT + '\n\n{"timezone":"Asia/Tokyo","is_dst":false}',
+                                "contents": [{"type": "text", "text": TIME_TEXT}],
+                                "structuredContent": TIME_VALUE})
+    assert errors == ["result_mismatch"] and call.structured_result == TIME_VALUE
+    assert call.result.endswith('"Asia/Tokyo","is_dst":false}'), "the text as received is kept"
+
+
+# -- arguments --------------------------------------------------------------------------------
+
+def _args_call(arguments):
+    events = one_call_session(tool_start("m1", "lookup"), tool_done("m1", "ok"), call=("m1", "lookup", {}))
+    events[[e["type"] for e in events].index("tool.execution_start")]["data"]["arguments"] = arguments
+    outcome = result_from_events(events)
+    return outcome.all_tool_calls[0], outcome.capture_errors
+
+
+def test_arguments_given_as_a_json_string_are_parsed():
+    call, errors = _args_call('{"account": "A1", "limit": 3}')
+    assert call.arguments == {"account": "A1", "limit": 3} and call.raw_arguments is None and errors == []
+
+
+@pytest.mark.parametrize("raw", ['{"account": "A1"', '["A1"]', 42])
+def test_unreadable_arguments_are_kept_raw_with_a_capture_error(raw):
+    call, errors = _args_call(raw)
+    assert call.arguments is None and call.raw_arguments == raw
+    assert [e.kind for e in errors] == ["unparsed_event"] and "kept raw" in errors[0].message

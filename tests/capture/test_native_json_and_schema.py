@@ -51,7 +51,7 @@ def test_saved_parts_keep_their_meaning(tmp_path):
     skills = CopilotResult.load(every["skills"].save(tmp_path / "s.json"))
     assert skills.skill_discovery == DISCOVERY and "skill" not in json.dumps(skills.configuration)
     timed = CopilotResult.load(every["timed_out"].save(tmp_path / "t.json"))
-    assert timed.stop_reason == "cleanup_error" and "30 s" in timed.error and timed.tool_calls_admitted == 1
+    assert timed.stop_reason == "timeout" and "30 s" in timed.error and "stop hung" in timed.error and timed.tool_calls_admitted == 1
     assert timed.all_tool_calls[0].completion_received is False
     child = CopilotResult.load(every["children"].save(tmp_path / "c.json")).subagent_invocations[0].result
     assert child.all_tool_calls[0].name == "grep"

@@ -29,11 +29,11 @@ def test_stop_reason_other_than_completed_fails():
     assert result.success is False and result.stop_reason == "timeout" and result.error == "timed out after 30 s"
 
 
-def test_cleanup_error_wins_and_original_error_stays():
-    facts = RunFacts(stop_reason="tool_budget_exceeded", error="tool budget of 1 exceeded", cleanup_error="disconnect hung")
+def test_a_failed_run_keeps_its_first_cause_and_the_cleanup_problem_is_added():
+    facts = RunFacts(stop_reason="tool_budget_exceeded", error="tool budget of 1 exceeded", cleanup_error="abort hung")
     result = result_from_events(CLEAN, facts=facts)
-    assert result.stop_reason == "cleanup_error" and result.success is False
-    assert "tool budget of 1 exceeded" in result.error and "disconnect hung" in result.error
+    assert result.stop_reason == "tool_budget_exceeded" and result.success is False
+    assert result.error == "tool budget of 1 exceeded; cleanup failed: abort hung"
 
 
 def test_cleanup_error_after_a_completed_run_fails_it():

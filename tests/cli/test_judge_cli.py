@@ -77,6 +77,6 @@ def test_judge_verdicts_and_reasoning_reach_run_json_and_results_csv(tmp_path):
     assert rows["When do you open?"]["result_1"] == "Error"
 
     # The judge's own session is evidence too, saved beside the case's.
-    judged = CopilotResult.load(good["evidencePath"])
+    judged = CopilotResult.load(out / good["evidencePath"])
     assert judged.success and '"score": 92' in (judged.final_response or "")
     assert Path(good["evidencePath"]).name == "case1-r0.compare-meaning.judge.json"

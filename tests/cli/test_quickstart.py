@@ -44,6 +44,9 @@ def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_ag
     run = json.loads((run_dir / "run.json").read_text())
     assert (run["passed"], run["failed"], run["errored"], run["generalQualityPercent"]) == (6, 0, 0, 100.0)
     assert (run_dir / "results.csv").is_file()
+    # The evaluation story writes the HTML report and names it.
+    assert (run_dir / "report.html").is_file()
+    assert f"open the HTML report: {run_dir / 'report.html'}" in first.stdout
     # examples/evalsets/conversations.csv: three conversations of two turns, one session each.
     assert [(r["conversationNumber"], r["turn"]) for r in run["results"]] == [
         (1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]

@@ -71,7 +71,9 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
     assert [g["method"] for g in by_case[1]["grades"]] == ["Keyword match"]
     assert [by_case[n]["status"] for n in (1, 2)] == ["pass", "fail"]
     assert "regraded from" in run["note"]
-    assert all(Path(r["evidencePath"]).parent == regraded_dir / "evidence" for r in run["results"])
+    # Evidence paths in run.json are relative to the run folder (the regraded folder's own copies).
+    assert all((regraded_dir / r["evidencePath"]).parent == regraded_dir / "evidence" for r in run["results"])
+    assert all((regraded_dir / r["evidencePath"]).is_file() for r in run["results"])
     rows = list(csv.DictReader((regraded_dir / "results.csv").open(encoding="utf-8")))
     assert [row["question"] for row in rows] == ["Do I need to leave a deposit?", "When do you open?"]
 

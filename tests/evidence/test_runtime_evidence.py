@@ -119,7 +119,8 @@ async def test_configuration_keeps_out_keys_commands_and_environment(monkeypatch
         agent = CopilotEval(
             model=model.session_model, audit_requests=True,
             provider=ByokProvider(base_url=server.base_url, api_key_env="EVIDENCE_BYOK_KEY"),
-            mcp_servers={"notes": {"command": sys.executable, "args": ["-c", "pass"],
+            # The server exits at once: optional, so the run goes on and only its settings matter here.
+            mcp_servers={"notes": {"command": sys.executable, "args": ["-c", "pass"], "optional": True,
                                    "env": {"NOTES_TOKEN": "tok-mcp-secret-42"}}},
             timeout_s=60,
         )

@@ -17,7 +17,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
+from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import EvalSetReadError, check_csv, read_csv, validate_eval_test_set
 

@@ -27,7 +27,9 @@ def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "6 failed" in done.stdout and "runtime limitation" in done.stdout
     run = json.loads((tmp_path / "run.json").read_text())
-    assert run["failed"] == 6 and all(Path(r["evidencePath"]).is_file() for r in run["results"])
+    # Evidence paths are relative to the run folder, so the folder can move and still open.
+    assert run["failed"] == 6 and all((tmp_path / r["evidencePath"]).is_file() for r in run["results"])
+    assert run["schemaVersion"] == 1 and not any(Path(r["evidencePath"]).is_absolute() for r in run["results"])
     assert "testMethodType_2" in (tmp_path / "results.csv").read_text().splitlines()[0]
 
 

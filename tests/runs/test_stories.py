@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from copilot_eval.agent.agent_file import load_agent_file
+from copilot_eval.agent import load_agent_file
 from copilot_eval.evalsets import CaseStatus, Confidence, LimitationStanding, read_csv
 from copilot_eval.runs import confirm_limitation, run_eval_set
 

@@ -3,40 +3,54 @@
 Relative paths (scripted model, custom agents, skill directories, working directory) are taken
 relative to the agent file. In MCP server commands and arguments, ``{agent_dir}`` is the agent
 file's folder and ``{python}`` the running Python interpreter.
+
+This module turns the file into CopilotEval fields and never imports CopilotEval itself:
+``CopilotEval.from_file`` (and ``load_agent_file``) build the agent from these fields, so the two
+modules depend one way only.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 import yaml
 from pydantic import ValidationError
 
-from copilot_eval.agent.config import CopilotEval
 from copilot_eval.agent.custom_agent import CustomAgent
+from copilot_eval.agent.mcp_config import mcp_server_problems
+from copilot_eval.agent.suggest import unknown_key
+
+PYTHON_ONLY = {"tools": "Python tools are given in Python, not in an agent file: "
+                        "CopilotEval.from_file(path).with_options(tools=[my_function]); to choose the "
+                        "runtime's built-in tools use allowed_tools / excluded_tools"}
 
 
 class AgentFileError(ValueError):
-    """An agent file that cannot be used; the message names the file and the field."""
+    """An agent file that cannot be used; the message names the file and every bad field."""
 
 
-def _model_from_block(value: Any, base: Path, file: Path) -> dict[str, Any]:
-    """Translate the `model:` entry into CopilotEval fields."""
+class _Problem(Exception):
+    """One problem of one field, collected with the others (a bad script raises its own error)."""
+
+
+def _model_from_block(value: Any, base: Path) -> dict[str, Any]:
+    """Translate the `model:` entry into CopilotEval fields (raises _Problem naming the key)."""
     if value is None or isinstance(value, str):
         return {"model": value}
     if not isinstance(value, dict):
-        raise AgentFileError(f"{file}: model: must be a model name or a mapping")
-    unknown = set(value) - {"scripted", "name", "provider"}
+        raise _Problem("model: must be a model name or a mapping")
+    unknown = [key for key in value if key not in ("scripted", "name", "provider")]
     if unknown:
-        raise AgentFileError(f"{file}: model: unknown key(s) {sorted(unknown)} (expected scripted, name, provider)")
+        raise _Problem(f"model.{unknown[0]}: {unknown_key(str(unknown[0]), ('scripted', 'name', 'provider'))}")
     if "scripted" in value:
         from copilot_eval.models.scripted import ScriptedModel
 
         script_path = base / str(value["scripted"])
         if not script_path.is_file():
-            raise AgentFileError(f"{file}: model.scripted: file not found: {script_path}")
+            raise _Problem(f"model.scripted: file not found: {script_path}")
         return {"model": ScriptedModel.from_file(script_path)}
     fields: dict[str, Any] = {"model": value.get("name")}
     if "provider" in value:
@@ -54,9 +68,7 @@ def _resolve_placeholders(value: Any, base: Path) -> Any:
     return value
 
 
-def load_agent_file(path: str | Path) -> CopilotEval:
-    """Read an agent YAML file into a CopilotEval, with errors naming the file and field."""
-    file = Path(path)
+def _read_mapping(file: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -69,29 +81,85 @@ def load_agent_file(path: str | Path) -> CopilotEval:
         raise AgentFileError(f"{file}: not valid YAML: {error}") from None
     if not isinstance(data, dict):
         raise AgentFileError(f"{file}: an agent file is a mapping of fields (name, model, instructions, ...)")
+    return data
+
+
+def _agent_path(entry: str, base: Path) -> Path:
+    """A custom agent's file: a path, or a bare name found as ``<name>.agent.md`` next to the
+    agent file or in ``.github/agents/`` (where GitHub keeps them)."""
+    path = base / entry
+    if path.exists() or entry.endswith(".md"):
+        return path
+    for folder in (base, base / ".github" / "agents"):
+        candidate = folder / f"{entry}.agent.md"
+        if candidate.is_file():
+            return candidate
+    return path
+
+
+def _custom_agents(entries: Any, base: Path, problems: list[str]) -> tuple[CustomAgent, ...]:
+    agents = []
+    for index, entry in enumerate(entries or []):
+        try:
+            agents.append(CustomAgent.from_file(_agent_path(entry, base)) if isinstance(entry, str)
+                          else CustomAgent(**entry))
+        except FileNotFoundError as error:
+            problems.append(f"custom_agents[{index}]: file not found: {error.filename}")
+        except (OSError, ValueError, TypeError) as error:
+            problems.append(f"custom_agents[{index}]: {error}")
+    return tuple(agents)
+
+
+def read_agent_file(path: str | Path, known: Collection[str]) -> tuple[dict[str, Any], list[str]]:
+    """The CopilotEval fields of an agent file, and its problems (each ``field: what is wrong``).
+
+    ``known`` is the set of CopilotEval field names. Fields with a problem are left out, so the
+    caller can still find the problems of the remaining fields and report them all at once.
+    """
+    file = Path(path)
+    data = _read_mapping(file)
     base = file.resolve().parent
-    fields = dict(data)
-    fields.update(_model_from_block(fields.pop("model", None), base, file))
+    problems: list[str] = []
+    fields: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in PYTHON_ONLY:
+            problems.append(f"{key}: {PYTHON_ONLY[key]}")
+        elif key not in known:
+            problems.append(f"{key}: {unknown_key(str(key), [k for k in known if k not in PYTHON_ONLY])}")
+        else:
+            fields[key] = value
+    if "model" in fields:
+        try:
+            fields.update(_model_from_block(fields.pop("model"), base))
+        except _Problem as problem:
+            problems.append(str(problem))
     if "custom_agents" in fields:
-        agents = []
-        for entry in fields["custom_agents"] or []:
-            try:
-                agents.append(CustomAgent.from_file(base / entry) if isinstance(entry, str) else CustomAgent(**entry))
-            except (OSError, ValueError, TypeError) as error:
-                raise AgentFileError(f"{file}: custom_agents: {error}") from None
-        fields["custom_agents"] = tuple(agents)
-    for key in ("skill_directories",):
-        if key in fields:
-            fields[key] = tuple(base / entry for entry in fields[key] or [])
+        fields["custom_agents"] = _custom_agents(fields["custom_agents"], base, problems)
+    if "skill_directories" in fields:
+        fields["skill_directories"] = tuple(base / entry for entry in fields["skill_directories"] or [])
     if fields.get("working_directory"):
         fields["working_directory"] = base / fields["working_directory"]
     if "mcp_servers" in fields:
-        fields["mcp_servers"] = _resolve_placeholders(fields["mcp_servers"] or {}, base)
-    try:
-        return CopilotEval(**fields)
-    except ValidationError as error:
-        problems = []
-        for item in error.errors():
-            where = ".".join(str(part) for part in item["loc"]) or "agent"
-            problems.append(f"{file}: {where}: {item['msg']}")
-        raise AgentFileError("\n".join(problems)) from None
+        servers = _resolve_placeholders(fields.pop("mcp_servers") or {}, base)
+        server_problems = mcp_server_problems(servers)
+        problems.extend(server_problems)
+        if not server_problems:
+            fields["mcp_servers"] = servers
+    return fields, problems
+
+
+def validation_problems(error: ValidationError) -> list[str]:
+    """Pydantic's errors as ``field: message`` lines (without its "Value error," prefix)."""
+    problems = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "agent"
+        message = str(item["msg"]).removeprefix("Value error, ")
+        # A validator that already names the full path (mcp_servers.git.args: ...) says it once.
+        problems.append(message if message.startswith(f"{where}.") or message.startswith(f"{where}:")
+                        else f"{where}: {message}")
+    return problems
+
+
+def agent_file_error(file: str | Path, problems: list[str]) -> AgentFileError:
+    """One error listing every problem of the file, one line each, each naming the file."""
+    return AgentFileError("\n".join(f"{file}: {problem}" for problem in problems))

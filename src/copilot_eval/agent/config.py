@@ -6,9 +6,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from copilot_eval.agent.agent_file import AgentFileError, agent_file_error, read_agent_file, validation_problems
 from copilot_eval.agent.custom_agent import CustomAgent
+from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.models.byok import ByokProvider
 
 PermissionPolicy = Literal["approve_all", "deny_all"] | Callable[..., Any]
@@ -70,14 +72,13 @@ class CopilotEval(BaseModel):
         raise ValueError(f"must be a model name or a model source (ScriptedModel, FunctionModel, Replay, Recorder; "
                          f"see copilot_eval.models.base.ModelSource), got {type(value).__name__}")
 
-    @field_validator("mcp_servers")
+    @field_validator("mcp_servers", mode="before")
     @classmethod
-    def _mcp_servers_shape(cls, value: Mapping[str, Mapping[str, Any]]) -> Mapping[str, Mapping[str, Any]]:
-        for server, config in value.items():
-            if not isinstance(config, Mapping):
-                raise ValueError(f"{server}: must be a mapping")
-            if "command" not in config and "url" not in config:
-                raise ValueError(f"{server}: needs 'command' (stdio server) or 'url' (HTTP server)")
+    def _mcp_servers_shape(cls, value: Any) -> Any:
+        # Checked here, not by the runtime: a malformed entry would otherwise hang until timeout_s.
+        problems = mcp_server_problems(value)
+        if problems:
+            raise ValueError("; ".join(problems))
         return value
 
     @field_validator("tools")
@@ -113,7 +114,21 @@ class CopilotEval(BaseModel):
 
     @classmethod
     def from_file(cls, path: str | Path) -> CopilotEval:
-        """Load an agent from a YAML agent file (see docs/agent-file.md)."""
-        from copilot_eval.agent.agent_file import load_agent_file
+        """Load an agent from a YAML agent file (see docs/agent-file.md); every problem at once."""
+        fields, problems = read_agent_file(path, known=cls.model_fields)
+        agent = None
+        try:
+            agent = cls(**fields)
+        except ValidationError as error:
+            problems.extend(validation_problems(error))
+        if problems or agent is None:
+            raise agent_file_error(path, problems)
+        return agent
 
-        return load_agent_file(path)
+
+def load_agent_file(path: str | Path) -> CopilotEval:
+    """Read an agent YAML file into a CopilotEval; ``AgentFileError`` names the file and fields."""
+    return CopilotEval.from_file(path)
+
+
+__all__ = ["AgentFileError", "CopilotEval", "load_agent_file"]

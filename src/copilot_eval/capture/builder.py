@@ -8,6 +8,8 @@ from typing import Any
 
 from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
 from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
+from copilot_eval.capture.mcp_servers import mcp_server_statuses, mcp_startup_failure, mcp_warnings
+from copilot_eval.capture.outcome import decide_outcome
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.scopes import Scope, split_scopes
 from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
@@ -88,32 +90,14 @@ def _explain_failure(errors: list[CaptureError], fallback: str) -> str:
     return f"incomplete evidence: {blocking[0]}" if blocking else fallback
 
 
-def _combine(*parts: str | None) -> str | None:
-    # A part already contained in an earlier one (the runner quoting the session error) adds nothing.
-    texts: list[str] = []
-    for part in parts:
-        if part and not any(part in kept for kept in texts):
-            texts.append(part)
-    return "; ".join(texts) if texts else None
-
-
 def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts | None) -> None:
-    blocking = blocking_errors(result.capture_errors)
-    if facts is None:
-        result.stop_reason = None
-        result.success = session.idle_seen and session.error is None and not blocking
-        result.error = session.error
-        if not result.success and result.error is None:
-            fallback = "the session never reached idle" if not session.idle_seen else "capture failed"
-            result.error = _explain_failure(result.capture_errors, fallback)
-        return
-    result.success = facts.stop_reason == "completed" and facts.cleanup_error is None \
-        and session.error is None and not blocking
-    result.stop_reason = "cleanup_error" if facts.cleanup_error is not None else facts.stop_reason
-    cleanup = f"cleanup failed: {facts.cleanup_error}" if facts.cleanup_error is not None else None
-    result.error = _combine(facts.error, session.error, cleanup)
-    if not result.success and result.error is None:
-        result.error = _explain_failure(result.capture_errors, f"stop reason: {facts.stop_reason}")
+    # A saved log does not say which servers were optional: every failure is then a warning.
+    result.warnings.extend(mcp_warnings(result.mcp_servers, all_failures=facts is None))
+    # A required MCP server that could not start ends the run before its first model call; that
+    # failure is the cause, whatever the runner saw as a consequence.
+    mcp_failure = mcp_startup_failure(result.mcp_servers) if facts is not None and facts.mcp_servers is not None else None
+    outcome = decide_outcome(facts, session, blocking_errors(result.capture_errors), mcp_failure=mcp_failure)
+    result.stop_reason, result.success, result.error = outcome.stop_reason, outcome.success, outcome.error
 
 
 def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
@@ -123,10 +107,15 @@ def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
     audit = facts.request_audit
     if audit is not None:
         audit = [RequestAuditRecord.model_validate(redact_data(record.model_dump())) for record in audit]
+    stop_request = facts.stop_request
+    if stop_request is not None:
+        stop_request = (stop_request[0], redact(stop_request[1]) or "")
     return dataclasses.replace(
         facts, error=redact(facts.error), cleanup_error=redact(facts.cleanup_error), prompt=redact(facts.prompt),
         configuration=redact_data(facts.configuration), tool_exceptions=redact_data(facts.tool_exceptions),
-        request_audit=audit,
+        request_audit=audit, stop_request=stop_request, runtime_exit=redact(facts.runtime_exit),
+        exception=redact(facts.exception), known_at_timeout=tuple(redact(part) or "" for part in facts.known_at_timeout),
+        session_error_note=redact(facts.session_error_note),
     )
 
 
@@ -148,6 +137,9 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
     result.session_id = session.session_id
     result.working_directory = session.working_directory
     result.agent_name = getattr(agent, "name", None)
+    for custom in getattr(agent, "custom_agents", None) or ():
+        result.warnings.extend(getattr(custom, "warnings", ()))
+    result.mcp_servers = mcp_server_statuses(all_events, facts.mcp_servers if facts is not None else None)
     if facts is not None:
         result.agent_name = facts.agent_name or result.agent_name
         result.prompt = facts.prompt or result.prompt

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from copilot_eval.capture.events import event_data, event_id, event_type, int_or_none, list_or_empty, text_or_none
+from copilot_eval.capture.session_error import session_error_message
 from copilot_eval.evidence import CaptureError, PermissionRecord, ToolCall, Turn, UsageEntry
 
 
@@ -79,12 +80,6 @@ class SessionFacts:
     shutdown: dict[str, Any] | None = None
 
 
-def _error_message(data: dict[str, Any]) -> str:
-    message = text_or_none(data.get("message")) or text_or_none(data.get("errorType")) or "session error"
-    status = int_or_none(data.get("statusCode"))
-    return f"{message} (HTTP {status})" if status is not None else message
-
-
 def session_facts(events: Iterable[dict[str, Any]], errors: list[CaptureError]) -> SessionFacts:
     """Identity, version, model choice, idle, errors and shutdown metrics of one scope."""
     facts = SessionFacts()
@@ -110,9 +105,7 @@ def session_facts(events: Iterable[dict[str, Any]], errors: list[CaptureError]) 
             if data is None:
                 errors.append(CaptureError(kind="unparsed_event", event_id=event_id(event),
                                            message="session.error without a payload object"))
-                messages.append("session error (payload unreadable)")
-            else:
-                messages.append(_error_message(data))
+            messages.append(session_error_message(data))
         elif kind == "session.shutdown" and data is not None:
             facts.shutdown = data
     if messages:

@@ -10,14 +10,25 @@ from copilot_eval.evidence import RequestAuditRecord, SkillDiscovery, StopReason
 
 @dataclass(frozen=True)
 class RunFacts:
-    """Runner-side facts that no session event carries (stop reason, timings, guards, cleanup).
+    """Runner-side facts that no session event carries (how the wait ended, timings, guards, cleanup).
 
-    A saved event log has no RunFacts; capture then leaves ``stop_reason`` at ``None`` and judges
-    success from the events alone.
+    The runner records what it saw; ``capture.outcome.decide_outcome`` alone turns these facts
+    and the events into ``stop_reason``, ``success`` and ``error``. A saved event log has no
+    RunFacts; capture then leaves ``stop_reason`` at ``None`` and judges from the events alone.
+    ``stop_reason`` and ``error`` are for callers that already know the outcome (a replay, a
+    test): when given, they are taken as declared.
     """
 
     stop_reason: StopReason | None = None
     error: str | None = None
+    # What ended the runner's wait, as seen (each None when it did not happen):
+    stop_request: tuple[StopReason, str] | None = None  # our own stop (budget, max_turns, audit): reason, why
+    timed_out_while: str | None = None  # "while creating the session", "waiting for the agent to finish", ...
+    timeout_s: float | None = None
+    runtime_exit: str | None = None  # "Copilot runtime process 123 was killed by SIGKILL"
+    exception: str | None = None  # "Type: message" of what a call into the runtime raised
+    known_at_timeout: tuple[str, ...] = ()  # tool calls still running, what the model calls were doing
+    session_error_note: str | None = None  # how to fix the session error, when the model source knows
     duration_ms: float | None = None
     working_directory: str | None = None
     configuration: dict[str, Any] | None = None
@@ -34,8 +45,12 @@ class RunFacts:
     # reports a generic failure text, so this is the only place the real exception survives.
     tool_exceptions: dict[str, str] = field(default_factory=dict)
     cleanup_error: str | None = None
+    # The runtime's MCP server list taken before the first prompt (rows of name, status, error,
+    # optional); None when the run had no MCP servers or never got that far.
+    mcp_servers: list[dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         # Accept any iterable of ids from the runner, but keep the record immutable.
         object.__setattr__(self, "refused_call_ids", frozenset(self.refused_call_ids))
         object.__setattr__(self, "abandoned_call_ids", frozenset(self.abandoned_call_ids))
+        object.__setattr__(self, "known_at_timeout", tuple(self.known_at_timeout))

@@ -7,6 +7,7 @@ record: it is reported as a capture error and stays in ``raw_events``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -50,35 +51,77 @@ def _call_id(event: dict[str, Any], data: dict[str, Any] | None, errors: list[Ca
     return call_id
 
 
-def _arguments(value: Any) -> dict[str, Any] | None:
-    return value if isinstance(value, dict) else None
+def _arguments(value: Any) -> tuple[dict[str, Any] | None, Any]:
+    """The arguments as an object, and the raw value when they could not be read as one.
+
+    Models and runtimes sometimes hand arguments over as a JSON string: that is parsed. Anything
+    else that is not an object is kept raw (with a capture error), never silently dropped.
+    """
+    if value is None or isinstance(value, dict):
+        return value, None
+    if isinstance(value, str):
+        try:
+            parsed = json.loads(value) if value.strip() else {}
+        except ValueError:
+            return None, value
+        if isinstance(parsed, dict):
+            return parsed, None
+    return None, value
 
 
-def _note_request(calls: dict[str, ToolCall], data: dict[str, Any], scope: str) -> None:
+def _unreadable_arguments(call: ToolCall, event: dict[str, Any] | None) -> CaptureError:
+    return CaptureError(
+        kind="unparsed_event", call_id=call.call_id, event_id=event_id(event) if event else None,
+        message=f"arguments of call {call.call_id} are not a JSON object; kept raw: {str(call.raw_arguments)[:120]!r}",
+    )
+
+
+def _set_arguments(call: ToolCall, value: Any, event: dict[str, Any], errors: list[CaptureError]) -> None:
+    call.arguments, call.raw_arguments = _arguments(value)
+    if call.raw_arguments is not None:
+        errors.append(_unreadable_arguments(call, event))
+
+
+def _note_request(calls: dict[str, ToolCall], data: dict[str, Any], scope: str, event: dict[str, Any],
+                  errors: list[CaptureError]) -> None:
     for request in list_or_empty(data.get("toolRequests")):
         call_id = text_or_none(request.get("toolCallId")) if isinstance(request, dict) else None
         if call_id is None or call_id in calls:
             continue
-        calls[call_id] = ToolCall(
-            call_id=call_id, name=text_or_none(request.get("name")), arguments=_arguments(request.get("arguments")),
+        calls[call_id] = call = ToolCall(
+            call_id=call_id, name=text_or_none(request.get("name")),
             completion_received=False, turn_id=text_or_none(data.get("turnId")), agent_id=scope or None,
             parent_call_id=text_or_none(data.get("parentToolCallId")),
         )
+        _set_arguments(call, request.get("arguments"), event, [])  # the start, when seen, reports it
 
 
-def _apply_start(calls: dict[str, ToolCall], call_id: str, data: dict[str, Any], scope: str) -> None:
+def _request_argument_problems(calls: dict[str, ToolCall], started: set[str], errors: list[CaptureError]) -> None:
+    # A call that never started has only the model's request: its unreadable arguments are news.
+    for call in calls.values():
+        if call.call_id not in started and call.raw_arguments is not None:
+            errors.append(_unreadable_arguments(call, None))
+
+
+def _apply_start(calls: dict[str, ToolCall], call_id: str, data: dict[str, Any], scope: str,
+                 event: dict[str, Any], errors: list[CaptureError]) -> None:
     # The start is the runtime's own record of what ran, so it wins over the model's request.
     previous = calls.get(call_id)
-    calls[call_id] = ToolCall(
+    calls[call_id] = call = ToolCall(
         call_id=call_id,
         name=text_or_none(data.get("toolName")) or (previous.name if previous else None),
-        arguments=_arguments(data.get("arguments")) if "arguments" in data else (previous.arguments if previous else None),
+        arguments=previous.arguments if previous else None,
+        raw_arguments=previous.raw_arguments if previous else None,
         completion_received=False,
         mcp_server_name=text_or_none(data.get("mcpServerName")),
         turn_id=text_or_none(data.get("turnId")) or (previous.turn_id if previous else None),
         agent_id=scope or None,
         parent_call_id=text_or_none(data.get("parentToolCallId")) or (previous.parent_call_id if previous else None),
     )
+    if "arguments" in data:
+        _set_arguments(call, data.get("arguments"), event, errors)
+    elif call.raw_arguments is not None:
+        errors.append(_unreadable_arguments(call, event))
 
 
 def _error_text(data: dict[str, Any]) -> tuple[str | None, str | None]:
@@ -145,18 +188,21 @@ def tool_calls_of(events: Iterable[dict[str, Any]], *, scope: str, facts: RunFac
     calls: dict[str, ToolCall] = {}
     ledger = _Ledger(errors)
     completions: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
+    started: set[str] = set()
     for event in events:
         kind, data = event_type(event), event_data(event)
         if kind == "assistant.message" and data is not None:
-            _note_request(calls, data, scope)
+            _note_request(calls, data, scope, event, errors)
         elif kind == "tool.execution_start":
             call_id = _call_id(event, data, errors)
             if call_id is not None and data is not None and ledger.keep("start", call_id, data, event):
-                _apply_start(calls, call_id, data, scope)
+                started.add(call_id)
+                _apply_start(calls, call_id, data, scope, event, errors)
         elif kind == "tool.execution_complete":
             call_id = _call_id(event, data, errors)
             if call_id is not None and data is not None and ledger.keep("completion", call_id, data, event):
                 completions.append((call_id, data, event))
+    _request_argument_problems(calls, started, errors)
     for call_id, data, event in completions:
         call = calls.get(call_id)
         if call is None:

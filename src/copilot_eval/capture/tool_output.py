@@ -70,7 +70,9 @@ def read_tool_output(result: Any, *, is_mcp: bool) -> ToolOutput:
     output.detailed = text_or_none(result.get("detailedContent"))
     _decode_images(result, output)
     if is_mcp and output.text is not None:
-        kwargs = {"structured_content": result["structuredContent"]} if "structuredContent" in result else {}
+        # The event's own structuredContent is the evidence where the runtime carries it.
+        structured = result.get("structuredContent")
+        kwargs = {"structured_content": structured} if structured is not None else {}
         reading = read_mcp_result(output.text, result.get("contents"), **kwargs)
         output.structured, output.mismatch = reading.structured, reading.problem
     return output

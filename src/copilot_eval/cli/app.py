@@ -7,9 +7,15 @@ so `--help` and `validate` stay fast.
 
 from __future__ import annotations
 
+import shutil
+
 import typer
 
+# Help text uses the terminal's whole width (click's default stops at 80 columns).
+_WIDTH = max(80, shutil.get_terminal_size((100, 24)).columns)
+
 app = typer.Typer(
+    context_settings={"max_content_width": _WIDTH, "terminal_width": _WIDTH},
     name="copilot-eval",
     help="Test agents built on GitHub Copilot through the real Copilot runtime.",
     no_args_is_help=True,
@@ -20,13 +26,17 @@ app = typer.Typer(
 # One line per command module; keep the list sorted.
 _COMMAND_MODULES: tuple[str, ...] = (
     "analyze_cmd",
+    "clean_cmd",
+    "compare_cmd",
     "convert_cmd",
     "inspect_cmd",
     "login_cmd",
     "quickstart_cmd",
     "regrade_cmd",
+    "report_cmd",
     "run_cmd",
     "setup_cmd",
+    "tools_cmd",
     "validate_cmd",
 )
 

@@ -1,4 +1,9 @@
-"""`copilot-eval inspect EVENTS.jsonl`: the evidence summary of a saved session event log."""
+"""`copilot-eval inspect FILE`: the evidence summary of a saved event log or a saved result.
+
+FILE is either a session event log (JSONL, one ``SessionEvent.to_dict()`` per line) or a
+CopilotResult saved as JSON (``result.save(path)``, the evidence files of ``run`` and of
+``--copilot-evidence-dir``): a JSON object with a ``schema_version`` is read as evidence.
+"""
 
 from __future__ import annotations
 
@@ -17,19 +22,44 @@ def _render(result: CopilotResult, source: Path) -> None:
     render_result(result, source)
 
 
-def inspect(
-    events_file: Annotated[Path, typer.Argument(help="A JSONL session event log (one SessionEvent.to_dict() per line).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the full native JSON result instead of tables.")] = False,
-) -> None:
-    """Summarise a saved session event log: success, tools, usage, capture errors, subagents."""
-    from copilot_eval.capture import EventLogError, load_event_log, result_from_events
+def _saved_result(path: Path) -> CopilotResult | None:
+    """The CopilotResult saved in ``path``, or ``None`` when the file is not a saved result."""
+    import json
+
+    from copilot_eval.evidence.native_json import load_result
 
     try:
-        events = load_event_log(events_file)
-    except EventLogError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(code=2) from exc
-    result = result_from_events(events)
+        with path.open(encoding="utf-8") as handle:
+            if handle.read(1) != "{":
+                return None
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None  # an event log (one object per line) or unreadable: the log reader says why
+    if not isinstance(document, dict) or "schema_version" not in document:
+        return None
+    try:
+        return load_result(path)
+    except ValueError as exc:
+        typer.echo(f"error: {path}: not a readable saved result: {str(exc)[:500]}", err=True)
+        raise typer.Exit(code=2) from None
+
+
+def inspect(
+    events_file: Annotated[Path, typer.Argument(metavar="FILE", help="A JSONL session event log (one "
+                           "SessionEvent.to_dict() per line) or a saved CopilotResult JSON (evidence file).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the full native JSON result instead of tables.")] = False,
+) -> None:
+    """Summarise a saved event log or evidence file: success, tools, MCP servers, capture errors, subagents."""
+    from copilot_eval.capture import EventLogError, load_event_log, result_from_events
+
+    result = _saved_result(events_file)
+    if result is None:
+        try:
+            events = load_event_log(events_file)
+        except EventLogError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(code=2) from exc
+        result = result_from_events(events)
     if as_json:
         import json
 

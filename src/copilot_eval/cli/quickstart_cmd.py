@@ -84,7 +84,12 @@ def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -
     console.print(f"[bold]evaluating[/bold] {test_set.name} against {agent.name} (copilot-eval run)")  # type: ignore[attr-defined]
     command = [sys.executable, "-m", "copilot_eval.cli.app", "run", str(test_set), "--agent", str(agent),
                "--out", str(out), "--no-progress"]
-    return subprocess.call(command)
+    code = subprocess.call(command)
+    report = out / "report.html"
+    if report.is_file():
+        # The page to open first: every case, its verdicts and its evidence, readable offline.
+        console.print(f"[bold]open the HTML report:[/bold] {report}", soft_wrap=True)  # type: ignore[attr-defined]
+    return code
 
 
 # -- Copilot Studio: the seed's Raybot on three surfaces (local fakes), docs/copilot-studio.md ---------

@@ -31,23 +31,16 @@ def regrade(
 
     from rich.console import Console
 
-    from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
-    from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
     from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.runs.prepare import PrepareError, build_graders, load_agent
     from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
 
-    judge = None
-    if judge_path is not None:
-        if not judge_path.is_file():
-            raise _bad_input(f"--judge {judge_path}: agent file not found")
-        try:
-            judge = load_agent_file(judge_path)
-        except (AgentFileError, ValueError) as exc:
-            raise _bad_input(f"--judge {judge_path}: {exc}") from None
     try:
-        graders = [parse_grader_spec(spec, judge=judge) for spec in grader]
+        # The same agent loading and grader building as `copilot-eval run` (runs/prepare.py).
+        judge = load_agent(judge_path, option="--judge") if judge_path is not None else None
+        graders = build_graders(grader, judge=judge)
         _, test_set = read_saved_run(run_dir)
-    except (GraderSpecError, RegradeError, ValueError) as exc:
+    except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
     out = out or run_dir.with_name(f"{run_dir.name}-regraded-{datetime.now():%Y%m%d-%H%M%S}")
     try:

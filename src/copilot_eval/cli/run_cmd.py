@@ -1,4 +1,4 @@
-"""`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write run.json and results.csv.
+"""`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write run.json, results.csv and report.html.
 
 Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under``; 2 bad
 input (a missing or unreadable set, agent file or grader spec is named in one line; every problem
@@ -50,6 +50,11 @@ def run(
     profile: Annotated[Optional[str], typer.Option("--profile", help="Rule set the set is checked against: "
                        "copilot-studio (today's templates, the default) or seed.")] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
+    junit: Annotated[Optional[Path], typer.Option("--junit", help="Also write the run as JUnit XML to this file.")] = None,
+    baseline: Annotated[Optional[Path], typer.Option("--baseline", metavar="RUN_DIR",
+                        help="Compare with an earlier run folder (terminal, comparison.html, comparison.md).")] = None,
+    discard_passing: Annotated[bool, typer.Option("--discard-passing-workdirs",
+                               help="Remove the working directories of passing cases after grading.")] = False,
     record: Annotated[Optional[Path], typer.Option("--record", help="Record the agent's live model calls to "
                       "cassettes in DIR, one per case (docs/replay.md).")] = None,
     replay: Annotated[Optional[Path], typer.Option("--replay", help="Answer the agent's model from the cassettes "
@@ -62,6 +67,7 @@ def run(
 
     from rich.console import Console
 
+    from copilot_eval.reports.after_run import baseline_problem, write_run_reports
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
     from copilot_eval.runs.prepare import PrepareError, prepare_run
@@ -73,6 +79,8 @@ def run(
                                profile=_profile_option(profile), data_type=data_type)
     except PrepareError as exc:
         raise _bad_input(str(exc)) from None
+    if (problem := baseline_problem(baseline)) is not None:
+        raise _bad_input(problem)
     test_set, agent = prepared.test_set, prepared.agent
     if record or replay or record_missing:
         if len(agent_paths) > 1:
@@ -116,8 +124,14 @@ def run(
         at_k, all_k = pass_rates(result)
         shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
         extra.append(f"pass@{repeat} {shown[0]}, pass^{repeat} {shown[1]}; flaky cases: {flaky_cases(result) or 'none'}")
+    if discard_passing:
+        from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+
+        extra.append(f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases")
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
-    print_summary(result, test_set, console, extra=extra)
+    reports = write_run_reports(out, junit=junit, baseline=baseline)
+    print_summary(result, test_set, console, extra=extra + reports.lines)
+    reports.print_comparison(console)
     if fail_under is not None and result.general_quality_percent < fail_under:
         console.print(f"[red]score {result.general_quality_percent:g}% is below --fail-under {fail_under:g}[/]")
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
@@ -139,6 +153,11 @@ def _run_several(test_set, agent_paths: list[Path], out: Path, fail_under: float
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         close_all_pools()
+    from copilot_eval.reports.after_run import write_run_reports
+
+    for surface in runs:  # one HTML report per agent's folder
+        if surface.output_dir is not None:
+            typer.echo(write_run_reports(surface.output_dir).lines[0])
     below = [s.label for s in runs if fail_under is not None and s.run.general_quality_percent < fail_under]
     if below:
         typer.echo(f"score below --fail-under {fail_under:g} on: {', '.join(below)}", err=True)

@@ -89,6 +89,11 @@ class EvalCaseResult(CamelModel):
 class EvalRun(Evidenced):
     """One run of a test set: summary counts, optional per-case results, honest qualifications."""
 
+    schema_version: int | None = Field(
+        default=None,
+        description="Layout version of run.json (written as schemaVersion); absent in files written before "
+                    "versioning, whose evidence paths are absolute.",
+    )
     test_set_name: str
     run_at: datetime | None = None
     tested_by: str | None = None

@@ -2,6 +2,7 @@
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
@@ -17,6 +18,7 @@ __all__ = [
     "CaptureError",
     "CopilotResult",
     "DiscoveredSkill",
+    "McpServerStatus",
     "ModelPrice",
     "PermissionRecord",
     "RequestAuditRecord",

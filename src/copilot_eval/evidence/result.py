@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.skills import SkillDiscovery
@@ -70,6 +71,8 @@ class CopilotResult(BaseModel):
     subagent_invocations: list[SubagentInvocation] = Field(default_factory=list)
     permissions: list[PermissionRecord] = Field(default_factory=list)
     capture_errors: list[CaptureError] = Field(default_factory=list)
+    mcp_servers: list[McpServerStatus] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
     tool_calls_admitted: int | None = None
     request_audit: list[RequestAuditRecord] | None = None
     skill_discovery: SkillDiscovery | None = None

@@ -29,6 +29,8 @@ class ToolCall(BaseModel):
     call_id: str | None = None
     name: str | None = None
     arguments: dict[str, Any] | None = None
+    # The arguments as received when they were not a JSON object (a capture error says so).
+    raw_arguments: Any = None
     completion_received: bool | None = None
     success: bool | None = None
     result: str | None = None

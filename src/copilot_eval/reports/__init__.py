@@ -1,7 +1,8 @@
 """Reports: the output layer, every file and view a person or a CI job reads.
 
 Terminal tables, ``run.json`` and the results CSV, evidence file names, the pytest failure text,
-and the atomic writer every file goes through. Names are loaded on first use so that low layers
+the HTML reports (a run, a comparison, a pytest session), JUnit XML, Markdown summaries, and the
+atomic writer every file goes through. Names are loaded on first use so that low layers
 (evalsets, evidence) can write through ``copilot_eval.reports.atomic`` without importing the rest.
 """
 
@@ -27,6 +28,18 @@ _EXPORTS: dict[str, str] = {
     "RUN_JSON": "run_files",
     "RESULTS_CSV": "run_files",
     "write_run_outputs": "run_files",
+    "RUN_SCHEMA_VERSION": "run_folder",
+    "RunFolder": "run_folder",
+    "read_run_folder": "run_folder",
+    "run_report_html": "html_run",
+    "write_run_report": "html_run",
+    "run_summary_markdown": "markdown",
+    "RunComparison": "compare",
+    "compare_runs": "compare",
+    "comparison_html": "compare_views",
+    "comparison_markdown": "compare_views",
+    "junit_xml": "junit",
+    "write_junit": "junit",
 }
 
 

@@ -1,4 +1,5 @@
-"""The evidence tables of one CopilotResult (`copilot-eval inspect`): overview, tools, capture errors, subagents."""
+"""The evidence tables of one CopilotResult (`copilot-eval inspect`): overview, tools, capture errors,
+MCP servers, warnings, subagents. Tables fold long cells to the terminal's width."""
 
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
 
     console = console or Console()
     overview = Table(title=f"Session evidence: {source}", show_header=False)
+    overview.add_column(overflow="fold")
+    overview.add_column(overflow="fold")
     overview.add_row("success", str(result.success))
     overview.add_row("stop reason", str(result.stop_reason))
     overview.add_row("error", result.error or "-")
@@ -43,6 +46,10 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
         for error in result.capture_errors:
             errors.add_row(error.kind, error.call_id or "", error.message)
         console.print(errors)
+    if result.mcp_servers:
+        console.print(mcp_server_table(result.mcp_servers))
+    for warning in result.warnings:
+        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
     if result.subagent_invocations:
         children = Table(title="Subagents")
         for column in ("name", "kind", "status", "duration ms", "child turns", "child tools"):
@@ -56,4 +63,17 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
         console.print(children)
 
 
-__all__ = ["render_result"]
+def mcp_server_table(servers: Any) -> Any:
+    """A table of MCP server statuses: name, status, tools loaded, error."""
+    from rich.table import Table
+
+    table = Table(title="MCP servers")
+    for column in ("server", "status", "tools loaded", "error"):
+        table.add_column(column, overflow="fold")
+    for server in servers:
+        table.add_row(server.name, server.status or "unknown",
+                      "unknown" if server.tools_loaded is None else str(server.tools_loaded), server.error or "")
+    return table
+
+
+__all__ = ["mcp_server_table", "render_result"]

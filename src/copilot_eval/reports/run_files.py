@@ -1,4 +1,4 @@
-"""The files of a run folder: ``run.json`` and the Copilot Studio style ``results.csv``."""
+"""The files of a run folder: ``run.json``, the Copilot Studio style ``results.csv`` and a copy of the set."""
 
 from __future__ import annotations
 
@@ -9,15 +9,19 @@ from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
 from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.reports.results_csv import write_results_csv
+from copilot_eval.reports.run_folder import TEST_SET_JSON, portable_run
 
 RUN_JSON = "run.json"
 RESULTS_CSV = "results.csv"
 
 
 def write_run_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None:
-    """Write ``run.json`` and ``results.csv`` into ``output_dir``, each atomically."""
-    write_bytes_atomically(Path(output_dir) / RUN_JSON, to_json(run).encode("utf-8"))
-    write_results_csv(run, test_set, Path(output_dir) / RESULTS_CSV)
+    """Write ``run.json`` (versioned, evidence paths relative), ``results.csv`` and ``test-set.json``, each atomically."""
+    folder = Path(output_dir)
+    write_bytes_atomically(folder / TEST_SET_JSON, (to_json(test_set) + "\n").encode("utf-8"))
+    write_results_csv(run, test_set, folder / RESULTS_CSV)
+    # run.json last: its presence means the folder is complete.
+    write_bytes_atomically(folder / RUN_JSON, (to_json(portable_run(run, folder)) + "\n").encode("utf-8"))
 
 
 __all__ = ["RESULTS_CSV", "RUN_JSON", "write_run_outputs"]

@@ -47,7 +47,7 @@ def load_agent(path: str | Path, *, option: str = "--agent") -> Any:
 
     PrepareError names ``option`` and the file.
     """
-    from copilot_eval.agent.agent_file import AgentFileError, load_agent_file
+    from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.targets.agent import agent_from_data, is_target_file
 
     path = Path(path)

@@ -7,11 +7,13 @@ an orphaned runtime behind.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.runtime.process.home import asset_cache_dir, sessions_dir
+from copilot_eval.runtime.process.home import asset_cache_dir, new_copilot_home
+from copilot_eval.runtime.sdk_internals import runtime_process
+
+__all__ = ["new_copilot_home", "runtime_environment", "runtime_process", "start_client"]
 
 
 def runtime_environment() -> dict[str, str]:
@@ -19,13 +21,6 @@ def runtime_environment() -> dict[str, str]:
     env = dict(os.environ)
     env["XDG_CACHE_HOME"] = str(asset_cache_dir())
     return env
-
-
-def new_copilot_home() -> Path:
-    """A fresh COPILOT_HOME folder (config, session state) for one runtime or one session."""
-    parent = sessions_dir()
-    parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix="home-", dir=parent))
 
 
 async def start_client(
@@ -52,10 +47,3 @@ async def start_client(
     await client.start()
     return client
 
-
-def runtime_process(client: Any) -> Any:
-    """The runtime's ``subprocess.Popen`` behind a client, or ``None`` when not visible.
-
-    The SDK keeps it private; reading it in this one place keeps the dependency contained.
-    """
-    return getattr(client, "_cli_process", None) or getattr(client, "_process", None)

@@ -1,13 +1,21 @@
-"""Where copilot-eval keeps its own files: the runtime install and the shared asset cache."""
+"""Where copilot-eval keeps its own files: the runtime install, the shared asset cache, and the
+COPILOT_HOME folders of runtimes and sessions (created here, removed here, swept when stale)."""
 
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import tempfile
+import time
 from pathlib import Path
 
 import platformdirs
 
 HOME_ENV = "COPILOT_EVAL_HOME"
+# A folder without an owner pid in its name (made by an older version) counts as stale after this.
+UNOWNED_STALE_AFTER_S = 24 * 3600
+_OWNED = re.compile(r"^home-(\d+)-")
 
 
 def eval_home() -> Path:
@@ -29,5 +37,57 @@ def asset_cache_dir() -> Path:
 
 
 def sessions_dir() -> Path:
-    """Parent of the per-run COPILOT_HOME folders (each run gets its own, about 0.5 MB)."""
+    """Parent of the COPILOT_HOME folders of runtimes and runs (each run's is about 0.5 MB)."""
     return eval_home() / "sessions"
+
+
+def new_copilot_home() -> Path:
+    """A fresh COPILOT_HOME folder for one runtime or one session, named after this process so a
+    later process can tell a leftover of a dead one (``home-<pid>-...``) from a live one's."""
+    parent = sessions_dir()
+    parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=f"home-{os.getpid()}-", dir=parent))
+
+
+def remove_home(path: Path | None) -> None:
+    """Remove a COPILOT_HOME folder; a folder already gone is fine."""
+    if path is not None:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's live process
+    return True
+
+
+def sweep_stale_homes(parent: Path | None = None, *, now: float | None = None) -> int:
+    """Remove COPILOT_HOME folders left behind by processes that no longer run; return how many.
+
+    A Python process killed outright cannot remove its folders; the next one does. Folders of
+    live processes are never touched; unowned (old-style) folders only once a day old.
+    """
+    parent = parent or sessions_dir()
+    if not parent.is_dir():
+        return 0
+    now = time.time() if now is None else now
+    removed = 0
+    for entry in parent.iterdir():
+        if not entry.is_dir() or not entry.name.startswith("home-"):
+            continue
+        owner = _OWNED.match(entry.name)
+        if owner is not None:
+            stale = int(owner.group(1)) != os.getpid() and not _process_alive(int(owner.group(1)))
+        else:
+            try:
+                stale = now - entry.stat().st_mtime > UNOWNED_STALE_AFTER_S
+            except OSError:
+                continue
+        if stale:
+            remove_home(entry)
+            removed += 1
+    return removed

@@ -2,79 +2,42 @@
 
 Starting a runtime costs about 0.4 s and a 2-turn session about 0.15 s, so a fresh runtime per
 run would cost several times the run itself. A dead runtime is noticed and replaced on the next
-lease. No runtime outlives Python: stdio ties it to our pipe, `close()` stops it, and an exit hook
-kills whatever is left.
+lease; a runtime that has served many sessions or grown past a memory mark is recycled (see
+``recycle``). No runtime outlives Python: stdio ties it to our pipe, `close()` stops it, and an
+exit hook kills whatever is left. Closing a run's session happens after the run has returned;
+the pool keeps those cleanups and awaits them (bounded) before it stops a runtime.
 """
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import logging
 import os
-import signal
-import subprocess
-from dataclasses import dataclass, field
+import threading
+from collections import deque
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.runtime.process.client_factory import runtime_process, start_client
+from copilot_eval.runtime.process.client_factory import start_client
+from copilot_eval.runtime.process.handle import RuntimeHandle, _live_processes, describe_exit
+from copilot_eval.runtime.process.home import new_copilot_home, remove_home, sweep_stale_homes
 from copilot_eval.runtime.process.locate import locate_runtime
+from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb
 from copilot_eval.runtime.requests.router import SessionRouter
+from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
+
+__all__ = ["RuntimeHandle", "RuntimePool", "close_all_pools", "close_shared_pool", "default_max_runtimes",
+           "describe_exit", "shared_pool"]
 
 RUNTIMES_ENV = "COPILOT_EVAL_RUNTIMES"
 STOP_DEADLINE_S = 3.0
 KILL_DEADLINE_S = 1.0
+CLOSE_CLEANUPS_S = 4.0  # how long closing the pool waits for sessions still being cleaned up
 
-_live_processes: set[subprocess.Popen[Any]] = set()
-
-
-def _kill_leftovers() -> None:
-    """Exit hook: end every runtime process this Python process started and did not stop."""
-    for process in list(_live_processes):
-        if process.poll() is None:
-            process.kill()
-            try:
-                process.wait(timeout=2)
-            except subprocess.TimeoutExpired:
-                pass
-
-
-atexit.register(_kill_leftovers)
-
-
-def describe_exit(returncode: int | None) -> str:
-    """Human words for a process exit code (signals by name)."""
-    if returncode is None:
-        return "is still running"
-    if returncode < 0:
-        try:
-            return f"was killed by {signal.Signals(-returncode).name}"
-        except ValueError:
-            return f"was killed by signal {-returncode}"
-    return f"exited with code {returncode}"
-
-
-@dataclass
-class RuntimeHandle:
-    """One started runtime process, its SDK client and its session router."""
-
-    client: Any
-    router: SessionRouter
-    executable: Path
-    mode: str
-    process: subprocess.Popen[Any] | None = None
-    sessions_started: int = field(default=0)
-    active_sessions: int = field(default=0)
-
-    def alive(self) -> bool:
-        """Whether the runtime process is still running (True when it cannot be observed)."""
-        return self.process is None or self.process.poll() is None
-
-    def exit_description(self) -> str:
-        """What happened to the process, for error messages."""
-        pid = self.process.pid if self.process is not None else "?"
-        returncode = self.process.poll() if self.process is not None else None
-        return f"Copilot runtime process {pid} {describe_exit(returncode)}"
+log = logging.getLogger("copilot_eval.runtime")
+_swept = False
 
 
 def default_max_runtimes() -> int:
@@ -97,12 +60,19 @@ class RuntimePool:
     """Leases runtime processes to runs: sequential runs share one process, concurrent runs are
     spread over up to ``max_runtimes`` processes; a dead process is replaced on the next lease."""
 
-    def __init__(self, *, runtime_path: str | Path | None = None, max_runtimes: int | None = None) -> None:
+    def __init__(self, *, runtime_path: str | Path | None = None, max_runtimes: int | None = None,
+                 recycle: RecyclePolicy | None = None) -> None:
         self._runtime_path = runtime_path
         self.max_runtimes = max_runtimes or default_max_runtimes()
+        self.recycle = recycle or RecyclePolicy.from_env()
         self._handles: dict[tuple[str, str | None], list[RuntimeHandle]] = {}
+        self._retired: list[RuntimeHandle] = []  # recycled, waiting for their runs and cleanups
+        self._spares: dict[tuple[str, str | None], asyncio.Future[RuntimeHandle]] = {}
+        self._background: set[asyncio.Future[Any]] = set()
         self._lock = asyncio.Lock()
         self.replacements = 0
+        self.recycled = 0
+        self.cleanup_problems: deque[str] = deque(maxlen=100)  # latest first-hand cleanup failures
         self.closed = False
 
     async def lease(self, *, mode: str = "copilot-cli", runtime_path: str | Path | None = None,
@@ -122,27 +92,105 @@ class RuntimePool:
                 handles.remove(dead)
                 self.replacements += 1
                 await self._stop(dead)
+            for worn in [h for h in handles if self.recycle.due(h.sessions_started, h.process)]:
+                handles.remove(worn)
+                self._retire(worn, self.recycle.due(worn.sessions_started, worn.process) or "recycled")
             handle = min(handles, key=lambda h: h.active_sessions, default=None)
             if handle is None or (handle.active_sessions > 0 and len(handles) < self.max_runtimes):
-                handle = await self._start(mode, runtime_path, github_token)
+                handle = await self._take_spare(key) or await self._start(mode, runtime_path, github_token)
                 handles.append(handle)
             handle.sessions_started += 1
             handle.active_sessions += 1
+            limit = self.recycle.max_sessions
+            if limit is not None and handle.sessions_started >= limit and key not in self._spares:
+                # Its last session: start the successor now, so the next run does not wait for it.
+                self._spares[key] = asyncio.ensure_future(self._start(mode, runtime_path, github_token))
             return handle
 
+    async def _take_spare(self, key: tuple[str, str | None]) -> RuntimeHandle | None:
+        spare = self._spares.pop(key, None)
+        if spare is None:
+            return None
+        try:
+            handle = await spare
+        except Exception:  # noqa: BLE001 - a failed head start is retried the ordinary way
+            return None
+        return handle if handle.alive() else None
+
     async def _start(self, mode: str, runtime_path: str | Path | None, github_token: str | None) -> RuntimeHandle:
+        global _swept
+        if not _swept:  # leftovers of Python processes killed outright, once per process
+            _swept = True
+            self._in_background(asyncio.to_thread(sweep_stale_homes))
         location = await asyncio.to_thread(locate_runtime, runtime_path or self._runtime_path)
         router = SessionRouter()
-        client = await start_client(location.path, request_handler=router, mode=mode, github_token=github_token)
-        handle = RuntimeHandle(client=client, router=router, executable=location.path, mode=mode,
-                               process=runtime_process(client))
-        if handle.process is not None:
-            _live_processes.add(handle.process)
-        return handle
+        home = new_copilot_home()
+        try:
+            client = await start_client(location.path, request_handler=router, mode=mode,
+                                        github_token=github_token, base_directory=home)
+        except BaseException:
+            remove_home(home)
+            raise
+        return RuntimeHandle(client=client, router=router, executable=location.path, mode=mode,
+                             process=runtime_process(client), home=home)
 
     def release(self, handle: RuntimeHandle) -> None:
-        """A run is done with its lease (its session is closed or abandoned)."""
+        """A run has returned: its claim on the runtime ends (its session may still be closing)."""
         handle.active_sessions = max(0, handle.active_sessions - 1)
+        self._stop_if_retired_and_idle(handle)
+
+    def track_cleanup(self, handle: RuntimeHandle, cleanup: Coroutine[Any, Any, list[str]]) -> asyncio.Future[Any]:
+        """Close a finished run's session in the background; the runtime is not stopped, and the
+        pool not closed, before it ends. Problems are logged and kept in ``cleanup_problems``."""
+        _drain_shared_pool_at_exit()
+        task = asyncio.ensure_future(cleanup)
+        handle.cleanups.add(task)
+
+        def done(finished: asyncio.Future[Any]) -> None:
+            handle.cleanups.discard(finished)
+            if finished.cancelled():
+                problems = ["closing the session was cancelled"]
+            elif finished.exception() is not None:
+                problems = [f"closing the session failed: {type(finished.exception()).__name__}: {finished.exception()}"]
+            else:
+                problems = finished.result()
+            for problem in problems:
+                self.cleanup_problems.append(problem)
+                log.warning("copilot-eval: after a run: %s", problem)
+            self._stop_if_retired_and_idle(handle)
+
+        task.add_done_callback(done)
+        return task
+
+    async def drain_cleanups(self, timeout: float = CLOSE_CLEANUPS_S) -> None:
+        """Wait (bounded) until the sessions of finished runs are closed (from any event loop)."""
+        from copilot_eval.runtime.process.host import runtime_host
+
+        async def drain() -> None:
+            held = [h for group in self._handles.values() for h in group] + self._retired
+            cleanups = [task for handle in held for task in handle.cleanups]
+            if cleanups:
+                await asyncio.wait(cleanups, timeout=timeout)
+            if self._background:
+                await asyncio.wait(set(self._background), timeout=timeout)
+
+        await runtime_host().run(drain())
+
+    def _retire(self, handle: RuntimeHandle, reason: str) -> None:
+        handle.retiring = reason
+        self.recycled += 1
+        self._retired.append(handle)
+        self._stop_if_retired_and_idle(handle)
+
+    def _stop_if_retired_and_idle(self, handle: RuntimeHandle) -> None:
+        if handle.retiring and handle.idle() and handle in self._retired:
+            self._retired.remove(handle)
+            self._in_background(self._stop(handle))
+
+    def _in_background(self, work: Coroutine[Any, Any, Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _stop(self, handle: RuntimeHandle) -> None:
         """Stop one runtime within STOP_DEADLINE_S, then kill it; never raises, never hangs.
@@ -162,14 +210,14 @@ class RuntimePool:
             except BaseException:  # noqa: BLE001
                 pass
         process = handle.process
-        if process is not None:
-            if process.poll() is None:
-                process.kill()
-                try:
-                    await asyncio.wait_for(asyncio.to_thread(process.wait), KILL_DEADLINE_S)
-                except BaseException:  # noqa: BLE001 - left to the exit hook
-                    return
-            _live_processes.discard(process)
+        if process is not None and process.poll() is None:
+            process.kill()
+            try:
+                await asyncio.wait_for(asyncio.to_thread(process.wait), KILL_DEADLINE_S)
+            except BaseException:  # noqa: BLE001 - left to the exit hook
+                return
+        handle.forget_process()
+        await asyncio.to_thread(remove_home, handle.home)
 
     async def close(self) -> None:
         """Stop every runtime of the pool, each within its own deadline (from any event loop)."""
@@ -179,16 +227,69 @@ class RuntimePool:
 
     async def _close(self) -> None:
         self.closed = True
-        handles = [handle for group in self._handles.values() for handle in group]
-        self._handles = {}
+        handles = [handle for group in self._handles.values() for handle in group] + self._retired
+        self._handles, self._retired = {}, []
+        cleanups = [task for handle in handles for task in handle.cleanups]
+        if cleanups:  # sessions of finished runs are deleted before their runtime goes
+            await asyncio.wait(cleanups, timeout=CLOSE_CLEANUPS_S)
+        for spare in self._spares.values():
+            try:
+                handles.append(await spare)
+            except Exception:  # noqa: BLE001 - a spare that never started needs no stop
+                pass
+        self._spares = {}
         await asyncio.gather(*(self._stop(handle) for handle in handles), return_exceptions=True)
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=STOP_DEADLINE_S + KILL_DEADLINE_S + 1)
 
-    def processes(self) -> list[subprocess.Popen[Any]]:
-        """The runtime processes currently held (for tests and diagnostics)."""
-        return [h.process for group in self._handles.values() for h in group if h.process is not None]
+    def processes(self) -> list[Any]:
+        """The runtime processes currently held, retiring ones included (tests and diagnostics)."""
+        held = [h for group in self._handles.values() for h in group] + self._retired
+        return [h.process for h in held if h.process is not None]
+
+    def stats(self) -> dict[str, Any]:
+        """What the pool holds right now: runtimes, their memory, sessions in the SDK clients'
+        maps, cleanups in flight, recycles and replacements (for benchmarks and diagnostics)."""
+        held = [h for group in self._handles.values() for h in group] + self._retired
+        return {
+            "live_runtimes": sum(1 for h in held if h.alive()),
+            "runtime_rss_mb": [process_rss_mb(getattr(h.process, "pid", None)) for h in held],
+            "session_map": sum(session_map_size(h.client) or 0 for h in held),
+            "pending_cleanups": sum(len(h.cleanups) for h in held),
+            "recycled": self.recycled,
+            "replacements": self.replacements,
+        }
 
 
 _shared: RuntimePool | None = None
+_drain_registered = False
+EXIT_DRAIN_S = 3.0
+
+
+def _drain_shared_pool_at_exit() -> None:
+    """Once: at interpreter exit, let the shared pool finish closing sessions (bounded), so a script
+    that ends right after its last run leaves neither session files nor error noise behind.
+
+    Registered with threading's exit hooks, which run (last registered first) before the thread
+    pools used by the SDK and the cleanup are shut down; plain atexit would run after that.
+    """
+    global _drain_registered
+    if _drain_registered:
+        return
+    _drain_registered = True
+
+    def drain() -> None:
+        from copilot_eval.runtime.process.host import runtime_host
+
+        pool = _shared
+        if pool is not None and not pool.closed and pool.stats()["pending_cleanups"]:
+            try:
+                runtime_host().run_sync(pool.drain_cleanups(EXIT_DRAIN_S), timeout=EXIT_DRAIN_S + 1)
+            except Exception:  # noqa: BLE001 - exiting anyway; the stale-home sweep catches leftovers
+                pass
+
+    register = getattr(threading, "_register_atexit", None)
+    (register or atexit.register)(drain)
 
 
 def shared_pool() -> RuntimePool:
@@ -212,4 +313,5 @@ def close_all_pools() -> None:
     from copilot_eval.runtime.process.host import runtime_host
 
     if _shared is not None:
-        runtime_host().run_sync(close_shared_pool(), timeout=STOP_DEADLINE_S + KILL_DEADLINE_S + 2)
+        runtime_host().run_sync(close_shared_pool(),
+                                timeout=CLOSE_CLEANUPS_S + STOP_DEADLINE_S + 2 * KILL_DEADLINE_S + 2)

@@ -18,6 +18,7 @@ from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotW
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.runtime.requests.forwarding import ForwardingHandler
 from copilot_eval.runtime.session.run_control import RunControl
+from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_websocket_completion
 
 __all__ = ["AuditingEndpoint", "RequestAuditError", "audit_body", "instructions_hash"]
 
@@ -198,7 +199,7 @@ class _AuditingWebSocket(CopilotWebSocketHandler):
         super().__init__(context)
         self._inner = inner
         self._auditor = auditor
-        self._completion = inner._completion  # the SDK waits on this: share the inner one
+        self._completion = shared_websocket_completion(inner)
 
     async def open(self) -> None:
         await self._inner.open()
@@ -227,5 +228,5 @@ class _AuditingWebSocket(CopilotWebSocketHandler):
         await self._inner.close(status)
 
     async def aclose(self) -> None:
-        self._inner._suppress_close_on_dispose = self._suppress_close_on_dispose
+        pass_close_on_dispose(self, self._inner)
         await self._inner.aclose()

@@ -1,4 +1,9 @@
-"""Shared state of one run: how the runner, the tool guard and the tool budget talk to each other."""
+"""Shared state of one run: how the runner, the tool guard and the tool budget talk to each other.
+
+A stop (``stopped``) and the end of the run (``ended``) are different moments: when the tool
+budget refuses a call, the calls it already admitted keep running until they return or the run's
+deadline passes; only then does the run end and abandon what is still running.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +24,9 @@ class RunControl:
     refused_tools: list[str] = field(default_factory=list)
     stop_reason: StopReason | None = None
     stop_message: str | None = None
-    stopped: asyncio.Event = field(default_factory=asyncio.Event)
+    stopped: asyncio.Event = field(default_factory=asyncio.Event)  # a stop was asked for
+    ended: asyncio.Event = field(default_factory=asyncio.Event)  # the run is over: handlers still running are abandoned
+    handlers_running: int = 0  # Python tool handlers admitted and not yet returned
 
     def request_stop(self, reason: StopReason, message: str) -> None:
         """Ask the runner to end the run; the first reason wins."""
@@ -27,6 +34,11 @@ class RunControl:
             self.stop_reason = reason
             self.stop_message = message
         self.stopped.set()
+
+    def end(self) -> None:
+        """The run is over: whatever handler is still running is given up on."""
+        self.stopped.set()
+        self.ended.set()
 
     def admit_tool_call(self, tool_name: str) -> bool:
         """Count a call against the tool budget; False (and a stop) once the budget is spent."""

@@ -43,7 +43,9 @@ def session_settings(agent: CopilotEval, choice: ModelChoice, *, working_directo
     if agent.excluded_tools is not None:
         settings["excluded_tools"] = list(agent.excluded_tools)
     if agent.mcp_servers:
-        settings["mcp_servers"] = {name: {"tools": ["*"], **dict(config)} for name, config in agent.mcp_servers.items()}
+        # `optional` is ours (a failed optional server does not end the run); the SDK never sees it.
+        settings["mcp_servers"] = {name: {"tools": ["*"], **{k: v for k, v in config.items() if k != "optional"}}
+                                   for name, config in agent.mcp_servers.items()}
     if agent.custom_agents:
         settings["custom_agents"] = [custom.session_config() for custom in agent.custom_agents]
     if agent.skill_directories:

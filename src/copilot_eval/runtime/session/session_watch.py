@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Literal
 
-from copilot_eval.evidence.stop_reason import StopReason
+from copilot_eval.capture.session_error import session_error_of
+from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.session.deadlines import POLL_INTERVAL_S
-from copilot_eval.runtime.process.pool import RuntimeHandle
 from copilot_eval.runtime.session.run_control import RunControl
 
-DRAIN_DEADLINE_S = 1.0
+WaitEnd = Literal["idle", "stopped", "runtime_exited", "timeout"]
 
 
 class SessionWatch:
@@ -44,33 +44,29 @@ class SessionWatch:
         if kind == "session.idle":
             self.idle.set()
         elif kind == "session.error":
-            data = event.data
-            status = getattr(data, "status_code", None)
-            message = getattr(data, "message", None) or "session error"
-            self.errors.append(f"{message} (HTTP {status})" if status else message)
+            self.errors.append(session_error_of(event))
         elif kind == "assistant.turn_start":
             self.turns += 1
             if self._max_turns is not None and self.turns > self._max_turns:
                 self._control.request_stop("execution_error", f"max_turns={self._max_turns} exceeded")
 
 
-async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: RuntimeHandle,
-                         deadline: float) -> tuple[StopReason | None, str | None]:
-    """Wait until the root goes idle; otherwise say why the run has to end now."""
+async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: RuntimeHandle, deadline: float) -> WaitEnd:
+    """Wait until the root goes idle; otherwise say what ended the wait."""
     while True:
         # A stop our side asked for (budget, audit, max_turns) is checked before idle: a fast model
         # can reach idle right after a refused call, and the refusal is still why the run ended.
         if control.stopped.is_set():
             if control.stop_reason == "tool_budget_exceeded":
-                await _drain_admitted_calls(watch, control, handle, min(deadline, time.monotonic() + DRAIN_DEADLINE_S))
-            return control.stop_reason, control.stop_message
+                await _drain_admitted_calls(watch, control, handle, deadline)
+            return "stopped"
         if watch.idle.is_set():
-            return None, None
+            return "idle"
         if not handle.alive():
-            return "execution_error", f"{handle.exit_description()} during the session"
+            return "runtime_exited"
         remaining = deadline - time.monotonic()
         if remaining <= 0:
-            return "timeout", None
+            return "timeout"
         try:
             await asyncio.wait_for(watch.idle.wait(), min(POLL_INTERVAL_S, remaining))
         except TimeoutError:
@@ -78,17 +74,20 @@ async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: Runtim
 
 
 async def _drain_admitted_calls(watch: SessionWatch, control: RunControl, handle: RuntimeHandle,
-                                until: float) -> None:
-    """Let admitted and refused calls complete before the abort, so their outcome is evidence.
+                                deadline: float) -> None:
+    """Let admitted calls run to completion (within the run's deadline) before the run ends.
 
     When the model asks for several calls in one response, the budget refuses the extra ones while
-    the admitted one is still running; aborting at once would lose its result. The hook refuses a
-    call before the runtime reports it started, so "nothing running" is not enough: wait until
-    every call the budget decided on has its completion.
+    the admitted ones are still running; ending the run at once would abandon them. The hook
+    decides on a call before the runtime reports it started, so the wait is for a completion of
+    every call the budget decided on (refused ones get theirs at once), or for the root to go idle
+    with nothing running, whichever comes first.
     """
     decided = control.tool_calls_admitted + len(control.refused_tools)
-    while ((watch.running_tools or watch.completed_tools < decided)
-           and handle.alive() and time.monotonic() < until):
+    while handle.alive() and time.monotonic() < deadline:
+        running = bool(watch.running_tools) or control.handlers_running > 0
+        if not running and (watch.completed_tools >= decided or watch.idle.is_set()):
+            return
         await asyncio.sleep(POLL_INTERVAL_S / 2)
 
 

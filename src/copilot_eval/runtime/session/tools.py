@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, create_model
 
+from copilot_eval.runtime.sdk_internals import define_tool_parts, normalize_tool_result
 from copilot_eval.runtime.session.run_control import RunControl
 
 
@@ -47,17 +48,12 @@ def _describe(fn: Callable[..., Any]) -> str:
 def _sdk_tool_parts(tool: Any) -> tuple[Callable[..., Any], Callable[[Any], list[Any]]]:
     """The user function inside a define_tool() Tool and a way to build its call arguments.
 
-    define_tool wraps the user's function in a closure that calls it on the event loop and hides
-    exceptions; we read the closure's ``fn``, ``ptype``, ``takes_params`` and
-    ``takes_invocation`` to call the function ourselves. A Tool whose handler is not such a
-    closure is called as a plain ToolHandler (it receives the invocation).
+    A Tool whose handler is not define_tool's closure is called as a plain ToolHandler (it
+    receives the invocation).
     """
-    handler = tool.handler
-    code = getattr(handler, "__code__", None)
-    closure = getattr(handler, "__closure__", None) or ()
-    cells = dict(zip(code.co_freevars, (cell.cell_contents for cell in closure), strict=True)) if code else {}
-    if "fn" not in cells:
-        return handler, lambda invocation: [invocation]
+    cells = define_tool_parts(tool.handler)
+    if cells is None:
+        return tool.handler, lambda invocation: [invocation]
     fn, ptype = cells["fn"], cells.get("ptype")
     takes_params, takes_invocation = cells.get("takes_params", True), cells.get("takes_invocation", False)
 
@@ -71,12 +67,6 @@ def _sdk_tool_parts(tool: Any) -> tuple[Callable[..., Any], Callable[[Any], list
         return args
 
     return fn, arguments
-
-
-def _normalize(value: Any) -> Any:
-    from copilot.tools import ToolResult, _normalize_result
-
-    return value if isinstance(value, ToolResult) else _normalize_result(value)
 
 
 async def _call_off_loop(fn: Callable[..., Any], args: list[Any]) -> Any:
@@ -145,16 +135,20 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
             text = f"Invalid tool arguments: {error}"
             return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
         work = _start(fn, args, caller_loop)
-        stop = asyncio.ensure_future(control.stopped.wait())
+        ended = asyncio.ensure_future(control.ended.wait())
+        control.handlers_running += 1
         try:
-            await asyncio.wait({work, stop}, return_when=asyncio.FIRST_COMPLETED)
+            # The end of the run, not a stop request: an admitted call keeps running through a
+            # budget stop and keeps its real outcome.
+            await asyncio.wait({work, ended}, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            stop.cancel()
+            ended.cancel()
+            control.handlers_running -= 1
         if not work.done():
             # The run is ending: abandon the handler (a thread cannot be killed; it is a daemon).
             work.cancel()
             control.abandoned_call_ids.append(call_id)
-            text = f"tool {name!r} abandoned: the run ended ({control.stop_reason}) before it returned"
+            text = f"tool {name!r} abandoned: the run ended before it returned"
             return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
         error = work.exception()
         if error is not None:
@@ -164,6 +158,6 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
         value = work.result()
         if inspect.isawaitable(value):
             value = await value
-        return _normalize(value)
+        return normalize_tool_result(value)
 
     return Tool(name=name, description=description, handler=handler, parameters=schema, **extra)

@@ -1,0 +1,122 @@
+"""Soak benchmark: thousands of runs in one process stay flat in memory, handles and speed.
+
+N sequential 2-turn scripted runs (a Python tool call, then an answer; default 10,000), then a
+concurrent phase, on one pool with the default recycling (env COPILOT_EVAL_RECYCLE_SESSIONS,
+COPILOT_EVAL_RECYCLE_RSS_MB). Every --every runs it prints open file descriptors, threads,
+Python RSS, the runtimes' RSS, live runtimes, the SDK clients' session-map size and the median
+run time of the last window. At the end it compares the last window with the first (target:
+runtime RSS and median within 10 %, fds and threads flat) and checks that no runtime is left.
+
+    python benchmarks/soak.py [--runs 10000] [--every 500] [--concurrent 1000] [--concurrency 8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import tempfile
+import threading
+import time
+
+from copilot_eval import CopilotEval, ScriptedModel, run_copilot
+from copilot_eval.runtime.process.pool import RuntimePool
+from copilot_eval.runtime.process.recycle import process_rss_mb
+
+SCRIPT = {"rules": [{"turns": [
+    {"tool_calls": [{"name": "lookup", "arguments": {"city": "Paris"}}]},
+    {"text": "sunny"},
+]}]}
+
+
+def lookup(city: str) -> str:
+    """Look up the weather in a city."""
+    return f"sunny in {city}"
+
+
+def _fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+async def _sample(pool: RuntimePool, done: int, window: list[float], started: float) -> dict[str, float]:
+    await pool.drain_cleanups()
+    stats = pool.stats()
+    row = {
+        "runs": done, "fds": _fds(), "threads": threading.active_count(),
+        "python_rss_mb": process_rss_mb(os.getpid()) or 0.0,
+        "runtime_rss_mb": sum(r for r in stats["runtime_rss_mb"] if r is not None),
+        "runtimes": stats["live_runtimes"], "session_map": stats["session_map"],
+        "median_s": statistics.median(window) if window else 0.0,
+        "recycled": stats["recycled"], "elapsed_s": time.monotonic() - started,
+    }
+    print(f"{row['runs']:>6} runs | fds {row['fds']:>4} | threads {row['threads']:>3} | "
+          f"python {row['python_rss_mb']:6.1f} MB | runtime {row['runtime_rss_mb']:6.1f} MB | "
+          f"runtimes {row['runtimes']} | session map {row['session_map']:>3} | "
+          f"median {row['median_s']:.3f} s | recycled {row['recycled']} | {row['elapsed_s']:.0f} s", flush=True)
+    return row
+
+
+async def soak(runs: int, every: int, concurrent: int, concurrency: int) -> None:
+    """Run both phases and print the figures."""
+    agent = CopilotEval(model=ScriptedModel.from_dict(SCRIPT), tools=(lookup,), timeout_s=60,
+                        working_directory=tempfile.mkdtemp(prefix="copilot-eval-soak-"))
+    pool = RuntimePool()
+    print(f"recycling: {pool.recycle}; sequential runs: {runs}; concurrent runs: {concurrent} "
+          f"at concurrency {concurrency}", flush=True)
+    await run_copilot(agent, "warm up", pool=pool)
+    started = time.monotonic()
+    rows, window, failures = [], [], 0
+    for n in range(1, runs + 1):
+        t0 = time.perf_counter()
+        result = await run_copilot(agent, f"run {n}", pool=pool)
+        window.append(time.perf_counter() - t0)
+        failures += not result.success
+        if n % every == 0 or n == runs:
+            rows.append(await _sample(pool, n, window, started))
+            window = []
+    print(f"sequential failures: {failures}", flush=True)
+
+    semaphore = asyncio.Semaphore(concurrency)
+    times: list[float] = []
+
+    async def one(n: int) -> bool:
+        async with semaphore:
+            t0 = time.perf_counter()
+            result = await run_copilot(agent, f"concurrent {n}", pool=pool)
+            times.append(time.perf_counter() - t0)
+            return result.success
+
+    if concurrent:
+        t0 = time.monotonic()
+        outcomes = await asyncio.gather(*(one(n) for n in range(concurrent)))
+        wall = time.monotonic() - t0
+        print(f"concurrent phase: {concurrent} runs at concurrency {concurrency} in {wall:.1f} s "
+              f"({concurrent / wall:.1f} runs/s), failures {outcomes.count(False)}", flush=True)
+        await _sample(pool, runs + concurrent, times, started)
+    processes = pool.processes()
+    await pool.close()
+    left = [p.pid for p in processes if p.poll() is None]
+    for _ in range(50):  # a kill under heavy load may take a moment to be reaped
+        if not left:
+            break
+        await asyncio.sleep(0.1)
+        left = [p.pid for p in processes if p.poll() is None]
+    print(f"runtimes left after close: {left or 'none'}", flush=True)
+    if len(rows) >= 2:
+        first, last = rows[0], rows[-1]
+        for key in ("runtime_rss_mb", "median_s", "python_rss_mb"):
+            change = (last[key] / first[key] - 1) * 100 if first[key] else float("nan")
+            print(f"{key}: {first[key]:.3f} at {first['runs']} runs -> {last[key]:.3f} at {last['runs']} runs "
+                  f"({change:+.1f} %; target within 10 %)")
+        print(f"fds: {first['fds']} -> {last['fds']}; threads: {first['threads']} -> {last['threads']} (target flat)")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10_000)
+    parser.add_argument("--every", type=int, default=500)
+    parser.add_argument("--concurrent", type=int, default=1000)
+    parser.add_argument("--concurrency", type=int, default=8)
+    args = parser.parse_args()
+    asyncio.run(soak(args.runs, args.every, args.concurrent, args.concurrency))

@@ -1,0 +1,47 @@
+"""`copilot-eval compare RUN_A RUN_B`: what changed from a baseline run to a candidate run.
+
+Exit codes: 0 compared (whatever changed); 1 with ``--fail-on-regression`` when any case
+regressed; 2 a folder holds no readable run.json.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+
+def compare(
+    baseline: Annotated[Path, typer.Argument(metavar="RUN_A", help="The baseline run folder.")],
+    candidate: Annotated[Path, typer.Argument(metavar="RUN_B", help="The candidate run folder.")],
+    markdown: Annotated[Optional[str], typer.Option("--markdown", help="Write the comparison as Markdown to this "
+                        "file, or '-' for stdout (a PR comment, $GITHUB_STEP_SUMMARY).")] = None,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Write the comparison as an HTML page.")] = None,
+    fail_on_regression: Annotated[bool, typer.Option("--fail-on-regression",
+                                  help="Exit 1 when any case regressed.")] = False,
+) -> None:
+    """Compare two runs: improved, regressed, changed, new, removed and unchanged cases, and the score delta."""
+    from rich.console import Console
+
+    from copilot_eval.reports.atomic import write_text_atomically
+    from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
+    from copilot_eval.reports.run_comparison import compare_folders
+
+    comparison = compare_folders(baseline, candidate)
+    if markdown == "-":
+        typer.echo(comparison_markdown(comparison), nl=False)
+    else:
+        print_comparison(comparison, Console())
+        if markdown:
+            write_text_atomically(markdown, comparison_markdown(comparison))
+    if html:
+        write_text_atomically(html, comparison_html(comparison, baseline_label=str(baseline),
+                                                    candidate_label=str(candidate)))
+    if fail_on_regression and comparison.of_kind("regressed"):
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `compare` command."""
+    app.command(name="compare")(compare)

@@ -1,0 +1,43 @@
+"""`copilot-eval report RUN_DIR`: write the self-contained HTML report of a run folder (and a Markdown summary).
+
+Exit codes: 0 written; 2 the folder holds no readable run.json.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+
+def report(
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A run folder written by `copilot-eval run`.")],
+    out: Annotated[Optional[Path], typer.Option("--out", help="HTML file to write (default: RUN_DIR/report.html).")] = None,
+    markdown: Annotated[Optional[str], typer.Option("--markdown", help="Also write a Markdown summary to this "
+                        "file, or '-' for stdout (append it to $GITHUB_STEP_SUMMARY).")] = None,
+) -> None:
+    """Write the HTML report of a run: summary, limitation, repeats, charts, a drill-down per case."""
+    from copilot_eval.evalsets import EvalSetError
+    from copilot_eval.reports.html_run import run_report_html
+    from copilot_eval.reports.markdown import run_summary_markdown
+    from copilot_eval.reports.atomic import write_text_atomically
+    from copilot_eval.reports.run_folder import read_run_folder
+
+    try:
+        folder = read_run_folder(run_dir)
+    except EvalSetError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    target = out or folder.folder / "report.html"
+    write_text_atomically(target, run_report_html(folder))
+    typer.echo(f"report: {target}", err=markdown == "-")
+    if markdown == "-":
+        typer.echo(run_summary_markdown(folder.run), nl=False)
+    elif markdown:
+        write_text_atomically(markdown, run_summary_markdown(folder.run))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `report` command."""
+    app.command(name="report")(report)

@@ -1,0 +1,76 @@
+"""`copilot-eval tools AGENT.yaml`: every tool the agent's model would be offered, with descriptions."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def tools(
+    agent_file: Annotated[Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True,
+                                               dir_okay=False)],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Start the agent's MCP servers and the runtime, and list the tools its model would be offered.
+
+    MCP tools are named <server>-<tool>; a server's `tools:` filter takes the server's own names.
+    No real model is called: a scripted model records the request.
+    """
+    import asyncio
+
+    from copilot_eval.agent import AgentFileError, load_agent_file
+    from copilot_eval.runtime.offered_tools import list_offered_tools
+
+    try:
+        agent = load_agent_file(agent_file)
+    except (AgentFileError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    listing = asyncio.run(list_offered_tools(agent))
+    result = listing.result
+    if as_json:
+        document = {
+            "tools": [{"name": t.name, "kind": t.kind, "server": t.server, "description": t.description}
+                      for t in listing.tools],
+            "mcp_servers": [s.model_dump(mode="json") for s in result.mcp_servers] if result else [],
+            "warnings": listing.warnings,
+            "error": None if listing.tools else (result.error if result else "no request was made"),
+        }
+        typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    else:
+        _render(listing)
+    if not listing.tools:
+        if not as_json:
+            typer.echo(f"error: the model was never asked: {result.error if result else 'unknown'}", err=True)
+        raise typer.Exit(code=1)
+
+
+def _render(listing: object) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()  # rich sizes tables to the terminal's width
+    table = Table(title="Tools offered to the model")
+    for column in ("tool", "from", "description"):
+        table.add_column(column, overflow="fold")
+    for tool in listing.tools:
+        source = f"MCP server {tool.server}" if tool.kind == "mcp" else tool.kind
+        description = tool.description.strip().splitlines()[0] if tool.description.strip() else ""
+        table.add_row(tool.name, source, description)
+    if listing.tools:
+        console.print(table)
+    result = listing.result
+    if result is not None and result.mcp_servers:
+        from copilot_eval.reports.inspect_view import mcp_server_table
+
+        console.print(mcp_server_table(result.mcp_servers))
+    for warning in listing.warnings:
+        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `tools` command to ``app``."""
+    app.command("tools")(tools)

@@ -1,0 +1,83 @@
+"""A run comparison as a terminal table, as Markdown (pull-request comment, step summary) and as HTML."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copilot_eval.reports.compare import KINDS, CaseChange, RunComparison
+from copilot_eval.reports.html_page import badge, card, esc, page, table
+
+_STYLE = {"regressed": "red", "improved": "green", "changed": "yellow", "new": "cyan", "removed": "magenta",
+          "unchanged": "dim"}
+
+
+def _status(value: Any) -> str:
+    return "-" if value is None else value.value
+
+
+def _deltas(change: CaseChange) -> str:
+    return ", ".join(f"{method} {delta:+g}" for method, delta in change.score_deltas.items()) or "-"
+
+
+def _headline(comparison: RunComparison) -> str:
+    base, cand = comparison.baseline, comparison.candidate
+    counts = comparison.counts()
+    return (f"score {base.general_quality_percent:g}% -> {cand.general_quality_percent:g}% "
+            f"({comparison.score_delta:+g} points); " + ", ".join(f"{counts[k]} {k}" for k in KINDS))
+
+
+def comparison_table(comparison: RunComparison) -> Any:
+    """A rich Table of every case that did not stay the same, most urgent first."""
+    from rich.table import Table
+
+    table_ = Table(title=f"{comparison.baseline.test_set_name}: baseline -> candidate")
+    for column in ("change", "case", "before", "after", "score delta", "question"):
+        table_.add_column(column, overflow="fold")
+    for kind in KINDS[:-1]:
+        for change in comparison.of_kind(kind):
+            table_.add_row(f"[{_STYLE[kind]}]{kind}[/]", change.label, _status(change.before), _status(change.after),
+                           _deltas(change), (change.question or "")[:60])
+    return table_
+
+
+def print_comparison(comparison: RunComparison, console: Any) -> None:
+    """Print the headline, and the table when any case changed."""
+    if any(c.kind != "unchanged" for c in comparison.changes):
+        console.print(comparison_table(comparison))
+    console.print(f"comparison: {_headline(comparison)}", highlight=False)
+
+
+def _md(text: str | None) -> str:
+    return " ".join((text or "").split()).replace("|", "\\|")[:100]
+
+
+def comparison_markdown(comparison: RunComparison) -> str:
+    """Markdown: the headline and a table of changed cases (unchanged ones are only counted)."""
+    lines = [f"### {_md(comparison.candidate.test_set_name)}: comparison with the baseline", "",
+             _headline(comparison)]
+    changed = [c for kind in KINDS[:-1] for c in comparison.of_kind(kind)]
+    if changed:
+        lines += ["", "| change | case | before | after | score delta | question |", "| --- | --- | --- | --- | --- | --- |"]
+        lines += [f"| {c.kind} | {c.label} | {_status(c.before)} | {_status(c.after)} | {_md(_deltas(c))} | "
+                  f"{_md(c.question)} |" for c in changed]
+    return "\n".join(lines) + "\n"
+
+
+def comparison_html(comparison: RunComparison, *, baseline_label: str = "baseline",
+                    candidate_label: str = "candidate") -> str:
+    """A self-contained HTML page of the comparison."""
+    counts = comparison.counts()
+    cards = ('<div class="cards">' + card("score delta (points)", f"{comparison.score_delta:+g}")
+             + "".join(card(kind, counts[kind]) for kind in KINDS) + "</div>")
+    rows = [[esc(c.kind), esc(c.label), badge(_status(c.before)) if c.before else "-",
+             badge(_status(c.after)) if c.after else "-", esc(_deltas(c)), esc(c.question or ""),
+             esc(c.after_reason or "")]
+            for kind in KINDS for c in comparison.of_kind(kind)]
+    subtitle = (f"{esc(baseline_label)} ({comparison.baseline.general_quality_percent:g}%) → "
+                f"{esc(candidate_label)} ({comparison.candidate.general_quality_percent:g}%)")
+    body = cards + "<h2>Cases</h2>" + table(["change", "case", "before", "after", "score delta", "question",
+                                             "reason (candidate)"], rows)
+    return page(f"{comparison.candidate.test_set_name}: run comparison", subtitle, body)
+
+
+__all__ = ["comparison_html", "comparison_markdown", "comparison_table", "print_comparison"]

@@ -1,0 +1,142 @@
+"""The HTML report of one evaluation run: summary, limitation banner, repeats, charts, a drill-down per case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult
+from copilot_eval.reports.atomic import write_text_atomically
+from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
+from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
+from copilot_eval.reports.run_folder import RunFolder, read_run_folder
+from copilot_eval.reports.svg_charts import bar_chart
+
+REPORT_HTML = "report.html"
+
+
+def _label(result: EvalCaseResult, repeats: bool) -> str:
+    turn = f" turn {result.turn}" if (result.turn or 1) > 1 else ""
+    return f"case {result.conversation_number}{turn}" + (f" r{result.repeat_index or 0}" if repeats else "")
+
+
+def _anchor(result: EvalCaseResult) -> str:
+    turn = f"-t{result.turn}" if (result.turn or 1) > 1 else ""
+    return f"case-{result.conversation_number}{turn}-r{result.repeat_index or 0}"
+
+
+def _limitation_banner(text: str | None, standing: str | None) -> str:
+    if not text:
+        return ""
+    body, _, evidence = text.partition(" Evidence: ")
+    items = "".join(f"<li>{esc(item)}</li>" for item in evidence.split(" | ") if item)
+    title = f"Runtime limitation ({esc(standing)})" if standing else "Runtime limitation"
+    return (f'<div class="banner" role="alert" id="limitation"><b>{title}:</b> {esc(body)}'
+            + (f"<div>Evidence:</div><ul>{items}</ul>" if items else "") + "</div>")
+
+
+def _summary_cards(folder: RunFolder) -> str:
+    run = folder.run
+    graded = run.passed + run.failed
+    return ('<div class="cards">' + card(f"score over {graded} graded", f"{run.general_quality_percent:g}%")
+            + card("passed", run.passed) + card("failed", run.failed) + card("errors (not graded)", run.errored)
+            + card("unknown", run.not_graded) + card("confidence", run.confidence.value) + "</div>")
+
+
+def _repeats(folder: RunFolder) -> str:
+    from copilot_eval.runs.repeats import flaky_cases, pass_rates, repeat_stats
+
+    run = folder.run
+    if not any(r.repeat_index for r in run.results or []):
+        return ""
+    stats = repeat_stats(run)
+    k = max(s.attempts for s in stats)
+    at_k, all_k = pass_rates(run)
+    shown = [esc(f"{v:g}%") if v is not None else "unknown" for v in (at_k, all_k)]
+    flaky = flaky_cases(run)
+    rows = [[esc(s.conversation_number if s.turn == 1 else f"{s.conversation_number} turn {s.turn}"), esc(s.attempts), esc(s.graded), esc(s.passes),
+             esc({True: "yes", False: "no", None: "unknown"}[s.pass_at_k]),
+             esc({True: "yes", False: "no", None: "unknown"}[s.pass_all_k]), "flaky" if s.flaky else ""] for s in stats]
+    return (f'<h2 id="repeats">Repeats</h2><p>pass@{k} {shown[0]}, pass^{k} {shown[1]}; flaky cases: '
+            f'{esc(", ".join(map(str, flaky)) or "none")}</p>'
+            + table(["case", "attempts", "graded", "passes", f"pass@{k}", f"pass^{k}", ""], rows))
+
+
+def _grades(result: EvalCaseResult, folder: RunFolder) -> str:
+    if not result.grades:
+        return ""
+    rows = []
+    for grade in result.grades:
+        link = folder.link(grade.evidence_path)
+        rows.append([esc(grade.method), badge(grade.status.value), esc(grade.score), esc(grade.passing_score),
+                     esc(grade.explanation or ""), f'<a href="{esc(link)}">judge evidence</a>' if link else ""])
+    return "<h3>Graders</h3>" + table(["grader", "verdict", "score", "passing score", "reasoning", ""], rows)
+
+
+def _case(result: EvalCaseResult, folder: RunFolder, cases: dict[tuple[int, int], Any], evidence: dict[str, Any], repeats: bool) -> str:
+    case = cases.get((result.conversation_number, result.turn or 1))
+    status = result.effective_status
+    question = case.question if case is not None else None
+    reason = f' <span class="muted">{esc(result.failure_reason)}</span>' if result.failure_reason and status is not CaseStatus.PASS else ""
+    summary = f"{badge(status.value)} <b>{esc(_label(result, repeats))}</b> {esc(question or '')}{reason}"
+    parts = [f"<h3>Question</h3>{pre(question) if case else '<p class=muted>test set not kept with this run</p>'}",
+             f"<h3>Reference</h3>{pre(case.response) if case else '<p class=muted>unknown</p>'}",
+             f"<h3>Actual answer</h3>{pre(result.actual_response) if result.actual_response is not None else '<p>(no answer)</p>'}"]
+    if result.failure_reason:
+        parts.append(f"<h3>Reason</h3>{pre(result.failure_reason)}")
+    parts.append(_grades(result, folder))
+    parts.append(f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>")
+    if result.evidence_path:
+        parts.append(evidence_html(evidence.get(result.evidence_path), folder.link(result.evidence_path)))
+    else:
+        parts.append('<p class="muted">No evidence file was recorded for this case.</p>')
+    return drill_down(summary, "".join(parts), anchor=_anchor(result))
+
+
+def _charts(results: list[EvalCaseResult], evidence: dict[str, Any], repeats: bool) -> str:
+    # One bar per session: the cases of a conversation share one session, its time and its tokens.
+    sessions: dict[str, list[EvalCaseResult]] = {}
+    for result in results:
+        sessions.setdefault(result.evidence_path or _anchor(result), []).append(result)
+    bars_time, bars_tokens = [], []
+    for key, members in sessions.items():
+        first = members[0]
+        label = _label(first, repeats) if len(members) == 1 else Path(key).stem
+        worst = next((s.value for s in (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.UNKNOWN)
+                      if any(m.effective_status is s for m in members)), CaseStatus.PASS.value)
+        bars_time.append((label, None if first.duration_ms is None else first.duration_ms / 1000, worst))
+        bars_tokens.append((label, evidence_tokens(evidence.get(first.evidence_path or "")), worst))
+    return (bar_chart("Duration per session", bars_time, unit="s")
+            + bar_chart("Tokens per session (input + output)", bars_tokens, unit="tokens"))
+
+
+def run_report_html(folder: RunFolder) -> str:
+    """The complete, self-contained HTML page of the run in ``folder``."""
+    run = folder.run
+    results = list(run.results or [])
+    repeats = any(r.repeat_index for r in results)
+    cases = case_turns(folder.test_set) if folder.test_set else {}
+    evidence = {path: folder.load_evidence(path) for path in {r.evidence_path for r in results if r.evidence_path}}
+    standing = getattr(run, "limitation_standing", None)  # suspected or confirmed, where the run model has it
+    standing = getattr(standing, "value", standing)
+    charts = _charts(results, evidence, repeats)
+    subtitle = (f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
+                f"{esc(None if run.duration_ms is None else f'{run.duration_ms / 1000:.1f} s')} · {len(results)} results")
+    body = (_summary_cards(folder) + _limitation_banner(run.runtime_limitation, standing)
+            + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "") + _repeats(folder)
+            + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if results else "")
+            + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
+              '<button id="close-all" type="button">close all</button></p>'
+            + "".join(_case(r, folder, cases, evidence, repeats) for r in results)
+            + ("" if results else "<p>This run holds no per-case results.</p>"))
+    return page(f"{run.test_set_name}: evaluation run", subtitle, body)
+
+
+def write_run_report(run_dir: Path | str, path: Path | str | None = None) -> Path:
+    """Write the HTML report of the run folder ``run_dir`` (default ``RUN_DIR/report.html``); return its path."""
+    folder = read_run_folder(run_dir)
+    return write_text_atomically(Path(path) if path else folder.folder / REPORT_HTML, run_report_html(folder))
+
+
+__all__ = ["REPORT_HTML", "run_report_html", "write_run_report"]

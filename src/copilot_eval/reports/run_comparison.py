@@ -1,0 +1,34 @@
+"""Compare two run folders on disk; a folder that cannot be read stops the command naming it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.reports.compare import RunComparison, compare_runs
+from copilot_eval.reports.run_folder import RunFolder, read_run_folder
+
+
+def _read(path: Path | str, role: str) -> RunFolder:
+    import typer
+
+    from copilot_eval.evalsets.errors import EvalSetError
+
+    try:
+        return read_run_folder(path)
+    except EvalSetError as exc:
+        typer.echo(f"error: {role} {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def compare_folders(baseline: Path | str, candidate: Path | str) -> RunComparison:
+    """Read both run folders and compare them; questions come from the kept test sets."""
+    before, after = _read(baseline, "baseline"), _read(candidate, "candidate")
+    questions: dict[tuple[int, int], str] = {}
+    for folder in (before, after):  # the candidate's wording wins when a question was edited
+        if folder.test_set is not None:
+            questions.update({key: c.question for key, c in case_turns(folder.test_set).items()})
+    return compare_runs(before.run, after.run, questions=questions)
+
+
+__all__ = ["compare_folders"]

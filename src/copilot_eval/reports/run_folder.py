@@ -1,0 +1,125 @@
+"""A run folder on disk: ``run.json`` with portable evidence paths, read back wherever the folder went.
+
+Evidence paths are stored relative to the run folder, so a folder that was moved, zipped or
+uploaded as a CI artifact still opens. Runs written before ``schemaVersion`` existed hold
+absolute paths; readers accept them, and when such a path no longer exists they look for the file
+of the same name in the folder's ``evidence/`` directory.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from copilot_eval.evalsets.errors import EvalSetReadError
+from copilot_eval.evalsets.json_io import read_run_json, read_test_set_json
+from copilot_eval.evalsets.model import EvalTestSet
+from copilot_eval.evalsets.run_model import EvalRun
+
+RUN_SCHEMA_VERSION = 1
+"""The run.json layout this version writes: evidence paths relative to the run folder."""
+
+TEST_SET_JSON = "test-set.json"
+"""The copy of the test set kept in a run folder, so a report can show questions and references."""
+
+
+def _relative(path: str | None, folder: Path) -> str | None:
+    if not path:
+        return path
+    candidate = Path(path)
+    if not candidate.is_absolute():
+        return PurePosixPath(candidate).as_posix()
+    try:
+        return candidate.resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return path  # outside the run folder: only an absolute path can find it again
+
+
+def portable_run(run: EvalRun, folder: Path) -> EvalRun:
+    """``run`` stamped with the schema version, its evidence paths made relative to ``folder``."""
+    results = None
+    if run.results is not None:
+        results = [
+            result.model_copy(update={
+                "evidence_path": _relative(result.evidence_path, folder),
+                "grades": [g.model_copy(update={"evidence_path": _relative(g.evidence_path, folder)})
+                           for g in result.grades],
+            })
+            for result in run.results
+        ]
+    return run.model_copy(update={
+        "schema_version": RUN_SCHEMA_VERSION,
+        "results": results,
+        "evidence": [_relative(item, folder) if "/" in item or "\\" in item else item for item in run.evidence],
+    })
+
+
+def resolve_evidence(folder: Path, stored: str | None) -> Path | None:
+    """The file a stored evidence path names, relative (new) or absolute (old runs); None when it is gone."""
+    if not stored:
+        return None
+    path = Path(stored)
+    if not path.is_absolute():
+        path = folder / path
+    if path.is_file():
+        return path
+    moved = folder / "evidence" / Path(stored).name  # an old absolute path of a folder that moved
+    return moved if moved.is_file() else None
+
+
+@dataclass(frozen=True)
+class RunFolder:
+    """A run read from its folder: the run, the test set when it was kept, and the folder itself."""
+
+    folder: Path
+    run: EvalRun
+    test_set: EvalTestSet | None
+
+    def evidence_file(self, stored: str | None) -> Path | None:
+        """The evidence file behind a stored path (see :func:`resolve_evidence`)."""
+        return resolve_evidence(self.folder, stored)
+
+    def link(self, stored: str | None) -> str | None:
+        """A link to the evidence file relative to the folder (for reports written into it)."""
+        found = self.evidence_file(stored)
+        if found is None:
+            return None
+        try:
+            return found.resolve().relative_to(self.folder.resolve()).as_posix()
+        except ValueError:
+            return found.resolve().as_uri()
+
+    def load_evidence(self, stored: str | None) -> dict[str, Any] | None:
+        """The evidence JSON as a plain dict (any target's shape), or None when missing or unreadable."""
+        found = self.evidence_file(stored)
+        if found is None:
+            return None
+        try:
+            data = json.loads(found.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return data if isinstance(data, dict) else None
+
+
+def read_run_folder(folder: Path | str) -> RunFolder:
+    """Read ``folder/run.json`` (and the kept test set); raise EvalSetReadError naming the file and problem."""
+    from copilot_eval.reports.run_files import RUN_JSON
+
+    folder = Path(folder)
+    path = folder / RUN_JSON if folder.is_dir() else folder
+    folder = path.parent
+    if not path.is_file():
+        raise EvalSetReadError(path, [f"no {RUN_JSON} here; pass the folder `copilot-eval run --out` wrote"])
+    run = read_run_json(path)
+    if run.schema_version is not None and run.schema_version > RUN_SCHEMA_VERSION:
+        raise EvalSetReadError(path, [f"schemaVersion {run.schema_version} is newer than this copilot-eval reads "
+                                      f"({RUN_SCHEMA_VERSION}); upgrade copilot-eval"])
+    test_set = None
+    if (folder / TEST_SET_JSON).is_file():
+        test_set = read_test_set_json(folder / TEST_SET_JSON)
+    return RunFolder(folder=folder, run=run, test_set=test_set)
+
+
+__all__ = ["RUN_SCHEMA_VERSION", "TEST_SET_JSON", "RunFolder", "portable_run", "read_run_folder", "resolve_evidence"]

@@ -1,0 +1,142 @@
+"""Which tools the model is offered: the agent's real session, asked once, read from the request.
+
+The agent runs through the real runtime with its MCP servers, Python tools and settings, but its
+model is replaced by a one-line ScriptedModel (same model name, so the runtime picks tools as it
+would for that model) that records the first request. The tool list of that request is what the
+model would be offered: built-in tools, the agent's Python tools, and MCP tools named
+``<server>-<tool>``. No real model is called.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.evidence import CopilotResult
+
+ToolKind = Literal["built-in", "python", "mcp"]
+LISTING_PROMPT = "List the tools you can use."
+
+
+@dataclass(frozen=True)
+class OfferedTool:
+    """One tool of the model's request: its name as the model sees it, and where it comes from."""
+
+    name: str
+    description: str
+    kind: ToolKind
+    server: str | None = None
+
+
+@dataclass
+class ToolListing:
+    """The tools offered, the run that found them (MCP server status included), and warnings."""
+
+    tools: list[OfferedTool] = field(default_factory=list)
+    result: CopilotResult | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+class _Recorder:
+    """A request handler that keeps each request body and lets the scripted endpoint answer."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.bodies: list[dict[str, Any]] = []
+
+    async def send_request(self, request: Any, ctx: Any) -> Any:
+        try:
+            self.bodies.append(json.loads(request.content or b"{}"))
+        except ValueError:
+            pass
+        return await self.inner.send_request(request, ctx)
+
+    async def open_websocket(self, ctx: Any) -> Any:
+        return await self.inner.open_websocket(ctx)
+
+
+class _ListingModel:
+    """A model source (``copilot_eval.models.base.ModelSource``) that answers "ok" and records requests."""
+
+    live = False  # never a real model: the listing works under the no-live-models guard too
+    description = "scripted (tool listing)"
+
+    def __init__(self, name: str) -> None:
+        from copilot_eval.models.scripted import ScriptedModel
+
+        self._scripted = ScriptedModel.from_dict({"rules": [{"turns": [{"text": "ok"}]}]}, name=name)
+        self.recorders: list[_Recorder] = []
+
+    @property
+    def session_model(self) -> str:
+        """The model name the session is told."""
+        return self._scripted.session_model
+
+    def provider_config(self) -> dict[str, Any]:
+        """The scripted model's provider settings."""
+        return self._scripted.provider_config()
+
+    def endpoint(self, *, working_directory: str | None = None) -> _Recorder:
+        """The recording endpoint of one run."""
+        recorder = _Recorder(self._scripted.endpoint(working_directory=working_directory))
+        self.recorders.append(recorder)
+        return recorder
+
+
+def _entries(body: dict[str, Any]) -> list[tuple[str, str]]:
+    """(name, description) of every function tool of a Chat Completions or Responses request."""
+    entries = []
+    for tool in body.get("tools") or []:
+        spec = tool.get("function", tool) if isinstance(tool, dict) else {}
+        if isinstance(spec, dict) and isinstance(spec.get("name"), str):
+            entries.append((spec["name"], str(spec.get("description") or "")))
+    return entries
+
+
+def _python_tool_names(agent: CopilotEval) -> set[str]:
+    return {str(getattr(tool, "name", None) or getattr(tool, "__name__", "")) for tool in agent.tools}
+
+
+def classify(name: str, description: str, agent: CopilotEval) -> OfferedTool:
+    """Say where an offered tool comes from: an MCP server (``server-tool``), Python, or built in."""
+    for server in sorted(agent.mcp_servers, key=len, reverse=True):
+        if name.startswith(f"{server}-"):
+            return OfferedTool(name, description, "mcp", server)
+    kind: ToolKind = "python" if name in _python_tool_names(agent) else "built-in"
+    return OfferedTool(name, description, kind)
+
+
+def filter_warnings(agent: CopilotEval, tools: list[OfferedTool]) -> list[str]:
+    """A server ``tools:`` filter entry that matches no offered tool of that server."""
+    warnings = []
+    for server, config in agent.mcp_servers.items():
+        offered = {tool.name.removeprefix(f"{server}-") for tool in tools if tool.server == server}
+        for entry in config.get("tools") or []:
+            if entry == "*" or entry in offered:
+                continue
+            hint = ""
+            if entry.startswith(f"{server}-") and entry.removeprefix(f"{server}-") in offered | {""}:
+                hint = f"; the filter takes the server's own names: {entry.removeprefix(f'{server}-')!r}"
+            elif entry.startswith(f"{server}-"):
+                hint = f"; the filter takes the server's own names, without the {server + '-'!r} prefix"
+            warnings.append(f"mcp_servers.{server}.tools: {entry!r} matches no tool of server {server!r}{hint}")
+    return warnings
+
+
+async def list_offered_tools(agent: CopilotEval) -> ToolListing:
+    """Run the agent once with a recording scripted model and return the tools of its request."""
+    from copilot_eval.runtime.session.runner import run_copilot
+
+    name = agent.model if isinstance(agent.model, str) else getattr(agent.model, "session_model", "scripted-model")
+    model = _ListingModel(name)
+    listing_agent = agent.with_options(model=model, provider=None, audit_requests=False,
+                                       max_turns=None, max_tool_calls=None)
+    result = await run_copilot(listing_agent, LISTING_PROMPT)
+    bodies = [body for recorder in model.recorders for body in recorder.bodies]
+    listing = ToolListing(result=result, warnings=list(result.warnings))
+    if bodies:
+        listing.tools = [classify(n, d, agent) for n, d in _entries(bodies[0])]
+        listing.warnings.extend(filter_warnings(agent, listing.tools))
+    return listing

@@ -1,0 +1,80 @@
+"""One started runtime process as the pool holds it, and the exit hook that ends any left over."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import signal
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.runtime.requests.router import SessionRouter
+
+_live_processes: set[subprocess.Popen[Any]] = set()
+
+
+def _kill_leftovers() -> None:
+    """Exit hook: end every runtime process this Python process started and did not stop."""
+    for process in list(_live_processes):
+        if process.poll() is None:
+            process.kill()
+            try:
+                process.wait(timeout=2)
+            except subprocess.TimeoutExpired:
+                pass
+
+
+atexit.register(_kill_leftovers)
+
+
+def describe_exit(returncode: int | None) -> str:
+    """Human words for a process exit code (signals by name)."""
+    if returncode is None:
+        return "is still running"
+    if returncode < 0:
+        try:
+            return f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+@dataclass
+class RuntimeHandle:
+    """One started runtime process, its SDK client, its session router and its own home folder."""
+
+    client: Any
+    router: SessionRouter
+    executable: Path
+    mode: str
+    process: subprocess.Popen[Any] | None = None
+    home: Path | None = None
+    sessions_started: int = field(default=0)
+    active_sessions: int = field(default=0)  # runs that have not returned yet
+    retiring: str | None = None  # why it takes no new sessions (recycling), once decided
+    cleanups: set[asyncio.Future[Any]] = field(default_factory=set)  # sessions still being closed
+
+    def __post_init__(self) -> None:
+        if self.process is not None:
+            _live_processes.add(self.process)
+
+    def alive(self) -> bool:
+        """Whether the runtime process is still running (True when it cannot be observed)."""
+        return self.process is None or self.process.poll() is None
+
+    def exit_description(self) -> str:
+        """What happened to the process, for error messages."""
+        pid = self.process.pid if self.process is not None else "?"
+        returncode = self.process.poll() if self.process is not None else None
+        return f"Copilot runtime process {pid} {describe_exit(returncode)}"
+
+    def idle(self) -> bool:
+        """No run in flight and no session still being closed."""
+        return self.active_sessions == 0 and not self.cleanups
+
+    def forget_process(self) -> None:
+        """The process has ended: the exit hook need not look at it any more."""
+        if self.process is not None:
+            _live_processes.discard(self.process)

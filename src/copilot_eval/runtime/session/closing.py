@@ -1,0 +1,70 @@
+"""Ending a run's session: the abort that completes the evidence, and the close that comes after.
+
+The abort (only for a run that did not reach idle) is part of the run: the events it brings
+(the aborted idle, the completion of a call the run gave up on) belong to the evidence. Closing
+the session is not: disconnecting it, deleting it from the runtime and from the SDK client's
+map, removing its COPILOT_HOME and its route happen after the result has been returned, each
+bounded, so that neither a slow runtime nor a busy machine can hold up or fail a finished run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.runtime.process.handle import RuntimeHandle
+from copilot_eval.runtime.process.home import remove_home
+from copilot_eval.runtime.sdk_internals import forget_session
+from copilot_eval.runtime.session.deadlines import bounded
+
+ABORT_DEADLINE_S = 1.0  # the abort request itself
+ABORT_SETTLE_S = 0.5  # then the aborted idle (and late completions) it brings
+# Generous: nobody waits for these (the run has returned), and a busy machine can be slow to answer.
+DISCONNECT_DEADLINE_S = 10.0
+DELETE_DEADLINE_S = 10.0
+
+
+async def abort_if_busy(session: Any, handle: RuntimeHandle, idle: asyncio.Event) -> str | None:
+    """Abort a session that has not reached idle, and give its last events a moment to arrive.
+
+    Returns a description of the failure, or ``None``. Bounded by ABORT_DEADLINE_S plus
+    ABORT_SETTLE_S whatever the runtime does.
+    """
+    if session is None or idle.is_set() or not handle.alive():
+        return None
+    started = time.monotonic()
+    problem = await bounded(session.abort(), ABORT_DEADLINE_S, "aborting the session")
+    if problem is None:
+        remaining = ABORT_DEADLINE_S + ABORT_SETTLE_S - (time.monotonic() - started)
+        try:
+            await asyncio.wait_for(idle.wait(), max(remaining, 0.05))
+        except TimeoutError:
+            pass  # the evidence says what arrived; an abort without its idle is still an abort
+    return problem
+
+
+async def close_session(session: Any, handle: RuntimeHandle, session_id: str, home: Path) -> list[str]:
+    """Disconnect and delete a finished run's session, then remove its route and COPILOT_HOME.
+
+    The delete comes before the folder goes (the runtime deletes the session's files there);
+    a session the runtime could not delete is still dropped from the client's map so memory
+    stays bounded. Returns what went wrong (never raises).
+    """
+    problems: list[str] = []
+    try:
+        if session is not None and handle.alive():
+            for step, what, seconds in ((session.disconnect, "disconnecting the session", DISCONNECT_DEADLINE_S),
+                                        (lambda: handle.client.delete_session(session_id), "deleting the session",
+                                         DELETE_DEADLINE_S)):
+                problem = await bounded(step(), seconds, what)
+                if problem and "Session file not found" in problem:
+                    problem = None  # the session never wrote a file: there is nothing left to delete
+                if problem:
+                    problems.append(f"{problem} (session {session_id})")
+    finally:
+        forget_session(handle.client, session_id)
+        handle.router.unregister(session_id)
+        await asyncio.to_thread(remove_home, home)
+    return problems

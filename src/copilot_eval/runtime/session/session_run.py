@@ -1,0 +1,160 @@
+"""One run's session: the object that owns its control state, event watch, model-request chain
+and tools, and records what happened as raw facts for capture to judge.
+
+The runner drives it in four steps (lease, open, send loop, close); nothing here decides how the
+run ended: ``capture.outcome`` does, from the facts and the events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+import uuid
+from typing import Any
+
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.capture import RunFacts, result_from_events
+from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.runtime.process.handle import RuntimeHandle
+from copilot_eval.runtime.process.home import new_copilot_home, remove_home
+from copilot_eval.runtime.process.pool import RuntimePool
+from copilot_eval.runtime.requests.chain import build_request_chain
+from copilot_eval.runtime.session.closing import abort_if_busy, close_session
+from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded, settle_exit
+from copilot_eval.runtime.session.mcp_status import check_mcp_startup, list_mcp_servers
+from copilot_eval.runtime.session.permissions import permission_handler
+from copilot_eval.runtime.session.run_control import RunControl
+from copilot_eval.runtime.session.session_config import (
+    ModelChoice,
+    configuration_snapshot,
+    explain_session_error,
+    session_settings,
+)
+from copilot_eval.runtime.session.session_watch import SessionWatch, still_running, wait_for_idle
+from copilot_eval.runtime.session.skill_check import SkillCheckError, check_skills
+from copilot_eval.runtime.session.tools import build_tool
+
+
+def _pre_tool_use(control: RunControl) -> Any:
+    def hook(hook_input: Any, _context: Any) -> Any:
+        if control.admit_tool_call(hook_input.get("toolName", "?")):
+            return None
+        return {"permissionDecision": "deny", "permissionDecisionReason": control.stop_message}
+
+    return hook
+
+
+class SessionRun:
+    """Everything one run owns, from the moment it is asked for to the moment its result is built."""
+
+    def __init__(self, agent: CopilotEval, prompts: list[str], choice: ModelChoice,
+                 caller_loop: asyncio.AbstractEventLoop | None) -> None:
+        self.agent, self.prompts, self.choice = agent, prompts, choice
+        self.started = time.monotonic()
+        self.deadline = self.started + agent.timeout_s
+        self.control = RunControl(max_tool_calls=agent.max_tool_calls)
+        self.watch = SessionWatch(self.control, agent.max_turns)
+        self.working_directory = str(agent.working_directory or tempfile.mkdtemp(prefix="copilot-eval-run-"))
+        self.tools = [build_tool(tool, self.control, caller_loop=caller_loop) for tool in agent.tools]
+        self.home = new_copilot_home()
+        self.settings = session_settings(agent, choice, working_directory=self.working_directory,
+                                         config_directory=str(self.home), tools=self.tools)
+        self.configuration = configuration_snapshot(self.settings, choice)
+        self.session_id = f"copilot-eval-{uuid.uuid4()}"
+        endpoint = choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
+        self.chain = build_request_chain(endpoint, self.control, audit=agent.audit_requests)
+        self.model_calls, self.auditor = self.chain.model_calls, self.chain.auditor
+        self.handle: RuntimeHandle | None = None
+        self.session: Any = None
+        self.skill_discovery: Any = None  # None: no discovery check was attempted
+        self.mcp_servers: Any = None  # None: the agent has no MCP servers, or the runtime was not asked
+        self.facts: dict[str, Any] = {}  # raw facts as seen; RunFacts fields
+        self.cleanup_problems: list[str] = []
+        self.phase = "while starting the Copilot runtime"  # what a timeout interrupted
+
+    def remaining(self) -> float:
+        """Seconds left before the run's deadline."""
+        return self.deadline - time.monotonic()
+
+    async def open(self, handle: RuntimeHandle) -> None:
+        """Route the session's model calls, create the session and check its skills."""
+        self.handle = handle
+        handle.router.register(self.session_id, self.model_calls)
+        self.phase = "while creating the session"
+        self.session = await guarded(handle.client.create_session(
+            session_id=self.session_id, on_permission_request=permission_handler(self.agent.permission_policy),
+            hooks={"on_pre_tool_use": _pre_tool_use(self.control)}, on_event=self.watch, **self.settings,
+        ), handle, self.deadline)
+        if self.agent.skill_directories:  # discovery happens before the first prompt, so a block costs no model call
+            self.skill_discovery, blocked = await check_skills(self.session, self.agent)
+            if blocked:
+                raise SkillCheckError(blocked)
+        self.phase = "while starting the MCP servers"
+        self.mcp_servers = await list_mcp_servers(self.session, self.agent, handle, self.deadline)
+        check_mcp_startup(self.mcp_servers)  # a required server that failed to start: no prompt is sent
+
+    async def send_all(self) -> None:
+        """Send each prompt and wait for the root to go idle; stop at the first thing that ends the run."""
+        assert self.handle is not None
+        for text in self.prompts:
+            self.watch.idle.clear()
+            self.phase = "while sending the prompt"
+            await guarded(self.session.send(text), self.handle, self.deadline)
+            ended = await wait_for_idle(self.watch, self.control, self.handle, self.deadline)
+            if ended == "timeout":
+                self.facts["timed_out_while"] = "waiting for the agent to finish"
+            elif ended == "runtime_exited":
+                self.facts["runtime_exit"] = self.handle.exit_description()
+            elif ended == "idle" and self.watch.errors:
+                message = self.watch.errors[-1]
+                explained = explain_session_error(self.choice, message)
+                if explained != message:
+                    self.facts["session_error_note"] = explained.removeprefix(message).strip()
+            if ended != "idle" or self.watch.errors:
+                return
+
+    async def record_failure(self, error: BaseException) -> None:
+        """What a call into the runtime raised, as facts (the phase of a timeout is already known)."""
+        handle = self.handle
+        if isinstance(error, TimeoutError):
+            self.facts["timed_out_while"] = self.phase
+        elif isinstance(error, RuntimeDied):
+            self.facts["runtime_exit"] = str(error)
+        else:
+            self.facts["exception"] = f"{type(error).__name__}: {error}"
+            if handle is not None:
+                await settle_exit(handle)
+                if not handle.alive():
+                    self.facts["runtime_exit"] = handle.exit_description()
+
+    async def close(self, pool: RuntimePool) -> None:
+        """End the run: note what was still going at a timeout, abandon leftover handlers, abort a
+        busy session; then hand the session's closing to the pool and release the lease."""
+        if "timed_out_while" in self.facts:  # before the abort cancels what was still waiting
+            self.facts["known_at_timeout"] = [p for p in (still_running(self.watch), self.model_calls.summary()) if p]
+        self.control.end()
+        if self.handle is None:
+            asyncio.get_running_loop().run_in_executor(None, remove_home, self.home)
+            return
+        problem = await abort_if_busy(self.session, self.handle, self.watch.idle)
+        if problem:
+            self.cleanup_problems.append(problem)
+        pool.release(self.handle)  # the next run may lease this runtime while this session closes
+        pool.track_cleanup(self.handle, close_session(self.session, self.handle, self.session_id, self.home))
+
+    def result(self) -> CopilotResult:
+        """The evidence: the events so far and the raw facts, judged by capture."""
+        control = self.control
+        facts = RunFacts(
+            **self.facts, timeout_s=self.agent.timeout_s,
+            stop_request=(control.stop_reason, control.stop_message or "") if control.stop_reason else None,
+            duration_ms=(time.monotonic() - self.started) * 1000,
+            working_directory=self.working_directory, configuration=self.configuration,
+            tool_calls_admitted=control.tool_calls_admitted, agent_name=self.agent.name, prompt=self.prompts[0],
+            abandoned_call_ids=control.abandoned_call_ids, tool_exceptions=dict(control.tool_exceptions),
+            cleanup_error="; ".join(self.cleanup_problems) or None,
+            request_audit=list(self.auditor.records) if self.auditor is not None else None,
+            skill_discovery=self.skill_discovery, mcp_servers=self.mcp_servers,
+        )
+        return result_from_events(list(self.watch.events), agent=self.agent, facts=facts)

@@ -1,0 +1,60 @@
+"""`copilot-eval clean` and --discard-passing-workdirs: kept run folders go, nothing else does."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from typer.testing import CliRunner
+
+from copilot_eval.cli.app import app
+from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+
+
+@pytest.fixture
+def temp_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    return tmp_path
+
+
+def _folder(root: Path, name: str, age_s: float = 0) -> Path:
+    folder = root / name
+    folder.mkdir()
+    (folder / "receipt.txt").write_text("x" * 1000)
+    stamp = time.time() - age_s
+    os.utime(folder, (stamp, stamp))
+    return folder
+
+
+def test_clean_removes_old_run_folders_and_keeps_fresh_and_foreign_ones(temp_root: Path) -> None:
+    old_run = _folder(temp_root, "copilot-eval-run-old", age_s=7200)
+    old_ab = _folder(temp_root, "copilot-eval-ab-baseline-0-old", age_s=7200)
+    fresh = _folder(temp_root, "copilot-eval-run-fresh")
+    foreign = _folder(temp_root, "someone-elses-folder", age_s=7200)
+    outcome = CliRunner().invoke(app, ["clean"])
+    assert outcome.exit_code == 0, outcome.output
+    assert not old_run.exists() and not old_ab.exists()
+    assert fresh.exists() and foreign.exists()
+    assert "2 working directories" in outcome.output
+
+
+def test_dry_run_lists_and_removes_nothing(temp_root: Path) -> None:
+    kept = _folder(temp_root, "copilot-eval-run-a")
+    outcome = CliRunner().invoke(app, ["clean", "--older-than", "0", "--dry-run"])
+    assert f"would remove {kept}" in outcome.output and kept.exists()
+
+
+def test_passing_cases_lose_their_folder_and_failing_ones_keep_it(temp_root: Path) -> None:
+    passing, failing = _folder(temp_root, "copilot-eval-run-p"), _folder(temp_root, "copilot-eval-run-f")
+    cases = []
+    for name, folder, status in (("p", passing, "pass"), ("f", failing, "fail")):
+        evidence = temp_root / f"{name}.json"
+        evidence.write_text(json.dumps({"working_directory": str(folder)}))
+        cases.append(SimpleNamespace(effective_status=SimpleNamespace(value=status), evidence_path=evidence.name))
+    assert discard_passing_workdirs(cases, temp_root) == 1
+    assert not passing.exists() and failing.exists()

@@ -1,0 +1,106 @@
+"""Third-party MCP servers for tests: the PyPI reference servers and the npm filesystem server.
+
+The PyPI servers (``mcp-server-time``, ``mcp-server-git``) come with the ``dev`` extra. The npm
+filesystem server is installed on first use into the tool's cache (``<eval home>/test-servers``),
+at a pinned version, with npm; without npm the tests that need it skip and say why.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from copilot_eval import ScriptedModel
+from copilot_eval.runtime.process.home import eval_home
+
+FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
+FILESYSTEM_VERSION = "2026.8.31"
+
+
+WARM_START_S = 180.0
+
+
+def _reading(pid: int, fifo: Path) -> bool:
+    """Whether some thread of the process is blocked reading ``fifo``: it is ready for input."""
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            fields = (task / "syscall").read_text().split()
+            if len(fields) > 1 and fields[0] == "0":  # read(fd, ...) on x86-64 and arm64 alike
+                if os.readlink(f"/proc/{pid}/fd/{int(fields[1], 16)}") == str(fifo):
+                    return True
+        except (OSError, ValueError):
+            continue
+    return False
+
+
+@contextmanager
+def warm_server(command: list[str], folder: Path) -> Iterator[list[str]]:
+    """Start a Python MCP server before the session; yield the command that connects to it.
+
+    Runtime 1.0.102 gives a stdio server a few seconds to answer its first handshake; a server
+    that is still importing then receives a legacy ``initialize`` that ``mcp>=2.3`` refuses
+    (``protocol_version_mismatch``). On a busy machine importing ``mcp`` alone takes longer than
+    that, so the test starts the real server first and hands the runtime a relay (``cat`` over
+    two FIFOs) to its stdin and stdout. The runtime then talks to the real server, already warm.
+    """
+    to_server, from_server = folder / "to-server.fifo", folder / "from-server.fifo"
+    os.mkfifo(to_server)
+    os.mkfifo(from_server)
+    # O_RDWR opens of a FIFO do not block waiting for the other side.
+    stdin, stdout = os.open(to_server, os.O_RDWR), os.open(from_server, os.O_RDWR)
+    process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=subprocess.DEVNULL)
+    os.close(stdin)
+    os.close(stdout)
+    try:
+        deadline = time.monotonic() + WARM_START_S
+        while not _reading(process.pid, to_server):
+            if process.poll() is not None:
+                pytest.fail(f"{command[0]} exited with {process.returncode} before it was ready")
+            if time.monotonic() > deadline:
+                pytest.fail(f"{command[0]} was not ready to read its input after {WARM_START_S:g} s")
+            time.sleep(0.1)
+        yield ["/bin/sh", "-c", 'cat "$1" & exec cat > "$0"', str(to_server), str(from_server)]
+    finally:
+        process.kill()
+        process.wait()
+
+
+def scripted(*turns: dict) -> ScriptedModel:
+    """A ScriptedModel answering any prompt with these turns."""
+    return ScriptedModel.from_dict({"rules": [{"turns": list(turns)}]})
+
+
+def console_script(name: str) -> str:
+    """The console script of a Python MCP server installed next to this interpreter."""
+    path = Path(sys.executable).parent / name
+    if not path.exists():
+        pytest.fail(f"{name} is not installed: pip install -e '.[dev]' installs it")
+    return str(path)
+
+
+def filesystem_server() -> list[str]:
+    """The command line of the npm filesystem server, installing it once into the cache."""
+    npm = shutil.which("npm")
+    node = shutil.which("node")
+    if npm is None or node is None:
+        pytest.skip(f"npm and node are needed to install {FILESYSTEM_PACKAGE} (apt-get install npm)")
+    folder = eval_home() / "test-servers" / f"server-filesystem-{FILESYSTEM_VERSION}"
+    entry = folder / "node_modules" / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
+    if not entry.is_file():
+        folder.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(folder),
+             f"{FILESYSTEM_PACKAGE}@{FILESYSTEM_VERSION}"],
+            capture_output=True, text=True, timeout=300, env={**os.environ, "npm_config_loglevel": "error"},
+        )
+        if done.returncode != 0 or not entry.is_file():
+            pytest.fail(f"npm install {FILESYSTEM_PACKAGE}@{FILESYSTEM_VERSION} failed: {done.stderr[-2000:]}")
+    return [node, str(entry)]

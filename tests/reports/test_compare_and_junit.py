@@ -1,0 +1,65 @@
+"""Run versus run, and JUnit XML: every status change is named, errors are never agent failures."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, GradeRecord
+from copilot_eval.reports.compare import compare_runs
+from copilot_eval.reports.compare_views import comparison_html, comparison_markdown
+from copilot_eval.reports.junit import junit_xml
+
+S = CaseStatus
+
+
+def _run(statuses: dict[int, CaseStatus], scores: dict[int, float] | None = None, limitation: str | None = None) -> EvalRun:
+    results = [EvalCaseResult(conversation_number=n, passed=s is S.PASS, status=s,
+                              failure_reason=None if s is S.PASS else f"case {n} {s.value}",
+                              grades=[GradeRecord(method="Text similarity", status=s, score=(scores or {}).get(n))])
+               for n, s in statuses.items()]
+    count = {s: sum(r.effective_status is s for r in results) for s in S}
+    graded = count[S.PASS] + count[S.FAIL]
+    return EvalRun(test_set_name="shop", general_quality_percent=100.0 * count[S.PASS] / graded if graded else 0,
+                   passed=count[S.PASS], failed=count[S.FAIL], errored=count[S.ERROR], not_graded=count[S.UNKNOWN],
+                   results=results, runtime_limitation=limitation)
+
+
+def test_each_kind_of_change_is_classified():
+    before = _run({1: S.PASS, 2: S.FAIL, 3: S.FAIL, 4: S.ERROR, 5: S.PASS, 6: S.PASS, 7: S.UNKNOWN}, {1: 0.9, 5: 0.8})
+    after = _run({1: S.FAIL, 2: S.PASS, 3: S.ERROR, 4: S.FAIL, 5: S.PASS, 8: S.PASS, 7: S.FAIL}, {1: 0.4, 5: 0.85})
+    comparison = compare_runs(before, after, questions={(1, 1): "Where is order 1042?"})
+    kinds = {change.conversation_number: change.kind for change in comparison.changes}
+    assert kinds == {1: "regressed", 2: "improved", 3: "changed", 4: "changed", 5: "unchanged",
+                     6: "removed", 7: "changed", 8: "new"}
+    by_number = {change.conversation_number: change for change in comparison.changes}
+    assert (by_number[3].before, by_number[3].after) == (S.FAIL, S.ERROR)  # fail -> error is kept visible
+    assert (by_number[4].before, by_number[4].after) == (S.ERROR, S.FAIL)
+    assert by_number[1].score_deltas == {"Text similarity": -0.5}
+    assert by_number[2].score_deltas == {}  # unknown scores give no delta, never a delta from 0
+    assert comparison.counts() == {"regressed": 1, "improved": 1, "changed": 3, "new": 1, "removed": 1, "unchanged": 1}
+    assert comparison.score_delta == round(after.general_quality_percent - before.general_quality_percent, 2)
+
+
+def test_markdown_and_html_list_changes_most_urgent_first():
+    comparison = compare_runs(_run({1: S.PASS, 2: S.FAIL}), _run({1: S.FAIL, 2: S.PASS}))
+    markdown = comparison_markdown(comparison)
+    rows = [line for line in markdown.splitlines() if line.startswith("| regressed") or line.startswith("| improved")]
+    assert rows[0].startswith("| regressed | case 1 | pass | fail") and rows[1].startswith("| improved | case 2 | fail | pass")
+    assert "+0 points" in markdown and "1 regressed, 1 improved" in markdown
+    html = comparison_html(comparison)
+    assert html.index(">regressed<") < html.index(">improved<")
+
+
+def test_junit_failures_errors_and_the_limitation_property():
+    run = _run({1: S.PASS, 2: S.FAIL, 3: S.ERROR, 4: S.UNKNOWN}, limitation="Suspected runtime limitation: HTTP 500")
+    suite = ET.fromstring(junit_xml(run)).find("testsuite")
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("4", "1", "2")
+    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    assert cases["case 1"].find("failure") is None and cases["case 1"].find("error") is None
+    assert cases["case 2"].find("failure").get("message") == "case 2 fail"
+    assert cases["case 3"].find("failure") is None
+    assert cases["case 3"].find("error").get("message") == "case 3 error (not an agent failure)"
+    assert cases["case 4"].find("error").get("type") == "unknown"
+    properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert properties["runtime_limitation"] == "Suspected runtime limitation: HTTP 500"
+    assert properties["score_percent"] == "50"

@@ -1,0 +1,72 @@
+"""run.json is versioned and portable: a moved or zipped run folder opens; old absolute paths still work."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from report_fixtures import build_run_folder
+
+from copilot_eval.evalsets import EvalSetReadError
+from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.reports.html_run import run_report_html
+from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION, read_run_folder
+
+
+def test_run_json_is_versioned_with_relative_evidence_paths(tmp_path):
+    build_run_folder(tmp_path / "run")
+    data = json.loads((tmp_path / "run" / "run.json").read_text(encoding="utf-8"))
+    assert data["schemaVersion"] == RUN_SCHEMA_VERSION
+    paths = [r["evidencePath"] for r in data["results"] if "evidencePath" in r]
+    paths += [g["evidencePath"] for r in data["results"] for g in r["grades"] if "evidencePath" in g]
+    assert "evidence/case2-r0.compare-meaning.judge.json" in paths
+    assert paths and all(not Path(p).is_absolute() and p.startswith("evidence/") for p in paths)
+    assert all(item.startswith("evidence/") for item in data["evidence"])
+
+
+def test_a_zipped_and_unpacked_run_folder_opens_elsewhere(tmp_path):
+    build_run_folder(tmp_path / "run")
+    archive = shutil.make_archive(str(tmp_path / "artifact"), "zip", tmp_path / "run")
+    shutil.rmtree(tmp_path / "run")
+    with zipfile.ZipFile(archive) as handle:
+        handle.extractall(tmp_path / "downloaded")
+    folder = read_run_folder(tmp_path / "downloaded")
+    result = folder.run.results[0]
+    assert CopilotResult.load(folder.evidence_file(result.evidence_path)).final_response == "It ships today."
+    assert "Evidence file not found" not in run_report_html(folder)
+
+
+def test_an_old_run_with_absolute_paths_is_read_even_after_moving(tmp_path):
+    build_run_folder(tmp_path / "run")
+    run_json = tmp_path / "run" / "run.json"
+    data = json.loads(run_json.read_text(encoding="utf-8"))
+    del data["schemaVersion"]  # as written before versioning: absolute paths
+    for result in data["results"]:
+        if "evidencePath" in result:
+            result["evidencePath"] = str((tmp_path / "run" / result["evidencePath"]).resolve())
+    run_json.write_text(json.dumps(data), encoding="utf-8")
+    folder = read_run_folder(tmp_path / "run")
+    assert folder.run.schema_version is None
+    assert folder.load_evidence(folder.run.results[0].evidence_path)["success"] is True
+    shutil.move(tmp_path / "run", tmp_path / "moved")  # the absolute paths now point nowhere
+    moved = read_run_folder(tmp_path / "moved")
+    found = moved.evidence_file(moved.run.results[0].evidence_path)
+    assert found == tmp_path / "moved" / "evidence" / "case1-r0.json"
+
+
+def test_a_newer_schema_version_is_refused_by_name(tmp_path):
+    build_run_folder(tmp_path / "run")
+    run_json = tmp_path / "run" / "run.json"
+    data = json.loads(run_json.read_text(encoding="utf-8"))
+    data["schemaVersion"] = RUN_SCHEMA_VERSION + 1
+    run_json.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(EvalSetReadError, match=r"(?s)run\.json.*schemaVersion 2 is newer"):
+        read_run_folder(tmp_path / "run")
+
+
+def test_a_folder_without_run_json_is_named(tmp_path):
+    with pytest.raises(EvalSetReadError, match="no run.json here"):
+        read_run_folder(tmp_path)
