@@ -82,10 +82,10 @@ def _leaks(text: str) -> list[str]:
 
 
 def _leaking_files(*roots: Path, since: float = 0.0) -> dict[str, list[str]]:
+    # os.walk, and a file that vanishes mid-search skipped: other runs clean their homes meanwhile.
     found = {}
     for root in roots:
-        # os.walk, not rglob: a session folder removed while we walk (its run's cleanup) is skipped.
-        for folder, _, names in os.walk(root):
+        for folder, _dirs, names in os.walk(root):
             for name in names:
                 path = Path(folder) / name
                 try:
