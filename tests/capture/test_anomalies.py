@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import base64
 
-from event_factory import assistant, event, idle, one_call_session, start, tool_done, tool_start, usage, user
+from tests.capture.event_factory import assistant, event, idle, one_call_session, start, tool_done, tool_start, usage, user
 
 from copilot_eval.capture import result_from_events
 

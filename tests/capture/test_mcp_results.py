@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from event_factory import one_call_session, tool_done, tool_start
+from tests.capture.event_factory import one_call_session, tool_done, tool_start
 
 from copilot_eval.capture import result_from_events
 

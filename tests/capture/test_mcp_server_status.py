@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from event_factory import assistant, event, idle, start, usage, user
+from tests.capture.event_factory import assistant, event, idle, start, usage, user
 
 from copilot_eval.capture import RunFacts, result_from_events
 

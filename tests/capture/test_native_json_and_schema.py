@@ -6,8 +6,8 @@ import json
 
 import jsonschema
 import pytest
-from event_factory import one_call_session, tool_done, tool_start
-from test_usage_and_children import child_run
+from tests.capture.event_factory import one_call_session, tool_done, tool_start
+from tests.capture.test_usage_and_children import child_run
 
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence import CopilotResult, DiscoveredSkill, RequestAuditRecord, SkillDiscovery, ToolImage

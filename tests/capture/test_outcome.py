@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from event_factory import idle, one_call_session, session_error, start, tool_done, tool_start, user
+from tests.capture.event_factory import idle, one_call_session, session_error, start, tool_done, tool_start, user
 
 from copilot_eval.capture import RunFacts, result_from_events
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from event_factory import event, idle, one_call_session, session_error, start, tool_done, tool_start, usage, user, assistant
+from tests.capture.event_factory import event, idle, one_call_session, session_error, start, tool_done, tool_start, usage, user, assistant
 
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence import DiscoveredSkill, RequestAuditRecord, SkillDiscovery

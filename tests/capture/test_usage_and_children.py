@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from event_factory import assistant, event, idle, start, tool_done, tool_start, usage, user
+from tests.capture.event_factory import assistant, event, idle, start, tool_done, tool_start, usage, user
 
 from copilot_eval.capture import result_from_events
 from copilot_eval.evidence import ModelPrice

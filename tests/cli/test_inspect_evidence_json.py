@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from event_factory import event, idle, start, user
+from tests.capture.event_factory import event, idle, start, user
 from typer.testing import CliRunner
 
 from copilot_eval.capture import RunFacts, result_from_events

@@ -6,7 +6,7 @@ import json
 import os
 import subprocess
 
-from runs_helpers import CLI
+from tests.runs.runs_helpers import CLI
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 

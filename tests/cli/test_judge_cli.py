@@ -8,7 +8,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from runs_helpers import CLI
+from tests.runs.runs_helpers import CLI
 
 from copilot_eval.evidence.result import CopilotResult
 

@@ -9,7 +9,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from runs_helpers import CLI
+from tests.runs.runs_helpers import CLI
 
 from copilot_eval import ScriptedModel
 

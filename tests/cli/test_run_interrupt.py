@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-from fault_helpers import RUNTIME, child_pids, process_gone
-from runs_helpers import CLI, checkpoint_units, write_interruptible_set
+from tests.faults.fault_helpers import RUNTIME, child_pids, process_gone
+from tests.runs.runs_helpers import CLI, checkpoint_units, write_interruptible_set
 
 
 def _command_line(pid: int) -> str:

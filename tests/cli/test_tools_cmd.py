@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from third_party_servers import warm_server
+from tests.mcp.third_party_servers import warm_server
 from typer.testing import CliRunner
 
 from copilot_eval import CopilotEval

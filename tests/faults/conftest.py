@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 import pytest
-from fault_helpers import RUNTIME
+from tests.faults.fault_helpers import RUNTIME
 
 
 @pytest.fixture(scope="module")

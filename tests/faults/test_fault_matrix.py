@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fault_helpers import Ticker, child_pids
+from tests.faults.fault_helpers import Ticker, child_pids
 
 from copilot_eval import ByokProvider, CopilotEval, ScriptedModel, run_copilot
 

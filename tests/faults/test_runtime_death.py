@@ -13,7 +13,7 @@ import textwrap
 import time
 
 import pytest
-from fault_helpers import RUNTIME, process_gone
+from tests.faults.fault_helpers import RUNTIME, process_gone
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 from copilot_eval.runtime.process.pool import RuntimePool

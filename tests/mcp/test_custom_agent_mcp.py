@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from third_party_servers import warm_server
+from tests.mcp.third_party_servers import warm_server
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 from copilot_eval.agent import CustomAgent

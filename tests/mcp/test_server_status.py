@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from third_party_servers import scripted, warm_server
+from tests.mcp.third_party_servers import scripted, warm_server
 
 from copilot_eval import CopilotEval, run_copilot
 

@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from third_party_servers import console_script, filesystem_server, scripted, warm_server
+from tests.mcp.third_party_servers import console_script, filesystem_server, scripted, warm_server
 
 from copilot_eval import CopilotEval, run_copilot
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from headless_chromium import Browser, find_chromium
-from real_runs import RealRuns, make_real_runs
+from tests.reports.headless_chromium import Browser, find_chromium
+from tests.reports.real_runs import RealRuns, make_real_runs
 
 
 @pytest.fixture(scope="session")

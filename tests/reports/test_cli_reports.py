@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import jsonschema
 import pytest
-from real_runs import RECEIPT_ANSWER, RealRuns, cli
+from tests.reports.real_runs import RECEIPT_ANSWER, RealRuns, cli
 
 from copilot_eval.evalsets.schema_files import load_schema
 

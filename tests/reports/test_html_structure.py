@@ -7,7 +7,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from report_fixtures import HOSTILE_ANSWER, build_run_folder
+from tests.reports.report_fixtures import HOSTILE_ANSWER, build_run_folder
 
 from copilot_eval.reports.html_run import run_report_html, write_run_report
 from copilot_eval.reports.run_folder import read_run_folder

@@ -90,7 +90,7 @@ def test_agent_runs_carry_their_evidence(session_report):
 
 
 def test_session_report_in_chromium(session_report, browser, tmp_path):
-    from headless_chromium import file_url, png_size
+    from tests.reports.headless_chromium import file_url, png_size
 
     report, _ = session_report
     browser.open(file_url(report))

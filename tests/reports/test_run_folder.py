@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from report_fixtures import build_run_folder
+from tests.reports.report_fixtures import build_run_folder
 
 from copilot_eval.evalsets import EvalSetReadError
 from copilot_eval.evidence.result import CopilotResult

@@ -9,7 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from runs_helpers import CLI, EXAMPLES, KNOWLEDGE, checkpoint_units, write_interruptible_set
+from tests.runs.runs_helpers import CLI, EXAMPLES, KNOWLEDGE, checkpoint_units, write_interruptible_set
 
 GOOD = EXAMPLES / "evaluation" / "agent-good.yaml"
 FALLBACK = EXAMPLES / "evaluation" / "agent-fallback.yaml"

@@ -19,7 +19,7 @@ from copilot_eval.runs.prepare import (
     read_test_set,
 )
 
-from runs_helpers import EXAMPLES
+from tests.runs.runs_helpers import EXAMPLES
 
 GOOD = EXAMPLES / "evaluation" / "agent-good.yaml"
 CONVERSATIONS = EXAMPLES / "evalsets" / "conversations.csv"

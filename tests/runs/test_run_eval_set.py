@@ -13,7 +13,7 @@ from copilot_eval.grading import ExactMatch, KeywordMatch
 from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
 
-from runs_helpers import conversation_set, echo_agent, numbered_set
+from tests.runs.runs_helpers import conversation_set, echo_agent, numbered_set
 
 
 async def test_single_turn_cases_each_get_a_fresh_session(tmp_path):

@@ -6,7 +6,7 @@ from copilot_eval.agent import load_agent_file
 from copilot_eval.evalsets import CaseStatus, Confidence, LimitationStanding, read_csv
 from copilot_eval.runs import confirm_limitation, run_eval_set
 
-from runs_helpers import EXAMPLES, KNOWLEDGE
+from tests.runs.runs_helpers import EXAMPLES, KNOWLEDGE
 
 
 async def story(name: str, tmp_path):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from targets_helpers import GROUNDED_TEXT, RAY_DOCS, ray_agent, sdk_agent
+from tests.targets.targets_helpers import GROUNDED_TEXT, RAY_DOCS, ray_agent, sdk_agent
 
 from copilot_eval.targets import CopilotStudioTarget
 from copilot_eval.testing import (

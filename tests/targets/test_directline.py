@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from targets_helpers import GROUNDED_TEXT, RAY_DOCS, directline_agent, ray_agent
+from tests.targets.targets_helpers import GROUNDED_TEXT, RAY_DOCS, directline_agent, ray_agent
 
 from copilot_eval.targets import DirectLineTarget, StudioAgent
 from copilot_eval.testing import (

@@ -7,7 +7,7 @@ speaks the real protocol; our httpx client must then read the same activities fr
 from __future__ import annotations
 
 import pytest
-from targets_helpers import GROUNDED_TEXT, ray_agent, sdk_agent
+from tests.targets.targets_helpers import GROUNDED_TEXT, ray_agent, sdk_agent
 
 from copilot_eval.targets import CopilotStudioTarget
 from copilot_eval.testing import FALLBACK_TEXT, FakeAgentsSdk, LoopbackServer

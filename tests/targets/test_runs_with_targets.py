@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from targets_helpers import GROUNDED_TEXT, directline_agent, ray_agent
+from tests.targets.targets_helpers import GROUNDED_TEXT, directline_agent, ray_agent
 
 from copilot_eval.evalsets import CaseStatus, EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.grading.capability import CapabilityUse

@@ -92,7 +92,7 @@ class AgentsSdkConversation:
     async def _token(self) -> str:
         # The MSAL cache may refresh over the network, synchronously: keep it off the event loop.
         value = await asyncio.to_thread(self._token_source)
-        self.exchanges.secrets.add(value)
+        self.exchanges.secrets.add(value, getattr(self.config, "token_env", None) or "ENTRA_TOKEN")
         return value
 
     async def _post(self, url: str, body: dict[str, Any]) -> tuple[_Stream, httpx.Headers]:

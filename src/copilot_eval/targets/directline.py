@@ -45,7 +45,7 @@ class DirectLineConversation:
         token = body.get("token")
         if token:
             self._token = str(token)
-            self.exchanges.secrets.add(self._token)
+            self.exchanges.secrets.add(self._token, "DIRECTLINE_TOKEN")
         expires = body.get("expires_in")
         if isinstance(expires, (int, float)) and expires > 0:
             self._token_lifetime = float(expires)
@@ -74,7 +74,7 @@ class DirectLineConversation:
             if not secret:
                 raise TargetHttpError(None, None, f"environment variable {self.config.secret_env} (target.secret_env) "
                                                   "is not set: it must hold the agent's Direct Line secret")
-            self.exchanges.secrets.add(secret)
+            self.exchanges.secrets.add(secret, self.config.secret_env or "DIRECTLINE_SECRET")
             body = (await self.exchanges.send("POST", f"{self.base_url}/tokens/generate", bearer=secret,
                                               json={"user": {"id": self.user_id}}, deadline=deadline)).json()
             self._take_token(body)

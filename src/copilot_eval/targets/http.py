@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
+from copilot_eval.redaction import register_secret
 from copilot_eval.targets.evidence import HttpExchange
 
 _SECRET_PARAMS = {"t", "token", "access_token", "code", "secret", "key", "sig"}
@@ -40,10 +41,15 @@ class Secrets:
     def __init__(self) -> None:
         self._values: set[str] = set()
 
-    def add(self, value: str | None) -> None:
-        """Remember a secret value (short values are ignored: they would redact ordinary words)."""
+    def add(self, value: str | None, name: str = "COPILOT_STUDIO_TOKEN") -> None:
+        """Remember a secret value (short values are ignored: they would redact ordinary words).
+
+        It is also registered with the process-wide redactor under ``name``, so that logs, reports
+        and any other output scrub it too, not only this client's own evidence.
+        """
         if value and len(value) >= 8:
             self._values.add(value)
+            register_secret(value, name)
 
     def scrub(self, value: Any) -> Any:
         """``value`` (text, or JSON-like data) with every known secret replaced."""
