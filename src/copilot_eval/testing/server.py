@@ -52,14 +52,7 @@ class LoopbackServer:
     async def __aexit__(self, *exc: object) -> None:
         if self._server is None or self._task is None:
             return
-        self._server.should_exit = True
-        try:
-            await asyncio.wait_for(asyncio.shield(self._task), timeout=3)
-        except asyncio.TimeoutError:
-            self._server.force_exit = True
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        await stop_uvicorn(self._server, self._task)
 
     def __enter__(self) -> LoopbackServer:
         self._server = self._make()
@@ -78,4 +71,16 @@ class LoopbackServer:
             self._thread.join(5)
 
 
-__all__ = ["LoopbackServer"]
+__all__ = ["LoopbackServer", "stop_uvicorn"]
+
+
+async def stop_uvicorn(server: Any, task: asyncio.Task[Any]) -> None:
+    """Ask a uvicorn server to exit; after 3 s force it and cancel its serving task."""
+    server.should_exit = True
+    try:
+        await asyncio.wait_for(asyncio.shield(task), timeout=3)
+    except asyncio.TimeoutError:
+        server.force_exit = True
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task

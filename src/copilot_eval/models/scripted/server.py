@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Any
 
 import httpx
@@ -47,14 +46,9 @@ class ScriptedServer:
         for event in self._cancels:  # end scripted delays now instead of waiting them out
             event.set()
         if self._server is not None and self._task is not None:
-            self._server.should_exit = True
-            try:
-                await asyncio.wait_for(asyncio.shield(self._task), timeout=3)
-            except asyncio.TimeoutError:
-                self._server.force_exit = True
-                self._task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await self._task
+            from copilot_eval.testing.server import stop_uvicorn  # the one way our loopback servers stop
+
+            await stop_uvicorn(self._server, self._task)
 
     def _context(self, url: str, transport: str, cancel: asyncio.Event) -> CopilotRequestContext:
         # Over HTTP there is no session id: the endpoint keys its state by the conversation itself.
