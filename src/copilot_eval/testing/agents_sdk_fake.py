@@ -16,12 +16,12 @@ from collections.abc import AsyncIterator
 from datetime import datetime, timezone
 from typing import Any
 
-from copilot_eval.testing.script import FakeAgent, Reply
+from copilot_eval.testing.script import FakeAgent, FakeEndpoint, Reply
 
 BOTS = "/copilotstudio/dataverse-backed/authenticated/bots"
 
 
-class FakeAgentsSdk:
+class FakeAgentsSdk(FakeEndpoint):
     """An ASGI app: the Direct-to-Engine conversation endpoint of ``agent``.
 
     ``token`` is the bearer token it accepts (401 otherwise). ``hold_open_s`` keeps every stream
@@ -39,18 +39,10 @@ class FakeAgentsSdk:
         self._fault_counts: dict[int, int] = {}
         self._app = self._build()
 
-    def on_start(self, url: str) -> None:
-        """Called by LoopbackServer once the port is known."""
-        self.url = url
-
     @property
     def direct_connect_url(self) -> str:
         """The agent URL (``.../bots/<schema>``) clients append ``/conversations`` to."""
         return f"{self.url}{BOTS}/{self.schema}"
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """The ASGI entry point."""
-        await self._app(scope, receive, send)
 
     def _activity(self, conversation_id: str, body: dict[str, Any], reply_to: str | None) -> dict[str, Any]:
         activity = {**body, "id": secrets.token_hex(8), "channelId": "pva-studio",
@@ -77,13 +69,9 @@ class FakeAgentsSdk:
     def _fault(self, reply: Reply) -> Any:
         from starlette.responses import JSONResponse
 
-        fault = reply.fault
+        fault = self._due_fault(reply)
         if fault is None:
             return None
-        used = self._fault_counts.get(id(reply), 0)
-        if fault.times is not None and used >= fault.times:
-            return None
-        self._fault_counts[id(reply)] = used + 1
         headers = {"Retry-After": f"{fault.retry_after:g}"} if fault.retry_after is not None else None
         return JSONResponse({"error": {"code": fault.code or "Error", "message": fault.message}},
                             status_code=fault.status, headers=headers)

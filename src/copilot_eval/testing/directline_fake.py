@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from copilot_eval.testing.script import FakeAgent, Reply
+from copilot_eval.testing.script import FakeAgent, FakeEndpoint, Reply
 
 API = "/v3/directline"
 
@@ -37,7 +37,7 @@ class _Conversation:
     seq: itertools.count = field(default_factory=lambda: itertools.count(1))
 
 
-class FakeDirectLine:
+class FakeDirectLine(FakeEndpoint):
     """An ASGI app: a Direct Line 3.0 service whose bot follows ``agent``'s script.
 
     ``secret`` enables the secured path (``tokens/generate``); ``token_lifetime_s`` makes tokens
@@ -59,10 +59,6 @@ class FakeDirectLine:
         self._app = self._build()
 
     # -- addresses -------------------------------------------------------------------------
-    def on_start(self, url: str) -> None:
-        """Called by LoopbackServer once the port is known."""
-        self.url = url
-
     @property
     def token_endpoint(self) -> str:
         """The Copilot Studio token endpoint of this fake agent."""
@@ -72,10 +68,6 @@ class FakeDirectLine:
     def directline_url(self) -> str:
         """The Direct Line base URL (``.../v3/directline``)."""
         return f"{self.url}{API}"
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """The ASGI entry point."""
-        await self._app(scope, receive, send)
 
     # -- tokens ----------------------------------------------------------------------------
     def _issue(self, conversation_id: str | None = None) -> dict[str, Any]:
@@ -117,13 +109,9 @@ class FakeDirectLine:
                             **{"from": {"id": "fake-bot", "name": self.agent.name, "role": "bot"}})
 
     def _fault(self, reply: Reply) -> Any:
-        fault = reply.fault
+        fault = self._due_fault(reply)
         if fault is None:
             return None
-        used = self._fault_counts.get(id(reply), 0)
-        if fault.times is not None and used >= fault.times:
-            return None
-        self._fault_counts[id(reply)] = used + 1
         code = fault.code or {500: "InternalServerError", 502: "BotError", 429: "TooManyRequests"}.get(fault.status, "Error")
         return _error(fault.status, code, fault.message, fault.retry_after)
 

@@ -150,6 +150,33 @@ class FakeAgent:
 
 
 __all__ = [
-    "FALLBACK_TEXT", "FakeAgent", "HttpFault", "Reply", "Step", "answer", "consent_card", "end_of_conversation",
+    "FALLBACK_TEXT", "FakeAgent", "FakeEndpoint", "HttpFault", "Reply", "Step", "answer", "consent_card", "end_of_conversation",
     "fallback", "grounded", "http_error", "message", "messages", "platform_error", "silent", "slow", "typing_stream",
 ]
+
+
+class FakeEndpoint:
+    """What both protocol fakes share: their URL once served, the ASGI entry, and fault counting."""
+
+    url: str = ""
+    _app: Any
+    _fault_counts: dict[int, int]
+
+    def on_start(self, url: str) -> None:
+        """Called by LoopbackServer once the port is known."""
+        self.url = url
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """The ASGI entry point."""
+        await self._app(scope, receive, send)
+
+    def _due_fault(self, reply: Reply) -> HttpFault | None:
+        """The reply's fault when it should fire now (``times`` counts per reply), else None."""
+        fault = reply.fault
+        if fault is None:
+            return None
+        used = self._fault_counts.get(id(reply), 0)
+        if fault.times is not None and used >= fault.times:
+            return None
+        self._fault_counts[id(reply)] = used + 1
+        return fault
