@@ -7,13 +7,12 @@ on; replaying answers from the cassette and never touches the network.
 
 from __future__ import annotations
 
-import json
 from typing import Any, Callable
 
 import httpx
 from copilot import CopilotRequestContext, CopilotRequestHandler, CopilotWebSocketHandler
 
-from copilot_eval.models.scripted.answering import error_response, wire_api_of
+from copilot_eval.models.scripted.answering import error_response, read_model_request
 
 from .cassette import KEPT_RESPONSE_HEADERS, Exchange
 from .normalise import WORKING_DIRECTORY, normalise_body, request_key, scrub_secrets
@@ -60,11 +59,7 @@ class CassetteEndpoint(CopilotRequestHandler):
 
     async def send_request(self, request: httpx.Request, ctx: CopilotRequestContext) -> httpx.Response:
         """Serve the recorded answer, or (recording) forward, store and return the real one."""
-        wire = wire_api_of(request.url.path)
-        try:
-            body = json.loads(request.content or b"{}")
-        except ValueError:
-            body = None
+        wire, body = read_model_request(request)
         if wire is None or not isinstance(body, dict):
             if self.mode == "replay":  # offline: there is nothing to pass it on to
                 return error_response(MISMATCH_STATUS, f"copilot-eval replay: cannot answer {request.method} "

@@ -20,7 +20,7 @@ from .responses_wire import response_items, responses_body, responses_stream
 from .script import ScriptedHttpError
 from .websocket import ScriptedWebSocket
 
-__all__ = ["AnsweringEndpoint", "wire_api_of"]
+__all__ = ["AnsweringEndpoint", "read_model_request", "wire_api_of"]
 
 _RENDERERS = {("completions", False): chat_body, ("completions", True): chat_stream,
               ("responses", False): responses_body, ("responses", True): responses_stream}
@@ -32,6 +32,15 @@ def wire_api_of(path: str) -> str | None:
     if path.endswith("/chat/completions"):
         return "completions"
     return "responses" if path.endswith("/responses") else None
+
+
+def read_model_request(request: httpx.Request) -> tuple[str | None, Any]:
+    """The wire API of a model request (from its path) and its JSON body (None when unreadable)."""
+    try:
+        body = json.loads(request.content or b"{}")
+    except ValueError:
+        body = None
+    return wire_api_of(request.url.path), body
 
 
 class AnsweringEndpoint(CopilotRequestHandler):
@@ -60,11 +69,7 @@ class AnsweringEndpoint(CopilotRequestHandler):
 
     async def send_request(self, request: httpx.Request, ctx: CopilotRequestContext) -> httpx.Response:
         """Answer one HTTP model request (chat completions or Responses, streamed or not)."""
-        wire = wire_api_of(request.url.path)
-        try:
-            body = json.loads(request.content or b"{}")
-        except ValueError:
-            body = None
+        wire, body = read_model_request(request)
         if wire is None or not isinstance(body, dict):
             what = "a JSON body" if wire else "POST .../chat/completions or .../responses"
             return error_response(400, f"{self._label}: expected {what}", "invalid_request_error")
