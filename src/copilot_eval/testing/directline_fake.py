@@ -125,6 +125,16 @@ class FakeDirectLine(FakeEndpoint):
         async def record(request: Request) -> None:
             self.requests.append((request.method, request.url.path, "authorization" in request.headers))
 
+        async def opened(request: Request) -> _Conversation | Response:
+            """The conversation a request names, or the error response a real channel gives."""
+            await record(request)
+            conversation = self.conversations.get(request.path_params["cid"])
+            if conversation is None:
+                return _error(404, "BadArgument", "unknown conversation")
+            if (problem := self._auth(request, conversation.id)) is not None:
+                return problem
+            return conversation
+
         async def token(request: Request) -> Response:
             await record(request)
             if request.path_params["schema"] != self.schema:
@@ -170,12 +180,9 @@ class FakeDirectLine(FakeEndpoint):
                                 status_code=status)
 
         async def post_activity(request: Request) -> Response:
-            await record(request)
-            conversation = self.conversations.get(request.path_params["cid"])
-            if conversation is None:
-                return _error(404, "BadArgument", "unknown conversation")
-            if (problem := self._auth(request, conversation.id)) is not None:
-                return problem
+            conversation = await opened(request)
+            if not isinstance(conversation, _Conversation):
+                return conversation  # the 404 or 401/403 a real channel gives
             activity = await request.json()
             if not isinstance(activity, dict) or not activity.get("type") or not (activity.get("from") or {}).get("id"):
                 return _error(400, "MissingProperty", "an activity needs type and from.id")
@@ -192,12 +199,9 @@ class FakeDirectLine(FakeEndpoint):
             return JSONResponse({"id": echo["id"]})
 
         async def get_activities(request: Request) -> Response:
-            await record(request)
-            conversation = self.conversations.get(request.path_params["cid"])
-            if conversation is None:
-                return _error(404, "BadArgument", "unknown conversation")
-            if (problem := self._auth(request, conversation.id)) is not None:
-                return problem
+            conversation = await opened(request)
+            if not isinstance(conversation, _Conversation):
+                return conversation  # the 404 or 401/403 a real channel gives
             mark = int(request.query_params.get("watermark") or 0)
             visible = [(n, a) for n, a in enumerate(conversation.log, start=1) if n > mark and a.get("type") != "typing"]
             watermark = str(len(conversation.log)) if conversation.log else None
