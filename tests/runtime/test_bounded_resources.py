@@ -1,5 +1,5 @@
-"""Long sessions stay bounded: each run's session is deleted and its folder removed, a worn runtime
-is recycled without failing a run, and a runtime's own folder goes when it stops."""
+"""Long sessions stay bounded: each run's session is disconnected, dropped from the client's map and its
+folder removed; a worn runtime is recycled without failing a run, and a runtime's own folder goes when it stops."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ def _own_homes() -> set[Path]:
     return set(sessions_dir().glob(f"home-{os.getpid()}-*"))
 
 
-async def test_each_runs_session_is_deleted_and_its_home_removed():
+async def test_each_runs_session_is_closed_dropped_and_its_home_removed():
     pool = RuntimePool(max_runtimes=1, recycle=RecyclePolicy(max_sessions=None, max_rss_mb=None))
     try:
         await run_copilot(_agent(), "warm up", pool=pool)
@@ -78,7 +78,7 @@ async def test_a_cleanup_overrun_after_the_evidence_never_fails_the_run(monkeypa
         assert (result.success, result.stop_reason, result.error) == (True, "completed", None)
         await pool.drain_cleanups()
         assert any("disconnecting the session did not finish" in p for p in pool.cleanup_problems)
-        assert pool.stats()["session_map"] == 0, "the session was still deleted after the overrun"
+        assert pool.stats()["session_map"] == 0, "the session was still dropped from the map after the overrun"
     finally:
         await pool.close()
 

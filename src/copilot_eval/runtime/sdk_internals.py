@@ -25,8 +25,9 @@ def session_map_size(client: Any) -> int | None:
 
 
 def forget_session(client: Any, session_id: str) -> bool:
-    """Drop a session from the client's map when ``delete_session`` could not (the runtime did
-    not answer); without this a failed delete would leave one entry per run. True if dropped."""
+    """Drop a disconnected session from the client's map (``disconnect()`` leaves it there, and
+    the runtime cannot delete a session that has its own config directory); without this the map
+    would keep one entry per run. True if dropped."""
     sessions = getattr(client, "_sessions", None)
     lock = getattr(client, "_sessions_lock", None)
     if not isinstance(sessions, dict):
