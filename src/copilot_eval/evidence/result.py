@@ -73,7 +73,7 @@ class CopilotResult(BaseModel):
     capture_errors: list[CaptureError] = Field(default_factory=list)
     mcp_servers: list[McpServerStatus] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
-    tool_calls_admitted: int | None = None
+    tool_calls_admitted: int | None = None  # calls the tool budget let through; None without max_tool_calls
     request_audit: list[RequestAuditRecord] | None = None
     skill_discovery: SkillDiscovery | None = None
     configuration: dict[str, Any] | None = None
