@@ -60,6 +60,7 @@ async def main(cases: int, delay: float) -> None:
     print(f"single run (median of 5): {single:.3f} s; model delay {delay:g} s; {cases} cases; "
           f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
     walls: dict[int, float] = {}
+    cpu_per_case: dict[int, float] = {}
     for concurrency in (1, 4, 8):
         python_cpu, runtime_cpu = time.process_time(), _runtime_cpu()
         started = time.monotonic()
@@ -67,6 +68,7 @@ async def main(cases: int, delay: float) -> None:
         wall = time.monotonic() - started
         python_cpu, runtime_cpu = time.process_time() - python_cpu, _runtime_cpu() - runtime_cpu
         walls[concurrency] = wall
+        cpu_per_case[concurrency] = (python_cpu + runtime_cpu) / cases
         latency = math.ceil(cases / concurrency) * delay  # the wall time if only the model took time
         other = (wall - latency) * concurrency / cases
         print(f"concurrency {concurrency}: {wall:6.2f} s  speed-up {walls[1] / wall:5.2f}x  "
@@ -76,6 +78,15 @@ async def main(cases: int, delay: float) -> None:
               f"{other * 1000:.0f} ms per concurrent slot")
     print(f"concurrency 8 vs 1: {walls[1] / walls[8]:.2f}x (target >= 7x with --cases 60 --delay 1.0); "
           f"concurrency 4 vs 1: {walls[1] / walls[4]:.2f}x")
+    # Each case needs its CPU (mostly the runtime's, on one JavaScript thread per runtime) once per
+    # model wait: eight cases in flight ask for this many cores, and past about 70 % of the cores
+    # the cases queue for a runtime thread instead of overlapping their model waits.
+    cores = os.cpu_count() or 1
+    cpu = cpu_per_case[8]
+    demand = 8 * cpu / (delay + cpu) if delay else float("inf")
+    print(f"why not 8x: at concurrency 8 each case needs {cpu * 1000:.0f} ms of CPU per {delay:g} s of model latency, "
+          f"so the cases in flight ask for {demand:.1f} of {cores} cores; the whole set's CPU alone takes "
+          f"{cpu * cases / cores:.1f} s of the {walls[8]:.1f} s wall (model latency alone {math.ceil(cases / 8) * delay:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections import Counter
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 from copilot_eval.runtime.process.pool import RuntimePool
@@ -35,15 +36,30 @@ def lookup(city: str) -> str:
     return f"sunny in {city}"
 
 
-def _fds() -> int:
-    return len(os.listdir("/proc/self/fd"))
+def _fd_kinds() -> Counter[str]:
+    """This process's open file descriptors by kind (pipe, socket, anon_inode, file, ...), so a
+    change between two samples says what was left open, not only that something was."""
+    kinds: Counter[str] = Counter()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue  # the listing's own descriptor, already closed
+        kind = target.split(":", 1)[0] if ":" in target and not target.startswith("/") else "file"
+        kinds[kind] += 1
+    return kinds
+
+
+def _kinds_text(kinds: Counter[str]) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in sorted(kinds.items()))
 
 
 async def _sample(pool: RuntimePool, done: int, window: list[float], started: float) -> dict[str, float]:
     await pool.drain_cleanups()
     stats = pool.stats()
+    kinds = _fd_kinds()
     row = {
-        "runs": done, "fds": _fds(), "threads": threading.active_count(),
+        "runs": done, "fds": sum(kinds.values()), "fd_kinds": kinds, "threads": threading.active_count(),
         "python_rss_mb": process_rss_mb(os.getpid()) or 0.0,
         "runtime_rss_mb": sum(r for r in stats["runtime_rss_mb"] if r is not None),
         "runtimes": stats["live_runtimes"], "session_map": stats["session_map"],
@@ -109,7 +125,8 @@ async def soak(runs: int, every: int, concurrent: int, concurrency: int) -> None
             change = (last[key] / first[key] - 1) * 100 if first[key] else float("nan")
             print(f"{key}: {first[key]:.3f} at {first['runs']} runs -> {last[key]:.3f} at {last['runs']} runs "
                   f"({change:+.1f} %; target within 10 %)")
-        print(f"fds: {first['fds']} -> {last['fds']}; threads: {first['threads']} -> {last['threads']} (target flat)")
+        print(f"fds: {first['fds']} -> {last['fds']} ({_kinds_text(first['fd_kinds'])} -> {_kinds_text(last['fd_kinds'])}); "
+              f"threads: {first['threads']} -> {last['threads']} (target flat)")
 
 
 if __name__ == "__main__":
