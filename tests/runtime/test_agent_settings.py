@@ -65,3 +65,31 @@ async def test_a_github_hosted_model_without_a_login_says_how_to_fix_it(monkeypa
     assert "No GitHub OAuth token" in result.error
     assert "GH_TOKEN" in result.error and "ScriptedModel" in result.error
     assert result.error.count("No GitHub OAuth token") == 1
+
+
+def test_sessions_leave_out_the_cross_session_store_unless_asked() -> None:
+    # A run's COPILOT_HOME is its own and removed after the run: the store could only hold that
+    # run, and it kept runtime memory per session (docs/faults.md).
+    from copilot_eval.runtime.session.session_config import choose_model, session_settings
+
+    def settings(agent: CopilotEval) -> dict:
+        return session_settings(agent, choose_model(agent), working_directory="/tmp", config_directory="/tmp", tools=[])
+
+    assert settings(CopilotEval(model="gpt-4.1"))["enable_session_store"] is False
+    asked = CopilotEval(model="gpt-4.1", extra_config={"enable_session_store": True})
+    assert settings(asked)["enable_session_store"] is True
+
+
+async def test_tool_calls_are_counted_against_a_budget_only_when_there_is_one() -> None:
+    def lookup(city: str) -> str:
+        """Look up a city."""
+        return f"sunny in {city}"
+
+    script = ({"tool_calls": [{"name": "lookup", "arguments": {"city": "Oslo"}}]}, {"text": "done"})
+    free = await run_copilot(CopilotEval(model=scripted(*script), tools=(lookup,)), "weather?")
+    budgeted = await run_copilot(CopilotEval(model=scripted(*script), tools=(lookup,), max_tool_calls=3), "weather?")
+    for result in (free, budgeted):
+        assert result.success, result.error
+        assert [(c.name, c.result) for c in result.all_tool_calls] == [("lookup", "sunny in Oslo")]
+    assert free.tool_calls_admitted is None  # no budget: nothing was admitted or refused by one
+    assert budgeted.tool_calls_admitted == 1
