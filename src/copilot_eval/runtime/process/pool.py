@@ -42,7 +42,7 @@ _swept = False
 
 def default_max_runtimes() -> int:
     """How many runtime processes a pool may run at once: env ``COPILOT_EVAL_RUNTIMES``, else one
-    per core up to four. A runtime executes its sessions on one JavaScript thread (about 0.17 s of
+    per core up to four. A runtime executes its sessions on one JavaScript thread (0.2-0.35 s of
     CPU per 2-turn session here), so a second process is what lets concurrent runs use a second core."""
     configured = os.environ.get(RUNTIMES_ENV)
     if configured:
