@@ -43,11 +43,16 @@ def lookup(city: str) -> str:
 CONTROL_RUNS = 20
 
 
+def _agent() -> CopilotEval:
+    """The soak's agent (the control process builds the same one)."""
+    return CopilotEval(model=ScriptedModel.from_dict(SCRIPT), tools=(lookup,), timeout_s=60,
+                       working_directory=tempfile.mkdtemp(prefix="copilot-eval-soak-"))
+
+
 async def _control_runs(runs: int) -> None:
     """The control (run in a fresh Python process): `runs` of the same runs on a fresh runtime;
     prints their median."""
-    agent = CopilotEval(model=ScriptedModel.from_dict(SCRIPT), tools=(lookup,), timeout_s=60,
-                        working_directory=tempfile.mkdtemp(prefix="copilot-eval-soak-"))
+    agent = _agent()
     pool = RuntimePool()
     try:
         await run_copilot(agent, "warm up", pool=pool)
@@ -115,8 +120,7 @@ async def _sample(pool: RuntimePool, done: int, window: list[float], started: fl
 
 async def soak(runs: int, every: int, concurrent: int, concurrency: int) -> None:
     """Run both phases and print the figures."""
-    agent = CopilotEval(model=ScriptedModel.from_dict(SCRIPT), tools=(lookup,), timeout_s=60,
-                        working_directory=tempfile.mkdtemp(prefix="copilot-eval-soak-"))
+    agent = _agent()
     pool = RuntimePool()
     print(f"recycling: {pool.recycle}; sequential runs: {runs}; concurrent runs: {concurrent} "
           f"at concurrency {concurrency}", flush=True)
