@@ -37,3 +37,9 @@ def test_model_metrics_requests_that_are_not_a_mapping_leave_premium_requests_un
 def test_a_csv_of_comment_lines_only_is_a_listed_problem_not_an_assertion() -> None:
     # Was: AssertionError from read_csv (no header after the comment block, and no problem listed).
     check_csv_bytes(apply_byte_recipe(CSV_FILES["blank_fields.csv"], [("lines", [("truncate", 0)]), ("insert", 0, b"#")]))
+
+
+def test_mcp_servers_loaded_with_servers_that_are_not_a_list_is_ignored_not_fatal() -> None:
+    # Was: TypeError 'int' object is not iterable in the MCP server status reader.
+    events = damaged("custom_agent", [("field", 8, ("retype", ("data", "servers"), -1))])
+    check_invariants(result_from_events(events), events)

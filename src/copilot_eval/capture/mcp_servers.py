@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from copilot_eval.capture.events import event_data, event_type, int_or_none, text_or_none
+from copilot_eval.capture.events import event_data, event_type, int_or_none, list_or_empty, text_or_none
 from copilot_eval.evidence import McpServerStatus
 
 
@@ -63,7 +63,7 @@ def mcp_server_statuses(events: Iterable[Mapping[str, Any]],
             if entry is not None:
                 entry.tools_loaded = int_or_none(data.get("toolCount"))
         elif kind == "session.mcp_servers_loaded":
-            for server in data.get("servers") or []:
+            for server in list_or_empty(data.get("servers")):
                 entry = _entry(table, server.get("name")) if isinstance(server, dict) else None
                 if entry is not None:
                     _apply(entry, server.get("status"), server.get("error"))
