@@ -14,6 +14,7 @@ import asyncio
 import math
 import os
 import time
+from pathlib import Path
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import EvalDataType, EvalTestCase, EvalTestSet
@@ -35,7 +36,7 @@ def agent(delay: float) -> CopilotEval:
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU of a process and its reaped children, from /proc (0 when unreadable)."""
     try:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
     return sum(int(value) for value in fields[11:15]) / TICKS
@@ -48,8 +49,14 @@ def _runtime_cpu() -> float:
 async def main(cases: int, delay: float) -> None:
     """Time one single run, then the whole set at each concurrency."""
     bot = agent(delay)
-    test_set = EvalTestSet(name="bench", data_type=EvalDataType.SINGLE_TURN, cases=[
-        EvalTestCase(conversation_number=n, question=f"q{n}", response=f"answer to: q{n}") for n in range(1, cases + 1)])
+    test_set = EvalTestSet(
+        name="bench",
+        data_type=EvalDataType.SINGLE_TURN,
+        cases=[
+            EvalTestCase(conversation_number=n, question=f"q{n}", response=f"answer to: q{n}")
+            for n in range(1, cases + 1)
+        ],
+    )
     await run_copilot(bot, "warm-up")  # start the pooled runtime outside the timings
     singles = []
     for n in range(5):
@@ -57,8 +64,10 @@ async def main(cases: int, delay: float) -> None:
         await run_copilot(bot, f"single {n}")
         singles.append(time.monotonic() - started)
     single = sorted(singles)[len(singles) // 2]
-    print(f"single run (median of 5): {single:.3f} s; model delay {delay:g} s; {cases} cases; "
-          f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}")
+    print(
+        f"single run (median of 5): {single:.3f} s; model delay {delay:g} s; {cases} cases; "
+        f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}"
+    )
     walls: dict[int, float] = {}
     cpu_per_case: dict[int, float] = {}
     for concurrency in (1, 4, 8):
@@ -71,22 +80,30 @@ async def main(cases: int, delay: float) -> None:
         cpu_per_case[concurrency] = (python_cpu + runtime_cpu) / cases
         latency = math.ceil(cases / concurrency) * delay  # the wall time if only the model took time
         other = (wall - latency) * concurrency / cases
-        print(f"concurrency {concurrency}: {wall:6.2f} s  speed-up {walls[1] / wall:5.2f}x  "
-              f"({run.passed} passed, {run.errored} errors, {len(shared_pool().processes())} runtimes)")
-        print(f"    where it goes: model latency {latency:.1f} s of the wall; per case CPU {python_cpu / cases * 1000:.0f} ms "
-              f"in Python, {runtime_cpu / cases * 1000:.0f} ms in the runtimes; per case beyond model latency "
-              f"{other * 1000:.0f} ms per concurrent slot")
-    print(f"concurrency 8 vs 1: {walls[1] / walls[8]:.2f}x (target >= 7x with --cases 60 --delay 1.0); "
-          f"concurrency 4 vs 1: {walls[1] / walls[4]:.2f}x")
+        print(
+            f"concurrency {concurrency}: {wall:6.2f} s  speed-up {walls[1] / wall:5.2f}x  "
+            f"({run.passed} passed, {run.errored} errors, {len(shared_pool().processes())} runtimes)"
+        )
+        print(
+            f"    where it goes: model latency {latency:.1f} s of the wall; per case CPU {python_cpu / cases * 1000:.0f} ms "
+            f"in Python, {runtime_cpu / cases * 1000:.0f} ms in the runtimes; per case beyond model latency "
+            f"{other * 1000:.0f} ms per concurrent slot"
+        )
+    print(
+        f"concurrency 8 vs 1: {walls[1] / walls[8]:.2f}x (target >= 7x with --cases 60 --delay 1.0); "
+        f"concurrency 4 vs 1: {walls[1] / walls[4]:.2f}x"
+    )
     # Each case needs its CPU (mostly the runtime's, on one JavaScript thread per runtime) once per
     # model wait: eight cases in flight ask for this many cores, and past about 70 % of the cores
     # the cases queue for a runtime thread instead of overlapping their model waits.
     cores = os.cpu_count() or 1
     cpu = cpu_per_case[8]
     demand = 8 * cpu / (delay + cpu) if delay else float("inf")
-    print(f"why not 8x: at concurrency 8 each case needs {cpu * 1000:.0f} ms of CPU per {delay:g} s of model latency, "
-          f"so the cases in flight ask for {demand:.1f} of {cores} cores; the whole set's CPU alone takes "
-          f"{cpu * cases / cores:.1f} s of the {walls[8]:.1f} s wall (model latency alone {math.ceil(cases / 8) * delay:.0f} s)")
+    print(
+        f"why not 8x: at concurrency 8 each case needs {cpu * 1000:.0f} ms of CPU per {delay:g} s of model latency, "
+        f"so the cases in flight ask for {demand:.1f} of {cores} cores; the whole set's CPU alone takes "
+        f"{cpu * cases / cores:.1f} s of the {walls[8]:.1f} s wall (model latency alone {math.ceil(cases / 8) * delay:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -26,10 +26,20 @@ from copilot_eval.runtime.process.client_factory import start_client
 from copilot_eval.runtime.process.locate import locate_runtime
 from copilot_eval.runtime.process.pool import RuntimePool
 
-SCRIPT = {"rules": [{"turns": [
-    {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/out.txt", "file_text": "x"}}]},
-    {"text": "done"},
-]}]}
+SCRIPT = {
+    "rules": [
+        {
+            "turns": [
+                {
+                    "tool_calls": [
+                        {"name": "create", "arguments": {"path": "{working_directory}/out.txt", "file_text": "x"}}
+                    ]
+                },
+                {"text": "done"},
+            ]
+        }
+    ]
+}
 
 
 BLOCK = 10  # evals per block; blocks of ours and of the plain loop alternate
@@ -43,8 +53,9 @@ class Plain:
         self.parts: dict[str, list[float]] = {"total": [], "create": [], "send_to_idle": [], "disconnect": []}
 
     async def start(self) -> None:
-        self.client = await start_client(locate_runtime().path,
-                                         request_handler=self.model.endpoint(working_directory=self.workdir))
+        self.client = await start_client(
+            locate_runtime().path, request_handler=self.model.endpoint(working_directory=self.workdir)
+        )
         await self.one("warm up", record=False)  # the first session on a runtime is slower
 
     async def one(self, prompt: str, *, record: bool = True) -> None:
@@ -52,14 +63,18 @@ class Plain:
 
         idle = asyncio.Event()
 
-        def on_event(event):  # noqa: ANN001
+        def on_event(event):
             if event.type.value == "session.idle" and not event.agent_id:
                 idle.set()
 
         t0 = time.perf_counter()
         session = await self.client.create_session(
-            model=self.model.session_model, provider=self.model.provider_config(), working_directory=self.workdir,
-            on_permission_request=PermissionHandler.approve_all, on_event=on_event)
+            model=self.model.session_model,
+            provider=self.model.provider_config(),
+            working_directory=self.workdir,
+            on_permission_request=PermissionHandler.approve_all,
+            on_event=on_event,
+        )
         t1 = time.perf_counter()
         await session.send(prompt)
         await asyncio.wait_for(idle.wait(), 60)
@@ -67,8 +82,12 @@ class Plain:
         await session.disconnect()
         t3 = time.perf_counter()
         if record:
-            for name, value in (("total", t3 - t0), ("create", t1 - t0), ("send_to_idle", t2 - t1),
-                                ("disconnect", t3 - t2)):
+            for name, value in (
+                ("total", t3 - t0),
+                ("create", t1 - t0),
+                ("send_to_idle", t2 - t1),
+                ("disconnect", t3 - t2),
+            ):
                 self.parts[name].append(value)
 
 
@@ -124,21 +143,31 @@ def main() -> None:
     fresh_times = asyncio.run(fresh(agent, max(5, runs // 5)))
     median = statistics.median
     o, p, f = median(walls), median(plain["total"]), median(fresh_times)
-    print(f"{len(walls)} sequential 2-turn scripted evals each, in alternating blocks of {BLOCK}; "
-          f"median seconds per eval ({len(fresh_times)} for fresh)")
+    print(
+        f"{len(walls)} sequential 2-turn scripted evals each, in alternating blocks of {BLOCK}; "
+        f"median seconds per eval ({len(fresh_times)} for fresh)"
+    )
     print(f"  ours (run_copilot, pooled)       {o:.3f}")
-    print(f"  plain SDK loop on one client     {p:.3f}   (create {median(plain['create']):.3f}, "
-          f"send-to-idle {median(plain['send_to_idle']):.3f}, disconnect {median(plain['disconnect']):.3f})")
+    print(
+        f"  plain SDK loop on one client     {p:.3f}   (create {median(plain['create']):.3f}, "
+        f"send-to-idle {median(plain['send_to_idle']):.3f}, disconnect {median(plain['disconnect']):.3f})"
+    )
     print(f"  fresh runtime per eval           {f:.3f}")
     print(f"  ours / plain SDK                 {o / p:.2f}x  (target <= 1.00)")
     print(f"  fresh / ours                     {f / o:.1f}x   (target >= 5)")
     print("where our time goes (medians):")
-    print(f"  call to evidence (duration_ms)   {median(durations):.3f}  "
-          f"(the runtime's create + send-to-idle alone: {median(plain['create']) + median(plain['send_to_idle']):.3f})")
-    print(f"  evidence to return               {median(w - d for w, d in zip(walls, durations, strict=True)):.3f}  "
-          "(building the result, crossing to the caller's loop)")
+    print(
+        f"  call to evidence (duration_ms)   {median(durations):.3f}  "
+        f"(the runtime's create + send-to-idle alone: {median(plain['create']) + median(plain['send_to_idle']):.3f})"
+    )
+    print(
+        f"  evidence to return               {median(w - d for w, d in zip(walls, durations, strict=True)):.3f}  "
+        "(building the result, crossing to the caller's loop)"
+    )
     print("  disconnect, folder removal: after the return, overlapping the next eval (the runtime's disconnect,")
-    print(f"  {median(plain['disconnect']):.3f} s in the plain loop, is what makes our call-to-evidence longer than its create + send)")
+    print(
+        f"  {median(plain['disconnect']):.3f} s in the plain loop, is what makes our call-to-evidence longer than its create + send)"
+    )
 
 
 if __name__ == "__main__":

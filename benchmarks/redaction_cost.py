@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from copilot_eval.capture import load_event_log, result_from_events
-from copilot_eval.redaction import register_secret, redact_data
+from copilot_eval.redaction import redact_data, register_secret
 
 LOG = Path(__file__).parent.parent / "tests" / "capture" / "data" / "task_subagent.jsonl"
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import sys
 import statistics
+import sys
 import tempfile
 import threading
 import time
@@ -29,10 +29,16 @@ from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 from copilot_eval.runtime.process.pool import RuntimePool
 from copilot_eval.runtime.process.recycle import process_rss_mb
 
-SCRIPT = {"rules": [{"turns": [
-    {"tool_calls": [{"name": "lookup", "arguments": {"city": "Paris"}}]},
-    {"text": "sunny"},
-]}]}
+SCRIPT = {
+    "rules": [
+        {
+            "turns": [
+                {"tool_calls": [{"name": "lookup", "arguments": {"city": "Paris"}}]},
+                {"text": "sunny"},
+            ]
+        }
+    ]
+}
 
 
 def lookup(city: str) -> str:
@@ -45,8 +51,12 @@ CONTROL_RUNS = 20
 
 def _agent() -> CopilotEval:
     """The soak's agent (the control process builds the same one)."""
-    return CopilotEval(model=ScriptedModel.from_dict(SCRIPT), tools=(lookup,), timeout_s=60,
-                       working_directory=tempfile.mkdtemp(prefix="copilot-eval-soak-"))
+    return CopilotEval(
+        model=ScriptedModel.from_dict(SCRIPT),
+        tools=(lookup,),
+        timeout_s=60,
+        working_directory=tempfile.mkdtemp(prefix="copilot-eval-soak-"),
+    )
 
 
 async def _control_runs(runs: int) -> None:
@@ -73,7 +83,8 @@ async def _fresh_median(runs: int) -> float:
     median divided by this one says whether a long-lived process got slower, whatever the machine did.
     """
     process = await asyncio.create_subprocess_exec(
-        sys.executable, __file__, "--control", str(runs), stdout=asyncio.subprocess.PIPE)
+        sys.executable, __file__, "--control", str(runs), stdout=asyncio.subprocess.PIPE
+    )
     out, _ = await process.communicate()
     return float(out.decode().strip().splitlines()[-1])
 
@@ -103,18 +114,28 @@ async def _sample(pool: RuntimePool, done: int, window: list[float], started: fl
     fresh = await _fresh_median(CONTROL_RUNS)
     median = statistics.median(window) if window else 0.0
     row = {
-        "runs": done, "fds": sum(kinds.values()), "fd_kinds": kinds, "threads": threading.active_count(),
+        "runs": done,
+        "fds": sum(kinds.values()),
+        "fd_kinds": kinds,
+        "threads": threading.active_count(),
         "python_rss_mb": process_rss_mb(os.getpid()) or 0.0,
         "runtime_rss_mb": sum(r for r in stats["runtime_rss_mb"] if r is not None),
-        "runtimes": stats["live_runtimes"], "session_map": stats["session_map"],
-        "median_s": median, "fresh_median_s": fresh, "vs_fresh": median / fresh if fresh else float("nan"),
-        "recycled": stats["recycled"], "elapsed_s": time.monotonic() - started,
+        "runtimes": stats["live_runtimes"],
+        "session_map": stats["session_map"],
+        "median_s": median,
+        "fresh_median_s": fresh,
+        "vs_fresh": median / fresh if fresh else float("nan"),
+        "recycled": stats["recycled"],
+        "elapsed_s": time.monotonic() - started,
     }
-    print(f"{row['runs']:>6} runs | fds {row['fds']:>4} | threads {row['threads']:>3} | "
-          f"python {row['python_rss_mb']:6.1f} MB | runtime {row['runtime_rss_mb']:6.1f} MB | "
-          f"runtimes {row['runtimes']} | session map {row['session_map']:>3} | "
-          f"median {row['median_s']:.3f} s (fresh process {fresh:.3f} s: {row['vs_fresh']:.2f}x) | "
-          f"recycled {row['recycled']} | {row['elapsed_s']:.0f} s", flush=True)
+    print(
+        f"{row['runs']:>6} runs | fds {row['fds']:>4} | threads {row['threads']:>3} | "
+        f"python {row['python_rss_mb']:6.1f} MB | runtime {row['runtime_rss_mb']:6.1f} MB | "
+        f"runtimes {row['runtimes']} | session map {row['session_map']:>3} | "
+        f"median {row['median_s']:.3f} s (fresh process {fresh:.3f} s: {row['vs_fresh']:.2f}x) | "
+        f"recycled {row['recycled']} | {row['elapsed_s']:.0f} s",
+        flush=True,
+    )
     return row
 
 
@@ -122,8 +143,11 @@ async def soak(runs: int, every: int, concurrent: int, concurrency: int) -> None
     """Run both phases and print the figures."""
     agent = _agent()
     pool = RuntimePool()
-    print(f"recycling: {pool.recycle}; sequential runs: {runs}; concurrent runs: {concurrent} "
-          f"at concurrency {concurrency}", flush=True)
+    print(
+        f"recycling: {pool.recycle}; sequential runs: {runs}; concurrent runs: {concurrent} "
+        f"at concurrency {concurrency}",
+        flush=True,
+    )
     await run_copilot(agent, "warm up", pool=pool)
     started = time.monotonic()
     rows, window, failures = [], [], 0
@@ -151,8 +175,11 @@ async def soak(runs: int, every: int, concurrent: int, concurrency: int) -> None
         t0 = time.monotonic()
         outcomes = await asyncio.gather(*(one(n) for n in range(concurrent)))
         wall = time.monotonic() - t0
-        print(f"concurrent phase: {concurrent} runs at concurrency {concurrency} in {wall:.1f} s "
-              f"({concurrent / wall:.1f} runs/s), failures {outcomes.count(False)}", flush=True)
+        print(
+            f"concurrent phase: {concurrent} runs at concurrency {concurrency} in {wall:.1f} s "
+            f"({concurrent / wall:.1f} runs/s), failures {outcomes.count(False)}",
+            flush=True,
+        )
         await _sample(pool, runs + concurrent, times, started)
     processes = pool.processes()
     await pool.close()
@@ -167,10 +194,14 @@ async def soak(runs: int, every: int, concurrent: int, concurrency: int) -> None
         first, last = rows[0], rows[-1]
         for key in ("runtime_rss_mb", "vs_fresh", "median_s", "python_rss_mb"):
             change = (last[key] / first[key] - 1) * 100 if first[key] else float("nan")
-            print(f"{key}: {first[key]:.3f} at {first['runs']} runs -> {last[key]:.3f} at {last['runs']} runs "
-                  f"({change:+.1f} %{'; target within 10 %' if key in ('runtime_rss_mb', 'vs_fresh') else ''})")
-        print(f"fds: {first['fds']} -> {last['fds']} ({_kinds_text(first['fd_kinds'])} -> {_kinds_text(last['fd_kinds'])}); "
-              f"threads: {first['threads']} -> {last['threads']} (target flat)")
+            print(
+                f"{key}: {first[key]:.3f} at {first['runs']} runs -> {last[key]:.3f} at {last['runs']} runs "
+                f"({change:+.1f} %{'; target within 10 %' if key in ('runtime_rss_mb', 'vs_fresh') else ''})"
+            )
+        print(
+            f"fds: {first['fds']} -> {last['fds']} ({_kinds_text(first['fd_kinds'])} -> {_kinds_text(last['fd_kinds'])}); "
+            f"threads: {first['threads']} -> {last['threads']} (target flat)"
+        )
 
 
 if __name__ == "__main__":

@@ -29,25 +29,37 @@ async def main(delay: float, quiet: float, poll: float) -> None:
     dl_fake, sdk_fake = FakeDirectLine(script), FakeAgentsSdk(script, token="bench-token")
     async with LoopbackServer(dl_fake), LoopbackServer(sdk_fake):
         agents = {
-            "directline": StudioAgent(target=DirectLineTarget(token_endpoint=dl_fake.token_endpoint, quiet_s=quiet,
-                                                              poll_interval_s=poll), name="dl", timeout_s=30),
-            "agents-sdk": StudioAgent(target=CopilotStudioTarget(direct_connect_url=sdk_fake.direct_connect_url,
-                                                                 token_env="BENCH_PP_TOKEN"), name="sdk", timeout_s=30),
+            "directline": StudioAgent(
+                target=DirectLineTarget(token_endpoint=dl_fake.token_endpoint, quiet_s=quiet, poll_interval_s=poll),
+                name="dl",
+                timeout_s=30,
+            ),
+            "agents-sdk": StudioAgent(
+                target=CopilotStudioTarget(direct_connect_url=sdk_fake.direct_connect_url, token_env="BENCH_PP_TOKEN"),
+                name="sdk",
+                timeout_s=30,
+            ),
         }
-        test_set = EvalTestSet(name="bench", data_type=EvalDataType.SINGLE_TURN,
-                               cases=[EvalTestCase(conversation_number=n, question=f"q{n}", response="An answer.")
-                                      for n in range(1, 21)])
+        test_set = EvalTestSet(
+            name="bench",
+            data_type=EvalDataType.SINGLE_TURN,
+            cases=[EvalTestCase(conversation_number=n, question=f"q{n}", response="An answer.") for n in range(1, 21)],
+        )
         for label, agent in agents.items():
             result = await agent.play([f"question {n}" for n in range(5)])
             turns = [t.duration_ms / 1000 for t in result.turns]
             mean = statistics.fmean(turns)
-            print(f"{label:11s} turn {mean:.2f} s for a {delay:g} s answer: overhead {mean - delay:.2f} s "
-                  f"(first reply after {statistics.fmean(t.latency_ms for t in result.turns) / 1000:.2f} s)")
+            print(
+                f"{label:11s} turn {mean:.2f} s for a {delay:g} s answer: overhead {mean - delay:.2f} s "
+                f"(first reply after {statistics.fmean(t.latency_ms for t in result.turns) / 1000:.2f} s)"
+            )
             for concurrency in (1, 4):
                 started = time.monotonic()
                 run = await run_eval_set(test_set, agent, graders=[ExactMatch()], concurrency=concurrency)
-                print(f"{label:11s} 20 cases at concurrency {concurrency}: {time.monotonic() - started:.1f} s, "
-                      f"{run.passed} passed")
+                print(
+                    f"{label:11s} 20 cases at concurrency {concurrency}: {time.monotonic() - started:.1f} s, "
+                    f"{run.passed} passed"
+                )
 
 
 if __name__ == "__main__":

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 import copilot_eval
 
 
@@ -16,12 +18,8 @@ def test_every_public_name_resolves_and_has_a_docstring() -> None:
 
 
 def test_unknown_names_fail_clearly() -> None:
-    try:
+    with pytest.raises(AttributeError, match="no_such_thing"):
         copilot_eval.no_such_thing  # noqa: B018
-    except AttributeError as error:
-        assert "no_such_thing" in str(error)
-    else:
-        raise AssertionError("an unknown name resolved")
 
 
 def test_the_command_line_and_the_package_do_not_import_the_sdk_up_front() -> None:

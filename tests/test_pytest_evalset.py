@@ -11,11 +11,11 @@ ROOT = Path(__file__).resolve().parents[1]
 GOOD_AGENT = ROOT / "examples" / "evaluation" / "agent-good.yaml"
 KNOWLEDGE = ROOT / "examples" / "evalsets" / "knowledge.csv"
 
-SINGLE_TURN = '''question,expectedResponse
+SINGLE_TURN = """question,expectedResponse
 What are the opening hours of Spoke & Pedal Rentals?,"We are open every day from 8:00 to 19:00, except on 25 December and 1 January, when the shop is closed."
 Do I need to leave a deposit?,"Yes. We take a 150 euro deposit on a credit card for each bike, or 300 euros for an e-bike. It is released when the bike comes back undamaged."
 Do you rent tandems?,"Yes, tandems cost 40 euros a day."
-'''
+"""
 
 
 def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
@@ -27,15 +27,19 @@ def test_single_turn_set_gives_one_item_per_case_and_writes_evidence(pytester: p
     evidence = pytester.path / "evidence"
     outcome = _run(pytester, "-v", f"--copilot-agent={GOOD_AGENT}", f"--copilot-evidence-dir={evidence}")
     outcome.assert_outcomes(passed=2, failed=1)
-    outcome.stdout.fnmatch_lines([
-        "single.csv::case-1 PASSED*", "single.csv::case-2 PASSED*", "single.csv::case-3 FAILED*",
-        "case 3 failed: Do you rent tandems?",
-        "  expected: Yes, tandems cost 40 euros a day.",
-        "  actual:   [[]scripted model: no rule matches this prompt[]]",
-        "  Text similarity (fail): similarity 35.62 < pass score 70 (of 100)",
-        f"  evidence: {evidence}/single.csv_case-3.json",
-        "copilot-eval test sets: 2 passed, 1 failed (agent), 0 not graded (not an agent failure)",
-    ])
+    outcome.stdout.fnmatch_lines(
+        [
+            "single.csv::case-1 PASSED*",
+            "single.csv::case-2 PASSED*",
+            "single.csv::case-3 FAILED*",
+            "case 3 failed: Do you rent tandems?",
+            "  expected: Yes, tandems cost 40 euros a day.",
+            "  actual:   [[]scripted model: no rule matches this prompt[]]",
+            "  Text similarity (fail): similarity 35.62 < pass score 70 (of 100)",
+            f"  evidence: {evidence}/single.csv_case-3.json",
+            "copilot-eval test sets: 2 passed, 1 failed (agent), 0 not graded (not an agent failure)",
+        ]
+    )
     assert "data.csv" not in outcome.stdout.str()  # a user's data CSV is not a test set
     assert sorted(p.name for p in evidence.glob("*.json")) == [f"single.csv_case-{n}.json" for n in (1, 2, 3)]
     saved = json.loads((evidence / "single.csv_case-2.json").read_text())
@@ -66,14 +70,17 @@ def test_each_conversation_is_one_item_with_each_turns_verdict(pytester: pytest.
     evidence = pytester.path / "evidence"
     outcome = _run(pytester, "-v", f"--copilot-agent={GOOD_AGENT}", f"--copilot-evidence-dir={evidence}")
     outcome.assert_outcomes(passed=1, failed=1)
-    outcome.stdout.fnmatch_lines([
-        "chat.csv::conversation-1 FAILED*", "chat.csv::conversation-2 PASSED*",
-        "conversation 1 failed: 1 of 2 turns did not pass",
-        "  turn 1 PASS: Are helmets and locks included?",
-        "  turn 2 FAIL: Do you rent tandems?",
-        "      expected: Yes, tandems cost 40 euros a day.",
-        "      Text similarity (fail): *",
-    ])
+    outcome.stdout.fnmatch_lines(
+        [
+            "chat.csv::conversation-1 FAILED*",
+            "chat.csv::conversation-2 PASSED*",
+            "conversation 1 failed: 1 of 2 turns did not pass",
+            "  turn 1 PASS: Are helmets and locks included?",
+            "  turn 2 FAIL: Do you rent tandems?",
+            "      expected: Yes, tandems cost 40 euros a day.",
+            "      Text similarity (fail): *",
+        ]
+    )
     # One session per conversation, each asked its own questions in file order.
     asked = {}
     for path in sorted(evidence.glob("*.json")):
@@ -81,8 +88,10 @@ def test_each_conversation_is_one_item_with_each_turns_verdict(pytester: pytest.
         asked[path.name] = [t["content"] for t in turns if t["role"] == "user"]
     assert asked == {
         "chat.csv_conversation-1.json": ["Are helmets and locks included?", "Do you rent tandems?"],
-        "chat.csv_conversation-2.json": ["What are the opening hours of Spoke & Pedal Rentals?",
-                                         "Do I need to leave a deposit?"],
+        "chat.csv_conversation-2.json": [
+            "What are the opening hours of Spoke & Pedal Rentals?",
+            "Do I need to leave a deposit?",
+        ],
     }
 
 
@@ -99,30 +108,37 @@ def test_an_invalid_set_lists_every_problem_and_runs_nothing(pytester: pytest.Py
     outcome = _run(pytester, f"--copilot-agent={GOOD_AGENT}", f"--copilot-evidence-dir={evidence}")
     assert outcome.ret == pytest.ExitCode.INTERRUPTED
     outcome.assert_outcomes(errors=1)
-    outcome.stdout.fnmatch_lines([
-        "*ERROR collecting bad.csv*",
-        f"{pytester.path}/bad.csv: 3 problems",
-        "  - line 3, conversationNumber: 'x' is not an integer",
-        "  - line 4: expected 3 fields (conversationNumber,question,response), found 2; *",
-        "  - case 1 (conversationNumber 1): question is blank; copilot-studio requires one",
-    ])
+    outcome.stdout.fnmatch_lines(
+        [
+            "*ERROR collecting bad.csv*",
+            f"{pytester.path}/bad.csv: 3 problems",
+            "  - line 3, conversationNumber: 'x' is not an integer",
+            "  - line 4: expected 3 fields (conversationNumber,question,response), found 2; *",
+            "  - case 1 (conversationNumber 1): question is blank; copilot-studio requires one",
+        ]
+    )
     assert not evidence.exists()
 
 
 def test_a_runtime_failure_is_an_error_not_an_agent_failure(pytester: pytest.Pytester) -> None:
     # HTTP 400 is not retried, so this stays fast.
-    pytester.makefile(".yaml", script="rules:\n  - turns: [{error: {status: 400, message: context too long}}]\n",
-                      agent="name: broken\nmodel:\n  scripted: script.yaml\ntimeout_s: 30\n")
+    pytester.makefile(
+        ".yaml",
+        script="rules:\n  - turns: [{error: {status: 400, message: context too long}}]\n",
+        agent="name: broken\nmodel:\n  scripted: script.yaml\ntimeout_s: 30\n",
+    )
     pytester.makefile(".csv", single=SINGLE_TURN.split("\n", 2)[0] + "\n" + SINGLE_TURN.split("\n")[1] + "\n")
     outcome = _run(pytester, "--copilot-agent=agent.yaml")
     outcome.assert_outcomes(failed=1)
-    outcome.stdout.fnmatch_lines([
-        "ERROR (not an agent failure): execution_error: 400 context too long (HTTP 400)",
-        "case 1 was not graded: What are the opening hours of Spoke & Pedal Rentals?",
-        "  actual:   (no answer)",
-        "copilot-eval test sets: 0 passed, 0 failed (agent), 1 not graded (not an agent failure)",
-        "FAILED single.csv::case-1 - ERROR (not an agent failure): *",
-    ])
+    outcome.stdout.fnmatch_lines(
+        [
+            "ERROR (not an agent failure): execution_error: 400 context too long (HTTP 400)",
+            "case 1 was not graded: What are the opening hours of Spoke & Pedal Rentals?",
+            "  actual:   (no answer)",
+            "copilot-eval test sets: 0 passed, 0 failed (agent), 1 not graded (not an agent failure)",
+            "FAILED single.csv::case-1 - ERROR (not an agent failure): *",
+        ]
+    )
 
 
 def test_without_an_agent_csv_files_are_not_collected(pytester: pytest.Pytester) -> None:

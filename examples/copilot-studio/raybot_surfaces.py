@@ -16,7 +16,15 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from copilot_eval.testing import FakeAgent, FakeAgentsSdk, FakeDirectLine, LoopbackServer, fallback, grounded, http_error
+from copilot_eval.testing import (
+    FakeAgent,
+    FakeAgentsSdk,
+    FakeDirectLine,
+    LoopbackServer,
+    fallback,
+    grounded,
+    http_error,
+)
 
 HERE = Path(__file__).resolve().parent
 TEST_SET = HERE / "raybot.csv"
@@ -33,8 +41,10 @@ SOURCE_OF = {1: "tasks", 2: "actors", 3: "objects", 4: "start", 5: "tasks", 6: "
 def _preview_agent() -> FakeAgent:
     with TEST_SET.open(encoding="utf-8", newline="") as handle:
         rows = list(csv.DictReader(handle))
-    rules = [(row["question"], grounded(row["response"] + " [1]", [DOCS[SOURCE_OF[int(row["conversationNumber"])]]]))
-             for row in rows]
+    rules = [
+        (row["question"], grounded(row["response"] + " [1]", [DOCS[SOURCE_OF[int(row["conversationNumber"])]]]))
+        for row in rows
+    ]
     return FakeAgent(rules=rules, name="Raybot (preview)")
 
 
@@ -48,17 +58,25 @@ def _agent_file(folder: Path, name: str, target: str) -> Path:
 def raybot_surfaces(folder: Path) -> Iterator[list[Path]]:
     """Start the three fake surfaces and yield their agent files (draft, published, preview)."""
     draft = FakeDirectLine(FakeAgent(default=fallback(), name="Raybot (draft)"), schema="cr123_raybot")
-    published = FakeDirectLine(FakeAgent(default=http_error(500, "InternalServerError"), name="Raybot"),
-                               schema="cr123_raybot")
+    published = FakeDirectLine(
+        FakeAgent(default=http_error(500, "InternalServerError"), name="Raybot"), schema="cr123_raybot"
+    )
     preview = FakeAgentsSdk(_preview_agent(), schema="cr123_raybot", token="preview-user-token")
     os.environ.setdefault(PREVIEW_TOKEN_ENV, preview.token)  # a real setup exports a user-delegated token
     folder.mkdir(parents=True, exist_ok=True)
     with LoopbackServer(draft), LoopbackServer(published), LoopbackServer(preview):
         fast = "  quiet_s: 0.5\n  poll_interval_s: 0.1\n"
         yield [
-            _agent_file(folder, "raybot-draft", f"  type: directline\n  token_endpoint: {draft.token_endpoint}\n{fast}"),
-            _agent_file(folder, "raybot-published",
-                        f"  type: directline\n  token_endpoint: {published.token_endpoint}\n{fast}"),
-            _agent_file(folder, "raybot-preview", f"  type: copilot-studio\n  direct_connect_url: "
-                        f"{preview.direct_connect_url}\n  token_env: {PREVIEW_TOKEN_ENV}\n"),
+            _agent_file(
+                folder, "raybot-draft", f"  type: directline\n  token_endpoint: {draft.token_endpoint}\n{fast}"
+            ),
+            _agent_file(
+                folder, "raybot-published", f"  type: directline\n  token_endpoint: {published.token_endpoint}\n{fast}"
+            ),
+            _agent_file(
+                folder,
+                "raybot-preview",
+                f"  type: copilot-studio\n  direct_connect_url: "
+                f"{preview.direct_connect_url}\n  token_env: {PREVIEW_TOKEN_ENV}\n",
+            ),
         ]

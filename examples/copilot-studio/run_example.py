@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from raybot_surfaces import TEST_SET, raybot_surfaces  # noqa: E402
+from raybot_surfaces import TEST_SET, raybot_surfaces
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -26,8 +26,14 @@ def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     out = Path(args[args.index("--out") + 1]) if "--out" in args else Path(tempfile.mkdtemp(prefix="raybot-"))
     with raybot_surfaces(out / "agents") as agents:
-        command = ["run", str(TEST_SET), *[part for path in agents for part in ("--agent", str(path))],
-                   "--out", str(out), "--no-progress"]
+        command = [
+            "run",
+            str(TEST_SET),
+            *[part for path in agents for part in ("--agent", str(path))],
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
         try:
             get_command(app).main(command, prog_name="copilot-eval", standalone_mode=False)
         except SystemExit as exc:  # typer.Exit inside non-standalone mode

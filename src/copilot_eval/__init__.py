@@ -41,7 +41,7 @@ _EXPORTS: dict[str, str] = {
 
 _DEPRECATED = {"ScriptError"}  # still resolves (with a DeprecationWarning) for one release; see CHANGELOG.md
 
-__all__ = sorted(set(_EXPORTS) - _DEPRECATED) + ["__version__"]
+__all__ = [*sorted(set(_EXPORTS) - _DEPRECATED), "__version__"]
 
 
 def __getattr__(name: str) -> Any:

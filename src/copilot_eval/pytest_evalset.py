@@ -38,13 +38,25 @@ SETTINGS_KEY = pytest.StashKey[EvalSetSettings]()
 
 def add_options(group: Any) -> None:
     """The options that turn test-set CSV files into test items."""
-    group.addoption("--copilot-agent", default=None, metavar="AGENT.yaml",
-                    help="agent file to evaluate; with it, test-set CSV files are collected as tests")
-    group.addoption("--copilot-grader", action="append", default=None, metavar="SPEC",
-                    help="grader spec for test-set items, repeatable (as `copilot-eval run --grader`; "
-                         "default similarity)")
-    group.addoption("--copilot-judge", default=None, metavar="JUDGE.yaml",
-                    help="judge agent file for the LLM graders of test-set items")
+    group.addoption(
+        "--copilot-agent",
+        default=None,
+        metavar="AGENT.yaml",
+        help="agent file to evaluate; with it, test-set CSV files are collected as tests",
+    )
+    group.addoption(
+        "--copilot-grader",
+        action="append",
+        default=None,
+        metavar="SPEC",
+        help="grader spec for test-set items, repeatable (as `copilot-eval run --grader`; default similarity)",
+    )
+    group.addoption(
+        "--copilot-judge",
+        default=None,
+        metavar="JUDGE.yaml",
+        help="judge agent file for the LLM graders of test-set items",
+    )
 
 
 def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
@@ -79,7 +91,8 @@ class EvalSetCollector:
         if tally:
             terminalreporter.write_line(
                 f"copilot-eval test sets: {tally['pass']} passed, {tally['fail']} failed (agent), "
-                f"{tally['error'] + tally['unknown']} not graded {NOT_AN_AGENT_FAILURE}")
+                f"{tally['error'] + tally['unknown']} not graded {NOT_AN_AGENT_FAILURE}"
+            )
 
 
 class EvalSetFile(pytest.File):
@@ -130,8 +143,9 @@ class EvalSetItem(pytest.Item):
         settings = self.config.stash[SETTINGS_KEY]
         # The unit key names the evidence file: the node id keeps two sets' case 3 apart.
         unit = Unit(evidence_file_name(self.nodeid).removesuffix(".json"), self.cases, 0, self.turns)
-        results = runtime_host().run_sync(run_unit(unit, settings.agent, settings.graders,
-                                                   evidence_dir=settings.evidence_dir))
+        results = runtime_host().run_sync(
+            run_unit(unit, settings.agent, settings.graders, evidence_dir=settings.evidence_dir)
+        )
         from copilot_eval.reports.pytest_report import session_report
 
         if (report := session_report(self.config)) is not None:
@@ -149,8 +163,9 @@ class EvalSetItem(pytest.Item):
             # setup) and never a skip (that would hide it). The run must not go green when the
             # platform failed, and the ERROR prefix plus the summary line say it is not the agent.
             cause = next(r.failure_reason for r in results if r.effective_status is status)
-            raise EvalCaseNotGraded(f"{status.value.upper()} {NOT_AN_AGENT_FAILURE}: {cause}\n"
-                                    + self._explain(results, "was not graded"))
+            raise EvalCaseNotGraded(
+                f"{status.value.upper()} {NOT_AN_AGENT_FAILURE}: {cause}\n" + self._explain(results, "was not graded")
+            )
 
     def _explain(self, results: list[EvalCaseResult], verb: str) -> str:
         from copilot_eval.reports.failure_text import describe_unit

@@ -23,28 +23,62 @@ _LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copil
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Options for the default model and for evidence files."""
     group = parser.getgroup("copilot-eval")
-    group.addoption("--copilot-model", default=os.environ.get("COPILOT_EVAL_MODEL"),
-                    help="default model for agents that name none (env COPILOT_EVAL_MODEL)")
-    group.addoption("--copilot-provider-url", default=os.environ.get("COPILOT_EVAL_PROVIDER_URL"),
-                    help="BYOK endpoint base URL for agents without a provider (env COPILOT_EVAL_PROVIDER_URL)")
-    group.addoption("--copilot-provider-type", default="openai", choices=["openai", "azure", "anthropic"],
-                    help="BYOK provider type (default openai)")
-    group.addoption("--copilot-api-key-env", default=None,
-                    help="name of the environment variable holding the BYOK API key")
-    group.addoption("--copilot-no-live-models", action="store_true", default=False,
-                    help="refuse GitHub-hosted and BYOK models: only scripted, function and replayed models run "
-                         "(env COPILOT_EVAL_NO_LIVE_MODELS=1)")
-    group.addoption("--copilot-record", default=None, metavar="DIR",
-                    help="record every live model call of the copilot_eval fixture to DIR (one cassette per test)")
-    group.addoption("--copilot-replay", default=None, metavar="DIR",
-                    help="answer live models from the cassettes in DIR, offline (see docs/replay.md)")
-    group.addoption("--copilot-record-missing", action="store_true", default=False,
-                    help="with --copilot-record: keep what DIR holds and record only the calls it lacks")
-    group.addoption("--copilot-evidence-dir", default=os.environ.get("COPILOT_EVAL_EVIDENCE_DIR"),
-                    help="write each run's CopilotResult JSON into this directory")
-    group.addoption("--copilot-report", default=os.environ.get("COPILOT_EVAL_REPORT"), metavar="report.html",
-                    help="write a self-contained HTML report of the session: every test, and the evidence of "
-                         "each agent run (env COPILOT_EVAL_REPORT)")
+    group.addoption(
+        "--copilot-model",
+        default=os.environ.get("COPILOT_EVAL_MODEL"),
+        help="default model for agents that name none (env COPILOT_EVAL_MODEL)",
+    )
+    group.addoption(
+        "--copilot-provider-url",
+        default=os.environ.get("COPILOT_EVAL_PROVIDER_URL"),
+        help="BYOK endpoint base URL for agents without a provider (env COPILOT_EVAL_PROVIDER_URL)",
+    )
+    group.addoption(
+        "--copilot-provider-type",
+        default="openai",
+        choices=["openai", "azure", "anthropic"],
+        help="BYOK provider type (default openai)",
+    )
+    group.addoption(
+        "--copilot-api-key-env", default=None, help="name of the environment variable holding the BYOK API key"
+    )
+    group.addoption(
+        "--copilot-no-live-models",
+        action="store_true",
+        default=False,
+        help="refuse GitHub-hosted and BYOK models: only scripted, function and replayed models run "
+        "(env COPILOT_EVAL_NO_LIVE_MODELS=1)",
+    )
+    group.addoption(
+        "--copilot-record",
+        default=None,
+        metavar="DIR",
+        help="record every live model call of the copilot_eval fixture to DIR (one cassette per test)",
+    )
+    group.addoption(
+        "--copilot-replay",
+        default=None,
+        metavar="DIR",
+        help="answer live models from the cassettes in DIR, offline (see docs/replay.md)",
+    )
+    group.addoption(
+        "--copilot-record-missing",
+        action="store_true",
+        default=False,
+        help="with --copilot-record: keep what DIR holds and record only the calls it lacks",
+    )
+    group.addoption(
+        "--copilot-evidence-dir",
+        default=os.environ.get("COPILOT_EVAL_EVIDENCE_DIR"),
+        help="write each run's CopilotResult JSON into this directory",
+    )
+    group.addoption(
+        "--copilot-report",
+        default=os.environ.get("COPILOT_EVAL_REPORT"),
+        metavar="report.html",
+        help="write a self-contained HTML report of the session: every test, and the evidence of "
+        "each agent run (env COPILOT_EVAL_REPORT)",
+    )
     from copilot_eval.pytest_evalset import add_options
 
     add_options(group)
@@ -92,8 +126,11 @@ def _default_provider(config: pytest.Config) -> Any:
         return None
     from copilot_eval.models.byok import ByokProvider
 
-    return ByokProvider(type=config.getoption("--copilot-provider-type"), base_url=url,
-                        api_key_env=config.getoption("--copilot-api-key-env"))
+    return ByokProvider(
+        type=config.getoption("--copilot-provider-type"),
+        base_url=url,
+        api_key_env=config.getoption("--copilot-api-key-env"),
+    )
 
 
 def _cassettes(config: pytest.Config, nodeid: str) -> Any:
@@ -103,8 +140,9 @@ def _cassettes(config: pytest.Config, nodeid: str) -> Any:
         return None
     from copilot_eval.models.replay.wrap import cassette_store
 
-    return cassette_store(record=record, replay=replay, record_missing=config.getoption("--copilot-record-missing"),
-                          cassette=nodeid)
+    return cassette_store(
+        record=record, replay=replay, record_missing=config.getoption("--copilot-record-missing"), cassette=nodeid
+    )
 
 
 def _evidence_name(nodeid: str, index: int) -> str:
@@ -139,8 +177,9 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
         if cassettes is not None:
             from copilot_eval.models.replay.wrap import with_cassette
 
-            agent = with_cassette(agent, cassettes, default_model=options["default_model"],
-                                  default_provider=options["default_provider"])
+            agent = with_cassette(
+                agent, cassettes, default_model=options["default_model"], default_provider=options["default_provider"]
+            )
         result = await run_copilot(agent, prompt, **options)
         saved = None
         if evidence_dir is not None:
@@ -167,7 +206,9 @@ def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
         for index, result in enumerate(outcome.results):
             saved = None
             if evidence_dir is not None:
-                saved = result.save(evidence_dir / _evidence_name(f"{request.node.nodeid}-ab-{result.comparison_role}", index))
+                saved = result.save(
+                    evidence_dir / _evidence_name(f"{request.node.nodeid}-ab-{result.comparison_role}", index)
+                )
             _add_to_report(config, request.node.nodeid, result, saved)
         return outcome
 

@@ -122,7 +122,7 @@ def redact_data(value: Any) -> Any:
         return value
     if isinstance(value, (list, tuple)):  # each item probed on its own: only a dirty event is walked
         redacted = [redact_data(item) for item in value]
-        if all(new is old for new, old in zip(redacted, value)):
+        if all(new is old for new, old in zip(redacted, value, strict=True)):
             return value
         return type(value)(redacted) if isinstance(value, tuple) else redacted
     if isinstance(value, Mapping):
@@ -140,12 +140,14 @@ def _redact_walk(value: Any) -> Any:
         return redact(value)
     if isinstance(value, Mapping):
         items = [(_redact_walk(key), _redact_walk(item)) for key, item in value.items()]
-        if all(new_key is key and new is item for (new_key, new), (key, item) in zip(items, value.items())):
+        if all(
+            new_key is key and new is item for (new_key, new), (key, item) in zip(items, value.items(), strict=True)
+        ):
             return value
         return dict(items)
     if isinstance(value, (list, tuple)):
         redacted = [_redact_walk(item) for item in value]
-        if all(new is old for new, old in zip(redacted, value)):
+        if all(new is old for new, old in zip(redacted, value, strict=True)):
             return value
         return type(value)(redacted) if isinstance(value, tuple) else redacted
     return value
@@ -176,7 +178,7 @@ def redact_log_record(record: logging.LogRecord) -> logging.LogRecord:
     """Replace a record's message (and formatted traceback) by its redacted text, in place."""
     try:
         message = record.getMessage()
-    except Exception:  # noqa: BLE001 - a bad format string is the logging module's error to report
+    except Exception:
         return record
     if contains_secret(message):
         record.msg, record.args = redact(message), None

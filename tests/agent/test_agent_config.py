@@ -14,16 +14,19 @@ from copilot_eval.models.scripted import InvalidScriptError as ScriptError
 EXAMPLES = Path(__file__).parents[2] / "examples"
 
 
-@pytest.mark.parametrize(("fields", "field_name"), [
-    ({"timeout_s": 0}, "timeout_s"),
-    ({"max_tool_calls": -1}, "max_tool_calls"),
-    ({"system_message_mode": "prepend"}, "system_message_mode"),
-    ({"reasoning_effort": "extreme"}, "reasoning_effort"),
-    ({"permission_policy": "ask_me"}, "permission_policy"),
-    ({"model": 42}, "model"),
-    ({"modle": "gpt-4.1"}, "modle"),
-    ({"mcp_servers": {"notes": {"args": []}}}, "mcp_servers"),
-])
+@pytest.mark.parametrize(
+    ("fields", "field_name"),
+    [
+        ({"timeout_s": 0}, "timeout_s"),
+        ({"max_tool_calls": -1}, "max_tool_calls"),
+        ({"system_message_mode": "prepend"}, "system_message_mode"),
+        ({"reasoning_effort": "extreme"}, "reasoning_effort"),
+        ({"permission_policy": "ask_me"}, "permission_policy"),
+        ({"model": 42}, "model"),
+        ({"modle": "gpt-4.1"}, "modle"),
+        ({"mcp_servers": {"notes": {"args": []}}}, "mcp_servers"),
+    ],
+)
 def test_invalid_values_fail_at_construction_naming_the_field(fields: dict, field_name: str) -> None:
     with pytest.raises(ValidationError) as caught:
         CopilotEval(**fields)
@@ -62,7 +65,7 @@ def test_agent_file_errors_name_file_and_field(tmp_path: Path) -> None:
 def test_a_missing_script_is_named(tmp_path: Path) -> None:
     agent_file = tmp_path / "agent.yaml"
     agent_file.write_text("model: {scripted: nowhere.yaml}\n")
-    with pytest.raises(AgentFileError, match="model.scripted: file not found"):
+    with pytest.raises(AgentFileError, match=r"model.scripted: file not found"):
         CopilotEval.from_file(agent_file)
 
 
@@ -77,13 +80,18 @@ def test_a_bad_script_names_rule_turn_and_field(tmp_path: Path) -> None:
 
 def test_custom_agent_files_are_front_matter_and_a_prompt(tmp_path: Path) -> None:
     (tmp_path / "reviewer.agent.md").write_text(
-        "---\ndescription: Reviews diffs\ntools: [view, grep]\n---\nYou review code carefully.\n")
+        "---\ndescription: Reviews diffs\ntools: [view, grep]\n---\nYou review code carefully.\n"
+    )
     (tmp_path / "agent.yaml").write_text("model: gpt-4.1\ncustom_agents: [reviewer.agent.md]\n")
     agent = CopilotEval.from_file(tmp_path / "agent.yaml")
     (reviewer,) = agent.custom_agents
     assert reviewer.name == "reviewer" and reviewer.prompt == "You review code carefully."
-    assert reviewer.session_config() == {"name": "reviewer", "prompt": "You review code carefully.",
-                                         "description": "Reviews diffs", "tools": ["view", "grep"]}
+    assert reviewer.session_config() == {
+        "name": "reviewer",
+        "prompt": "You review code carefully.",
+        "description": "Reviews diffs",
+        "tools": ["view", "grep"],
+    }
 
 
 def test_a_custom_agent_without_closing_front_matter_is_refused(tmp_path: Path) -> None:

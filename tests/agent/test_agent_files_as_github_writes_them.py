@@ -45,7 +45,8 @@ def test_model_list_mcp_servers_and_unknown_keys() -> None:
 
 def test_a_custom_agent_is_named_by_front_matter_name_or_file_stem(tmp_path: Path) -> None:
     (tmp_path / "agent.yaml").write_text(
-        "model: gpt-4.1\ncustom_agents: [acceptance, .github/agents/triage.agent.md]\n")
+        "model: gpt-4.1\ncustom_agents: [acceptance, .github/agents/triage.agent.md]\n"
+    )
     (tmp_path / ".github").symlink_to(AGENTS.parent)
     agent = CopilotEval.from_file(tmp_path / "agent.yaml")
     acceptance, triage = agent.custom_agents
@@ -56,7 +57,7 @@ def test_a_custom_agent_is_named_by_front_matter_name_or_file_stem(tmp_path: Pat
 def test_all_problems_of_an_agent_md_file_are_reported_at_once(tmp_path: Path) -> None:
     bad = tmp_path / "bad.agent.md"
     bad.write_text("---\ntools: 7\ninfer: sometimes\nmodel: []\nmcp-servers:\n  x:\n    args: '--flag'\n---\nBody\n")
-    with pytest.raises(ValueError) as caught:
+    with pytest.raises(ValueError, match=r"bad\.agent\.md") as caught:
         CustomAgent.from_file(bad)
     message = str(caught.value)
     for key in ("tools:", "infer:", "model:", "mcp-servers:"):
@@ -64,15 +65,20 @@ def test_all_problems_of_an_agent_md_file_are_reported_at_once(tmp_path: Path) -
     assert "mcp-servers.x.args: expected a list of strings, got '--flag'" in message
 
 
-@pytest.mark.parametrize(("entry", "expected"), [
-    ({"command": "uvx", "args": "--repository /tmp"},
-     "mcp_servers.git.args: expected a list of strings, got '--repository /tmp'"),
-    ({"command": ["uvx", "mcp-server-git"]}, "mcp_servers.git.command: expected the program to run as a string"),
-    ({"command": "uvx", "env": "TOKEN=1"}, "mcp_servers.git.env: expected a mapping of names to string values"),
-    ({"url": "localhost:8000/mcp"}, "mcp_servers.git.url: expected an http:// or https:// URL"),
-    ({"command": "uvx", "arg": ["x"]}, "mcp_servers.git.arg: unknown key 'arg' (did you mean 'args'?)"),
-    ({"command": "uvx", "url": "http://x"}, "give either 'command'"),
-])
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        (
+            {"command": "uvx", "args": "--repository /tmp"},
+            "mcp_servers.git.args: expected a list of strings, got '--repository /tmp'",
+        ),
+        ({"command": ["uvx", "mcp-server-git"]}, "mcp_servers.git.command: expected the program to run as a string"),
+        ({"command": "uvx", "env": "TOKEN=1"}, "mcp_servers.git.env: expected a mapping of names to string values"),
+        ({"url": "localhost:8000/mcp"}, "mcp_servers.git.url: expected an http:// or https:// URL"),
+        ({"command": "uvx", "arg": ["x"]}, "mcp_servers.git.arg: unknown key 'arg' (did you mean 'args'?)"),
+        ({"command": "uvx", "url": "http://x"}, "give either 'command'"),
+    ],
+)
 def test_a_malformed_server_entry_is_refused_at_once_naming_the_field(entry: dict, expected: str) -> None:
     started = time.monotonic()
     with pytest.raises(ValidationError) as caught:
@@ -83,8 +89,10 @@ def test_a_malformed_server_entry_is_refused_at_once_naming_the_field(entry: dic
 
 def test_agent_file_typos_get_a_did_you_mean_and_every_problem_is_listed(tmp_path: Path) -> None:
     bad = tmp_path / "agent.yaml"
-    bad.write_text("model: gpt-4.1\ntimout_s: 30\nmcpServers: {}\ntools: [get_weather]\n"
-                   "mcp_servers:\n  git:\n    command: uvx\n    args: --repository /tmp\n")
+    bad.write_text(
+        "model: gpt-4.1\ntimout_s: 30\nmcpServers: {}\ntools: [get_weather]\n"
+        "mcp_servers:\n  git:\n    command: uvx\n    args: --repository /tmp\n"
+    )
     with pytest.raises(AgentFileError) as caught:
         CopilotEval.from_file(bad)
     lines = str(caught.value).splitlines()
@@ -98,6 +106,5 @@ def test_optional_is_ours_and_never_reaches_the_sdk() -> None:
     from copilot_eval.runtime.session.session_config import choose_model, session_settings
 
     agent = CopilotEval(model="gpt-4.1", mcp_servers={"git": {"command": "uvx", "optional": True}})
-    settings = session_settings(agent, choose_model(agent), working_directory="/tmp", config_directory="/tmp",
-                                tools=[])
+    settings = session_settings(agent, choose_model(agent), working_directory="/tmp", config_directory="/tmp", tools=[])
     assert settings["mcp_servers"] == {"git": {"tools": ["*"], "command": "uvx"}}

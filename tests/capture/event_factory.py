@@ -10,16 +10,23 @@ _ids = itertools.count(1)
 
 def event(kind: str, data: dict[str, Any], *, agent_id: str | None = None) -> dict[str, Any]:
     """One event dict with a fresh id."""
-    built: dict[str, Any] = {"type": kind, "data": data, "id": f"evt-{next(_ids)}",
-                             "timestamp": "2026-01-01T00:00:00+00:00", "parentId": None}
+    built: dict[str, Any] = {
+        "type": kind,
+        "data": data,
+        "id": f"evt-{next(_ids)}",
+        "timestamp": "2026-01-01T00:00:00+00:00",
+        "parentId": None,
+    }
     if agent_id:
         built["agentId"] = agent_id
     return built
 
 
 def start(session_id: str = "s-1", model: str = "gpt-4.1") -> dict[str, Any]:
-    return event("session.start", {"sessionId": session_id, "copilotVersion": "1.0.102", "selectedModel": model,
-                                   "context": {"cwd": "/work"}})
+    return event(
+        "session.start",
+        {"sessionId": session_id, "copilotVersion": "1.0.102", "selectedModel": model, "context": {"cwd": "/work"}},
+    )
 
 
 def user(text: str, **kw: Any) -> dict[str, Any]:
@@ -33,12 +40,23 @@ def assistant(text: str, *calls: tuple[str, str, dict[str, Any]], **kw: Any) -> 
 
 def tool_start(call_id: str, name: str, args: dict[str, Any] | None = None, **extra: Any) -> dict[str, Any]:
     agent_id = extra.pop("agent_id", None)
-    return event("tool.execution_start", {"toolCallId": call_id, "toolName": name, "arguments": args or {}, **extra},
-                 agent_id=agent_id)
+    return event(
+        "tool.execution_start",
+        {"toolCallId": call_id, "toolName": name, "arguments": args or {}, **extra},
+        agent_id=agent_id,
+    )
 
 
-def tool_done(call_id: str, text: str | None = "ok", *, success: bool = True, error: str | None = None,
-              code: str | None = None, result: dict[str, Any] | None = None, agent_id: str | None = None) -> dict[str, Any]:
+def tool_done(
+    call_id: str,
+    text: str | None = "ok",
+    *,
+    success: bool = True,
+    error: str | None = None,
+    code: str | None = None,
+    result: dict[str, Any] | None = None,
+    agent_id: str | None = None,
+) -> dict[str, Any]:
     data: dict[str, Any] = {"toolCallId": call_id, "success": success}
     if result is not None:
         data["result"] = result
@@ -68,6 +86,8 @@ def session_error(message: str, status: int | None = None) -> dict[str, Any]:
     return event("session.error", data)
 
 
-def one_call_session(*middle: dict[str, Any], call: tuple[str, str, dict[str, Any]] = ("c1", "get_balance", {"account": "A1"})) -> list[dict[str, Any]]:
+def one_call_session(
+    *middle: dict[str, Any], call: tuple[str, str, dict[str, Any]] = ("c1", "get_balance", {"account": "A1"})
+) -> list[dict[str, Any]]:
     """A root session that requests one call; ``middle`` holds its start/completion events."""
     return [start(), user("balance?"), usage(), assistant("", call), *middle, usage(), assistant("done"), idle()]

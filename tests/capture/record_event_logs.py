@@ -66,7 +66,10 @@ class Script(CopilotRequestHandler):
             return answer
         finish = "tool_calls" if answer.get("tool_calls") else "stop"
         body = {
-            "id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "gpt-4.1",
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": "gpt-4.1",
             "choices": [{"index": 0, "message": answer, "finish_reason": finish}],
             "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
         }
@@ -99,7 +102,14 @@ TOOLS = {
 
 def scenarios(workdir: str) -> dict[str, dict[str, Any]]:
     """Each scenario: prompt, scripted answers, and extra session options."""
-    mcp = {"ledger": {"type": "local", "command": sys.executable, "args": [str(HERE / "mcp_fixture_server.py")], "tools": ["*"]}}
+    mcp = {
+        "ledger": {
+            "type": "local",
+            "command": sys.executable,
+            "args": [str(HERE / "mcp_fixture_server.py")],
+            "tools": ["*"],
+        }
+    }
     return {
         "simple_tool": {
             "prompt": "what is my balance?",
@@ -108,7 +118,12 @@ def scenarios(workdir: str) -> dict[str, dict[str, Any]]:
         },
         "builtin_create": {
             "prompt": "write notes.txt",
-            "script": Script([calls(("call_c", "create", {"path": f"{workdir}/notes.txt", "file_text": "hello\n"})), text("Created notes.txt")]),
+            "script": Script(
+                [
+                    calls(("call_c", "create", {"path": f"{workdir}/notes.txt", "file_text": "hello\n"})),
+                    text("Created notes.txt"),
+                ]
+            ),
         },
         "tool_raises": {
             "prompt": "check the transfer",
@@ -122,23 +137,50 @@ def scenarios(workdir: str) -> dict[str, dict[str, Any]]:
         },
         "mcp_tools": {
             "prompt": "who owns A1 and what are its details?",
-            "script": Script([
-                calls(("call_s", "ledger-lookup_owner", {"account": "A1"}), ("call_d", "ledger-account_details", {"account": "A1"})),
-                text("Ada owns A1, balance 42 EUR"),
-            ]),
+            "script": Script(
+                [
+                    calls(
+                        ("call_s", "ledger-lookup_owner", {"account": "A1"}),
+                        ("call_d", "ledger-account_details", {"account": "A1"}),
+                    ),
+                    text("Ada owns A1, balance 42 EUR"),
+                ]
+            ),
             "mcp_servers": mcp,
         },
         "task_subagent": {
             "prompt": "research the repo",
             "script": Script(
-                [calls(("call_t", "task", {"name": "scout", "prompt": "look around", "agent_type": "explore", "description": "look around repo"})), text("The scout found nothing")],
+                [
+                    calls(
+                        (
+                            "call_t",
+                            "task",
+                            {
+                                "name": "scout",
+                                "prompt": "look around",
+                                "agent_type": "explore",
+                                "description": "look around repo",
+                            },
+                        )
+                    ),
+                    text("The scout found nothing"),
+                ],
                 [text("Nothing here")],
             ),
         },
         "custom_agent": {
             "prompt": "review this",
             "script": Script([text("Reviewed: fine")]),
-            "custom_agents": [{"name": "reviewer", "display_name": "Reviewer", "description": "Reviews", "prompt": "You review.", "tools": []}],
+            "custom_agents": [
+                {
+                    "name": "reviewer",
+                    "display_name": "Reviewer",
+                    "description": "Reviews",
+                    "prompt": "You review.",
+                    "tools": [],
+                }
+            ],
             "agent": "reviewer",
         },
         "http_500": {
@@ -169,9 +211,11 @@ async def record(name: str, spec: dict[str, Any], client: CopilotClient, workdir
     """Run one scenario and write its event log."""
     events: list[Any] = []
     options: dict[str, Any] = {
-        "on_permission_request": PermissionHandler.approve_all, "model": "gpt-4.1",
+        "on_permission_request": PermissionHandler.approve_all,
+        "model": "gpt-4.1",
         "provider": {"type": "openai", "base_url": "http://127.0.0.1:9/v1", "api_key": "sk-not-a-secret"},
-        "working_directory": workdir, "on_event": events.append,
+        "working_directory": workdir,
+        "on_event": events.append,
         "tools": [TOOLS[t] for t in spec.get("tools", [])],
     }
     for key in ("mcp_servers", "custom_agents", "agent"):
@@ -199,7 +243,11 @@ async def main(names: list[str]) -> None:
     specs = scenarios(workdir)
     for name in names or list(specs):
         spec = specs[name]
-        client = CopilotClient(connection=RuntimeConnection.for_stdio(path=RUNTIME), request_handler=spec["script"], base_directory=tempfile.mkdtemp())
+        client = CopilotClient(
+            connection=RuntimeConnection.for_stdio(path=RUNTIME),
+            request_handler=spec["script"],
+            base_directory=tempfile.mkdtemp(),
+        )
         await client.start()
         try:
             print("recorded", await record(name, spec, client, workdir))

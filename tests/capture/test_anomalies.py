@@ -4,9 +4,18 @@ from __future__ import annotations
 
 import base64
 
-from tests.capture.event_factory import assistant, event, idle, one_call_session, start, tool_done, tool_start, usage, user
-
 from copilot_eval.capture import result_from_events
+from tests.capture.event_factory import (
+    assistant,
+    event,
+    idle,
+    one_call_session,
+    start,
+    tool_done,
+    tool_start,
+    usage,
+    user,
+)
 
 ARGS = {"account": "A1"}
 
@@ -25,18 +34,26 @@ def test_identical_duplicates_keep_one_record():
 
 
 def test_conflicting_duplicate_keeps_the_first_and_fails_the_session():
-    result = result_from_events(one_call_session(
-        tool_start("c1", "get_balance", ARGS), tool_done("c1", "42"), tool_done("c1", "43"),
-    ))
+    result = result_from_events(
+        one_call_session(
+            tool_start("c1", "get_balance", ARGS),
+            tool_done("c1", "42"),
+            tool_done("c1", "43"),
+        )
+    )
     assert result.tool_calls_for("get_balance")[0].result == "42"
     assert kinds(result) == ["conflicting_duplicate"] and result.success is False
     assert "conflicting_duplicate" in result.error
 
 
 def test_conflicting_duplicate_start_is_flagged():
-    result = result_from_events(one_call_session(
-        tool_start("c1", "get_balance", ARGS), tool_start("c1", "get_balance", {"account": "B2"}), tool_done("c1"),
-    ))
+    result = result_from_events(
+        one_call_session(
+            tool_start("c1", "get_balance", ARGS),
+            tool_start("c1", "get_balance", {"account": "B2"}),
+            tool_done("c1"),
+        )
+    )
     assert result.tool_calls_for("get_balance")[0].arguments == ARGS and kinds(result) == ["conflicting_duplicate"]
 
 
@@ -73,9 +90,12 @@ def test_out_of_order_completion_still_correlates():
 
 
 def test_cancelled_call_fails_the_session():
-    result = result_from_events(one_call_session(
-        tool_start("c1", "get_balance", ARGS), tool_done("c1", None, success=False, error="Cancelled by user", code="cancelled"),
-    ))
+    result = result_from_events(
+        one_call_session(
+            tool_start("c1", "get_balance", ARGS),
+            tool_done("c1", None, success=False, error="Cancelled by user", code="cancelled"),
+        )
+    )
     assert result.all_tool_calls[0].success is False and kinds(result) == ["cancelled"] and not result.success
 
 
@@ -112,25 +132,38 @@ def test_unreadable_expected_payload_is_reported_not_dropped():
 
 
 def test_unknown_event_types_are_ignored():
-    result = result_from_events([start(), user("hi"), event("model.whatever", {"x": 1}), usage(), assistant("yo"), idle()])
+    result = result_from_events(
+        [start(), user("hi"), event("model.whatever", {"x": 1}), usage(), assistant("yo"), idle()]
+    )
     assert result.success and not result.capture_errors
 
 
 def test_several_images_keep_their_order():
     pngs = [base64.b64encode(bytes([i]) * 4).decode() for i in (1, 2, 3)]
-    result_obj = {"content": "imgs", "binaryResultsForLlm": [
-        {"type": "image", "data": pngs[0], "mimeType": "image/png"},
-        {"type": "image", "data": pngs[1], "mimeType": "image/jpeg"},
-        {"type": "image", "data": pngs[2], "mimeType": "image/png"},
-    ]}
-    call = result_from_events(one_call_session(tool_start("c1", "get_balance", ARGS),
-                                               tool_done("c1", result=result_obj))).all_tool_calls[0]
+    result_obj = {
+        "content": "imgs",
+        "binaryResultsForLlm": [
+            {"type": "image", "data": pngs[0], "mimeType": "image/png"},
+            {"type": "image", "data": pngs[1], "mimeType": "image/jpeg"},
+            {"type": "image", "data": pngs[2], "mimeType": "image/png"},
+        ],
+    }
+    call = result_from_events(
+        one_call_session(tool_start("c1", "get_balance", ARGS), tool_done("c1", result=result_obj))
+    ).all_tool_calls[0]
     assert call.image_content == b"\x01" * 4 and call.image_media_type == "image/png"
-    assert [(i.content, i.media_type) for i in call.additional_images] == [(b"\x02" * 4, "image/jpeg"), (b"\x03" * 4, "image/png")]
+    assert [(i.content, i.media_type) for i in call.additional_images] == [
+        (b"\x02" * 4, "image/jpeg"),
+        (b"\x03" * 4, "image/png"),
+    ]
 
 
 def test_image_only_output_is_complete_evidence():
-    obj = {"content": None, "contents": [{"type": "image", "data": base64.b64encode(b"img").decode(), "mimeType": "image/webp"}]}
-    call = result_from_events(one_call_session(tool_start("c1", "shot", {}), tool_done("c1", result=obj),
-                                               call=("c1", "shot", {}))).all_tool_calls[0]
+    obj = {
+        "content": None,
+        "contents": [{"type": "image", "data": base64.b64encode(b"img").decode(), "mimeType": "image/webp"}],
+    }
+    call = result_from_events(
+        one_call_session(tool_start("c1", "shot", {}), tool_done("c1", result=obj), call=("c1", "shot", {}))
+    ).all_tool_calls[0]
     assert call.result is None and call.image_content == b"img" and call.evidence_complete

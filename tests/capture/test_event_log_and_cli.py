@@ -32,7 +32,7 @@ def test_load_event_log_names_file_and_line(tmp_path):
     other.write_text('{"hello": 1}\n')
     with pytest.raises(EventLogError, match=r"other\.jsonl:1: not a session event"):
         load_event_log(other)
-    with pytest.raises(EventLogError, match="missing.jsonl"):
+    with pytest.raises(EventLogError, match=r"missing.jsonl"):
         load_event_log(tmp_path / "missing.jsonl")
 
 

@@ -3,23 +3,29 @@
 from __future__ import annotations
 
 import pytest
-from tests.capture.event_factory import one_call_session, tool_done, tool_start
 
 from copilot_eval.capture import result_from_events
+from tests.capture.event_factory import one_call_session, tool_done, tool_start
 
 CALL = ("m1", "ledger-lookup_owner", {"account": "A1"})
 
 
 def mcp_call(result: dict) -> tuple:
-    events = one_call_session(tool_start("m1", CALL[1], CALL[2], mcpServerName="ledger"),
-                              tool_done("m1", result=result), call=CALL)
+    events = one_call_session(
+        tool_start("m1", CALL[1], CALL[2], mcpServerName="ledger"), tool_done("m1", result=result), call=CALL
+    )
     outcome = result_from_events(events)
     return outcome.all_tool_calls[0], [e.kind for e in outcome.capture_errors], outcome
 
 
 def test_agreeing_parts_are_parsed():
-    call, errors, _ = mcp_call({"content": 'Ada\n\n{"result":"Ada"}', "contents": [{"type": "text", "text": "Ada"}],
-                                "structuredContent": {"result": "Ada"}})
+    call, errors, _ = mcp_call(
+        {
+            "content": 'Ada\n\n{"result":"Ada"}',
+            "contents": [{"type": "text", "text": "Ada"}],
+            "structuredContent": {"result": "Ada"},
+        }
+    )
     assert call.structured_result == "Ada" and errors == []
 
 
@@ -37,8 +43,13 @@ def test_unexplained_trailing_data_is_kept_and_flagged():
 
 
 def test_structured_content_that_differs_from_the_text_part_is_flagged():
-    call, errors, _ = mcp_call({"content": 'Ada\n\n{"result":"Ada"}', "contents": [{"type": "text", "text": "Ada"}],
-                                "structuredContent": {"result": "Eve"}})
+    _call, errors, _ = mcp_call(
+        {
+            "content": 'Ada\n\n{"result":"Ada"}',
+            "contents": [{"type": "text", "text": "Ada"}],
+            "structuredContent": {"result": "Eve"},
+        }
+    )
     assert errors == ["result_mismatch"]
 
 
@@ -48,7 +59,9 @@ def test_missing_payload_is_not_invented():
 
 
 def test_structured_dict_payload_agrees_with_json_display():
-    call, errors, _ = mcp_call({"content": '{"a": 1}\n\n{"result":{"a":1}}', "contents": [{"type": "text", "text": '{"a": 1}'}]})
+    call, errors, _ = mcp_call(
+        {"content": '{"a": 1}\n\n{"result":{"a":1}}', "contents": [{"type": "text", "text": '{"a": 1}'}]}
+    )
     assert call.structured_result == {"a": 1} and errors == []
 
 
@@ -65,34 +78,52 @@ TIME_VALUE = {"timezone": "Europe/Paris", "is_dst": False}
 
 
 def test_the_event_structured_content_is_the_structured_result():
-    call, errors, result = mcp_call({"content": TIME_TEXT + '\n\n{"timezone":"Europe/Paris","is_dst":false}',
-                                     "contents": [{"type": "text", "text": TIME_TEXT}],
-                                     "structuredContent": TIME_VALUE})
+    call, errors, result = mcp_call(
+        {
+            "content": TIME_TEXT + '\n\n{"timezone":"Europe/Paris","is_dst":false}',
+            "contents": [{"type": "text", "text": TIME_TEXT}],
+            "structuredContent": TIME_VALUE,
+        }
+    )
     assert call.structured_result == TIME_VALUE and errors == [] and result.evidence_complete
 
 
 def test_trailing_json_of_any_shape_is_accepted_without_structured_content():
     listing = "[FILE] a.txt\n[DIR] docs"
-    call, errors, _ = mcp_call({"content": listing + '\n\n{"content":"[FILE] a.txt\\n[DIR] docs"}',
-                                "contents": [{"type": "text", "text": listing}]})
+    call, errors, _ = mcp_call(
+        {
+            "content": listing + '\n\n{"content":"[FILE] a.txt\\n[DIR] docs"}',
+            "contents": [{"type": "text", "text": listing}],
+        }
+    )
     assert call.structured_result == {"content": listing} and errors == []
 
 
 def test_a_structured_list_is_kept_as_a_list():
-    call, errors, _ = mcp_call({"content": "two items\n\n[1,2]", "contents": [{"type": "text", "text": "two items"}],
-                                "structuredContent": [1, 2]})
+    call, errors, _ = mcp_call(
+        {
+            "content": "two items\n\n[1,2]",
+            "contents": [{"type": "text", "text": "two items"}],
+            "structuredContent": [1, 2],
+        }
+    )
     assert call.structured_result == [1, 2] and errors == []
 
 
 def test_trailing_json_that_differs_from_structured_content_is_a_mismatch():
-    call, errors, _ = mcp_call({"content": TIME_TEXT + '\n\n{"timezone":"Asia/Tokyo","is_dst":false}',
-                                "contents": [{"type": "text", "text": TIME_TEXT}],
-                                "structuredContent": TIME_VALUE})
+    call, errors, _ = mcp_call(
+        {
+            "content": TIME_TEXT + '\n\n{"timezone":"Asia/Tokyo","is_dst":false}',
+            "contents": [{"type": "text", "text": TIME_TEXT}],
+            "structuredContent": TIME_VALUE,
+        }
+    )
     assert errors == ["result_mismatch"] and call.structured_result == TIME_VALUE
     assert call.result.endswith('"Asia/Tokyo","is_dst":false}'), "the text as received is kept"
 
 
 # -- arguments --------------------------------------------------------------------------------
+
 
 def _args_call(arguments):
     events = one_call_session(tool_start("m1", "lookup"), tool_done("m1", "ok"), call=("m1", "lookup", {}))

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tests.capture.event_factory import assistant, event, idle, start, usage, user
-
 from copilot_eval.capture import RunFacts, result_from_events
+from tests.capture.event_factory import assistant, event, idle, start, usage, user
 
 SPAWN_ERROR = "failed to spawn MCP server process: No such file or directory (os error 2)"
 
@@ -14,13 +13,27 @@ def _status(name: str, status: str, **extra: str) -> dict:
 
 
 def _session() -> list[dict]:
-    return [start(),
-            _status("time", "pending"), _status("git", "pending"),
-            _status("time", "connected"), event("session.mcp_server_tools_loaded", {"serverName": "time", "toolCount": 2}),
-            _status("git", "failed", error=SPAWN_ERROR, errorClassification="os_not_found"),
-            event("session.mcp_servers_loaded", {"servers": [{"name": "time", "status": "connected"},
-                                                             {"name": "git", "status": "failed", "error": SPAWN_ERROR}]}),
-            user("hi"), usage(), assistant("hello"), idle()]
+    return [
+        start(),
+        _status("time", "pending"),
+        _status("git", "pending"),
+        _status("time", "connected"),
+        event("session.mcp_server_tools_loaded", {"serverName": "time", "toolCount": 2}),
+        _status("git", "failed", error=SPAWN_ERROR, errorClassification="os_not_found"),
+        event(
+            "session.mcp_servers_loaded",
+            {
+                "servers": [
+                    {"name": "time", "status": "connected"},
+                    {"name": "git", "status": "failed", "error": SPAWN_ERROR},
+                ]
+            },
+        ),
+        user("hi"),
+        usage(),
+        assistant("hello"),
+        idle(),
+    ]
 
 
 def test_a_saved_log_records_every_server_and_warns_about_failures() -> None:
@@ -42,8 +55,10 @@ def test_a_required_server_failure_decides_the_stop_reason() -> None:
 
 
 def test_an_optional_server_failure_is_only_a_warning() -> None:
-    listing = [{"name": "time", "status": "connected"},
-               {"name": "git", "status": "failed", "error": SPAWN_ERROR, "optional": True}]
+    listing = [
+        {"name": "time", "status": "connected"},
+        {"name": "git", "status": "failed", "error": SPAWN_ERROR, "optional": True},
+    ]
     result = result_from_events(_session(), facts=RunFacts(stop_reason="completed", mcp_servers=listing))
     assert result.success is True and result.stop_reason == "completed"
     assert [s.optional for s in result.mcp_servers] == [False, True]

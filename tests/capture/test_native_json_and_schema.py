@@ -6,17 +6,27 @@ import json
 
 import jsonschema
 import pytest
-from tests.capture.event_factory import one_call_session, tool_done, tool_start
-from tests.capture.test_usage_and_children import child_run
 
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence import CopilotResult, DiscoveredSkill, RequestAuditRecord, SkillDiscovery, ToolImage
 from copilot_eval.evidence.native_json import SCHEMA_FILE, copilot_result_json_schema
+from tests.capture.event_factory import one_call_session, tool_done, tool_start
+from tests.capture.test_usage_and_children import child_run
 
 ARGS = {"account": "A1"}
-AUDIT = [RequestAuditRecord(request_id="r1", model="gpt-4.1", tool_names=["get_balance"], image_details=[None, "low"],
-                            image_count=2, instructions_sha256="e3b0")]
-DISCOVERY = SkillDiscovery(skills=[DiscoveredSkill(name="deploy", enabled=False)], errors=["bad SKILL.md"], complete=False)
+AUDIT = [
+    RequestAuditRecord(
+        request_id="r1",
+        model="gpt-4.1",
+        tool_names=["get_balance"],
+        image_details=[None, "low"],
+        image_count=2,
+        instructions_sha256="e3b0",
+    )
+]
+DISCOVERY = SkillDiscovery(
+    skills=[DiscoveredSkill(name="deploy", enabled=False)], errors=["bad SKILL.md"], complete=False
+)
 
 
 def runs() -> dict[str, CopilotResult]:
@@ -27,12 +37,18 @@ def runs() -> dict[str, CopilotResult]:
     with_image.all_tool_calls[0].image_content = b"\x89PNG\x00\xff"
     with_image.all_tool_calls[0].additional_images = [ToolImage(content=b"\x00\x01", media_type="image/webp")]
     return {
-        "failed": result_from_events(complete, facts=RunFacts(stop_reason="execution_error", error="boom", request_audit=AUDIT)),
-        "timed_out": result_from_events(pending, facts=RunFacts(stop_reason="timeout", error="30 s", tool_calls_admitted=1,
-                                                                cleanup_error="stop hung")),
+        "failed": result_from_events(
+            complete, facts=RunFacts(stop_reason="execution_error", error="boom", request_audit=AUDIT)
+        ),
+        "timed_out": result_from_events(
+            pending,
+            facts=RunFacts(stop_reason="timeout", error="30 s", tool_calls_admitted=1, cleanup_error="stop hung"),
+        ),
         "incomplete": result_from_events(pending),
-        "skills": result_from_events(complete, facts=RunFacts(stop_reason="completed", skill_discovery=DISCOVERY,
-                                                              configuration={"model": "gpt-4.1"})),
+        "skills": result_from_events(
+            complete,
+            facts=RunFacts(stop_reason="completed", skill_discovery=DISCOVERY, configuration={"model": "gpt-4.1"}),
+        ),
         "children": result_from_events(child_run(child_usage=True)),
         "images": with_image,
     }
@@ -51,7 +67,12 @@ def test_saved_parts_keep_their_meaning(tmp_path):
     skills = CopilotResult.load(every["skills"].save(tmp_path / "s.json"))
     assert skills.skill_discovery == DISCOVERY and "skill" not in json.dumps(skills.configuration)
     timed = CopilotResult.load(every["timed_out"].save(tmp_path / "t.json"))
-    assert timed.stop_reason == "timeout" and "30 s" in timed.error and "stop hung" in timed.error and timed.tool_calls_admitted == 1
+    assert (
+        timed.stop_reason == "timeout"
+        and "30 s" in timed.error
+        and "stop hung" in timed.error
+        and timed.tool_calls_admitted == 1
+    )
     assert timed.all_tool_calls[0].completion_received is False
     child = CopilotResult.load(every["children"].save(tmp_path / "c.json")).subagent_invocations[0].result
     assert child.all_tool_calls[0].name == "grep"

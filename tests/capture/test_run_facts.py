@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from tests.capture.event_factory import event, idle, one_call_session, session_error, start, tool_done, tool_start, usage, user, assistant
-
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence import DiscoveredSkill, RequestAuditRecord, SkillDiscovery
+from tests.capture.event_factory import (
+    assistant,
+    event,
+    idle,
+    one_call_session,
+    session_error,
+    start,
+    tool_done,
+    tool_start,
+    usage,
+    user,
+)
 
 ARGS = {"account": "A1"}
 CLEAN = one_call_session(tool_start("c1", "get_balance", ARGS), tool_done("c1", "42"))
@@ -16,8 +26,16 @@ CLEAN = one_call_session(tool_start("c1", "get_balance", ARGS), tool_done("c1", 
 def test_completed_run_succeeds_and_keeps_runner_records():
     audit = [RequestAuditRecord(request_id="r1", model="gpt-4.1", tool_names=["get_balance"], instructions_sha256="ab")]
     discovery = SkillDiscovery(skills=[DiscoveredSkill(name="s")], complete=True)
-    facts = RunFacts(stop_reason="completed", duration_ms=12.5, working_directory="/w", configuration={"model": "gpt-4.1"},
-                     request_audit=audit, tool_calls_admitted=1, skill_discovery=discovery, prompt="balance?")
+    facts = RunFacts(
+        stop_reason="completed",
+        duration_ms=12.5,
+        working_directory="/w",
+        configuration={"model": "gpt-4.1"},
+        request_audit=audit,
+        tool_calls_admitted=1,
+        skill_discovery=discovery,
+        prompt="balance?",
+    )
     result = result_from_events(CLEAN, agent=SimpleNamespace(name="banker"), facts=facts)
     assert result.success and result.stop_reason == "completed" and result.error is None
     assert result.agent_name == "banker" and result.duration_ms == 12.5 and result.working_directory == "/w"
@@ -61,7 +79,9 @@ def test_refused_call_is_a_known_failure_not_a_missing_completion():
 
 
 def test_abandoned_handler_is_a_cancellation_with_unknown_outcome():
-    events = one_call_session(tool_start("c1", "get_balance", ARGS), tool_done("c1", None, success=False, error="gave up"))
+    events = one_call_session(
+        tool_start("c1", "get_balance", ARGS), tool_done("c1", None, success=False, error="gave up")
+    )
     result = result_from_events(events, facts=RunFacts(stop_reason="timeout", abandoned_call_ids=["c1"]))
     assert result.all_tool_calls[0].success is None and [e.kind for e in result.capture_errors] == ["cancelled"]
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from tests.capture.event_factory import assistant, event, idle, start, tool_done, tool_start, usage, user
-
 from copilot_eval.capture import result_from_events
 from copilot_eval.evidence import ModelPrice
+from tests.capture.event_factory import assistant, event, idle, start, tool_done, tool_start, usage, user
 
 PRICES = {"gpt-4.1": ModelPrice(input_per_million=2.0, output_per_million=8.0, cached_input_per_million=0.5)}
 
@@ -30,8 +29,15 @@ def test_known_zero_stays_zero():
 
 
 def test_usage_fields_are_mapped():
-    entry = result_from_events(session(usage(reasoningTokens=7, reasoningEffort="high", cacheWriteTokens=3, duration=42))).usage[0]
-    assert (entry.reasoning_tokens, entry.reasoning_effort, entry.cache_write_tokens, entry.duration_ms) == (7, "high", 3, 42.0)
+    entry = result_from_events(
+        session(usage(reasoningTokens=7, reasoningEffort="high", cacheWriteTokens=3, duration=42))
+    ).usage[0]
+    assert (entry.reasoning_tokens, entry.reasoning_effort, entry.cache_write_tokens, entry.duration_ms) == (
+        7,
+        "high",
+        3,
+        42.0,
+    )
 
 
 def test_cost_needs_a_price_and_gives_no_discount_for_unknown_cache_reads():
@@ -50,22 +56,36 @@ def test_premium_requests_summed_from_per_call_cost_without_shutdown():
 
 def test_premium_requests_from_shutdown_total():
     shutdown = event("session.shutdown", {"totalPremiumRequests": 3.0, "modelMetrics": {}})
-    assert result_from_events(session(usage()) + [shutdown]).session_premium_requests == 3.0
+    assert result_from_events([*session(usage()), shutdown]).session_premium_requests == 3.0
 
 
 def child_run(child_usage: bool, *, status: str = "subagent.completed") -> list[dict]:
     kid = "agent-1"
     child = [
-        event("subagent.started", {"toolCallId": "t1", "agentName": "explore", "agentDisplayName": "scout",
-                                   "agentDescription": "d"}, agent_id=kid),
+        event(
+            "subagent.started",
+            {"toolCallId": "t1", "agentName": "explore", "agentDisplayName": "scout", "agentDescription": "d"},
+            agent_id=kid,
+        ),
         user("look", agent_id=kid),
         *([usage(agent_id=kid)] if child_usage else []),
-        tool_start("k1", "grep", {"pattern": "x"}, agent_id=kid), tool_done("k1", "nothing", agent_id=kid),
+        tool_start("k1", "grep", {"pattern": "x"}, agent_id=kid),
+        tool_done("k1", "nothing", agent_id=kid),
         assistant("found nothing", agent_id=kid),
         event(status, {"toolCallId": "t1", "agentName": "explore", "durationMs": 9, "error": "boom"}, agent_id=kid),
     ]
-    return [start(), user("go"), usage(), assistant("", ("t1", "task", {"prompt": "look"})), tool_start("t1", "task", {}),
-            *child, tool_done("t1", "found nothing"), usage(), assistant("done"), idle()]
+    return [
+        start(),
+        user("go"),
+        usage(),
+        assistant("", ("t1", "task", {"prompt": "look"})),
+        tool_start("t1", "task", {}),
+        *child,
+        tool_done("t1", "found nothing"),
+        usage(),
+        assistant("done"),
+        idle(),
+    ]
 
 
 def test_child_evidence_is_separate_and_counted_once():
@@ -102,15 +122,25 @@ def test_parent_evidence_checks_child_evidence():
 def test_nested_subagents_build_a_tree():
     outer, inner = "agent-1", "agent-2"
     events = [
-        start(), user("go"), usage(), tool_start("t1", "task", {}),
+        start(),
+        user("go"),
+        usage(),
+        tool_start("t1", "task", {}),
         event("subagent.started", {"toolCallId": "t1", "agentName": "a"}, agent_id=outer),
-        user("outer", agent_id=outer), usage(agent_id=outer), tool_start("t2", "task", {}, agent_id=outer),
+        user("outer", agent_id=outer),
+        usage(agent_id=outer),
+        tool_start("t2", "task", {}, agent_id=outer),
         event("subagent.started", {"toolCallId": "t2", "agentName": "b"}, agent_id=inner),
-        user("inner", agent_id=inner), usage(agent_id=inner), assistant("deep", agent_id=inner),
+        user("inner", agent_id=inner),
+        usage(agent_id=inner),
+        assistant("deep", agent_id=inner),
         event("subagent.completed", {"toolCallId": "t2", "agentName": "b"}, agent_id=inner),
-        tool_done("t2", "deep", agent_id=outer), assistant("mid", agent_id=outer),
+        tool_done("t2", "deep", agent_id=outer),
+        assistant("mid", agent_id=outer),
         event("subagent.completed", {"toolCallId": "t1", "agentName": "a"}, agent_id=outer),
-        tool_done("t1", "mid"), assistant("top"), idle(),
+        tool_done("t1", "mid"),
+        assistant("top"),
+        idle(),
     ]
     result = result_from_events(events)
     (outer_inv,) = result.subagent_invocations
@@ -128,9 +158,11 @@ def test_tagged_events_without_a_start_are_flagged():
 
 def test_premium_requests_of_a_tree_count_child_work_once():
     metrics = lambda cost: {"modelMetrics": {"gpt-4.1": {"requests": {"cost": cost, "count": 1}}}}  # noqa: E731
-    shutdown = event("session.shutdown", {"totalPremiumRequests": 3.0,
-                                          "agentMetrics": {"main": metrics(2.0), "agent-1": metrics(1.0)}})
-    result = result_from_events(child_run(child_usage=True) + [shutdown])
+    shutdown = event(
+        "session.shutdown",
+        {"totalPremiumRequests": 3.0, "agentMetrics": {"main": metrics(2.0), "agent-1": metrics(1.0)}},
+    )
+    result = result_from_events([*child_run(child_usage=True), shutdown])
     assert result.session_premium_requests == 2.0
     assert result.subagent_invocations[0].result.session_premium_requests == 1.0
     assert result.total_premium_requests == 3.0

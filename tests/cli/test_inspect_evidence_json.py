@@ -5,18 +5,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.capture.event_factory import event, idle, start, user
 from typer.testing import CliRunner
 
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.cli.app import app
+from tests.capture.event_factory import event, idle, start, user
 
 SPAWN = "failed to spawn MCP server process: No such file or directory (os error 2)"
 
 
 def _saved(tmp_path: Path) -> Path:
-    events = [start(), event("session.mcp_server_status_changed", {"serverName": "git", "status": "failed",
-                                                                   "error": SPAWN}), user("hi"), idle()]
+    events = [
+        start(),
+        event("session.mcp_server_status_changed", {"serverName": "git", "status": "failed", "error": SPAWN}),
+        user("hi"),
+        idle(),
+    ]
     facts = RunFacts(stop_reason="completed", mcp_servers=[{"name": "git", "status": "failed", "error": SPAWN}])
     return result_from_events(events, facts=facts).save(tmp_path / "case-1.json")
 

@@ -6,9 +6,8 @@ import json
 import os
 import subprocess
 
-from tests.runs.runs_helpers import CLI
-
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
+from tests.runs.runs_helpers import CLI
 
 
 def lookup_order(order: str) -> str:
@@ -16,18 +15,38 @@ def lookup_order(order: str) -> str:
     return f"order {order}: 2 bells, total 27.50 EUR"
 
 
-AGENT = CopilotEval(name="orders", timeout_s=30, tools=(lookup_order,), model=ScriptedModel.from_dict({"rules": [
-    {"turns": [
-        {"tool_calls": [{"name": "lookup_order", "arguments": {"order": "1042"}},
-                        {"name": "lookup_order", "arguments": {"order": "1043"}}]},
-        {"text": "Order 1042 totals 27.50 EUR. {last_tool_result}"},
-    ]},
-]}))
+AGENT = CopilotEval(
+    name="orders",
+    timeout_s=30,
+    tools=(lookup_order,),
+    model=ScriptedModel.from_dict(
+        {
+            "rules": [
+                {
+                    "turns": [
+                        {
+                            "tool_calls": [
+                                {"name": "lookup_order", "arguments": {"order": "1042"}},
+                                {"name": "lookup_order", "arguments": {"order": "1043"}},
+                            ]
+                        },
+                        {"text": "Order 1042 totals 27.50 EUR. {last_tool_result}"},
+                    ]
+                },
+            ]
+        }
+    ),
+)
 
 
 def inspect(*args: object) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*CLI, "inspect", *map(str, args)], capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "COLUMNS": "300"})
+    return subprocess.run(
+        [*CLI, "inspect", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "300"},
+    )
 
 
 async def test_inspect_of_a_saved_log_matches_the_live_result(tmp_path):

@@ -8,9 +8,8 @@ import os
 import subprocess
 from pathlib import Path
 
-from tests.runs.runs_helpers import CLI
-
 from copilot_eval.evidence.result import CopilotResult
+from tests.runs.runs_helpers import CLI
 
 # The agent's answers carry markers the judge's script keys on (the judge's prompt quotes the answer).
 AGENT_SCRIPT = """\
@@ -50,9 +49,26 @@ def _write(folder: Path) -> tuple[Path, Path, Path]:
 def test_judge_verdicts_and_reasoning_reach_run_json_and_results_csv(tmp_path):
     test_set, agent, judge = _write(tmp_path)
     out = tmp_path / "out"
-    done = subprocess.run([*CLI, "run", str(test_set), "--agent", str(agent), "--grader", "compare_meaning",
-                           "--judge", str(judge), "--out", str(out), "--no-progress"],
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"})
+    done = subprocess.run(
+        [
+            *CLI,
+            "run",
+            str(test_set),
+            "--agent",
+            str(agent),
+            "--grader",
+            "compare_meaning",
+            "--judge",
+            str(judge),
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "200"},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
     run = json.loads((out / "run.json").read_text())

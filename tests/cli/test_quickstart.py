@@ -6,15 +6,15 @@ import json
 import os
 import subprocess
 
-from tests.runs.runs_helpers import CLI
-
 from copilot_eval.evidence.result import CopilotResult
+from tests.runs.runs_helpers import CLI
 
 
 def quickstart(*args: object, cwd: object) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run([*CLI, "quickstart", *map(str, args)], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=240)
+    return subprocess.run(
+        [*CLI, "quickstart", *map(str, args)], capture_output=True, text=True, env=env, cwd=cwd, timeout=240
+    )
 
 
 def test_help_names_the_real_model_option(tmp_path):
@@ -49,14 +49,22 @@ def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_ag
     assert f"open the HTML report: {run_dir / 'report.html'}" in first.stdout
     # examples/evalsets/conversations.csv: three conversations of two turns, one session each.
     assert [(r["conversationNumber"], r["turn"]) for r in run["results"]] == [
-        (1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2)]
+        (1, 1),
+        (1, 2),
+        (2, 1),
+        (2, 2),
+        (3, 1),
+        (3, 2),
+    ]
     assert len({r["evidencePath"] for r in run["results"]}) == 3
     # The Copilot Studio story: three fake surfaces, both limitations confirmed by preview.
     (raybot_dir,) = out.glob("raybot-*")
     surfaces = json.loads((raybot_dir / "comparison.json").read_text())["surfaces"]
     assert [(s["label"], s["passed"], s["failed"], s["errored"], s["limitationStanding"]) for s in surfaces] == [
-        ("raybot-draft", 0, 6, 0, "confirmed"), ("raybot-published", 0, 0, 6, "confirmed"),
-        ("raybot-preview", 6, 0, 0, None)]
+        ("raybot-draft", 0, 6, 0, "confirmed"),
+        ("raybot-published", 0, 0, 6, "confirmed"),
+        ("raybot-preview", 6, 0, 0, None),
+    ]
 
     # The same --out again: a new evaluation run beside the first, not "an earlier run is recorded here".
     again = quickstart("--out", out, cwd=tmp_path)

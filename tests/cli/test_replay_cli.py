@@ -9,14 +9,15 @@ import os
 import subprocess
 from pathlib import Path
 
+from copilot_eval import ScriptedModel
 from tests.runs.runs_helpers import CLI
 
-from copilot_eval import ScriptedModel
-
-SCRIPT = {"rules": [
-    {"when": {"prompt_contains": "deposit"}, "turns": [{"text": "Each bike needs a 150 euro deposit."}]},
-    {"turns": [{"text": "We open at 8:00 every day."}]},
-]}
+SCRIPT = {
+    "rules": [
+        {"when": {"prompt_contains": "deposit"}, "turns": [{"text": "Each bike needs a 150 euro deposit."}]},
+        {"turns": [{"text": "We open at 8:00 every day."}]},
+    ]
+}
 SET = """\
 "question","expectedResponse"
 "Do I need to leave a deposit?","Yes, a 150 euro deposit per bike."
@@ -27,13 +28,16 @@ ANSWERS = ["Each bike needs a 150 euro deposit.", "We open at 8:00 every day."]
 
 def _agent(folder: Path, base_url: str) -> Path:
     path = folder / "agent.yaml"
-    path.write_text(f"name: shop\nmodel: {{name: scripted-model, provider: {{base_url: '{base_url}'}}}}\ntimeout_s: 60\n")
+    path.write_text(
+        f"name: shop\nmodel: {{name: scripted-model, provider: {{base_url: '{base_url}'}}}}\ntimeout_s: 60\n"
+    )
     return path
 
 
 async def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    process = await asyncio.create_subprocess_exec(*CLI, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                                   env={**os.environ, "COLUMNS": "200"})
+    process = await asyncio.create_subprocess_exec(
+        *CLI, *args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "COLUMNS": "200"}
+    )
     out, err = await asyncio.wait_for(process.communicate(), 240)
     return subprocess.CompletedProcess(args, process.returncode or 0, out.decode(), err.decode())
 
@@ -49,21 +53,42 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
     cassettes = tmp_path / "cassettes"
     async with ScriptedModel.from_dict(SCRIPT).serve() as server:
         agent = _agent(tmp_path, server.base_url)
-        recorded = await _cli("run", str(test_set), "--agent", str(agent), "--record", str(cassettes),
-                              "--out", str(tmp_path / "recorded"), "--no-progress")
+        recorded = await _cli(
+            "run",
+            str(test_set),
+            "--agent",
+            str(agent),
+            "--record",
+            str(cassettes),
+            "--out",
+            str(tmp_path / "recorded"),
+            "--no-progress",
+        )
         assert recorded.returncode == 0, recorded.stdout + recorded.stderr
     assert sorted(p.name for p in cassettes.glob("*.jsonl")) == ["case1.jsonl", "case2.jsonl"]
     assert _answers(tmp_path / "recorded") == ANSWERS
 
     # The endpoint is gone; the agent file still names it. Replay answers from the cassettes.
-    replayed = await _cli("run", str(test_set), "--agent", str(agent), "--replay", str(cassettes),
-                          "--grader", "similarity", "--out", str(tmp_path / "replayed"), "--no-progress")
+    replayed = await _cli(
+        "run",
+        str(test_set),
+        "--agent",
+        str(agent),
+        "--replay",
+        str(cassettes),
+        "--grader",
+        "similarity",
+        "--out",
+        str(tmp_path / "replayed"),
+        "--no-progress",
+    )
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert _answers(tmp_path / "replayed") == ANSWERS
 
     regraded_dir = tmp_path / "regraded"
-    regraded = await _cli("regrade", str(tmp_path / "replayed"), "--grader", "keywords:all:deposit,euro",
-                          "--out", str(regraded_dir))
+    regraded = await _cli(
+        "regrade", str(tmp_path / "replayed"), "--grader", "keywords:all:deposit,euro", "--out", str(regraded_dir)
+    )
     assert regraded.returncode == 0, regraded.stdout + regraded.stderr
     assert _answers(regraded_dir) == ANSWERS
     run = json.loads((regraded_dir / "run.json").read_text())
@@ -79,7 +104,8 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
 
 
 def test_regrade_names_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
-    done = subprocess.run([*CLI, "regrade", str(tmp_path), "--grader", "exact"], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [*CLI, "regrade", str(tmp_path), "--grader", "exact"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert f"{tmp_path / 'run.json'}: not found" in done.stderr

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from tests.faults.fault_helpers import RUNTIME, child_pids, process_gone
 from tests.runs.runs_helpers import CLI, checkpoint_units, write_interruptible_set
 
@@ -27,11 +28,26 @@ def _command_line(pid: int) -> str:
 def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, target):
     write_interruptible_set(tmp_path, "interruptible")
     out = tmp_path / "out"
-    base = [*CLI, "run", tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out,
-            "--grader", "exact", "--no-progress"]
-    process = subprocess.Popen([str(c) for c in [*base, "--concurrency", "2"]], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, start_new_session=True,
-                               env={**os.environ, "COLUMNS": "400"})
+    base = [
+        *CLI,
+        "run",
+        tmp_path / "set.csv",
+        "--agent",
+        tmp_path / "agent.yaml",
+        "--out",
+        out,
+        "--grader",
+        "exact",
+        "--no-progress",
+    ]
+    process = subprocess.Popen(
+        [str(c) for c in [*base, "--concurrency", "2"]],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "COLUMNS": "400"},
+    )
     checkpoint = out / "checkpoint.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (checkpoint.exists() and len(checkpoint_units(checkpoint)) >= 4):
@@ -58,8 +74,9 @@ def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, ta
     partial = json.loads((out / "run.json").read_text())
     assert "interrupted" in partial["note"] and len(partial["results"]) == len(before)
 
-    resumed = subprocess.run([str(c) for c in [*base, "--concurrency", "4", "--resume"]], capture_output=True,
-                             text=True, timeout=120)
+    resumed = subprocess.run(
+        [str(c) for c in [*base, "--concurrency", "4", "--resume"]], capture_output=True, text=True, timeout=120
+    )
     assert resumed.returncode == 0, resumed.stderr
     after = checkpoint_units(checkpoint)
     assert after[: len(before)] == before  # the finished units were kept, not re-run

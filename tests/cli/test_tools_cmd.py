@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 import yaml
-from tests.mcp.third_party_servers import warm_server
 from typer.testing import CliRunner
 
 from copilot_eval import CopilotEval
 from copilot_eval.cli.app import app
 from copilot_eval.runtime.offered_tools import OfferedTool, classify, filter_warnings
+from tests.mcp.third_party_servers import warm_server
 
 NOTES_SERVER = Path(__file__).parents[1] / "runtime" / "mcp_notes_server.py"
 
@@ -22,8 +22,16 @@ NOTES_SERVER = Path(__file__).parents[1] / "runtime" / "mcp_notes_server.py"
 def test_lists_built_in_and_mcp_tools_with_descriptions_and_warns_about_empty_filters(tmp_path: Path) -> None:
     with warm_server([sys.executable, str(NOTES_SERVER)], tmp_path) as notes:
         agent_file = tmp_path / "agent.yaml"
-        agent_file.write_text(yaml.safe_dump({"model": "gpt-4.1", "mcp_servers": {
-            "notes": {"command": notes[0], "args": notes[1:], "tools": ["read_note", "notes-read_note"]}}}))
+        agent_file.write_text(
+            yaml.safe_dump(
+                {
+                    "model": "gpt-4.1",
+                    "mcp_servers": {
+                        "notes": {"command": notes[0], "args": notes[1:], "tools": ["read_note", "notes-read_note"]}
+                    },
+                }
+            )
+        )
         outcome = CliRunner().invoke(app, ["tools", str(agent_file), "--json"])
     assert outcome.exit_code == 0, outcome.output
     document = json.loads(outcome.output)
@@ -32,8 +40,10 @@ def test_lists_built_in_and_mcp_tools_with_descriptions_and_warns_about_empty_fi
     assert tools["notes-read_note"]["description"]
     assert tools["create"]["kind"] == "built-in" and tools["create"]["description"]
     assert [s["status"] for s in document["mcp_servers"]] == ["connected"]
-    assert document["warnings"] == ["mcp_servers.notes.tools: 'notes-read_note' matches no tool of server 'notes'; "
-                                    "the filter takes the server's own names: 'read_note'"]
+    assert document["warnings"] == [
+        "mcp_servers.notes.tools: 'notes-read_note' matches no tool of server 'notes'; "
+        "the filter takes the server's own names: 'read_note'"
+    ]
 
 
 def test_python_tools_are_told_apart_from_built_in_and_mcp_tools() -> None:
@@ -41,8 +51,9 @@ def test_python_tools_are_told_apart_from_built_in_and_mcp_tools() -> None:
         """Return the balance of one account."""
         return "12"
 
-    agent = CopilotEval(model="gpt-4.1", tools=[get_balance],
-                        mcp_servers={"git": {"command": "x"}, "git-extra": {"command": "y"}})
+    agent = CopilotEval(
+        model="gpt-4.1", tools=[get_balance], mcp_servers={"git": {"command": "x"}, "git-extra": {"command": "y"}}
+    )
     assert classify("get_balance", "", agent).kind == "python"
     assert classify("view", "", agent).kind == "built-in"
     assert classify("git-extra-log", "", agent).server == "git-extra"

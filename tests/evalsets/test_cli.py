@@ -85,7 +85,9 @@ def test_convert_csv_to_json_and_back(runner, tmp_path):
 
 def test_convert_between_templates(runner, data_dir, tmp_path):
     out = tmp_path / "single.csv"
-    result = runner.invoke(app, ["convert", str(data_dir / "valid_legacy.csv"), str(out), "--template", "single-response"])
+    result = runner.invoke(
+        app, ["convert", str(data_dir / "valid_legacy.csv"), str(out), "--template", "single-response"]
+    )
     assert result.exit_code == 0
     assert "testing-method column; methods are dropped" in result.stderr
     assert out.read_text(encoding="utf-8").splitlines()[0] == '"question","expectedResponse"'

@@ -100,8 +100,7 @@ def test_unbalanced_quotes_name_the_line_where_the_field_opens(data_dir):
     problems = _problems(data_dir / "unbalanced_quotes.csv")
     assert len(problems) == 1
     assert problems[0].startswith(
-        "line 3: a quoted field opens in this record and is not closed on its line; "
-        "it swallowed the lines up to line 4"
+        "line 3: a quoted field opens in this record and is not closed on its line; it swallowed the lines up to line 4"
     )
 
 
@@ -145,7 +144,7 @@ def test_file_over_five_megabytes(tmp_path):
 
 def test_file_exactly_at_five_megabytes_is_not_too_big(tmp_path):
     path = tmp_path / "edge.csv"
-    head = "conversationNumber,question,response\n1,\"q\",\""
+    head = 'conversationNumber,question,response\n1,"q","'
     path.write_text(head + "r" * (EVAL_IMPORT_MAX_BYTES - len(head) - 2) + '"\n', encoding="utf-8")
     assert path.stat().st_size == EVAL_IMPORT_MAX_BYTES
     assert len(read_csv(path).cases) == 1
@@ -168,11 +167,15 @@ def test_reading_does_not_apply_validation_rules(data_dir):
         ("valid_conversation.csv", []),
         ("six_pairs_max_reference.csv", []),
         ("header_only.csv", ["test set 'header_only' has no cases; at least one is required"]),
-        ("seven_pairs.csv", ["test set 'seven_pairs' has 7 question-and-answer pairs; seed allows at most 6 "
-                             "in a Conversation set"]),
+        (
+            "seven_pairs.csv",
+            ["test set 'seven_pairs' has 7 question-and-answer pairs; seed allows at most 6 in a Conversation set"],
+        ),
         (
             "reference_too_long.csv",
-            ["case 1 (conversationNumber 1): response (the reference answer) is 1001 characters; seed allows at most 1000"],
+            [
+                "case 1 (conversationNumber 1): response (the reference answer) is 1001 characters; seed allows at most 1000"
+            ],
         ),
         (
             "blank_fields.csv",
@@ -183,7 +186,9 @@ def test_reading_does_not_apply_validation_rules(data_dir):
         ),
         (
             "duplicate_numbers.csv",
-            ["case 1 (conversationNumber 1): conversationNumber 1 is used by 2 cases (cases 1, 3); seed requires unique numbers"],
+            [
+                "case 1 (conversationNumber 1): conversationNumber 1 is used by 2 cases (cases 1, 3); seed requires unique numbers"
+            ],
         ),
         (
             "non_positive_numbers.csv",

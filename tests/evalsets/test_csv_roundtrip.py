@@ -34,9 +34,7 @@ TEXT = st.text(
 # A plain function, not the model class: hypothesis would add the camelCase aliases from the
 # model's signature on top of the snake_case names.
 CASE = st.builds(
-    lambda number, question, response: EvalTestCase(
-        conversation_number=number, question=question, response=response
-    ),
+    lambda number, question, response: EvalTestCase(conversation_number=number, question=question, response=response),
     st.integers(min_value=-(10**12), max_value=10**12),
     TEXT,
     TEXT,

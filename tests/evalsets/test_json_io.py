@@ -41,11 +41,22 @@ def _run() -> EvalRun:
         confidence="CONFIRMED",
         evidence=["run-2026-06-07.json"],
         results=[
-            EvalCaseResult(conversation_number=1, passed=True, actual_response="8 to 19", status="pass",
-                           grades=[GradeRecord(method="Compare meaning", status="pass", score=80, passing_score=50)]),
+            EvalCaseResult(
+                conversation_number=1,
+                passed=True,
+                actual_response="8 to 19",
+                status="pass",
+                grades=[GradeRecord(method="Compare meaning", status="pass", score=80, passing_score=50)],
+            ),
             EvalCaseResult(conversation_number=2, passed=False, actual_response="no idea", failure_reason="abstained"),
-            EvalCaseResult(conversation_number=3, passed=False, status="error", failure_reason="HTTP 500",
-                           repeat_index=0, evidence_path="evidence/3.json"),
+            EvalCaseResult(
+                conversation_number=3,
+                passed=False,
+                status="error",
+                failure_reason="HTTP 500",
+                repeat_index=0,
+                evidence_path="evidence/3.json",
+            ),
         ],
     )
 
@@ -75,8 +86,9 @@ def test_test_set_round_trips_through_json_files(tmp_path):
 
 def test_bad_json_names_every_bad_field(tmp_path):
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps({"name": "x", "dataType": "Chat", "cases": [{"conversationNumber": "one",
-                                                                             "response": "r"}]}))
+    path.write_text(
+        json.dumps({"name": "x", "dataType": "Chat", "cases": [{"conversationNumber": "one", "response": "r"}]})
+    )
     with pytest.raises(EvalSetReadError) as caught:
         read_test_set_json(path)
     problems = caught.value.problems

@@ -29,7 +29,7 @@ def test_weakest_confidence_of_nothing_is_unconfirmed():
 
 
 def test_weakest_confidence_rejects_unknown_level():
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="'PROBABLY' is not a valid Confidence"):
         weakest_confidence("PROBABLY")
 
 
@@ -77,7 +77,12 @@ def _results() -> list[EvalCaseResult]:
 
 def test_run_keeps_errors_out_of_passed_and_failed():
     run = EvalRun(
-        test_set_name="s", general_quality_percent=50, passed=1, failed=1, errored=1, not_graded=1,
+        test_set_name="s",
+        general_quality_percent=50,
+        passed=1,
+        failed=1,
+        errored=1,
+        not_graded=1,
         results=_results(),
     )
     assert (run.passed, run.failed, run.errored, run.not_graded) == (1, 1, 1, 1)

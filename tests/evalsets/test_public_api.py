@@ -35,8 +35,9 @@ def test_evalsets_imports_no_other_copilot_eval_layer():
         tree = ast.parse(module.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("copilot_eval"):
-                assert node.module.startswith("copilot_eval.evalsets") or node.module in allowed, \
+                assert node.module.startswith("copilot_eval.evalsets") or node.module in allowed, (
                     f"{module.name} imports {node.module}"
+                )
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     assert not alias.name.startswith("copilot_eval") or alias.name.startswith("copilot_eval.evalsets")
@@ -52,5 +53,8 @@ def test_the_atomic_writer_is_a_leaf_module():
     assert outside in ([], ["copilot_eval.redaction"])
     redaction = PACKAGE_DIR.parent / "redaction.py"
     tree = ast.parse(redaction.read_text(encoding="utf-8"))
-    assert not [node for node in ast.walk(tree)
-                if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("copilot_eval")]
+    assert not [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("copilot_eval")
+    ]

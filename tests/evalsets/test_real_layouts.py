@@ -28,14 +28,22 @@ from copilot_eval.evalsets import (
     write_csv,
 )
 
-REAL_FILES = ["studio_single_response.csv", "studio_single_response_no_comments.csv",
-              "studio_conversations.csv", "studio_conversations_no_comments.csv"]
+REAL_FILES = [
+    "studio_single_response.csv",
+    "studio_single_response_no_comments.csv",
+    "studio_conversations.csv",
+    "studio_conversations_no_comments.csv",
+]
 
 
 def test_seed_constants_keep_their_names_and_values():
     assert (EVAL_MAX_CONVERSATION_PAIRS, EVAL_REFERENCE_MAX_LENGTH) == (6, 1000)
-    assert (COPILOT_STUDIO_MAX_CONVERSATION_PAIRS, COPILOT_STUDIO_MAX_CONVERSATIONS, COPILOT_STUDIO_MAX_QUESTIONS,
-            COPILOT_STUDIO_QUESTION_MAX_LENGTH) == (8, 50, 100, 500)
+    assert (
+        COPILOT_STUDIO_MAX_CONVERSATION_PAIRS,
+        COPILOT_STUDIO_MAX_CONVERSATIONS,
+        COPILOT_STUDIO_MAX_QUESTIONS,
+        COPILOT_STUDIO_QUESTION_MAX_LENGTH,
+    ) == (8, 50, 100, 500)
 
 
 @pytest.mark.parametrize("file_name", REAL_FILES)
@@ -49,11 +57,17 @@ def test_todays_files_validate_clean_without_naming_a_rule_set(data_dir, file_na
 def test_the_comment_block_is_kept_as_the_preamble(data_dir):
     single = read_csv(data_dir / "studio_single_response.csv")
     assert single.preamble[0] == "# Import the test cases you want to use to test your agent"
-    assert single.preamble[4:] == ["# Limitations", "# - maximum of 100 questions",
-                                   "# - maximum of 500 characters per question"]
+    assert single.preamble[4:] == [
+        "# Limitations",
+        "# - maximum of 100 questions",
+        "# - maximum of 500 characters per question",
+    ]
     assert single.data_type is EvalDataType.SINGLE_TURN
     assert [(c.conversation_number, c.response) for c in single.cases] == [
-        (1, ""), (2, "Every day from 8:00 to 19:00."), (3, "")]
+        (1, ""),
+        (2, "Every day from 8:00 to 19:00."),
+        (3, ""),
+    ]
     assert read_csv(data_dir / "studio_single_response_no_comments.csv").preamble is None
 
 
@@ -63,7 +77,11 @@ def test_rows_sharing_a_number_form_conversations_in_file_order(data_dir):
     conversations = group_conversations(test_set.cases)
     assert [(c.number, len(c.cases)) for c in conversations] == [(1, 3), (2, 2), (3, 4)]
     assert [case.question for case in conversations[2].cases] == [
-        "My tyre is flat.", "I am 20 km from the shop.", "Which station is closest?", "Thanks!"]
+        "My tyre is flat.",
+        "I am 20 km from the shop.",
+        "Which station is closest?",
+        "Thanks!",
+    ]
     assert read_csv(data_dir / "studio_conversations_no_comments.csv").cases == test_set.cases
 
 
@@ -96,22 +114,34 @@ def test_the_seed_rule_set_refuses_todays_conversation_file_naming_itself(data_d
 
 
 def _conversations(*sizes: int) -> EvalTestSet:
-    return EvalTestSet(name="s", cases=[EvalTestCase(conversation_number=n, question=f"q{n}.{t}")
-                                        for n, size in enumerate(sizes, start=1) for t in range(size)])
+    return EvalTestSet(
+        name="s",
+        cases=[
+            EvalTestCase(conversation_number=n, question=f"q{n}.{t}")
+            for n, size in enumerate(sizes, start=1)
+            for t in range(size)
+        ],
+    )
 
 
 def test_copilot_studio_limits_at_and_one_past_the_edge():
     assert validate_eval_test_set(_conversations(8, 8), "copilot-studio") == []
     assert validate_eval_test_set(_conversations(1, 2, 9), "copilot-studio") == [
-        "conversation 3 has 9 question-and-answer pairs; copilot-studio allows at most 8"]
+        "conversation 3 has 9 question-and-answer pairs; copilot-studio allows at most 8"
+    ]
     assert validate_eval_test_set(_conversations(*[1] * 50)) == []
     assert validate_eval_test_set(_conversations(*[1] * 51)) == [
-        "test set 's' has 51 conversations; copilot-studio allows at most 50"]
-    single = EvalTestSet(name="s", data_type=EvalDataType.SINGLE_TURN,
-                         cases=[EvalTestCase(conversation_number=n, question="q") for n in range(1, 102)])
+        "test set 's' has 51 conversations; copilot-studio allows at most 50"
+    ]
+    single = EvalTestSet(
+        name="s",
+        data_type=EvalDataType.SINGLE_TURN,
+        cases=[EvalTestCase(conversation_number=n, question="q") for n in range(1, 102)],
+    )
     assert validate_eval_test_set(single.model_copy(update={"cases": single.cases[:100]})) == []
     assert validate_eval_test_set(single) == [
-        "test set 's' has 101 questions; copilot-studio allows at most 100 in a single-response set"]
+        "test set 's' has 101 questions; copilot-studio allows at most 100 in a single-response set"
+    ]
 
 
 def test_copilot_studio_question_and_reference_lengths():

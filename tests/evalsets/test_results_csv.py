@@ -36,17 +36,27 @@ def _read(path) -> list[list[str]]:
 
 def test_one_column_group_per_grader(tmp_path, test_set):
     run = EvalRun(
-        test_set_name="bikes", general_quality_percent=50, passed=1, failed=1, errored=1,
+        test_set_name="bikes",
+        general_quality_percent=50,
+        passed=1,
+        failed=1,
+        errored=1,
         results=[
             EvalCaseResult(
-                conversation_number=1, passed=True, actual_response="Yes, from 8 to 19.",
+                conversation_number=1,
+                passed=True,
+                actual_response="Yes, from 8 to 19.",
                 grades=[
-                    GradeRecord(method="Compare meaning", status="pass", score=92, passing_score=50, explanation="same"),
+                    GradeRecord(
+                        method="Compare meaning", status="pass", score=92, passing_score=50, explanation="same"
+                    ),
                     GradeRecord(method="Exact match", status="fail", explanation="differs"),
                 ],
             ),
             EvalCaseResult(
-                conversation_number=2, passed=False, actual_response="100 euros.",
+                conversation_number=2,
+                passed=False,
+                actual_response="100 euros.",
                 grades=[GradeRecord(method="Compare meaning", status="fail", passing_score=50.5)],
             ),
             EvalCaseResult(conversation_number=3, passed=False, status="error", failure_reason="HTTP 500"),
@@ -56,13 +66,30 @@ def test_one_column_group_per_grader(tmp_path, test_set):
     write_results_csv(run, test_set, path)
     rows = _read(path)
     assert rows[0] == [
-        "question", "expectedResponse", "actualResponse",
-        "testMethodType_1", "result_1", "passingScore_1", "explanation_1",
-        "testMethodType_2", "result_2", "passingScore_2", "explanation_2",
+        "question",
+        "expectedResponse",
+        "actualResponse",
+        "testMethodType_1",
+        "result_1",
+        "passingScore_1",
+        "explanation_1",
+        "testMethodType_2",
+        "result_2",
+        "passingScore_2",
+        "explanation_2",
     ]
     assert rows[1] == [
-        "Open on Sunday?", "Yes, 8 to 19.", "Yes, from 8 to 19.",
-        "Compare meaning", "Pass", "50", "same", "Exact match", "Fail", "", "differs",
+        "Open on Sunday?",
+        "Yes, 8 to 19.",
+        "Yes, from 8 to 19.",
+        "Compare meaning",
+        "Pass",
+        "50",
+        "same",
+        "Exact match",
+        "Fail",
+        "",
+        "differs",
     ]
     assert rows[2] == ["Deposit?", "150 euros.", "100 euros.", "Compare meaning", "Fail", "50.5", "", "", "", "", ""]
     # No grader detail: the case's own outcome, and the reason, still show.
@@ -72,13 +99,25 @@ def test_one_column_group_per_grader(tmp_path, test_set):
 def test_run_without_results_writes_only_the_header(tmp_path, test_set):
     path = tmp_path / "results.csv"
     write_results_csv(EvalRun(test_set_name="bikes", general_quality_percent=0, passed=0, failed=6), test_set, path)
-    assert _read(path) == [["question", "expectedResponse", "actualResponse", "testMethodType_1", "result_1",
-                            "passingScore_1", "explanation_1"]]
+    assert _read(path) == [
+        [
+            "question",
+            "expectedResponse",
+            "actualResponse",
+            "testMethodType_1",
+            "result_1",
+            "passingScore_1",
+            "explanation_1",
+        ]
+    ]
 
 
 def test_result_without_a_case_is_refused_and_nothing_written(tmp_path, test_set):
     run = EvalRun(
-        test_set_name="bikes", general_quality_percent=0, passed=0, failed=1,
+        test_set_name="bikes",
+        general_quality_percent=0,
+        passed=0,
+        failed=1,
         results=[EvalCaseResult(conversation_number=9, passed=False)],
     )
     path = tmp_path / "results.csv"

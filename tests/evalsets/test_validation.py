@@ -19,11 +19,16 @@ def _set(count: int, *, data_type=EvalDataType.CONVERSATION, response="r") -> Ev
 
 
 def test_set_at_every_limit_is_clean():
-    assert validate_eval_test_set(_set(EVAL_MAX_CONVERSATION_PAIRS, response="x" * EVAL_REFERENCE_MAX_LENGTH), "seed") == []
+    assert (
+        validate_eval_test_set(_set(EVAL_MAX_CONVERSATION_PAIRS, response="x" * EVAL_REFERENCE_MAX_LENGTH), "seed")
+        == []
+    )
 
 
 def test_empty_set_is_reported():
-    assert validate_eval_test_set(EvalTestSet(name="s"), "seed") == ["test set 's' has no cases; at least one is required"]
+    assert validate_eval_test_set(EvalTestSet(name="s"), "seed") == [
+        "test set 's' has no cases; at least one is required"
+    ]
 
 
 def test_conversation_set_one_past_the_pair_cap():
@@ -67,9 +72,7 @@ def test_duplicates_are_reported_once_naming_every_case():
 
 
 def test_whitespace_only_fields_are_blank():
-    test_set = EvalTestSet(
-        name="s", cases=[EvalTestCase(conversation_number=1, question=" \t\n", response="\u3000 ")]
-    )
+    test_set = EvalTestSet(name="s", cases=[EvalTestCase(conversation_number=1, question=" \t\n", response="\u3000 ")])
     assert validate_eval_test_set(test_set, "seed") == [
         "case 1 (conversationNumber 1): question is blank; seed requires one",
         "case 1 (conversationNumber 1): response (the reference answer) is blank; seed requires one",

@@ -13,10 +13,21 @@ from .helpers import scripted
 
 def writer(text: str) -> CopilotEval:
     """An agent whose scripted model writes ``out.txt`` with ``text`` through the built-in create tool."""
-    return CopilotEval(name=f"writes-{text}", model=scripted({"turns": [
-        {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/out.txt", "file_text": text}}]},
-        {"text": f"wrote {text}"},
-    ]}))
+    return CopilotEval(
+        name=f"writes-{text}",
+        model=scripted(
+            {
+                "turns": [
+                    {
+                        "tool_calls": [
+                            {"name": "create", "arguments": {"path": "{working_directory}/out.txt", "file_text": text}}
+                        ]
+                    },
+                    {"text": f"wrote {text}"},
+                ]
+            }
+        ),
+    )
 
 
 async def test_both_agents_run_isolated_with_roles_and_repetitions(tmp_path: Path) -> None:
@@ -42,14 +53,15 @@ async def test_both_agents_run_isolated_with_roles_and_repetitions(tmp_path: Pat
     assert [(b.comparison_role, c.comparison_role) for b, c in outcome.pairs()] == [("baseline", "candidate")] * 2
 
 
-async def test_ab_run_fixture_runs_both_agents(ab_run) -> None:  # noqa: ANN001
+async def test_ab_run_fixture_runs_both_agents(ab_run) -> None:
     outcome = await ab_run("hi", writer("a"), writer("b"))
     assert [r.final_response for r in outcome.results] == ["wrote a", "wrote b"]
 
 
 def test_ab_run_fixture_writes_evidence_per_role(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = session\n")
-    pytester.makepyfile(test_ab_demo="""
+    pytester.makepyfile(
+        test_ab_demo="""
         from copilot_eval import CopilotEval, ScriptedModel
 
         def agent(text):
@@ -58,7 +70,8 @@ def test_ab_run_fixture_writes_evidence_per_role(pytester: pytest.Pytester) -> N
         async def test_demo(ab_run):
             outcome = await ab_run("hi", agent("one"), agent("two"))
             assert [r.final_response for r in outcome.results] == ["one", "two"]
-    """)
+    """
+    )
     evidence = pytester.path / "evidence"
     outcome = pytester.runpytest_subprocess("--copilot-evidence-dir", str(evidence))
     outcome.assert_outcomes(passed=1)

@@ -12,10 +12,12 @@ from copilot_eval.runtime.requests.request_audit import RequestAuditError, audit
 from .helpers import Watched, scripted
 
 TWO_TURNS = (
-    {"turns": [
-        {"tool_calls": [{"name": "get_balance", "arguments": {"account": "A-7"}}]},
-        {"text": "Balance: {last_tool_result}"},
-    ]},
+    {
+        "turns": [
+            {"tool_calls": [{"name": "get_balance", "arguments": {"account": "A-7"}}]},
+            {"text": "Balance: {last_tool_result}"},
+        ]
+    },
 )
 
 
@@ -28,13 +30,23 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-@pytest.mark.parametrize(("wire_api", "transport"), [
-    ("completions", "http"), ("responses", "http"), ("responses", "websockets"),
-])
+@pytest.mark.parametrize(
+    ("wire_api", "transport"),
+    [
+        ("completions", "http"),
+        ("responses", "http"),
+        ("responses", "websockets"),
+    ],
+)
 async def test_one_record_per_model_request_on_every_wire(wire_api: str, transport: str) -> None:
     model = Watched(scripted(*TWO_TURNS, wire_api=wire_api, transport=transport))
-    agent = CopilotEval(model=model, tools=(get_balance,), audit_requests=True, reasoning_effort="high",
-                        instructions="Always answer in euros.")
+    agent = CopilotEval(
+        model=model,
+        tools=(get_balance,),
+        audit_requests=True,
+        reasoning_effort="high",
+        instructions="Always answer in euros.",
+    )
     result = await run_copilot(agent, "What is my balance?")
     assert result.success, result.error
     assert result.final_response == "Balance: A-7: 42.00 EUR"
@@ -78,14 +90,23 @@ async def test_unauditable_request_is_refused_before_it_is_sent() -> None:
 
 
 def test_chat_body_hash_joins_system_and_developer_text_in_order() -> None:
-    body = {"model": "m", "messages": [
-        {"role": "system", "content": "one"},
-        {"role": "user", "content": [{"type": "text", "text": "hi"},
-                                     {"type": "image_url", "image_url": {"url": "data:x", "detail": "low"}},
-                                     {"type": "image_url", "image_url": {"url": "data:y"}}]},
-        {"role": "developer", "content": [{"type": "text", "text": "two"}, {"type": "text", "text": "three"}]},
-    ], "tools": [{"type": "function", "function": {"name": "a"}}, {"type": "function", "function": {"name": "b"}}],
-        "reasoning_effort": "low"}
+    body = {
+        "model": "m",
+        "messages": [
+            {"role": "system", "content": "one"},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "hi"},
+                    {"type": "image_url", "image_url": {"url": "data:x", "detail": "low"}},
+                    {"type": "image_url", "image_url": {"url": "data:y"}},
+                ],
+            },
+            {"role": "developer", "content": [{"type": "text", "text": "two"}, {"type": "text", "text": "three"}]},
+        ],
+        "tools": [{"type": "function", "function": {"name": "a"}}, {"type": "function", "function": {"name": "b"}}],
+        "reasoning_effort": "low",
+    }
     record = audit_body(body, wire_api="completions", transport="http", request_id="r1")
     assert record.instructions_sha256 == sha("one\n\ntwo\n\nthree")
     assert record.image_details == ["low", None] and record.image_count == 2
@@ -93,11 +114,17 @@ def test_chat_body_hash_joins_system_and_developer_text_in_order() -> None:
 
 
 def test_responses_body_puts_top_level_instructions_first() -> None:
-    body = {"model": "m", "instructions": "top", "reasoning": {"effort": "medium"},
-            "tools": [{"type": "function", "name": "x"}, {"type": "web_search"}],
-            "input": [{"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "dev"}]},
-                      {"type": "message", "role": "user", "content": [{"type": "input_image", "detail": "high"}]},
-                      {"type": "function_call_output", "call_id": "c", "output": [{"type": "input_image"}]}]}
+    body = {
+        "model": "m",
+        "instructions": "top",
+        "reasoning": {"effort": "medium"},
+        "tools": [{"type": "function", "name": "x"}, {"type": "web_search"}],
+        "input": [
+            {"type": "message", "role": "developer", "content": [{"type": "input_text", "text": "dev"}]},
+            {"type": "message", "role": "user", "content": [{"type": "input_image", "detail": "high"}]},
+            {"type": "function_call_output", "call_id": "c", "output": [{"type": "input_image"}]},
+        ],
+    }
     record = audit_body(body, wire_api="responses", transport="websocket", request_id="conn")
     assert record.instructions_sha256 == sha("top\n\ndev")
     assert record.tool_names == ["x"] and record.reasoning_effort == "medium"
@@ -110,8 +137,16 @@ def test_no_instructions_hash_the_empty_string_and_no_effort_is_none() -> None:
     assert record.reasoning_effort is None
 
 
-@pytest.mark.parametrize("body", [[], {"messages": []}, {"model": "m"}, {"model": "m", "messages": "x"},
-                                  {"model": "m", "messages": [], "tools": {}}])
+@pytest.mark.parametrize(
+    "body",
+    [
+        [],
+        {"messages": []},
+        {"model": "m"},
+        {"model": "m", "messages": "x"},
+        {"model": "m", "messages": [], "tools": {}},
+    ],
+)
 def test_bodies_that_cannot_be_validated_raise(body: object) -> None:
     with pytest.raises(RequestAuditError):
         audit_body(body, wire_api="completions", transport="http", request_id="r")

@@ -44,9 +44,16 @@ class RecordingBridge:
 
 async def _connection():
     bridge = RecordingBridge()
-    context = CopilotRequestContext(request_id="ws-1", transport="websocket", url="wss://model.invalid/responses",
-                                    headers={}, cancel_event=asyncio.Event(), session_id="s-1", agent_id=None,
-                                    _bridge=bridge)
+    context = CopilotRequestContext(
+        request_id="ws-1",
+        transport="websocket",
+        url="wss://model.invalid/responses",
+        headers={},
+        cancel_event=asyncio.Event(),
+        session_id="s-1",
+        agent_id=None,
+        _bridge=bridge,
+    )
     endpoint = scripted({"turns": [{"text": "hello back"}]}, wire_api="responses", transport="websockets").endpoint()
     control = RunControl()
     auditor = AuditingEndpoint(endpoint, control)
@@ -55,11 +62,14 @@ async def _connection():
     return handler, auditor, endpoint, control, bridge
 
 
-@pytest.mark.parametrize(("frame", "problem"), [
-    ('{"type": "response.cancel"}', "unsupported WebSocket message type 'response.cancel'"),
-    ("not json at all", "a WebSocket message is not JSON"),
-    ('{"type": "response.create", "input": []}', "the request names no model"),
-])
+@pytest.mark.parametrize(
+    ("frame", "problem"),
+    [
+        ('{"type": "response.cancel"}', "unsupported WebSocket message type 'response.cancel'"),
+        ("not json at all", "a WebSocket message is not JSON"),
+        ('{"type": "response.create", "input": []}', "the request names no model"),
+    ],
+)
 async def test_a_frame_the_auditor_cannot_read_is_refused_and_ends_the_run(frame, problem):
     handler, auditor, endpoint, control, bridge = await _connection()
     await handler.send_request_message(frame)
@@ -77,8 +87,12 @@ async def test_a_frame_the_auditor_cannot_read_is_refused_and_ends_the_run(frame
 
 async def test_a_readable_frame_is_recorded_and_answered():
     handler, auditor, endpoint, control, bridge = await _connection()
-    frame = {"type": "response.create", "model": "scripted-model", "instructions": "Be brief.",
-             "input": [{"type": "message", "role": "user", "content": "hello"}]}
+    frame = {
+        "type": "response.create",
+        "model": "scripted-model",
+        "instructions": "Be brief.",
+        "input": [{"type": "message", "role": "user", "content": "hello"}],
+    }
     await handler.send_request_message(json.dumps(frame))
 
     assert control.stop_reason is None and bridge.errors == []

@@ -19,11 +19,26 @@ CHILD_USAGE = {"input_tokens": 40, "output_tokens": 4}
 
 def delegating(agent_type: str = "general-purpose") -> dict:
     """Parent rule: delegate through the task tool, then quote the child's answer."""
-    return {"when": {"prompt_contains": "delegate"}, "turns": [
-        {"tool_calls": [{"name": "task", "arguments": {"description": "say hi", "prompt": "subtask: say hi",
-                                                       "agent_type": agent_type, "name": "helper"}}],
-         "usage": PARENT_USAGE},
-        {"text": "child said: {last_tool_result}", "usage": PARENT_USAGE}]}
+    return {
+        "when": {"prompt_contains": "delegate"},
+        "turns": [
+            {
+                "tool_calls": [
+                    {
+                        "name": "task",
+                        "arguments": {
+                            "description": "say hi",
+                            "prompt": "subtask: say hi",
+                            "agent_type": agent_type,
+                            "name": "helper",
+                        },
+                    }
+                ],
+                "usage": PARENT_USAGE,
+            },
+            {"text": "child said: {last_tool_result}", "usage": PARENT_USAGE},
+        ],
+    }
 
 
 CHILD_RULE = {"when": {"prompt_contains": "subtask"}, "turns": [{"text": "hi from the child", "usage": CHILD_USAGE}]}
@@ -63,9 +78,18 @@ async def test_custom_agent_from_an_agent_file(tmp_path: Path) -> None:
 
 
 async def test_builtin_create_records_a_permission_with_its_decision() -> None:
-    model = scripted({"turns": [
-        {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/a.txt", "file_text": "a"}}]},
-        {"text": "done"}]})
+    model = scripted(
+        {
+            "turns": [
+                {
+                    "tool_calls": [
+                        {"name": "create", "arguments": {"path": "{working_directory}/a.txt", "file_text": "a"}}
+                    ]
+                },
+                {"text": "done"},
+            ]
+        }
+    )
     result = await run_copilot(CopilotEval(model=model), "create a")
     assert result.success and result.permission_requested is True
     (permission,) = result.permissions
@@ -79,13 +103,16 @@ async def test_builtin_create_records_a_permission_with_its_decision() -> None:
 
 
 async def test_usage_numbers_come_from_the_model_and_null_stays_unknown() -> None:
-    known = await run_copilot(CopilotEval(model=scripted({"turns": [
-        {"text": "x", "usage": {"input_tokens": 123, "output_tokens": 7}}]})), "go")
+    known = await run_copilot(
+        CopilotEval(model=scripted({"turns": [{"text": "x", "usage": {"input_tokens": 123, "output_tokens": 7}}]})),
+        "go",
+    )
     assert [(u.input_tokens, u.output_tokens) for u in known.usage] == [(123, 7)]
     assert (known.total_input_tokens, known.total_output_tokens, known.total_tokens) == (123, 7, 130)
 
-    unknown = await run_copilot(CopilotEval(model=scripted({"turns": [{"text": "x", "usage": None}]}),
-                                            streaming=True), "go")
+    unknown = await run_copilot(
+        CopilotEval(model=scripted({"turns": [{"text": "x", "usage": None}]}), streaming=True), "go"
+    )
     assert unknown.success
     assert unknown.total_input_tokens is None and unknown.total_output_tokens is None
     assert unknown.total_tokens is None
@@ -93,8 +120,9 @@ async def test_usage_numbers_come_from_the_model_and_null_stays_unknown() -> Non
 
 async def test_native_json_round_trip_keeps_audit_discovery_and_children(tmp_path: Path) -> None:
     write_skill(tmp_path / "skills", "greet", "Greets.", "Wave.")
-    agent = CopilotEval(model=scripted(delegating(), CHILD_RULE), audit_requests=True,
-                        skill_directories=(tmp_path / "skills",))
+    agent = CopilotEval(
+        model=scripted(delegating(), CHILD_RULE), audit_requests=True, skill_directories=(tmp_path / "skills",)
+    )
     result = await run_copilot(agent, "delegate this")
     assert result.success, result.error
     assert len(result.request_audit) == 3, "two parent requests and the child's one"
@@ -110,18 +138,26 @@ async def test_native_json_round_trip_keeps_audit_discovery_and_children(tmp_pat
     assert "skill_discovery" not in (saved.get("configuration") or {}), "discovery is saved on its own"
 
 
-async def test_configuration_keeps_out_keys_commands_and_environment(monkeypatch: pytest.MonkeyPatch,
-                                                                     tmp_path: Path) -> None:
+async def test_configuration_keeps_out_keys_commands_and_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     secret = "sk-evidence-never-saved-0123456789"
     monkeypatch.setenv("EVIDENCE_BYOK_KEY", secret)
     model = scripted({"turns": [{"text": "served"}]})
     async with model.serve() as server:
         agent = CopilotEval(
-            model=model.session_model, audit_requests=True,
+            model=model.session_model,
+            audit_requests=True,
             provider=ByokProvider(base_url=server.base_url, api_key_env="EVIDENCE_BYOK_KEY"),
             # The server exits at once: optional, so the run goes on and only its settings matter here.
-            mcp_servers={"notes": {"command": sys.executable, "args": ["-c", "pass"], "optional": True,
-                                   "env": {"NOTES_TOKEN": "tok-mcp-secret-42"}}},
+            mcp_servers={
+                "notes": {
+                    "command": sys.executable,
+                    "args": ["-c", "pass"],
+                    "optional": True,
+                    "env": {"NOTES_TOKEN": "tok-mcp-secret-42"},
+                }
+            },
             timeout_s=60,
         )
         result = await run_copilot(agent, "hello")

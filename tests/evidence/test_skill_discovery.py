@@ -19,10 +19,16 @@ def write_skill(root: Path, name: str, description: str, body: str) -> Path:
 
 async def test_skill_from_a_directory_is_discovered_and_can_be_used(tmp_path: Path) -> None:
     skill_file = write_skill(tmp_path / "skills", "greet", "Greets people warmly.", "Always greet with 'Ahoy'.")
-    model = Watched(scripted({"turns": [
-        {"tool_calls": [{"name": "skill", "arguments": {"skill": "greet"}}]},
-        {"text": "Ahoy!"},
-    ]}))
+    model = Watched(
+        scripted(
+            {
+                "turns": [
+                    {"tool_calls": [{"name": "skill", "arguments": {"skill": "greet"}}]},
+                    {"text": "Ahoy!"},
+                ]
+            }
+        )
+    )
     agent = CopilotEval(model=model, skill_directories=(tmp_path / "skills",))
     result = await run_copilot(agent, "Say hello")
     assert result.success, result.error
@@ -48,8 +54,9 @@ async def test_missing_directory_and_malformed_skill_are_errors_not_crashes(tmp_
     write_skill(tmp_path / "skills", "greet", "Greets.", "Wave.")
     (tmp_path / "skills" / "broken").mkdir()
     (tmp_path / "skills" / "broken" / "SKILL.md").write_text("no front matter\n")
-    agent = CopilotEval(model=scripted({"turns": [{"text": "hi"}]}),
-                        skill_directories=(tmp_path / "skills", tmp_path / "nowhere"))
+    agent = CopilotEval(
+        model=scripted({"turns": [{"text": "hi"}]}), skill_directories=(tmp_path / "skills", tmp_path / "nowhere")
+    )
     result = await run_copilot(agent, "hello")
     discovery = result.skill_discovery
     assert discovery is not None and discovery.complete, "complete means finished, not succeeded"
@@ -63,8 +70,9 @@ async def test_unexpectedly_disabled_requested_skill_blocks_before_any_model_req
     write_skill(tmp_path / "skills", "greet", "Greets.", "Wave.")
     model = Watched(scripted({"turns": [{"text": "hi"}]}))
     # disabled behind the agent's back (a raw config override), not through disabled_skills
-    agent = CopilotEval(model=model, skill_directories=(tmp_path / "skills",),
-                        extra_config={"disabled_skills": ["greet"]})
+    agent = CopilotEval(
+        model=model, skill_directories=(tmp_path / "skills",), extra_config={"disabled_skills": ["greet"]}
+    )
     result = await run_copilot(agent, "hello")
     assert result.success is False and result.stop_reason == "execution_error"
     assert "'greet'" in result.error and "disabled_skills" in result.error

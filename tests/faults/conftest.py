@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-
 import pytest
+
 from tests.faults.fault_helpers import RUNTIME
 
 
@@ -20,5 +20,3 @@ async def fault_pool():
         processes = pool.processes()
         await pool.close()
         assert all(p.poll() is not None for p in processes), "a runtime outlived its pool"
-
-

@@ -49,7 +49,7 @@ class Ticker:
             self.longest_gap = max(self.longest_gap, now - last)
             last = now
 
-    def __enter__(self) -> "Ticker":
+    def __enter__(self) -> Ticker:
         self._task = asyncio.get_running_loop().create_task(self._run())
         return self
 

@@ -42,8 +42,10 @@ def _script(tool: str, batch: str) -> ScriptedModel:
 
 
 def _calls(result) -> list[tuple]:
-    return [(c.call_id, (c.arguments or {}).get("city"), c.success, c.completion_received, c.result, c.error)
-            for c in result.all_tool_calls]
+    return [
+        (c.call_id, (c.arguments or {}).get("city"), c.success, c.completion_received, c.result, c.error)
+        for c in result.all_tool_calls
+    ]
 
 
 @pytest.mark.parametrize("batch", ["parallel", "sequential"])
@@ -62,9 +64,12 @@ async def test_calls_admitted_before_the_budget_stop_keep_their_real_outcome(fau
         kept = [c for c in result.all_tool_calls if c.success]
         # Which two of the three are admitted is the runtime's order; both keep their real result.
         assert [(c.completion_received, c.result) for c in kept] == [
-            (True, f"sunny in {c.arguments['city']}") for c in kept] and len(kept) == 2, _calls(result)
-        assert not [c for c in result.all_tool_calls if c.success is None], ("an admitted call was abandoned",
-                                                                              _calls(result))
+            (True, f"sunny in {c.arguments['city']}") for c in kept
+        ] and len(kept) == 2, _calls(result)
+        assert not [c for c in result.all_tool_calls if c.success is None], (
+            "an admitted call was abandoned",
+            _calls(result),
+        )
         refused = [c for c in result.all_tool_calls if c.success is False]
         assert len(refused) == 1 and "tool budget exceeded" in refused[0].error, _calls(result)
         # The session itself may be aborted after the stop; no call is recorded as cancelled.

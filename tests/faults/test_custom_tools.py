@@ -53,8 +53,10 @@ def _define_tools() -> tuple[Any, Any]:
         await asyncio.sleep(0)
         return f"order {params.order_id}: 12.50 EUR"
 
-    return (define_tool("order_status", description="Status of an order", handler=order_status, params_type=Order),
-            define_tool("order_total", description="Total of an order", handler=order_total, params_type=Order))
+    return (
+        define_tool("order_status", description="Status of an order", handler=order_status, params_type=Order),
+        define_tool("order_total", description="Total of an order", handler=order_total, params_type=Order),
+    )
 
 
 def convert(amount: float, currency: str = "EUR") -> str:
@@ -122,8 +124,9 @@ def test_the_configuration_snapshot_records_the_schema_but_no_handler(tools_run)
 
 
 async def test_invalid_arguments_fail_the_call_with_the_validation_message(fault_pool):
-    model = ScriptedModel([{"turns": [{"tool_calls": [{"name": "convert", "arguments": {"amount": "lots"}}]},
-                                      {"text": "ok"}]}])
+    model = ScriptedModel(
+        [{"turns": [{"tool_calls": [{"name": "convert", "arguments": {"amount": "lots"}}]}, {"text": "ok"}]}]
+    )
     result = await run_copilot(CopilotEval(model=model, tools=(convert,), timeout_s=20), "convert", pool=fault_pool)
     call = result.all_tool_calls[0]
     assert (call.completion_received, call.success) == (True, False)

@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.faults.fault_helpers import Ticker, child_pids
 
 from copilot_eval import ByokProvider, CopilotEval, ScriptedModel, run_copilot
+from tests.faults.fault_helpers import Ticker, child_pids
 
 pytestmark = pytest.mark.runtime
 
@@ -84,26 +84,39 @@ def _cases() -> dict[str, CopilotEval]:
 
     three_at_once = {"tool_calls": [{"name": "lookup", "arguments": {"city": c}} for c in ("A", "B", "C")]}
     return {
-        "01 HTTP 500 every time": agent(_faulting({"error": {"status": 500, "message": "upstream broke"}, "times": 99})),
-        "02 HTTP 429 + Retry-After": agent(_faulting(
-            {"error": {"status": 429, "message": "slow down", "retry_after": 1}, "times": 99}), timeout_s=RETRIES_END),
+        "01 HTTP 500 every time": agent(
+            _faulting({"error": {"status": 500, "message": "upstream broke"}, "times": 99})
+        ),
+        "02 HTTP 429 + Retry-After": agent(
+            _faulting({"error": {"status": 429, "message": "slow down", "retry_after": 1}, "times": 99}),
+            timeout_s=RETRIES_END,
+        ),
         "03 HTTP 400": agent(_faulting({"error": {"status": 400, "message": "context too long"}})),
-        "04 malformed stream line": agent(_faulting({"malformed": True, "times": 99}), streaming=True, timeout_s=RETRIES_END),
+        "04 malformed stream line": agent(
+            _faulting({"malformed": True, "times": 99}), streaming=True, timeout_s=RETRIES_END
+        ),
         "05 stream cut off": agent(_faulting({"cut_off": True, "times": 99}), streaming=True, timeout_s=RETRIES_END),
         "06 model never answers": agent(_model({"text": "too late", "delay_s": 600})),
         # 6 s: after the first model call even when all cases start at once (about 4 s on two
         # cores), and before the runtime's own retries give up (07b, about 9 s).
-        "07a unreachable, timeout wins": CopilotEval(name="faulty", model="gpt-4o", timeout_s=6,
-                                                     provider=ByokProvider(base_url=_closed_port_url())),
-        "07b unreachable, retries end": CopilotEval(name="faulty", model="gpt-4o", timeout_s=RETRIES_END,
-                                                    provider=ByokProvider(base_url=_closed_port_url())),
+        "07a unreachable, timeout wins": CopilotEval(
+            name="faulty", model="gpt-4o", timeout_s=6, provider=ByokProvider(base_url=_closed_port_url())
+        ),
+        "07b unreachable, retries end": CopilotEval(
+            name="faulty", model="gpt-4o", timeout_s=RETRIES_END, provider=ByokProvider(base_url=_closed_port_url())
+        ),
         "08 tool raises": agent(_tool_then("raising_tool"), tools=(lookup, raising_tool)),
         "09 tool never returns": agent(_tool_then("never_returns"), tools=(lookup, never_returns)),
         "10 sync tool blocks 30 s": agent(_tool_then("blocks_30s"), tools=(lookup, blocks_30s)),
-        "12 budget 1, 3 calls at once": agent(ScriptedModel([{"turns": [three_at_once, {"text": "x"}]}]),
-                                              max_tool_calls=1),
-        "13 budget 1, 3 turns": agent(_model(*[{"tool_calls": [{"name": "lookup", "arguments": {"city": c}}]}
-                                               for c in ("B", "C")], {"text": "x"}), max_tool_calls=1),
+        "12 budget 1, 3 calls at once": agent(
+            ScriptedModel([{"turns": [three_at_once, {"text": "x"}]}]), max_tool_calls=1
+        ),
+        "13 budget 1, 3 turns": agent(
+            _model(
+                *[{"tool_calls": [{"name": "lookup", "arguments": {"city": c}}]} for c in ("B", "C")], {"text": "x"}
+            ),
+            max_tool_calls=1,
+        ),
         "14 one 500, then success": agent(_faulting({"error": {"status": 500, "message": "blip"}})),
         "15 one 429, then success": agent(_faulting({"error": {"status": 429, "message": "busy", "retry_after": 1}})),
     }
@@ -131,7 +144,7 @@ async def matrix(fault_pool):
     threads_before = {t.ident for t in threading.enumerate()}
     with Ticker() as ticker:
         outcomes = await asyncio.gather(*(timed(agent) for agent in cases.values()))
-    by_name = dict(zip(cases, outcomes))
+    by_name = dict(zip(cases, outcomes, strict=True))
     print("\ncase | wall s | stop_reason | success")
     for name, outcome in by_name.items():
         print(f"{name} | {outcome.seconds:.2f} | {outcome.result.stop_reason} | {outcome.result.success}")
@@ -147,7 +160,12 @@ def _outcome(matrix: Any, name: str) -> Any:
 
 def _first_call_kept(result: Any) -> None:
     first = result.all_tool_calls[0]
-    assert (first.name, first.completion_received, first.success, first.result) == ("lookup", True, True, "sunny in Paris")
+    assert (first.name, first.completion_received, first.success, first.result) == (
+        "lookup",
+        True,
+        True,
+        "sunny in Paris",
+    )
     assert len(result.turns) >= 2
 
 
@@ -165,10 +183,13 @@ def test_nothing_that_did_not_complete_is_a_pass(matrix):
             assert result.error, name
 
 
-@pytest.mark.parametrize(("name", "words"), [
-    ("01 HTTP 500 every time", ["timed out after 10 s", "HTTP 500: upstream broke", "still retrying"]),
-    ("06 model never answers", ["timed out after 10 s", "a model call had been waiting"]),
-])
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("01 HTTP 500 every time", ["timed out after 10 s", "HTTP 500: upstream broke", "still retrying"]),
+        ("06 model never answers", ["timed out after 10 s", "a model call had been waiting"]),
+    ],
+)
 def test_timeout_wins_over_the_runtimes_retries_and_says_what_it_knows(matrix, name, words):
     result = _outcome(matrix, name).result
     assert (result.success, result.stop_reason) == (False, "timeout")
@@ -176,12 +197,15 @@ def test_timeout_wins_over_the_runtimes_retries_and_says_what_it_knows(matrix, n
     _first_call_kept(result)
 
 
-@pytest.mark.parametrize(("name", "words"), [
-    ("02 HTTP 429 + Retry-After", ["429 slow down", "retried"]),
-    ("03 HTTP 400", ["context too long", "HTTP 400"]),
-    ("04 malformed stream line", ["Failed to get response from the AI model"]),
-    ("05 stream cut off", ["Failed to get response from the AI model"]),
-])
+@pytest.mark.parametrize(
+    ("name", "words"),
+    [
+        ("02 HTTP 429 + Retry-After", ["429 slow down", "retried"]),
+        ("03 HTTP 400", ["context too long", "HTTP 400"]),
+        ("04 malformed stream line", ["Failed to get response from the AI model"]),
+        ("05 stream cut off", ["Failed to get response from the AI model"]),
+    ],
+)
 def test_model_errors_end_as_execution_errors_with_the_runtimes_words(matrix, name, words):
     result = _outcome(matrix, name).result
     assert (result.success, result.stop_reason) == (False, "execution_error")
@@ -211,9 +235,13 @@ def test_a_raising_tool_keeps_its_exception_verbatim_and_the_model_may_recover(m
     _first_call_kept(result)
 
 
-@pytest.mark.parametrize(("name", "tool"), [
-    ("09 tool never returns", "never_returns"), ("10 sync tool blocks 30 s", "blocks_30s"),
-])
+@pytest.mark.parametrize(
+    ("name", "tool"),
+    [
+        ("09 tool never returns", "never_returns"),
+        ("10 sync tool blocks 30 s", "blocks_30s"),
+    ],
+)
 def test_a_handler_that_never_returns_is_abandoned_not_awaited(matrix, name, tool):
     result = _outcome(matrix, name).result
     assert (result.success, result.stop_reason) == (False, "timeout")

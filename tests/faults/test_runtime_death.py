@@ -13,10 +13,10 @@ import textwrap
 import time
 
 import pytest
-from tests.faults.fault_helpers import RUNTIME, process_gone
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 from copilot_eval.runtime.process.pool import RuntimePool
+from tests.faults.fault_helpers import RUNTIME, process_gone
 
 pytestmark = pytest.mark.runtime
 
@@ -37,16 +37,24 @@ async def test_runtime_killed_mid_session_is_reported_within_2_s_and_replaced():
         os.kill(process.pid, signal.SIGKILL)
         return "killed"
 
-    model = ScriptedModel([{"turns": [
-        {"tool_calls": [{"name": "lookup", "arguments": {"city": "Paris"}}]},
-        {"tool_calls": [{"name": "kill_runtime", "arguments": {"reason": "test"}}]},
-        {"text": "never seen"},
-    ]}])
+    model = ScriptedModel(
+        [
+            {
+                "turns": [
+                    {"tool_calls": [{"name": "lookup", "arguments": {"city": "Paris"}}]},
+                    {"tool_calls": [{"name": "kill_runtime", "arguments": {"reason": "test"}}]},
+                    {"text": "never seen"},
+                ]
+            }
+        ]
+    )
     agent = CopilotEval(model=model, tools=(lookup, kill_runtime), timeout_s=10)
     try:
         result = await run_copilot(agent, "weather?", pool=pool)
         noticed_after = time.monotonic() - killed["at"]
-        print(f"\n11 runtime killed | noticed {noticed_after:.2f} s after the kill | {result.stop_reason} | {result.error}")
+        print(
+            f"\n11 runtime killed | noticed {noticed_after:.2f} s after the kill | {result.stop_reason} | {result.error}"
+        )
         assert noticed_after < 2.0
         assert (result.success, result.stop_reason) == (False, "execution_error")
         assert f"Copilot runtime process {killed['pid']} was killed by SIGKILL" in result.error, result.error
@@ -57,8 +65,9 @@ async def test_runtime_killed_mid_session_is_reported_within_2_s_and_replaced():
         assert pool.replacements == 1
         assert fresh.alive() and fresh.process.pid != killed["pid"]
         assert process_gone(int(killed["pid"]))
-        again = await run_copilot(CopilotEval(model=ScriptedModel([{"turns": [{"text": "back"}]}]), timeout_s=10),
-                                  "hello", pool=pool)
+        again = await run_copilot(
+            CopilotEval(model=ScriptedModel([{"turns": [{"text": "back"}]}]), timeout_s=10), "hello", pool=pool
+        )
         assert (again.success, again.final_response) == (True, "back")
     finally:
         processes = pool.processes()
@@ -80,8 +89,13 @@ CHILD = textwrap.dedent("""
 
 
 def test_a_killed_python_process_leaves_no_runtime_behind():
-    child = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=60,
-                           env={**os.environ, "COPILOT_CLI_PATH": RUNTIME})
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COPILOT_CLI_PATH": RUNTIME},
+    )
     assert child.returncode == -signal.SIGKILL, child.stderr
     runtime_pid = int(child.stdout.split()[0])
     deadline = time.monotonic() + 5

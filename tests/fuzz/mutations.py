@@ -14,8 +14,32 @@ from hypothesis import strategies as st
 
 # A value of the wrong type for whatever field it replaces.
 WRONG_VALUES = [None, "", "x", 0, -1, 2**40, 1.5, True, [], {}, ["a"], {"k": 1}]
-JUNK = [b'"', b",", b"\n", b"\r", b"\r\n", b"\x00", b"\xef\xbb\xbf", b"\xff", b"\xe9", b"\t", b'""', b"0", b"-1",
-        b"99999999999999999999", b"   ", b":", b"- ", b"{", b"[", b"'", b"#", b"*", b"&a", b"!!python/name:os.system"]
+JUNK = [
+    b'"',
+    b",",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\x00",
+    b"\xef\xbb\xbf",
+    b"\xff",
+    b"\xe9",
+    b"\t",
+    b'""',
+    b"0",
+    b"-1",
+    b"99999999999999999999",
+    b"   ",
+    b":",
+    b"- ",
+    b"{",
+    b"[",
+    b"'",
+    b"#",
+    b"*",
+    b"&a",
+    b"!!python/name:os.system",
+]
 Op = tuple[Any, ...]
 
 
@@ -81,7 +105,7 @@ def apply_recipe(items: list[Any], recipe: list[Op]) -> list[Any]:
         elif action == "drop":
             del result[op[1]]
         elif action == "truncate":
-            result = result[:op[1]]
+            result = result[: op[1]]
         elif action == "field":
             result[op[1]] = copy.deepcopy(result[op[1]])
             apply_tree_op(result[op[1]], op[2])
@@ -121,9 +145,9 @@ def apply_byte_recipe(data: bytes, recipe: list[Op]) -> bytes:
         if op[0] == "lines":
             data = b"\n".join(apply_recipe(data.split(b"\n"), op[1]))
         elif op[0] == "insert":
-            data = data[:op[1]] + op[2] + data[op[1]:]
+            data = data[: op[1]] + op[2] + data[op[1] :]
         elif op[0] == "delete":
-            data = data[:op[1]] + data[op[1] + op[2]:]
+            data = data[: op[1]] + data[op[1] + op[2] :]
     return data
 
 

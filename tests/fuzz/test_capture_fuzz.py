@@ -24,8 +24,11 @@ from .mutations import Op, apply_recipe, recipes
 DATA = Path(__file__).parent.parent / "capture" / "data"
 LOGS = {path.stem: load_event_log(path) for path in sorted(DATA.glob("*.jsonl"))}
 # 100 examples per test keeps the fuzz tests well under a minute in CI; raise it to search deeper.
-FUZZ = settings(max_examples=int(os.environ.get("COPILOT_EVAL_FUZZ_EXAMPLES", "100")), deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=int(os.environ.get("COPILOT_EVAL_FUZZ_EXAMPLES", "100")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @st.composite
@@ -103,12 +106,15 @@ def test_damaged_real_logs_give_a_result_that_keeps_its_promises(damage: tuple[s
 
 
 @FUZZ
-@given(damage=damage(), stop=st.sampled_from(STOP_REASONS),
-       error=st.one_of(st.none(), st.text(max_size=20)))
+@given(damage=damage(), stop=st.sampled_from(STOP_REASONS), error=st.one_of(st.none(), st.text(max_size=20)))
 def test_damaged_logs_with_runner_facts_keep_their_promises(damage, stop, error) -> None:
     events = damaged(*damage)
-    facts = RunFacts(stop_reason=stop, error=error, abandoned_call_ids=frozenset({"call_1"}),
-                     tool_exceptions={"call_2": "ValueError: boom"})
+    facts = RunFacts(
+        stop_reason=stop,
+        error=error,
+        abandoned_call_ids=frozenset({"call_1"}),
+        tool_exceptions={"call_2": "ValueError: boom"},
+    )
     result = result_from_events(events, facts=facts)
     check_invariants(result, events)
     if stop not in ("completed", "cleanup_error"):

@@ -27,8 +27,11 @@ ROOT = Path(__file__).parent.parent.parent
 CSV_FILES = {path.name: path.read_bytes() for path in sorted((ROOT / "tests" / "evalsets" / "data").glob("*.csv"))}
 CSV_FILES["knowledge.csv"] = (ROOT / "examples" / "evalsets" / "knowledge.csv").read_bytes()
 AGENT_FILES = {f"{path.parent.name}/{path.name}": path for path in sorted(ROOT.glob("examples/*/agent*.yaml"))}
-FUZZ = settings(max_examples=int(os.environ.get("COPILOT_EVAL_FUZZ_EXAMPLES", "100")), deadline=None,
-                suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(
+    max_examples=int(os.environ.get("COPILOT_EVAL_FUZZ_EXAMPLES", "100")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 # Loading an agent file builds a whole CopilotEval (scripts, custom agents): half the examples.
 AGENT_FUZZ = settings(FUZZ, max_examples=max(FUZZ.max_examples // 2, 1))
 # One scratch copy of the examples for the whole module (Hypothesis runs many examples per test).

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from copilot_eval.capture import result_from_events
 
-from .test_capture_fuzz import LOGS, check_invariants, damaged
 from .mutations import apply_byte_recipe
+from .test_capture_fuzz import LOGS, check_invariants, damaged
 from .test_file_fuzz import CSV_FILES, check_csv_bytes, load_agent_text
 
 
@@ -27,8 +27,10 @@ def test_model_metrics_requests_that_are_not_a_mapping_leave_premium_requests_un
     shutdown = next(i for i, e in enumerate(events) if e["type"] == "session.shutdown")
     models = events[shutdown]["data"].get("agentMetrics", {}).get("main", {}).get("modelMetrics", {})
     recipe = [("field", shutdown, ("remove", ("data", "totalPremiumRequests")))]  # so the per-agent share is read
-    recipe += [("field", shutdown, ("retype", ("data", "agentMetrics", "main", "modelMetrics", name, "requests"), 5))
-              for name in models]
+    recipe += [
+        ("field", shutdown, ("retype", ("data", "agentMetrics", "main", "modelMetrics", name, "requests"), 5))
+        for name in models
+    ]
     assert len(recipe) > 1, "the recorded log has per-model metrics to damage"
     damaged_events = damaged("simple_tool", recipe)
     check_invariants(result_from_events(damaged_events), damaged_events)
@@ -36,7 +38,9 @@ def test_model_metrics_requests_that_are_not_a_mapping_leave_premium_requests_un
 
 def test_a_csv_of_comment_lines_only_is_a_listed_problem_not_an_assertion() -> None:
     # Was: AssertionError from read_csv (no header after the comment block, and no problem listed).
-    check_csv_bytes(apply_byte_recipe(CSV_FILES["blank_fields.csv"], [("lines", [("truncate", 0)]), ("insert", 0, b"#")]))
+    check_csv_bytes(
+        apply_byte_recipe(CSV_FILES["blank_fields.csv"], [("lines", [("truncate", 0)]), ("insert", 0, b"#")])
+    )
 
 
 def test_mcp_servers_loaded_with_servers_that_are_not_a_list_is_ignored_not_fatal() -> None:

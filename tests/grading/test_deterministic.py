@@ -26,14 +26,24 @@ CASE = EvalTestCase(conversation_number=1, question="Deposit?", response="A 150 
 
 
 def answered(text: str, **extra) -> CaseEvidence:
-    result = CopilotResult(success=True, stop_reason="completed",
-                           turns=[Turn(role="user", content="Deposit?"), Turn(role="assistant", content=text)], **extra)
+    result = CopilotResult(
+        success=True,
+        stop_reason="completed",
+        turns=[Turn(role="user", content="Deposit?"), Turn(role="assistant", content=text)],
+        **extra,
+    )
     return CaseEvidence(answer=result.responses_per_prompt[0], result=result)
 
 
-FAILED = CaseEvidence(answer=None, result=CopilotResult(success=False, stop_reason="execution_error",
-                                                        error="500 Internal (HTTP 500)",
-                                                        turns=[Turn(role="user", content="Deposit?")]))
+FAILED = CaseEvidence(
+    answer=None,
+    result=CopilotResult(
+        success=False,
+        stop_reason="execution_error",
+        error="500 Internal (HTTP 500)",
+        turns=[Turn(role="user", content="Deposit?")],
+    ),
+)
 
 
 async def test_exact_forgives_case_and_spacing_by_default_but_not_when_strict():
@@ -75,20 +85,28 @@ async def test_no_answer_empty_answer_and_empty_reference_are_errors(grader):
 
 
 async def test_capability_reads_completed_tools_skills_and_subagents():
-    evidence = answered("done", all_tool_calls=[
-        ToolCall(name="lookup", success=True), ToolCall(name="skill", arguments={"skill": "greet"}, success=True),
-        ToolCall(name="refund", success=None)],
-        subagent_invocations=[SubagentInvocation(name="researcher", status="completed")])
+    evidence = answered(
+        "done",
+        all_tool_calls=[
+            ToolCall(name="lookup", success=True),
+            ToolCall(name="skill", arguments={"skill": "greet"}, success=True),
+            ToolCall(name="refund", success=None),
+        ],
+        subagent_invocations=[SubagentInvocation(name="researcher", status="completed")],
+    )
     ok = await CapabilityUse(tools=["lookup"], skills=["greet"], subagents=["researcher"]).grade(CASE, evidence)
     assert ok.status is CaseStatus.PASS
     missing = await CapabilityUse(tools=["lookup", "refund"]).grade(CASE, evidence)
     assert missing.status is CaseStatus.FAIL and "tool refund" in missing.reason  # started, outcome unknown
-    assert (await CapabilityUse(tools=["lookup"]).grade(CASE, CaseEvidence(None, CopilotResult()))).status is CaseStatus.ERROR
+    assert (
+        await CapabilityUse(tools=["lookup"]).grade(CASE, CaseEvidence(None, CopilotResult()))
+    ).status is CaseStatus.ERROR
 
 
 def test_combine_fail_beats_error_beats_unknown():
     def grade(status):
         return Grade("m", status, "why")
+
     assert combine_grades([grade(CaseStatus.PASS), grade(CaseStatus.PASS)])[0] is CaseStatus.PASS
     assert combine_grades([grade(CaseStatus.ERROR), grade(CaseStatus.FAIL)])[0] is CaseStatus.FAIL
     assert combine_grades([grade(CaseStatus.PASS), grade(CaseStatus.ERROR)])[0] is CaseStatus.ERROR
@@ -101,14 +119,29 @@ def test_grader_specs():
     assert parse_grader_spec("similarity:0.5").threshold == 0.5
     assert parse_grader_spec("similarity:0.6").pass_score == parse_grader_spec("similarity:60").pass_score == 60
     assert parse_grader_spec("capability:tool:a,skill:b,c").tools == ("a", "c")
-    for bad in ("nope", "similarity:x", "similarity:101", "similarity:-1", "keywords:all:", "exact:weird", "compare_meaning",
-                "labels:a=maybe", "capability:widget:x"):
+    for bad in (
+        "nope",
+        "similarity:x",
+        "similarity:101",
+        "similarity:-1",
+        "keywords:all:",
+        "exact:weird",
+        "compare_meaning",
+        "labels:a=maybe",
+        "capability:widget:x",
+    ):
         with pytest.raises(GraderSpecError, match="--grader"):
             parse_grader_spec(bad, judge=object() if bad.startswith("labels") else None)
 
 
 def test_responses_per_prompt_splits_a_conversation():
-    result = CopilotResult(turns=[Turn(role="user", content="q1"), Turn(role="assistant", content="thinking"),
-                                  Turn(role="assistant", content="a1"), Turn(role="user", content="q2"),
-                                  Turn(role="assistant", content=" ")])
+    result = CopilotResult(
+        turns=[
+            Turn(role="user", content="q1"),
+            Turn(role="assistant", content="thinking"),
+            Turn(role="assistant", content="a1"),
+            Turn(role="user", content="q2"),
+            Turn(role="assistant", content=" "),
+        ]
+    )
     assert result.responses_per_prompt == ["a1", None]

@@ -11,14 +11,38 @@ from copilot_eval.models.scripted import ScriptedModel
 
 CASE = EvalTestCase(conversation_number=1, question="Deposit?", response="A 150 euro deposit per bike.")
 
-JUDGE = CopilotEval(name="judge", timeout_s=30, model=ScriptedModel.from_dict({"rules": [
-    {"when": {"prompt_contains": "GOODANSWER"}, "turns": [{"text": '{"score": 90, "reason": "same facts"}'}]},
-    {"when": {"prompt_contains": "BADANSWER"}, "turns": [{"text": '```json\n{"score": 10, "reason": "contradicts"}\n```'}]},
-    {"when": {"prompt_contains": "QUALITY"}, "turns": [{"text": '{"relevance": true, "groundedness": false, '
-                                                                '"completeness": true, "abstention": true, "reason": "made up a price"}'}]},
-    {"when": {"prompt_contains": "LABELME"}, "turns": [{"text": '{"label": "polite", "reason": "courteous"}'}]},
-    {"turns": [{"text": "I think it is fine."}]},
-]}))
+JUDGE = CopilotEval(
+    name="judge",
+    timeout_s=30,
+    model=ScriptedModel.from_dict(
+        {
+            "rules": [
+                {
+                    "when": {"prompt_contains": "GOODANSWER"},
+                    "turns": [{"text": '{"score": 90, "reason": "same facts"}'}],
+                },
+                {
+                    "when": {"prompt_contains": "BADANSWER"},
+                    "turns": [{"text": '```json\n{"score": 10, "reason": "contradicts"}\n```'}],
+                },
+                {
+                    "when": {"prompt_contains": "QUALITY"},
+                    "turns": [
+                        {
+                            "text": '{"relevance": true, "groundedness": false, '
+                            '"completeness": true, "abstention": true, "reason": "made up a price"}'
+                        }
+                    ],
+                },
+                {
+                    "when": {"prompt_contains": "LABELME"},
+                    "turns": [{"text": '{"label": "polite", "reason": "courteous"}'}],
+                },
+                {"turns": [{"text": "I think it is fine."}]},
+            ]
+        }
+    ),
+)
 
 
 def evidence(text: str, tmp_path) -> CaseEvidence:
@@ -44,17 +68,23 @@ async def test_general_quality_needs_all_four_criteria(tmp_path):
 
 
 async def test_labels_map_to_pass_or_fail_and_unknown_label_is_error(tmp_path):
-    assert (await LabelClassifier(JUDGE, {"polite": True, "rude": False}).grade(
-        CASE, evidence("LABELME", tmp_path))).status is CaseStatus.PASS
-    assert (await LabelClassifier(JUDGE, {"polite": False, "fine": True}).grade(
-        CASE, evidence("LABELME", tmp_path))).status is CaseStatus.FAIL
-    assert (await LabelClassifier(JUDGE, {"kind": True}).grade(
-        CASE, evidence("LABELME", tmp_path))).status is CaseStatus.ERROR
+    assert (
+        await LabelClassifier(JUDGE, {"polite": True, "rude": False}).grade(CASE, evidence("LABELME", tmp_path))
+    ).status is CaseStatus.PASS
+    assert (
+        await LabelClassifier(JUDGE, {"polite": False, "fine": True}).grade(CASE, evidence("LABELME", tmp_path))
+    ).status is CaseStatus.FAIL
+    assert (
+        await LabelClassifier(JUDGE, {"kind": True}).grade(CASE, evidence("LABELME", tmp_path))
+    ).status is CaseStatus.ERROR
 
 
 async def test_judge_whose_model_fails_is_an_error_not_a_fail(tmp_path):
-    broken = CopilotEval(name="judge", timeout_s=2, model=ScriptedModel.from_dict(
-        {"rules": [{"turns": [{"text": "late", "delay_s": 5}]}]}))
+    broken = CopilotEval(
+        name="judge",
+        timeout_s=2,
+        model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "late", "delay_s": 5}]}]}),
+    )
     grade = await CompareMeaning(broken).grade(CASE, evidence("GOODANSWER", tmp_path))
     assert grade.status is CaseStatus.ERROR and "judge call failed" in grade.reason
 

@@ -6,19 +6,25 @@ import sys
 from pathlib import Path
 
 import pytest
-from tests.mcp.third_party_servers import scripted, warm_server
 
 from copilot_eval import CopilotEval, run_copilot
+from tests.mcp.third_party_servers import scripted, warm_server
 
 pytestmark = pytest.mark.runtime
 
 NOTES_SERVER = Path(__file__).parents[1] / "runtime" / "mcp_notes_server.py"
-CRASHING = {"command": sys.executable, "args": ["-c", "import sys; print('no config file', file=sys.stderr); sys.exit(3)"]}
+CRASHING = {
+    "command": sys.executable,
+    "args": ["-c", "import sys; print('no config file', file=sys.stderr); sys.exit(3)"],
+}
 
 
 async def test_a_missing_binary_ends_the_run_before_any_model_call() -> None:
-    agent = CopilotEval(model=scripted({"text": "I should never be asked"}), timeout_s=60,
-                        mcp_servers={"git": {"command": "/nonexistent/bin/mcp-server-git", "args": []}})
+    agent = CopilotEval(
+        model=scripted({"text": "I should never be asked"}),
+        timeout_s=60,
+        mcp_servers={"git": {"command": "/nonexistent/bin/mcp-server-git", "args": []}},
+    )
     result = await run_copilot(agent, "hello")
     assert result.success is False and result.stop_reason == "execution_error"
     assert "MCP server 'git' could not start" in result.error and "No such file or directory" in result.error
@@ -29,10 +35,14 @@ async def test_a_missing_binary_ends_the_run_before_any_model_call() -> None:
 
 async def test_an_optional_server_that_crashes_is_a_warning_and_the_run_goes_on(tmp_path: Path) -> None:
     with warm_server([sys.executable, str(NOTES_SERVER)], tmp_path) as notes:
-        agent = CopilotEval(model=scripted({"text": "answered without the broken server"}), timeout_s=60, mcp_servers={
-            "broken": {**CRASHING, "optional": True},
-            "notes": {"command": notes[0], "args": notes[1:]},
-        })
+        agent = CopilotEval(
+            model=scripted({"text": "answered without the broken server"}),
+            timeout_s=60,
+            mcp_servers={
+                "broken": {**CRASHING, "optional": True},
+                "notes": {"command": notes[0], "args": notes[1:]},
+            },
+        )
         result = await run_copilot(agent, "hello")
     assert result.success, result.error
     assert result.final_response == "answered without the broken server"

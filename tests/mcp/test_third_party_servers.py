@@ -13,9 +13,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from tests.mcp.third_party_servers import console_script, filesystem_server, scripted, warm_server
 
 from copilot_eval import CopilotEval, run_copilot
+from tests.mcp.third_party_servers import console_script, filesystem_server, scripted, warm_server
 
 pytestmark = pytest.mark.runtime
 
@@ -23,8 +23,11 @@ pytestmark = pytest.mark.runtime
 def _repository(folder: Path) -> Path:
     folder.mkdir()
     (folder / "notes.txt").write_text("first line\n")
-    for command in (["git", "init", "-q"], ["git", "add", "notes.txt"],
-                    ["git", "-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-qm", "add notes"]):
+    for command in (
+        ["git", "init", "-q"],
+        ["git", "add", "notes.txt"],
+        ["git", "-c", "user.email=t@example.com", "-c", "user.name=T", "commit", "-qm", "add notes"],
+    ):
         subprocess.run(command, cwd=folder, check=True)
     return folder
 
@@ -38,27 +41,38 @@ async def test_time_git_and_filesystem_servers_give_structured_results(tmp_path:
     (tmp_path / "git").mkdir()
     node_server = filesystem_server()
     model = scripted(
-        {"tool_calls": [
-            {"name": "time-get_current_time", "arguments": {"timezone": "Europe/Paris"}},
-            {"name": "git-git_status", "arguments": {"repo_path": str(repo)}},
-            {"name": "files-list_directory", "arguments": {"path": str(shared)}},
-        ]},
+        {
+            "tool_calls": [
+                {"name": "time-get_current_time", "arguments": {"timezone": "Europe/Paris"}},
+                {"name": "git-git_status", "arguments": {"repo_path": str(repo)}},
+                {"name": "files-list_directory", "arguments": {"path": str(shared)}},
+            ]
+        },
         {"text": "done"},
     )
-    with warm_server([console_script("mcp-server-time"), "--local-timezone", "UTC"], tmp_path / "time") as time_cmd, \
-            warm_server([console_script("mcp-server-git"), "--repository", str(repo)], tmp_path / "git") as git_cmd:
-        agent = CopilotEval(model=model, timeout_s=120, mcp_servers={
-            "time": {"command": time_cmd[0], "args": time_cmd[1:]},
-            "git": {"command": git_cmd[0], "args": git_cmd[1:]},
-            "files": {"command": node_server[0], "args": [*node_server[1:], str(shared)]},
-        })
+    with (
+        warm_server([console_script("mcp-server-time"), "--local-timezone", "UTC"], tmp_path / "time") as time_cmd,
+        warm_server([console_script("mcp-server-git"), "--repository", str(repo)], tmp_path / "git") as git_cmd,
+    ):
+        agent = CopilotEval(
+            model=model,
+            timeout_s=120,
+            mcp_servers={
+                "time": {"command": time_cmd[0], "args": time_cmd[1:]},
+                "git": {"command": git_cmd[0], "args": git_cmd[1:]},
+                "files": {"command": node_server[0], "args": [*node_server[1:], str(shared)]},
+            },
+        )
         result = await run_copilot(agent, "What time is it in Paris, what is the git status, what is shared?")
 
     assert result.success, result.error
     assert result.capture_errors == [] and result.evidence_complete
     servers = {server.name: server for server in result.mcp_servers}
     assert {name: server.status for name, server in servers.items()} == {
-        "time": "connected", "git": "connected", "files": "connected"}
+        "time": "connected",
+        "git": "connected",
+        "files": "connected",
+    }
     assert servers["time"].tools_loaded == 2 and servers["files"].tools_loaded and servers["git"].tools_loaded
 
     (now,) = result.tool_calls_for("time-get_current_time")

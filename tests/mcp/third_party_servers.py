@@ -33,9 +33,9 @@ def _reading(pid: int, fifo: Path) -> bool:
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
             fields = (task / "syscall").read_text().split()
-            if len(fields) > 1 and fields[0] == "0":  # read(fd, ...) on x86-64 and arm64 alike
-                if os.readlink(f"/proc/{pid}/fd/{int(fields[1], 16)}") == str(fifo):
-                    return True
+            reading = len(fields) > 1 and fields[0] == "0"  # read(fd, ...) on x86-64 and arm64 alike
+            if reading and os.readlink(f"/proc/{pid}/fd/{int(fields[1], 16)}") == str(fifo):
+                return True
         except (OSError, ValueError):
             continue
     return False
@@ -97,9 +97,19 @@ def filesystem_server() -> list[str]:
     if not entry.is_file():
         folder.mkdir(parents=True, exist_ok=True)
         done = subprocess.run(
-            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(folder),
-             f"{FILESYSTEM_PACKAGE}@{FILESYSTEM_VERSION}"],
-            capture_output=True, text=True, timeout=300, env={**os.environ, "npm_config_loglevel": "error"},
+            [
+                npm,
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(folder),
+                f"{FILESYSTEM_PACKAGE}@{FILESYSTEM_VERSION}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "npm_config_loglevel": "error"},
         )
         if done.returncode != 0 or not entry.is_file():
             pytest.fail(f"npm install {FILESYSTEM_PACKAGE}@{FILESYSTEM_VERSION} failed: {done.stderr[-2000:]}")

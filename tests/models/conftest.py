@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 
-
 def runtime_executable() -> str:
     """The runtime the tool itself would use (explicit env, cache, or installed on first use)."""
     from copilot_eval.runtime.process.locate import locate_runtime
@@ -25,6 +24,8 @@ def runtime_env() -> dict[str, str]:
     from copilot_eval.runtime.process.client_factory import runtime_environment
 
     return runtime_environment()
+
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
@@ -69,18 +70,32 @@ class Runtime:
         self._routes = routes
 
         class Router(CopilotRequestHandler):
-            async def send_request(self, request, ctx):  # noqa: ANN001
+            async def send_request(self, request, ctx):
                 return await routes[ctx.session_id].send_request(request, ctx)
 
-            async def open_websocket(self, ctx):  # noqa: ANN001
+            async def open_websocket(self, ctx):
                 return await routes[ctx.session_id].open_websocket(ctx)
 
         self.home = tempfile.mkdtemp(prefix="scripted-home-")
-        self.client = CopilotClient(connection=RuntimeConnection.for_stdio(path=runtime_executable()),
-                                    request_handler=Router(), base_directory=self.home, env=runtime_env())
+        self.client = CopilotClient(
+            connection=RuntimeConnection.for_stdio(path=runtime_executable()),
+            request_handler=Router(),
+            base_directory=self.home,
+            env=runtime_env(),
+        )
 
-    async def run(self, model: Any, prompts: str | list[str], *, streaming: bool = False, tools: list[Any] | None = None,
-                  base_url: str | None = None, endpoint: Any = None, timeout: float = 30, **session: Any) -> Run:
+    async def run(
+        self,
+        model: Any,
+        prompts: str | list[str],
+        *,
+        streaming: bool = False,
+        tools: list[Any] | None = None,
+        base_url: str | None = None,
+        endpoint: Any = None,
+        timeout: float = 30,
+        **session: Any,
+    ) -> Run:
         """Send each prompt in one session and wait for the root session.idle after each."""
         from copilot import PermissionHandler
 
@@ -94,10 +109,16 @@ class Runtime:
             if event.type.value == "session.idle" and not _agent(event):
                 idle.set()
 
-        s = await self.client.create_session(model=model.session_model, provider=model.provider_config(base_url=base_url),
-                                             on_permission_request=PermissionHandler.approve_all,
-                                             working_directory=workdir, streaming=streaming, tools=tools,
-                                             on_event=on_event, **session)
+        s = await self.client.create_session(
+            model=model.session_model,
+            provider=model.provider_config(base_url=base_url),
+            on_permission_request=PermissionHandler.approve_all,
+            working_directory=workdir,
+            streaming=streaming,
+            tools=tools,
+            on_event=on_event,
+            **session,
+        )
         self._routes[s.session_id] = endpoint
         start = time.monotonic()
         try:

@@ -14,25 +14,36 @@ from copilot_eval.models.replay.store import Cassette
 
 
 def _body(prompt: str, when: str = "2026-11-30T23:51:23.938+00:00", wd: str = "/tmp/copilot-eval-run-abc") -> dict:
-    return {"model": "m", "prompt_cache_key": "49627ee6d1ee", "messages": [
-        {"role": "system", "content": f"* Current working directory: {wd}\nSession folder: "
-                                      "/root/.cache/copilot-eval/sessions/home-9c9w3zsn/session-state/"
-                                      "copilot-eval-4a03d63a-aade-4ff8-8a1c-db47c515f717"},
-        {"role": "user", "content": f"<current_datetime>{when}</current_datetime>\n\n{prompt}"}]}
+    return {
+        "model": "m",
+        "prompt_cache_key": "49627ee6d1ee",
+        "messages": [
+            {
+                "role": "system",
+                "content": f"* Current working directory: {wd}\nSession folder: "
+                "/root/.cache/copilot-eval/sessions/home-9c9w3zsn/session-state/"
+                "copilot-eval-4a03d63a-aade-4ff8-8a1c-db47c515f717",
+            },
+            {"role": "user", "content": f"<current_datetime>{when}</current_datetime>\n\n{prompt}"},
+        ],
+    }
 
 
 def test_volatile_parts_do_not_change_the_key() -> None:
     first = normalise_body(_body("hello"), "/tmp/copilot-eval-run-abc")
-    second = normalise_body(_body("hello", when="2027-01-02T03:04:05.000+00:00", wd="/tmp/copilot-eval-run-xyz"),
-                            "/tmp/copilot-eval-run-xyz")
+    second = normalise_body(
+        _body("hello", when="2027-01-02T03:04:05.000+00:00", wd="/tmp/copilot-eval-run-xyz"),
+        "/tmp/copilot-eval-run-xyz",
+    )
     assert request_key(first) == request_key(second)
     assert "<working_directory>" in first["messages"][0]["content"] and "home-<id>" in first["messages"][0]["content"]
     assert request_key(normalise_body(_body("hello!"), None)) != request_key(normalise_body(_body("hello"), None))
 
 
 def test_differences_name_the_field_and_quote_both_sides() -> None:
-    (line,) = diff_fields(normalise_body(_body("What is my balance?"), None),
-                          normalise_body(_body("What is my savings balance?"), None))
+    (line,) = diff_fields(
+        normalise_body(_body("What is my balance?"), None), normalise_body(_body("What is my savings balance?"), None)
+    )
     assert line.startswith("body.messages[1].content: recorded ")
     assert "What is my balance?', now " in line and line.endswith("What is my savings balance?' (from character 60)")
 

@@ -25,10 +25,15 @@ def get_balance(account: str) -> str:
     return f"{account}: 42.00 EUR"
 
 
-@pytest.mark.parametrize("wire_api, transport, streaming", [
-    ("completions", "http", False), ("completions", "http", True),
-    ("responses", "http", True), ("responses", "websockets", True),
-])
+@pytest.mark.parametrize(
+    ("wire_api", "transport", "streaming"),
+    [
+        ("completions", "http", False),
+        ("completions", "http", True),
+        ("responses", "http", True),
+        ("responses", "websockets", True),
+    ],
+)
 async def test_a_function_answers_with_a_tool_call_then_text(wire_api: str, transport: str, streaming: bool) -> None:
     seen: list[Any] = []
     model = FunctionModel(_balance_fn(seen), wire_api=wire_api, transport=transport)

@@ -17,8 +17,12 @@ def test_every_built_in_source_is_a_model_source() -> None:
     from copilot_eval.models import ByokModel, GitHubModel
 
     provider = ByokProvider(base_url="http://127.0.0.1:1/v1")
-    for source in (ScriptedModel.from_dict(SCRIPT), FunctionModel(lambda m, t: "x"), GitHubModel("gpt-4.1"),
-                   ByokModel("llama", provider)):
+    for source in (
+        ScriptedModel.from_dict(SCRIPT),
+        FunctionModel(lambda m, t: "x"),
+        GitHubModel("gpt-4.1"),
+        ByokModel("llama", provider),
+    ):
         assert isinstance(source, ModelSource), source
 
 
@@ -56,7 +60,7 @@ async def test_a_forbidden_live_model_fails_before_any_runtime_work(monkeypatch:
         await run_copilot(CopilotEval(model="gpt-4.1"), "hello")
 
 
-PLUGIN_TEST = '''
+PLUGIN_TEST = """
 from copilot_eval import CopilotEval, ScriptedModel
 
 async def test_live(copilot_eval):
@@ -66,7 +70,7 @@ async def test_scripted(copilot_eval):
     model = ScriptedModel.from_dict({"rules": [{"turns": [{"text": "ok"}]}]})
     result = await copilot_eval(CopilotEval(model=model), "hi")
     assert result.final_response == "ok"
-'''
+"""
 
 
 def test_the_pytest_option_forbids_live_models(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -83,9 +87,12 @@ def test_old_names_still_work_and_warn() -> None:
     import copilot_eval.models.scripted as scripted
     import copilot_eval.models.scripted.script as script
 
-    for module, old, new in [(scripted, "ScriptError", "InvalidScriptError"),
-                             (scripted, "ScriptedError", "ScriptedHttpError"),
-                             (script, "Turn", "ScriptedTurn"), (models, "ScriptError", "InvalidScriptError")]:
+    for module, old, new in [
+        (scripted, "ScriptError", "InvalidScriptError"),
+        (scripted, "ScriptedError", "ScriptedHttpError"),
+        (script, "Turn", "ScriptedTurn"),
+        (models, "ScriptError", "InvalidScriptError"),
+    ]:
         with pytest.warns(DeprecationWarning, match=f"{old} is deprecated.*use {new}"):
             value = getattr(module, old)
         assert value is getattr(scripted, new)

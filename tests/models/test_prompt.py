@@ -47,5 +47,7 @@ def test_responses_parallel_calls_count_as_one_answer():
 
 def test_same_conversation_gives_same_digest_across_calls():
     a, b = _bodies("responses_parallel.json")
-    assert read_responses_request(a["input"], a["instructions"]).conversation == \
-        read_responses_request(b["input"], b["instructions"]).conversation
+    assert (
+        read_responses_request(a["input"], a["instructions"]).conversation
+        == read_responses_request(b["input"], b["instructions"]).conversation
+    )

@@ -14,9 +14,11 @@ def test_public_names_resolve():
 
 
 def test_loading_a_script_does_not_import_the_sdk_or_the_server():
-    code = ("import sys; from copilot_eval.models import ScriptedModel; "
-            "ScriptedModel.from_dict({'rules': [{'turns': [{'text': 'x'}]}]}); "
-            "print('copilot' in sys.modules, 'uvicorn' in sys.modules)")
+    code = (
+        "import sys; from copilot_eval.models import ScriptedModel; "
+        "ScriptedModel.from_dict({'rules': [{'turns': [{'text': 'x'}]}]}); "
+        "print('copilot' in sys.modules, 'uvicorn' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 

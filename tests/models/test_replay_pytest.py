@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-USER_TEST = '''
+USER_TEST = """
 import os
 from copilot_eval import ByokProvider, CopilotEval, ScriptedModel
 
@@ -23,7 +23,7 @@ async def test_answer(copilot_eval):
         result = await copilot_eval(agent, prompt)
     assert result.success, result.error
     assert result.final_response == "recorded answer to: hello there"
-'''
+"""
 
 
 def test_record_then_replay_with_the_pytest_options(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -37,15 +37,17 @@ def test_record_then_replay_with_the_pytest_options(pytester: pytest.Pytester, m
     assert json.loads(cassette.read_text().splitlines()[0])["version"] == 1
 
     monkeypatch.delenv("SERVE")
-    replayed = pytester.runpytest_subprocess(f"--copilot-replay={cassettes}", "--copilot-no-live-models",
-                                             "-p", "no:cacheprovider")
+    replayed = pytester.runpytest_subprocess(
+        f"--copilot-replay={cassettes}", "--copilot-no-live-models", "-p", "no:cacheprovider"
+    )
     replayed.assert_outcomes(passed=1)
 
     monkeypatch.setenv("PROMPT", "hello here")
     changed = pytester.runpytest_subprocess(f"--copilot-replay={cassettes}", "-p", "no:cacheprovider")
     changed.assert_outcomes(failed=1)
-    changed.stdout.fnmatch_lines(["*no recorded model call matches this completions request*closest: call 0*"
-                                  "body.messages[[]1[]].content*"])
+    changed.stdout.fnmatch_lines(
+        ["*no recorded model call matches this completions request*closest: call 0*body.messages[[]1[]].content*"]
+    )
 
 
 def test_record_and_replay_exclude_each_other(pytester: pytest.Pytester) -> None:

@@ -12,8 +12,9 @@ pytestmark = pytest.mark.runtime
 
 
 async def test_a_500_is_retried_and_the_retry_gets_the_next_turn(runtime):
-    model = ScriptedModel.from_dict({"rules": [{"turns": [{"error": {"status": 500, "message": "boom"}},
-                                                          {"text": "recovered"}]}]})
+    model = ScriptedModel.from_dict(
+        {"rules": [{"turns": [{"error": {"status": 500, "message": "boom"}}, {"text": "recovered"}]}]}
+    )
     run = await runtime.run(model, "go", streaming=True)
     assert run.errors == [] and run.final_text == "recovered"
     assert [c.outcome for c in run.endpoint.calls] == ["error", "text"]
@@ -28,8 +29,9 @@ async def test_a_400_is_not_retried_and_surfaces_with_its_status(runtime):
 
 @pytest.mark.parametrize("wire_api", ["completions", "responses"])
 async def test_a_malformed_stream_is_retried(runtime, wire_api):
-    model = ScriptedModel.from_dict({"rules": [{"turns": [{"malformed": True}, {"text": "recovered"}]}]},
-                                    wire_api=wire_api)
+    model = ScriptedModel.from_dict(
+        {"rules": [{"turns": [{"malformed": True}, {"text": "recovered"}]}]}, wire_api=wire_api
+    )
     run = await runtime.run(model, "go", streaming=True)
     assert run.final_text == "recovered"
     assert [c.outcome for c in run.endpoint.calls] == ["malformed", "text"]
@@ -42,8 +44,11 @@ async def test_a_long_delay_ends_when_the_session_is_aborted(runtime):
     endpoint = model.endpoint()
     idle = asyncio.Event()
     session = await runtime.client.create_session(
-        model=model.session_model, provider=model.provider_config(), on_permission_request=PermissionHandler.approve_all,
-        on_event=lambda e: idle.set() if e.type.value == "session.idle" else None)
+        model=model.session_model,
+        provider=model.provider_config(),
+        on_permission_request=PermissionHandler.approve_all,
+        on_event=lambda e: idle.set() if e.type.value == "session.idle" else None,
+    )
     runtime._routes[session.session_id] = endpoint
     try:
         await session.send("go")

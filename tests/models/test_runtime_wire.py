@@ -32,12 +32,17 @@ def _balance_tool():
     return define_tool("get_balance", description="Get an account balance", handler=get_balance, params_type=Account)
 
 
-BALANCE = {"rules": [
-    {"when": {"prompt_contains": "balance"}, "turns": [
-        {"tool_calls": [{"name": "get_balance", "arguments": {"account": "A1"}}]},
-        {"text": "Tool said: {last_tool_result}", "usage": {"input_tokens": 1234, "output_tokens": 56}},
-    ]},
-]}
+BALANCE = {
+    "rules": [
+        {
+            "when": {"prompt_contains": "balance"},
+            "turns": [
+                {"tool_calls": [{"name": "get_balance", "arguments": {"account": "A1"}}]},
+                {"text": "Tool said: {last_tool_result}", "usage": {"input_tokens": 1234, "output_tokens": 56}},
+            ],
+        },
+    ]
+}
 
 
 @pytest.mark.parametrize(("wire_api", "transport", "streaming"), WIRES)
@@ -56,8 +61,11 @@ async def test_custom_tool_call_then_text(runtime, wire_api, transport, streamin
 
 @pytest.mark.parametrize(("wire_api", "transport", "streaming"), WIRES)
 async def test_builtin_create_writes_into_the_working_directory(runtime, wire_api, transport, streaming):
-    model = ScriptedModel.from_file(os.path.join(os.path.dirname(__file__), "../../examples/scripts/hello.yaml"),
-                                    wire_api=wire_api, transport=transport)
+    model = ScriptedModel.from_file(
+        os.path.join(os.path.dirname(__file__), "../../examples/scripts/hello.yaml"),
+        wire_api=wire_api,
+        transport=transport,
+    )
     run = await runtime.run(model, "make a hello file", streaming=streaming)
     assert run.final_text == "Created hello.txt"
     with open(os.path.join(run.working_directory, "hello.txt")) as f:
@@ -65,19 +73,33 @@ async def test_builtin_create_writes_into_the_working_directory(runtime, wire_ap
 
 
 async def test_parallel_tool_calls_in_one_turn(runtime):
-    script = {"rules": [{"turns": [
-        {"tool_calls": [{"name": "get_balance", "arguments": {"account": "A"}},
-                        {"name": "get_balance", "arguments": {"account": "B"}, "id": "second"}]},
-        {"text": "last: {last_tool_result}"},
-    ]}]}
+    script = {
+        "rules": [
+            {
+                "turns": [
+                    {
+                        "tool_calls": [
+                            {"name": "get_balance", "arguments": {"account": "A"}},
+                            {"name": "get_balance", "arguments": {"account": "B"}, "id": "second"},
+                        ]
+                    },
+                    {"text": "last: {last_tool_result}"},
+                ]
+            }
+        ]
+    }
     run = await runtime.run(ScriptedModel.from_dict(script), "two balances", tools=[_balance_tool()])
     assert sorted(e.data.tool_call_id for e in run.of_type("tool.execution_complete")) == ["call_0_0_0", "second"]
     assert run.final_text == "last: balance of B: 42"
 
 
 async def test_new_prompt_in_a_session_restarts_its_rule_and_runs_out_plainly(runtime):
-    script = {"rules": [{"when": {"prompt_contains": "again"}, "turns": [{"text": "once"}]},
-                        {"turns": [{"text": "you said: {prompt}"}]}]}
+    script = {
+        "rules": [
+            {"when": {"prompt_contains": "again"}, "turns": [{"text": "once"}]},
+            {"turns": [{"text": "you said: {prompt}"}]},
+        ]
+    }
     run = await runtime.run(ScriptedModel.from_dict(script), ["first", "second", "again"])
     texts = [e.data.content for e in run.of_type("assistant.message")]
     assert texts == ["you said: first", "you said: second", "once"]
@@ -86,20 +108,46 @@ async def test_new_prompt_in_a_session_restarts_its_rule_and_runs_out_plainly(ru
 async def test_skill_context_is_not_taken_for_a_prompt(runtime, tmp_path):
     (tmp_path / "greet").mkdir()
     (tmp_path / "greet" / "SKILL.md").write_text("---\nname: greet\ndescription: Greets.\n---\nSay Ahoy.\n")
-    script = {"rules": [{"when": {"prompt_contains": "skill"}, "turns": [
-        {"tool_calls": [{"name": "skill", "arguments": {"skill": "greet"}}]}, {"text": "greeted for: {prompt}"}]}]}
+    script = {
+        "rules": [
+            {
+                "when": {"prompt_contains": "skill"},
+                "turns": [
+                    {"tool_calls": [{"name": "skill", "arguments": {"skill": "greet"}}]},
+                    {"text": "greeted for: {prompt}"},
+                ],
+            }
+        ]
+    }
     run = await runtime.run(ScriptedModel.from_dict(script), "use the skill", skill_directories=[str(tmp_path)])
     assert run.final_text == "greeted for: use the skill"
 
 
 async def test_task_subagent_selects_its_own_rule(runtime):
-    script = {"rules": [
-        {"when": {"prompt_contains": "delegate"}, "turns": [
-            {"tool_calls": [{"name": "task", "arguments": {"description": "say hi", "prompt": "subtask: say hi",
-                                                           "agent_type": "general-purpose", "name": "helper"}}]},
-            {"text": "child said: {last_tool_result}"}]},
-        {"when": {"prompt_contains": "subtask"}, "turns": [{"text": "hi from the subagent"}]},
-    ]}
+    script = {
+        "rules": [
+            {
+                "when": {"prompt_contains": "delegate"},
+                "turns": [
+                    {
+                        "tool_calls": [
+                            {
+                                "name": "task",
+                                "arguments": {
+                                    "description": "say hi",
+                                    "prompt": "subtask: say hi",
+                                    "agent_type": "general-purpose",
+                                    "name": "helper",
+                                },
+                            }
+                        ]
+                    },
+                    {"text": "child said: {last_tool_result}"},
+                ],
+            },
+            {"when": {"prompt_contains": "subtask"}, "turns": [{"text": "hi from the subagent"}]},
+        ]
+    }
     run = await runtime.run(ScriptedModel.from_dict(script), "delegate this")
     assert "hi from the subagent" in run.final_text
     child = [c for c in run.endpoint.calls if c.agent_id != run.session_id]

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from copilot_eval.models import InvalidScriptError as ScriptError, ScriptedModel
+from copilot_eval.models import InvalidScriptError as ScriptError
+from copilot_eval.models import ScriptedModel
 from copilot_eval.models.scripted.script import COMPUTED, TurnUsage
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "scripts" / "hello.yaml"
@@ -32,8 +33,18 @@ def test_json_file_and_bare_rule_list_load(tmp_path):
 
 
 def test_usage_override_and_default():
-    rules = ScriptedModel.from_dict({"rules": [{"turns": [
-        {"text": "a", "usage": {"input_tokens": 7, "output_tokens": 3, "cache_read_tokens": 2}}, {"text": "b"}]}]}).rules
+    rules = ScriptedModel.from_dict(
+        {
+            "rules": [
+                {
+                    "turns": [
+                        {"text": "a", "usage": {"input_tokens": 7, "output_tokens": 3, "cache_read_tokens": 2}},
+                        {"text": "b"},
+                    ]
+                }
+            ]
+        }
+    ).rules
     assert rules[0].turns[0].usage == TurnUsage(7, 3, 2, None)
     assert rules[0].turns[1].usage == COMPUTED
 
@@ -46,39 +57,70 @@ def test_model_is_immutable():
 
 def test_provider_config_placeholder_is_not_a_secret():
     config = ScriptedModel([{"turns": [{"text": "x"}]}], wire_api="responses", transport="websockets").provider_config()
-    assert config == {"type": "openai", "base_url": "http://127.0.0.1:9/v1", "api_key": "scripted-model-no-key",
-                      "wire_api": "responses", "transport": "websockets"}
+    assert config == {
+        "type": "openai",
+        "base_url": "http://127.0.0.1:9/v1",
+        "api_key": "scripted-model-no-key",
+        "wire_api": "responses",
+        "transport": "websockets",
+    }
 
 
-@pytest.mark.parametrize(("data", "message"), [
-    ({"rules": [{"turns": [{"text": "ok"}]}, {"turns": [{"txt": "x"}]}]},
-     "s.yaml: rules[1].turns[0]: unknown field 'txt' in turn (expected one of text, tool_calls, error, delay_s, "
-     "malformed, cut_off, times, usage)"),
-    ({"rules": [{"when": {"prompt_matches": "(unclosed"}, "turns": [{"text": "x"}]}]},
-     "s.yaml: rules[0].when.prompt_matches: bad regular expression '(unclosed': missing ), unterminated subpattern at position 0"),
-    ({"rules": [{"when": {"prompt_has": "x"}, "turns": [{"text": "x"}]}]},
-     "s.yaml: rules[0].when: unknown field 'prompt_has' in condition (expected one of prompt_contains, prompt_matches)"),
-    ({"rules": [{"turns": []}]}, "s.yaml: rules[0].turns: must be a non-empty list of turns"),
-    ({"rules": []}, "s.yaml: 'rules' must be a non-empty list of rules"),
-    ({"rulez": []}, "s.yaml: unknown field 'rulez' in script (expected one of rules)"),
-    ({"rules": [{"turns": [{"delay_s": 3}]}]},
-     "s.yaml: rules[0].turns[0]: a turn needs one of text, tool_calls, error, malformed or cut_off"),
-    ({"rules": [{"turns": [{"text": "a", "error": {"status": 500}}]}]},
-     "s.yaml: rules[0].turns[0]: 'error' cannot be combined with text, tool_calls, malformed or cut_off"),
-    ({"rules": [{"turns": [{"error": {"status": 200}}]}]},
-     "s.yaml: rules[0].turns[0].error.status: must be an HTTP error status 400-599, got 200"),
-    ({"rules": [{"turns": [{"text": "a", "times": 2}]}]},
-     "s.yaml: rules[0].turns[0].times: only a fault turn (error, malformed, cut_off) can repeat"),
-    ({"rules": [{"turns": [{"tool_calls": [{"name": "create", "arguments": {"path": "{cwd}/x"}}]}]}]},
-     "s.yaml: rules[0].turns[0].tool_calls[0].arguments.path: unknown template {cwd} (expected one of "
-     "{working_directory}, {prompt}, {last_tool_result}; write {{ and }} for literal braces)"),
-    ({"rules": [{"turns": [{"tool_calls": [{"arguments": {}}]}]}]},
-     "s.yaml: rules[0].turns[0].tool_calls[0].name: a tool name (non-empty string) is required"),
-    ({"rules": [{"turns": [{"text": "a", "usage": {"input_tokens": 1}}]}]},
-     "s.yaml: rules[0].turns[0].usage.output_tokens: required when usage is given"),
-    ({"rules": [{"turns": [{"text": 3}]}]}, "s.yaml: rules[0].turns[0].text: must be a string, got int"),
-    ({"rules": [{"turns": [{"malformed": "yes"}]}]}, "s.yaml: rules[0].turns[0].malformed: must be true or false, got 'yes'"),
-])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            {"rules": [{"turns": [{"text": "ok"}]}, {"turns": [{"txt": "x"}]}]},
+            "s.yaml: rules[1].turns[0]: unknown field 'txt' in turn (expected one of text, tool_calls, error, delay_s, "
+            "malformed, cut_off, times, usage)",
+        ),
+        (
+            {"rules": [{"when": {"prompt_matches": "(unclosed"}, "turns": [{"text": "x"}]}]},
+            "s.yaml: rules[0].when.prompt_matches: bad regular expression '(unclosed': missing ), unterminated subpattern at position 0",
+        ),
+        (
+            {"rules": [{"when": {"prompt_has": "x"}, "turns": [{"text": "x"}]}]},
+            "s.yaml: rules[0].when: unknown field 'prompt_has' in condition (expected one of prompt_contains, prompt_matches)",
+        ),
+        ({"rules": [{"turns": []}]}, "s.yaml: rules[0].turns: must be a non-empty list of turns"),
+        ({"rules": []}, "s.yaml: 'rules' must be a non-empty list of rules"),
+        ({"rulez": []}, "s.yaml: unknown field 'rulez' in script (expected one of rules)"),
+        (
+            {"rules": [{"turns": [{"delay_s": 3}]}]},
+            "s.yaml: rules[0].turns[0]: a turn needs one of text, tool_calls, error, malformed or cut_off",
+        ),
+        (
+            {"rules": [{"turns": [{"text": "a", "error": {"status": 500}}]}]},
+            "s.yaml: rules[0].turns[0]: 'error' cannot be combined with text, tool_calls, malformed or cut_off",
+        ),
+        (
+            {"rules": [{"turns": [{"error": {"status": 200}}]}]},
+            "s.yaml: rules[0].turns[0].error.status: must be an HTTP error status 400-599, got 200",
+        ),
+        (
+            {"rules": [{"turns": [{"text": "a", "times": 2}]}]},
+            "s.yaml: rules[0].turns[0].times: only a fault turn (error, malformed, cut_off) can repeat",
+        ),
+        (
+            {"rules": [{"turns": [{"tool_calls": [{"name": "create", "arguments": {"path": "{cwd}/x"}}]}]}]},
+            "s.yaml: rules[0].turns[0].tool_calls[0].arguments.path: unknown template {cwd} (expected one of "
+            "{working_directory}, {prompt}, {last_tool_result}; write {{ and }} for literal braces)",
+        ),
+        (
+            {"rules": [{"turns": [{"tool_calls": [{"arguments": {}}]}]}]},
+            "s.yaml: rules[0].turns[0].tool_calls[0].name: a tool name (non-empty string) is required",
+        ),
+        (
+            {"rules": [{"turns": [{"text": "a", "usage": {"input_tokens": 1}}]}]},
+            "s.yaml: rules[0].turns[0].usage.output_tokens: required when usage is given",
+        ),
+        ({"rules": [{"turns": [{"text": 3}]}]}, "s.yaml: rules[0].turns[0].text: must be a string, got int"),
+        (
+            {"rules": [{"turns": [{"malformed": "yes"}]}]},
+            "s.yaml: rules[0].turns[0].malformed: must be true or false, got 'yes'",
+        ),
+    ],
+)
 def test_malformed_script_names_rule_turn_and_field(data, message):
     with pytest.raises(ScriptError) as info:
         ScriptedModel.from_dict(data, source="s.yaml")

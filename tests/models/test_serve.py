@@ -15,7 +15,6 @@ from pydantic import BaseModel
 from copilot_eval.models import ScriptedModel
 
 
-
 class Account(BaseModel):
     account: str
 
@@ -33,8 +32,11 @@ async def byok_client():
     from copilot_eval.runtime.process.client_factory import runtime_environment
     from copilot_eval.runtime.process.locate import locate_runtime
 
-    client = CopilotClient(connection=RuntimeConnection.for_stdio(path=str(locate_runtime().path)),
-                           base_directory=tempfile.mkdtemp(), env=runtime_environment())
+    client = CopilotClient(
+        connection=RuntimeConnection.for_stdio(path=str(locate_runtime().path)),
+        base_directory=tempfile.mkdtemp(),
+        env=runtime_environment(),
+    )
     await client.start()
     try:
         yield client
@@ -50,10 +52,15 @@ async def _run(client, model, base_url, prompt, *, workdir=None, streaming=True)
         if event.type.value == "session.idle" and not getattr(event, "agent_id", None):
             idle.set()
 
-    session = await client.create_session(model=model.session_model, provider=model.provider_config(base_url=base_url),
-                                          on_permission_request=PermissionHandler.approve_all, streaming=streaming,
-                                          working_directory=workdir or tempfile.mkdtemp(), tools=[BALANCE_TOOL],
-                                          on_event=on_event)
+    session = await client.create_session(
+        model=model.session_model,
+        provider=model.provider_config(base_url=base_url),
+        on_permission_request=PermissionHandler.approve_all,
+        streaming=streaming,
+        working_directory=workdir or tempfile.mkdtemp(),
+        tools=[BALANCE_TOOL],
+        on_event=on_event,
+    )
     try:
         await session.send(prompt)
         await asyncio.wait_for(idle.wait(), 30)
@@ -63,11 +70,15 @@ async def _run(client, model, base_url, prompt, *, workdir=None, streaming=True)
 
 
 @pytest.mark.runtime
-@pytest.mark.parametrize(("wire_api", "transport"), [("completions", "http"), ("responses", "http"),
-                                                     ("responses", "websockets")])
+@pytest.mark.parametrize(
+    ("wire_api", "transport"), [("completions", "http"), ("responses", "http"), ("responses", "websockets")]
+)
 async def test_served_model_is_a_real_byok_provider(byok_client, tmp_path, wire_api, transport):
-    model = ScriptedModel.from_file(os.path.join(os.path.dirname(__file__), "../../examples/scripts/hello.yaml"),
-                                    wire_api=wire_api, transport=transport)
+    model = ScriptedModel.from_file(
+        os.path.join(os.path.dirname(__file__), "../../examples/scripts/hello.yaml"),
+        wire_api=wire_api,
+        transport=transport,
+    )
     async with model.serve(working_directory=str(tmp_path)) as server:
         assert server.base_url.startswith("http://127.0.0.1:") and server.base_url.endswith("/v1")
         texts = await _run(byok_client, model, server.base_url, "a hello file please", workdir=str(tmp_path))
@@ -79,11 +90,17 @@ async def test_served_model_is_a_real_byok_provider(byok_client, tmp_path, wire_
 
 @pytest.mark.runtime
 async def test_concurrent_sessions_on_one_server_stay_separate(byok_client):
-    script = {"rules": [{"turns": [
-        {"error": {"status": 500, "message": "first try fails"}},
-        {"tool_calls": [{"name": "get_balance", "arguments": {"account": "{prompt}"}}]},
-        {"text": "{prompt}: {last_tool_result}"},
-    ]}]}
+    script = {
+        "rules": [
+            {
+                "turns": [
+                    {"error": {"status": 500, "message": "first try fails"}},
+                    {"tool_calls": [{"name": "get_balance", "arguments": {"account": "{prompt}"}}]},
+                    {"text": "{prompt}: {last_tool_result}"},
+                ]
+            }
+        ]
+    }
     model = ScriptedModel.from_dict(script)
     async with model.serve() as server:
         results = await asyncio.gather(*(_run(byok_client, model, server.base_url, p) for p in ("alpha", "beta")))
@@ -93,17 +110,24 @@ async def test_concurrent_sessions_on_one_server_stay_separate(byok_client):
 
 
 async def test_plain_http_answers_and_a_pending_delay_does_not_hold_shutdown():
-    model = ScriptedModel.from_dict({"rules": [{"when": {"prompt_contains": "slow"}, "turns": [{"text": "x", "delay_s": 3600}]},
-                                               {"turns": [{"text": "hi {prompt}"}]}]})
-    async with model.serve() as server:
-        async with httpx.AsyncClient(base_url=server.base_url) as http:
-            body = {"messages": [{"role": "user", "content": "there"}]}
-            answer = (await http.post("/chat/completions", json=body)).json()
-            assert answer["choices"][0]["message"]["content"] == "hi there"
-            assert (await http.post("/embeddings", json={})).status_code == 400
-            slow = asyncio.create_task(http.post("/chat/completions", json={"messages": [{"role": "user", "content": "slow"}]}))
-            await asyncio.sleep(0.2)
-            started = time.monotonic()
+    model = ScriptedModel.from_dict(
+        {
+            "rules": [
+                {"when": {"prompt_contains": "slow"}, "turns": [{"text": "x", "delay_s": 3600}]},
+                {"turns": [{"text": "hi {prompt}"}]},
+            ]
+        }
+    )
+    async with model.serve() as server, httpx.AsyncClient(base_url=server.base_url) as http:
+        body = {"messages": [{"role": "user", "content": "there"}]}
+        answer = (await http.post("/chat/completions", json=body)).json()
+        assert answer["choices"][0]["message"]["content"] == "hi there"
+        assert (await http.post("/embeddings", json={})).status_code == 400
+        slow = asyncio.create_task(
+            http.post("/chat/completions", json={"messages": [{"role": "user", "content": "slow"}]})
+        )
+        await asyncio.sleep(0.2)
+        started = time.monotonic()
     assert time.monotonic() - started < 3
     slow.cancel()
     await asyncio.gather(slow, return_exceptions=True)

@@ -32,8 +32,12 @@ def _rules(*turns):
 
 
 def test_first_matching_rule_wins_and_no_rule_answers_placeholder():
-    rules = ScriptedModel([{"when": {"prompt_matches": r"^deploy \d+$"}, "turns": [{"text": "deploying"}]},
-                           {"when": {"prompt_contains": "hello"}, "turns": [{"text": "hi"}]}]).rules
+    rules = ScriptedModel(
+        [
+            {"when": {"prompt_matches": r"^deploy \d+$"}, "turns": [{"text": "deploying"}]},
+            {"when": {"prompt_contains": "hello"}, "turns": [{"text": "hi"}]},
+        ]
+    ).rules
     assert choose_turn(rules, _view("deploy 42"), _counter()).turn.text == "deploying"
     assert choose_turn(rules, _view("say hello"), _counter()).turn.text == "hi"
     nothing = choose_turn(rules, _view("other"), _counter())
@@ -62,9 +66,15 @@ def test_trailing_fault_answers_every_later_attempt():
 
 
 def test_templates_fill_text_and_nested_arguments_with_literal_braces():
-    rules = _rules({"text": "{prompt} -> {last_tool_result} {{ok}}",
-                    "tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/a", "list": ["{prompt}", 1]}},
-                                   {"name": "view", "arguments": {}, "id": "mine"}]})
+    rules = _rules(
+        {
+            "text": "{prompt} -> {last_tool_result} {{ok}}",
+            "tool_calls": [
+                {"name": "create", "arguments": {"path": "{working_directory}/a", "list": ["{prompt}", 1]}},
+                {"name": "view", "arguments": {}, "id": "mine"},
+            ],
+        }
+    )
     view = _view("make it", tool="done")
     answer = build_answer(choose_turn(rules, view, _counter()), view, request_size=400, working_directory="/wd")
     assert answer.text == "make it -> done {ok}"
@@ -76,18 +86,29 @@ def test_templates_fill_text_and_nested_arguments_with_literal_braces():
 
 def test_usage_null_omits_usage():
     rules = _rules({"text": "x", "usage": None})
-    assert build_answer(choose_turn(rules, _view(), _counter()), _view(), request_size=1, working_directory=None).usage is None
+    assert (
+        build_answer(choose_turn(rules, _view(), _counter()), _view(), request_size=1, working_directory=None).usage
+        is None
+    )
 
 
 def _ctx(cancel: asyncio.Event | None = None) -> CopilotRequestContext:
-    return CopilotRequestContext(request_id="r", transport="http", url="http://x/v1/chat/completions", headers={},
-                                 cancel_event=cancel or asyncio.Event(), session_id="s", agent_id="s")
+    return CopilotRequestContext(
+        request_id="r",
+        transport="http",
+        url="http://x/v1/chat/completions",
+        headers={},
+        cancel_event=cancel or asyncio.Event(),
+        session_id="s",
+        agent_id="s",
+    )
 
 
 def _chat_request(prompt: str, *, stream: bool = False) -> httpx.Request:
     body = {"messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": prompt}], "stream": stream}
-    return httpx.Request("POST", "http://x/v1/chat/completions", json=body,
-                         headers={"authorization": "Bearer sk-should-not-be-kept"})
+    return httpx.Request(
+        "POST", "http://x/v1/chat/completions", json=body, headers={"authorization": "Bearer sk-should-not-be-kept"}
+    )
 
 
 async def test_error_turn_is_an_openai_error_with_retry_after():
@@ -119,4 +140,4 @@ async def test_malformed_and_cut_off_streams_stop_before_the_end():
     bad = (await endpoint.send_request(_chat_request("go", stream=True), _ctx())).text
     assert "data: {this is not json" in bad and "[DONE]" not in bad
     cut = (await endpoint.send_request(_chat_request("go", stream=True), _ctx())).text
-    assert '"content": "par"' in cut and "finish_reason\": \"stop" not in cut and "[DONE]" not in cut
+    assert '"content": "par"' in cut and 'finish_reason": "stop' not in cut and "[DONE]" not in cut

@@ -42,13 +42,15 @@ pytestmark = [pytest.mark.runtime, pytest.mark.slow]
 class _EchoingProvider(BaseHTTPRequestHandler):
     """Every request fails; the body quotes the credentials, as some gateways do."""
 
-    def do_POST(self) -> None:  # noqa: N802 - the http.server hook name
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0)).decode("utf-8", "replace")
         status = next((code for code in STATUSES if f"case-{code}" in body), 500)
         auth = self.headers.get("Authorization", "")
         key = auth.removeprefix("Bearer ")
-        message = (f"credentials rejected: Authorization: {auth}; key={quote(key, safe='')}; "
-                   f"basic={base64.b64encode(key.encode()).decode()}")
+        message = (
+            f"credentials rejected: Authorization: {auth}; key={quote(key, safe='')}; "
+            f"basic={base64.b64encode(key.encode()).decode()}"
+        )
         payload = json.dumps({"error": {"message": message, "type": "echo", "code": str(status)}}).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -109,7 +111,7 @@ async def test_result_error_summary_events_and_evidence_file_hold_no_key(echo_ur
     started = time.time()
     agent = CopilotEval(model="echo-model", provider=ByokProvider(base_url=echo_url, api_key_env=ENV), timeout_s=120)
     results = await asyncio.gather(*(run_copilot(agent, f"case-{code} hello") for code in STATUSES))
-    for code, result in zip(STATUSES, results):
+    for code, result in zip(STATUSES, results, strict=True):
         assert result.success is False, code
         saved = result.save(tmp_path / f"{code}.json").read_text()
         for text in (result.model_dump_json(), result.summary(), str(result.error), saved):
@@ -122,7 +124,7 @@ async def test_result_error_summary_events_and_evidence_file_hold_no_key(echo_ur
     assert _leaking_files(tmp_path, _sessions_dir(), since=started) == {}
 
 
-INNER_TEST = '''
+INNER_TEST = """
 import logging, os
 from copilot_eval import ByokProvider, CopilotEval
 
@@ -149,41 +151,76 @@ async def test_500(copilot_eval):
 
 def test_the_key_itself_in_a_failing_assertion():
     assert os.environ["{env}"] == "something else"
-'''
+"""
 
 
 def test_pytest_output_evidence_and_reports_hold_no_key(echo_url, canary_env, pytester):
     started = time.time()
     pytester.makepyfile(test_inner=INNER_TEST.format(env=ENV))
-    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = session\n"
-                     "asyncio_default_test_loop_scope = session\n")
+    pytester.makeini(
+        "[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = session\n"
+        "asyncio_default_test_loop_scope = session\n"
+    )
     os.environ["ECHO_URL"] = echo_url
     try:
         outcome = pytester.runpytest_subprocess(
-            "-p", "no:randomly", "-p", "no:cacheprovider", "--copilot-evidence-dir", "evidence",
-            "--junitxml", "junit.xml", "-rA", "--log-level", "DEBUG", timeout=600)
+            "-p",
+            "no:randomly",
+            "-p",
+            "no:cacheprovider",
+            "--copilot-evidence-dir",
+            "evidence",
+            "--junitxml",
+            "junit.xml",
+            "-rA",
+            "--log-level",
+            "DEBUG",
+            timeout=600,
+        )
     finally:
         del os.environ["ECHO_URL"]
     printed = "\n".join(outcome.outlines + outcome.errlines)
     outcome.assert_outcomes(failed=4)
     assert _leaks(printed) == [], printed
-    assert f"Last error: 429 credentials rejected: Authorization: Bearer {MARKER}" in printed, \
+    assert f"Last error: 429 credentials rejected: Authorization: Bearer {MARKER}" in printed, (
         "the echoed key was shown in the failure text, as a marker"
+    )
     assert len(list((pytester.path / "evidence").glob("*.json"))) == 3
     assert _leaking_files(pytester.path, _sessions_dir(), since=started) == {}
 
 
 def test_copilot_eval_run_outputs_hold_no_key(echo_url, canary_env, tmp_path):
     started = time.time()
-    (tmp_path / "set.csv").write_text('"conversationNumber","question","response"\n' + "".join(
-        f'"{n}","case-{code} hello","fine"\n' for n, code in enumerate(STATUSES, start=1)), encoding="utf-8")
+    (tmp_path / "set.csv").write_text(
+        '"conversationNumber","question","response"\n'
+        + "".join(f'"{n}","case-{code} hello","fine"\n' for n, code in enumerate(STATUSES, start=1)),
+        encoding="utf-8",
+    )
     (tmp_path / "agent.yaml").write_text(
         f"name: echo\nmodel: {{name: echo-model, provider: {{base_url: '{echo_url}', api_key_env: {ENV}}}}}\n"
-        "timeout_s: 120\n", encoding="utf-8")
+        "timeout_s: 120\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
-    done = subprocess.run([*CLI, "run", str(tmp_path / "set.csv"), "--agent", str(tmp_path / "agent.yaml"),
-                           "--out", str(out), "--grader", "exact", "--concurrency", "3"],
-                          capture_output=True, text=True, env=canary_env, timeout=600)
+    done = subprocess.run(
+        [
+            *CLI,
+            "run",
+            str(tmp_path / "set.csv"),
+            "--agent",
+            str(tmp_path / "agent.yaml"),
+            "--out",
+            str(out),
+            "--grader",
+            "exact",
+            "--concurrency",
+            "3",
+        ],
+        capture_output=True,
+        text=True,
+        env=canary_env,
+        timeout=600,
+    )
     assert done.returncode == 0, done.stderr
     assert _leaks(done.stdout + done.stderr) == []
     assert {"run.json", "results.csv"} <= {p.name for p in out.iterdir()}

@@ -40,10 +40,16 @@ def test_a_registered_value_is_replaced_by_a_marker_naming_its_variable() -> Non
     assert KEY not in repr(registered_secret_names())
 
 
-@pytest.mark.parametrize("encode", [
-    lambda v: quote(v, safe=""), quote_plus, lambda v: json.dumps(v)[1:-1],
-    lambda v: base64.b64encode(v.encode()).decode(), lambda v: base64.urlsafe_b64encode(v.encode()).decode(),
-])
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda v: quote(v, safe=""),
+        quote_plus,
+        lambda v: json.dumps(v)[1:-1],
+        lambda v: base64.b64encode(v.encode()).decode(),
+        lambda v: base64.urlsafe_b64encode(v.encode()).decode(),
+    ],
+)
 def test_encoded_forms_are_replaced_too(encode) -> None:
     register_secret(KEY, "UNIT_KEY")
     assert redact(f"echo={encode(KEY)}") == "echo=[redacted:UNIT_KEY]"
@@ -115,10 +121,16 @@ def test_capture_and_saved_evidence_carry_no_registered_secret(tmp_path) -> None
     from copilot_eval.capture import RunFacts, result_from_events
 
     register_secret(KEY, "UNIT_KEY")
-    events = [{"type": "user.message", "data": {"content": f"my key is {KEY}"}},
-              {"type": "session.error", "data": {"message": f"401 Bearer {quote(KEY, safe='')}"}}]
-    result = result_from_events(events, facts=RunFacts(stop_reason="execution_error", error=f"HTTP 401 {KEY}",
-                                                        tool_exceptions={"c1": f"ValueError: {KEY}"}))
+    events = [
+        {"type": "user.message", "data": {"content": f"my key is {KEY}"}},
+        {"type": "session.error", "data": {"message": f"401 Bearer {quote(KEY, safe='')}"}},
+    ]
+    result = result_from_events(
+        events,
+        facts=RunFacts(
+            stop_reason="execution_error", error=f"HTTP 401 {KEY}", tool_exceptions={"c1": f"ValueError: {KEY}"}
+        ),
+    )
     assert not contains_secret(result.model_dump_json()) and not contains_secret(result.summary())
     assert "[redacted:UNIT_KEY]" in result.error
     # A result built by hand (not through capture) is still redacted when saved.

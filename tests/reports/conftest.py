@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from tests.reports.headless_chromium import Browser, find_chromium
 from tests.reports.real_runs import RealRuns, make_real_runs
 
@@ -18,7 +19,9 @@ def browser():
     """A fresh headless Chromium; the test is skipped, saying why, where none is installed."""
     executable = find_chromium()
     if executable is None:
-        pytest.skip("headless Chromium not found: install the Debian package `chromium` (.ci/run does) "
-                    "or set COPILOT_EVAL_CHROMIUM to a Chromium executable")
+        pytest.skip(
+            "headless Chromium not found: install the Debian package `chromium` (.ci/run does) "
+            "or set COPILOT_EVAL_CHROMIUM to a Chromium executable"
+        )
     with Browser(executable) as driven:
         yield driven

@@ -23,9 +23,18 @@ from typing import Any
 
 from websockets.sync.client import connect
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--remote-debugging-port=0", "--window-size=1200,900"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--remote-debugging-port=0",
+    "--window-size=1200,900",
+]
 _BROWSER_NAMES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 
 
@@ -53,8 +62,12 @@ class Browser:
     def __init__(self, executable: str, *, timeout_s: float = 60.0) -> None:
         self.timeout_s = timeout_s
         self._profile = tempfile.mkdtemp(prefix="copilot-eval-chromium-")
-        self._process = subprocess.Popen([executable, *FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
-                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self._process = subprocess.Popen(
+            [executable, *FLAGS, f"--user-data-dir={self._profile}", "about:blank"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         self._ids = itertools.count(1)
         self._events: list[dict[str, Any]] = []
         self._stack = contextlib.ExitStack()
@@ -113,8 +126,9 @@ class Browser:
 
     def evaluate(self, expression: str) -> Any:
         """The value of a JavaScript expression in the page (an exception in it raises)."""
-        result = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True,
-                           awaitPromise=True)
+        result = self.call(
+            "Runtime.evaluate", session=True, expression=expression, returnByValue=True, awaitPromise=True
+        )
         if "exceptionDetails" in result:
             raise RuntimeError(f"script failed: {result['exceptionDetails']}")
         return result["result"].get("value")

@@ -22,8 +22,9 @@ RECEIPT_ANSWER = "I looked up order 1042 and wrote receipt.txt (total 27.50 EUR)
 
 def cli(*args: object, timeout: float = 180) -> subprocess.CompletedProcess[str]:
     """Run the copilot-eval command line and capture what it prints."""
-    return subprocess.run([*CLI, *map(str, args)], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "COLUMNS": "200"})
+    return subprocess.run(
+        [*CLI, *map(str, args)], capture_output=True, text=True, timeout=timeout, env={**os.environ, "COLUMNS": "200"}
+    )
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,26 @@ class RealRuns:
 def make_real_runs(root: Path) -> RealRuns:
     """Write the test set, play both runs, and return where everything went."""
     test_set = root / "shop.csv"
-    test_set.write_text('"question","expectedResponse"\n'
-                        f'"Write a receipt for order 1042.","{RECEIPT_ANSWER}"\n'
-                        '"Do you sell tandems?","No, we do not sell tandems."\n', encoding="utf-8")
+    test_set.write_text(
+        '"question","expectedResponse"\n'
+        f'"Write a receipt for order 1042.","{RECEIPT_ANSWER}"\n'
+        '"Do you sell tandems?","No, we do not sell tandems."\n',
+        encoding="utf-8",
+    )
     tools, outage, junit = root / "run-tools", root / "run-outage", root / "junit.xml"
-    first = cli("run", test_set, "--agent", TOOL_AGENT, "--out", tools, "--no-progress",
-                "--grader", "similarity:0.9", "--junit", junit)
+    first = cli(
+        "run",
+        test_set,
+        "--agent",
+        TOOL_AGENT,
+        "--out",
+        tools,
+        "--no-progress",
+        "--grader",
+        "similarity:0.9",
+        "--junit",
+        junit,
+    )
     assert first.returncode == 0, first.stdout + first.stderr
     second = cli("run", test_set, "--agent", OUTAGE_AGENT, "--out", outage, "--no-progress", "--baseline", tools)
     assert second.returncode == 0, second.stdout + second.stderr

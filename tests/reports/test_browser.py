@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.reports.headless_chromium import Browser, file_url, png_size
-from tests.reports.report_fixtures import build_run_folder
 
 from copilot_eval.reports.html_run import write_run_report
+from tests.reports.headless_chromium import Browser, file_url, png_size
+from tests.reports.report_fixtures import build_run_folder
 
 pytestmark = [pytest.mark.slow]
 

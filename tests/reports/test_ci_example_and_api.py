@@ -16,8 +16,10 @@ WORKFLOW = Path(__file__).resolve().parents[2] / "examples" / "ci" / "copilot-ev
 def _commands() -> list[tuple[str, list[str]]]:
     steps = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]["evaluate"]["steps"]
     script = "\n".join(step.get("run", "") for step in steps).replace("\\\n", " ")
-    return [(match.group(1), re.findall(r"(--[a-z-]+)", match.group(2)))
-            for match in re.finditer(r"copilot-eval (\w+)([^\n]*)", script)]
+    return [
+        (match.group(1), re.findall(r"(--[a-z-]+)", match.group(2)))
+        for match in re.finditer(r"copilot-eval (\w+)([^\n]*)", script)
+    ]
 
 
 def test_workflow_runs_reports_and_uploads_the_run_folder():

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from html import unescape
 import xml.etree.ElementTree as ET
+from html import unescape
 
 import jsonschema
 import pytest
-from tests.reports.real_runs import RECEIPT_ANSWER, RealRuns, cli
 
 from copilot_eval.evalsets.schema_files import load_schema
+from tests.reports.real_runs import RECEIPT_ANSWER, RealRuns, cli
 
 pytestmark = [pytest.mark.runtime, pytest.mark.slow]
 
@@ -75,7 +75,15 @@ def test_report_command_rewrites_the_report_and_prints_markdown(runs, tmp_path):
 def test_bad_folders_exit_2_naming_them(tmp_path):
     done = cli("report", tmp_path)
     assert done.returncode == 2 and "no run.json here" in done.stderr
-    early = cli("run", "examples/evalsets/knowledge.csv", "--agent", "examples/evaluation/agent-good.yaml",
-                "--out", tmp_path / "never", "--baseline", tmp_path / "nowhere")
+    early = cli(
+        "run",
+        "examples/evalsets/knowledge.csv",
+        "--agent",
+        "examples/evaluation/agent-good.yaml",
+        "--out",
+        tmp_path / "never",
+        "--baseline",
+        tmp_path / "nowhere",
+    )
     assert early.returncode == 2 and "--baseline" in early.stderr
     assert not (tmp_path / "never").exists()  # refused before anything ran

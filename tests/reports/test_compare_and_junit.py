@@ -12,16 +12,31 @@ from copilot_eval.reports.junit import junit_xml
 S = CaseStatus
 
 
-def _run(statuses: dict[int, CaseStatus], scores: dict[int, float] | None = None, limitation: str | None = None) -> EvalRun:
-    results = [EvalCaseResult(conversation_number=n, passed=s is S.PASS, status=s,
-                              failure_reason=None if s is S.PASS else f"case {n} {s.value}",
-                              grades=[GradeRecord(method="Text similarity", status=s, score=(scores or {}).get(n))])
-               for n, s in statuses.items()]
+def _run(
+    statuses: dict[int, CaseStatus], scores: dict[int, float] | None = None, limitation: str | None = None
+) -> EvalRun:
+    results = [
+        EvalCaseResult(
+            conversation_number=n,
+            passed=s is S.PASS,
+            status=s,
+            failure_reason=None if s is S.PASS else f"case {n} {s.value}",
+            grades=[GradeRecord(method="Text similarity", status=s, score=(scores or {}).get(n))],
+        )
+        for n, s in statuses.items()
+    ]
     count = {s: sum(r.effective_status is s for r in results) for s in S}
     graded = count[S.PASS] + count[S.FAIL]
-    return EvalRun(test_set_name="shop", general_quality_percent=100.0 * count[S.PASS] / graded if graded else 0,
-                   passed=count[S.PASS], failed=count[S.FAIL], errored=count[S.ERROR], not_graded=count[S.UNKNOWN],
-                   results=results, runtime_limitation=limitation)
+    return EvalRun(
+        test_set_name="shop",
+        general_quality_percent=100.0 * count[S.PASS] / graded if graded else 0,
+        passed=count[S.PASS],
+        failed=count[S.FAIL],
+        errored=count[S.ERROR],
+        not_graded=count[S.UNKNOWN],
+        results=results,
+        runtime_limitation=limitation,
+    )
 
 
 def test_each_kind_of_change_is_classified():
@@ -29,8 +44,16 @@ def test_each_kind_of_change_is_classified():
     after = _run({1: S.FAIL, 2: S.PASS, 3: S.ERROR, 4: S.FAIL, 5: S.PASS, 8: S.PASS, 7: S.FAIL}, {1: 0.4, 5: 0.85})
     comparison = compare_runs(before, after, questions={(1, 1): "Where is order 1042?"})
     kinds = {change.conversation_number: change.kind for change in comparison.changes}
-    assert kinds == {1: "regressed", 2: "improved", 3: "changed", 4: "changed", 5: "unchanged",
-                     6: "removed", 7: "changed", 8: "new"}
+    assert kinds == {
+        1: "regressed",
+        2: "improved",
+        3: "changed",
+        4: "changed",
+        5: "unchanged",
+        6: "removed",
+        7: "changed",
+        8: "new",
+    }
     by_number = {change.conversation_number: change for change in comparison.changes}
     assert (by_number[3].before, by_number[3].after) == (S.FAIL, S.ERROR)  # fail -> error is kept visible
     assert (by_number[4].before, by_number[4].after) == (S.ERROR, S.FAIL)
@@ -43,8 +66,10 @@ def test_each_kind_of_change_is_classified():
 def test_markdown_and_html_list_changes_most_urgent_first():
     comparison = compare_runs(_run({1: S.PASS, 2: S.FAIL}), _run({1: S.FAIL, 2: S.PASS}))
     markdown = comparison_markdown(comparison)
-    rows = [line for line in markdown.splitlines() if line.startswith("| regressed") or line.startswith("| improved")]
-    assert rows[0].startswith("| regressed | case 1 | pass | fail") and rows[1].startswith("| improved | case 2 | fail | pass")
+    rows = [line for line in markdown.splitlines() if line.startswith(("| regressed", "| improved"))]
+    assert rows[0].startswith("| regressed | case 1 | pass | fail") and rows[1].startswith(
+        "| improved | case 2 | fail | pass"
+    )
     assert "+0 points" in markdown and "1 regressed, 1 improved" in markdown
     html = comparison_html(comparison)
     assert html.index(">regressed<") < html.index(">improved<")

@@ -7,10 +7,10 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from tests.reports.report_fixtures import HOSTILE_ANSWER, build_run_folder
 
 from copilot_eval.reports.html_run import run_report_html, write_run_report
 from copilot_eval.reports.run_folder import read_run_folder
+from tests.reports.report_fixtures import HOSTILE_ANSWER, build_run_folder
 
 
 class _Collector(HTMLParser):
@@ -49,8 +49,11 @@ def test_report_loads_nothing_from_anywhere(report):
     _, html = report
     page = _parse(html)
     # No external script, style sheet, image, font or frame; every script and style is inline.
-    assert not [attrs for tag, attrs in page.tags if tag in ("script", "img", "iframe", "link") and
-                (attrs.get("src") or attrs.get("href"))]
+    assert not [
+        attrs
+        for tag, attrs in page.tags
+        if tag in ("script", "img", "iframe", "link") and (attrs.get("src") or attrs.get("href"))
+    ]
     assert "@import" not in html and "url(" not in html
     assert "default-src 'none'" in html  # and the page forbids fetching anything, should a value slip in
 
@@ -61,11 +64,18 @@ def test_every_result_has_a_drill_down_with_its_facts(report):
     anchors = [attrs["id"] for tag, attrs in page.tags if tag == "details"]
     assert anchors == ["case-1-r0", "case-2-r0", "case-3-r0", "case-4-r0", "case-1-r1"]
     text = " ".join(page.text)
-    for expected in ("Where is order 1042?", "It ships today.",  # question, reference and answer
-                     "Contradicts the reference.", "Compare meaning",  # a grader's verdict and reasoning
-                     "orders-lookup_order", '"order_id": "1042"', "order 1042: bike bell",  # a tool call
-                     "reviewer",  # a subagent
-                     "execution_error: HTTP 500", "(no answer)"):  # an error case
+    for expected in (
+        "Where is order 1042?",
+        "It ships today.",  # question, reference and answer
+        "Contradicts the reference.",
+        "Compare meaning",  # a grader's verdict and reasoning
+        "orders-lookup_order",
+        '"order_id": "1042"',
+        "order 1042: bike bell",  # a tool call
+        "reviewer",  # a subagent
+        "execution_error: HTTP 500",
+        "(no answer)",
+    ):  # an error case
         assert expected in text, expected
     assert re.search(r"input tokens 1200, output tokens 80, total 1280", text)
 
@@ -93,7 +103,11 @@ def test_citations_of_a_studio_target_are_shown(report):
 
 def test_evidence_links_are_relative_and_point_at_files(report):
     path, html = report
-    links = [attrs["href"] for tag, attrs in _parse(html).tags if tag == "a" and attrs.get("href", "").startswith("evidence/")]
+    links = [
+        attrs["href"]
+        for tag, attrs in _parse(html).tags
+        if tag == "a" and attrs.get("href", "").startswith("evidence/")
+    ]
     assert "evidence/case1-r0.json" in links and "evidence/case2-r0.compare-meaning.judge.json" in links
     assert all((path.parent / link).is_file() for link in links)
 
@@ -107,7 +121,7 @@ def test_agent_text_is_escaped_never_run(report):
 def test_charts_are_inline_svg_with_unknown_tokens_written_not_drawn(report):
     _, html = report
     assert html.count("<svg") == 2
-    tokens_chart = html[html.index("Tokens per session"):]
+    tokens_chart = html[html.index("Tokens per session") :]
     tokens_chart = tokens_chart[: tokens_chart.index("</svg>")]
     assert ">1,280 tokens<" in tokens_chart  # the known total of a Copilot session
     assert ">unknown<" in tokens_chart  # the error case and the Studio target report none: not 0
@@ -124,16 +138,29 @@ def test_turns_of_one_conversation_have_their_own_question_and_drill_down(tmp_pa
     from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet
     from copilot_eval.reports.run_files import write_run_outputs
 
-    test_set = EvalTestSet(name="talk", data_type=EvalDataType.CONVERSATION, cases=[
-        EvalTestCase(conversation_number=1, question="Hi, I need a bike.", response="Which kind?"),
-        EvalTestCase(conversation_number=1, question="A city bike.", response="24 euros a day.")])
-    results = [EvalCaseResult(conversation_number=1, turn=turn, passed=turn == 1,
-                              status=CaseStatus.PASS if turn == 1 else CaseStatus.FAIL, actual_response=answer)
-               for turn, answer in ((1, "Which kind?"), (2, "30 euros."))]
-    run = EvalRun(test_set_name="talk", general_quality_percent=50, passed=1, failed=1, errored=0, not_graded=0,
-                  results=results)
+    test_set = EvalTestSet(
+        name="talk",
+        data_type=EvalDataType.CONVERSATION,
+        cases=[
+            EvalTestCase(conversation_number=1, question="Hi, I need a bike.", response="Which kind?"),
+            EvalTestCase(conversation_number=1, question="A city bike.", response="24 euros a day."),
+        ],
+    )
+    results = [
+        EvalCaseResult(
+            conversation_number=1,
+            turn=turn,
+            passed=turn == 1,
+            status=CaseStatus.PASS if turn == 1 else CaseStatus.FAIL,
+            actual_response=answer,
+        )
+        for turn, answer in ((1, "Which kind?"), (2, "30 euros."))
+    ]
+    run = EvalRun(
+        test_set_name="talk", general_quality_percent=50, passed=1, failed=1, errored=0, not_graded=0, results=results
+    )
     write_run_outputs(run, test_set, tmp_path)
     html = write_run_report(tmp_path).read_text(encoding="utf-8")
-    second = html[html.index('id="case-1-t2-r0"'):]
+    second = html[html.index('id="case-1-t2-r0"') :]
     assert 'id="case-1-r0"' in html and "case 1 turn 2" in second
     assert "A city bike." in second and "24 euros a day." in second and "30 euros." in second

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TOOL_AGENT = Path(__file__).resolve().parent / "data" / "receipt-agent.yaml"  # built-in tool, no MCP server
 GOOD_AGENT = ROOT / "examples" / "evaluation" / "agent-good.yaml"
 
-TESTS = f'''
+TESTS = f"""
 import pytest
 from copilot_eval import CopilotEval
 
@@ -39,12 +39,12 @@ def test_broken_setup(broken):
 
 def test_skipped():
     pytest.skip("not today")
-'''
+"""
 
-SINGLE_TURN = '''question,expectedResponse
+SINGLE_TURN = """question,expectedResponse
 Do I need to leave a deposit?,"Yes. We take a 150 euro deposit on a credit card for each bike, or 300 euros for an e-bike. It is released when the bike comes back undamaged."
 Do you rent tandems?,"Yes, tandems cost 40 euros a day."
-'''
+"""
 
 pytestmark = [pytest.mark.runtime, pytest.mark.slow]
 
@@ -59,10 +59,26 @@ def session_report(tmp_path_factory) -> tuple[Path, str]:
     import sys
 
     report = pytester_dir / "out" / "report.html"
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:randomly",
-                           f"--rootdir={pytester_dir}", str(pytester_dir), f"--copilot-agent={GOOD_AGENT}",
-                           f"--copilot-report={report}", f"--copilot-evidence-dir={pytester_dir / 'evidence'}"],
-                          capture_output=True, text=True, timeout=300, cwd=pytester_dir)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            f"--rootdir={pytester_dir}",
+            str(pytester_dir),
+            f"--copilot-agent={GOOD_AGENT}",
+            f"--copilot-report={report}",
+            f"--copilot-evidence-dir={pytester_dir / 'evidence'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=pytester_dir,
+    )
     assert f"copilot-eval report: {report}" in done.stdout, done.stdout + done.stderr
     return report, done.stdout
 
@@ -70,9 +86,14 @@ def session_report(tmp_path_factory) -> tuple[Path, str]:
 def test_every_test_has_its_outcome_and_drill_down(session_report):
     report, _ = session_report
     text = unescape(report.read_text(encoding="utf-8"))
-    for nodeid, outcome in (("test_agent.py::test_receipt", "pass"), ("test_agent.py::test_wrong_expectation", "fail"),
-                            ("test_agent.py::test_broken_setup", "error"), ("test_agent.py::test_skipped", "skipped"),
-                            ("single.csv::case-1", "pass"), ("single.csv::case-2", "fail")):
+    for nodeid, outcome in (
+        ("test_agent.py::test_receipt", "pass"),
+        ("test_agent.py::test_wrong_expectation", "fail"),
+        ("test_agent.py::test_broken_setup", "error"),
+        ("test_agent.py::test_skipped", "skipped"),
+        ("single.csv::case-1", "pass"),
+        ("single.csv::case-2", "fail"),
+    ):
         assert f'<span class="badge {outcome}">{outcome}</span> <b>{nodeid}</b>' in text, nodeid
     assert "the agent never mentions tandems" in text and "fixture broke" in text  # failure texts
     assert "<h3>Skipped</h3><pre>Skipped: not today</pre>" in text

@@ -8,12 +8,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from tests.reports.report_fixtures import build_run_folder
 
 from copilot_eval.evalsets import EvalSetReadError
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.reports.html_run import run_report_html
 from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION, read_run_folder
+from tests.reports.report_fixtures import build_run_folder
 
 
 def test_run_json_is_versioned_with_relative_evidence_paths(tmp_path):
@@ -68,5 +68,5 @@ def test_a_newer_schema_version_is_refused_by_name(tmp_path):
 
 
 def test_a_folder_without_run_json_is_named(tmp_path):
-    with pytest.raises(EvalSetReadError, match="no run.json here"):
+    with pytest.raises(EvalSetReadError, match=r"no run.json here"):
         read_run_folder(tmp_path)

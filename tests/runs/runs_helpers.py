@@ -20,21 +20,36 @@ CLI = [sys.executable, "-m", "copilot_eval.cli.app"]
 
 def echo_agent(**turn) -> CopilotEval:
     """An agent whose model answers 'answer to: <prompt>' (plus any extra turn fields such as delay_s)."""
-    return CopilotEval(name="echo", timeout_s=30,
-                       model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "answer to: {prompt}", **turn}]}]}))
+    return CopilotEval(
+        name="echo",
+        timeout_s=30,
+        model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "answer to: {prompt}", **turn}]}]}),
+    )
 
 
 def numbered_set(count: int, data_type: EvalDataType = EvalDataType.SINGLE_TURN) -> EvalTestSet:
     """Questions 'q1'..'qN' whose references are exactly what echo_agent answers."""
-    return EvalTestSet(name="numbered", data_type=data_type, cases=[
-        EvalTestCase(conversation_number=n, question=f"q{n}", response=f"answer to: q{n}") for n in range(1, count + 1)])
+    return EvalTestSet(
+        name="numbered",
+        data_type=data_type,
+        cases=[
+            EvalTestCase(conversation_number=n, question=f"q{n}", response=f"answer to: q{n}")
+            for n in range(1, count + 1)
+        ],
+    )
 
 
 def conversation_set(*conversations: list[str]) -> EvalTestSet:
     """A Conversation set: conversation i+1 asks the given questions in order; references are echo_agent's answers."""
-    return EvalTestSet(name="chats", data_type=EvalDataType.CONVERSATION, cases=[
-        EvalTestCase(conversation_number=number, question=q, response=f"answer to: {q}")
-        for number, questions in enumerate(conversations, start=1) for q in questions])
+    return EvalTestSet(
+        name="chats",
+        data_type=EvalDataType.CONVERSATION,
+        cases=[
+            EvalTestCase(conversation_number=number, question=q, response=f"answer to: {q}")
+            for number, questions in enumerate(conversations, start=1)
+            for q in questions
+        ],
+    )
 
 
 @pytest.fixture
@@ -49,10 +64,13 @@ def write_interruptible_set(folder: Path, agent_name: str) -> None:
     (folder / "script.yaml").write_text(
         "rules:\n"
         "  - when: {prompt_matches: 'slow'}\n    turns: [{text: 'answer to: {prompt}', delay_s: 1}]\n"
-        "  - turns: [{text: 'answer to: {prompt}'}]\n", encoding="utf-8")
+        "  - turns: [{text: 'answer to: {prompt}'}]\n",
+        encoding="utf-8",
+    )
     (folder / "agent.yaml").write_text(f"name: {agent_name}\nmodel: {{scripted: script.yaml}}\ntimeout_s: 30\n")
     rows = ['"question","expectedResponse"'] + [
-        f'"q{n}{" slow" if n > 3 else ""}","answer to: q{n}{" slow" if n > 3 else ""}"' for n in range(1, 9)]
+        f'"q{n}{" slow" if n > 3 else ""}","answer to: q{n}{" slow" if n > 3 else ""}"' for n in range(1, 9)
+    ]
     (folder / "set.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
 
 

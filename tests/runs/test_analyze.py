@@ -40,9 +40,12 @@ def test_platform_error_codes_are_errors_not_failures():
     assert (run.passed, run.failed, run.errored) == (1, 0, 5)
     reasons = [r.failure_reason for r in run.results if r.effective_status is CaseStatus.ERROR]
     assert [reason.split(":")[0] for reason in reasons] == [
-        "platform error code SystemError", "platform error code RATE_LIMIT_REACHED",
-        "platform error code GenAISearchandSummarizeRateLimitReached", "platform error code CONVERSATION_BUSY",
-        "platform error code FlowActionTimedOut"]
+        "platform error code SystemError",
+        "platform error code RATE_LIMIT_REACHED",
+        "platform error code GenAISearchandSummarizeRateLimitReached",
+        "platform error code CONVERSATION_BUSY",
+        "platform error code FlowActionTimedOut",
+    ]
     assert run.general_quality_percent == 100.0  # over the one graded case; the errors are not in the score
     assert "5 of 6 cases ended in execution errors" in run.runtime_limitation
     assert run.limitation_standing is LimitationStanding.SUSPECTED
@@ -66,9 +69,12 @@ def test_cli_writes_run_json_prints_the_summary_and_exits_0_whatever_the_score(t
 
 def test_cli_refuses_unreadable_exports_with_exit_2_listing_every_problem(tmp_path):
     bad = tmp_path / "bad.csv"
-    bad.write_text('"question","expectedResponse","actualResponse","testMethodType_1","result_1","passingScore_1",'
-                   '"explanation_1"\n"q","r","a","GeneralQuality","Maybe","","x"\n"q","r","a","CompareMeaning","Pass",'
-                   '"half","x"\n"q","r"\n', encoding="utf-8")
+    bad.write_text(
+        '"question","expectedResponse","actualResponse","testMethodType_1","result_1","passingScore_1",'
+        '"explanation_1"\n"q","r","a","GeneralQuality","Maybe","","x"\n"q","r","a","CompareMeaning","Pass",'
+        '"half","x"\n"q","r"\n',
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(app, ["analyze", str(bad), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2
     assert "3 problems" in result.stderr
@@ -79,6 +85,8 @@ def test_cli_refuses_unreadable_exports_with_exit_2_listing_every_problem(tmp_pa
     wrong = tmp_path / "set.csv"
     wrong.write_text('"conversationNumber","question","response"\n"1","q","r"\n', encoding="utf-8")
     result = CliRunner().invoke(app, ["analyze", str(wrong)])
-    assert result.exit_code == 2 and "a results export starts 'question,expectedResponse,actualResponse'" in result.stderr
+    assert (
+        result.exit_code == 2 and "a results export starts 'question,expectedResponse,actualResponse'" in result.stderr
+    )
     missing = CliRunner().invoke(app, ["analyze", str(tmp_path / "none.csv")])
     assert missing.exit_code == 2 and "results export not found" in missing.stderr

@@ -17,13 +17,23 @@ FALLBACK = EXAMPLES / "evaluation" / "agent-fallback.yaml"
 
 def cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run([*CLI, "run", *map(str, args), "--no-progress"], capture_output=True, text=True,
-                          env=env, timeout=120)
+    return subprocess.run(
+        [*CLI, "run", *map(str, args), "--no-progress"], capture_output=True, text=True, env=env, timeout=120
+    )
 
 
 def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
-    done = cli(KNOWLEDGE, "--agent", FALLBACK, "--grader", "similarity:0.7", "--grader", "keywords:any:euro,open",
-               "--out", tmp_path)
+    done = cli(
+        KNOWLEDGE,
+        "--agent",
+        FALLBACK,
+        "--grader",
+        "similarity:0.7",
+        "--grader",
+        "keywords:any:euro,open",
+        "--out",
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert "6 failed" in done.stdout and "runtime limitation" in done.stdout
     run = json.loads((tmp_path / "run.json").read_text())
@@ -63,10 +73,23 @@ def test_bad_input_exits_2_naming_every_problem(tmp_path):
 def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
     write_interruptible_set(tmp_path, "killable")  # kill once some cases have finished, then resume
     out = tmp_path / "out"
-    command = [*CLI, "run", tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out,
-               "--concurrency", "2", "--grader", "exact", "--no-progress"]
-    process = subprocess.Popen([str(c) for c in command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               start_new_session=True)
+    command = [
+        *CLI,
+        "run",
+        tmp_path / "set.csv",
+        "--agent",
+        tmp_path / "agent.yaml",
+        "--out",
+        out,
+        "--concurrency",
+        "2",
+        "--grader",
+        "exact",
+        "--no-progress",
+    ]
+    process = subprocess.Popen(
+        [str(c) for c in command], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
     checkpoint = out / "checkpoint.jsonl"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and not (checkpoint.exists() and len(checkpoint_units(checkpoint)) >= 4):
@@ -77,8 +100,18 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
     assert 4 <= len(before) < 8, before
     assert not (out / "run.json").exists()
 
-    resumed = cli(tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out, "--concurrency", "4",
-                  "--grader", "exact", "--resume")
+    resumed = cli(
+        tmp_path / "set.csv",
+        "--agent",
+        tmp_path / "agent.yaml",
+        "--out",
+        out,
+        "--concurrency",
+        "4",
+        "--grader",
+        "exact",
+        "--resume",
+    )
     assert resumed.returncode == 0, resumed.stderr
     after = checkpoint_units(checkpoint)
     assert after[: len(before)] == before  # finished units were kept, not re-run

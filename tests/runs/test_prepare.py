@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import copilot_eval
-from copilot_eval.grading.combine import STATUS_PRECEDENCE, combined_status
 from copilot_eval.evalsets import CaseStatus
+from copilot_eval.grading.combine import STATUS_PRECEDENCE, combined_status
 from copilot_eval.runs.prepare import (
     PYTEST_OPTIONS,
     PrepareError,
@@ -18,7 +18,6 @@ from copilot_eval.runs.prepare import (
     prepare_run,
     read_test_set,
 )
-
 from tests.runs.runs_helpers import EXAMPLES
 
 GOOD = EXAMPLES / "evaluation" / "agent-good.yaml"
@@ -34,9 +33,9 @@ def test_prepare_reads_the_set_once_loads_the_agent_and_builds_the_graders():
 
 
 def test_errors_name_the_options_of_the_entry_point_in_use(tmp_path):
-    with pytest.raises(PrepareError, match="^--agent .*none.yaml: agent file not found$"):
+    with pytest.raises(PrepareError, match=r"^--agent .*none.yaml: agent file not found$"):
         load_agent(tmp_path / "none.yaml")
-    with pytest.raises(PrepareError, match="^--copilot-agent .*none.yaml: agent file not found$"):
+    with pytest.raises(PrepareError, match=r"^--copilot-agent .*none.yaml: agent file not found$"):
         load_agent(tmp_path / "none.yaml", option=PYTEST_OPTIONS.agent)
     with pytest.raises(PrepareError, match=r"^--copilot-grader 'compare_meaning': .* with --copilot-judge"):
         build_graders(["compare_meaning"], options=PYTEST_OPTIONS)
@@ -45,7 +44,7 @@ def test_errors_name_the_options_of_the_entry_point_in_use(tmp_path):
 
 
 def test_a_missing_unreadable_or_invalid_set_is_one_clear_error(tmp_path):
-    with pytest.raises(PrepareError, match="none.csv: test set file not found$"):
+    with pytest.raises(PrepareError, match=r"none.csv: test set file not found$"):
         read_test_set(tmp_path / "none.csv")
     with pytest.raises(PrepareError, match="not a file"):
         read_test_set(tmp_path)
@@ -56,8 +55,11 @@ def test_a_missing_unreadable_or_invalid_set_is_one_clear_error(tmp_path):
     empty_refs = tmp_path / "refs.csv"
     empty_refs.write_text('"question","expectedResponse"\n"q1",\n"q2",\n', encoding="utf-8")
     assert len(read_test_set(empty_refs).cases) == 2
-    with pytest.raises(PrepareError, match="grader 'Text similarity' needs a reference answer and no case has one "
-                                           r"\(conversationNumber 1, 2\)"):
+    with pytest.raises(
+        PrepareError,
+        match="grader 'Text similarity' needs a reference answer and no case has one "
+        r"\(conversationNumber 1, 2\)",
+    ):
         prepare_run(empty_refs, GOOD)
     assert prepare_run(empty_refs, GOOD, grader_specs=["keywords:any:bike"]).test_set.cases[0].response == ""
 

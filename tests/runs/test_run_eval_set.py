@@ -8,11 +8,10 @@ import time
 import pytest
 
 from copilot_eval.agent.config import CopilotEval
-from copilot_eval.evalsets import CaseStatus, EvalDataType, EvalSetError, read_run_json
+from copilot_eval.evalsets import CaseStatus, EvalSetError, read_run_json
 from copilot_eval.grading import ExactMatch, KeywordMatch
 from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
-
 from tests.runs.runs_helpers import conversation_set, echo_agent, numbered_set
 
 
@@ -27,18 +26,34 @@ async def test_single_turn_cases_each_get_a_fresh_session(tmp_path):
 
 async def test_each_conversation_is_one_session_graded_turn_by_turn(tmp_path):
     # Rows sharing a conversationNumber are one session, in file order; each number its own session.
-    agent = CopilotEval(name="conv", timeout_s=30, model=ScriptedModel.from_dict({"rules": [
-        {"when": {"prompt_contains": "q2"}, "turns": [{"text": "wrong"}]},
-        {"turns": [{"text": "answer to: {prompt}"}]}]}))
+    agent = CopilotEval(
+        name="conv",
+        timeout_s=30,
+        model=ScriptedModel.from_dict(
+            {
+                "rules": [
+                    {"when": {"prompt_contains": "q2"}, "turns": [{"text": "wrong"}]},
+                    {"turns": [{"text": "answer to: {prompt}"}]},
+                ]
+            }
+        ),
+    )
     test_set = conversation_set(["q1", "q2", "q3"], ["q4", "q5"], ["q6"])
     run = await run_eval_set(test_set, agent, graders=[ExactMatch()], output_dir=tmp_path, concurrency=3)
     assert [(r.conversation_number, r.turn) for r in run.results] == [(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (3, 1)]
     assert [r.effective_status for r in run.results][:3] == [CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.PASS]
-    assert [r.actual_response for r in run.results] == ["answer to: q1", "wrong", "answer to: q3", "answer to: q4",
-                                                        "answer to: q5", "answer to: q6"]
+    assert [r.actual_response for r in run.results] == [
+        "answer to: q1",
+        "wrong",
+        "answer to: q3",
+        "answer to: q4",
+        "answer to: q5",
+        "answer to: q6",
+    ]
     sessions = {n: {r.evidence_path for r in run.results if r.conversation_number == n} for n in (1, 2, 3)}
     assert all(len(paths) == 1 for paths in sessions.values()) and len(set().union(*sessions.values())) == 3
     from copilot_eval.evidence.result import CopilotResult
+
     asked = [[t.content for t in CopilotResult.load(next(iter(sessions[n]))).turns if t.role == "user"] for n in (1, 2)]
     assert asked == [["q1", "q2", "q3"], ["q4", "q5"]]
     csv_rows = (tmp_path / "results.csv").read_text(encoding="utf-8").splitlines()
@@ -46,8 +61,7 @@ async def test_each_conversation_is_one_session_graded_turn_by_turn(tmp_path):
 
 
 async def test_stacked_graders_all_must_pass():
-    run = await run_eval_set(numbered_set(2), echo_agent(),
-                             graders=[ExactMatch(), KeywordMatch(["q1"])])
+    run = await run_eval_set(numbered_set(2), echo_agent(), graders=[ExactMatch(), KeywordMatch(["q1"])])
     by_number = {r.conversation_number: r for r in run.results}
     assert by_number[1].effective_status is CaseStatus.PASS
     assert by_number[2].effective_status is CaseStatus.FAIL and "Keyword match" in by_number[2].failure_reason
@@ -65,6 +79,7 @@ async def test_repeats_give_pass_at_k_pass_all_k_and_flaky_cases():
 
         async def grade(self, case, evidence):
             from copilot_eval.grading import Grade
+
             n = self.calls[case.conversation_number] = self.calls.get(case.conversation_number, 0) + 1
             ok = case.conversation_number == 1 or n % 2 == 0
             return Grade(self.name, CaseStatus.PASS if ok else CaseStatus.FAIL, "alternates")
@@ -100,8 +115,10 @@ async def test_checkpoint_lines_are_whole_conversations_and_resume_skips_them(tm
     await run_eval_set(test_set, echo_agent(), output_dir=tmp_path)
     lines = [json.loads(line) for line in (tmp_path / "checkpoint.jsonl").read_text().splitlines()]
     assert [line["kind"] for line in lines] == ["header", "unit", "unit"]
-    assert sorted((line["unit"], len(line["results"])) for line in lines[1:]) == [("conversation1#0", 3),
-                                                                               ("conversation2#0", 1)]
+    assert sorted((line["unit"], len(line["results"])) for line in lines[1:]) == [
+        ("conversation1#0", 3),
+        ("conversation2#0", 1),
+    ]
     # Drop conversation 2 as if the run had been killed before it finished: resume plays only it.
     kept = [line for line in lines if line.get("unit") != "conversation2#0"]
     (tmp_path / "checkpoint.jsonl").write_text("".join(json.dumps(line) + "\n" for line in kept), encoding="utf-8")

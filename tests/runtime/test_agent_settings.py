@@ -17,8 +17,9 @@ def _write(name: str) -> dict:
 
 
 async def test_max_turns_stops_an_agent_that_keeps_going() -> None:
-    agent = CopilotEval(model=scripted(_write("1.txt"), _write("2.txt"), _write("3.txt"), {"text": "done"}),
-                        max_turns=2)
+    agent = CopilotEval(
+        model=scripted(_write("1.txt"), _write("2.txt"), _write("3.txt"), {"text": "done"}), max_turns=2
+    )
     result = await run_copilot(agent, "write files")
     assert result.success is False
     assert result.stop_reason == "execution_error" and "max_turns=2" in result.error
@@ -27,8 +28,9 @@ async def test_max_turns_stops_an_agent_that_keeps_going() -> None:
 
 async def test_replace_mode_sends_exactly_the_given_system_message() -> None:
     instructions = "You are a terse assistant. Answer in one word."
-    agent = CopilotEval(model=scripted({"text": "Yes."}), instructions=instructions,
-                        system_message_mode="replace", audit_requests=True)
+    agent = CopilotEval(
+        model=scripted({"text": "Yes."}), instructions=instructions, system_message_mode="replace", audit_requests=True
+    )
     result = await run_copilot(agent, "Is water wet?")
     assert result.success, result.error
     (record,) = result.request_audit
@@ -47,8 +49,9 @@ async def test_append_mode_keeps_the_runtime_prompt_and_adds_ours() -> None:
 
 
 async def test_deny_all_policy_refuses_the_write_and_the_session_goes_on() -> None:
-    agent = CopilotEval(model=scripted(_write("no.txt"), {"text": "I could not write it."}),
-                        permission_policy="deny_all")
+    agent = CopilotEval(
+        model=scripted(_write("no.txt"), {"text": "I could not write it."}), permission_policy="deny_all"
+    )
     result = await run_copilot(agent, "write a file")
     assert result.success, result.error  # a refused tool is not a failed session
     (call,) = result.tool_calls_for("create")

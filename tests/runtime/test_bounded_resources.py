@@ -96,7 +96,8 @@ def test_homes_of_dead_processes_are_swept_and_live_ones_kept(tmp_path):
     (tmp_path / "not-a-home").mkdir()
     assert sweep_stale_homes(tmp_path) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        [f"home-{os.getpid()}-mine", f"home-{os.getppid()}-parent", "home-young", "not-a-home"])
+        [f"home-{os.getpid()}-mine", f"home-{os.getppid()}-parent", "home-young", "not-a-home"]
+    )
 
 
 def test_recycle_limits_come_from_the_environment(monkeypatch):

@@ -41,10 +41,14 @@ async def test_custom_python_tool_is_called_with_its_arguments() -> None:
         seen.append(account)
         return f"{account}: 42.00 EUR"
 
-    model = scripted({"turns": [
-        {"tool_calls": [{"name": "get_balance", "arguments": {"account": "A-7"}}]},
-        {"text": "Your balance: {last_tool_result}"},
-    ]})
+    model = scripted(
+        {
+            "turns": [
+                {"tool_calls": [{"name": "get_balance", "arguments": {"account": "A-7"}}]},
+                {"text": "Your balance: {last_tool_result}"},
+            ]
+        }
+    )
     result = await run_copilot(CopilotEval(model=model, tools=(get_balance,)), "What is my balance?")
     assert result.success
     assert seen == ["A-7"]
@@ -59,11 +63,21 @@ async def test_custom_python_tool_is_called_with_its_arguments() -> None:
 
 
 async def test_builtin_create_tool_writes_a_file_the_result_can_read() -> None:
-    model = scripted({"turns": [
-        {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/hello.txt",
-                                                         "file_text": "hello\n"}}]},
-        {"text": "Created hello.txt"},
-    ]})
+    model = scripted(
+        {
+            "turns": [
+                {
+                    "tool_calls": [
+                        {
+                            "name": "create",
+                            "arguments": {"path": "{working_directory}/hello.txt", "file_text": "hello\n"},
+                        }
+                    ]
+                },
+                {"text": "Created hello.txt"},
+            ]
+        }
+    )
     result = await run_copilot(CopilotEval(model=model), "Create a hello file")
     assert result.success
     assert result.file_exists("hello.txt")
@@ -73,12 +87,17 @@ async def test_builtin_create_tool_writes_a_file_the_result_can_read() -> None:
 
 
 async def test_mcp_server_tool_is_called_over_stdio() -> None:
-    model = scripted({"turns": [
-        {"tool_calls": [{"name": "notes-read_note", "arguments": {"title": "groceries"}}]},
-        {"text": "done"},
-    ]})
-    agent = CopilotEval(model=model, mcp_servers={
-        "notes": {"command": sys.executable, "args": [str(HERE / "mcp_notes_server.py")]}})
+    model = scripted(
+        {
+            "turns": [
+                {"tool_calls": [{"name": "notes-read_note", "arguments": {"title": "groceries"}}]},
+                {"text": "done"},
+            ]
+        }
+    )
+    agent = CopilotEval(
+        model=model, mcp_servers={"notes": {"command": sys.executable, "args": [str(HERE / "mcp_notes_server.py")]}}
+    )
     result = await run_copilot(agent, "Read my groceries note")
     assert result.success, result.error
     (call,) = result.tool_calls_for("notes-read_note")
@@ -98,10 +117,18 @@ async def test_model_http_500_fails_the_run_without_hanging() -> None:
 
 
 async def test_a_model_that_never_answers_is_stopped_by_the_timeout() -> None:
-    model = scripted({"turns": [
-        {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/a.txt", "file_text": "a"}}]},
-        {"delay_s": 600, "text": "too late"},
-    ]})
+    model = scripted(
+        {
+            "turns": [
+                {
+                    "tool_calls": [
+                        {"name": "create", "arguments": {"path": "{working_directory}/a.txt", "file_text": "a"}}
+                    ]
+                },
+                {"delay_s": 600, "text": "too late"},
+            ]
+        }
+    )
     started = time.monotonic()
     result = await run_copilot(CopilotEval(model=model, timeout_s=3), "make a file")
     elapsed = time.monotonic() - started
@@ -118,8 +145,9 @@ async def test_byok_path_over_loopback_http(monkeypatch: pytest.MonkeyPatch) -> 
     model = scripted({"turns": [{"text": "served over HTTP"}]})
     async with model.serve() as server:
         assert server.base_url.startswith("http://127.0.0.1:")
-        agent = CopilotEval(model=model.session_model,
-                            provider=ByokProvider(base_url=server.base_url, api_key_env="TEST_BYOK_KEY"))
+        agent = CopilotEval(
+            model=model.session_model, provider=ByokProvider(base_url=server.base_url, api_key_env="TEST_BYOK_KEY")
+        )
         result = await run_copilot(agent, "hello over the wire")
     assert result.success, result.error
     assert result.final_response == "served over HTTP"
@@ -130,10 +158,20 @@ async def test_byok_path_over_loopback_http(monkeypatch: pytest.MonkeyPatch) -> 
 async def test_eight_concurrent_runs_share_one_runtime() -> None:
     pool = RuntimePool(max_runtimes=1)
     model = scripted(
-        {"when": {"prompt_matches": r"number (\d+)"}, "turns": [
-            {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/out.txt",
-                                                             "file_text": "{prompt}"}}]},
-            {"text": "echo: {prompt}"}]},
+        {
+            "when": {"prompt_matches": r"number (\d+)"},
+            "turns": [
+                {
+                    "tool_calls": [
+                        {
+                            "name": "create",
+                            "arguments": {"path": "{working_directory}/out.txt", "file_text": "{prompt}"},
+                        }
+                    ]
+                },
+                {"text": "echo: {prompt}"},
+            ],
+        },
     )
     agent = CopilotEval(model=model)
     try:
@@ -169,7 +207,11 @@ async def test_a_conversation_is_played_in_one_session() -> None:
     result = await run_copilot(CopilotEval(model=model), ["the first question", "the second question"])
     assert result.success
     assert [(t.role, t.content) for t in result.turns] == [
-        ("user", "the first question"), ("assistant", "one"), ("user", "the second question"), ("assistant", "two")]
+        ("user", "the first question"),
+        ("assistant", "one"),
+        ("user", "the second question"),
+        ("assistant", "two"),
+    ]
 
 
 async def test_the_shared_pool_is_reused_between_runs() -> None:
@@ -181,10 +223,18 @@ async def test_the_shared_pool_is_reused_between_runs() -> None:
 
 
 async def test_empty_client_mode_offers_only_the_allowed_tools() -> None:
-    model = scripted({"turns": [
-        {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/e.txt", "file_text": "e"}}]},
-        {"text": "ok"},
-    ]})
+    model = scripted(
+        {
+            "turns": [
+                {
+                    "tool_calls": [
+                        {"name": "create", "arguments": {"path": "{working_directory}/e.txt", "file_text": "e"}}
+                    ]
+                },
+                {"text": "ok"},
+            ]
+        }
+    )
     agent = CopilotEval(model=model, client_mode="empty", allowed_tools=("create",), audit_requests=True)
     result = await run_copilot(agent, "make a file")
     assert result.success, result.error

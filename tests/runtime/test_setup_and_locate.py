@@ -43,7 +43,7 @@ def test_without_npm_setup_says_what_to_install(tmp_path: Path, monkeypatch: pyt
     monkeypatch.delenv("COPILOT_CLI_PATH", raising=False)
     monkeypatch.setenv("COPILOT_EVAL_HOME", str(tmp_path / "home"))
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
-    with pytest.raises(RuntimeSetupError, match="npm was not found.*Node.js"):
+    with pytest.raises(RuntimeSetupError, match=r"npm was not found.*Node.js"):
         locate_runtime()
     assert not (tmp_path / "home" / "runtime").exists() or not any((tmp_path / "home" / "runtime").rglob("copilot"))
 

@@ -13,10 +13,16 @@ from copilot_eval import CopilotEval, ScriptedModel, run_copilot, run_copilot_sy
 from copilot_eval.runtime.process.host import runtime_host
 
 ECHO = {"rules": [{"turns": [{"text": "echo: {prompt}"}]}]}
-TOOL_THEN_ANSWER = {"rules": [{"turns": [
-    {"tool_calls": [{"name": "where_am_i", "arguments": {}}]},
-    {"text": "tool said: {last_tool_result}"},
-]}]}
+TOOL_THEN_ANSWER = {
+    "rules": [
+        {
+            "turns": [
+                {"tool_calls": [{"name": "where_am_i", "arguments": {}}]},
+                {"text": "tool said: {last_tool_result}"},
+            ]
+        }
+    ]
+}
 
 
 def test_run_copilot_sync_from_a_plain_script():

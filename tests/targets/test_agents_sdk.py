@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.targets.targets_helpers import GROUNDED_TEXT, RAY_DOCS, ray_agent, sdk_agent
 
 from copilot_eval.targets import CopilotStudioTarget
 from copilot_eval.testing import (
@@ -12,13 +11,14 @@ from copilot_eval.testing import (
     LoopbackServer,
     Reply,
     Step,
+    answer,
     http_error,
     message,
     silent,
     slow,
-    answer,
     typing_stream,
 )
+from tests.targets.targets_helpers import GROUNDED_TEXT, RAY_DOCS, ray_agent, sdk_agent
 
 
 @pytest.fixture
@@ -115,11 +115,19 @@ async def test_a_missing_token_variable_names_it_and_a_wrong_token_is_401(monkey
 
 
 def test_conversations_url_follows_the_sdk_host_rule():
-    target = CopilotStudioTarget(environment_id="Aaaabbbb-1111-2222-3333-ccccddddeeee", schema_name="cr123_raybot",
-                                 token_env="T")
-    assert target.conversations_url() == ("https://aaaabbbb111122223333ccccddddee.ee.environment.api.powerplatform.com"
-                                          "/copilotstudio/dataverse-backed/authenticated/bots/cr123_raybot/conversations")
-    gov = CopilotStudioTarget(environment_id="aaaabbbb-1111-2222-3333-ccccddddeeee", schema_name="s", cloud="gov",
-                              token_env="T", agent_type="prebuilt")
+    target = CopilotStudioTarget(
+        environment_id="Aaaabbbb-1111-2222-3333-ccccddddeeee", schema_name="cr123_raybot", token_env="T"
+    )
+    assert target.conversations_url() == (
+        "https://aaaabbbb111122223333ccccddddee.ee.environment.api.powerplatform.com"
+        "/copilotstudio/dataverse-backed/authenticated/bots/cr123_raybot/conversations"
+    )
+    gov = CopilotStudioTarget(
+        environment_id="aaaabbbb-1111-2222-3333-ccccddddeeee",
+        schema_name="s",
+        cloud="gov",
+        token_env="T",
+        agent_type="prebuilt",
+    )
     assert gov.conversations_url().startswith("https://aaaabbbb111122223333ccccddddeee.e.environment.api.gov.")
     assert "/prebuilt/" in gov.conversations_url()

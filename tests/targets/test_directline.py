@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from tests.targets.targets_helpers import GROUNDED_TEXT, RAY_DOCS, directline_agent, ray_agent
-
 from copilot_eval.targets import DirectLineTarget, StudioAgent
 from copilot_eval.testing import (
     FALLBACK_TEXT,
@@ -20,6 +18,7 @@ from copilot_eval.testing import (
     silent,
     slow,
 )
+from tests.targets.targets_helpers import GROUNDED_TEXT, RAY_DOCS, directline_agent, ray_agent
 
 
 async def test_grounded_answer_through_the_token_endpoint_has_visible_text_and_merged_citations():
@@ -30,7 +29,9 @@ async def test_grounded_answer_through_the_token_endpoint_has_visible_text_and_m
     turn = result.turns[0]
     assert turn.answer == GROUNDED_TEXT  # reference-link definitions removed, markers kept
     assert [(c.position, c.url, c.title) for c in turn.citations] == [
-        ("1", RAY_DOCS[0][0], RAY_DOCS[0][1]), ("2", RAY_DOCS[1][0], RAY_DOCS[1][1])]
+        ("1", RAY_DOCS[0][0], RAY_DOCS[0][1]),
+        ("2", RAY_DOCS[1][0], RAY_DOCS[1][1]),
+    ]
     assert all(c.sources == ["markdown", "entity"] for c in turn.citations)
     assert turn.citations[0].abstract == "An excerpt of Ray Tasks."
     assert turn.activities[0]["replyToId"] == turn.sent_activity_id  # raw activity kept
@@ -144,8 +145,12 @@ async def test_secret_path_never_writes_the_secret_or_tokens(tmp_path, monkeypat
     monkeypatch.setenv("RAYBOT_DL_SECRET", canary)
     fake = FakeDirectLine(ray_agent(), secret=canary)
     async with LoopbackServer(fake):
-        agent = StudioAgent(target=DirectLineTarget(secret_env="RAYBOT_DL_SECRET", directline_url=fake.directline_url,
-                                                    quiet_s=0.2, poll_interval_s=0.05), timeout_s=5)
+        agent = StudioAgent(
+            target=DirectLineTarget(
+                secret_env="RAYBOT_DL_SECRET", directline_url=fake.directline_url, quiet_s=0.2, poll_interval_s=0.05
+            ),
+            timeout_s=5,
+        )
         result = await agent.play(["How do Ray tasks work?"])
         path = result.save(tmp_path / "evidence.json")
     assert result.success, result.error
@@ -194,9 +199,11 @@ async def test_401_with_a_wrong_secret_and_404_for_an_unknown_agent_are_errors_n
     monkeypatch.setenv("WRONG_DL_SECRET", "not-the-secret-value")
     fake = FakeDirectLine(ray_agent(), secret="the-real-secret-value")
     async with LoopbackServer(fake):
-        wrong = await StudioAgent(target=DirectLineTarget(secret_env="WRONG_DL_SECRET",
-                                                          directline_url=fake.directline_url), timeout_s=5).play(["q"])
-        unknown = await StudioAgent(target=DirectLineTarget(
-            token_endpoint=fake.token_endpoint.replace(fake.schema, "cr123_other")), timeout_s=5).play(["q"])
+        wrong = await StudioAgent(
+            target=DirectLineTarget(secret_env="WRONG_DL_SECRET", directline_url=fake.directline_url), timeout_s=5
+        ).play(["q"])
+        unknown = await StudioAgent(
+            target=DirectLineTarget(token_endpoint=fake.token_endpoint.replace(fake.schema, "cr123_other")), timeout_s=5
+        ).play(["q"])
     assert wrong.error.startswith("HTTP 401 BadArgument") and wrong.turns == []
     assert unknown.error.startswith("HTTP 404 BotNotFound") and unknown.stop_reason == "execution_error"

@@ -24,7 +24,10 @@ def test_a_run_without_a_cached_sign_in_says_to_log_in(tmp_path, monkeypatch):
     from copilot_eval.targets import CopilotStudioTarget, StudioAgent
 
     monkeypatch.setenv("COPILOT_EVAL_TOKEN_CACHE", str(tmp_path / "empty-cache.json"))
-    target = CopilotStudioTarget(direct_connect_url="http://127.0.0.1:9/bots/x", client_id="00000000-0000-0000-0000-000000000001",
-                                 tenant_id="contoso.onmicrosoft.com")
+    target = CopilotStudioTarget(
+        direct_connect_url="http://127.0.0.1:9/bots/x",
+        client_id="00000000-0000-0000-0000-000000000001",
+        tenant_id="contoso.onmicrosoft.com",
+    )
     result = asyncio.run(StudioAgent(target=target, timeout_s=5).play(["hi"]))
     assert not result.success and "copilot-eval login --agent" in result.error

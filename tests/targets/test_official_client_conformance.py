@@ -7,17 +7,18 @@ speaks the real protocol; our httpx client must then read the same activities fr
 from __future__ import annotations
 
 import pytest
-from tests.targets.targets_helpers import GROUNDED_TEXT, ray_agent, sdk_agent
 
 from copilot_eval.targets import CopilotStudioTarget
 from copilot_eval.testing import FALLBACK_TEXT, FakeAgentsSdk, LoopbackServer
+from tests.targets.targets_helpers import GROUNDED_TEXT, ray_agent, sdk_agent
 
 client = pytest.importorskip("microsoft_agents.copilotstudio.client")
 
 
 async def _official_conversation(fake: FakeAgentsSdk, questions: list[str]) -> tuple[list, list[list]]:
-    settings = client.ConnectionSettings(environment_id="", agent_identifier="",
-                                         direct_connect_url=fake.direct_connect_url)
+    settings = client.ConnectionSettings(
+        environment_id="", agent_identifier="", direct_connect_url=fake.direct_connect_url
+    )
     copilot = client.CopilotClient(settings, fake.token)
     greeting = [activity async for activity in copilot.start_conversation(emit_start_conversation_event=True)]
     answers = []
@@ -42,16 +43,22 @@ async def test_the_official_client_and_ours_read_the_same_activities_from_the_fa
     entity = answers[0][0].entities[0]
     assert [int(c["position"] if isinstance(c, dict) else c.position) for c in entity.citation] == [1, 2]
     # it sent its requests to the fake's routes, in the conversation the fake created
-    assert [path.rsplit("/", 1)[-1] for _, path, _ in fake.requests[:2]] == ["conversations", greeting[0].conversation.id]
+    assert [path.rsplit("/", 1)[-1] for _, path, _ in fake.requests[:2]] == [
+        "conversations",
+        greeting[0].conversation.id,
+    ]
 
 
-@pytest.mark.parametrize(("cloud", "sdk_cloud"), [("prod", "PROD"), ("gov", "GOV"), ("mooncake", "MOONCAKE"),
-                                                   ("preprod", "PREPROD")])
+@pytest.mark.parametrize(
+    ("cloud", "sdk_cloud"), [("prod", "PROD"), ("gov", "GOV"), ("mooncake", "MOONCAKE"), ("preprod", "PREPROD")]
+)
 def test_our_endpoint_url_matches_the_official_client(cloud, sdk_cloud):
     environment = "Aaaabbbb-1111-2222-3333-ccccddddeeee"
-    settings = client.ConnectionSettings(environment_id=environment, agent_identifier="cr123_raybot",
-                                         cloud=getattr(client.PowerPlatformCloud, sdk_cloud))
-    expected = client.PowerPlatformEnvironment.get_copilot_studio_connection_url(
-        settings, cloud=settings.cloud).split("?")[0]
+    settings = client.ConnectionSettings(
+        environment_id=environment, agent_identifier="cr123_raybot", cloud=getattr(client.PowerPlatformCloud, sdk_cloud)
+    )
+    expected = client.PowerPlatformEnvironment.get_copilot_studio_connection_url(settings, cloud=settings.cloud).split(
+        "?"
+    )[0]
     ours = CopilotStudioTarget(environment_id=environment, schema_name="cr123_raybot", cloud=cloud, token_env="T")
     assert ours.conversations_url() == expected

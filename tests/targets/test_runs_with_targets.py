@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import json
 
-from tests.targets.targets_helpers import GROUNDED_TEXT, directline_agent, ray_agent
-
 from copilot_eval.evalsets import CaseStatus, EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.exact import ExactMatch
 from copilot_eval.runs import run_eval_set
 from copilot_eval.targets import TargetResult
 from copilot_eval.testing import FakeDirectLine, LoopbackServer, answer, http_error
+from tests.targets.targets_helpers import GROUNDED_TEXT, directline_agent, ray_agent
 
 
 def _set(data_type: EvalDataType, rows: list[tuple[int, str, str]]) -> EvalTestSet:
-    return EvalTestSet(name="ray", data_type=data_type,
-                       cases=[EvalTestCase(conversation_number=n, question=q, response=r) for n, q, r in rows])
+    return EvalTestSet(
+        name="ray",
+        data_type=data_type,
+        cases=[EvalTestCase(conversation_number=n, question=q, response=r) for n, q, r in rows],
+    )
 
 
-SINGLE = _set(EvalDataType.SINGLE_TURN, [(1, "How do Ray tasks work?", GROUNDED_TEXT),
-                                          (2, "broken question", "anything"),
-                                          (3, "What is the weather?", "Sunny.")])
+SINGLE = _set(
+    EvalDataType.SINGLE_TURN,
+    [
+        (1, "How do Ray tasks work?", GROUNDED_TEXT),
+        (2, "broken question", "anything"),
+        (3, "What is the weather?", "Sunny."),
+    ],
+)
 
 
 async def test_a_single_turn_set_is_graded_from_target_evidence_and_resumes(tmp_path):
@@ -43,7 +50,9 @@ async def test_a_single_turn_set_is_graded_from_target_evidence_and_resumes(tmp_
 
 async def test_a_conversation_is_one_target_conversation_answer_per_turn():
     fake = FakeDirectLine(ray_agent(hello=answer("Hi there.")))
-    conversation = _set(EvalDataType.CONVERSATION, [(1, "hello", "Hi there."), (1, "How do Ray tasks work?", GROUNDED_TEXT)])
+    conversation = _set(
+        EvalDataType.CONVERSATION, [(1, "hello", "Hi there."), (1, "How do Ray tasks work?", GROUNDED_TEXT)]
+    )
     async with LoopbackServer(fake):
         run = await run_eval_set(conversation, directline_agent(fake), graders=[ExactMatch()])
     assert [r.effective_status for r in run.results] == [CaseStatus.PASS, CaseStatus.PASS]

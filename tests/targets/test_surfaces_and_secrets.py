@@ -24,8 +24,10 @@ def _load_example():
 
 def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path):
     assert _load_example().main(["--out", str(tmp_path)]) == 0
-    runs = {name: json.loads((tmp_path / f"raybot-{name}" / "run.json").read_text())
-            for name in ("draft", "published", "preview")}
+    runs = {
+        name: json.loads((tmp_path / f"raybot-{name}" / "run.json").read_text())
+        for name in ("draft", "published", "preview")
+    }
     draft, published, preview = runs["draft"], runs["published"], runs["preview"]
     assert (draft["generalQualityPercent"], draft["passed"], draft["failed"]) == (0, 0, 6)
     assert (published["errored"], published["passed"], published["failed"]) == (6, 0, 0)
@@ -33,14 +35,19 @@ def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path):
     assert preview.get("runtimeLimitation") is None
     for limited in (draft, published):
         assert limited["limitationStanding"] == "confirmed"
-        assert "surface raybot-preview answered the same 6 questions well: 6 of 6 passed (100%) with 4 distinct " \
-               "citations" in limited["runtimeLimitation"]
+        assert (
+            "surface raybot-preview answered the same 6 questions well: 6 of 6 passed (100%) with 4 distinct "
+            "citations" in limited["runtimeLimitation"]
+        )
         assert limited["confidence"] == "CONFIRMED"
     comparison = json.loads((tmp_path / "comparison.json").read_text())
     assert [s["label"] for s in comparison["surfaces"]] == ["raybot-draft", "raybot-published", "raybot-preview"]
     first = comparison["cases"][0]["surfaces"]
     assert [first[label][0]["status"] for label in ("raybot-draft", "raybot-published", "raybot-preview")] == [
-        "fail", "error", "pass"]
+        "fail",
+        "error",
+        "pass",
+    ]
 
 
 def test_two_surfaces_name_the_bad_agent_file(tmp_path):
@@ -50,8 +57,10 @@ def test_two_surfaces_name_the_bad_agent_file(tmp_path):
     bad.write_text("target: {type: directline}\n")
     csv = tmp_path / "set.csv"
     csv.write_text('"conversationNumber","question","response"\n"1","q","r"\n')
-    result = CliRunner().invoke(app, ["run", str(csv), "--agent", str(good), "--agent", str(bad),
-                                      "--out", str(tmp_path / "out"), "--no-progress"])
+    result = CliRunner().invoke(
+        app,
+        ["run", str(csv), "--agent", str(good), "--agent", str(bad), "--out", str(tmp_path / "out"), "--no-progress"],
+    )
     assert result.exit_code == 2
     assert f"--agent {bad}: {bad}: target: give exactly one of token_endpoint" in result.output
 
@@ -65,20 +74,36 @@ def test_no_secret_or_token_reaches_any_file_written_or_the_output(tmp_path, mon
     directline = FakeDirectLine(agent, secret=dl_secret)
     sdk = FakeAgentsSdk(agent, token=user_token)
     csv = tmp_path / "set.csv"
-    csv.write_text('"conversationNumber","question","response"\n"1","What does ray run?","Ray runs tasks [1]."\n'
-                   '"2","Unknown question","I do not know."\n')
+    csv.write_text(
+        '"conversationNumber","question","response"\n"1","What does ray run?","Ray runs tasks [1]."\n'
+        '"2","Unknown question","I do not know."\n'
+    )
     with LoopbackServer(directline), LoopbackServer(sdk):
         (tmp_path / "dl.yaml").write_text(
             f"name: dl\ntarget:\n  type: directline\n  secret_env: CANARY_DL_SECRET\n  directline_url: "
-            f"{directline.directline_url}\n  quiet_s: 0.3\n  poll_interval_s: 0.05\n")
+            f"{directline.directline_url}\n  quiet_s: 0.3\n  poll_interval_s: 0.05\n"
+        )
         (tmp_path / "sdk.yaml").write_text(
             f"name: sdk\ntarget:\n  type: copilot-studio\n  direct_connect_url: {sdk.direct_connect_url}\n"
-            "  token_env: CANARY_PP_TOKEN\n")
+            "  token_env: CANARY_PP_TOKEN\n"
+        )
         out = tmp_path / "out"
-        result = CliRunner().invoke(app, ["run", str(csv), "--agent", str(tmp_path / "dl.yaml"),
-                                          "--agent", str(tmp_path / "sdk.yaml"), "--out", str(out), "--no-progress"])
+        result = CliRunner().invoke(
+            app,
+            [
+                "run",
+                str(csv),
+                "--agent",
+                str(tmp_path / "dl.yaml"),
+                "--agent",
+                str(tmp_path / "sdk.yaml"),
+                "--out",
+                str(out),
+                "--no-progress",
+            ],
+        )
     assert result.exit_code == 0, result.output
-    issued = [token for token in directline._tokens]  # every Direct Line token the fake handed out
+    issued = list(directline._tokens)  # every Direct Line token the fake handed out
     assert issued
     written = [path for path in out.rglob("*") if path.is_file()]
     assert len(written) >= 8  # two run folders (run.json, results.csv, checkpoint, evidence) + comparison.json

@@ -23,9 +23,11 @@ from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.agent.suggest import unknown_key
 
-PYTHON_ONLY = {"tools": "Python tools are given in Python, not in an agent file: "
-                        "CopilotEval.from_file(path).with_options(tools=[my_function]); to choose the "
-                        "runtime's built-in tools use allowed_tools / excluded_tools"}
+PYTHON_ONLY = {
+    "tools": "Python tools are given in Python, not in an agent file: "
+    "CopilotEval.from_file(path).with_options(tools=[my_function]); to choose the "
+    "runtime's built-in tools use allowed_tools / excluded_tools"
+}
 
 
 class AgentFileError(ValueError):
@@ -101,8 +103,9 @@ def _custom_agents(entries: Any, base: Path, problems: list[str]) -> tuple[Custo
     agents = []
     for index, entry in enumerate(entries or []):
         try:
-            agents.append(CustomAgent.from_file(_agent_path(entry, base)) if isinstance(entry, str)
-                          else CustomAgent(**entry))
+            agents.append(
+                CustomAgent.from_file(_agent_path(entry, base)) if isinstance(entry, str) else CustomAgent(**entry)
+            )
         except FileNotFoundError as error:
             problems.append(f"custom_agents[{index}]: file not found: {error.filename}")
         except (OSError, ValueError, TypeError) as error:
@@ -155,8 +158,7 @@ def validation_problems(error: ValidationError) -> list[str]:
         where = ".".join(str(part) for part in item["loc"]) or "agent"
         message = str(item["msg"]).removeprefix("Value error, ")
         # A validator that already names the full path (mcp_servers.git.args: ...) says it once.
-        problems.append(message if message.startswith(f"{where}.") or message.startswith(f"{where}:")
-                        else f"{where}: {message}")
+        problems.append(message if message.startswith((f"{where}.", f"{where}:")) else f"{where}: {message}")
     return problems
 
 

@@ -69,8 +69,10 @@ class CopilotEval(BaseModel):
 
         if isinstance(value, ModelSource):
             return value
-        raise ValueError(f"must be a model name or a model source (ScriptedModel, FunctionModel, Replay, Recorder; "
-                         f"see copilot_eval.models.base.ModelSource), got {type(value).__name__}")
+        raise ValueError(
+            f"must be a model name or a model source (ScriptedModel, FunctionModel, Replay, Recorder; "
+            f"see copilot_eval.models.base.ModelSource), got {type(value).__name__}"
+        )
 
     @field_validator("mcp_servers", mode="before")
     @classmethod

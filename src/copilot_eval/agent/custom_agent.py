@@ -20,10 +20,19 @@ from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.agent.suggest import closest
 
 FRONT_MATTER_KEYS = {
-    "name": "name", "description": "description", "tools": "tools", "model": "model", "infer": "infer",
-    "display-name": "display_name", "mcp-servers": "mcp_servers", "argument-hint": "argument_hint",
-    "user-invocable": "user_invocable", "user-invokable": "user_invocable",
-    "disable-model-invocation": "disable_model_invocation", "handoffs": "handoffs", "target": "target",
+    "name": "name",
+    "description": "description",
+    "tools": "tools",
+    "model": "model",
+    "infer": "infer",
+    "display-name": "display_name",
+    "mcp-servers": "mcp_servers",
+    "argument-hint": "argument_hint",
+    "user-invocable": "user_invocable",
+    "user-invokable": "user_invocable",
+    "disable-model-invocation": "disable_model_invocation",
+    "handoffs": "handoffs",
+    "target": "target",
     "agents": "agents",
 }
 """Front-matter key -> CustomAgent field (``user-invokable`` is an older spelling still in use)."""
@@ -138,8 +147,10 @@ class CustomAgent(BaseModel):
         if self.tools is not None:
             config["tools"] = list(self.tools)
         if self.mcp_servers:
-            config["mcp_servers"] = {name: {"tools": ["*"], **{k: v for k, v in server.items() if k != "optional"}}
-                                     for name, server in self.mcp_servers.items()}
+            config["mcp_servers"] = {
+                name: {"tools": ["*"], **{k: v for k, v in server.items() if k != "optional"}}
+                for name, server in self.mcp_servers.items()
+            }
         return config
 
 

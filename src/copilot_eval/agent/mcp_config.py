@@ -79,8 +79,9 @@ def mcp_server_problems(servers: Any, *, where: str = "mcp_servers") -> list[str
     problems = []
     for name, config in servers.items():
         if not isinstance(config, Mapping):
-            problems.append(f"{where}.{name}: expected a mapping of settings (command, args, env or url), "
-                            f"got {_shown(config)}")
+            problems.append(
+                f"{where}.{name}: expected a mapping of settings (command, args, env or url), got {_shown(config)}"
+            )
             continue
         for field, problem in _field_problems(config):
             path = f"{where}.{name}.{field}" if field else f"{where}.{name}"

@@ -18,9 +18,15 @@ from copilot_eval.capture.usage import premium_requests, usage_of
 from copilot_eval.evidence import CaptureError, CopilotResult, RequestAuditRecord, SubagentInvocation
 from copilot_eval.redaction import redact, redact_data
 
-BLOCKING_KINDS = frozenset({
-    "missing_completion", "unmatched_completion", "uncorrelated_event", "conflicting_duplicate", "cancelled",
-})
+BLOCKING_KINDS = frozenset(
+    {
+        "missing_completion",
+        "unmatched_completion",
+        "uncorrelated_event",
+        "conflicting_duplicate",
+        "cancelled",
+    }
+)
 """Capture errors that make session ``success`` false. The others (a result mismatch, an
 unreadable payload, a missing child trace) make ``evidence_complete`` false only."""
 
@@ -38,8 +44,9 @@ def _first_prompt(events: list[dict[str, Any]]) -> str | None:
     return None
 
 
-def _build_scope(scope: Scope, scopes: dict[str, Scope], facts: RunFacts | None, session: SessionFacts,
-                 runtime_version: str | None) -> CopilotResult:
+def _build_scope(
+    scope: Scope, scopes: dict[str, Scope], facts: RunFacts | None, session: SessionFacts, runtime_version: str | None
+) -> CopilotResult:
     """Everything one scope recorded, its children included; success is left to the caller."""
     errors: list[CaptureError] = []
     local = session if scope.key == ROOT else session_facts(scope.events, errors)
@@ -63,13 +70,22 @@ def _build_scope(scope: Scope, scopes: dict[str, Scope], facts: RunFacts | None,
     if scope.key == ROOT:
         invocations = custom_agent_dispatches(scope.events) + untagged_lifecycle(scope.events) + invocations
     result = CopilotResult(
-        turns=turns, all_tool_calls=calls, usage=usage, permissions=permissions, capture_errors=errors,
-        subagent_invocations=invocations, model_used=model_used(usage, local.selected_model),
-        prompt=_first_prompt(scope.events), runtime_version=runtime_version,
+        turns=turns,
+        all_tool_calls=calls,
+        usage=usage,
+        permissions=permissions,
+        capture_errors=errors,
+        subagent_invocations=invocations,
+        model_used=model_used(usage, local.selected_model),
+        prompt=_first_prompt(scope.events),
+        runtime_version=runtime_version,
         raw_events=list(scope.events) + list(scope.lifecycle) if scope.key != ROOT else [],
     )
     result.session_premium_requests = premium_requests(
-        session.shutdown, scope=scope.key, usage=usage, has_children=bool(scope.children),
+        session.shutdown,
+        scope=scope.key,
+        usage=usage,
+        has_children=bool(scope.children),
     )
     if scope.key != ROOT:
         result.error = local.error
@@ -95,7 +111,9 @@ def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts
     result.warnings.extend(mcp_warnings(result.mcp_servers, all_failures=facts is None))
     # A required MCP server that could not start ends the run before its first model call; that
     # failure is the cause, whatever the runner saw as a consequence.
-    mcp_failure = mcp_startup_failure(result.mcp_servers) if facts is not None and facts.mcp_servers is not None else None
+    mcp_failure = (
+        mcp_startup_failure(result.mcp_servers) if facts is not None and facts.mcp_servers is not None else None
+    )
     outcome = decide_outcome(facts, session, blocking_errors(result.capture_errors), mcp_failure=mcp_failure)
     result.stop_reason, result.success, result.error = outcome.stop_reason, outcome.success, outcome.error
 
@@ -111,10 +129,17 @@ def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
     if stop_request is not None:
         stop_request = (stop_request[0], redact(stop_request[1]) or "")
     return dataclasses.replace(
-        facts, error=redact(facts.error), cleanup_error=redact(facts.cleanup_error), prompt=redact(facts.prompt),
-        configuration=redact_data(facts.configuration), tool_exceptions=redact_data(facts.tool_exceptions),
-        request_audit=audit, stop_request=stop_request, runtime_exit=redact(facts.runtime_exit),
-        exception=redact(facts.exception), known_at_timeout=tuple(redact(part) or "" for part in facts.known_at_timeout),
+        facts,
+        error=redact(facts.error),
+        cleanup_error=redact(facts.cleanup_error),
+        prompt=redact(facts.prompt),
+        configuration=redact_data(facts.configuration),
+        tool_exceptions=redact_data(facts.tool_exceptions),
+        request_audit=audit,
+        stop_request=stop_request,
+        runtime_exit=redact(facts.runtime_exit),
+        exception=redact(facts.exception),
+        known_at_timeout=tuple(redact(part) or "" for part in facts.known_at_timeout),
         session_error_note=redact(facts.session_error_note),
     )
 

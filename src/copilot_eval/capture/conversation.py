@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from copilot_eval.capture.events import event_data, event_id, event_type, int_or_none, list_or_empty, text_or_none
+from copilot_eval.capture.events import event_data, event_id, event_type, list_or_empty, text_or_none
 from copilot_eval.capture.session_error import session_error_message
 from copilot_eval.evidence import CaptureError, PermissionRecord, ToolCall, Turn, UsageEntry
 
@@ -21,21 +21,30 @@ def turns_of(events: Iterable[dict[str, Any]], errors: list[CaptureError]) -> li
         data = event_data(event)
         content = text_or_none(data.get("content")) if data else None
         if data is None or content is None:
-            errors.append(CaptureError(kind="unparsed_event", event_id=event_id(event),
-                                       message=f"{kind} without readable text content"))
+            errors.append(
+                CaptureError(
+                    kind="unparsed_event", event_id=event_id(event), message=f"{kind} without readable text content"
+                )
+            )
             continue
         requests = list_or_empty(data.get("toolRequests")) if kind == "assistant.message" else []
         ids = [r["toolCallId"] for r in requests if isinstance(r, dict) and isinstance(r.get("toolCallId"), str)]
-        turns.append(Turn(
-            role="user" if kind == "user.message" else "assistant", content=content, tool_call_ids=ids,
-            turn_id=text_or_none(data.get("turnId")), model=text_or_none(data.get("model")),
-            message_id=text_or_none(data.get("messageId")),
-        ))
+        turns.append(
+            Turn(
+                role="user" if kind == "user.message" else "assistant",
+                content=content,
+                tool_call_ids=ids,
+                turn_id=text_or_none(data.get("turnId")),
+                model=text_or_none(data.get("model")),
+                message_id=text_or_none(data.get("messageId")),
+            )
+        )
     return turns
 
 
-def permissions_of(events: Iterable[dict[str, Any]], calls: list[ToolCall],
-                   errors: list[CaptureError]) -> list[PermissionRecord]:
+def permissions_of(
+    events: Iterable[dict[str, Any]], calls: list[ToolCall], errors: list[CaptureError]
+) -> list[PermissionRecord]:
     """One record per permission request, with the decision when one was seen."""
     names = {call.call_id: call.name for call in calls}
     records: dict[str, PermissionRecord] = {}
@@ -45,13 +54,20 @@ def permissions_of(events: Iterable[dict[str, Any]], calls: list[ToolCall],
         if kind == "permission.requested":
             request = data.get("permissionRequest") if data else None
             if not isinstance(request, dict):
-                errors.append(CaptureError(kind="unparsed_event", event_id=event_id(event),
-                                           message="permission.requested without a permissionRequest object"))
+                errors.append(
+                    CaptureError(
+                        kind="unparsed_event",
+                        event_id=event_id(event),
+                        message="permission.requested without a permissionRequest object",
+                    )
+                )
                 continue
             call_id = text_or_none(request.get("toolCallId")) or text_or_none(data.get("toolCallId"))
             record = PermissionRecord(
-                request_id=text_or_none(data.get("requestId")), kind=text_or_none(request.get("kind")),
-                tool_name=text_or_none(request.get("toolName")) or names.get(call_id), tool_call_id=call_id,
+                request_id=text_or_none(data.get("requestId")),
+                kind=text_or_none(request.get("kind")),
+                tool_name=text_or_none(request.get("toolName")) or names.get(call_id),
+                tool_call_id=call_id,
                 details=request,
             )
             if record.request_id is None:
@@ -94,17 +110,22 @@ def session_facts(events: Iterable[dict[str, Any]], errors: list[CaptureError]) 
             facts.working_directory = text_or_none(context.get("cwd")) if isinstance(context, dict) else None
         elif kind == "session.model_change" and data is not None:
             facts.selected_model = text_or_none(data.get("newModel")) or facts.selected_model
-        elif kind == "session.tools_updated" and data is not None and facts.selected_model is None:
-            facts.selected_model = text_or_none(data.get("model"))
-        elif kind == "subagent.configured" and data is not None and facts.selected_model is None:
+        elif (kind == "session.tools_updated" and data is not None and facts.selected_model is None) or (
+            kind == "subagent.configured" and data is not None and facts.selected_model is None
+        ):
             facts.selected_model = text_or_none(data.get("model"))
         elif kind == "session.idle":
             facts.idle_seen = True
             facts.aborted = facts.aborted or bool(data and data.get("aborted") is True)
         elif kind == "session.error":
             if data is None:
-                errors.append(CaptureError(kind="unparsed_event", event_id=event_id(event),
-                                           message="session.error without a payload object"))
+                errors.append(
+                    CaptureError(
+                        kind="unparsed_event",
+                        event_id=event_id(event),
+                        message="session.error without a payload object",
+                    )
+                )
             messages.append(session_error_message(data))
         elif kind == "session.shutdown" and data is not None:
             facts.shutdown = data

@@ -71,7 +71,7 @@ def _trailing_json(content: str, display: str | None) -> Any:
     if display is not None:
         if not content.startswith(display + SEPARATOR):
             return _MISSING
-        return _loads(content[len(display) + len(SEPARATOR):])
+        return _loads(content[len(display) + len(SEPARATOR) :])
     # No content blocks to tell where the display ends: try the last separator.
     head, sep, tail = content.rpartition(SEPARATOR)
     return _loads(tail) if sep and head else _MISSING
@@ -89,11 +89,14 @@ def read_mcp_result(content: str, contents: Any = None, structured_content: Any 
 
     if structured_content is not _MISSING:
         if trailing is not _MISSING and trailing != structured_content:
-            return McpReading(_unwrap(structured_content),
-                              "structuredContent differs from the structured part of the text")
+            return McpReading(
+                _unwrap(structured_content), "structuredContent differs from the structured part of the text"
+            )
         if has_tail and trailing is _MISSING:
-            return McpReading(_unwrap(structured_content),
-                              f"unexplained trailing data after the display text: {content[len(display):][:120]!r}")
+            return McpReading(
+                _unwrap(structured_content),
+                f"unexplained trailing data after the display text: {content[len(display) :][:120]!r}",
+            )
         shown = display if display is not None else content
         if not _wrapper_agrees(shown, structured_content):
             return McpReading(_unwrap(structured_content), "display text and structured result disagree")
@@ -101,7 +104,9 @@ def read_mcp_result(content: str, contents: Any = None, structured_content: Any 
 
     if has_tail:
         if trailing is _MISSING:
-            return McpReading(problem=f"unexplained trailing data after the display text: {content[len(display):][:120]!r}")
+            return McpReading(
+                problem=f"unexplained trailing data after the display text: {content[len(display) :][:120]!r}"
+            )
         if not _wrapper_agrees(display, trailing):
             return McpReading(_unwrap(trailing), "display text and structured result disagree")
         return McpReading(_unwrap(trailing))

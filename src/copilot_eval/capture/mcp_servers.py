@@ -37,8 +37,9 @@ def _apply(entry: McpServerStatus, status: Any, error: Any, classification: Any 
     entry.error_classification = text_or_none(classification) or entry.error_classification
 
 
-def mcp_server_statuses(events: Iterable[Mapping[str, Any]],
-                        listing: Iterable[Mapping[str, Any]] | None = None) -> list[McpServerStatus]:
+def mcp_server_statuses(
+    events: Iterable[Mapping[str, Any]], listing: Iterable[Mapping[str, Any]] | None = None
+) -> list[McpServerStatus]:
     """Every MCP server the run configured or the runtime reported, in first-seen order.
 
     ``listing`` holds the runner's rows (``name``, ``status``, ``error``, ``optional``); the events
@@ -73,7 +74,8 @@ def mcp_server_statuses(events: Iterable[Mapping[str, Any]],
 SLOW_HANDSHAKE_HINT = (
     "; the runtime gives a stdio server a few seconds to answer its first handshake, and a server "
     "still starting then refuses the fallback handshake: this server may simply start too slowly "
-    "(a Python server on a busy machine can take that long to import)")
+    "(a Python server on a busy machine can take that long to import)"
+)
 
 
 def _describe(server: McpServerStatus) -> str:
@@ -87,8 +89,7 @@ def mcp_startup_failure(servers: Iterable[McpServerStatus]) -> str | None:
     """Why the run cannot go on: the first required server that failed, or ``None``."""
     for server in servers:
         if server.failed and not server.optional:
-            return (f"{_describe(server)} (fix mcp_servers.{server.name}, or mark it `optional: true` "
-                    "to run without it)")
+            return f"{_describe(server)} (fix mcp_servers.{server.name}, or mark it `optional: true` to run without it)"
     return None
 
 

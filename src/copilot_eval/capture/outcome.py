@@ -36,8 +36,15 @@ def _cause(facts: RunFacts, session: SessionFacts) -> tuple[StopReason, str | No
     if facts.stop_request is not None:
         return facts.stop_request[0], facts.stop_request[1], False
     if facts.runtime_exit is not None:
-        return "execution_error", (f"{facts.runtime_exit}: {facts.exception}" if facts.exception
-                                   else f"{facts.runtime_exit} during the session"), False
+        return (
+            "execution_error",
+            (
+                f"{facts.runtime_exit}: {facts.exception}"
+                if facts.exception
+                else f"{facts.runtime_exit} during the session"
+            ),
+            False,
+        )
     if facts.timed_out_while is not None:
         limit = f"{facts.timeout_s:g} s" if facts.timeout_s is not None else "the deadline"
         text = f"timed out after {limit} (timeout_s) {facts.timed_out_while}"
@@ -50,8 +57,9 @@ def _cause(facts: RunFacts, session: SessionFacts) -> tuple[StopReason, str | No
     return "completed", None, False
 
 
-def decide_outcome(facts: RunFacts | None, session: SessionFacts, blocking: list[CaptureError], *,
-                   mcp_failure: str | None = None) -> Outcome:
+def decide_outcome(
+    facts: RunFacts | None, session: SessionFacts, blocking: list[CaptureError], *, mcp_failure: str | None = None
+) -> Outcome:
     """Stop reason, success and error of the root run (``blocking``: capture errors that fail it;
     ``mcp_failure``: a required MCP server that could not start, the cause before any other)."""
     if facts is not None and mcp_failure is not None:

@@ -28,8 +28,13 @@ def _apply_lifecycle(invocation: SubagentInvocation, kind: str, data: dict[str, 
     invocation.details = details
     invocation.parent_call_id = invocation.parent_call_id or text_or_none(data.get("toolCallId"))
     invocation.name = invocation.name or text_or_none(data.get("agentName"))
-    for key, label in (("agentDisplayName", "display_name"), ("agentDescription", "description"),
-                       ("agentType", "agent_type"), ("model", "model"), ("reasoningEffort", "reasoning_effort")):
+    for key, label in (
+        ("agentDisplayName", "display_name"),
+        ("agentDescription", "description"),
+        ("agentType", "agent_type"),
+        ("model", "model"),
+        ("reasoningEffort", "reasoning_effort"),
+    ):
         if key in data and data[key] is not None:
             details[label] = data[key]
     if kind == "subagent.started":
@@ -44,8 +49,9 @@ def _apply_lifecycle(invocation: SubagentInvocation, kind: str, data: dict[str, 
             invocation.error = text_or_none(data.get("error"))
 
 
-def runtime_subagents(scope: Scope, scopes: dict[str, Scope], build_child: BuildChild,
-                      errors: list[CaptureError]) -> list[SubagentInvocation]:
+def runtime_subagents(
+    scope: Scope, scopes: dict[str, Scope], build_child: BuildChild, errors: list[CaptureError]
+) -> list[SubagentInvocation]:
     """Invocations of the children this scope started, each with its own child result."""
     invocations: list[SubagentInvocation] = []
     for child_key in scope.children:
@@ -54,16 +60,30 @@ def runtime_subagents(scope: Scope, scopes: dict[str, Scope], build_child: Build
         for event in lifecycle:
             data = event_data(event)
             if data is None:
-                errors.append(CaptureError(kind="unparsed_event", event_id=event_id(event),
-                                           message=f"{event_type(event)} without a payload object"))
+                errors.append(
+                    CaptureError(
+                        kind="unparsed_event",
+                        event_id=event_id(event),
+                        message=f"{event_type(event)} without a payload object",
+                    )
+                )
                 continue
             _apply_lifecycle(invocation, event_type(event), data)
         if not lifecycle:
-            errors.append(CaptureError(kind="uncorrelated_event",
-                                       message=f"events tagged with agent {child_key} but no subagent.started for it"))
+            errors.append(
+                CaptureError(
+                    kind="uncorrelated_event",
+                    message=f"events tagged with agent {child_key} but no subagent.started for it",
+                )
+            )
         if invocation.status == "cancelled":
-            errors.append(CaptureError(kind="cancelled", call_id=invocation.parent_call_id,
-                                       message=f"subagent {invocation.name or child_key} was cancelled"))
+            errors.append(
+                CaptureError(
+                    kind="cancelled",
+                    call_id=invocation.parent_call_id,
+                    message=f"subagent {invocation.name or child_key} was cancelled",
+                )
+            )
         invocation.result = build_child(child_key, invocation) if scopes[child_key].events else None
         invocations.append(invocation)
     return invocations
@@ -92,8 +112,13 @@ def custom_agent_dispatches(events: list[dict[str, Any]]) -> list[SubagentInvoca
             continue
         seen.append(data)
         details = {"display_name": data.get("agentDisplayName"), "tools": data.get("tools")}
-        invocations.append(SubagentInvocation(
-            invocation_id=event_id(event), name=text_or_none(data.get("agentName")), kind="custom_agent",
-            status="selected", details=details,
-        ))
+        invocations.append(
+            SubagentInvocation(
+                invocation_id=event_id(event),
+                name=text_or_none(data.get("agentName")),
+                kind="custom_agent",
+                status="selected",
+                details=details,
+            )
+        )
     return invocations

@@ -35,10 +35,14 @@ class _Ledger:
             self.first[key] = data
             return True
         if self.first[key] != data:
-            self.errors.append(CaptureError(
-                kind="conflicting_duplicate", call_id=call_id, event_id=event_id(event),
-                message=f"a second {kind} event for call {call_id} disagrees with the first; the first is kept",
-            ))
+            self.errors.append(
+                CaptureError(
+                    kind="conflicting_duplicate",
+                    call_id=call_id,
+                    event_id=event_id(event),
+                    message=f"a second {kind} event for call {call_id} disagrees with the first; the first is kept",
+                )
+            )
         return False
 
 
@@ -46,8 +50,11 @@ def _call_id(event: dict[str, Any], data: dict[str, Any] | None, errors: list[Ca
     call_id = text_or_none(data.get("toolCallId")) if data else None
     if call_id is None:
         kind = "uncorrelated_event" if event_type(event) == "tool.execution_complete" else "unparsed_event"
-        errors.append(CaptureError(kind=kind, event_id=event_id(event),
-                                   message=f"{event_type(event)} without a readable toolCallId"))
+        errors.append(
+            CaptureError(
+                kind=kind, event_id=event_id(event), message=f"{event_type(event)} without a readable toolCallId"
+            )
+        )
     return call_id
 
 
@@ -71,7 +78,9 @@ def _arguments(value: Any) -> tuple[dict[str, Any] | None, Any]:
 
 def _unreadable_arguments(call: ToolCall, event: dict[str, Any] | None) -> CaptureError:
     return CaptureError(
-        kind="unparsed_event", call_id=call.call_id, event_id=event_id(event) if event else None,
+        kind="unparsed_event",
+        call_id=call.call_id,
+        event_id=event_id(event) if event else None,
         message=f"arguments of call {call.call_id} are not a JSON object; kept raw: {str(call.raw_arguments)[:120]!r}",
     )
 
@@ -82,15 +91,19 @@ def _set_arguments(call: ToolCall, value: Any, event: dict[str, Any], errors: li
         errors.append(_unreadable_arguments(call, event))
 
 
-def _note_request(calls: dict[str, ToolCall], data: dict[str, Any], scope: str, event: dict[str, Any],
-                  errors: list[CaptureError]) -> None:
+def _note_request(
+    calls: dict[str, ToolCall], data: dict[str, Any], scope: str, event: dict[str, Any], errors: list[CaptureError]
+) -> None:
     for request in list_or_empty(data.get("toolRequests")):
         call_id = text_or_none(request.get("toolCallId")) if isinstance(request, dict) else None
         if call_id is None or call_id in calls:
             continue
         calls[call_id] = call = ToolCall(
-            call_id=call_id, name=text_or_none(request.get("name")),
-            completion_received=False, turn_id=text_or_none(data.get("turnId")), agent_id=scope or None,
+            call_id=call_id,
+            name=text_or_none(request.get("name")),
+            completion_received=False,
+            turn_id=text_or_none(data.get("turnId")),
+            agent_id=scope or None,
             parent_call_id=text_or_none(data.get("parentToolCallId")),
         )
         _set_arguments(call, request.get("arguments"), event, [])  # the start, when seen, reports it
@@ -103,8 +116,14 @@ def _request_argument_problems(calls: dict[str, ToolCall], started: set[str], er
             errors.append(_unreadable_arguments(call, None))
 
 
-def _apply_start(calls: dict[str, ToolCall], call_id: str, data: dict[str, Any], scope: str,
-                 event: dict[str, Any], errors: list[CaptureError]) -> None:
+def _apply_start(
+    calls: dict[str, ToolCall],
+    call_id: str,
+    data: dict[str, Any],
+    scope: str,
+    event: dict[str, Any],
+    errors: list[CaptureError],
+) -> None:
     # The start is the runtime's own record of what ran, so it wins over the model's request.
     previous = calls.get(call_id)
     calls[call_id] = call = ToolCall(
@@ -131,15 +150,22 @@ def _error_text(data: dict[str, Any]) -> tuple[str | None, str | None]:
     return text_or_none(error), None
 
 
-def _apply_completion(call: ToolCall, data: dict[str, Any], event: dict[str, Any],
-                      facts: RunFacts | None, errors: list[CaptureError]) -> None:
+def _apply_completion(
+    call: ToolCall, data: dict[str, Any], event: dict[str, Any], facts: RunFacts | None, errors: list[CaptureError]
+) -> None:
     call_id = call.call_id or ""
     call.completion_received = True
     success = data.get("success")
     call.success = success if isinstance(success, bool) else None
     if call.success is None:
-        errors.append(CaptureError(kind="unparsed_event", call_id=call_id, event_id=event_id(event),
-                                   message="tool.execution_complete without a boolean success"))
+        errors.append(
+            CaptureError(
+                kind="unparsed_event",
+                call_id=call_id,
+                event_id=event_id(event),
+                message="tool.execution_complete without a boolean success",
+            )
+        )
     output = read_tool_output(data.get("result"), is_mcp=call.mcp_server_name is not None)
     call.result, call.detailed_result, call.structured_result = output.text, output.detailed, output.structured
     if output.images:
@@ -148,13 +174,20 @@ def _apply_completion(call: ToolCall, data: dict[str, Any], event: dict[str, Any
     for problem in output.unreadable:
         errors.append(CaptureError(kind="unparsed_event", call_id=call_id, event_id=event_id(event), message=problem))
     if output.mismatch:
-        errors.append(CaptureError(kind="result_mismatch", call_id=call_id, event_id=event_id(event),
-                                   message=output.mismatch))
+        errors.append(
+            CaptureError(kind="result_mismatch", call_id=call_id, event_id=event_id(event), message=output.mismatch)
+        )
     message, code = _error_text(data)
     call.error = message
     if call.success is False and ((code or "").lower() in _CANCEL_CODES or "cancel" in (message or "").lower()):
-        errors.append(CaptureError(kind="cancelled", call_id=call_id, event_id=event_id(event),
-                                   message=f"tool call {call_id} was cancelled: {message}"))
+        errors.append(
+            CaptureError(
+                kind="cancelled",
+                call_id=call_id,
+                event_id=event_id(event),
+                message=f"tool call {call_id} was cancelled: {message}",
+            )
+        )
     turn_id = text_or_none(data.get("turnId"))
     call.turn_id = call.turn_id or turn_id
     _apply_facts(call, facts, errors=errors)
@@ -166,7 +199,9 @@ def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[Capture
     exception = facts.tool_exceptions.get(call.call_id)
     if exception is not None:
         runtime_text = call.error
-        call.error = exception if runtime_text in (None, exception) else f"{exception} (runtime reported: {runtime_text})"
+        call.error = (
+            exception if runtime_text in (None, exception) else f"{exception} (runtime reported: {runtime_text})"
+        )
         call.success = False
     if call.call_id in facts.refused_call_ids:
         call.success = False
@@ -178,12 +213,18 @@ def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[Capture
         call.success = None
         call.result = call.detailed_result = call.structured_result = None
         call.error = _ABANDONED_TEXT
-        errors.append(CaptureError(kind="cancelled", call_id=call.call_id,
-                                   message=f"handler of call {call.call_id} never returned and was abandoned"))
+        errors.append(
+            CaptureError(
+                kind="cancelled",
+                call_id=call.call_id,
+                message=f"handler of call {call.call_id} never returned and was abandoned",
+            )
+        )
 
 
-def tool_calls_of(events: Iterable[dict[str, Any]], *, scope: str, facts: RunFacts | None,
-                  errors: list[CaptureError]) -> list[ToolCall]:
+def tool_calls_of(
+    events: Iterable[dict[str, Any]], *, scope: str, facts: RunFacts | None, errors: list[CaptureError]
+) -> list[ToolCall]:
     """The tool calls of one agent scope, in first-seen order; problems go to ``errors``."""
     calls: dict[str, ToolCall] = {}
     ledger = _Ledger(errors)
@@ -206,8 +247,14 @@ def tool_calls_of(events: Iterable[dict[str, Any]], *, scope: str, facts: RunFac
     for call_id, data, event in completions:
         call = calls.get(call_id)
         if call is None:
-            errors.append(CaptureError(kind="unmatched_completion", call_id=call_id, event_id=event_id(event),
-                                       message=f"completion for call {call_id} which was never requested or started"))
+            errors.append(
+                CaptureError(
+                    kind="unmatched_completion",
+                    call_id=call_id,
+                    event_id=event_id(event),
+                    message=f"completion for call {call_id} which was never requested or started",
+                )
+            )
             continue
         _apply_completion(call, data, event, facts, errors)
     completed = {call_id for call_id, _, _ in completions}
@@ -218,6 +265,11 @@ def tool_calls_of(events: Iterable[dict[str, Any]], *, scope: str, facts: RunFac
         refused = facts is not None and call.call_id in facts.refused_call_ids
         abandoned = facts is not None and call.call_id in facts.abandoned_call_ids
         if not refused and not abandoned:
-            errors.append(CaptureError(kind="missing_completion", call_id=call.call_id,
-                                       message=f"call {call.call_id} ({call.name}) started but no completion was seen"))
+            errors.append(
+                CaptureError(
+                    kind="missing_completion",
+                    call_id=call.call_id,
+                    message=f"call {call.call_id} ({call.name}) started but no completion was seen",
+                )
+            )
     return list(calls.values())

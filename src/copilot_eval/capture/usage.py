@@ -61,8 +61,11 @@ def usage_of(events: Iterable[dict[str, Any]], *, scope: str, errors: list[Captu
             continue
         data = event_data(event)
         if data is None:
-            errors.append(CaptureError(kind="unparsed_event", event_id=event_id(event),
-                                       message="assistant.usage without a payload object"))
+            errors.append(
+                CaptureError(
+                    kind="unparsed_event", event_id=event_id(event), message="assistant.usage without a payload object"
+                )
+            )
             continue
         entries.append(usage_entry(data, scope))
     return entries
@@ -74,13 +77,16 @@ def _agent_share(shutdown: dict[str, Any], scope: str) -> float | None:
     models = entry.get("modelMetrics") if isinstance(entry, dict) else None
     if not isinstance(models, dict) or not models:
         return None
-    costs = [number_or_none(dict_or_empty(m.get("requests")).get("cost")) if isinstance(m, dict) else None
-             for m in models.values()]
+    costs = [
+        number_or_none(dict_or_empty(m.get("requests")).get("cost")) if isinstance(m, dict) else None
+        for m in models.values()
+    ]
     return None if any(c is None for c in costs) else float(sum(costs))  # type: ignore[arg-type]
 
 
-def premium_requests(shutdown: dict[str, Any] | None, *, scope: str, usage: list[UsageEntry],
-                     has_children: bool) -> float | None:
+def premium_requests(
+    shutdown: dict[str, Any] | None, *, scope: str, usage: list[UsageEntry], has_children: bool
+) -> float | None:
     """This scope's own premium requests as the runtime reported them, or ``None``."""
     if shutdown is not None:
         if scope == ROOT and not has_children:

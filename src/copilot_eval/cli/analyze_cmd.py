@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -19,8 +19,10 @@ EXIT_BAD_INPUT = 2
 
 def analyze(
     export: Annotated[Path, typer.Argument(metavar="RESULTS.csv", help="Results CSV exported from the Evaluate tab.")],
-    out: Annotated[Optional[Path], typer.Option("--out", help="Where run.json goes (default: eval-runs/NAME-analysis-TIME).")] = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Where run.json goes (default: eval-runs/NAME-analysis-TIME).")
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
 ) -> None:
     """Read an Evaluate-tab results export, judge it like our own runs, write run.json and print the summary."""
     from rich.console import Console

@@ -79,8 +79,12 @@ def discard_passing_workdirs(case_results: Iterable[Any], out: Path) -> int:
 
 
 def clean(
-    older_than: Annotated[float, typer.Option("--older-than", min=0,
-                          help="Only folders untouched for this many minutes (default 60; 0 removes all).")] = 60,
+    older_than: Annotated[
+        float,
+        typer.Option(
+            "--older-than", min=0, help="Only folders untouched for this many minutes (default 60; 0 removes all)."
+        ),
+    ] = 60,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be removed, remove nothing.")] = False,
 ) -> None:
     """Remove the working directories runs kept in the temporary directory (copilot-eval-run-*)."""

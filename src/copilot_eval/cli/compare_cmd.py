@@ -7,7 +7,7 @@ regressed; 2 a folder holds no readable run.json.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -15,11 +15,18 @@ import typer
 def compare(
     baseline: Annotated[Path, typer.Argument(metavar="RUN_A", help="The baseline run folder.")],
     candidate: Annotated[Path, typer.Argument(metavar="RUN_B", help="The candidate run folder.")],
-    markdown: Annotated[Optional[str], typer.Option("--markdown", help="Write the comparison as Markdown to this "
-                        "file, or '-' for stdout (a PR comment, $GITHUB_STEP_SUMMARY).")] = None,
-    html: Annotated[Optional[Path], typer.Option("--html", help="Write the comparison as an HTML page.")] = None,
-    fail_on_regression: Annotated[bool, typer.Option("--fail-on-regression",
-                                  help="Exit 1 when any case regressed.")] = False,
+    markdown: Annotated[
+        str | None,
+        typer.Option(
+            "--markdown",
+            help="Write the comparison as Markdown to this "
+            "file, or '-' for stdout (a PR comment, $GITHUB_STEP_SUMMARY).",
+        ),
+    ] = None,
+    html: Annotated[Path | None, typer.Option("--html", help="Write the comparison as an HTML page.")] = None,
+    fail_on_regression: Annotated[
+        bool, typer.Option("--fail-on-regression", help="Exit 1 when any case regressed.")
+    ] = False,
 ) -> None:
     """Compare two runs: improved, regressed, changed, new, removed and unchanged cases, and the score delta."""
     from rich.console import Console
@@ -36,8 +43,9 @@ def compare(
         if markdown:
             write_text_atomically(markdown, comparison_markdown(comparison))
     if html:
-        write_text_atomically(html, comparison_html(comparison, baseline_label=str(baseline),
-                                                    candidate_label=str(candidate)))
+        write_text_atomically(
+            html, comparison_html(comparison, baseline_label=str(baseline), candidate_label=str(candidate))
+        )
     if fail_on_regression and comparison.of_kind("regressed"):
         raise typer.Exit(1)
 

@@ -8,7 +8,7 @@ usage errors such as an unknown suffix or template.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Optional
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -40,24 +40,34 @@ def _warnings(test_set: EvalTestSet, template: CsvTemplate | None, profile: str 
 
 
 def convert(
-    source: Annotated[Path, typer.Argument(metavar="IN", help="Input .csv or .json test set.", exists=True, dir_okay=False)],
+    source: Annotated[
+        Path, typer.Argument(metavar="IN", help="Input .csv or .json test set.", exists=True, dir_okay=False)
+    ],
     target: Annotated[Path, typer.Argument(metavar="OUT", help="Output .csv or .json file (overwritten).")],
     template: Annotated[
-        Optional[str],
-        typer.Option(help="CSV template for OUT: conversation, single-response or legacy-single-response. "
-                     "Default: the one that loses nothing."),
+        str | None,
+        typer.Option(
+            help="CSV template for OUT: conversation, single-response or legacy-single-response. "
+            "Default: the one that loses nothing."
+        ),
     ] = None,
-    name: Annotated[Optional[str], typer.Option(help="Test-set name when IN is CSV (default: file stem).")] = None,
+    name: Annotated[str | None, typer.Option(help="Test-set name when IN is CSV (default: file stem).")] = None,
     data_type: Annotated[
-        Optional[str], typer.Option("--data-type", help="Conversation or SingleTurn (default: from the template).")
+        str | None, typer.Option("--data-type", help="Conversation or SingleTurn (default: from the template).")
     ] = None,
     profile: Annotated[
-        Optional[str], typer.Option("--profile", help="Rule set for warnings and the comment block: "
-                                    "copilot-studio (default) or seed.")
+        str | None,
+        typer.Option(
+            "--profile", help="Rule set for warnings and the comment block: copilot-studio (default) or seed."
+        ),
     ] = None,
     preamble: Annotated[
-        Optional[bool], typer.Option("--preamble/--no-preamble", help="Write a comment block stating the rule "
-                                     "set's limits before the CSV header (default: when IN had one).")
+        bool | None,
+        typer.Option(
+            "--preamble/--no-preamble",
+            help="Write a comment block stating the rule "
+            "set's limits before the CSV header (default: when IN had one).",
+        ),
     ] = None,
 ) -> None:
     """Convert a test set between CSV templates and JSON."""

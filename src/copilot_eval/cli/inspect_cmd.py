@@ -45,9 +45,17 @@ def _saved_result(path: Path) -> CopilotResult | None:
 
 
 def inspect(
-    events_file: Annotated[Path, typer.Argument(metavar="FILE", help="A JSONL session event log (one "
-                           "SessionEvent.to_dict() per line) or a saved CopilotResult JSON (evidence file).")],
-    as_json: Annotated[bool, typer.Option("--json", help="Print the full native JSON result instead of tables.")] = False,
+    events_file: Annotated[
+        Path,
+        typer.Argument(
+            metavar="FILE",
+            help="A JSONL session event log (one "
+            "SessionEvent.to_dict() per line) or a saved CopilotResult JSON (evidence file).",
+        ),
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the full native JSON result instead of tables.")
+    ] = False,
 ) -> None:
     """Summarise a saved event log or evidence file: success, tools, MCP servers, capture errors, subagents."""
     from copilot_eval.capture import EventLogError, load_event_log, result_from_events

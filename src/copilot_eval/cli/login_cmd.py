@@ -29,8 +29,11 @@ def login(
         raise typer.Exit(2) from None
     target = agent.target
     if not isinstance(target, CopilotStudioTarget) or not target.client_id:
-        typer.echo(f"error: --agent {agent_path}: login is for targets of type copilot-studio with a client_id "
-                   "(Direct Line needs no sign-in; a token_env target brings its own token)", err=True)
+        typer.echo(
+            f"error: --agent {agent_path}: login is for targets of type copilot-studio with a client_id "
+            "(Direct Line needs no sign-in; a token_env target brings its own token)",
+            err=True,
+        )
         raise typer.Exit(2)
     path = token_cache_path()
     try:

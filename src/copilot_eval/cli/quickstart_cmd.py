@@ -42,8 +42,17 @@ def register(app: typer.Typer) -> None:
             locate_runtime()
         evidence_dir = out or Path(tempfile.mkdtemp(prefix="copilot-eval-quickstart-"))
         earlier = _json_files(evidence_dir)
-        command = [sys.executable, "-m", "pytest", str(examples / "quickstart"), "-q", "-p", "no:cacheprovider",
-                   f"--copilot-evidence-dir={evidence_dir}", f"--rootdir={examples / 'quickstart'}"]
+        command = [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(examples / "quickstart"),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--copilot-evidence-dir={evidence_dir}",
+            f"--rootdir={examples / 'quickstart'}",
+        ]
         if model:
             command.append(f"--copilot-model={model}")
         if provider_url:
@@ -58,7 +67,9 @@ def register(app: typer.Typer) -> None:
         console.print(evidence_table(written))
         console.print(f"evidence JSON: {evidence_dir}")
         if model:
-            console.print("note: the evaluation story below keeps its scripted agent; --model applies to the suite above")
+            console.print(
+                "note: the evaluation story below keeps its scripted agent; --model applies to the suite above"
+            )
         eval_code = _run_evaluation_story(examples, evidence_dir, console)
         studio_code = _run_copilot_studio_story(examples, evidence_dir, console)
         raise typer.Exit(exit_code or eval_code or studio_code)
@@ -82,8 +93,18 @@ def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -
     evidence_dir.mkdir(parents=True, exist_ok=True)
     out = Path(tempfile.mkdtemp(prefix=f"eval-run-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
     console.print(f"[bold]evaluating[/bold] {test_set.name} against {agent.name} (copilot-eval run)")  # type: ignore[attr-defined]
-    command = [sys.executable, "-m", "copilot_eval.cli.app", "run", str(test_set), "--agent", str(agent),
-               "--out", str(out), "--no-progress"]
+    command = [
+        sys.executable,
+        "-m",
+        "copilot_eval.cli.app",
+        "run",
+        str(test_set),
+        "--agent",
+        str(agent),
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     code = subprocess.call(command)
     report = out / "report.html"
     if report.is_file():
@@ -99,6 +120,8 @@ def _run_copilot_studio_story(examples: Path, evidence_dir: Path, console: objec
     if not script.is_file():
         return 0
     out = Path(tempfile.mkdtemp(prefix=f"raybot-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
-    console.print("[bold]evaluating[/bold] a Copilot Studio agent on three surfaces "  # type: ignore[attr-defined]
-                  "(local fakes of Direct Line and the Agents SDK endpoint)")
+    console.print(
+        "[bold]evaluating[/bold] a Copilot Studio agent on three surfaces "  # type: ignore[attr-defined]
+        "(local fakes of Direct Line and the Agents SDK endpoint)"
+    )
     return subprocess.call([sys.executable, str(script), "--out", str(out)])

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -23,8 +23,8 @@ def _bad_input(message: str) -> typer.Exit:
 def regrade(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A folder written by `copilot-eval run --out`.")],
     grader: Annotated[list[str], typer.Option("--grader", help="Grader spec, repeatable (as for `run`).")],
-    judge_path: Annotated[Optional[Path], typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="New run folder (default: RUN_DIR-regraded-TIME).")] = None,
+    judge_path: Annotated[Path | None, typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="New run folder (default: RUN_DIR-regraded-TIME).")] = None,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
     import asyncio
@@ -52,8 +52,12 @@ def regrade(
             from copilot_eval.runtime.process.pool import close_all_pools
 
             close_all_pools()
-    print_summary(result, test_set, Console(),
-                  extra=[f"regraded without running the agent; outputs: {out / 'run.json'}, {out / 'results.csv'}"])
+    print_summary(
+        result,
+        test_set,
+        Console(),
+        extra=[f"regraded without running the agent; outputs: {out / 'run.json'}, {out / 'results.csv'}"],
+    )
 
 
 def register(app: typer.Typer) -> None:

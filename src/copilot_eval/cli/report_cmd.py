@@ -6,22 +6,29 @@ Exit codes: 0 written; 2 the folder holds no readable run.json.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
 
 def report(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A run folder written by `copilot-eval run`.")],
-    out: Annotated[Optional[Path], typer.Option("--out", help="HTML file to write (default: RUN_DIR/report.html).")] = None,
-    markdown: Annotated[Optional[str], typer.Option("--markdown", help="Also write a Markdown summary to this "
-                        "file, or '-' for stdout (append it to $GITHUB_STEP_SUMMARY).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="HTML file to write (default: RUN_DIR/report.html).")
+    ] = None,
+    markdown: Annotated[
+        str | None,
+        typer.Option(
+            "--markdown",
+            help="Also write a Markdown summary to this file, or '-' for stdout (append it to $GITHUB_STEP_SUMMARY).",
+        ),
+    ] = None,
 ) -> None:
     """Write the HTML report of a run: summary, limitation, repeats, charts, a drill-down per case."""
     from copilot_eval.evalsets import EvalSetError
+    from copilot_eval.reports.atomic import write_text_atomically
     from copilot_eval.reports.html_run import run_report_html
     from copilot_eval.reports.markdown import run_summary_markdown
-    from copilot_eval.reports.atomic import write_text_atomically
     from copilot_eval.reports.run_folder import read_run_folder
 
     try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -34,33 +34,73 @@ def _profile_option(profile: str | None) -> str | None:
 
 def run(
     test_set_path: Annotated[Path, typer.Argument(metavar="SET", help="Test set: .csv or .json.")],
-    agent_paths: Annotated[list[Path], typer.Option("--agent", help="Agent file (YAML) to evaluate; repeat it to "
-                           "compare several surfaces (one folder each under --out, plus comparison.json).")],
-    grader: Annotated[Optional[list[str]], typer.Option("--grader", help="Grader spec, repeatable: exact, "
-                      "keywords:all:a,b, similarity:0.7, capability:tool:NAME, compare_meaning[:50], "
-                      "general_quality, labels:ok=pass,bad=fail. Default: similarity.")] = None,
-    judge_path: Annotated[Optional[Path], typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
+    agent_paths: Annotated[
+        list[Path],
+        typer.Option(
+            "--agent",
+            help="Agent file (YAML) to evaluate; repeat it to "
+            "compare several surfaces (one folder each under --out, plus comparison.json).",
+        ),
+    ],
+    grader: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--grader",
+            help="Grader spec, repeatable: exact, "
+            "keywords:all:a,b, similarity:0.7, capability:tool:NAME, compare_meaning[:50], "
+            "general_quality, labels:ok=pass,bad=fail. Default: similarity.",
+        ),
+    ] = None,
+    judge_path: Annotated[Path | None, typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Play every case N times (pass@k, pass^k).")] = 1,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Sessions run in parallel.")] = 4,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Output directory (default: eval-runs/SET-TIME).")] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Output directory (default: eval-runs/SET-TIME).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")] = False,
-    fail_under: Annotated[Optional[float], typer.Option("--fail-under", min=0, max=100,
-                          help="Exit 1 when the score (percent of graded cases) is below this.")] = None,
-    data_type: Annotated[Optional[str], typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
-    profile: Annotated[Optional[str], typer.Option("--profile", help="Rule set the set is checked against: "
-                       "copilot-studio (today's templates, the default) or seed.")] = None,
+    fail_under: Annotated[
+        float | None,
+        typer.Option(
+            "--fail-under", min=0, max=100, help="Exit 1 when the score (percent of graded cases) is below this."
+        ),
+    ] = None,
+    data_type: Annotated[str | None, typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
+    profile: Annotated[
+        str | None,
+        typer.Option(
+            "--profile",
+            help="Rule set the set is checked against: copilot-studio (today's templates, the default) or seed.",
+        ),
+    ] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
-    junit: Annotated[Optional[Path], typer.Option("--junit", help="Also write the run as JUnit XML to this file.")] = None,
-    baseline: Annotated[Optional[Path], typer.Option("--baseline", metavar="RUN_DIR",
-                        help="Compare with an earlier run folder (terminal, comparison.html, comparison.md).")] = None,
-    discard_passing: Annotated[bool, typer.Option("--discard-passing-workdirs",
-                               help="Remove the working directories of passing cases after grading.")] = False,
-    record: Annotated[Optional[Path], typer.Option("--record", help="Record the agent's live model calls to "
-                      "cassettes in DIR, one per case (docs/replay.md).")] = None,
-    replay: Annotated[Optional[Path], typer.Option("--replay", help="Answer the agent's model from the cassettes "
-                      "in DIR, offline.")] = None,
-    record_missing: Annotated[bool, typer.Option("--record-missing", help="With --record: keep DIR's cassettes and "
-                              "record only the calls they lack.")] = False,
+    junit: Annotated[Path | None, typer.Option("--junit", help="Also write the run as JUnit XML to this file.")] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Option(
+            "--baseline",
+            metavar="RUN_DIR",
+            help="Compare with an earlier run folder (terminal, comparison.html, comparison.md).",
+        ),
+    ] = None,
+    discard_passing: Annotated[
+        bool,
+        typer.Option(
+            "--discard-passing-workdirs", help="Remove the working directories of passing cases after grading."
+        ),
+    ] = False,
+    record: Annotated[
+        Path | None,
+        typer.Option(
+            "--record", help="Record the agent's live model calls to cassettes in DIR, one per case (docs/replay.md)."
+        ),
+    ] = None,
+    replay: Annotated[
+        Path | None, typer.Option("--replay", help="Answer the agent's model from the cassettes in DIR, offline.")
+    ] = None,
+    record_missing: Annotated[
+        bool,
+        typer.Option(
+            "--record-missing", help="With --record: keep DIR's cassettes and record only the calls they lack."
+        ),
+    ] = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     import asyncio
@@ -75,8 +115,14 @@ def run(
     if data_type not in (None, "SingleTurn", "Conversation"):
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
     try:
-        prepared = prepare_run(test_set_path, agent_paths[0], grader_specs=grader, judge_path=judge_path,
-                               profile=_profile_option(profile), data_type=data_type)
+        prepared = prepare_run(
+            test_set_path,
+            agent_paths[0],
+            grader_specs=grader,
+            judge_path=judge_path,
+            profile=_profile_option(profile),
+            data_type=data_type,
+        )
     except PrepareError as exc:
         raise _bad_input(str(exc)) from None
     if (problem := baseline_problem(baseline)) is not None:
@@ -89,12 +135,16 @@ def run(
         from copilot_eval.models.replay.wrap import with_test_set_cassettes
 
         if not isinstance(agent, CopilotEval):
-            raise _bad_input(f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
-                             "the model calls of a Copilot runtime agent (a target's raw activities are kept in "
-                             "its evidence, and `copilot-eval regrade` grades them again)")
+            raise _bad_input(
+                f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
+                "the model calls of a Copilot runtime agent (a target's raw activities are kept in "
+                "its evidence, and `copilot-eval regrade` grades them again)"
+            )
 
         try:
-            agent = with_test_set_cassettes(agent, test_set, record=record, replay=replay, record_missing=record_missing)
+            agent = with_test_set_cassettes(
+                agent, test_set, record=record, replay=replay, record_missing=record_missing
+            )
         except ValueError as exc:
             raise _bad_input(str(exc)) from None
     if resume and out is None:
@@ -103,13 +153,33 @@ def run(
     out.mkdir(parents=True, exist_ok=True)
     console = Console()
     if len(agent_paths) > 1:
-        _run_several(test_set, agent_paths, out, fail_under, graders=prepared.graders, repeat=repeat,
-                     concurrency=concurrency, resume=resume, progress=not no_progress, validate=False)
+        _run_several(
+            test_set,
+            agent_paths,
+            out,
+            fail_under,
+            graders=prepared.graders,
+            repeat=repeat,
+            concurrency=concurrency,
+            resume=resume,
+            progress=not no_progress,
+            validate=False,
+        )
         return
     try:
-        result = asyncio.run(run_eval_set(test_set, agent, graders=prepared.graders, repeat=repeat,
-                                          concurrency=concurrency, output_dir=out, resume=resume,
-                                          progress=not no_progress, validate=False))
+        result = asyncio.run(
+            run_eval_set(
+                test_set,
+                agent,
+                graders=prepared.graders,
+                repeat=repeat,
+                concurrency=concurrency,
+                output_dir=out,
+                resume=resume,
+                progress=not no_progress,
+                validate=False,
+            )
+        )
     except CheckpointError as exc:
         raise _bad_input(str(exc)) from None
     except KeyboardInterrupt:
@@ -123,11 +193,15 @@ def run(
     if repeat > 1:
         at_k, all_k = pass_rates(result)
         shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
-        extra.append(f"pass@{repeat} {shown[0]}, pass^{repeat} {shown[1]}; flaky cases: {flaky_cases(result) or 'none'}")
+        extra.append(
+            f"pass@{repeat} {shown[0]}, pass^{repeat} {shown[1]}; flaky cases: {flaky_cases(result) or 'none'}"
+        )
     if discard_passing:
         from copilot_eval.cli.clean_cmd import discard_passing_workdirs
 
-        extra.append(f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases")
+        extra.append(
+            f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases"
+        )
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
     reports = write_run_reports(out, junit=junit, baseline=baseline)
     print_summary(result, test_set, console, extra=extra + reports.lines)
@@ -137,8 +211,13 @@ def run(
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
 
 
-def _run_several(test_set, agent_paths: list[Path], out: Path, fail_under: float | None,  # noqa: ANN001
-                 **options) -> None:  # noqa: ANN003 - options of run_eval_set
+def _run_several(
+    test_set,
+    agent_paths: list[Path],
+    out: Path,
+    fail_under: float | None,
+    **options,
+) -> None:
     from copilot_eval.cli.surfaces_cmd import run_several
     from copilot_eval.runs import CheckpointError
     from copilot_eval.runs.prepare import PrepareError

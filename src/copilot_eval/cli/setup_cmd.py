@@ -25,5 +25,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(1) from None
         for step in report.steps:
             console.print(f"  - {step}")
-        console.print(f"[green]ready[/green]: runtime {report.executable} (protocol {report.protocol_version}), "
-                      f"assets in {report.asset_cache} ({report.seconds:.2f} s)")
+        console.print(
+            f"[green]ready[/green]: runtime {report.executable} (protocol {report.protocol_version}), "
+            f"assets in {report.asset_cache} ({report.seconds:.2f} s)"
+        )

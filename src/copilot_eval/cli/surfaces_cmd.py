@@ -28,12 +28,19 @@ def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
     for case in sorted(test_set.cases, key=lambda c: c.conversation_number):
         cells = [str(case.conversation_number), case.question]
         for surface in runs:
-            mine = [r.effective_status for r in surface.run.results or [] if r.conversation_number == case.conversation_number]
+            mine = [
+                r.effective_status
+                for r in surface.run.results or []
+                if r.conversation_number == case.conversation_number
+            ]
             cells.append(" ".join(f"[{_STYLE[s]}]{s.value}[/]" for s in mine) or "-")
         table.add_row(*cells)
     table.add_section()
-    table.add_row("", "score (passed / failed / errors)",
-                  *[f"{s.run.general_quality_percent:g}% ({s.run.passed}/{s.run.failed}/{s.run.errored or 0})" for s in runs])
+    table.add_row(
+        "",
+        "score (passed / failed / errors)",
+        *[f"{s.run.general_quality_percent:g}% ({s.run.passed}/{s.run.failed}/{s.run.errored or 0})" for s in runs],
+    )
     return table
 
 
@@ -44,9 +51,13 @@ def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any
         run = surface.run
         if run.runtime_limitation:
             standing = run.limitation_standing.value if run.limitation_standing else "suspected"
-            console.print(f"[bold yellow]{surface.label}: runtime limitation ({standing}):[/] {run.runtime_limitation}",
-                          highlight=False)
-        console.print(f"{surface.label}: confidence {run.confidence.value}; run in {surface.output_dir}", highlight=False)
+            console.print(
+                f"[bold yellow]{surface.label}: runtime limitation ({standing}):[/] {run.runtime_limitation}",
+                highlight=False,
+            )
+        console.print(
+            f"{surface.label}: confidence {run.confidence.value}; run in {surface.output_dir}", highlight=False
+        )
     console.print(f"comparison: {out / COMPARISON_JSON}", highlight=False)
 
 

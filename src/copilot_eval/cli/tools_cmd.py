@@ -10,8 +10,9 @@ import typer
 
 
 def tools(
-    agent_file: Annotated[Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True,
-                                               dir_okay=False)],
+    agent_file: Annotated[
+        Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Start the agent's MCP servers and the runtime, and list the tools its model would be offered.
@@ -33,8 +34,10 @@ def tools(
     result = listing.result
     if as_json:
         document = {
-            "tools": [{"name": t.name, "kind": t.kind, "server": t.server, "description": t.description}
-                      for t in listing.tools],
+            "tools": [
+                {"name": t.name, "kind": t.kind, "server": t.server, "description": t.description}
+                for t in listing.tools
+            ],
             "mcp_servers": [s.model_dump(mode="json") for s in result.mcp_servers] if result else [],
             "warnings": listing.warnings,
             "error": None if listing.tools else (result.error if result else "no request was made"),

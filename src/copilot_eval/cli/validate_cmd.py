@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -36,13 +36,14 @@ def validate(
             readable=True,
         ),
     ],
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")
-    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")] = False,
     profile: Annotated[
-        Optional[str],
-        typer.Option("--profile", help="Rule set: copilot-studio (today's templates, the default) or seed "
-                     "(the earlier importer: unique numbers, at most 6 pairs, references required)."),
+        str | None,
+        typer.Option(
+            "--profile",
+            help="Rule set: copilot-studio (today's templates, the default) or seed "
+            "(the earlier importer: unique numbers, at most 6 pairs, references required).",
+        ),
     ] = None,
 ) -> None:
     """Check test-set files against the Copilot Studio importer's rules (one rule set, named)."""
@@ -57,10 +58,7 @@ def validate(
         document = {
             "ok": all_clean,
             "profile": rules,
-            "files": [
-                {"path": str(path), "ok": not problems, "problems": problems}
-                for path, problems in reports
-            ],
+            "files": [{"path": str(path), "ok": not problems, "problems": problems} for path, problems in reports],
         }
         typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:

@@ -10,6 +10,7 @@ Copilot runtime installed.
 
 from __future__ import annotations
 
+from copilot_eval.evalsets.conversations import Conversation, group_conversations, play_groups, turn_numbers
 from copilot_eval.evalsets.csv_reader import check_csv, load_csv, looks_like_test_set, read_csv
 from copilot_eval.evalsets.csv_templates import (
     CONVERSATION,
@@ -19,7 +20,6 @@ from copilot_eval.evalsets.csv_templates import (
     CsvTemplate,
     template_named,
 )
-from copilot_eval.evalsets.conversations import Conversation, group_conversations, play_groups, turn_numbers
 from copilot_eval.evalsets.csv_writer import csv_text, write_csv
 from copilot_eval.evalsets.errors import EvalSetError, EvalSetReadError, EvalSetWriteError
 from copilot_eval.evalsets.evidenced import Confidence, Evidenced, weakest_confidence
@@ -68,27 +68,18 @@ __all__ = [
     "COPILOT_STUDIO_MAX_QUESTIONS",
     "COPILOT_STUDIO_QUESTION_MAX_LENGTH",
     "DEFAULT_RULE_SET",
-    "RULE_SETS",
-    "SEED",
-    "Conversation",
-    "ExportedResult",
-    "LimitationStanding",
-    "RuleSet",
-    "group_conversations",
-    "play_groups",
-    "preamble_lines",
-    "read_results_export",
-    "rule_set_named",
-    "turn_numbers",
     "EVAL_CSV_COLUMNS",
     "EVAL_IMPORT_MAX_BYTES",
     "EVAL_MAX_CONVERSATION_PAIRS",
     "EVAL_REFERENCE_MAX_LENGTH",
     "LEGACY_SINGLE_RESPONSE",
+    "RULE_SETS",
+    "SEED",
     "SINGLE_RESPONSE",
     "TEMPLATES",
     "CaseStatus",
     "Confidence",
+    "Conversation",
     "CsvTemplate",
     "EvalCaseResult",
     "EvalDataType",
@@ -99,21 +90,30 @@ __all__ = [
     "EvalTestCase",
     "EvalTestSet",
     "Evidenced",
+    "ExportedResult",
     "GradeRecord",
+    "LimitationStanding",
+    "RuleSet",
     "check_csv",
     "check_json",
+    "csv_text",
+    "group_conversations",
     "load_csv",
     "looks_like_test_set",
-    "csv_text",
+    "play_groups",
+    "preamble_lines",
     "read_csv",
+    "read_results_export",
     "read_run_json",
     "read_test_set_json",
     "reference_length",
     "results_csv_text",
+    "rule_set_named",
     "run_from_json",
     "template_named",
     "test_set_from_json",
     "to_json",
+    "turn_numbers",
     "validate_eval_test_set",
     "weakest_confidence",
     "write_csv",

@@ -51,9 +51,11 @@ def turn_numbers(cases: list[EvalTestCase]) -> list[int]:
 
 def case_turns(test_set: EvalTestSet) -> dict[tuple[int, int], EvalTestCase]:
     """Every case of ``test_set`` by its identity (conversationNumber, turn), turn 1-based among rows sharing the number."""
-    return {(group.number, turn): case
-            for group in group_conversations(test_set.cases)
-            for turn, case in enumerate(group.cases, start=1)}
+    return {
+        (group.number, turn): case
+        for group in group_conversations(test_set.cases)
+        for turn, case in enumerate(group.cases, start=1)
+    }
 
 
 __all__ = ["Conversation", "case_turns", "group_conversations", "play_groups", "turn_numbers"]

@@ -71,8 +71,7 @@ def _encoding_problems(data: bytes) -> list[str]:
             if bad_lines <= _MAX_ENCODING_REPORTS:
                 byte = line[exc.start : exc.start + 1].hex()
                 problems.append(
-                    f"line {number}: byte 0x{byte} at column {exc.start + 1} is not UTF-8; "
-                    "save the file as UTF-8"
+                    f"line {number}: byte 0x{byte} at column {exc.start + 1} is not UTF-8; save the file as UTF-8"
                 )
     if bad_lines > _MAX_ENCODING_REPORTS:
         problems.append(f"... and {bad_lines - _MAX_ENCODING_REPORTS} more lines that are not UTF-8")
@@ -225,8 +224,13 @@ def read_csv(
     return _build_set(path, parse, name, data_type)
 
 
-def load_csv(path: Path | str, *, name: str | None = None, data_type: EvalDataType | str | None = None,
-             profile: str | RuleSet | None = None) -> tuple[EvalTestSet | None, list[str]]:
+def load_csv(
+    path: Path | str,
+    *,
+    name: str | None = None,
+    data_type: EvalDataType | str | None = None,
+    profile: str | RuleSet | None = None,
+) -> tuple[EvalTestSet | None, list[str]]:
     """Read and validate ``path`` in one pass: the set (``None`` when the header is unknown) and every problem.
 
     The set is usable only when the problem list is empty; the rows that did parse are validated
@@ -240,8 +244,9 @@ def load_csv(path: Path | str, *, name: str | None = None, data_type: EvalDataTy
     return test_set, parse.problems + validate_eval_test_set(test_set, profile)
 
 
-def check_csv(path: Path | str, *, data_type: EvalDataType | str | None = None,
-              profile: str | RuleSet | None = None) -> list[str]:
+def check_csv(
+    path: Path | str, *, data_type: EvalDataType | str | None = None, profile: str | RuleSet | None = None
+) -> list[str]:
     """Return every reading and validation problem of a CSV file; empty means it imports cleanly.
 
     ``profile`` names the rule set (default ``copilot-studio``, see ``rule_sets``).

@@ -12,12 +12,12 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
-from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.evalsets.csv_templates import CsvTemplate, template_named
 from copilot_eval.evalsets.errors import EvalSetWriteError
 from copilot_eval.evalsets.model import EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.preamble import preamble_lines
 from copilot_eval.evalsets.rule_sets import RuleSet
+from copilot_eval.reports.atomic import write_bytes_atomically
 
 
 def _row(case: EvalTestCase, template: CsvTemplate) -> list[str]:
@@ -51,8 +51,9 @@ def _unencodable(test_set: EvalTestSet) -> list[str]:
     return problems
 
 
-def _comment_lines(test_set: EvalTestSet, template: CsvTemplate, preamble: bool | Sequence[str] | str,
-                   profile: str | RuleSet | None) -> list[str]:
+def _comment_lines(
+    test_set: EvalTestSet, template: CsvTemplate, preamble: bool | Sequence[str] | str, profile: str | RuleSet | None
+) -> list[str]:
     if preamble == "keep":
         return list(test_set.preamble or [])
     if preamble is True:
@@ -66,8 +67,13 @@ def _comment_lines(test_set: EvalTestSet, template: CsvTemplate, preamble: bool 
     return lines
 
 
-def csv_text(test_set: EvalTestSet, *, template: str | CsvTemplate = "conversation",
-             preamble: bool | Sequence[str] | str = False, profile: str | RuleSet | None = None) -> str:
+def csv_text(
+    test_set: EvalTestSet,
+    *,
+    template: str | CsvTemplate = "conversation",
+    preamble: bool | Sequence[str] | str = False,
+    profile: str | RuleSet | None = None,
+) -> str:
     """Return ``test_set`` as CSV text in ``template`` (header from the template, CRLF lines).
 
     ``preamble``: ``False`` no comment block; ``True`` our own block stating the limits of rule

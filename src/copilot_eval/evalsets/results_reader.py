@@ -20,8 +20,14 @@ from copilot_eval.evalsets.limits import RESULTS_BASE_COLUMNS, RESULTS_GRADER_CO
 from copilot_eval.evalsets.run_model import CaseStatus, GradeRecord
 
 _GROUP = re.compile(r"(testMethodType|result|passingScore|explanation)_([0-9]+)")
-_VERDICTS = {"pass": CaseStatus.PASS, "passed": CaseStatus.PASS, "fail": CaseStatus.FAIL,
-             "failed": CaseStatus.FAIL, "error": CaseStatus.ERROR, "unknown": CaseStatus.UNKNOWN}
+_VERDICTS = {
+    "pass": CaseStatus.PASS,
+    "passed": CaseStatus.PASS,
+    "fail": CaseStatus.FAIL,
+    "failed": CaseStatus.FAIL,
+    "error": CaseStatus.ERROR,
+    "unknown": CaseStatus.UNKNOWN,
+}
 
 
 @dataclass(frozen=True)
@@ -38,13 +44,17 @@ class ExportedResult:
 def _header_problems(header: list[str], line: int) -> tuple[int, list[str]]:
     """The number of method groups, and what is wrong with the header."""
     if tuple(header[:3]) != RESULTS_BASE_COLUMNS:
-        return 0, [f"line {line}: header starts {','.join(header[:3])!r}; a results export starts "
-                   f"{','.join(RESULTS_BASE_COLUMNS)!r}"]
+        return 0, [
+            f"line {line}: header starts {','.join(header[:3])!r}; a results export starts "
+            f"{','.join(RESULTS_BASE_COLUMNS)!r}"
+        ]
     groups, problems = (len(header) - 3) // 4, []
     expected = [f"{name}_{i}" for i in range(1, groups + 1) for name in RESULTS_GRADER_COLUMNS]
     if (len(header) - 3) % 4 or header[3:] != expected:
-        problems.append(f"line {line}: method columns {','.join(header[3:])!r} are not groups of "
-                        f"{','.join(c + '_i' for c in RESULTS_GRADER_COLUMNS)} numbered from 1")
+        problems.append(
+            f"line {line}: method columns {','.join(header[3:])!r} are not groups of "
+            f"{','.join(c + '_i' for c in RESULTS_GRADER_COLUMNS)} numbered from 1"
+        )
     return groups, problems
 
 
@@ -62,17 +72,23 @@ def _score(text: str, line: int, column: str, problems: list[str]) -> float | No
 def _grades(row: list[str], groups: int, line: int, problems: list[str]) -> list[GradeRecord]:
     grades = []
     for index in range(1, groups + 1):
-        method, verdict, passing, explanation = row[3 + 4 * (index - 1): 3 + 4 * index]
+        method, verdict, passing, explanation = row[3 + 4 * (index - 1) : 3 + 4 * index]
         if not (method.strip() or verdict.strip()):
             continue  # this row used fewer methods than the widest one
         status = _VERDICTS.get(verdict.strip().casefold())
         if status is None:
-            problems.append(f"line {line}, result_{index}: {verdict!r} is not a verdict "
-                            "(expected Pass, Fail, Error or Unknown)")
+            problems.append(
+                f"line {line}, result_{index}: {verdict!r} is not a verdict (expected Pass, Fail, Error or Unknown)"
+            )
             continue
-        grades.append(GradeRecord(method=method.strip() or f"method {index}", status=status,
-                                  passing_score=_score(passing, line, f"passingScore_{index}", problems),
-                                  explanation=explanation or None))
+        grades.append(
+            GradeRecord(
+                method=method.strip() or f"method {index}",
+                status=status,
+                passing_score=_score(passing, line, f"passingScore_{index}", problems),
+                explanation=explanation or None,
+            )
+        )
     return grades
 
 

@@ -52,7 +52,8 @@ class EvalCaseResult(CamelModel):
 
     conversation_number: int
     turn: int | None = Field(
-        default=None, ge=1,
+        default=None,
+        ge=1,
         description="1-based position of the case among the rows sharing its conversationNumber (its turn "
         "in the conversation); absent means 1.",
     )
@@ -92,7 +93,7 @@ class EvalRun(Evidenced):
     schema_version: int | None = Field(
         default=None,
         description="Layout version of run.json (written as schemaVersion); absent in files written before "
-                    "versioning, whose evidence paths are absolute.",
+        "versioning, whose evidence paths are absolute.",
     )
     test_set_name: str
     run_at: datetime | None = None
@@ -127,7 +128,7 @@ class EvalRun(Evidenced):
         # rule "an error is never counted as a pass or a failure" is enforced.
         if self.results is None:
             return self
-        tally = {status: 0 for status in CaseStatus}
+        tally = dict.fromkeys(CaseStatus, 0)
         for result in self.results:
             tally[result.effective_status] += 1
         expected = [

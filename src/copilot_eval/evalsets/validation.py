@@ -37,21 +37,29 @@ def _set_problems(test_set: EvalTestSet, rules: RuleSet) -> list[str]:
         problems.append(f"test set {name!r} has no cases; at least one is required")
     conversation = test_set.data_type is EvalDataType.CONVERSATION
     if conversation and rules.max_pairs_per_set is not None and len(cases) > rules.max_pairs_per_set:
-        problems.append(f"test set {name!r} has {len(cases)} question-and-answer pairs; {rules.name} allows "
-                        f"at most {rules.max_pairs_per_set} in a Conversation set")
+        problems.append(
+            f"test set {name!r} has {len(cases)} question-and-answer pairs; {rules.name} allows "
+            f"at most {rules.max_pairs_per_set} in a Conversation set"
+        )
     if conversation:
         groups = group_conversations(cases)
         if rules.max_conversations is not None and len(groups) > rules.max_conversations:
-            problems.append(f"test set {name!r} has {len(groups)} conversations; {rules.name} allows at most "
-                            f"{rules.max_conversations}")
+            problems.append(
+                f"test set {name!r} has {len(groups)} conversations; {rules.name} allows at most "
+                f"{rules.max_conversations}"
+            )
         limit = rules.max_pairs_per_conversation
         for group in groups:
             if limit is not None and len(group.cases) > limit:
-                problems.append(f"conversation {group.number} has {len(group.cases)} question-and-answer pairs; "
-                                f"{rules.name} allows at most {limit}")
+                problems.append(
+                    f"conversation {group.number} has {len(group.cases)} question-and-answer pairs; "
+                    f"{rules.name} allows at most {limit}"
+                )
     elif rules.max_questions is not None and len(cases) > rules.max_questions:
-        problems.append(f"test set {name!r} has {len(cases)} questions; {rules.name} allows at most "
-                        f"{rules.max_questions} in a single-response set")
+        problems.append(
+            f"test set {name!r} has {len(cases)} questions; {rules.name} allows at most "
+            f"{rules.max_questions} in a single-response set"
+        )
     return problems
 
 
@@ -75,14 +83,18 @@ def _case_problems(cases: list[EvalTestCase], rules: RuleSet) -> list[str]:
         if not case.question.strip():
             problems.append(f"{label}: question is blank; {rules.name} requires one")
         elif rules.max_question_length is not None and reference_length(case.question) > rules.max_question_length:
-            problems.append(f"{label}: question is {reference_length(case.question)} characters; "
-                            f"{rules.name} allows at most {rules.max_question_length}")
+            problems.append(
+                f"{label}: question is {reference_length(case.question)} characters; "
+                f"{rules.name} allows at most {rules.max_question_length}"
+            )
         if rules.reference_required and not case.response.strip():
             problems.append(f"{label}: response (the reference answer) is blank; {rules.name} requires one")
         length = reference_length(case.response)
         if length > rules.max_reference_length:
-            problems.append(f"{label}: response (the reference answer) is {length} characters; "
-                            f"{rules.name} allows at most {rules.max_reference_length}")
+            problems.append(
+                f"{label}: response (the reference answer) is {length} characters; "
+                f"{rules.name} allows at most {rules.max_reference_length}"
+            )
     return problems
 
 

@@ -3,7 +3,6 @@
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.mcp_server import McpServerStatus
-from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
@@ -11,6 +10,7 @@ from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
 from copilot_eval.evidence.tool_call import ToolCall, ToolImage
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost
+from copilot_eval.reports.atomic import write_text_atomically
 
 __all__ = [
     "SCHEMA_VERSION",

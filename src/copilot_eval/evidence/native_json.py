@@ -43,5 +43,12 @@ def write_copilot_result_json_schema(path: str | Path = SCHEMA_FILE) -> Path:
     return write_text_atomically(path, json.dumps(copilot_result_json_schema(), indent=2, sort_keys=True) + "\n")
 
 
-__all__ = ["SCHEMA_FILE", "copilot_result_json_schema", "load_result", "result_to_dict", "save_result",
-           "write_copilot_result_json_schema", "write_text_atomically"]
+__all__ = [
+    "SCHEMA_FILE",
+    "copilot_result_json_schema",
+    "load_result",
+    "result_to_dict",
+    "save_result",
+    "write_copilot_result_json_schema",
+    "write_text_atomically",
+]

@@ -12,7 +12,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.mcp_server import McpServerStatus
-from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
@@ -20,6 +19,7 @@ from copilot_eval.evidence.tool_call import ToolCall
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
+from copilot_eval.reports.atomic import write_text_atomically
 
 SCHEMA_VERSION = 1
 

@@ -19,7 +19,21 @@ from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.grading.spec import SPEC_FORMS, GraderSpecError, parse_grader_spec
 
 __all__ = [
-    "SPEC_FORMS", "CapabilityUse", "CaseEvidence", "CompareMeaning", "ExactMatch", "GeneralQuality", "Grade",
-    "Grader", "GraderSpecError", "KeywordMatch", "LabelClassifier", "LlmJudge", "Normalisation", "TextSimilarity",
-    "combine_grades", "parse_grader_spec", "parse_judge_answer",
+    "SPEC_FORMS",
+    "CapabilityUse",
+    "CaseEvidence",
+    "CompareMeaning",
+    "ExactMatch",
+    "GeneralQuality",
+    "Grade",
+    "Grader",
+    "GraderSpecError",
+    "KeywordMatch",
+    "LabelClassifier",
+    "LlmJudge",
+    "Normalisation",
+    "TextSimilarity",
+    "combine_grades",
+    "parse_grader_spec",
+    "parse_judge_answer",
 ]

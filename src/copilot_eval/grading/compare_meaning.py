@@ -16,8 +16,14 @@ class CompareMeaning(LlmJudge):
 
     prompt_name = "compare_meaning"
 
-    def __init__(self, judge: CopilotEval, *, pass_score: float = DEFAULT_PASS_SCORE, pool: Any = None,
-                 name: str = "Compare meaning") -> None:
+    def __init__(
+        self,
+        judge: CopilotEval,
+        *,
+        pass_score: float = DEFAULT_PASS_SCORE,
+        pool: Any = None,
+        name: str = "Compare meaning",
+    ) -> None:
         if not 0 <= pass_score <= 100:
             raise ValueError(f"compare_meaning: pass score must be between 0 and 100, got {pass_score}")
         super().__init__(judge, name=name, pool=pool)
@@ -29,8 +35,13 @@ class CompareMeaning(LlmJudge):
         if isinstance(score, bool) or not isinstance(score, (int, float)) or not 0 <= score <= 100:
             return None
         ok = score >= self.pass_score
-        return Grade(self.name, passed_if(ok), f"meaning score {score:g}: {reason_of(answer)}",
-                     score=float(score), passing_score=self.pass_score)
+        return Grade(
+            self.name,
+            passed_if(ok),
+            f"meaning score {score:g}: {reason_of(answer)}",
+            score=float(score),
+            passing_score=self.pass_score,
+        )
 
 
 __all__ = ["DEFAULT_PASS_SCORE", "CompareMeaning"]

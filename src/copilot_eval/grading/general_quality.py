@@ -32,8 +32,9 @@ class GeneralQuality(LlmJudge):
         failed = [criterion for criterion, held in values.items() if not held]
         head = "all criteria hold" if not failed else f"not met: {', '.join(failed)}"
         score = 100.0 * (len(CRITERIA) - len(failed)) / len(CRITERIA)
-        return Grade(self.name, passed_if(not failed), f"{head}: {reason_of(answer)}", score=score,
-                     details={"criteria": values})
+        return Grade(
+            self.name, passed_if(not failed), f"{head}: {reason_of(answer)}", score=score, details={"criteria": values}
+        )
 
 
 __all__ = ["CRITERIA", "GeneralQuality"]

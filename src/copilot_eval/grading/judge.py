@@ -36,7 +36,7 @@ def parse_judge_answer(text: str | None) -> dict[str, Any] | None:
     candidates = [_FENCE.sub("", text.strip())]
     start, end = text.find("{"), text.rfind("}")
     if 0 <= start < end:
-        candidates.append(text[start:end + 1])
+        candidates.append(text[start : end + 1])
     for candidate in candidates:
         try:
             value = json.loads(candidate)
@@ -79,7 +79,7 @@ class LlmJudge:
         prompt = self.template.safe_substitute(self.prompt_fields(case, evidence))
         try:
             result = await run_copilot(self.judge, prompt, pool=self.pool)
-        except Exception as exc:  # noqa: BLE001 - a judge that cannot start is a grader error
+        except Exception as exc:
             return Grade(self.name, CaseStatus.ERROR, f"judge could not run: {type(exc).__name__}: {exc}")
         path = self._save(result, evidence)
         if not result.success:
@@ -89,8 +89,15 @@ class LlmJudge:
         if grade is None:
             shown = (result.final_response or "").strip().replace("\n", " ")[:120]
             return Grade(self.name, CaseStatus.ERROR, f"unreadable judge answer: {shown!r}", evidence_path=path)
-        return Grade(grade.method, grade.status, grade.reason, score=grade.score, passing_score=grade.passing_score,
-                     details={**grade.details, "judge": parsed}, evidence_path=path)
+        return Grade(
+            grade.method,
+            grade.status,
+            grade.reason,
+            score=grade.score,
+            passing_score=grade.passing_score,
+            details={**grade.details, "judge": parsed},
+            evidence_path=path,
+        )
 
     def _save(self, result: CopilotResult, evidence: CaseEvidence) -> str | None:
         if evidence.evidence_path is None:

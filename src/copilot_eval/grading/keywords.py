@@ -14,8 +14,9 @@ class KeywordMatch:
 
     needs_reference = False  # it brings its own keywords
 
-    def __init__(self, keywords: Sequence[str], *, mode: Literal["any", "all"] = "any",
-                 name: str = "Keyword match") -> None:
+    def __init__(
+        self, keywords: Sequence[str], *, mode: Literal["any", "all"] = "any", name: str = "Keyword match"
+    ) -> None:
         terms = [k.strip() for k in keywords if k.strip()]
         if not terms:
             raise ValueError("keywords: give at least one non-blank keyword")
@@ -32,8 +33,13 @@ class KeywordMatch:
         missing = [k for k in self.keywords if k not in found]
         ok = bool(found) if self.mode == "any" else not missing
         reason = f"{self.mode}: matched {found or 'nothing'}" + (f", missing {missing}" if missing else "")
-        return Grade(self.name, passed_if(ok), reason, score=100.0 * len(found) / len(self.keywords),
-                     details={"matched": found, "missing": missing})
+        return Grade(
+            self.name,
+            passed_if(ok),
+            reason,
+            score=100.0 * len(found) / len(self.keywords),
+            details={"matched": found, "missing": missing},
+        )
 
 
 __all__ = ["KeywordMatch"]

@@ -17,8 +17,15 @@ class LabelClassifier(LlmJudge):
     prompt_name = "labels"
     needs_reference = False
 
-    def __init__(self, judge: CopilotEval, labels: Mapping[str, bool], *, instructions: str = "",
-                 pool: Any = None, name: str = "Custom") -> None:
+    def __init__(
+        self,
+        judge: CopilotEval,
+        labels: Mapping[str, bool],
+        *,
+        instructions: str = "",
+        pool: Any = None,
+        name: str = "Custom",
+    ) -> None:
         if not labels or not any(labels.values()):
             raise ValueError("labels: give at least one label, and at least one mapped to pass")
         super().__init__(judge, name=name, pool=pool)
@@ -27,16 +34,20 @@ class LabelClassifier(LlmJudge):
     def prompt_fields(self, case: EvalTestCase, evidence: CaseEvidence) -> dict[str, str]:
         """Adds the label list and the user's instructions to the template fields."""
         listed = "\n".join(f"- {label}" for label in self.labels)
-        return {**super().prompt_fields(case, evidence), "labels": listed,
-                "instructions": self.instructions or "Classify the answer."}
+        return {
+            **super().prompt_fields(case, evidence),
+            "labels": listed,
+            "instructions": self.instructions or "Classify the answer.",
+        }
 
     def verdict(self, answer: dict[str, Any]) -> Grade | None:
         """Read ``{"label": one of the labels, "reason": ...}``."""
         label = answer.get("label")
         if label not in self.labels:
             return None
-        return Grade(self.name, passed_if(self.labels[label]), f"label {label!r}: {reason_of(answer)}",
-                     details={"label": label})
+        return Grade(
+            self.name, passed_if(self.labels[label]), f"label {label!r}: {reason_of(answer)}", details={"label": label}
+        )
 
 
 __all__ = ["LabelClassifier"]

@@ -53,9 +53,14 @@ class Grade:
 
     def to_record(self) -> GradeRecord:
         """This grade as the plain GradeRecord stored on an EvalCaseResult."""
-        return GradeRecord(method=self.method, status=self.status, score=self.score,
-                           passing_score=self.passing_score, explanation=self.reason,
-                           evidence_path=self.evidence_path)
+        return GradeRecord(
+            method=self.method,
+            status=self.status,
+            score=self.score,
+            passing_score=self.passing_score,
+            explanation=self.reason,
+            evidence_path=self.evidence_path,
+        )
 
 
 @runtime_checkable
@@ -78,8 +83,14 @@ def needs_reference(grader: object) -> bool:
     return bool(getattr(grader, "needs_reference", False))
 
 
-def ungradable(method: str, case: EvalTestCase, evidence: CaseEvidence, *, needs_reference: bool = True,
-               passing_score: float | None = None) -> Grade | None:
+def ungradable(
+    method: str,
+    case: EvalTestCase,
+    evidence: CaseEvidence,
+    *,
+    needs_reference: bool = True,
+    passing_score: float | None = None,
+) -> Grade | None:
     """The ``error`` grade when a case cannot be graded at all; ``None`` when it can."""
     problem = evidence.runtime_error
     if problem is None and not evidence.answer.strip():  # type: ignore[union-attr]

@@ -19,7 +19,7 @@ SPEC_FORMS: dict[str, str] = {
     "exact": "exact | exact:strict | exact:punctuation  (default ignores case and spacing)",
     "keywords": "keywords:any:WORD,WORD | keywords:all:WORD,WORD",
     "similarity": f"similarity | similarity:PASS  (a fraction 0-1 or a percent, default {DEFAULT_THRESHOLD}; "
-                  "scores are recorded 0-100)",
+    "scores are recorded 0-100)",
     "capability": "capability:tool:NAME,skill:NAME,subagent:NAME  (a bare NAME is a tool)",
     "compare_meaning": "compare_meaning | compare_meaning:PASS_SCORE  (0-100, default 50; needs --judge)",
     "general_quality": "general_quality  (needs --judge)",
@@ -77,8 +77,9 @@ def _labels(spec: str, args: str) -> dict[str, bool]:
     return labels
 
 
-def parse_grader_spec(spec: str, *, judge: Any = None, pool: Any = None, option: str = "--grader",
-                      judge_option: str = "--judge") -> Grader:
+def parse_grader_spec(
+    spec: str, *, judge: Any = None, pool: Any = None, option: str = "--grader", judge_option: str = "--judge"
+) -> Grader:
     """Build the grader a spec names; ``judge`` is the judge CopilotEval for judge graders.
 
     ``option`` and ``judge_option`` are the option names errors speak of (the pytest plugin's
@@ -105,8 +106,11 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
     from copilot_eval.grading.labels import LabelClassifier
 
     if name == "exact":
-        modes = {"": Normalisation(), "strict": Normalisation(case=False, whitespace=False),
-                 "punctuation": Normalisation(punctuation=True)}
+        modes = {
+            "": Normalisation(),
+            "strict": Normalisation(case=False, whitespace=False),
+            "punctuation": Normalisation(punctuation=True),
+        }
         if args not in modes:
             raise _fail(spec, f"unknown option {args!r}", name)
         return ExactMatch(modes[args])

@@ -9,13 +9,35 @@ from .base import AgentConfigError, ModelSource
 from .function import CallTool, FunctionModel
 from .scripted import NO_RULE_TEXT, NO_TURN_TEXT, InvalidScriptError, ScriptedModel
 
-__all__ = ["NO_RULE_TEXT", "NO_TURN_TEXT", "AgentConfigError", "ByokModel", "CallTool", "FunctionModel",
-           "GitHubModel", "InvalidScriptError", "LiveModelsForbidden", "ModelSource", "Recorder", "Replay", "ScriptedCall",
-           "ScriptedEndpoint", "ScriptedModel", "ScriptedServer"]
+__all__ = [
+    "NO_RULE_TEXT",
+    "NO_TURN_TEXT",
+    "AgentConfigError",
+    "ByokModel",
+    "CallTool",
+    "FunctionModel",
+    "GitHubModel",
+    "InvalidScriptError",
+    "LiveModelsForbidden",
+    "ModelSource",
+    "Recorder",
+    "Replay",
+    "ScriptedCall",
+    "ScriptedEndpoint",
+    "ScriptedModel",
+    "ScriptedServer",
+]
 
-_LAZY = {"ScriptedEndpoint": ".scripted", "ScriptedCall": ".scripted", "ScriptedServer": ".scripted",
-         "ByokModel": ".byok", "GitHubModel": ".github", "LiveModelsForbidden": ".guard",
-         "Recorder": ".replay", "Replay": ".replay"}
+_LAZY = {
+    "ScriptedEndpoint": ".scripted",
+    "ScriptedCall": ".scripted",
+    "ScriptedServer": ".scripted",
+    "ByokModel": ".byok",
+    "GitHubModel": ".github",
+    "LiveModelsForbidden": ".guard",
+    "Recorder": ".replay",
+    "Replay": ".replay",
+}
 
 
 def __getattr__(name: str) -> Any:

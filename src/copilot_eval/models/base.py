@@ -9,8 +9,9 @@ names are resolved here too: with a BYOK provider to a ``ByokModel``, without on
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from copilot import CopilotRequestHandler
@@ -66,8 +67,10 @@ def as_model_source(model: Any, provider: Any = None) -> ModelSource:
         return GitHubModel(model)
     if isinstance(model, ModelSource):
         return model
-    raise AgentConfigError(f"model: must be a model name or a model source (ScriptedModel, FunctionModel, Replay, "
-                           f"Recorder), got {type(model).__name__}")
+    raise AgentConfigError(
+        f"model: must be a model name or a model source (ScriptedModel, FunctionModel, Replay, "
+        f"Recorder), got {type(model).__name__}"
+    )
 
 
 def choose_model(agent: Any, default_model: Any = None, default_provider: Any = None) -> ModelChoice:
@@ -91,8 +94,14 @@ def choose_model(agent: Any, default_model: Any = None, default_provider: Any = 
         provider_config = source.provider_config()
     except ValueError as error:
         raise AgentConfigError(str(error)) from None
-    return ModelChoice(model=source.session_model, provider=provider_config, endpoint_factory=source.endpoint,
-                       github_token=_github_token(source), description=describe(source), source=source)
+    return ModelChoice(
+        model=source.session_model,
+        provider=provider_config,
+        endpoint_factory=source.endpoint,
+        github_token=_github_token(source),
+        description=describe(source),
+        source=source,
+    )
 
 
 def describe(source: ModelSource) -> str:

@@ -81,7 +81,7 @@ class ByokModel:
 
     def endpoint(self, *, working_directory: str | None = None) -> None:
         """No in-process endpoint: requests go to the provider's URL."""
-        return None
+        return
 
     def __repr__(self) -> str:
         return f"ByokModel({self.name!r}, base_url={self.provider.base_url!r})"

@@ -7,9 +7,9 @@ ScriptedModel, so chat completions and Responses (HTTP or WebSocket, streamed or
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from copilot_eval.models.scripted.model import PLACEHOLDER_API_KEY, UNUSED_BASE_URL
 
@@ -37,16 +37,22 @@ class FunctionModel:
 
     live = False  # answers come from the function, never from a real model
 
-    def __init__(self, fn: AnswerFn, *, name: str = "function-model",
-                 wire_api: Literal["completions", "responses"] = "completions",
-                 transport: Literal["http", "websockets"] = "http") -> None:
+    def __init__(
+        self,
+        fn: AnswerFn,
+        *,
+        name: str = "function-model",
+        wire_api: Literal["completions", "responses"] = "completions",
+        transport: Literal["http", "websockets"] = "http",
+    ) -> None:
         if not callable(fn):
             raise TypeError(f"FunctionModel: fn must be callable, got {type(fn).__name__}")
         if wire_api not in ("completions", "responses"):
             raise ValueError(f"FunctionModel: wire_api must be 'completions' or 'responses', got {wire_api!r}")
         if transport not in ("http", "websockets") or (transport == "websockets" and wire_api != "responses"):
-            raise ValueError(f"FunctionModel: transport must be 'http', or 'websockets' with wire_api 'responses'; "
-                             f"got {transport!r}")
+            raise ValueError(
+                f"FunctionModel: transport must be 'http', or 'websockets' with wire_api 'responses'; got {transport!r}"
+            )
         if not isinstance(name, str) or not name:
             raise ValueError("FunctionModel: name must be a non-empty string")
         self.fn = fn
@@ -66,8 +72,12 @@ class FunctionModel:
 
     def provider_config(self, *, base_url: str | None = None) -> dict[str, str]:
         """The session `provider` dict; without base_url it is a never-dialled placeholder."""
-        config = {"type": "openai", "base_url": base_url or UNUSED_BASE_URL, "api_key": PLACEHOLDER_API_KEY,
-                  "wire_api": self.wire_api}
+        config = {
+            "type": "openai",
+            "base_url": base_url or UNUSED_BASE_URL,
+            "api_key": PLACEHOLDER_API_KEY,
+            "wire_api": self.wire_api,
+        }
         if self.transport == "websockets":
             config["transport"] = "websockets"
         return config

@@ -5,8 +5,8 @@ from __future__ import annotations
 import inspect
 import json
 import math
-from collections.abc import Sequence
-from typing import Any, Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from copilot import CopilotRequestContext
 
@@ -28,8 +28,7 @@ class FunctionEndpoint(AnsweringEndpoint):
         self._fn = fn
         self.calls = 0
 
-    async def answer(self, body: dict[str, Any], *, wire_api: str, ctx: CopilotRequestContext,
-                     transport: str) -> Reply:
+    async def answer(self, body: dict[str, Any], *, wire_api: str, ctx: CopilotRequestContext, transport: str) -> Reply:
         """Call the function with this request's messages and tools and turn its return value into an answer."""
         self.calls += 1
         number = self.calls
@@ -41,17 +40,23 @@ class FunctionEndpoint(AnsweringEndpoint):
             if inspect.isawaitable(result):
                 result = await result
             text, calls = _read_result(result)
-        except Exception as exc:  # noqa: BLE001 - the function's failure becomes an error answer the run records
+        except Exception as exc:
             # HTTP 400: the runtime does not retry it, so a broken test function fails the run at once.
             message = f"function model: {_fn_name(self._fn)} failed: {type(exc).__name__}: {exc}"
-            return Reply(Answer(text=None, tool_calls=(), usage=None, error=ScriptedHttpError(400, message)),
-                         response_id, 0.0)
-        wire_calls = tuple(AnswerCall(id=call.id or f"call_fn_{number}_{i}", name=call.name,
-                                      arguments=json.dumps(dict(call.arguments)))
-                           for i, call in enumerate(calls))
+            return Reply(
+                Answer(text=None, tool_calls=(), usage=None, error=ScriptedHttpError(400, message)), response_id, 0.0
+            )
+        wire_calls = tuple(
+            AnswerCall(
+                id=call.id or f"call_fn_{number}_{i}", name=call.name, arguments=json.dumps(dict(call.arguments))
+            )
+            for i, call in enumerate(calls)
+        )
         produced = (text or "") + "".join(c.name + c.arguments for c in wire_calls)
-        usage = {"input_tokens": max(1, math.ceil(len(json.dumps(body)) / 4)),
-                 "output_tokens": max(1, math.ceil(len(produced) / 4))}
+        usage = {
+            "input_tokens": max(1, math.ceil(len(json.dumps(body)) / 4)),
+            "output_tokens": max(1, math.ceil(len(produced) / 4)),
+        }
         answer = Answer(text=text, tool_calls=wire_calls, usage=usage)
         self.remember(response_id, items, answer, transport)
         return Reply(answer, response_id, 0.0)

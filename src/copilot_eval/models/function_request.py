@@ -38,9 +38,15 @@ def _chat_messages(messages: list[Any]) -> list[dict[str, Any]]:
         item: dict[str, Any] = {"role": message.get("role"), "content": _text(message.get("content"))}
         calls = message.get("tool_calls") or []
         if calls:
-            item["tool_calls"] = [{"id": c.get("id"), "name": (c.get("function") or {}).get("name"),
-                                   "arguments": _arguments((c.get("function") or {}).get("arguments"))}
-                                  for c in calls if isinstance(c, dict)]
+            item["tool_calls"] = [
+                {
+                    "id": c.get("id"),
+                    "name": (c.get("function") or {}).get("name"),
+                    "arguments": _arguments((c.get("function") or {}).get("arguments")),
+                }
+                for c in calls
+                if isinstance(c, dict)
+            ]
         if message.get("tool_call_id"):
             item["tool_call_id"] = message["tool_call_id"]
         out.append(item)
@@ -82,6 +88,7 @@ def request_tools(tools: Any) -> list[dict[str, Any]]:
         if not isinstance(tool, dict) or tool.get("type") != "function":
             continue
         spec = tool.get("function") if isinstance(tool.get("function"), dict) else tool
-        out.append({"name": spec.get("name"), "description": spec.get("description"),
-                    "parameters": spec.get("parameters")})
+        out.append(
+            {"name": spec.get("name"), "description": spec.get("description"), "parameters": spec.get("parameters")}
+        )
     return out

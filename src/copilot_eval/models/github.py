@@ -43,11 +43,11 @@ class GitHubModel:
 
     def provider_config(self) -> None:
         """GitHub-hosted models need no provider settings."""
-        return None
+        return
 
     def endpoint(self, *, working_directory: str | None = None) -> None:
         """No in-process endpoint: requests go to GitHub."""
-        return None
+        return
 
     def github_token(self) -> str | None:
         """The token the runtime is started with (read from the environment now, never recorded)."""

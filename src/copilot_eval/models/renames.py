@@ -7,7 +7,8 @@ using it warns with DeprecationWarning naming the new one. CHANGELOG.md lists ev
 from __future__ import annotations
 
 import warnings
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 __all__ = ["RENAMED", "deprecated_alias"]
 
@@ -24,6 +25,9 @@ def deprecated_alias(module: str, name: str, resolve: Callable[[str], Any]) -> A
     new = RENAMED.get(name)
     if new is None:
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
-    warnings.warn(f"{module}.{name} is deprecated and will be removed in the next release; use {new}",
-                  DeprecationWarning, stacklevel=3)
+    warnings.warn(
+        f"{module}.{name} is deprecated and will be removed in the next release; use {new}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
     return resolve(new)

@@ -57,8 +57,10 @@ def write_run_reports(out: Path, *, junit: Path | None = None, baseline: Path | 
         from copilot_eval.reports.run_comparison import compare_folders
 
         reports.comparison = compare_folders(baseline, out)
-        write_text_atomically(folder.folder / "comparison.html",
-                              comparison_html(reports.comparison, baseline_label=str(baseline), candidate_label=str(out)))
+        write_text_atomically(
+            folder.folder / "comparison.html",
+            comparison_html(reports.comparison, baseline_label=str(baseline), candidate_label=str(out)),
+        )
         write_text_atomically(folder.folder / "comparison.md", comparison_markdown(reports.comparison))
         reports.lines.append(f"comparison with {baseline}: {folder.folder / 'comparison.html'}, comparison.md")
     return reports

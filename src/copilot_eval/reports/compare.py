@@ -54,8 +54,11 @@ class CaseChange:
     @property
     def score_deltas(self) -> dict[str, float]:
         """Per grader scoring in both runs: candidate score minus baseline score."""
-        return {method: round(self.after_scores[method] - score, 4)
-                for method, score in self.before_scores.items() if method in self.after_scores}
+        return {
+            method: round(self.after_scores[method] - score, 4)
+            for method, score in self.before_scores.items()
+            if method in self.after_scores
+        }
 
     @property
     def label(self) -> str:
@@ -86,9 +89,11 @@ class RunComparison:
         return {kind: len(self.of_kind(kind)) for kind in KINDS}
 
 
-def compare_runs(baseline: EvalRun, candidate: EvalRun, *,
-                 questions: dict[tuple[int, int], str] | None = None) -> RunComparison:
+def compare_runs(
+    baseline: EvalRun, candidate: EvalRun, *, questions: dict[tuple[int, int], str] | None = None
+) -> RunComparison:
     """Match the cases of two runs and classify each change; ``questions`` names cases by (number, turn)."""
+
     def keyed(run: EvalRun) -> dict[tuple[int, int, int], EvalCaseResult]:
         return {(r.conversation_number, r.turn or 1, r.repeat_index or 0): r for r in run.results or []}
 
@@ -96,12 +101,19 @@ def compare_runs(baseline: EvalRun, candidate: EvalRun, *,
     changes = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
-        changes.append(CaseChange(
-            conversation_number=key[0], turn=key[1], repeat_index=key[2],
-            before=old.effective_status if old else None, after=new.effective_status if new else None,
-            question=(questions or {}).get((key[0], key[1])), before_scores=_scores(old), after_scores=_scores(new),
-            after_reason=new.failure_reason if new else None,
-        ))
+        changes.append(
+            CaseChange(
+                conversation_number=key[0],
+                turn=key[1],
+                repeat_index=key[2],
+                before=old.effective_status if old else None,
+                after=new.effective_status if new else None,
+                question=(questions or {}).get((key[0], key[1])),
+                before_scores=_scores(old),
+                after_scores=_scores(new),
+                after_reason=new.failure_reason if new else None,
+            )
+        )
     return RunComparison(baseline=baseline, candidate=candidate, changes=changes)
 
 

@@ -7,8 +7,14 @@ from typing import Any
 from copilot_eval.reports.compare import KINDS, CaseChange, RunComparison
 from copilot_eval.reports.html_page import badge, card, esc, page, table
 
-_STYLE = {"regressed": "red", "improved": "green", "changed": "yellow", "new": "cyan", "removed": "magenta",
-          "unchanged": "dim"}
+_STYLE = {
+    "regressed": "red",
+    "improved": "green",
+    "changed": "yellow",
+    "new": "cyan",
+    "removed": "magenta",
+    "unchanged": "dim",
+}
 
 
 def _status(value: Any) -> str:
@@ -22,8 +28,10 @@ def _deltas(change: CaseChange) -> str:
 def _headline(comparison: RunComparison) -> str:
     base, cand = comparison.baseline, comparison.candidate
     counts = comparison.counts()
-    return (f"score {base.general_quality_percent:g}% -> {cand.general_quality_percent:g}% "
-            f"({comparison.score_delta:+g} points); " + ", ".join(f"{counts[k]} {k}" for k in KINDS))
+    return (
+        f"score {base.general_quality_percent:g}% -> {cand.general_quality_percent:g}% "
+        f"({comparison.score_delta:+g} points); " + ", ".join(f"{counts[k]} {k}" for k in KINDS)
+    )
 
 
 def comparison_table(comparison: RunComparison) -> Any:
@@ -35,8 +43,14 @@ def comparison_table(comparison: RunComparison) -> Any:
         table_.add_column(column, overflow="fold")
     for kind in KINDS[:-1]:
         for change in comparison.of_kind(kind):
-            table_.add_row(f"[{_STYLE[kind]}]{kind}[/]", change.label, _status(change.before), _status(change.after),
-                           _deltas(change), (change.question or "")[:60])
+            table_.add_row(
+                f"[{_STYLE[kind]}]{kind}[/]",
+                change.label,
+                _status(change.before),
+                _status(change.after),
+                _deltas(change),
+                (change.question or "")[:60],
+            )
     return table_
 
 
@@ -53,30 +67,55 @@ def _md(text: str | None) -> str:
 
 def comparison_markdown(comparison: RunComparison) -> str:
     """Markdown: the headline and a table of changed cases (unchanged ones are only counted)."""
-    lines = [f"### {_md(comparison.candidate.test_set_name)}: comparison with the baseline", "",
-             _headline(comparison)]
+    lines = [f"### {_md(comparison.candidate.test_set_name)}: comparison with the baseline", "", _headline(comparison)]
     changed = [c for kind in KINDS[:-1] for c in comparison.of_kind(kind)]
     if changed:
-        lines += ["", "| change | case | before | after | score delta | question |", "| --- | --- | --- | --- | --- | --- |"]
-        lines += [f"| {c.kind} | {c.label} | {_status(c.before)} | {_status(c.after)} | {_md(_deltas(c))} | "
-                  f"{_md(c.question)} |" for c in changed]
+        lines += [
+            "",
+            "| change | case | before | after | score delta | question |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        lines += [
+            f"| {c.kind} | {c.label} | {_status(c.before)} | {_status(c.after)} | {_md(_deltas(c))} | "
+            f"{_md(c.question)} |"
+            for c in changed
+        ]
     return "\n".join(lines) + "\n"
 
 
-def comparison_html(comparison: RunComparison, *, baseline_label: str = "baseline",
-                    candidate_label: str = "candidate") -> str:
+def comparison_html(
+    comparison: RunComparison, *, baseline_label: str = "baseline", candidate_label: str = "candidate"
+) -> str:
     """A self-contained HTML page of the comparison."""
     counts = comparison.counts()
-    cards = ('<div class="cards">' + card("score delta (points)", f"{comparison.score_delta:+g}")
-             + "".join(card(kind, counts[kind]) for kind in KINDS) + "</div>")
-    rows = [[esc(c.kind), esc(c.label), badge(_status(c.before)) if c.before else "-",
-             badge(_status(c.after)) if c.after else "-", esc(_deltas(c)), esc(c.question or ""),
-             esc(c.after_reason or "")]
-            for kind in KINDS for c in comparison.of_kind(kind)]
-    subtitle = (f"{esc(baseline_label)} ({comparison.baseline.general_quality_percent:g}%) → "
-                f"{esc(candidate_label)} ({comparison.candidate.general_quality_percent:g}%)")
-    body = cards + "<h2>Cases</h2>" + table(["change", "case", "before", "after", "score delta", "question",
-                                             "reason (candidate)"], rows)
+    cards = (
+        '<div class="cards">'
+        + card("score delta (points)", f"{comparison.score_delta:+g}")
+        + "".join(card(kind, counts[kind]) for kind in KINDS)
+        + "</div>"
+    )
+    rows = [
+        [
+            esc(c.kind),
+            esc(c.label),
+            badge(_status(c.before)) if c.before else "-",
+            badge(_status(c.after)) if c.after else "-",
+            esc(_deltas(c)),
+            esc(c.question or ""),
+            esc(c.after_reason or ""),
+        ]
+        for kind in KINDS
+        for c in comparison.of_kind(kind)
+    ]
+    subtitle = (
+        f"{esc(baseline_label)} ({comparison.baseline.general_quality_percent:g}%) → "
+        f"{esc(candidate_label)} ({comparison.candidate.general_quality_percent:g}%)"
+    )
+    body = (
+        cards
+        + "<h2>Cases</h2>"
+        + table(["change", "case", "before", "after", "score delta", "question", "reason (candidate)"], rows)
+    )
     return page(f"{comparison.candidate.test_set_name}: run comparison", subtitle, body)
 
 

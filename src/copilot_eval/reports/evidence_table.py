@@ -17,13 +17,17 @@ def evidence_table(paths: list[Path]) -> Table:
     table.add_column("final response", overflow="fold", ratio=2)
     for path in paths:
         result = CopilotResult.load(path)
-        calls = "\n".join(
-            f"{call.name}: {call.outcome}"
-            for call in result.all_tool_calls
-        ) or "-"
+        calls = "\n".join(f"{call.name}: {call.outcome}" for call in result.all_tool_calls) or "-"
         tokens = str(result.total_tokens) if result.total_tokens is not None else "unknown"
         executed = "[green]yes[/green]" if result.success else f"[red]no[/red] {result.error or ''}"
         run_name = path.stem.split(".py_", 1)[-1]  # evidence files are named after the test id
-        table.add_row(run_name, executed, str(result.stop_reason), calls, str(result.evidence_complete),
-                      tokens, (result.final_response or "-")[:200])
+        table.add_row(
+            run_name,
+            executed,
+            str(result.stop_reason),
+            calls,
+            str(result.evidence_complete),
+            tokens,
+            (result.final_response or "-")[:200],
+        )
     return table

@@ -10,8 +10,10 @@ from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult
 
 def _grade_lines(result: EvalCaseResult, indent: str) -> list[str]:
     # A grader's explanation already carries its score and pass mark; repeating them is noise.
-    lines = [f"{indent}{grade.method} ({grade.status.value}): {grade.explanation or 'no reason given'}"
-             for grade in result.grades]
+    lines = [
+        f"{indent}{grade.method} ({grade.status.value}): {grade.explanation or 'no reason given'}"
+        for grade in result.grades
+    ]
     if not result.grades and result.failure_reason:
         lines.append(f"{indent}reason: {result.failure_reason}")
     return lines
@@ -19,9 +21,11 @@ def _grade_lines(result: EvalCaseResult, indent: str) -> list[str]:
 
 def describe_case(case: EvalTestCase, result: EvalCaseResult, verb: str, indent: str = "  ") -> str:
     """One case: its question, the reference, the actual answer and each grader's verdict."""
-    lines = [f"case {case.conversation_number} {verb}: {case.question}",
-             f"{indent}expected: {case.response}",
-             f"{indent}actual:   {result.actual_response if result.actual_response is not None else '(no answer)'}"]
+    lines = [
+        f"case {case.conversation_number} {verb}: {case.question}",
+        f"{indent}expected: {case.response}",
+        f"{indent}actual:   {result.actual_response if result.actual_response is not None else '(no answer)'}",
+    ]
     lines += _grade_lines(result, indent)
     return "\n".join(lines)
 
@@ -41,7 +45,9 @@ def describe_unit(cases: Sequence[EvalTestCase], results: Sequence[EvalCaseResul
     else:
         turns = "\n".join(_describe_turn(case, result) for case, result in zip(cases, results, strict=True))
         bad = sum(result.effective_status is not CaseStatus.PASS for result in results)
-        text = f"conversation {cases[0].conversation_number} {verb}: {bad} of {len(results)} turns did not pass\n{turns}"
+        text = (
+            f"conversation {cases[0].conversation_number} {verb}: {bad} of {len(results)} turns did not pass\n{turns}"
+        )
     evidence = results[0].evidence_path if results else None
     return text + (f"\n  evidence: {evidence}" if evidence else "")
 

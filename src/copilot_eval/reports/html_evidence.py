@@ -40,8 +40,15 @@ def _tool_calls(data: dict[str, Any]) -> str:
     for call in calls:
         outcome = _OUTCOME.get(call.get("success"), "unknown")
         output = call.get("error") if call.get("error") is not None else call.get("result")
-        rows.append([esc(call.get("name")), esc(call.get("mcp_server_name") or ""), esc(outcome),
-                     pre(call.get("arguments")), pre(output)])
+        rows.append(
+            [
+                esc(call.get("name")),
+                esc(call.get("mcp_server_name") or ""),
+                esc(outcome),
+                pre(call.get("arguments")),
+                pre(output),
+            ]
+        )
     return "<h3>Tool calls</h3>" + table(["tool", "server", "outcome", "arguments", "result or error"], rows)
 
 
@@ -49,9 +56,21 @@ def _subagents(data: dict[str, Any]) -> str:
     children = [_dict(child) for child in _list(data.get("subagent_invocations"))]
     if not children:
         return ""
-    rows = [[esc(c.get("name")), esc(c.get("kind")), esc(c.get("status")), esc(c.get("duration_ms")),
-             esc(c.get("total_tokens")), esc(c.get("total_tool_calls")), esc(c.get("error") or "")] for c in children]
-    return "<h3>Subagents</h3>" + table(["name", "kind", "status", "duration ms", "tokens", "tool calls", "error"], rows)
+    rows = [
+        [
+            esc(c.get("name")),
+            esc(c.get("kind")),
+            esc(c.get("status")),
+            esc(c.get("duration_ms")),
+            esc(c.get("total_tokens")),
+            esc(c.get("total_tool_calls")),
+            esc(c.get("error") or ""),
+        ]
+        for c in children
+    ]
+    return "<h3>Subagents</h3>" + table(
+        ["name", "kind", "status", "duration ms", "tokens", "tool calls", "error"], rows
+    )
 
 
 def _citation_row(citation: Any) -> list[str]:
@@ -75,16 +94,26 @@ def _usage(data: dict[str, Any]) -> str:
     entries = [_dict(entry) for entry in _list(data.get("usage"))]
     derived = _dict(data.get("derived"))
     totals = _dict(derived.get("token_usage"))
-    lines = [f"input tokens {esc(totals.get('input_tokens'))}, output tokens {esc(totals.get('output_tokens'))}, "
-             f"total {esc(totals.get('total_tokens'))}; premium requests {esc(derived.get('total_premium_requests'))}"]
+    lines = [
+        f"input tokens {esc(totals.get('input_tokens'))}, output tokens {esc(totals.get('output_tokens'))}, "
+        f"total {esc(totals.get('total_tokens'))}; premium requests {esc(derived.get('total_premium_requests'))}"
+    ]
     if "estimated_cost" in data:
         lines.append(f"estimated cost {esc(data.get('estimated_cost'))}")
     else:
         lines.append("cost: not estimated (no price table; premium requests are the runtime's own measure)")
     html = "<h3>Usage</h3><p>" + "<br>".join(lines) + "</p>"
     if entries:
-        rows = [[esc(e.get("model")), esc(e.get("input_tokens")), esc(e.get("output_tokens")),
-                 esc(e.get("premium_requests")), esc(e.get("duration_ms"))] for e in entries]
+        rows = [
+            [
+                esc(e.get("model")),
+                esc(e.get("input_tokens")),
+                esc(e.get("output_tokens")),
+                esc(e.get("premium_requests")),
+                esc(e.get("duration_ms")),
+            ]
+            for e in entries
+        ]
         html += table(["model", "input", "output", "premium requests", "duration ms"], rows)
     return html
 
@@ -98,10 +127,15 @@ def evidence_html(data: dict[str, Any] | None, link: str | None) -> str:
     where = f'<p>Evidence JSON: <a href="{esc(link)}">{esc(link)}</a></p>' if link else ""
     if data is None:
         return where + '<p class="muted">Evidence file not found or unreadable: only run.json is shown.</p>'
-    executed = {True: "yes", False: "no (see error)"}.get(data.get("success"), "unknown") if "success" in data else "unknown"
-    facts = [("executed to the end", esc(executed)),
-             ("stop reason", esc(data.get("stop_reason"))), ("model", esc(data.get("model_used"))),
-             ("session duration", esc(_seconds(data.get("duration_ms"))))]
+    executed = (
+        {True: "yes", False: "no (see error)"}.get(data.get("success"), "unknown") if "success" in data else "unknown"
+    )
+    facts = [
+        ("executed to the end", esc(executed)),
+        ("stop reason", esc(data.get("stop_reason"))),
+        ("model", esc(data.get("model_used"))),
+        ("session duration", esc(_seconds(data.get("duration_ms")))),
+    ]
     if data.get("error"):
         facts.append(("error", esc(data.get("error"))))
     overview = table(["fact", "value"], [[esc(name), value] for name, value in facts])

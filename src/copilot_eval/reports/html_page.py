@@ -86,8 +86,9 @@ def table(header: list[str], rows: list[list[str]], *, cls: str = "") -> str:
 
 def drill_down(summary: str, body: str, *, anchor: str) -> str:
     """A collapsible section (closed until clicked) with an anchor others can link to."""
-    return (f'<details class="case" id="{esc(anchor)}"><summary>{summary}</summary>'
-            f'<div class="body">{body}</div></details>')
+    return (
+        f'<details class="case" id="{esc(anchor)}"><summary>{summary}</summary><div class="body">{body}</div></details>'
+    )
 
 
 def page(title: str, subtitle: str, body: str) -> str:
@@ -97,7 +98,7 @@ def page(title: str, subtitle: str, body: str) -> str:
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         # Forbids every fetch: a report that tried to load anything would fail visibly, not silently.
-        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
         "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">"
         f"<title>{esc(title)}</title><style>{_STYLE}</style><script>{_SCRIPT}</script></head>"
         f'<body><header><h1>{esc(title)}</h1><div class="meta">{subtitle}</div></header>'

@@ -32,16 +32,26 @@ def _limitation_banner(text: str | None, standing: str | None) -> str:
     body, _, evidence = text.partition(" Evidence: ")
     items = "".join(f"<li>{esc(item)}</li>" for item in evidence.split(" | ") if item)
     title = f"Runtime limitation ({esc(standing)})" if standing else "Runtime limitation"
-    return (f'<div class="banner" role="alert" id="limitation"><b>{title}:</b> {esc(body)}'
-            + (f"<div>Evidence:</div><ul>{items}</ul>" if items else "") + "</div>")
+    return (
+        f'<div class="banner" role="alert" id="limitation"><b>{title}:</b> {esc(body)}'
+        + (f"<div>Evidence:</div><ul>{items}</ul>" if items else "")
+        + "</div>"
+    )
 
 
 def _summary_cards(folder: RunFolder) -> str:
     run = folder.run
     graded = run.passed + run.failed
-    return ('<div class="cards">' + card(f"score over {graded} graded", f"{run.general_quality_percent:g}%")
-            + card("passed", run.passed) + card("failed", run.failed) + card("errors (not graded)", run.errored)
-            + card("unknown", run.not_graded) + card("confidence", run.confidence.value) + "</div>")
+    return (
+        '<div class="cards">'
+        + card(f"score over {graded} graded", f"{run.general_quality_percent:g}%")
+        + card("passed", run.passed)
+        + card("failed", run.failed)
+        + card("errors (not graded)", run.errored)
+        + card("unknown", run.not_graded)
+        + card("confidence", run.confidence.value)
+        + "</div>"
+    )
 
 
 def _repeats(folder: RunFolder) -> str:
@@ -55,12 +65,23 @@ def _repeats(folder: RunFolder) -> str:
     at_k, all_k = pass_rates(run)
     shown = [esc(f"{v:g}%") if v is not None else "unknown" for v in (at_k, all_k)]
     flaky = flaky_cases(run)
-    rows = [[esc(s.conversation_number if s.turn == 1 else f"{s.conversation_number} turn {s.turn}"), esc(s.attempts), esc(s.graded), esc(s.passes),
-             esc({True: "yes", False: "no", None: "unknown"}[s.pass_at_k]),
-             esc({True: "yes", False: "no", None: "unknown"}[s.pass_all_k]), "flaky" if s.flaky else ""] for s in stats]
-    return (f'<h2 id="repeats">Repeats</h2><p>pass@{k} {shown[0]}, pass^{k} {shown[1]}; flaky cases: '
-            f'{esc(", ".join(map(str, flaky)) or "none")}</p>'
-            + table(["case", "attempts", "graded", "passes", f"pass@{k}", f"pass^{k}", ""], rows))
+    rows = [
+        [
+            esc(s.conversation_number if s.turn == 1 else f"{s.conversation_number} turn {s.turn}"),
+            esc(s.attempts),
+            esc(s.graded),
+            esc(s.passes),
+            esc({True: "yes", False: "no", None: "unknown"}[s.pass_at_k]),
+            esc({True: "yes", False: "no", None: "unknown"}[s.pass_all_k]),
+            "flaky" if s.flaky else "",
+        ]
+        for s in stats
+    ]
+    return (
+        f'<h2 id="repeats">Repeats</h2><p>pass@{k} {shown[0]}, pass^{k} {shown[1]}; flaky cases: '
+        f"{esc(', '.join(map(str, flaky)) or 'none')}</p>"
+        + table(["case", "attempts", "graded", "passes", f"pass@{k}", f"pass^{k}", ""], rows)
+    )
 
 
 def _grades(result: EvalCaseResult, folder: RunFolder) -> str:
@@ -69,24 +90,46 @@ def _grades(result: EvalCaseResult, folder: RunFolder) -> str:
     rows = []
     for grade in result.grades:
         link = folder.link(grade.evidence_path)
-        rows.append([esc(grade.method), badge(grade.status.value), esc(grade.score), esc(grade.passing_score),
-                     esc(grade.explanation or ""), f'<a href="{esc(link)}">judge evidence</a>' if link else ""])
+        rows.append(
+            [
+                esc(grade.method),
+                badge(grade.status.value),
+                esc(grade.score),
+                esc(grade.passing_score),
+                esc(grade.explanation or ""),
+                f'<a href="{esc(link)}">judge evidence</a>' if link else "",
+            ]
+        )
     return "<h3>Graders</h3>" + table(["grader", "verdict", "score", "passing score", "reasoning", ""], rows)
 
 
-def _case(result: EvalCaseResult, folder: RunFolder, cases: dict[tuple[int, int], Any], evidence: dict[str, Any], repeats: bool) -> str:
+def _case(
+    result: EvalCaseResult,
+    folder: RunFolder,
+    cases: dict[tuple[int, int], Any],
+    evidence: dict[str, Any],
+    repeats: bool,
+) -> str:
     case = cases.get((result.conversation_number, result.turn or 1))
     status = result.effective_status
     question = case.question if case is not None else None
-    reason = f' <span class="muted">{esc(result.failure_reason)}</span>' if result.failure_reason and status is not CaseStatus.PASS else ""
+    reason = (
+        f' <span class="muted">{esc(result.failure_reason)}</span>'
+        if result.failure_reason and status is not CaseStatus.PASS
+        else ""
+    )
     summary = f"{badge(status.value)} <b>{esc(_label(result, repeats))}</b> {esc(question or '')}{reason}"
-    parts = [f"<h3>Question</h3>{pre(question) if case else '<p class=muted>test set not kept with this run</p>'}",
-             f"<h3>Reference</h3>{pre(case.response) if case else '<p class=muted>unknown</p>'}",
-             f"<h3>Actual answer</h3>{pre(result.actual_response) if result.actual_response is not None else '<p>(no answer)</p>'}"]
+    parts = [
+        f"<h3>Question</h3>{pre(question) if case else '<p class=muted>test set not kept with this run</p>'}",
+        f"<h3>Reference</h3>{pre(case.response) if case else '<p class=muted>unknown</p>'}",
+        f"<h3>Actual answer</h3>{pre(result.actual_response) if result.actual_response is not None else '<p>(no answer)</p>'}",
+    ]
     if result.failure_reason:
         parts.append(f"<h3>Reason</h3>{pre(result.failure_reason)}")
     parts.append(_grades(result, folder))
-    parts.append(f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>")
+    parts.append(
+        f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>"
+    )
     if result.evidence_path:
         parts.append(evidence_html(evidence.get(result.evidence_path), folder.link(result.evidence_path)))
     else:
@@ -103,12 +146,19 @@ def _charts(results: list[EvalCaseResult], evidence: dict[str, Any], repeats: bo
     for key, members in sessions.items():
         first = members[0]
         label = _label(first, repeats) if len(members) == 1 else Path(key).stem
-        worst = next((s.value for s in (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.UNKNOWN)
-                      if any(m.effective_status is s for m in members)), CaseStatus.PASS.value)
+        worst = next(
+            (
+                s.value
+                for s in (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.UNKNOWN)
+                if any(m.effective_status is s for m in members)
+            ),
+            CaseStatus.PASS.value,
+        )
         bars_time.append((label, None if first.duration_ms is None else first.duration_ms / 1000, worst))
         bars_tokens.append((label, evidence_tokens(evidence.get(first.evidence_path or "")), worst))
-    return (bar_chart("Duration per session", bars_time, unit="s")
-            + bar_chart("Tokens per session (input + output)", bars_tokens, unit="tokens"))
+    return bar_chart("Duration per session", bars_time, unit="s") + bar_chart(
+        "Tokens per session (input + output)", bars_tokens, unit="tokens"
+    )
 
 
 def run_report_html(folder: RunFolder) -> str:
@@ -121,15 +171,21 @@ def run_report_html(folder: RunFolder) -> str:
     standing = getattr(run, "limitation_standing", None)  # suspected or confirmed, where the run model has it
     standing = getattr(standing, "value", standing)
     charts = _charts(results, evidence, repeats)
-    subtitle = (f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
-                f"{esc(None if run.duration_ms is None else f'{run.duration_ms / 1000:.1f} s')} · {len(results)} results")
-    body = (_summary_cards(folder) + _limitation_banner(run.runtime_limitation, standing)
-            + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "") + _repeats(folder)
-            + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if results else "")
-            + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
-              '<button id="close-all" type="button">close all</button></p>'
-            + "".join(_case(r, folder, cases, evidence, repeats) for r in results)
-            + ("" if results else "<p>This run holds no per-case results.</p>"))
+    subtitle = (
+        f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
+        f"{esc(None if run.duration_ms is None else f'{run.duration_ms / 1000:.1f} s')} · {len(results)} results"
+    )
+    body = (
+        _summary_cards(folder)
+        + _limitation_banner(run.runtime_limitation, standing)
+        + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
+        + _repeats(folder)
+        + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if results else "")
+        + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
+        '<button id="close-all" type="button">close all</button></p>'
+        + "".join(_case(r, folder, cases, evidence, repeats) for r in results)
+        + ("" if results else "<p>This run holds no per-case results.</p>")
+    )
     return page(f"{run.test_set_name}: evaluation run", subtitle, body)
 
 

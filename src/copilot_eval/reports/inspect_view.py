@@ -27,7 +27,9 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
     overview.add_row("final response", result.final_response or "-")
     overview.add_row("evidence complete", str(result.evidence_complete))
     overview.add_row("tokens", ", ".join(f"{k}={v}" for k, v in result.token_usage.items()) or "unknown")
-    overview.add_row("premium requests", "unknown" if result.total_premium_requests is None else str(result.total_premium_requests))
+    overview.add_row(
+        "premium requests", "unknown" if result.total_premium_requests is None else str(result.total_premium_requests)
+    )
     console.print(overview)
 
     if result.all_tool_calls:
@@ -35,8 +37,14 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
         for column in ("call id", "tool", "completed", "outcome", "evidence", "error"):
             tools.add_column(column)
         for call in result.all_tool_calls:
-            tools.add_row(call.call_id or "?", call.name or "?", str(call.completion_received),
-                          call.outcome, "complete" if call.evidence_complete else "incomplete", call.error or "")
+            tools.add_row(
+                call.call_id or "?",
+                call.name or "?",
+                str(call.completion_received),
+                call.outcome,
+                "complete" if call.evidence_complete else "incomplete",
+                call.error or "",
+            )
         console.print(tools)
     if result.capture_errors:
         errors = Table(title="Capture errors")
@@ -56,10 +64,14 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
             children.add_column(column)
         for invocation in result.subagent_invocations:
             child = invocation.result
-            children.add_row(invocation.name or "?", invocation.kind or "?", invocation.status or "?",
-                             "" if invocation.duration_ms is None else f"{invocation.duration_ms:g}",
-                             "-" if child is None else str(len(child.turns)),
-                             "-" if child is None else str(len(child.all_tool_calls)))
+            children.add_row(
+                invocation.name or "?",
+                invocation.kind or "?",
+                invocation.status or "?",
+                "" if invocation.duration_ms is None else f"{invocation.duration_ms:g}",
+                "-" if child is None else str(len(child.turns)),
+                "-" if child is None else str(len(child.all_tool_calls)),
+            )
         console.print(children)
 
 
@@ -71,8 +83,12 @@ def mcp_server_table(servers: Any) -> Any:
     for column in ("server", "status", "tools loaded", "error"):
         table.add_column(column, overflow="fold")
     for server in servers:
-        table.add_row(server.name, server.status or "unknown",
-                      "unknown" if server.tools_loaded is None else str(server.tools_loaded), server.error or "")
+        table.add_row(
+            server.name,
+            server.status or "unknown",
+            "unknown" if server.tools_loaded is None else str(server.tools_loaded),
+            server.error or "",
+        )
     return table
 
 

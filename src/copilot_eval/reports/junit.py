@@ -27,8 +27,10 @@ def _case_name(result: EvalCaseResult, repeats: bool) -> str:
 
 
 def _detail(result: EvalCaseResult, question: str | None) -> str:
-    lines = [f"question: {question}" if question else None,
-             f"actual: {result.actual_response if result.actual_response is not None else '(no answer)'}"]
+    lines = [
+        f"question: {question}" if question else None,
+        f"actual: {result.actual_response if result.actual_response is not None else '(no answer)'}",
+    ]
     lines += [f"{g.method} ({g.status.value}): {g.explanation or 'no reason given'}" for g in result.grades]
     if result.evidence_path:
         lines.append(f"evidence: {result.evidence_path}")
@@ -42,24 +44,41 @@ def junit_xml(run: EvalRun, test_set: EvalTestSet | None = None) -> str:
     repeats = any(r.repeat_index for r in results)
     errors = sum(r.effective_status in (CaseStatus.ERROR, CaseStatus.UNKNOWN) for r in results)
     failures = sum(r.effective_status is CaseStatus.FAIL for r in results)
-    root = ET.Element("testsuites", name="copilot-eval", tests=str(len(results)), failures=str(failures),
-                      errors=str(errors))
-    suite = ET.SubElement(root, "testsuite", name=run.test_set_name, tests=str(len(results)), failures=str(failures),
-                       errors=str(errors), skipped="0",
-                       time=f"{(run.duration_ms or 0) / 1000:.3f}")
+    root = ET.Element(
+        "testsuites", name="copilot-eval", tests=str(len(results)), failures=str(failures), errors=str(errors)
+    )
+    suite = ET.SubElement(
+        root,
+        "testsuite",
+        name=run.test_set_name,
+        tests=str(len(results)),
+        failures=str(failures),
+        errors=str(errors),
+        skipped="0",
+        time=f"{(run.duration_ms or 0) / 1000:.3f}",
+    )
     if run.run_at is not None:
         suite.set("timestamp", run.run_at.isoformat())
     properties = ET.SubElement(suite, "properties")
-    facts = {"score_percent": f"{run.general_quality_percent:g}", "confidence": run.confidence.value,
-             "agent": run.agent_name, "runtime_limitation": run.runtime_limitation,
-             # suspected or confirmed, where the run model records it
-             "runtime_limitation_standing": _text(getattr(run, "limitation_standing", None))}
+    facts = {
+        "score_percent": f"{run.general_quality_percent:g}",
+        "confidence": run.confidence.value,
+        "agent": run.agent_name,
+        "runtime_limitation": run.runtime_limitation,
+        # suspected or confirmed, where the run model records it
+        "runtime_limitation_standing": _text(getattr(run, "limitation_standing", None)),
+    }
     for name, value in facts.items():
         if value is not None:
             ET.SubElement(properties, "property", name=name, value=value)
     for result in results:
-        case = ET.SubElement(suite, "testcase", classname=run.test_set_name, name=_case_name(result, repeats),
-                             time=f"{(result.duration_ms or 0) / 1000:.3f}")
+        case = ET.SubElement(
+            suite,
+            "testcase",
+            classname=run.test_set_name,
+            name=_case_name(result, repeats),
+            time=f"{(result.duration_ms or 0) / 1000:.3f}",
+        )
         status = result.effective_status
         message = result.failure_reason or status.value
         detail = _detail(result, questions.get((result.conversation_number, result.turn or 1)))

@@ -12,13 +12,12 @@ import csv
 import io
 from pathlib import Path
 
-from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetWriteError
+from copilot_eval.evalsets.limits import RESULTS_BASE_COLUMNS, RESULTS_GRADER_COLUMNS
 from copilot_eval.evalsets.model import EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord
-
-from copilot_eval.evalsets.limits import RESULTS_BASE_COLUMNS, RESULTS_GRADER_COLUMNS
+from copilot_eval.reports.atomic import write_bytes_atomically
 
 # The platform shows capitalised verdicts in its export.
 _RESULT_WORDS = {
@@ -68,8 +67,11 @@ def results_csv_text(run: EvalRun, test_set: EvalTestSet) -> str:
     if missing:
         raise EvalSetWriteError(
             None,
-            [f"result for conversationNumber {n}{f' turn {t}' if t != 1 else ''} has no case in test set "
-             f"{test_set.name!r}" for n, t in missing],
+            [
+                f"result for conversationNumber {n}{f' turn {t}' if t != 1 else ''} has no case in test set "
+                f"{test_set.name!r}"
+                for n, t in missing
+            ],
         )
     grader_count = max([1, *(len(r.grades) for r in results)])
     buffer = io.StringIO(newline="")

@@ -42,18 +42,24 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
     results = None
     if run.results is not None:
         results = [
-            result.model_copy(update={
-                "evidence_path": _relative(result.evidence_path, folder),
-                "grades": [g.model_copy(update={"evidence_path": _relative(g.evidence_path, folder)})
-                           for g in result.grades],
-            })
+            result.model_copy(
+                update={
+                    "evidence_path": _relative(result.evidence_path, folder),
+                    "grades": [
+                        g.model_copy(update={"evidence_path": _relative(g.evidence_path, folder)})
+                        for g in result.grades
+                    ],
+                }
+            )
             for result in run.results
         ]
-    return run.model_copy(update={
-        "schema_version": RUN_SCHEMA_VERSION,
-        "results": results,
-        "evidence": [_relative(item, folder) if "/" in item or "\\" in item else item for item in run.evidence],
-    })
+    return run.model_copy(
+        update={
+            "schema_version": RUN_SCHEMA_VERSION,
+            "results": results,
+            "evidence": [_relative(item, folder) if "/" in item or "\\" in item else item for item in run.evidence],
+        }
+    )
 
 
 def resolve_evidence(folder: Path, stored: str | None) -> Path | None:
@@ -114,8 +120,13 @@ def read_run_folder(folder: Path | str) -> RunFolder:
         raise EvalSetReadError(path, [f"no {RUN_JSON} here; pass the folder `copilot-eval run --out` wrote"])
     run = read_run_json(path)
     if run.schema_version is not None and run.schema_version > RUN_SCHEMA_VERSION:
-        raise EvalSetReadError(path, [f"schemaVersion {run.schema_version} is newer than this copilot-eval reads "
-                                      f"({RUN_SCHEMA_VERSION}); upgrade copilot-eval"])
+        raise EvalSetReadError(
+            path,
+            [
+                f"schemaVersion {run.schema_version} is newer than this copilot-eval reads "
+                f"({RUN_SCHEMA_VERSION}); upgrade copilot-eval"
+            ],
+        )
     test_set = None
     if (folder / TEST_SET_JSON).is_file():
         test_set = read_test_set_json(folder / TEST_SET_JSON)

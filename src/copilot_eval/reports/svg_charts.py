@@ -28,9 +28,11 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float | None, str | None]], 
     top = max(known) if known else 0.0
     height = len(bars) * (_BAR_HEIGHT + _GAP) + 24
     width = _LABEL_WIDTH + _BAR_WIDTH + _VALUE_WIDTH
-    parts = [f'<figure><figcaption><b>{esc(title)}</b></figcaption>'
-             f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{esc(title)}" '
-             f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">']
+    parts = [
+        f"<figure><figcaption><b>{esc(title)}</b></figcaption>"
+        f'<svg xmlns="http://www.w3.org/2000/svg" role="img" aria-label="{esc(title)}" '
+        f'width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+    ]
     for index, (label, value, status) in enumerate(bars):
         y = 4 + index * (_BAR_HEIGHT + _GAP)
         middle = y + _BAR_HEIGHT - 4
@@ -40,8 +42,10 @@ def bar_chart(title: str, bars: Sequence[tuple[str, float | None, str | None]], 
             continue
         length = 0.0 if top <= 0 else max(1.0, _BAR_WIDTH * value / top)
         colour = _COLOURS.get(status or "", "#6e7781")
-        parts.append(f'<rect x="{_LABEL_WIDTH}" y="{y}" width="{length:.1f}" height="{_BAR_HEIGHT}" fill="{colour}">'
-                     f"<title>{esc(label)}: {esc(_fmt(value, unit))}</title></rect>")
+        parts.append(
+            f'<rect x="{_LABEL_WIDTH}" y="{y}" width="{length:.1f}" height="{_BAR_HEIGHT}" fill="{colour}">'
+            f"<title>{esc(label)}: {esc(_fmt(value, unit))}</title></rect>"
+        )
         parts.append(f'<text x="{_LABEL_WIDTH + length + 4:.1f}" y="{middle}">{esc(_fmt(value, unit))}</text>')
     parts.append("</svg></figure>")
     return "".join(parts)

@@ -33,8 +33,12 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
         cells = [str(result.conversation_number) + (f".{turn}" if turn > 1 else "")]
         if repeats:
             cells.append(str(result.repeat_index or 0))
-        cells += [f"[{_STYLE[status]}]{status.value}[/]", _cut(questions.get((result.conversation_number, turn)), 40),
-                  _cut(result.actual_response), _cut(result.failure_reason, 70)]
+        cells += [
+            f"[{_STYLE[status]}]{status.value}[/]",
+            _cut(questions.get((result.conversation_number, turn)), 40),
+            _cut(result.actual_response),
+            _cut(result.failure_reason, 70),
+        ]
         table.add_row(*cells)
     return table
 
@@ -42,9 +46,11 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
 def totals_line(run: EvalRun) -> str:
     """One line: score over graded cases, the four counts, and the confidence."""
     graded = run.passed + run.failed
-    return (f"score {run.general_quality_percent:g}% over {graded} graded; "
-            f"[green]{run.passed} passed[/] [red]{run.failed} failed[/] [yellow]{run.errored or 0} errors[/] "
-            f"{run.not_graded or 0} unknown; confidence {run.confidence.value}")
+    return (
+        f"score {run.general_quality_percent:g}% over {graded} graded; "
+        f"[green]{run.passed} passed[/] [red]{run.failed} failed[/] [yellow]{run.errored or 0} errors[/] "
+        f"{run.not_graded or 0} unknown; confidence {run.confidence.value}"
+    )
 
 
 def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: list[str] | None = None) -> None:

@@ -56,25 +56,43 @@ def _isolated(agent: CopilotEval, role: Role, repetition: int) -> CopilotEval:
     return agent.with_options(working_directory=copy)
 
 
-async def _one(prompt: str | Sequence[str], agent: CopilotEval, role: Role, repetition: int,
-               pool: RuntimePool | None, options: dict) -> CopilotResult:
+async def _one(
+    prompt: str | Sequence[str],
+    agent: CopilotEval,
+    role: Role,
+    repetition: int,
+    pool: RuntimePool | None,
+    options: dict,
+) -> CopilotResult:
     from copilot_eval.runtime.session.runner import run_copilot
 
     result = await run_copilot(_isolated(agent, role, repetition), prompt, pool=pool, **options)
     return result.model_copy(update={"comparison_role": role})
 
 
-async def ab_run(prompt: str | Sequence[str], baseline: CopilotEval, candidate: CopilotEval, *, repeat: int = 1,
-                 pool: RuntimePool | None = None, **options: object) -> ABResult:
+async def ab_run(
+    prompt: str | Sequence[str],
+    baseline: CopilotEval,
+    candidate: CopilotEval,
+    *,
+    repeat: int = 1,
+    pool: RuntimePool | None = None,
+    **options: object,
+) -> ABResult:
     """Run ``prompt`` ``repeat`` times through both agents, concurrently, each run in its own directory.
 
     ``options`` (``default_model``, ``default_provider``) go to ``run_copilot`` unchanged.
     """
     if not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat: must be a whole number of at least 1, got {repeat!r}")
-    jobs = [_one(prompt, agent, role, index, pool, dict(options))
-            for index in range(repeat) for role, agent in (("baseline", baseline), ("candidate", candidate))]
+    jobs = [
+        _one(prompt, agent, role, index, pool, dict(options))
+        for index in range(repeat)
+        for role, agent in (("baseline", baseline), ("candidate", candidate))
+    ]
     results = await asyncio.gather(*jobs)
-    return ABResult(prompt=prompt if isinstance(prompt, str) else list(prompt),
-                    baseline=[r for r in results if r.comparison_role == "baseline"],
-                    candidate=[r for r in results if r.comparison_role == "candidate"])
+    return ABResult(
+        prompt=prompt if isinstance(prompt, str) else list(prompt),
+        baseline=[r for r in results if r.comparison_role == "baseline"],
+        candidate=[r for r in results if r.comparison_role == "candidate"],
+    )

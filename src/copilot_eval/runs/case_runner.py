@@ -45,16 +45,20 @@ async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
         if is_target(agent):  # a Copilot Studio agent (or any Target) plays the conversation itself
             return await agent.play(prompts)
         return await run_copilot(agent, prompts[0] if len(prompts) == 1 else prompts, pool=pool)
-    except Exception as exc:  # noqa: BLE001 - a setup failure is this unit's error, not the run's end
-        return CopilotResult(success=False, stop_reason="execution_error", prompt=prompts[0],
-                             error=f"could not start the session: {type(exc).__name__}: {exc}")
+    except Exception as exc:
+        return CopilotResult(
+            success=False,
+            stop_reason="execution_error",
+            prompt=prompts[0],
+            error=f"could not start the session: {type(exc).__name__}: {exc}",
+        )
 
 
 async def _grade(grader: Grader, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
     method = getattr(grader, "name", type(grader).__name__)
     try:
         return await grader.grade(case, evidence)
-    except Exception as exc:  # noqa: BLE001 - a broken grader is a grading error, never a fail
+    except Exception as exc:
         return Grade(method, CaseStatus.ERROR, f"grader crashed: {type(exc).__name__}: {exc}")
 
 
@@ -66,8 +70,9 @@ def _evidence_path(evidence_dir: Path | None, unit: Unit) -> Path | None:
     return evidence_dir / unit_evidence_name(unit.key)
 
 
-async def run_unit(unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: Any = None,
-                   evidence_dir: Path | None = None) -> list[EvalCaseResult]:
+async def run_unit(
+    unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: Any = None, evidence_dir: Path | None = None
+) -> list[EvalCaseResult]:
     """Run ``unit`` in one session, save its evidence, and grade each of its cases."""
     result = await _play(agent, [case.question for case in unit.cases], pool)
     path = _evidence_path(evidence_dir, unit)
@@ -76,18 +81,30 @@ async def run_unit(unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: A
     outcomes = []
     for index, (case, turn) in enumerate(zip(unit.cases, unit.turn_numbers(), strict=True)):
         answer = answers[index] if index < len(answers) else None
-        evidence = CaseEvidence(answer=answer, result=result, turn_index=index,  # type: ignore[arg-type]
-                                evidence_path=saved)
+        evidence = CaseEvidence(
+            answer=answer,
+            result=result,
+            turn_index=index,  # type: ignore[arg-type]
+            evidence_path=saved,
+        )
         grades = [await _grade(grader, case, evidence) for grader in graders]
         status, reason = combine_grades(grades)
         if evidence.runtime_error is not None:
             status, reason = CaseStatus.ERROR, evidence.runtime_error
-        outcomes.append(EvalCaseResult(
-            conversation_number=case.conversation_number, turn=turn, passed=status is CaseStatus.PASS,
-            actual_response=answer, failure_reason=reason, status=status,
-            grades=[grade.to_record() for grade in grades], evidence_path=saved,
-            duration_ms=result.duration_ms, repeat_index=unit.repeat_index,
-        ))
+        outcomes.append(
+            EvalCaseResult(
+                conversation_number=case.conversation_number,
+                turn=turn,
+                passed=status is CaseStatus.PASS,
+                actual_response=answer,
+                failure_reason=reason,
+                status=status,
+                grades=[grade.to_record() for grade in grades],
+                evidence_path=saved,
+                duration_ms=result.duration_ms,
+                repeat_index=unit.repeat_index,
+            )
+        )
     return outcomes
 
 

@@ -53,7 +53,9 @@ class Checkpoint:
         self.header = header
 
     @classmethod
-    def start(cls, directory: Path, header: dict[str, Any], *, resume: bool) -> tuple[Checkpoint, dict[str, list[EvalCaseResult]]]:
+    def start(
+        cls, directory: Path, header: dict[str, Any], *, resume: bool
+    ) -> tuple[Checkpoint, dict[str, list[EvalCaseResult]]]:
         """Open the checkpoint of ``directory``: fresh, or resumed with the units already finished."""
         path = directory / CHECKPOINT_NAME
         checkpoint = cls(path, header)
@@ -61,8 +63,10 @@ class Checkpoint:
             write_bytes_atomically(path, _line({"kind": "header", **header}))
             return checkpoint, {}
         if not resume:
-            raise CheckpointError(f"{path}: an earlier run is recorded here; pass --resume to continue it, "
-                                  "or choose another output directory")
+            raise CheckpointError(
+                f"{path}: an earlier run is recorded here; pass --resume to continue it, "
+                "or choose another output directory"
+            )
         records, torn = _read_lines(path)
         if not records or records[0].get("kind") != "header":
             raise CheckpointError(f"{path}: no header line; not a copilot-eval checkpoint")
@@ -80,8 +84,11 @@ class Checkpoint:
 
     def append(self, unit: str, results: list[EvalCaseResult]) -> None:
         """Record one finished unit durably (written and fsync'd before returning)."""
-        record = {"kind": "unit", "unit": unit,
-                  "results": [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in results]}
+        record = {
+            "kind": "unit",
+            "unit": unit,
+            "results": [r.model_dump(mode="json", by_alias=True, exclude_none=True) for r in results],
+        }
         with open(self.path, "ab") as handle:
             handle.write(_line(record))
             handle.flush()

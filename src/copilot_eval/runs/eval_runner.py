@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -53,8 +53,11 @@ def plan_units(test_set: EvalTestSet, repeat: int) -> list[Unit]:
     """The sessions a run plays, per repeat: one per case (SingleTurn) or one per conversation, in file order."""
     turn_of = {id(case): turn for case, turn in zip(test_set.cases, turn_numbers(test_set.cases), strict=True)}
     groups = [(group.cases, tuple(turn_of[id(case)] for case in group.cases)) for group in play_groups(test_set)]
-    return [Unit(f"{unit_name(test_set, cases, turns)}#{index}", cases, index, turns)
-            for index in range(repeat) for cases, turns in groups]
+    return [
+        Unit(f"{unit_name(test_set, cases, turns)}#{index}", cases, index, turns)
+        for index in range(repeat)
+        for cases, turns in groups
+    ]
 
 
 def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[str]:
@@ -62,16 +65,26 @@ def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[s
     if any(case.response.strip() for case in test_set.cases):
         return []  # cases without one get the error "no reference answer for this case", one by one
     numbers = ", ".join(str(n) for n in dict.fromkeys(case.conversation_number for case in test_set.cases))
-    return [f"grader {getattr(g, 'name', type(g).__name__)!r} needs a reference answer and no case has one "
-            f"(conversationNumber {numbers}); fill in the response column or choose graders that need none "
-            "(general_quality, labels, capability, keywords)"
-            for g in graders if needs_reference(g)]
+    return [
+        f"grader {getattr(g, 'name', type(g).__name__)!r} needs a reference answer and no case has one "
+        f"(conversationNumber {numbers}); fill in the response column or choose graders that need none "
+        "(general_quality, labels, capability, keywords)"
+        for g in graders
+        if needs_reference(g)
+    ]
 
 
-def summarise(test_set: EvalTestSet, results: list[EvalCaseResult], *, agent_name: str | None,
-              started: datetime | None, duration_ms: float | None,
-              fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS, note: str | None = None,
-              confidence: Confidence = Confidence.CONFIRMED) -> EvalRun:
+def summarise(
+    test_set: EvalTestSet,
+    results: list[EvalCaseResult],
+    *,
+    agent_name: str | None,
+    started: datetime | None,
+    duration_ms: float | None,
+    fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
+    note: str | None = None,
+    confidence: Confidence = Confidence.CONFIRMED,
+) -> EvalRun:
     """Build the EvalRun from case results: counts, score over graded cases, limitation and its standing.
 
     ``confidence`` is about the record itself: CONFIRMED for a run measured from its own evidence
@@ -90,14 +103,21 @@ def summarise(test_set: EvalTestSet, results: list[EvalCaseResult], *, agent_nam
         notes.append(f"{ungradable} of {len(results)} results could not be graded and are not in the score")
     evidence = sorted({r.evidence_path for r in results if r.evidence_path})
     return EvalRun(
-        test_set_name=test_set.name, run_at=started, agent_name=agent_name,
-        general_quality_percent=round(percent, 2), passed=count[CaseStatus.PASS], failed=count[CaseStatus.FAIL],
-        errored=count[CaseStatus.ERROR], not_graded=count[CaseStatus.UNKNOWN],
+        test_set_name=test_set.name,
+        run_at=started,
+        agent_name=agent_name,
+        general_quality_percent=round(percent, 2),
+        passed=count[CaseStatus.PASS],
+        failed=count[CaseStatus.FAIL],
+        errored=count[CaseStatus.ERROR],
+        not_graded=count[CaseStatus.UNKNOWN],
         duration_ms=round(duration_ms, 1) if duration_ms is not None else None,
-        results=results, runtime_limitation=limitation.describe() if limitation else None,
+        results=results,
+        runtime_limitation=limitation.describe() if limitation else None,
         limitation_standing=LimitationStanding.SUSPECTED if limitation else None,
         confidence=confidence if results else Confidence.UNCONFIRMED,
-        evidence=evidence, note="; ".join(notes) or None,
+        evidence=evidence,
+        note="; ".join(notes) or None,
     )
 
 
@@ -107,9 +127,13 @@ def write_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None
 
 
 def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int) -> dict[str, Any]:
-    header = {"testSet": test_set.name, "dataType": test_set.data_type.value, "repeat": repeat,
-              "cases": [[c.conversation_number, c.question] for c in test_set.cases],
-              "graders": [getattr(g, "name", type(g).__name__) for g in graders]}
+    header = {
+        "testSet": test_set.name,
+        "dataType": test_set.data_type.value,
+        "repeat": repeat,
+        "cases": [[c.conversation_number, c.question] for c in test_set.cases],
+        "graders": [getattr(g, "name", type(g).__name__) for g in graders],
+    }
     if test_set.data_type is EvalDataType.CONVERSATION:
         # Earlier versions played a whole Conversation set as one unit; their checkpoints lack this
         # key, so --resume refuses them instead of silently replaying everything.
@@ -117,11 +141,21 @@ def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int) -> di
     return header
 
 
-async def run_eval_set(test_set: EvalTestSet, agent: Any, *, graders: Sequence[Grader] | None = None,
-                       repeat: int = 1, concurrency: int = DEFAULT_CONCURRENCY, output_dir: str | Path | None = None,
-                       resume: bool = False, pool: Any = None, progress: bool = False,
-                       fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS, profile: str | None = None,
-                       validate: bool = True) -> EvalRun:
+async def run_eval_set(
+    test_set: EvalTestSet,
+    agent: Any,
+    *,
+    graders: Sequence[Grader] | None = None,
+    repeat: int = 1,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    output_dir: str | Path | None = None,
+    resume: bool = False,
+    pool: Any = None,
+    progress: bool = False,
+    fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
+    profile: str | None = None,
+    validate: bool = True,
+) -> EvalRun:
     """Run ``test_set`` against ``agent`` (a CopilotEval) and return the graded EvalRun.
 
     ``graders`` default to lexical similarity. The set is checked against rule set ``profile``
@@ -139,7 +173,7 @@ async def run_eval_set(test_set: EvalTestSet, agent: Any, *, graders: Sequence[G
             raise EvalSetError(None, problems)
     if repeat < 1 or concurrency < 1:
         raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
-    started, clock = datetime.now(timezone.utc), time.monotonic()
+    started, clock = datetime.now(UTC), time.monotonic()
     out = Path(output_dir) if output_dir is not None else None
     evidence_dir = out / "evidence" if out is not None else None
     done: dict[str, list[EvalCaseResult]] = {}
@@ -164,8 +198,15 @@ async def run_eval_set(test_set: EvalTestSet, agent: Any, *, graders: Sequence[G
         bar.add(results)
 
     def finish(note: str | None = None) -> EvalRun:
-        run = summarise(test_set, finished, agent_name=getattr(agent, "name", None), started=started,
-                        duration_ms=(time.monotonic() - clock) * 1000, fallback_texts=fallback_texts, note=note)
+        run = summarise(
+            test_set,
+            finished,
+            agent_name=getattr(agent, "name", None),
+            started=started,
+            duration_ms=(time.monotonic() - clock) * 1000,
+            fallback_texts=fallback_texts,
+            note=note,
+        )
         if out is not None:
             write_outputs(run, test_set, out)
         return run
@@ -180,11 +221,22 @@ async def run_eval_set(test_set: EvalTestSet, agent: Any, *, graders: Sequence[G
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            finish(f"interrupted: {len(finished)} of {sum(len(u.cases) for u in units)} results finished; "
-                   "continue with --resume")
+            finish(
+                f"interrupted: {len(finished)} of {sum(len(u.cases) for u in units)} results finished; "
+                "continue with --resume"
+            )
             raise
     return finish()
 
 
-__all__ = ["DEFAULT_CONCURRENCY", "RESULTS_CSV", "RUN_JSON", "check_references", "plan_units", "run_eval_set",
-           "summarise", "unit_name", "write_outputs"]
+__all__ = [
+    "DEFAULT_CONCURRENCY",
+    "RESULTS_CSV",
+    "RUN_JSON",
+    "check_references",
+    "plan_units",
+    "run_eval_set",
+    "summarise",
+    "unit_name",
+    "write_outputs",
+]

@@ -37,32 +37,57 @@ def _case_result(number: int, row: ExportedResult) -> EvalCaseResult:
     elif not row.actual_response.strip():
         status, reason, answer = CaseStatus.ERROR, "the export holds no answer for this question", None
     elif not grades:
-        status, reason, answer = CaseStatus.UNKNOWN, "the export holds no verdict for this question", row.actual_response
+        status, reason, answer = (
+            CaseStatus.UNKNOWN,
+            "the export holds no verdict for this question",
+            row.actual_response,
+        )
     else:
         status = combined_status(grade.status for grade in grades)
         deciding = [g for g in grades if g.status is status]
-        reason = None if status is CaseStatus.PASS else "; ".join(
-            f"{g.method}: {g.explanation or 'no explanation'}" for g in deciding)
+        reason = (
+            None
+            if status is CaseStatus.PASS
+            else "; ".join(f"{g.method}: {g.explanation or 'no explanation'}" for g in deciding)
+        )
         answer = row.actual_response
-    return EvalCaseResult(conversation_number=number, passed=status is CaseStatus.PASS, actual_response=answer,
-                          failure_reason=reason, status=status, grades=grades)
+    return EvalCaseResult(
+        conversation_number=number,
+        passed=status is CaseStatus.PASS,
+        actual_response=answer,
+        failure_reason=reason,
+        status=status,
+        grades=grades,
+    )
 
 
-def run_from_export(path: str | Path, *, name: str | None = None,
-                    fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS) -> tuple[EvalRun, EvalTestSet]:
+def run_from_export(
+    path: str | Path, *, name: str | None = None, fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS
+) -> tuple[EvalRun, EvalTestSet]:
     """Read a results export into (run, test set); EvalSetReadError lists every problem of an unreadable file."""
     path = Path(path)
     rows = read_results_export(path)
     test_set = EvalTestSet(
-        name=name or path.stem, data_type=EvalDataType.SINGLE_TURN, evidence=[path.name],
-        cases=[EvalTestCase(conversation_number=i, question=row.question, response=row.expected_response)
-               for i, row in enumerate(rows, start=1)],
+        name=name or path.stem,
+        data_type=EvalDataType.SINGLE_TURN,
+        evidence=[path.name],
+        cases=[
+            EvalTestCase(conversation_number=i, question=row.question, response=row.expected_response)
+            for i, row in enumerate(rows, start=1)
+        ],
         confidence=Confidence.SOURCE_INSPECTED,
     )
     results = [_case_result(i, row) for i, row in enumerate(rows, start=1)]
-    run = summarise(test_set, results, agent_name=None, started=None, duration_ms=None,
-                    fallback_texts=fallback_texts, confidence=Confidence.SOURCE_INSPECTED,
-                    note=f"read from the Evaluate tab's results export {path.name}")
+    run = summarise(
+        test_set,
+        results,
+        agent_name=None,
+        started=None,
+        duration_ms=None,
+        fallback_texts=fallback_texts,
+        confidence=Confidence.SOURCE_INSPECTED,
+        note=f"read from the Evaluate tab's results export {path.name}",
+    )
     return run.model_copy(update={"evidence": [path.name]}), test_set
 
 

@@ -37,9 +37,14 @@ class Limitation:
 
     def describe(self) -> str:
         """The text stored in ``EvalRun.runtime_limitation`` (its standing is suspected)."""
-        return (SUSPECTED_PREFIX + "; ".join(self.reasons)
-                + ". The score likely measures the platform, not the agent; " + _UNTIL_CONFIRMED
-                + " Evidence: " + " | ".join(self.evidence))
+        return (
+            SUSPECTED_PREFIX
+            + "; ".join(self.reasons)
+            + ". The score likely measures the platform, not the agent; "
+            + _UNTIL_CONFIRMED
+            + " Evidence: "
+            + " | ".join(self.evidence)
+        )
 
 
 SUSPECTED_PREFIX = "Suspected runtime limitation: "
@@ -62,11 +67,13 @@ def confirm_limitation(run: EvalRun, *, by: str) -> EvalRun:
     text = text.replace("likely measures", "measures").replace(_UNTIL_CONFIRMED, f"confirmed by: {by.strip()}.", 1)
     if f"confirmed by: {by.strip()}" not in text:
         text = f"{text} Confirmed by: {by.strip()}."
-    return run.model_copy(update={
-        "runtime_limitation": CONFIRMED_PREFIX + text,
-        "limitation_standing": LimitationStanding.CONFIRMED,
-        "evidence": [*run.evidence, by.strip()] if by.strip() not in run.evidence else run.evidence,
-    })
+    return run.model_copy(
+        update={
+            "runtime_limitation": CONFIRMED_PREFIX + text,
+            "limitation_standing": LimitationStanding.CONFIRMED,
+            "evidence": [*run.evidence, by.strip()] if by.strip() not in run.evidence else run.evidence,
+        }
+    )
 
 
 def _short(text: str | None, limit: int = 80) -> str:
@@ -115,22 +122,34 @@ def _uniform(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
     spread = statistics.pstdev(durations) / mean
     if spread >= UNIFORM_SPREAD:
         return None
-    return (f"every one of {len(durations)} sessions failed or errored after nearly the same time "
-             f"({mean / 1000:.1f} s, spread {spread:.0%})",
-            [f"durations {min(durations) / 1000:.2f}-{max(durations) / 1000:.2f} s"])
+    return (
+        f"every one of {len(durations)} sessions failed or errored after nearly the same time "
+        f"({mean / 1000:.1f} s, spread {spread:.0%})",
+        [f"durations {min(durations) / 1000:.2f}-{max(durations) / 1000:.2f} s"],
+    )
 
 
-def detect_runtime_limitation(results: Sequence[EvalCaseResult], *,
-                              fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS) -> Limitation | None:
+def detect_runtime_limitation(
+    results: Sequence[EvalCaseResult], *, fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS
+) -> Limitation | None:
     """The suspected limitation behind ``results``, or ``None`` when the score can be taken at face value."""
     if not results:
         return None
-    found = [signal for signal in (_errors(results), _same_answers(results, fallback_texts), _uniform(results))
-             if signal is not None]
+    found = [
+        signal
+        for signal in (_errors(results), _same_answers(results, fallback_texts), _uniform(results))
+        if signal is not None
+    ]
     if not found:
         return None
     return Limitation(reasons=[reason for reason, _ in found], evidence=[e for _, cited in found for e in cited])
 
 
-__all__ = ["CONFIRMED_PREFIX", "KNOWN_FALLBACK_TEXTS", "SUSPECTED_PREFIX", "Limitation", "confirm_limitation",
-           "detect_runtime_limitation"]
+__all__ = [
+    "CONFIRMED_PREFIX",
+    "KNOWN_FALLBACK_TEXTS",
+    "SUSPECTED_PREFIX",
+    "Limitation",
+    "confirm_limitation",
+    "detect_runtime_limitation",
+]

@@ -10,11 +10,18 @@ import re
 
 #: Codes of the classic evaluation runtime.
 CLASSIC_ERROR_CODES: tuple[str, ...] = (
-    "SystemError", "GenAISearchandSummarizeRateLimitReached", "FlowActionTimedOut", "ContentError",
+    "SystemError",
+    "GenAISearchandSummarizeRateLimitReached",
+    "FlowActionTimedOut",
+    "ContentError",
 )
 #: Codes of the newer harness behind the Evaluate tab.
 HARNESS_ERROR_CODES: tuple[str, ...] = (
-    "SYSTEM_ERROR", "RATE_LIMIT_REACHED", "CONVERSATION_BUSY", "QUOTA_EXCEEDED", "CONTENT_FILTERED",
+    "SYSTEM_ERROR",
+    "RATE_LIMIT_REACHED",
+    "CONVERSATION_BUSY",
+    "QUOTA_EXCEEDED",
+    "CONTENT_FILTERED",
 )
 KNOWN_ERROR_CODES: tuple[str, ...] = CLASSIC_ERROR_CODES + HARNESS_ERROR_CODES
 

@@ -67,8 +67,10 @@ def build_graders(specs: Sequence[str] | None, *, judge: Any = None, options: Op
     from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 
     try:
-        return [parse_grader_spec(spec, judge=judge, option=options.grader, judge_option=options.judge)
-                for spec in (specs or ["similarity"])]
+        return [
+            parse_grader_spec(spec, judge=judge, option=options.grader, judge_option=options.judge)
+            for spec in (specs or ["similarity"])
+        ]
     except GraderSpecError as exc:
         raise PrepareError(str(exc)) from None
 
@@ -77,8 +79,9 @@ def _problems_text(path: Path, problems: list[str]) -> str:
     return str(EvalSetError(path, problems))
 
 
-def read_test_set(path: str | Path, *, profile: str | None = None,
-                  data_type: EvalDataType | str | None = None) -> EvalTestSet:
+def read_test_set(
+    path: str | Path, *, profile: str | None = None, data_type: EvalDataType | str | None = None
+) -> EvalTestSet:
     """Read ``path`` (.json, else CSV) and check it against rule set ``profile``, parsing it once.
 
     Raises PrepareError with one line for a missing or unreadable file, and every problem of a
@@ -126,9 +129,16 @@ def check_graders_fit(test_set: EvalTestSet, graders: Sequence[Any], path: str |
         raise PrepareError(str(EvalSetError(path, problems)))
 
 
-def prepare_run(set_path: str | Path, agent_path: str | Path, *, grader_specs: Sequence[str] | None = None,
-                judge_path: str | Path | None = None, profile: str | None = None,
-                data_type: EvalDataType | str | None = None, options: OptionNames = CLI_OPTIONS) -> PreparedRun:
+def prepare_run(
+    set_path: str | Path,
+    agent_path: str | Path,
+    *,
+    grader_specs: Sequence[str] | None = None,
+    judge_path: str | Path | None = None,
+    profile: str | None = None,
+    data_type: EvalDataType | str | None = None,
+    options: OptionNames = CLI_OPTIONS,
+) -> PreparedRun:
     """Read and check the set, load the agent and the judge, and build the graders: each once."""
     test_set = read_test_set(set_path, profile=profile, data_type=data_type)
     agent = load_agent(agent_path, option=options.agent)
@@ -138,5 +148,15 @@ def prepare_run(set_path: str | Path, agent_path: str | Path, *, grader_specs: S
     return PreparedRun(test_set, agent, graders)
 
 
-__all__ = ["CLI_OPTIONS", "PYTEST_OPTIONS", "OptionNames", "PrepareError", "PreparedRun", "build_graders",
-           "check_graders_fit", "load_agent", "prepare_run", "read_test_set"]
+__all__ = [
+    "CLI_OPTIONS",
+    "PYTEST_OPTIONS",
+    "OptionNames",
+    "PrepareError",
+    "PreparedRun",
+    "build_graders",
+    "check_graders_fit",
+    "load_agent",
+    "prepare_run",
+    "read_test_set",
+]

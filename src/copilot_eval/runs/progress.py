@@ -13,21 +13,30 @@ class RunProgress:
 
     def __init__(self, total: int, *, enabled: bool = True, console: Any = None) -> None:
         self.total = total
-        self.counts = {status: 0 for status in CaseStatus}
+        self.counts = dict.fromkeys(CaseStatus, 0)
         self._progress: Any = None
         self._task: Any = None
         if enabled:
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-            self._progress = Progress(TextColumn("[bold]eval"), BarColumn(), MofNCompleteColumn(),
-                                      TextColumn("{task.fields[tally]}"), TextColumn("ETA"), TimeRemainingColumn(),
-                                      console=console, transient=False)
+            self._progress = Progress(
+                TextColumn("[bold]eval"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[tally]}"),
+                TextColumn("ETA"),
+                TimeRemainingColumn(),
+                console=console,
+                transient=False,
+            )
             self._task = self._progress.add_task("eval", total=total, tally=self._tally())
 
     def _tally(self) -> str:
         c = self.counts
-        return (f"[green]{c[CaseStatus.PASS]} passed[/] [red]{c[CaseStatus.FAIL]} failed[/] "
-                f"[yellow]{c[CaseStatus.ERROR]} errors[/]")
+        return (
+            f"[green]{c[CaseStatus.PASS]} passed[/] [red]{c[CaseStatus.FAIL]} failed[/] "
+            f"[yellow]{c[CaseStatus.ERROR]} errors[/]"
+        )
 
     def __enter__(self) -> RunProgress:
         if self._progress is not None:

@@ -14,7 +14,7 @@ import json
 import shutil
 import time
 from collections.abc import Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet
@@ -57,14 +57,22 @@ def read_saved_run(run_dir: str | Path) -> tuple[EvalRun, EvalTestSet]:
     if len(rows) != len(run.results):
         raise RegradeError(f"{run_dir / RESULTS_CSV}: {len(rows)} rows but {RUN_JSON} has {len(run.results)} results")
     cases: dict[int, EvalTestCase] = {}
-    for line, (row, result) in enumerate(zip(rows, run.results), start=2):
+    for line, (row, result) in enumerate(zip(rows, run.results, strict=True), start=2):
         if "question" not in row or "expectedResponse" not in row:
             raise RegradeError(f"{run_dir / RESULTS_CSV}:{line}: no question/expectedResponse columns")
-        cases.setdefault(result.conversation_number, EvalTestCase(
-            conversation_number=result.conversation_number, question=row["question"],
-            response=row["expectedResponse"]))
-    test_set = EvalTestSet(name=run.test_set_name, data_type=_data_type(run_dir),
-                           cases=sorted(cases.values(), key=lambda c: c.conversation_number))
+        cases.setdefault(
+            result.conversation_number,
+            EvalTestCase(
+                conversation_number=result.conversation_number,
+                question=row["question"],
+                response=row["expectedResponse"],
+            ),
+        )
+    test_set = EvalTestSet(
+        name=run.test_set_name,
+        data_type=_data_type(run_dir),
+        cases=sorted(cases.values(), key=lambda c: c.conversation_number),
+    )
     return run, test_set
 
 
@@ -78,7 +86,9 @@ def _evidence(result: EvalCaseResult, run_dir: Path, turn_index: int, cache: dic
             try:
                 cache[str(file)] = CopilotResult.load(file)
             except (OSError, ValueError) as exc:
-                raise RegradeError(f"{file}: cannot read the evidence of case {result.conversation_number}: {exc}") from exc
+                raise RegradeError(
+                    f"{file}: cannot read the evidence of case {result.conversation_number}: {exc}"
+                ) from exc
         session = cache[str(file)]
     return CaseEvidence(answer=result.actual_response, result=session, turn_index=turn_index, evidence_path=path)
 
@@ -86,9 +96,12 @@ def _evidence(result: EvalCaseResult, run_dir: Path, turn_index: int, cache: dic
 async def _grade(grader: Grader, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
     try:
         return await grader.grade(case, evidence)
-    except Exception as exc:  # noqa: BLE001 - a broken grader is a grading error, never a fail
-        return Grade(getattr(grader, "name", type(grader).__name__), CaseStatus.ERROR,
-                     f"grader crashed: {type(exc).__name__}: {exc}")
+    except Exception as exc:
+        return Grade(
+            getattr(grader, "name", type(grader).__name__),
+            CaseStatus.ERROR,
+            f"grader crashed: {type(exc).__name__}: {exc}",
+        )
 
 
 async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_dir: str | Path) -> EvalRun:
@@ -98,7 +111,7 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
         raise RegradeError(f"{out}: regrading writes a new run folder; give another --out than the run itself")
     old, test_set = read_saved_run(run_dir)
     by_number = {case.conversation_number: case for case in test_set.cases}
-    started, clock = datetime.now(timezone.utc), time.monotonic()
+    started, clock = datetime.now(UTC), time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
     if (run_dir / "evidence").is_dir():
         shutil.copytree(run_dir / "evidence", out / "evidence", dirs_exist_ok=True)
@@ -116,13 +129,24 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
         if evidence.runtime_error is not None:
             status, reason = CaseStatus.ERROR, evidence.runtime_error
         copied = out / "evidence" / Path(result.evidence_path).name if result.evidence_path else None
-        results.append(result.model_copy(update={
-            "passed": status is CaseStatus.PASS, "status": status, "failure_reason": reason,
-            "grades": [grade.to_record() for grade in grades],
-            "evidence_path": str(copied) if copied is not None and copied.exists() else result.evidence_path,
-        }))
-    run = summarise(test_set, results, agent_name=old.agent_name, started=started,
-                    duration_ms=(time.monotonic() - clock) * 1000,
-                    note=f"regraded from {run_dir} without running the agent")
+        results.append(
+            result.model_copy(
+                update={
+                    "passed": status is CaseStatus.PASS,
+                    "status": status,
+                    "failure_reason": reason,
+                    "grades": [grade.to_record() for grade in grades],
+                    "evidence_path": str(copied) if copied is not None and copied.exists() else result.evidence_path,
+                }
+            )
+        )
+    run = summarise(
+        test_set,
+        results,
+        agent_name=old.agent_name,
+        started=started,
+        duration_ms=(time.monotonic() - clock) * 1000,
+        note=f"regraded from {run_dir} without running the agent",
+    )
     write_run_outputs(run, test_set, out)
     return run

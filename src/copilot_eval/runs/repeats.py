@@ -55,8 +55,10 @@ def pass_rates(run: EvalRun) -> tuple[float | None, float | None]:
     stats = [s for s in repeat_stats(run) if s.graded]
     if not stats:
         return None, None
-    return (100.0 * sum(bool(s.pass_at_k) for s in stats) / len(stats),
-            100.0 * sum(bool(s.pass_all_k) for s in stats) / len(stats))
+    return (
+        100.0 * sum(bool(s.pass_at_k) for s in stats) / len(stats),
+        100.0 * sum(bool(s.pass_all_k) for s in stats) / len(stats),
+    )
 
 
 def flaky_cases(run: EvalRun) -> list[int]:

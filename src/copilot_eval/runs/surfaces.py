@@ -55,7 +55,9 @@ def surface_labels(names: Sequence[str]) -> list[str]:
 
 
 def _not_passed(run: EvalRun) -> set[tuple[int, int]]:
-    return {(r.conversation_number, r.turn or 1) for r in run.results or [] if r.effective_status is not CaseStatus.PASS}
+    return {
+        (r.conversation_number, r.turn or 1) for r in run.results or [] if r.effective_status is not CaseStatus.PASS
+    }
 
 
 def _citations(run: EvalRun) -> int | None:
@@ -83,8 +85,10 @@ def confirming_note(label: str, good: EvalRun, questions: set[tuple[int, int]], 
         return None
     cited = f" with {citations} distinct citations" if citations else ""
     named = f" ({good.agent_name})" if good.agent_name and good.agent_name != label else ""
-    return (f"surface {label}{named} answered the same {len(mine)} questions well: "
-            f"{passed} of {len(mine)} passed ({100 * passed / len(mine):.0f}%){cited}")
+    return (
+        f"surface {label}{named} answered the same {len(mine)} questions well: "
+        f"{passed} of {len(mine)} passed ({100 * passed / len(mine):.0f}%){cited}"
+    )
 
 
 def confirm_across_surfaces(runs: Sequence[SurfaceRun]) -> list[SurfaceRun]:
@@ -107,22 +111,41 @@ def confirm_across_surfaces(runs: Sequence[SurfaceRun]) -> list[SurfaceRun]:
 
 def comparison(test_set: EvalTestSet, runs: Sequence[SurfaceRun]) -> dict[str, Any]:
     """The side-by-side record written as ``comparison.json``: one summary per surface, one row per case."""
-    surfaces = [{
-        "label": s.label, "agentName": s.run.agent_name, "runDirectory": str(s.output_dir) if s.output_dir else None,
-        "generalQualityPercent": s.run.general_quality_percent, "passed": s.run.passed, "failed": s.run.failed,
-        "errored": s.run.errored, "notGraded": s.run.not_graded, "runtimeLimitation": s.run.runtime_limitation,
-        "limitationStanding": s.run.limitation_standing.value if s.run.limitation_standing else None,
-        "confidence": s.run.confidence.value if s.run.confidence else None,
-    } for s in runs]
+    surfaces = [
+        {
+            "label": s.label,
+            "agentName": s.run.agent_name,
+            "runDirectory": str(s.output_dir) if s.output_dir else None,
+            "generalQualityPercent": s.run.general_quality_percent,
+            "passed": s.run.passed,
+            "failed": s.run.failed,
+            "errored": s.run.errored,
+            "notGraded": s.run.not_graded,
+            "runtimeLimitation": s.run.runtime_limitation,
+            "limitationStanding": s.run.limitation_standing.value if s.run.limitation_standing else None,
+            "confidence": s.run.confidence.value if s.run.confidence else None,
+        }
+        for s in runs
+    ]
     cases = []
     for case in sorted(test_set.cases, key=lambda c: c.conversation_number):
-        row: dict[str, Any] = {"conversationNumber": case.conversation_number, "question": case.question,
-                               "surfaces": {}}
+        row: dict[str, Any] = {
+            "conversationNumber": case.conversation_number,
+            "question": case.question,
+            "surfaces": {},
+        }
         for s in runs:
             mine = [r for r in s.run.results or [] if r.conversation_number == case.conversation_number]
-            row["surfaces"][s.label] = [{"status": r.effective_status.value, "turn": r.turn,
-                                         "repeat": r.repeat_index, "actualResponse": r.actual_response,
-                                         "failureReason": r.failure_reason} for r in mine]
+            row["surfaces"][s.label] = [
+                {
+                    "status": r.effective_status.value,
+                    "turn": r.turn,
+                    "repeat": r.repeat_index,
+                    "actualResponse": r.actual_response,
+                    "failureReason": r.failure_reason,
+                }
+                for r in mine
+            ]
         cases.append(row)
     return {"testSet": test_set.name, "surfaces": surfaces, "cases": cases}
 
@@ -134,8 +157,9 @@ def write_comparison(data: dict[str, Any], output_dir: Path) -> Path:
     return path
 
 
-async def run_surfaces(test_set: EvalTestSet, surfaces: Sequence[Surface], *, output_dir: str | Path | None = None,
-                       **options: Any) -> list[SurfaceRun]:
+async def run_surfaces(
+    test_set: EvalTestSet, surfaces: Sequence[Surface], *, output_dir: str | Path | None = None, **options: Any
+) -> list[SurfaceRun]:
     """Run ``test_set`` against every surface (one after the other), confirm limitations across them.
 
     ``options`` go to ``run_eval_set`` unchanged. With ``output_dir``, each surface writes into
@@ -158,5 +182,14 @@ async def run_surfaces(test_set: EvalTestSet, surfaces: Sequence[Surface], *, ou
     return confirmed
 
 
-__all__ = ["COMPARISON_JSON", "Surface", "SurfaceRun", "comparison", "confirm_across_surfaces", "confirming_note",
-           "run_surfaces", "surface_labels", "write_comparison"]
+__all__ = [
+    "COMPARISON_JSON",
+    "Surface",
+    "SurfaceRun",
+    "comparison",
+    "confirm_across_surfaces",
+    "confirming_note",
+    "run_surfaces",
+    "surface_labels",
+    "write_comparison",
+]

@@ -131,8 +131,9 @@ async def list_offered_tools(agent: CopilotEval) -> ToolListing:
 
     name = agent.model if isinstance(agent.model, str) else getattr(agent.model, "session_model", "scripted-model")
     model = _ListingModel(name)
-    listing_agent = agent.with_options(model=model, provider=None, audit_requests=False,
-                                       max_turns=None, max_tool_calls=None)
+    listing_agent = agent.with_options(
+        model=model, provider=None, audit_requests=False, max_turns=None, max_tool_calls=None
+    )
     result = await run_copilot(listing_agent, LISTING_PROMPT)
     bodies = [body for recorder in model.recorders for body in recorder.bodies]
     listing = ToolListing(result=result, warnings=list(result.warnings))

@@ -71,5 +71,12 @@ def pass_close_on_dispose(outer: Any, inner: Any) -> None:
     inner._suppress_close_on_dispose = outer._suppress_close_on_dispose
 
 
-__all__ = ["define_tool_parts", "forget_session", "normalize_tool_result", "pass_close_on_dispose",
-           "runtime_process", "session_map_size", "shared_websocket_completion"]
+__all__ = [
+    "define_tool_parts",
+    "forget_session",
+    "normalize_tool_result",
+    "pass_close_on_dispose",
+    "runtime_process",
+    "session_map_size",
+    "shared_websocket_completion",
+]

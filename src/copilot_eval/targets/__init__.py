@@ -9,6 +9,16 @@ from copilot_eval.targets.config import CopilotStudioTarget, DirectLineTarget, T
 from copilot_eval.targets.evidence import Attachment, Citation, HttpExchange, TargetResult, TargetTurn
 
 __all__ = [
-    "Attachment", "Citation", "CopilotStudioTarget", "DirectLineTarget", "HttpExchange", "StudioAgent",
-    "TargetConfigError", "TargetResult", "TargetTurn", "is_target_file", "load_target_agent_file", "parse_target",
+    "Attachment",
+    "Citation",
+    "CopilotStudioTarget",
+    "DirectLineTarget",
+    "HttpExchange",
+    "StudioAgent",
+    "TargetConfigError",
+    "TargetResult",
+    "TargetTurn",
+    "is_target_file",
+    "load_target_agent_file",
+    "parse_target",
 ]

@@ -46,8 +46,15 @@ def entity_citations(entities: Sequence[Any] | None) -> list[Citation]:
                 continue
             appearance = claim.get("appearance") if isinstance(claim.get("appearance"), dict) else {}
             url = appearance.get("url") or (claim.get("@id") if str(claim.get("@id", "")).startswith("http") else None)
-            found.append(Citation(position=str(claim["position"]), url=url, title=appearance.get("name"),
-                                  abstract=appearance.get("abstract"), sources=["entity"]))
+            found.append(
+                Citation(
+                    position=str(claim["position"]),
+                    url=url,
+                    title=appearance.get("name"),
+                    abstract=appearance.get("abstract"),
+                    sources=["entity"],
+                )
+            )
     return found
 
 
@@ -60,10 +67,16 @@ def merge_citations(markdown: Sequence[Citation], entity: Sequence[Citation]) ->
             merged[claim.position] = claim
             continue
         merged[claim.position] = Citation(
-            position=claim.position, url=claim.url or link.url, title=claim.title or link.title,
-            abstract=claim.abstract or link.abstract, sources=["markdown", "entity"])
-    return sorted(merged.values(), key=lambda c: (not c.position.isdigit(), int(c.position) if c.position.isdigit() else 0,
-                                                   c.position))
+            position=claim.position,
+            url=claim.url or link.url,
+            title=claim.title or link.title,
+            abstract=claim.abstract or link.abstract,
+            sources=["markdown", "entity"],
+        )
+    return sorted(
+        merged.values(),
+        key=lambda c: (not c.position.isdigit(), int(c.position) if c.position.isdigit() else 0, c.position),
+    )
 
 
 def classify_attachment(raw: dict[str, Any]) -> Attachment:
@@ -115,8 +128,14 @@ def fill_turn(turn: TargetTurn, replies: Sequence[dict[str, Any]], *, typing_obs
             markdown.extend(links)
             texts.append(visible)
         entity.extend(entity_citations(activity.get("entities")))
-        turn.attachments.extend(classify_attachment(a) for a in activity.get("attachments") or [] if isinstance(a, dict))
-        actions = (activity.get("suggestedActions") or {}).get("actions") if isinstance(activity.get("suggestedActions"), dict) else None
+        turn.attachments.extend(
+            classify_attachment(a) for a in activity.get("attachments") or [] if isinstance(a, dict)
+        )
+        actions = (
+            (activity.get("suggestedActions") or {}).get("actions")
+            if isinstance(activity.get("suggestedActions"), dict)
+            else None
+        )
         turn.suggested_actions.extend(a for a in actions or [] if isinstance(a, dict))
     if typing_observable:
         turn.typing_seen = bool(turn.typing_seen)
@@ -131,5 +150,11 @@ def fill_turn(turn: TargetTurn, replies: Sequence[dict[str, Any]], *, typing_obs
     return turn
 
 
-__all__ = ["classify_attachment", "entity_citations", "fill_turn", "merge_citations", "platform_error_code",
-           "split_references"]
+__all__ = [
+    "classify_attachment",
+    "entity_citations",
+    "fill_turn",
+    "merge_citations",
+    "platform_error_code",
+    "split_references",
+]

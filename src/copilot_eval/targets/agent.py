@@ -49,8 +49,7 @@ class StudioAgent:
         from copilot_eval.targets.agents_sdk import AgentsSdkConversation
         from copilot_eval.targets.tokens import token_source
 
-        return AgentsSdkConversation(self.target, exchanges, timeout_s=self.timeout_s,
-                                     token=token_source(self.target))
+        return AgentsSdkConversation(self.target, exchanges, timeout_s=self.timeout_s, token=token_source(self.target))
 
     async def play(self, prompts: Sequence[str]) -> TargetResult:
         """Play ``prompts`` as one conversation and return its evidence (never raises for platform failures)."""
@@ -99,8 +98,10 @@ def agent_from_data(data: dict[str, Any], file: str | Path) -> StudioAgent:
     """A StudioAgent from parsed agent-file data; errors name the file and the field."""
     unknown = sorted(set(data) - {"name", "target", "timeout_s", "description"})
     if unknown:
-        raise TargetConfigError(f"{file}: unknown field(s) {unknown} for a target agent "
-                                "(expected name, target, timeout_s; models and tools belong to Copilot runtime agents)")
+        raise TargetConfigError(
+            f"{file}: unknown field(s) {unknown} for a target agent "
+            "(expected name, target, timeout_s; models and tools belong to Copilot runtime agents)"
+        )
     timeout = data.get("timeout_s", DEFAULT_TIMEOUT_S)
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0:
         raise TargetConfigError(f"{file}: timeout_s: expected a positive number of seconds, got {timeout!r}")

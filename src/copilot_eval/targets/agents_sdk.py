@@ -81,8 +81,9 @@ def _take_frame(event: str | None, data: str, stream: _Stream) -> None:
 class AgentsSdkConversation:
     """One Direct-to-Engine conversation: ``open()``, then ``ask(text)`` per turn."""
 
-    def __init__(self, config: CopilotStudioTarget, exchanges: Exchanges, *, timeout_s: float,
-                 token: Callable[[], str]) -> None:
+    def __init__(
+        self, config: CopilotStudioTarget, exchanges: Exchanges, *, timeout_s: float, token: Callable[[], str]
+    ) -> None:
         self.config, self.exchanges, self.timeout_s = config, exchanges, timeout_s
         self._token_source = token
         self.base_url = config.conversations_url()
@@ -128,12 +129,21 @@ class AgentsSdkConversation:
         """Create the conversation; return the greeting activities it streamed."""
         body = {"emitStartConversationEvent": self.config.start_conversation_event}
         stream, headers = await self._post(self.base_url, body)
-        conversation = next((a.get("conversation", {}).get("id") for a in stream.activities
-                             if isinstance(a.get("conversation"), dict) and a["conversation"].get("id")), None)
+        conversation = next(
+            (
+                a.get("conversation", {}).get("id")
+                for a in stream.activities
+                if isinstance(a.get("conversation"), dict) and a["conversation"].get("id")
+            ),
+            None,
+        )
         self.conversation_id = headers.get(CONVERSATION_HEADER) or conversation
         if not self.conversation_id:
-            raise TargetHttpError(None, None, f"no conversation id: neither the {CONVERSATION_HEADER} header "
-                                              "nor a greeting activity carried one")
+            raise TargetHttpError(
+                None,
+                None,
+                f"no conversation id: neither the {CONVERSATION_HEADER} header nor a greeting activity carried one",
+            )
         return stream.activities
 
     async def ask(self, text: str) -> TargetTurn:

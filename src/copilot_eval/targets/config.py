@@ -94,8 +94,10 @@ def _check_types(cls: type, block: dict[str, Any], where: str) -> dict[str, Any]
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
             raise TargetConfigError(f"{where}.{name}: expected {expected.__name__}, got {value!r}")
         if name.endswith("_env") and not _ENV_NAME.match(value):
-            raise TargetConfigError(f"{where}.{name}: {value!r} is not an environment variable name "
-                                    "(write the variable's name here, never the secret itself)")
+            raise TargetConfigError(
+                f"{where}.{name}: {value!r} is not an environment variable name "
+                "(write the variable's name here, never the secret itself)"
+            )
         values[name] = value
     return values
 
@@ -114,12 +116,16 @@ def parse_target(block: Any, *, file: str | Path = "<agent file>") -> DirectLine
     if kind == DIRECTLINE:
         config = DirectLineTarget(**_check_types(DirectLineTarget, block, where))
         if bool(config.token_endpoint) == bool(config.secret_env):
-            raise TargetConfigError(f"{where}: give exactly one of token_endpoint (agents without web channel "
-                                    "security) or secret_env (the env var holding the Direct Line secret)")
+            raise TargetConfigError(
+                f"{where}: give exactly one of token_endpoint (agents without web channel "
+                "security) or secret_env (the env var holding the Direct Line secret)"
+            )
         _check_url(config.token_endpoint, f"{where}.token_endpoint")
         _check_url(config.directline_url, f"{where}.directline_url")
         if config.user_id is not None and not config.user_id.startswith("dl_"):
-            raise TargetConfigError(f"{where}.user_id: Direct Line user ids must start with 'dl_' (got {config.user_id!r})")
+            raise TargetConfigError(
+                f"{where}.user_id: Direct Line user ids must start with 'dl_' (got {config.user_id!r})"
+            )
         if config.quiet_s <= 0 or config.poll_interval_s <= 0 or config.max_retries < 0:
             raise TargetConfigError(f"{where}: quiet_s and poll_interval_s must be positive, max_retries >= 0")
         return config
@@ -135,11 +141,21 @@ def parse_target(block: Any, *, file: str | Path = "<agent file>") -> DirectLine
         if config.environment_id and len(config.environment_id.replace("-", "")) < 4:
             raise TargetConfigError(f"{where}.environment_id: {config.environment_id!r} is not an environment id")
         if not config.token_env and not config.client_id:
-            raise TargetConfigError(f"{where}: give token_env (an env var holding a user-delegated token) or "
-                                    "client_id (+ tenant_id) of the app `copilot-eval login` signs in with")
+            raise TargetConfigError(
+                f"{where}: give token_env (an env var holding a user-delegated token) or "
+                "client_id (+ tenant_id) of the app `copilot-eval login` signs in with"
+            )
         return config
     raise TargetConfigError(f"{where}.type: expected {DIRECTLINE!r} or {COPILOT_STUDIO!r}, got {kind!r}")
 
 
-__all__ = ["CLOUD_API_HOSTS", "COPILOT_STUDIO", "DEFAULT_DIRECTLINE_URL", "DIRECTLINE", "CopilotStudioTarget",
-           "DirectLineTarget", "TargetConfigError", "parse_target"]
+__all__ = [
+    "CLOUD_API_HOSTS",
+    "COPILOT_STUDIO",
+    "DEFAULT_DIRECTLINE_URL",
+    "DIRECTLINE",
+    "CopilotStudioTarget",
+    "DirectLineTarget",
+    "TargetConfigError",
+    "parse_target",
+]

@@ -72,16 +72,28 @@ class DirectLineConversation:
         else:
             secret = os.environ.get(self.config.secret_env or "")
             if not secret:
-                raise TargetHttpError(None, None, f"environment variable {self.config.secret_env} (target.secret_env) "
-                                                  "is not set: it must hold the agent's Direct Line secret")
+                raise TargetHttpError(
+                    None,
+                    None,
+                    f"environment variable {self.config.secret_env} (target.secret_env) "
+                    "is not set: it must hold the agent's Direct Line secret",
+                )
             self.exchanges.secrets.add(secret, self.config.secret_env or "DIRECTLINE_SECRET")
-            body = (await self.exchanges.send("POST", f"{self.base_url}/tokens/generate", bearer=secret,
-                                              json={"user": {"id": self.user_id}}, deadline=deadline)).json()
+            body = (
+                await self.exchanges.send(
+                    "POST",
+                    f"{self.base_url}/tokens/generate",
+                    bearer=secret,
+                    json={"user": {"id": self.user_id}},
+                    deadline=deadline,
+                )
+            ).json()
             self._take_token(body)
         if not self._token:
             raise TargetHttpError(None, None, "the token response carried no token")
-        body = (await self.exchanges.send("POST", f"{self.base_url}/conversations", bearer=self._token,
-                                          deadline=deadline)).json()
+        body = (
+            await self.exchanges.send("POST", f"{self.base_url}/conversations", bearer=self._token, deadline=deadline)
+        ).json()
         self._take_token(body)
         self.conversation_id = body.get("conversationId")
         if not self.conversation_id:
@@ -103,15 +115,21 @@ class DirectLineConversation:
             return
         if time.monotonic() < self._token_expires_at - self._token_lifetime * (1 - REFRESH_MARGIN):
             return
-        body = (await self.exchanges.send("POST", f"{self.base_url}/tokens/refresh", bearer=self._token,
-                                          deadline=deadline)).json()
+        body = (
+            await self.exchanges.send("POST", f"{self.base_url}/tokens/refresh", bearer=self._token, deadline=deadline)
+        ).json()
         self._take_token(body)
 
     # -- one turn -----------------------------------------------------------------------------
     async def ask(self, text: str) -> TargetTurn:
         """Send ``text`` and collect the agent's replies to it into a turn record."""
-        activity = {"type": "message", "from": {"id": self.user_id, "role": "user"}, "text": text,
-                    "textFormat": "plain", "locale": "en-US"}
+        activity = {
+            "type": "message",
+            "from": {"id": self.user_id, "role": "user"},
+            "text": text,
+            "textFormat": "plain",
+            "locale": "en-US",
+        }
         return await self._exchange(activity, TargetTurn(prompt=text))
 
     async def _exchange(self, activity: dict[str, Any], turn: TargetTurn) -> TargetTurn:
@@ -163,8 +181,9 @@ class DirectLineConversation:
             fresh.append(item)
         return fresh
 
-    async def _collect(self, sent_id: str | None, deadline: float,
-                       started: float) -> tuple[list[dict[str, Any]], Any, float | None]:
+    async def _collect(
+        self, sent_id: str | None, deadline: float, started: float
+    ) -> tuple[list[dict[str, Any]], Any, float | None]:
         replies: list[dict[str, Any]] = []
         first: float | None = None
         last_new = time.monotonic()

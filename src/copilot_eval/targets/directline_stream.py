@@ -41,7 +41,7 @@ class ActivityStream:
         started = time.monotonic()
         try:
             self._socket = await websockets.connect(self.url, open_timeout=OPEN_TIMEOUT_S, max_size=None)
-        except (OSError, asyncio.TimeoutError, websockets.WebSocketException) as exc:
+        except (TimeoutError, OSError, websockets.WebSocketException) as exc:
             message = self.exchanges.secrets.scrub(f"{type(exc).__name__}: {exc}")
             self.exchanges.record("WEBSOCKET", self.url, started, None, message=message)
             self.problems.append(f"the Direct Line stream could not be opened ({message}); polling only")

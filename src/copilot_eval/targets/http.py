@@ -67,7 +67,9 @@ class Secrets:
 def public_url(url: str) -> str:
     """``url`` without credential query values (``?t=...`` stream tokens and the like)."""
     parts = urlsplit(url)
-    query = [(k, REDACTED if k.lower() in _SECRET_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    query = [
+        (k, REDACTED if k.lower() in _SECRET_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+    ]
     return urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, urlencode(query, safe="[]"), ""))
 
 
@@ -97,15 +99,36 @@ class Exchanges:
         self.http, self.secrets, self.max_retries = http, secrets, max_retries
         self.records: list[HttpExchange] = []
 
-    def record(self, method: str, url: str, started: float, status: int | None,
-                code: str | None = None, message: str | None = None) -> None:
-        self.records.append(HttpExchange(
-            method=method, url=self.secrets.scrub(public_url(url)), status=status,
-            duration_ms=round((time.monotonic() - started) * 1000, 1), error_code=code,
-            error_message=self.secrets.scrub(message) if message else None))
+    def record(
+        self,
+        method: str,
+        url: str,
+        started: float,
+        status: int | None,
+        code: str | None = None,
+        message: str | None = None,
+    ) -> None:
+        self.records.append(
+            HttpExchange(
+                method=method,
+                url=self.secrets.scrub(public_url(url)),
+                status=status,
+                duration_ms=round((time.monotonic() - started) * 1000, 1),
+                error_code=code,
+                error_message=self.secrets.scrub(message) if message else None,
+            )
+        )
 
-    async def send(self, method: str, url: str, *, bearer: str | None = None, json: Any = None,
-                   headers: dict[str, str] | None = None, deadline: float | None = None) -> httpx.Response:
+    async def send(
+        self,
+        method: str,
+        url: str,
+        *,
+        bearer: str | None = None,
+        json: Any = None,
+        headers: dict[str, str] | None = None,
+        deadline: float | None = None,
+    ) -> httpx.Response:
         """One request (429 retried after Retry-After while time allows); error statuses raise."""
         all_headers = dict(headers or {})
         if bearer:
@@ -133,8 +156,11 @@ class Exchanges:
 
     def stream(self, url: str, *, bearer: str, json: Any) -> Any:
         """An SSE POST as an httpx stream context (statuses are checked by the caller)."""
-        headers = {"Authorization": f"Bearer {bearer}", "Accept": "text/event-stream",
-                   "Content-Type": "application/json"}
+        headers = {
+            "Authorization": f"Bearer {bearer}",
+            "Accept": "text/event-stream",
+            "Content-Type": "application/json",
+        }
         return self.http.stream("POST", url, json=json, headers=headers)
 
 

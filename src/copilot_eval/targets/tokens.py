@@ -64,8 +64,10 @@ def token_source(config: CopilotStudioTarget) -> Callable[[], str]:
         def from_env() -> str:
             value = os.environ.get(name)
             if not value:
-                raise TokenError(f"environment variable {name} (target.token_env) is not set: it must hold a "
-                                 "user-delegated token for the Power Platform API")
+                raise TokenError(
+                    f"environment variable {name} (target.token_env) is not set: it must hold a "
+                    "user-delegated token for the Power Platform API"
+                )
             return value
 
         return from_env
@@ -81,11 +83,13 @@ def token_source(config: CopilotStudioTarget) -> Callable[[], str]:
             save_cache(cache, path)
         except TokenError:
             raise
-        except Exception as exc:  # noqa: BLE001 - msal and its HTTP stack raise many kinds; one error here
+        except Exception as exc:
             raise TokenError(f"could not get a token from the cache {path}: {type(exc).__name__}: {exc}") from None
         if not result or "access_token" not in result:
-            raise TokenError(f"no cached sign-in for client {config.client_id} in {path}: run "
-                             "`copilot-eval login --agent AGENT.yaml` once")
+            raise TokenError(
+                f"no cached sign-in for client {config.client_id} in {path}: run "
+                "`copilot-eval login --agent AGENT.yaml` once"
+            )
         return str(result["access_token"])
 
     return from_cache

@@ -29,7 +29,24 @@ from copilot_eval.testing.script import (
 from copilot_eval.testing.server import LoopbackServer
 
 __all__ = [
-    "FALLBACK_TEXT", "FakeAgent", "FakeAgentsSdk", "FakeDirectLine", "HttpFault", "LoopbackServer", "Reply", "Step",
-    "answer", "consent_card", "end_of_conversation", "fallback", "grounded", "http_error", "message", "messages",
-    "platform_error", "silent", "slow", "typing_stream",
+    "FALLBACK_TEXT",
+    "FakeAgent",
+    "FakeAgentsSdk",
+    "FakeDirectLine",
+    "HttpFault",
+    "LoopbackServer",
+    "Reply",
+    "Step",
+    "answer",
+    "consent_card",
+    "end_of_conversation",
+    "fallback",
+    "grounded",
+    "http_error",
+    "message",
+    "messages",
+    "platform_error",
+    "silent",
+    "slow",
+    "typing_stream",
 ]

@@ -13,7 +13,7 @@ import asyncio
 import json
 import secrets
 from collections.abc import AsyncIterator
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from copilot_eval.testing.script import FakeAgent, FakeEndpoint, Reply
@@ -29,8 +29,15 @@ class FakeAgentsSdk(FakeEndpoint):
     ``requests`` records (method, path, body) of each request.
     """
 
-    def __init__(self, agent: FakeAgent, *, token: str = "fake-user-token", schema: str = "cr123_fakeAgent",
-                 hold_open_s: float = 0.0, send_conversation_header: bool = True) -> None:
+    def __init__(
+        self,
+        agent: FakeAgent,
+        *,
+        token: str = "fake-user-token",
+        schema: str = "cr123_fakeAgent",
+        hold_open_s: float = 0.0,
+        send_conversation_header: bool = True,
+    ) -> None:
         self.agent, self.token, self.schema = agent, token, schema
         self.hold_open_s, self.send_conversation_header = hold_open_s, send_conversation_header
         self.url = ""
@@ -45,10 +52,14 @@ class FakeAgentsSdk(FakeEndpoint):
         return f"{self.url}{BOTS}/{self.schema}"
 
     def _activity(self, conversation_id: str, body: dict[str, Any], reply_to: str | None) -> dict[str, Any]:
-        activity = {**body, "id": secrets.token_hex(8), "channelId": "pva-studio",
-                    "timestamp": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"),
-                    "from": {"id": "fake-bot", "name": self.agent.name, "role": "bot"},
-                    "conversation": {"id": conversation_id}}
+        activity = {
+            **body,
+            "id": secrets.token_hex(8),
+            "channelId": "pva-studio",
+            "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+            "from": {"id": "fake-bot", "name": self.agent.name, "role": "bot"},
+            "conversation": {"id": conversation_id},
+        }
         if reply_to:
             activity["replyToId"] = reply_to
         return activity
@@ -73,8 +84,11 @@ class FakeAgentsSdk(FakeEndpoint):
         if fault is None:
             return None
         headers = {"Retry-After": f"{fault.retry_after:g}"} if fault.retry_after is not None else None
-        return JSONResponse({"error": {"code": fault.code or "Error", "message": fault.message}},
-                            status_code=fault.status, headers=headers)
+        return JSONResponse(
+            {"error": {"code": fault.code or "Error", "message": fault.message}},
+            status_code=fault.status,
+            headers=headers,
+        )
 
     def _build(self) -> Any:
         from starlette.applications import Starlette
@@ -100,7 +114,9 @@ class FakeAgentsSdk(FakeEndpoint):
                 return problem
             conversation_id = body.get("conversationId") or secrets.token_hex(8)
             self.conversations.add(conversation_id)
-            greeting = self.agent.greeting if body.get("emitStartConversationEvent") and self.agent.greeting else Reply()
+            greeting = (
+                self.agent.greeting if body.get("emitStartConversationEvent") and self.agent.greeting else Reply()
+            )
             return stream(conversation_id, self._frames(conversation_id, greeting, None))
 
         async def turn(request: Request) -> Response:
@@ -119,10 +135,12 @@ class FakeAgentsSdk(FakeEndpoint):
                 return problem
             return stream(conversation_id, self._frames(conversation_id, reply, activity.get("id")))
 
-        return Starlette(routes=[
-            Route(BOTS + "/{schema}/conversations", create, methods=["POST"]),
-            Route(BOTS + "/{schema}/conversations/{cid}", turn, methods=["POST"]),
-        ])
+        return Starlette(
+            routes=[
+                Route(BOTS + "/{schema}/conversations", create, methods=["POST"]),
+                Route(BOTS + "/{schema}/conversations/{cid}", turn, methods=["POST"]),
+            ]
+        )
 
 
 __all__ = ["FakeAgentsSdk"]

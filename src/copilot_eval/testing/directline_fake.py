@@ -14,7 +14,7 @@ import json
 import secrets
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from copilot_eval.testing.script import FakeAgent, FakeEndpoint, Reply
@@ -45,8 +45,15 @@ class FakeDirectLine(FakeEndpoint):
     ``requests`` records (method, path, had_auth).
     """
 
-    def __init__(self, agent: FakeAgent, *, secret: str | None = None, token_lifetime_s: float = 3600,
-                 schema: str = "cr123_fakeAgent", websocket: bool = True) -> None:
+    def __init__(
+        self,
+        agent: FakeAgent,
+        *,
+        secret: str | None = None,
+        token_lifetime_s: float = 3600,
+        schema: str = "cr123_fakeAgent",
+        websocket: bool = True,
+    ) -> None:
         self.agent, self.secret, self.token_lifetime_s, self.schema = agent, secret, token_lifetime_s, schema
         self.websocket = websocket
         self.url = ""
@@ -62,7 +69,9 @@ class FakeDirectLine(FakeEndpoint):
     @property
     def token_endpoint(self) -> str:
         """The Copilot Studio token endpoint of this fake agent."""
-        return f"{self.url}/powervirtualagents/botsbyschema/{self.schema}/directline/token?api-version=2022-03-01-preview"
+        return (
+            f"{self.url}/powervirtualagents/botsbyschema/{self.schema}/directline/token?api-version=2022-03-01-preview"
+        )
 
     @property
     def directline_url(self) -> str:
@@ -93,9 +102,14 @@ class FakeDirectLine(FakeEndpoint):
 
     # -- bot side --------------------------------------------------------------------------
     def _stamp(self, conversation: _Conversation, activity: dict[str, Any], **fields: Any) -> dict[str, Any]:
-        stamped = {**activity, **fields, "id": f"{conversation.id}|{next(conversation.seq):07d}",
-                   "timestamp": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"),
-                   "channelId": "directline", "conversation": {"id": conversation.id}}
+        stamped = {
+            **activity,
+            **fields,
+            "id": f"{conversation.id}|{next(conversation.seq):07d}",
+            "timestamp": datetime.now(UTC).isoformat().replace("+00:00", "Z"),
+            "channelId": "directline",
+            "conversation": {"id": conversation.id},
+        }
         conversation.log.append(stamped)
         if conversation.id in self._sockets:  # typing included: the stream is how typing is delivered
             self._sockets[conversation.id].put_nowait(stamped)
@@ -105,14 +119,20 @@ class FakeDirectLine(FakeEndpoint):
         for step in reply.steps:
             await asyncio.sleep(step.delay_s)
             if step.activity is not None:
-                self._stamp(conversation, step.activity, replyToId=reply_to,
-                            **{"from": {"id": "fake-bot", "name": self.agent.name, "role": "bot"}})
+                self._stamp(
+                    conversation,
+                    step.activity,
+                    replyToId=reply_to,
+                    **{"from": {"id": "fake-bot", "name": self.agent.name, "role": "bot"}},
+                )
 
     def _fault(self, reply: Reply) -> Any:
         fault = self._due_fault(reply)
         if fault is None:
             return None
-        code = fault.code or {500: "InternalServerError", 502: "BotError", 429: "TooManyRequests"}.get(fault.status, "Error")
+        code = fault.code or {500: "InternalServerError", 502: "BotError", 429: "TooManyRequests"}.get(
+            fault.status, "Error"
+        )
         return _error(fault.status, code, fault.message, fault.retry_after)
 
     def _build(self) -> Any:
@@ -174,10 +194,15 @@ class FakeDirectLine(FakeEndpoint):
             conversation = self.conversations[bound]
             status = 200 if conversation.started else 201
             conversation.started = True
-            return JSONResponse({"conversationId": bound, "token": bearer,
-                                 "expires_in": self.token_lifetime_s,
-                                 "streamUrl": f"ws://{self.url[7:]}{API}/conversations/{bound}/stream?t={bearer}"},
-                                status_code=status)
+            return JSONResponse(
+                {
+                    "conversationId": bound,
+                    "token": bearer,
+                    "expires_in": self.token_lifetime_s,
+                    "streamUrl": f"ws://{self.url[7:]}{API}/conversations/{bound}/stream?t={bearer}",
+                },
+                status_code=status,
+            )
 
         async def post_activity(request: Request) -> Response:
             conversation = await opened(request)
@@ -203,7 +228,9 @@ class FakeDirectLine(FakeEndpoint):
             if not isinstance(conversation, _Conversation):
                 return conversation  # the 404 or 401/403 a real channel gives
             mark = int(request.query_params.get("watermark") or 0)
-            visible = [(n, a) for n, a in enumerate(conversation.log, start=1) if n > mark and a.get("type") != "typing"]
+            visible = [
+                (n, a) for n, a in enumerate(conversation.log, start=1) if n > mark and a.get("type") != "typing"
+            ]
             watermark = str(len(conversation.log)) if conversation.log else None
             return JSONResponse({"activities": [a for _, a in visible], "watermark": watermark})
 
@@ -223,8 +250,9 @@ class FakeDirectLine(FakeEndpoint):
             try:
                 await socket.send_text("")  # a keep-alive frame, as the service sends them
                 if conversation.log:  # what happened before the socket opened is replayed
-                    await socket.send_text(json.dumps({"activities": conversation.log,
-                                                       "watermark": str(len(conversation.log))}))
+                    await socket.send_text(
+                        json.dumps({"activities": conversation.log, "watermark": str(len(conversation.log))})
+                    )
                 closed = asyncio.ensure_future(socket.receive())  # the client going away ends the stream
                 while True:
                     arrival = asyncio.ensure_future(queue.get())
@@ -232,23 +260,26 @@ class FakeDirectLine(FakeEndpoint):
                     if closed.done():
                         arrival.cancel()
                         break
-                    await socket.send_text(json.dumps({"activities": [arrival.result()],
-                                                       "watermark": str(len(conversation.log))}))
+                    await socket.send_text(
+                        json.dumps({"activities": [arrival.result()], "watermark": str(len(conversation.log))})
+                    )
             except (WebSocketDisconnect, RuntimeError):
                 pass
             finally:
                 self._sockets.pop(conversation.id, None)
 
-        return Starlette(routes=[
-            WebSocketRoute(f"{API}/conversations/{{cid}}/stream", stream),
-            Route("/powervirtualagents/botsbyschema/{schema}/directline/token", token, methods=["GET"]),
-            Route("/powervirtualagents/regionalchannelsettings", regional, methods=["GET"]),
-            Route(f"{API}/tokens/generate", generate, methods=["POST"]),
-            Route(f"{API}/tokens/refresh", refresh, methods=["POST"]),
-            Route(f"{API}/conversations", start, methods=["POST"]),
-            Route(f"{API}/conversations/{{cid}}/activities", post_activity, methods=["POST"]),
-            Route(f"{API}/conversations/{{cid}}/activities", get_activities, methods=["GET"]),
-        ])
+        return Starlette(
+            routes=[
+                WebSocketRoute(f"{API}/conversations/{{cid}}/stream", stream),
+                Route("/powervirtualagents/botsbyschema/{schema}/directline/token", token, methods=["GET"]),
+                Route("/powervirtualagents/regionalchannelsettings", regional, methods=["GET"]),
+                Route(f"{API}/tokens/generate", generate, methods=["POST"]),
+                Route(f"{API}/tokens/refresh", refresh, methods=["POST"]),
+                Route(f"{API}/conversations", start, methods=["POST"]),
+                Route(f"{API}/conversations/{{cid}}/activities", post_activity, methods=["POST"]),
+                Route(f"{API}/conversations/{{cid}}/activities", get_activities, methods=["GET"]),
+            ]
+        )
 
 
 __all__ = ["FakeDirectLine"]

@@ -61,14 +61,30 @@ def grounded(text: str, sources: Sequence[tuple[str, str]], *, delay_s: float = 
     ``text`` carries the ``[1]`` markers; ``sources`` are (url, title) in position order.
     """
     links = "\n".join(f'[{n}]: {url} "{title}"' for n, (url, title) in enumerate(sources, start=1))
-    claims = [{"@type": "Claim", "@id": url, "position": str(n),
-               "appearance": {"@type": "DigitalDocument", "name": title, "url": url,
-                              "abstract": f"An excerpt of {title}.",
-                              "usageInfo": {"@type": "CreativeWork", "name": "General"}},
-               "claimInterpreter": {"@type": "Project", "slogan": "Surfaced with Azure OpenAI"}}
-              for n, (url, title) in enumerate(sources, start=1)]
-    entity = {"@context": "https://schema.org", "@id": "", "@type": "Message", "type": "https://schema.org/Message",
-              "keywords": ["AIGeneratedContent"], "citation": claims}
+    claims = [
+        {
+            "@type": "Claim",
+            "@id": url,
+            "position": str(n),
+            "appearance": {
+                "@type": "DigitalDocument",
+                "name": title,
+                "url": url,
+                "abstract": f"An excerpt of {title}.",
+                "usageInfo": {"@type": "CreativeWork", "name": "General"},
+            },
+            "claimInterpreter": {"@type": "Project", "slogan": "Surfaced with Azure OpenAI"},
+        }
+        for n, (url, title) in enumerate(sources, start=1)
+    ]
+    entity = {
+        "@context": "https://schema.org",
+        "@id": "",
+        "@type": "Message",
+        "type": "https://schema.org/Message",
+        "keywords": ["AIGeneratedContent"],
+        "citation": claims,
+    }
     return Reply((Step(delay_s, message(f"{text}\n\n{links}", entities=[entity])),))
 
 
@@ -77,8 +93,15 @@ def fallback(text: str = FALLBACK_TEXT) -> Reply:
     return answer(text)
 
 
-def http_error(status: int, code: str | None = None, *, message: str = "the fake agent was told to fail",
-               retry_after: float | None = None, times: int | None = None, then: Reply | None = None) -> Reply:
+def http_error(
+    status: int,
+    code: str | None = None,
+    *,
+    message: str = "the fake agent was told to fail",
+    retry_after: float | None = None,
+    times: int | None = None,
+    then: Reply | None = None,
+) -> Reply:
     """An HTTP error for the user's message (500, 502 BotRejectedActivity, 429, 403 TokenExpired ...).
 
     With ``times``, only the first ``times`` messages fail; later ones get ``then`` (default: the fallback).
@@ -107,21 +130,43 @@ def messages(*texts: str, gap_s: float = 0.05) -> Reply:
 
 def typing_stream(chunks: Sequence[str], final: str, *, gap_s: float = 0.02) -> Reply:
     """Live-streamed interim text (``typing`` activities) and the final message, as Copilot Studio streams."""
-    steps = [Step(gap_s, {"type": "typing", "text": "".join(chunks[: n + 1]),
-                          "channelData": {"streamType": "streaming", "streamSequence": n + 1, "streamId": "s1"}})
-             for n in range(len(chunks))]
+    steps = [
+        Step(
+            gap_s,
+            {
+                "type": "typing",
+                "text": "".join(chunks[: n + 1]),
+                "channelData": {"streamType": "streaming", "streamSequence": n + 1, "streamId": "s1"},
+            },
+        )
+        for n in range(len(chunks))
+    ]
     steps.append(Step(gap_s, message(final, channelData={"streamType": "final", "streamId": "s1"})))
     return Reply(tuple(steps))
 
 
 def consent_card() -> Reply:
     """A connector consent card (Adaptive Card with Allow / Cancel) instead of an answer."""
-    card = {"type": "AdaptiveCard", "version": "1.5",
-            "body": [{"type": "TextBlock", "text": "Allow the agent to use SharePoint on your behalf?"}],
-            "actions": [{"type": "Action.Submit", "title": "Allow", "data": {"action": "Allow", "id": "submit"}},
-                        {"type": "Action.Submit", "title": "Cancel", "data": {"action": "Cancel", "id": "submit"}}]}
-    return Reply((Step(0.0, {"type": "message", "attachments": [
-        {"contentType": "application/vnd.microsoft.card.adaptive", "content": card}]}),))
+    card = {
+        "type": "AdaptiveCard",
+        "version": "1.5",
+        "body": [{"type": "TextBlock", "text": "Allow the agent to use SharePoint on your behalf?"}],
+        "actions": [
+            {"type": "Action.Submit", "title": "Allow", "data": {"action": "Allow", "id": "submit"}},
+            {"type": "Action.Submit", "title": "Cancel", "data": {"action": "Cancel", "id": "submit"}},
+        ],
+    }
+    return Reply(
+        (
+            Step(
+                0.0,
+                {
+                    "type": "message",
+                    "attachments": [{"contentType": "application/vnd.microsoft.card.adaptive", "content": card}],
+                },
+            ),
+        )
+    )
 
 
 def platform_error(code: str = "SystemError") -> Reply:
@@ -150,8 +195,24 @@ class FakeAgent:
 
 
 __all__ = [
-    "FALLBACK_TEXT", "FakeAgent", "FakeEndpoint", "HttpFault", "Reply", "Step", "answer", "consent_card", "end_of_conversation",
-    "fallback", "grounded", "http_error", "message", "messages", "platform_error", "silent", "slow", "typing_stream",
+    "FALLBACK_TEXT",
+    "FakeAgent",
+    "FakeEndpoint",
+    "HttpFault",
+    "Reply",
+    "Step",
+    "answer",
+    "consent_card",
+    "end_of_conversation",
+    "fallback",
+    "grounded",
+    "http_error",
+    "message",
+    "messages",
+    "platform_error",
+    "silent",
+    "slow",
+    "typing_stream",
 ]
 
 

@@ -25,8 +25,9 @@ class LoopbackServer:
     def _make(self) -> Any:
         import uvicorn
 
-        config = uvicorn.Config(self.app, host=self._host, port=self._port, log_level="warning",
-                                lifespan="off", timeout_graceful_shutdown=1)
+        config = uvicorn.Config(
+            self.app, host=self._host, port=self._port, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
+        )
         server = uvicorn.Server(config)
         server.install_signal_handlers = lambda: None  # the caller owns the process's signals
         return server
@@ -79,7 +80,7 @@ async def stop_uvicorn(server: Any, task: asyncio.Task[Any]) -> None:
     server.should_exit = True
     try:
         await asyncio.wait_for(asyncio.shield(task), timeout=3)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         server.force_exit = True
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

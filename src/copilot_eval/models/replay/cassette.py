@@ -22,8 +22,15 @@ from typing import Any
 
 from copilot_eval.redaction import redact
 
-__all__ = ["CASSETTE_VERSION", "CassetteError", "Exchange", "cassette_name", "read_cassette", "write_header",
-           "append_exchange"]
+__all__ = [
+    "CASSETTE_VERSION",
+    "CassetteError",
+    "Exchange",
+    "append_exchange",
+    "cassette_name",
+    "read_cassette",
+    "write_header",
+]
 
 CASSETTE_VERSION = 1
 FORMAT_NAME = "copilot-eval"
@@ -49,8 +56,15 @@ class Exchange:
 
     def to_json(self) -> str:
         """The exchange as one JSONL line (sorted keys)."""
-        data = {"index": self.index, "key": self.key, "wire_api": self.wire_api, "transport": self.transport,
-                "path": self.path, "request": self.request, "response": self.response}
+        data = {
+            "index": self.index,
+            "key": self.key,
+            "wire_api": self.wire_api,
+            "transport": self.transport,
+            "path": self.path,
+            "request": self.request,
+            "response": self.response,
+        }
         return json.dumps(data, sort_keys=True, ensure_ascii=False)
 
 
@@ -65,25 +79,36 @@ def read_cassette(path: Path) -> list[Exchange]:
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except FileNotFoundError:
-        raise CassetteError(f"{path}: no such cassette (record it first with --copilot-record / --record / "
-                            "Recorder)") from None
+        raise CassetteError(
+            f"{path}: no such cassette (record it first with --copilot-record / --record / Recorder)"
+        ) from None
     if not lines:
         raise CassetteError(f"{path}: empty file, expected a cassette header line")
     header = _line(path, 1, lines[0])
     if header.get("cassette") != FORMAT_NAME:
-        raise CassetteError(f"{path}:1: not a copilot-eval cassette (the header has no \"cassette\": \"{FORMAT_NAME}\")")
+        raise CassetteError(f'{path}:1: not a copilot-eval cassette (the header has no "cassette": "{FORMAT_NAME}")')
     if header.get("version") != CASSETTE_VERSION:
-        raise CassetteError(f"{path}:1: cassette version {header.get('version')!r} is not supported "
-                            f"(this copilot-eval reads version {CASSETTE_VERSION}); record it again")
+        raise CassetteError(
+            f"{path}:1: cassette version {header.get('version')!r} is not supported "
+            f"(this copilot-eval reads version {CASSETTE_VERSION}); record it again"
+        )
     exchanges = []
     for number, text in enumerate(lines[1:], start=2):
         if not text.strip():
             continue
         data = _line(path, number, text)
         try:
-            exchanges.append(Exchange(index=data["index"], key=data["key"], wire_api=data["wire_api"],
-                                      transport=data["transport"], request=data["request"],
-                                      response=data["response"], path=data.get("path", "")))
+            exchanges.append(
+                Exchange(
+                    index=data["index"],
+                    key=data["key"],
+                    wire_api=data["wire_api"],
+                    transport=data["transport"],
+                    request=data["request"],
+                    response=data["response"],
+                    path=data.get("path", ""),
+                )
+            )
         except KeyError as missing:
             raise CassetteError(f"{path}:{number}: exchange has no {missing} field") from None
     return exchanges
@@ -102,8 +127,9 @@ def _line(path: Path, number: int, text: str) -> dict[str, Any]:
 def write_header(path: Path) -> None:
     """Start a new cassette (replacing any old one)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"cassette": FORMAT_NAME, "version": CASSETTE_VERSION}, sort_keys=True) + "\n",
-                    encoding="utf-8")
+    path.write_text(
+        json.dumps({"cassette": FORMAT_NAME, "version": CASSETTE_VERSION}, sort_keys=True) + "\n", encoding="utf-8"
+    )
 
 
 def append_exchange(path: Path, exchange: Exchange) -> None:

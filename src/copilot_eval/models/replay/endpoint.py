@@ -7,7 +7,8 @@ on; replaying answers from the cassette and never touches the network.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import httpx
 from copilot import CopilotRequestContext, CopilotRequestHandler, CopilotWebSocketHandler
@@ -18,7 +19,7 @@ from .cassette import KEPT_RESPONSE_HEADERS, Exchange
 from .normalise import WORKING_DIRECTORY, normalise_body, request_key, scrub_secrets
 from .store import Cassette, Mode
 
-__all__ = ["CassetteEndpoint", "MISMATCH_STATUS"]
+__all__ = ["MISMATCH_STATUS", "CassetteEndpoint"]
 
 # 400: the runtime does not retry it, so a request with no recording ends the run at once.
 MISMATCH_STATUS = 400
@@ -27,8 +28,14 @@ MISMATCH_STATUS = 400
 class CassetteEndpoint(CopilotRequestHandler):
     """Records to or replays from a cassette; ``inner`` (None: the real endpoint) answers what is recorded."""
 
-    def __init__(self, cassette: Cassette | Callable[[dict[str, Any], str], Cassette], *, mode: Mode,
-                 inner: Any = None, working_directory: str | None = None) -> None:
+    def __init__(
+        self,
+        cassette: Cassette | Callable[[dict[str, Any], str], Cassette],
+        *,
+        mode: Mode,
+        inner: Any = None,
+        working_directory: str | None = None,
+    ) -> None:
         # A callable chooses the cassette from the first request (body, wire_api): one file per case.
         self._cassette = cassette if isinstance(cassette, Cassette) else None
         self._choose = None if isinstance(cassette, Cassette) else cassette
@@ -62,8 +69,12 @@ class CassetteEndpoint(CopilotRequestHandler):
         wire, body = read_model_request(request)
         if wire is None or not isinstance(body, dict):
             if self.mode == "replay":  # offline: there is nothing to pass it on to
-                return error_response(MISMATCH_STATUS, f"copilot-eval replay: cannot answer {request.method} "
-                                      f"{request.url.path} (not a JSON model request)", "replay_mismatch")
+                return error_response(
+                    MISMATCH_STATUS,
+                    f"copilot-eval replay: cannot answer {request.method} "
+                    f"{request.url.path} (not a JSON model request)",
+                    "replay_mismatch",
+                )
             return await self._forward(request, ctx)  # nothing a cassette can key: pass it on untouched
         cassette = self.cassette_for(body, wire)
         stored = self.normalise(body)
@@ -78,10 +89,17 @@ class CassetteEndpoint(CopilotRequestHandler):
         await response.aread()
         headers = {name: response.headers[name] for name in KEPT_RESPONSE_HEADERS if name in response.headers}
         text = response.content.decode("utf-8", errors="replace")
-        cassette.add(Exchange(index=0, key=key, wire_api=wire, transport="http", request=stored,
-                              path=request.url.path,
-                              response={"status": response.status_code, "headers": headers,
-                                        "body": self.stored_text(text)}))
+        cassette.add(
+            Exchange(
+                index=0,
+                key=key,
+                wire_api=wire,
+                transport="http",
+                request=stored,
+                path=request.url.path,
+                response={"status": response.status_code, "headers": headers, "body": self.stored_text(text)},
+            )
+        )
         # The body was read whole and decoded: hand it on without the transfer headers that described the raw one.
         return httpx.Response(response.status_code, headers=headers, content=response.content)
 
@@ -91,8 +109,9 @@ class CassetteEndpoint(CopilotRequestHandler):
 
         if self.mode == "replay":
             return ReplayWebSocket(ctx, self)
-        inner = await (CopilotRequestHandler.open_websocket(self, ctx) if self.inner is None
-                       else self.inner.open_websocket(ctx))
+        inner = await (
+            CopilotRequestHandler.open_websocket(self, ctx) if self.inner is None else self.inner.open_websocket(ctx)
+        )
         return RecordingWebSocket(ctx, inner, self)
 
     def _served(self, exchange: Exchange) -> httpx.Response:

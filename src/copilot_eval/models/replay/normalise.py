@@ -14,8 +14,15 @@ import re
 import tempfile
 from typing import Any
 
-__all__ = ["WORKING_DIRECTORY", "diff_fields", "normalise_body", "normalise_text", "request_key", "scrub_secrets",
-           "secret_values"]
+__all__ = [
+    "WORKING_DIRECTORY",
+    "diff_fields",
+    "normalise_body",
+    "normalise_text",
+    "request_key",
+    "scrub_secrets",
+    "secret_values",
+]
 
 WORKING_DIRECTORY = "<working_directory>"
 _PATTERNS = (
@@ -32,8 +39,11 @@ _SECRET_NAME = re.compile(r"(TOKEN|KEY|SECRET|PASSWORD)$", re.IGNORECASE)
 
 def secret_values() -> list[str]:
     """Values of environment variables named like secrets (..._TOKEN, ..._KEY): never written to a cassette."""
-    return sorted({value for name, value in os.environ.items() if _SECRET_NAME.search(name) and len(value) >= 8},
-                  key=len, reverse=True)
+    return sorted(
+        {value for name, value in os.environ.items() if _SECRET_NAME.search(name) and len(value) >= 8},
+        key=len,
+        reverse=True,
+    )
 
 
 def normalise_text(text: str, working_directory: str | None) -> str:
@@ -65,8 +75,12 @@ def normalise_body(body: Any, working_directory: str | None) -> Any:
     if isinstance(body, str):
         return normalise_text(body, working_directory)
     if isinstance(body, dict):
-        return {key: "<volatile>" if key in VOLATILE_FIELDS and isinstance(value, str)
-                else normalise_body(value, working_directory) for key, value in body.items()}
+        return {
+            key: "<volatile>"
+            if key in VOLATILE_FIELDS and isinstance(value, str)
+            else normalise_body(value, working_directory)
+            for key, value in body.items()
+        }
     if isinstance(body, list):
         return [normalise_body(item, working_directory) for item in body]
     return body
@@ -123,7 +137,10 @@ def _diff(expected: Any, actual: Any, path: str, out: list[str], limit: int) -> 
 
 def _text_diff(expected: str, actual: str) -> str:
     """Where two long strings part: the recorded and the current text around the first difference."""
-    start = next((i for i, (a, b) in enumerate(zip(expected, actual)) if a != b), min(len(expected), len(actual)))
+    start = next(
+        (i for i, (a, b) in enumerate(zip(expected, actual, strict=False)) if a != b), min(len(expected), len(actual))
+    )
     begin = max(0, start - 30)
-    return (f"recorded {_short(expected[begin:start + 60])}, now {_short(actual[begin:start + 60])}"
-            + (f" (from character {start})" if begin else ""))
+    return f"recorded {_short(expected[begin : start + 60])}, now {_short(actual[begin : start + 60])}" + (
+        f" (from character {start})" if begin else ""
+    )

@@ -9,8 +9,9 @@ capture all run as they did, offline. A directory holds one cassette per test or
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from copilot_eval.models.base import ModelSource, as_model_source, describe
 
@@ -65,8 +66,15 @@ class CassetteDir:
 class Recorder:
     """Forwards model calls to ``model`` and stores each request and answer in a cassette (JSONL)."""
 
-    def __init__(self, model: Any, path: str | Path | CassetteDir, *, provider: Any = None,
-                 cassette: str | CassetteChooser | None = None, record_missing: bool = False) -> None:
+    def __init__(
+        self,
+        model: Any,
+        path: str | Path | CassetteDir,
+        *,
+        provider: Any = None,
+        cassette: str | CassetteChooser | None = None,
+        record_missing: bool = False,
+    ) -> None:
         self.model: ModelSource = as_model_source(model, provider)
         self.record_missing = record_missing
         mode: Mode = "record_missing" if record_missing else "record"
@@ -95,9 +103,12 @@ class Recorder:
         """A per-run handler that forwards to the model (its in-process endpoint or the real one) and records."""
         from .endpoint import CassetteEndpoint
 
-        return CassetteEndpoint(self._cassettes.for_run(), mode=self._cassettes.mode,
-                                inner=self.model.endpoint(working_directory=working_directory),
-                                working_directory=working_directory)
+        return CassetteEndpoint(
+            self._cassettes.for_run(),
+            mode=self._cassettes.mode,
+            inner=self.model.endpoint(working_directory=working_directory),
+            working_directory=working_directory,
+        )
 
     def __repr__(self) -> str:
         return f"Recorder({self.model!r}, {str(self._cassettes.path)!r})"
@@ -108,9 +119,15 @@ class Replay:
 
     live = False
 
-    def __init__(self, path: str | Path | CassetteDir, *, model: str | None = None,
-                 cassette: str | CassetteChooser | None = None, wire_api: str | None = None,
-                 transport: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path | CassetteDir,
+        *,
+        model: str | None = None,
+        cassette: str | CassetteChooser | None = None,
+        wire_api: str | None = None,
+        transport: str | None = None,
+    ) -> None:
         self._cassettes = path if isinstance(path, CassetteDir) else CassetteDir(path, cassette, "replay")
         self._model = model
         self._wire_api = wire_api
@@ -157,8 +174,10 @@ class Replay:
             exchanges = read_cassette(file)
             if exchanges:
                 return exchanges[0]
-        raise CassetteError(f"{self._cassettes.path}: no recorded model call to replay "
-                            "(record first with --copilot-record / --record / Recorder)")
+        raise CassetteError(
+            f"{self._cassettes.path}: no recorded model call to replay "
+            "(record first with --copilot-record / --record / Recorder)"
+        )
 
     def __repr__(self) -> str:
         return f"Replay({str(self._cassettes.path)!r})"

@@ -64,11 +64,14 @@ class Cassette:
         _, _, _, closest = min(scored, key=lambda item: item[:3])
         fields = diff_fields(closest.request, request)
         state = "already served" if closest.used else "not served yet"
-        return (f"no recorded model call matches this {wire_api} request ({transport}) in {self.path} "
-                f"({len(self.exchanges)} recorded, {len(unused)} not served yet); closest: call {closest.index} "
-                f"({state}), differing in: " + "; ".join(fields)
-                + ". Record again (--copilot-record / --record), or fill gaps with --copilot-record-missing / "
-                  "--record-missing")
+        return (
+            f"no recorded model call matches this {wire_api} request ({transport}) in {self.path} "
+            f"({len(self.exchanges)} recorded, {len(unused)} not served yet); closest: call {closest.index} "
+            f"({state}), differing in: "
+            + "; ".join(fields)
+            + ". Record again (--copilot-record / --record), or fill gaps with --copilot-record-missing / "
+            "--record-missing"
+        )
 
 
 def open_cassette(path: str | Path, mode: Mode) -> Cassette:

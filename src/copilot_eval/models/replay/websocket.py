@@ -65,10 +65,14 @@ class ReplayWebSocket(CopilotWebSocketHandler):
         exchange = cassette.take(request_key(stored))
         if exchange is None:
             message = "copilot-eval replay: " + cassette.mismatch(stored, wire_api="responses", transport="websocket")
-            await self.send_response_message(json.dumps({"type": "error", "status": 400,
-                                                         **error_body(400, message, "replay_mismatch")}))
-            await self.close(CopilotWebSocketCloseStatus(description=message, error_code="replay_mismatch",
-                                                         error=RuntimeError(message)))
+            await self.send_response_message(
+                json.dumps({"type": "error", "status": 400, **error_body(400, message, "replay_mismatch")})
+            )
+            await self.close(
+                CopilotWebSocketCloseStatus(
+                    description=message, error_code="replay_mismatch", error=RuntimeError(message)
+                )
+            )
             return
         for frame in exchange.response.get("frames", []):
             await self.send_response_message(self._endpoint.served_text(frame))
@@ -77,8 +81,9 @@ class ReplayWebSocket(CopilotWebSocketHandler):
 class RecordingWebSocket(CopilotWebSocketHandler):
     """Passes one real connection through and stores each call's request and answer frames."""
 
-    def __init__(self, context: CopilotRequestContext, inner: CopilotWebSocketHandler,
-                 endpoint: CassetteEndpoint) -> None:
+    def __init__(
+        self, context: CopilotRequestContext, inner: CopilotWebSocketHandler, endpoint: CassetteEndpoint
+    ) -> None:
         super().__init__(context)
         self._inner = inner
         self._endpoint = endpoint
@@ -124,8 +129,17 @@ class RecordingWebSocket(CopilotWebSocketHandler):
         if _event_type(text) in FINAL_EVENTS:
             stored, key, frames = self._pending.pop(0)
             cassette = self._endpoint.cassette_for({}, "responses")
-            cassette.add(Exchange(index=0, key=key, wire_api="responses", transport="websocket", request=stored,
-                                  path="", response={"frames": frames}))
+            cassette.add(
+                Exchange(
+                    index=0,
+                    key=key,
+                    wire_api="responses",
+                    transport="websocket",
+                    request=stored,
+                    path="",
+                    response={"frames": frames},
+                )
+            )
 
     async def close(self, status: CopilotWebSocketCloseStatus | None = None) -> None:
         """Close the real connection."""

@@ -16,8 +16,13 @@ from .sources import CassetteChooser, CassetteDir, Recorder, Replay
 __all__ = ["cassette_store", "first_prompt", "prompt_chooser", "with_cassette", "with_test_set_cassettes"]
 
 
-def cassette_store(*, record: str | Path | None, replay: str | Path | None, record_missing: bool = False,
-                   cassette: str | CassetteChooser | None) -> CassetteDir | None:
+def cassette_store(
+    *,
+    record: str | Path | None,
+    replay: str | Path | None,
+    record_missing: bool = False,
+    cassette: str | CassetteChooser | None,
+) -> CassetteDir | None:
     """The shared cassettes of one test or run, or None when neither recording nor replaying."""
     if record and replay:
         raise ValueError("record and replay exclude each other: give one directory")
@@ -28,8 +33,9 @@ def cassette_store(*, record: str | Path | None, replay: str | Path | None, reco
     return None
 
 
-def with_cassette(agent: Any, store: CassetteDir | None, *, default_model: Any = None,
-                  default_provider: Any = None) -> Any:
+def with_cassette(
+    agent: Any, store: CassetteDir | None, *, default_model: Any = None, default_provider: Any = None
+) -> Any:
     """``agent`` with its live model recorded to / replayed from ``store`` (unchanged without a store)."""
     model = agent.model if agent.model is not None else default_model
     if store is None or not isinstance(model, str):
@@ -65,8 +71,9 @@ def prompt_chooser(names: dict[str, str], fallback: str = "unmatched") -> Casset
     return choose
 
 
-def with_test_set_cassettes(agent: Any, test_set: Any, *, record: str | Path | None, replay: str | Path | None,
-                            record_missing: bool = False) -> Any:
+def with_test_set_cassettes(
+    agent: Any, test_set: Any, *, record: str | Path | None, replay: str | Path | None, record_missing: bool = False
+) -> Any:
     """``agent`` recording to / replaying from one cassette per session: ``case<N>``, N the number of the
     case whose question the session starts with (a whole conversation is named by its first case).
 
@@ -82,6 +89,8 @@ def with_test_set_cassettes(agent: Any, test_set: Any, *, record: str | Path | N
     store = cassette_store(record=record, replay=replay, record_missing=record_missing, cassette=prompt_chooser(names))
     wrapped = with_cassette(agent, store)
     if wrapped is agent:
-        raise ValueError("--record/--replay: the agent's model is not a live model (a model name, GitHub-hosted or "
-                         "BYOK); scripted and function models need no cassette")
+        raise ValueError(
+            "--record/--replay: the agent's model is not a live model (a model name, GitHub-hosted or "
+            "BYOK); scripted and function models need no cassette"
+        )
     return wrapped

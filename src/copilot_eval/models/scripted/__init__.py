@@ -9,9 +9,20 @@ from .model import PLACEHOLDER_API_KEY, UNUSED_BASE_URL, ScriptedModel
 from .script import InvalidScriptError, Rule, ScriptedHttpError, ScriptedToolCall, ScriptedTurn, TurnUsage
 
 __all__ = [
-    "NO_RULE_TEXT", "NO_TURN_TEXT", "PLACEHOLDER_API_KEY", "UNUSED_BASE_URL", "InvalidScriptError", "Rule",
-    "ScriptedCall", "ScriptedEndpoint", "ScriptedHttpError", "ScriptedModel", "ScriptedServer", "ScriptedToolCall",
-    "ScriptedTurn", "TurnUsage",
+    "NO_RULE_TEXT",
+    "NO_TURN_TEXT",
+    "PLACEHOLDER_API_KEY",
+    "UNUSED_BASE_URL",
+    "InvalidScriptError",
+    "Rule",
+    "ScriptedCall",
+    "ScriptedEndpoint",
+    "ScriptedHttpError",
+    "ScriptedModel",
+    "ScriptedServer",
+    "ScriptedToolCall",
+    "ScriptedTurn",
+    "TurnUsage",
 ]
 
 _LAZY = {"ScriptedEndpoint": "endpoint", "ScriptedCall": "endpoint", "ScriptedServer": "server"}

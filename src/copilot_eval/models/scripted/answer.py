@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .prompt import RequestView
 from .script import COMPUTED, Rule, ScriptedHttpError, ScriptedTurn, render_template, render_value
 
-__all__ = ["NO_RULE_TEXT", "NO_TURN_TEXT", "Answer", "Choice", "choose_turn", "build_answer"]
+__all__ = ["NO_RULE_TEXT", "NO_TURN_TEXT", "Answer", "Choice", "build_answer", "choose_turn"]
 
 NO_TURN_TEXT = "[scripted model: no turn left for this prompt]"
 NO_RULE_TEXT = "[scripted model: no rule matches this prompt]"
@@ -73,8 +74,13 @@ def choose_turn(rules: Sequence[Rule], view: RequestView, next_attempt: Callable
     return Choice(rule_index, None, None)
 
 
-def _pick(turns: Sequence[ScriptedTurn], faults: list[int], answer: int | None,
-          next_attempt: Callable[[], int], rule_index: int) -> Choice:
+def _pick(
+    turns: Sequence[ScriptedTurn],
+    faults: list[int],
+    answer: int | None,
+    next_attempt: Callable[[], int],
+    rule_index: int,
+) -> Choice:
     if faults:
         attempt = next_attempt()
         for index in faults:
@@ -88,15 +94,17 @@ def _pick(turns: Sequence[ScriptedTurn], faults: list[int], answer: int | None,
     return Choice(rule_index, answer, turns[answer])
 
 
-def build_answer(choice: Choice, view: RequestView, *, request_size: int,
-                 working_directory: str | None) -> Answer:
+def build_answer(choice: Choice, view: RequestView, *, request_size: int, working_directory: str | None) -> Answer:
     """Fill the chosen turn's templates and compute its usage."""
     turn = choice.turn
     if turn is None:
         text = NO_RULE_TEXT if choice.rule_index is None else NO_TURN_TEXT
         return Answer(text=text, tool_calls=(), usage=_usage(None, request_size, text))
-    values = {"working_directory": working_directory, "prompt": view.prompt,
-              "last_tool_result": view.last_tool_result or ""}
+    values = {
+        "working_directory": working_directory,
+        "prompt": view.prompt,
+        "last_tool_result": view.last_tool_result or "",
+    }
     text = render_template(turn.text, values) if turn.text is not None else None
     calls = tuple(
         AnswerCall(
@@ -107,8 +115,14 @@ def build_answer(choice: Choice, view: RequestView, *, request_size: int,
         for i, call in enumerate(turn.tool_calls)
     )
     produced = (text or "") + "".join(call.name + call.arguments for call in calls)
-    return Answer(text=text, tool_calls=calls, usage=_usage(turn, request_size, produced),
-                  error=turn.error, malformed=turn.malformed, cut_off=turn.cut_off)
+    return Answer(
+        text=text,
+        tool_calls=calls,
+        usage=_usage(turn, request_size, produced),
+        error=turn.error,
+        malformed=turn.malformed,
+        cut_off=turn.cut_off,
+    )
 
 
 def _usage(turn: ScriptedTurn | None, request_size: int, produced: str) -> dict[str, int] | None:
@@ -123,5 +137,4 @@ def _usage(turn: ScriptedTurn | None, request_size: int, produced: str) -> dict[
         if given.reasoning_tokens is not None:
             out["reasoning_tokens"] = given.reasoning_tokens
         return out
-    return {"input_tokens": max(1, math.ceil(request_size / 4)),
-            "output_tokens": max(1, math.ceil(len(produced) / 4))}
+    return {"input_tokens": max(1, math.ceil(request_size / 4)), "output_tokens": max(1, math.ceil(len(produced) / 4))}

@@ -22,8 +22,12 @@ from .websocket import ScriptedWebSocket
 
 __all__ = ["AnsweringEndpoint", "read_model_request", "wire_api_of"]
 
-_RENDERERS = {("completions", False): chat_body, ("completions", True): chat_stream,
-              ("responses", False): responses_body, ("responses", True): responses_stream}
+_RENDERERS = {
+    ("completions", False): chat_body,
+    ("completions", True): chat_stream,
+    ("responses", False): responses_body,
+    ("responses", True): responses_stream,
+}
 
 
 def wire_api_of(path: str) -> str | None:
@@ -62,8 +66,7 @@ class AnsweringEndpoint(CopilotRequestHandler):
         """How error answers name the answerer (``scripted model``, ``function model``)."""
         return self._label
 
-    async def answer(self, body: dict[str, Any], *, wire_api: str, ctx: CopilotRequestContext,
-                     transport: str) -> Reply:
+    async def answer(self, body: dict[str, Any], *, wire_api: str, ctx: CopilotRequestContext, transport: str) -> Reply:
         """The reply to one request body; subclasses decide it."""
         raise NotImplementedError
 

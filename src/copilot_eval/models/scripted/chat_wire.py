@@ -64,8 +64,13 @@ def chat_stream(answer: Answer, *, model: str, response_id: str) -> bytes:
     """A streamed answer as SSE: content, tool calls, finish, usage, `[DONE]`; faults stop early."""
 
     def chunk(delta: dict[str, Any] | None, finish: str | None = None, usage: Any = None) -> str:
-        data: dict[str, Any] = {"id": response_id, "object": "chat.completion.chunk", "created": 0, "model": model,
-                                "choices": [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]}
+        data: dict[str, Any] = {
+            "id": response_id,
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+            "choices": [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}],
+        }
         if usage is not None:
             data["usage"] = usage
         return f"data: {json.dumps(data)}\n\n"
@@ -74,10 +79,22 @@ def chat_stream(answer: Answer, *, model: str, response_id: str) -> bytes:
     if answer.text:
         parts.append(chunk({"content": answer.text}))
     for i, call in enumerate(answer.tool_calls):
-        parts.append(chunk({"tool_calls": [{"index": i, "id": call.id, "type": "function",
-                                            "function": {"name": call.name, "arguments": call.arguments}}]}))
+        parts.append(
+            chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": i,
+                            "id": call.id,
+                            "type": "function",
+                            "function": {"name": call.name, "arguments": call.arguments},
+                        }
+                    ]
+                }
+            )
+        )
     if answer.malformed:
-        return "".join(parts + [MALFORMED_LINE]).encode()
+        return "".join([*parts, MALFORMED_LINE]).encode()
     if answer.cut_off:
         return "".join(parts).encode()
     parts.append(chunk({}, _finish_reason(answer)))

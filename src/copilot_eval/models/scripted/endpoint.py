@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from copilot import CopilotRequestContext
 
@@ -48,8 +49,7 @@ class ScriptedEndpoint(AnsweringEndpoint):
         """Every model call answered so far, in arrival order."""
         return tuple(self._calls)
 
-    async def answer(self, body: dict[str, Any], *, wire_api: str, ctx: CopilotRequestContext,
-                     transport: str) -> Reply:
+    async def answer(self, body: dict[str, Any], *, wire_api: str, ctx: CopilotRequestContext, transport: str) -> Reply:
         """The scripted reply (the script needs no waiting to decide, so this is `reply`)."""
         return self.reply(body, wire_api=wire_api, ctx=ctx, transport=transport)
 
@@ -69,12 +69,17 @@ class ScriptedEndpoint(AnsweringEndpoint):
         response_id = f"resp_{view.conversation}_{view.prompt_number}_{view.position}"
         delay = choice.turn.delay_s if choice.turn is not None else 0.0
         try:
-            answer = build_answer(choice, view, request_size=len(json.dumps(body)),
-                                  working_directory=self._working_directory)
+            answer = build_answer(
+                choice, view, request_size=len(json.dumps(body)), working_directory=self._working_directory
+            )
         except InvalidScriptError as exc:
             self._record(wire_api, transport, ctx, view, choice, "error")
-            return Reply(None, response_id, delay, f"scripted model: rules[{choice.rule_index}]."
-                                                   f"turns[{choice.turn_index}]: {exc}")
+            return Reply(
+                None,
+                response_id,
+                delay,
+                f"scripted model: rules[{choice.rule_index}].turns[{choice.turn_index}]: {exc}",
+            )
         self._record(wire_api, transport, ctx, view, choice, _outcome(choice, answer))
         self.remember(response_id, items, answer, transport)
         return Reply(answer, response_id, delay)
@@ -84,10 +89,22 @@ class ScriptedEndpoint(AnsweringEndpoint):
         self._attempts[key] = attempt + 1
         return attempt
 
-    def _record(self, wire: str, transport: str, ctx: CopilotRequestContext, view: RequestView,
-                choice: Choice, outcome: str) -> None:
-        self._calls.append(ScriptedCall(wire, transport, ctx.session_id, ctx.agent_id, view.prompt,
-                                        view.position, choice.rule_index, choice.turn_index, outcome))
+    def _record(
+        self, wire: str, transport: str, ctx: CopilotRequestContext, view: RequestView, choice: Choice, outcome: str
+    ) -> None:
+        self._calls.append(
+            ScriptedCall(
+                wire,
+                transport,
+                ctx.session_id,
+                ctx.agent_id,
+                view.prompt,
+                view.position,
+                choice.rule_index,
+                choice.turn_index,
+                outcome,
+            )
+        )
 
 
 def _outcome(choice: Choice, answer: Answer) -> str:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping
+from typing import TYPE_CHECKING, Any, Literal
 
-from .script import Rule, InvalidScriptError, load_script, parse_rules
+from .script import InvalidScriptError, Rule, load_script, parse_rules
 
 if TYPE_CHECKING:
     from .endpoint import ScriptedEndpoint
     from .server import ScriptedServer
 
-__all__ = ["ScriptedModel", "UNUSED_BASE_URL", "PLACEHOLDER_API_KEY"]
+__all__ = ["PLACEHOLDER_API_KEY", "UNUSED_BASE_URL", "ScriptedModel"]
 
 # In-process the runtime never dials base_url; if it ever did, port 9 (discard) on loopback fails at once.
 UNUSED_BASE_URL = "http://127.0.0.1:9/v1"
@@ -27,15 +28,25 @@ class ScriptedModel:
 
     live = False  # answers come from the script, never from a real model
 
-    __slots__ = ("_rules", "_name", "_wire_api", "_transport", "_source")
+    __slots__ = ("_name", "_rules", "_source", "_transport", "_wire_api")
 
-    def __init__(self, rules: Iterable[Rule | Mapping[str, Any]], *, name: str = "scripted-model",
-                 wire_api: WireApi = "completions", transport: Transport = "http",
-                 source: str | None = None) -> None:
+    def __init__(
+        self,
+        rules: Iterable[Rule | Mapping[str, Any]],
+        *,
+        name: str = "scripted-model",
+        wire_api: WireApi = "completions",
+        transport: Transport = "http",
+        source: str | None = None,
+    ) -> None:
         if wire_api not in ("completions", "responses"):
-            raise InvalidScriptError(f"{source or 'ScriptedModel'}: wire_api must be 'completions' or 'responses', got {wire_api!r}")
+            raise InvalidScriptError(
+                f"{source or 'ScriptedModel'}: wire_api must be 'completions' or 'responses', got {wire_api!r}"
+            )
         if transport not in ("http", "websockets"):
-            raise InvalidScriptError(f"{source or 'ScriptedModel'}: transport must be 'http' or 'websockets', got {transport!r}")
+            raise InvalidScriptError(
+                f"{source or 'ScriptedModel'}: transport must be 'http' or 'websockets', got {transport!r}"
+            )
         if transport == "websockets" and wire_api != "responses":
             raise InvalidScriptError(f"{source or 'ScriptedModel'}: transport 'websockets' needs wire_api 'responses'")
         if not isinstance(name, str) or not name:
@@ -50,17 +61,29 @@ class ScriptedModel:
         raise AttributeError("ScriptedModel is immutable")
 
     @classmethod
-    def from_file(cls, path: str | Path, *, name: str = "scripted-model", wire_api: WireApi = "completions",
-                  transport: Transport = "http") -> ScriptedModel:
+    def from_file(
+        cls,
+        path: str | Path,
+        *,
+        name: str = "scripted-model",
+        wire_api: WireApi = "completions",
+        transport: Transport = "http",
+    ) -> ScriptedModel:
         """Load a script from YAML or JSON; a malformed script fails here, naming rule, turn and field."""
         return cls(load_script(path), name=name, wire_api=wire_api, transport=transport, source=str(path))
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | list[Any], *, source: str | None = None, name: str = "scripted-model",
-                  wire_api: WireApi = "completions", transport: Transport = "http") -> ScriptedModel:
+    def from_dict(
+        cls,
+        data: Mapping[str, Any] | list[Any],
+        *,
+        source: str | None = None,
+        name: str = "scripted-model",
+        wire_api: WireApi = "completions",
+        transport: Transport = "http",
+    ) -> ScriptedModel:
         """Build from already-parsed data (`{"rules": [...]}` or a list of rules)."""
-        return cls(parse_rules(data, source=source), name=name, wire_api=wire_api, transport=transport,
-                   source=source)
+        return cls(parse_rules(data, source=source), name=name, wire_api=wire_api, transport=transport, source=source)
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -94,8 +117,12 @@ class ScriptedModel:
 
     def provider_config(self, *, base_url: str | None = None) -> dict[str, str]:
         """The session `provider` dict for this model; without base_url it is a never-dialled placeholder."""
-        config = {"type": "openai", "base_url": base_url or UNUSED_BASE_URL, "api_key": PLACEHOLDER_API_KEY,
-                  "wire_api": self._wire_api}
+        config = {
+            "type": "openai",
+            "base_url": base_url or UNUSED_BASE_URL,
+            "api_key": PLACEHOLDER_API_KEY,
+            "wire_api": self._wire_api,
+        }
         if self._transport == "websockets":
             config["transport"] = "websockets"
         return config

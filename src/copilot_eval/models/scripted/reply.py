@@ -14,7 +14,7 @@ from copilot import CopilotRequestContext
 
 from .answer import Answer
 
-__all__ = ["Reply", "Replier", "error_body", "wait_unless_cancelled"]
+__all__ = ["Replier", "Reply", "error_body", "wait_unless_cancelled"]
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,7 @@ class Replier(Protocol):
     def label(self) -> str:
         """How error answers name the answerer."""
 
-    async def answer(self, body: dict[str, Any], *, wire_api: str, ctx: CopilotRequestContext,
-                     transport: str) -> Reply:
+    async def answer(self, body: dict[str, Any], *, wire_api: str, ctx: CopilotRequestContext, transport: str) -> Reply:
         """The reply to one request body."""
 
 
@@ -56,6 +55,6 @@ async def wait_unless_cancelled(seconds: float, cancel_event: asyncio.Event) -> 
         return True
     try:
         await asyncio.wait_for(cancel_event.wait(), timeout=seconds)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return True
     return False

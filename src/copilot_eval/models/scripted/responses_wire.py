@@ -7,7 +7,7 @@ from typing import Any
 
 from .answer import Answer
 
-__all__ = ["response_items", "response_object", "response_events", "responses_body", "responses_stream"]
+__all__ = ["response_events", "response_items", "response_object", "responses_body", "responses_stream"]
 
 MALFORMED_BODY = b"<html>scripted malformed body: not JSON</html>"
 MALFORMED_EVENT = "{this is not json"
@@ -17,11 +17,26 @@ def response_items(answer: Answer, *, response_id: str) -> list[dict[str, Any]]:
     """The output items of an answer: a message (when it has text), then one function call per tool call."""
     items: list[dict[str, Any]] = []
     if answer.text is not None:
-        items.append({"id": f"msg_{response_id}", "type": "message", "role": "assistant", "status": "completed",
-                      "content": [{"type": "output_text", "text": answer.text, "annotations": []}]})
+        items.append(
+            {
+                "id": f"msg_{response_id}",
+                "type": "message",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": answer.text, "annotations": []}],
+            }
+        )
     for call in answer.tool_calls:
-        items.append({"id": f"fc_{call.id}", "type": "function_call", "status": "completed",
-                      "call_id": call.id, "name": call.name, "arguments": call.arguments})
+        items.append(
+            {
+                "id": f"fc_{call.id}",
+                "type": "function_call",
+                "status": "completed",
+                "call_id": call.id,
+                "name": call.name,
+                "arguments": call.arguments,
+            }
+        )
     return items
 
 
@@ -41,9 +56,17 @@ def _usage(answer: Answer) -> dict[str, Any] | None:
 def response_object(answer: Answer, *, model: str, response_id: str, status: str = "completed") -> dict[str, Any]:
     """The `response` object as a non-streamed body carries it (and `response.completed` does)."""
     done = status == "completed"
-    body: dict[str, Any] = {"id": response_id, "object": "response", "created_at": 0, "status": status,
-                            "model": model, "output": response_items(answer, response_id=response_id) if done else [],
-                            "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
+    body: dict[str, Any] = {
+        "id": response_id,
+        "object": "response",
+        "created_at": 0,
+        "status": status,
+        "model": model,
+        "output": response_items(answer, response_id=response_id) if done else [],
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+    }
     usage = _usage(answer) if done else None
     if usage is not None:
         body["usage"] = usage
@@ -53,10 +76,14 @@ def response_object(answer: Answer, *, model: str, response_id: str, status: str
 def response_events(answer: Answer, *, model: str, response_id: str) -> list[dict[str, Any]]:
     """The streamed events of one answer, ending in `response.completed` (cut short for a cut-off turn)."""
     events: list[dict[str, Any]] = [
-        {"type": "response.created", "response": response_object(answer, model=model, response_id=response_id,
-                                                                  status="in_progress")},
-        {"type": "response.in_progress", "response": response_object(answer, model=model, response_id=response_id,
-                                                                      status="in_progress")},
+        {
+            "type": "response.created",
+            "response": response_object(answer, model=model, response_id=response_id, status="in_progress"),
+        },
+        {
+            "type": "response.in_progress",
+            "response": response_object(answer, model=model, response_id=response_id, status="in_progress"),
+        },
     ]
     for index, item in enumerate(response_items(answer, response_id=response_id)):
         events.extend(_item_events(index, item))
@@ -65,8 +92,9 @@ def response_events(answer: Answer, *, model: str, response_id: str) -> list[dic
         deltas = [i for i, e in enumerate(events) if e["type"].endswith(".delta")]
         events = events[: deltas[0] + 1] if deltas else events
     else:
-        events.append({"type": "response.completed",
-                       "response": response_object(answer, model=model, response_id=response_id)})
+        events.append(
+            {"type": "response.completed", "response": response_object(answer, model=model, response_id=response_id)}
+        )
     for number, event in enumerate(events):
         event["sequence_number"] = number
     return events
@@ -79,8 +107,11 @@ def _item_events(index: int, item: dict[str, Any]) -> list[dict[str, Any]]:
         where = {"item_id": item_id, "output_index": index, "content_index": 0}
         empty = {"type": "output_text", "text": "", "annotations": []}
         return [
-            {"type": "response.output_item.added", "output_index": index,
-             "item": {**item, "status": "in_progress", "content": []}},
+            {
+                "type": "response.output_item.added",
+                "output_index": index,
+                "item": {**item, "status": "in_progress", "content": []},
+            },
             {"type": "response.content_part.added", **where, "part": empty},
             {"type": "response.output_text.delta", **where, "delta": text},
             {"type": "response.output_text.done", **where, "text": text},
@@ -89,8 +120,11 @@ def _item_events(index: int, item: dict[str, Any]) -> list[dict[str, Any]]:
         ]
     where = {"item_id": item_id, "output_index": index}
     return [
-        {"type": "response.output_item.added", "output_index": index,
-         "item": {**item, "status": "in_progress", "arguments": ""}},
+        {
+            "type": "response.output_item.added",
+            "output_index": index,
+            "item": {**item, "status": "in_progress", "arguments": ""},
+        },
         {"type": "response.function_call_arguments.delta", **where, "delta": item["arguments"]},
         {"type": "response.function_call_arguments.done", **where, "arguments": item["arguments"]},
         {"type": "response.output_item.done", "output_index": index, "item": item},

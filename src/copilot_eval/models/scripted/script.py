@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-__all__ = ["InvalidScriptError", "Rule", "ScriptedTurn", "ScriptedToolCall", "ScriptedHttpError", "TurnUsage", "parse_rules", "load_script"]
+__all__ = [
+    "InvalidScriptError",
+    "Rule",
+    "ScriptedHttpError",
+    "ScriptedToolCall",
+    "ScriptedTurn",
+    "TurnUsage",
+    "load_script",
+    "parse_rules",
+]
 
 TEMPLATE_NAMES = ("working_directory", "prompt", "last_tool_result")
 # `{{`, `}}` or a `{name}` placeholder; any other brace is literal text (JSON in answers stays readable).
@@ -76,7 +86,7 @@ class ScriptedTurn:
     malformed: bool = False
     cut_off: bool = False
     times: int = 1
-    usage: TurnUsage | None | str = COMPUTED
+    usage: TurnUsage | str | None = COMPUTED
 
     @property
     def is_fault(self) -> bool:
@@ -115,7 +125,9 @@ def load_script(path: str | Path) -> tuple[Rule, ...]:
 
             data = yaml.safe_load(text)
     except (ValueError, Exception) as exc:  # yaml.YAMLError and json.JSONDecodeError
-        raise InvalidScriptError(f"{path}: not valid {'JSON' if path.suffix.lower() == '.json' else 'YAML'}: {exc}") from exc
+        raise InvalidScriptError(
+            f"{path}: not valid {'JSON' if path.suffix.lower() == '.json' else 'YAML'}: {exc}"
+        ) from exc
     return parse_rules(data, source=str(path))
 
 
@@ -176,8 +188,15 @@ def _parse_turn(raw: Any, where: str) -> ScriptedTurn:
     times = raw.get("times", 1)
     if isinstance(times, bool) or not isinstance(times, int) or times < 1:
         raise InvalidScriptError(f"{where}.times: must be an integer >= 1, got {times!r}")
-    turn = ScriptedTurn(text=text, tool_calls=calls, error=error, delay_s=float(delay), times=times,
-                usage=_parse_usage(raw["usage"], f"{where}.usage") if "usage" in raw else COMPUTED, **flags)
+    turn = ScriptedTurn(
+        text=text,
+        tool_calls=calls,
+        error=error,
+        delay_s=float(delay),
+        times=times,
+        usage=_parse_usage(raw["usage"], f"{where}.usage") if "usage" in raw else COMPUTED,
+        **flags,
+    )
     _check_turn_shape(turn, raw, where)
     return turn
 
@@ -266,7 +285,8 @@ def _check_template(text: str, where: str) -> None:
         if name is not None and name not in TEMPLATE_NAMES:
             raise InvalidScriptError(
                 f"{where}: unknown template {{{name}}} (expected one of "
-                + ", ".join("{" + n + "}" for n in TEMPLATE_NAMES) + "; write {{ and }} for literal braces)"
+                + ", ".join("{" + n + "}" for n in TEMPLATE_NAMES)
+                + "; write {{ and }} for literal braces)"
             )
 
 
@@ -290,7 +310,9 @@ def render_template(text: str, values: Mapping[str, str | None]) -> str:
             return token[0]
         value = values.get(match.group(1))
         if value is None:
-            raise InvalidScriptError(f"template {token} has no value in this run (give endpoint(working_directory=...))")
+            raise InvalidScriptError(
+                f"template {token} has no value in this run (give endpoint(working_directory=...))"
+            )
         return value
 
     return _TEMPLATE.sub(fill, text)

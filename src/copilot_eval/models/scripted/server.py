@@ -28,8 +28,15 @@ class ScriptedServer:
     async def __aenter__(self) -> ScriptedServer:
         import uvicorn
 
-        config = uvicorn.Config(self._app(), host=self._host, port=self._port, log_level="warning",
-                                lifespan="off", timeout_graceful_shutdown=1, ws="websockets-sansio")
+        config = uvicorn.Config(
+            self._app(),
+            host=self._host,
+            port=self._port,
+            log_level="warning",
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+            ws="websockets-sansio",
+        )
         self._server = uvicorn.Server(config)
         self._server.install_signal_handlers = lambda: None  # the caller owns the process's signals
         self._task = asyncio.create_task(self._server.serve())
@@ -98,7 +105,9 @@ class ScriptedServer:
             finally:
                 self._cancels.discard(cancel)
 
-        return Starlette(routes=[
-            Route("/{path:path}", http, methods=["POST"]),
-            WebSocketRoute("/{path:path}", websocket),
-        ])
+        return Starlette(
+            routes=[
+                Route("/{path:path}", http, methods=["POST"]),
+                WebSocketRoute("/{path:path}", websocket),
+            ]
+        )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
@@ -17,8 +17,9 @@ def _error_event(status: int, message: str, kind: str) -> str:
     return json.dumps({"type": "error", "status": status, **error_body(status, message, kind)})
 
 
-async def answer_frame(endpoint: Replier, data: str | bytes, ctx: CopilotRequestContext,
-                       send: Callable[[str], Awaitable[None]]) -> bool:
+async def answer_frame(
+    endpoint: Replier, data: str | bytes, ctx: CopilotRequestContext, send: Callable[[str], Awaitable[None]]
+) -> bool:
     """Answer one frame from the runtime through `send`; False when the connection must now end."""
     try:
         message = json.loads(data)
@@ -65,5 +66,8 @@ class ScriptedWebSocket(CopilotWebSocketHandler):
     async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
         """Answer a frame; a cut-off or malformed turn ends the connection without `response.completed`."""
         if not await answer_frame(self._endpoint, data, ctx, self.send_response_message):
-            await self.close(CopilotWebSocketCloseStatus(description="scripted cut-off", error_code="cut_off",
-                                                         error=ConnectionResetError("scripted cut-off")))
+            await self.close(
+                CopilotWebSocketCloseStatus(
+                    description="scripted cut-off", error_code="cut_off", error=ConnectionResetError("scripted cut-off")
+                )
+            )

@@ -46,4 +46,3 @@ async def start_client(
     )
     await client.start()
     return client
-

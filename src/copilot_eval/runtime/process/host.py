@@ -17,14 +17,16 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+
 class RuntimeHost:
     """A daemon thread running an event loop; coroutines are submitted to it from anywhere."""
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
         started = threading.Event()
-        self._thread = threading.Thread(target=self._serve, args=(started,), name="copilot-eval-runtime-host",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._serve, args=(started,), name="copilot-eval-runtime-host", daemon=True
+        )
         self._thread.start()
         started.wait()
 

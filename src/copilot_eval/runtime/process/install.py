@@ -58,11 +58,16 @@ def _npm_install(target: Path, steps: list[str]) -> None:
         done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-8:]
-            raise RuntimeSetupError(f"`npm install {spec}` failed (exit {done.returncode}):\n" + "\n".join(tail)
-                                    + "\nCheck that the npm registry is reachable, then run `copilot-eval setup` again.")
+            raise RuntimeSetupError(
+                f"`npm install {spec}` failed (exit {done.returncode}):\n"
+                + "\n".join(tail)
+                + "\nCheck that the npm registry is reachable, then run `copilot-eval setup` again."
+            )
         if not _executable_in(scratch).is_file():
-            raise RuntimeSetupError(f"`npm install {spec}` finished but {_executable_in(scratch)} is missing; "
-                                    f"the platform package @github/{platform_package()} may not exist for this machine")
+            raise RuntimeSetupError(
+                f"`npm install {spec}` finished but {_executable_in(scratch)} is missing; "
+                f"the platform package @github/{platform_package()} may not exist for this machine"
+            )
         if target.exists():
             shutil.rmtree(target)
         scratch.rename(target)
@@ -74,7 +79,9 @@ def _npm_install(target: Path, steps: list[str]) -> None:
 
 def _warm_assets(executable: Path, steps: list[str]) -> None:
     env = dict(os.environ, XDG_CACHE_HOME=str(asset_cache_dir()))
-    done = subprocess.run([str(executable), "--version"], capture_output=True, text=True, env=env, timeout=120, check=False)
+    done = subprocess.run(
+        [str(executable), "--version"], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
     if done.returncode != 0:
         raise RuntimeSetupError(f"{executable} --version failed (exit {done.returncode}): {done.stderr.strip()[-400:]}")
     steps.append(f"unpacked runtime assets into {asset_cache_dir()} ({done.stdout.strip().splitlines()[0]})")

@@ -37,7 +37,9 @@ def cached_executable(version: str = RUNTIME_VERSION) -> Path:
 
 def _checked(path: Path, source: str) -> RuntimeLocation:
     if not path.is_file():
-        raise RuntimeSetupError(f"Copilot runtime not found at {path} (from {source}); fix the path or run `copilot-eval setup`")
+        raise RuntimeSetupError(
+            f"Copilot runtime not found at {path} (from {source}); fix the path or run `copilot-eval setup`"
+        )
     if not os.access(path, os.X_OK):
         raise RuntimeSetupError(f"Copilot runtime at {path} (from {source}) is not executable; run `chmod +x {path}`")
     return RuntimeLocation(path=path, source=source)

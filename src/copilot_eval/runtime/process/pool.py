@@ -21,15 +21,22 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.runtime.process.client_factory import start_client
-from copilot_eval.runtime.process.handle import RuntimeHandle, _live_processes, describe_exit
+from copilot_eval.runtime.process.handle import RuntimeHandle, describe_exit
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home, sweep_stale_homes
 from copilot_eval.runtime.process.locate import locate_runtime
 from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb
 from copilot_eval.runtime.requests.router import SessionRouter
 from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
 
-__all__ = ["RuntimeHandle", "RuntimePool", "close_all_pools", "close_shared_pool", "default_max_runtimes",
-           "describe_exit", "shared_pool"]
+__all__ = [
+    "RuntimeHandle",
+    "RuntimePool",
+    "close_all_pools",
+    "close_shared_pool",
+    "default_max_runtimes",
+    "describe_exit",
+    "shared_pool",
+]
 
 RUNTIMES_ENV = "COPILOT_EVAL_RUNTIMES"
 STOP_DEADLINE_S = 3.0
@@ -60,8 +67,13 @@ class RuntimePool:
     """Leases runtime processes to runs: sequential runs share one process, concurrent runs are
     spread over up to ``max_runtimes`` processes; a dead process is replaced on the next lease."""
 
-    def __init__(self, *, runtime_path: str | Path | None = None, max_runtimes: int | None = None,
-                 recycle: RecyclePolicy | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        runtime_path: str | Path | None = None,
+        max_runtimes: int | None = None,
+        recycle: RecyclePolicy | None = None,
+    ) -> None:
         self._runtime_path = runtime_path
         self.max_runtimes = max_runtimes or default_max_runtimes()
         self.recycle = recycle or RecyclePolicy.from_env()
@@ -75,8 +87,9 @@ class RuntimePool:
         self.cleanup_problems: deque[str] = deque(maxlen=100)  # latest first-hand cleanup failures
         self.closed = False
 
-    async def lease(self, *, mode: str = "copilot-cli", runtime_path: str | Path | None = None,
-                    github_token: str | None = None) -> RuntimeHandle:
+    async def lease(
+        self, *, mode: str = "copilot-cli", runtime_path: str | Path | None = None, github_token: str | None = None
+    ) -> RuntimeHandle:
         """A live runtime for this mode, starting or replacing one when needed (from any loop)."""
         from copilot_eval.runtime.process.host import runtime_host
 
@@ -113,7 +126,7 @@ class RuntimePool:
             return None
         try:
             handle = await spare
-        except Exception:  # noqa: BLE001 - a failed head start is retried the ordinary way
+        except Exception:
             return None
         return handle if handle.alive() else None
 
@@ -126,13 +139,20 @@ class RuntimePool:
         router = SessionRouter()
         home = new_copilot_home()
         try:
-            client = await start_client(location.path, request_handler=router, mode=mode,
-                                        github_token=github_token, base_directory=home)
+            client = await start_client(
+                location.path, request_handler=router, mode=mode, github_token=github_token, base_directory=home
+            )
         except BaseException:
             remove_home(home)
             raise
-        return RuntimeHandle(client=client, router=router, executable=location.path, mode=mode,
-                             process=runtime_process(client), home=home)
+        return RuntimeHandle(
+            client=client,
+            router=router,
+            executable=location.path,
+            mode=mode,
+            process=runtime_process(client),
+            home=home,
+        )
 
     def release(self, handle: RuntimeHandle) -> None:
         """A run has returned: its claim on the runtime ends (its session may still be closing)."""
@@ -151,7 +171,9 @@ class RuntimePool:
             if finished.cancelled():
                 problems = ["closing the session was cancelled"]
             elif finished.exception() is not None:
-                problems = [f"closing the session failed: {type(finished.exception()).__name__}: {finished.exception()}"]
+                problems = [
+                    f"closing the session failed: {type(finished.exception()).__name__}: {finished.exception()}"
+                ]
             else:
                 problems = finished.result()
             for problem in problems:
@@ -204,17 +226,17 @@ class RuntimePool:
                 await asyncio.wait_for(handle.client.stop(), STOP_DEADLINE_S)
             else:
                 await asyncio.wait_for(handle.client.force_stop(), KILL_DEADLINE_S)
-        except BaseException:  # noqa: BLE001 - a stop that fails or hangs falls back to a kill
+        except BaseException:
             try:
                 await asyncio.wait_for(handle.client.force_stop(), KILL_DEADLINE_S)
-            except BaseException:  # noqa: BLE001
+            except BaseException:
                 pass
         process = handle.process
         if process is not None and process.poll() is None:
             process.kill()
             try:
                 await asyncio.wait_for(asyncio.to_thread(process.wait), KILL_DEADLINE_S)
-            except BaseException:  # noqa: BLE001 - left to the exit hook
+            except BaseException:
                 return
         handle.forget_process()
         await asyncio.to_thread(remove_home, handle.home)
@@ -235,7 +257,7 @@ class RuntimePool:
         for spare in self._spares.values():
             try:
                 handles.append(await spare)
-            except Exception:  # noqa: BLE001 - a spare that never started needs no stop
+            except Exception:
                 pass
         self._spares = {}
         await asyncio.gather(*(self._stop(handle) for handle in handles), return_exceptions=True)
@@ -285,7 +307,7 @@ def _drain_shared_pool_at_exit() -> None:
         if pool is not None and not pool.closed and pool.stats()["pending_cleanups"]:
             try:
                 runtime_host().run_sync(pool.drain_cleanups(EXIT_DRAIN_S), timeout=EXIT_DRAIN_S + 1)
-            except Exception:  # noqa: BLE001 - exiting anyway; the stale-home sweep catches leftovers
+            except Exception:
                 pass
 
     register = getattr(threading, "_register_atexit", None)
@@ -313,5 +335,6 @@ def close_all_pools() -> None:
     from copilot_eval.runtime.process.host import runtime_host
 
     if _shared is not None:
-        runtime_host().run_sync(close_shared_pool(),
-                                timeout=CLOSE_CLEANUPS_S + STOP_DEADLINE_S + 2 * KILL_DEADLINE_S + 2)
+        runtime_host().run_sync(
+            close_shared_pool(), timeout=CLOSE_CLEANUPS_S + STOP_DEADLINE_S + 2 * KILL_DEADLINE_S + 2
+        )

@@ -57,8 +57,10 @@ class RecyclePolicy:
     def from_env(cls) -> RecyclePolicy:
         """Env ``COPILOT_EVAL_RECYCLE_SESSIONS`` (default 250) and ``COPILOT_EVAL_RECYCLE_RSS_MB``
         (default 1024); 0 switches either off."""
-        return cls(max_sessions=_env_number(RECYCLE_SESSIONS_ENV, DEFAULT_MAX_SESSIONS),
-                   max_rss_mb=_env_number(RECYCLE_RSS_ENV, DEFAULT_MAX_RSS_MB))
+        return cls(
+            max_sessions=_env_number(RECYCLE_SESSIONS_ENV, DEFAULT_MAX_SESSIONS),
+            max_rss_mb=_env_number(RECYCLE_RSS_ENV, DEFAULT_MAX_RSS_MB),
+        )
 
     def due(self, sessions_started: int, process: Any) -> str | None:
         """Why a runtime should take no more sessions, or ``None`` while it may."""

@@ -77,7 +77,7 @@ async def _error_message(response: httpx.Response) -> str:
     try:
         await response.aread()
         body = json.loads(response.content or b"null")
-    except Exception:  # noqa: BLE001 - an unreadable error body is simply not quoted
+    except Exception:
         return ""
     error = body.get("error") if isinstance(body, dict) else None
     message = error.get("message") if isinstance(error, dict) else error if isinstance(error, str) else None

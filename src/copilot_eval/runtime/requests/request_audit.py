@@ -17,8 +17,8 @@ from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotW
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.runtime.requests.forwarding import ForwardingHandler
-from copilot_eval.runtime.session.run_control import RunControl
 from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_websocket_completion
+from copilot_eval.runtime.session.run_control import RunControl
 
 __all__ = ["AuditingEndpoint", "RequestAuditError", "audit_body", "instructions_hash"]
 
@@ -126,8 +126,9 @@ def _responses_facts(body: dict[str, Any]) -> tuple[list[str], list[str | None],
     return texts, details, _function_tool_names(body.get("tools"), nested=False), effort
 
 
-def audit_body(body: Any, *, wire_api: str, transport: str, request_id: str,
-               agent_id: str | None = None) -> RequestAuditRecord:
+def audit_body(
+    body: Any, *, wire_api: str, transport: str, request_id: str, agent_id: str | None = None
+) -> RequestAuditRecord:
     """One audit record for a parsed request body; RequestAuditError when it cannot be validated."""
     _expect(isinstance(body, dict), "the request body is not a JSON object")
     _expect(isinstance(body.get("model"), str), "the request names no model")
@@ -135,9 +136,16 @@ def audit_body(body: Any, *, wire_api: str, transport: str, request_id: str,
     texts, details, tool_names, effort = reader(body)
     _expect(effort is None or isinstance(effort, str), "reasoning effort is not a string")
     return RequestAuditRecord(
-        request_id=request_id, model=body["model"], tool_names=tool_names, reasoning_effort=effort,
-        image_details=details, image_count=len(details), instructions_sha256=instructions_hash(texts),
-        wire_api=wire_api, transport=transport, agent_id=agent_id or None,
+        request_id=request_id,
+        model=body["model"],
+        tool_names=tool_names,
+        reasoning_effort=effort,
+        image_details=details,
+        image_count=len(details),
+        instructions_sha256=instructions_hash(texts),
+        wire_api=wire_api,
+        transport=transport,
+        agent_id=agent_id or None,
     )
 
 
@@ -176,8 +184,9 @@ class AuditingEndpoint(ForwardingHandler):
         try:
             wire_api = _http_wire_api(request)
             body = _json(request.content or b"", "the request body")
-            record = audit_body(body, wire_api=wire_api, transport="http", request_id=ctx.request_id,
-                                agent_id=ctx.agent_id)
+            record = audit_body(
+                body, wire_api=wire_api, transport="http", request_id=ctx.request_id, agent_id=ctx.agent_id
+            )
         except RequestAuditError as problem:
             message = self.reject(str(problem))
             error = {"message": message, "type": "request_audit_error", "code": "400", "param": None}
@@ -194,8 +203,9 @@ class AuditingEndpoint(ForwardingHandler):
 class _AuditingWebSocket(CopilotWebSocketHandler):
     """Audits frames on their way out; everything else is the inner handler's job."""
 
-    def __init__(self, context: CopilotRequestContext, inner: CopilotWebSocketHandler,
-                 auditor: AuditingEndpoint) -> None:
+    def __init__(
+        self, context: CopilotRequestContext, inner: CopilotWebSocketHandler, auditor: AuditingEndpoint
+    ) -> None:
         super().__init__(context)
         self._inner = inner
         self._auditor = auditor
@@ -211,15 +221,25 @@ class _AuditingWebSocket(CopilotWebSocketHandler):
         """Record one ``response.create`` (request id = the connection id); refuse anything else."""
         try:
             message = _json(data, "a WebSocket message")
-            _expect(isinstance(message, dict) and message.get("type") == "response.create",
-                    f"unsupported WebSocket message type {message.get('type') if isinstance(message, dict) else None!r}")
+            _expect(
+                isinstance(message, dict) and message.get("type") == "response.create",
+                f"unsupported WebSocket message type {message.get('type') if isinstance(message, dict) else None!r}",
+            )
             body = {key: value for key, value in message.items() if key != "type"}
-            record = audit_body(body, wire_api="responses", transport="websocket",
-                                request_id=self.context.request_id, agent_id=ctx.agent_id)
+            record = audit_body(
+                body,
+                wire_api="responses",
+                transport="websocket",
+                request_id=self.context.request_id,
+                agent_id=ctx.agent_id,
+            )
         except RequestAuditError as problem:
             text = self._auditor.reject(str(problem))
-            await self._inner.close(CopilotWebSocketCloseStatus(
-                description=text, error_code="request_audit_error", error=RuntimeError(text)))
+            await self._inner.close(
+                CopilotWebSocketCloseStatus(
+                    description=text, error_code="request_audit_error", error=RuntimeError(text)
+                )
+            )
             return
         self._auditor.records.append(record)
         await self._inner.send_request_message_with_context(data, ctx)

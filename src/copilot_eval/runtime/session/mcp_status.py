@@ -20,8 +20,9 @@ class McpStartupError(RuntimeError):
     """A required MCP server could not start; the message names it and the runtime's error."""
 
 
-async def list_mcp_servers(session: Any, agent: CopilotEval, handle: RuntimeHandle,
-                           deadline: float) -> list[dict[str, Any]] | None:
+async def list_mcp_servers(
+    session: Any, agent: CopilotEval, handle: RuntimeHandle, deadline: float
+) -> list[dict[str, Any]] | None:
     """The runtime's view of the agent's MCP servers (``None`` when it has none or cannot say)."""
     if not agent.mcp_servers:
         return None
@@ -29,14 +30,20 @@ async def list_mcp_servers(session: Any, agent: CopilotEval, handle: RuntimeHand
         listing = await guarded(session.rpc.mcp.list(), handle, deadline)
     except (TimeoutError, RuntimeDied):
         raise
-    except Exception:  # noqa: BLE001 - a runtime without this call: the events still tell
+    except Exception:
         return None
     rows = []
     for server in getattr(listing, "servers", None) or []:
         row = server.to_dict()
         config = agent.mcp_servers.get(row.get("name"), {})
-        rows.append({"name": row.get("name"), "status": row.get("status"), "error": row.get("error"),
-                     "optional": config.get("optional") is True})
+        rows.append(
+            {
+                "name": row.get("name"),
+                "status": row.get("status"),
+                "error": row.get("error"),
+                "optional": config.get("optional") is True,
+            }
+        )
     return rows
 
 

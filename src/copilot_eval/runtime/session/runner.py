@@ -32,13 +32,16 @@ async def _lease(pool: RuntimePool, agent: CopilotEval, choice: Any, deadline: f
     The lease itself is shielded: a runtime that is still starting when the deadline passes keeps
     starting and stays in the pool for later runs instead of being cancelled half-way.
     """
-    lease = asyncio.ensure_future(pool.lease(mode=agent.client_mode, runtime_path=agent.runtime_path,
-                                             github_token=choice.github_token))
+    lease = asyncio.ensure_future(
+        pool.lease(mode=agent.client_mode, runtime_path=agent.runtime_path, github_token=choice.github_token)
+    )
     try:
         return await asyncio.wait_for(asyncio.shield(lease), max(deadline - time.monotonic(), 0.001))
     except TimeoutError:
         # Nobody will use the lease that is still coming: hand it back as soon as it arrives.
-        lease.add_done_callback(lambda done: None if done.cancelled() or done.exception() else pool.release(done.result()))
+        lease.add_done_callback(
+            lambda done: None if done.cancelled() or done.exception() else pool.release(done.result())
+        )
         raise
 
 
@@ -49,8 +52,14 @@ def _prompt_list(prompt: str | Sequence[str]) -> list[str]:
     return prompts
 
 
-async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: RuntimePool | None = None,
-                      default_model: Any = None, default_provider: Any = None) -> CopilotResult:
+async def run_copilot(
+    agent: CopilotEval,
+    prompt: str | Sequence[str],
+    *,
+    pool: RuntimePool | None = None,
+    default_model: Any = None,
+    default_provider: Any = None,
+) -> CopilotResult:
     """Run ``prompt`` (or several prompts, as one conversation) through the real runtime.
 
     ``agent.timeout_s`` bounds the whole run, from this call to its return, except that a run
@@ -66,16 +75,27 @@ async def run_copilot(agent: CopilotEval, prompt: str | Sequence[str], *, pool: 
     return await runtime_host().run(run)
 
 
-def run_copilot_sync(agent: CopilotEval, prompt: str | Sequence[str], *, pool: RuntimePool | None = None,
-                     default_model: Any = None, default_provider: Any = None) -> CopilotResult:
+def run_copilot_sync(
+    agent: CopilotEval,
+    prompt: str | Sequence[str],
+    *,
+    pool: RuntimePool | None = None,
+    default_model: Any = None,
+    default_provider: Any = None,
+) -> CopilotResult:
     """Blocking form of :func:`run_copilot` for scripts and notebooks (not for async code)."""
     prompts = _prompt_list(prompt)
     choice = choose_model(agent, default_model, default_provider)
     return runtime_host().run_sync(_run_on_host(agent, prompts, choice, pool, None))
 
 
-async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoice, pool: RuntimePool | None,
-                       caller_loop: asyncio.AbstractEventLoop | None) -> CopilotResult:
+async def _run_on_host(
+    agent: CopilotEval,
+    prompts: list[str],
+    choice: ModelChoice,
+    pool: RuntimePool | None,
+    caller_loop: asyncio.AbstractEventLoop | None,
+) -> CopilotResult:
     """The run itself, on the host loop: lease, open, send loop, close; capture judges the result.
 
     Async tool functions are sent back to ``caller_loop``.
@@ -85,7 +105,7 @@ async def _run_on_host(agent: CopilotEval, prompts: list[str], choice: ModelChoi
     try:
         await run.open(await _lease(pool, agent, choice, run.deadline))
         await run.send_all()
-    except Exception as error:  # noqa: BLE001 - what happened inside the session is evidence, not an exception
+    except Exception as error:
         await run.record_failure(error)
     finally:
         await run.close(pool)

@@ -10,18 +10,26 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
+
 # Model choice lives at the model boundary; these names stay importable from here.
 from copilot_eval.models.base import AgentConfigError, ModelChoice, choose_model
 
-__all__ = ["AgentConfigError", "ModelChoice", "choose_model", "configuration_snapshot", "explain_session_error",
-           "session_settings"]
+__all__ = [
+    "AgentConfigError",
+    "ModelChoice",
+    "choose_model",
+    "configuration_snapshot",
+    "explain_session_error",
+    "session_settings",
+]
 
 SECRET_PROVIDER_KEYS = {"api_key", "bearer_token", "api_key_command", "headers"}
 MCP_HIDDEN_KEYS = {"command", "args", "env", "headers", "cwd"}
 
 
-def session_settings(agent: CopilotEval, choice: ModelChoice, *, working_directory: str,
-                     config_directory: str, tools: list[Any]) -> dict[str, Any]:
+def session_settings(
+    agent: CopilotEval, choice: ModelChoice, *, working_directory: str, config_directory: str, tools: list[Any]
+) -> dict[str, Any]:
     """Keyword arguments for ``CopilotClient.create_session`` (handlers added by the runner)."""
     settings: dict[str, Any] = {
         "model": choice.model,
@@ -51,8 +59,10 @@ def session_settings(agent: CopilotEval, choice: ModelChoice, *, working_directo
         settings["excluded_tools"] = list(agent.excluded_tools)
     if agent.mcp_servers:
         # `optional` is ours (a failed optional server does not end the run); the SDK never sees it.
-        settings["mcp_servers"] = {name: {"tools": ["*"], **{k: v for k, v in config.items() if k != "optional"}}
-                                   for name, config in agent.mcp_servers.items()}
+        settings["mcp_servers"] = {
+            name: {"tools": ["*"], **{k: v for k, v in config.items() if k != "optional"}}
+            for name, config in agent.mcp_servers.items()
+        }
     if agent.custom_agents:
         settings["custom_agents"] = [custom.session_config() for custom in agent.custom_agents]
     if agent.skill_directories:
@@ -80,7 +90,9 @@ def configuration_snapshot(settings: dict[str, Any], choice: ModelChoice) -> dic
         if key == "provider" and isinstance(value, dict):
             snapshot[key] = {k: v for k, v in value.items() if k not in SECRET_PROVIDER_KEYS}
         elif key == "mcp_servers" and isinstance(value, dict):
-            snapshot[key] = {name: {k: v for k, v in cfg.items() if k not in MCP_HIDDEN_KEYS} for name, cfg in value.items()}
+            snapshot[key] = {
+                name: {k: v for k, v in cfg.items() if k not in MCP_HIDDEN_KEYS} for name, cfg in value.items()
+            }
         elif key == "tools":
             snapshot[key] = [
                 {"name": t.name, "description": t.description, "parameters": t.parameters, "metadata": t.metadata}
@@ -99,7 +111,9 @@ def configuration_snapshot(settings: dict[str, Any], choice: ModelChoice) -> dic
 def explain_session_error(choice: ModelChoice, message: str) -> str:
     """The runtime's error, with the fix added where the cause is known to be ours to explain."""
     if choice.provider is None and "No GitHub OAuth token" in message:
-        return (f"{message} (a GitHub-hosted model needs a token with Copilot access in "
-                "COPILOT_GITHUB_TOKEN, GH_TOKEN or GITHUB_TOKEN, e.g. GH_TOKEN=$(gh auth token); "
-                "or give a BYOK provider or a ScriptedModel)")
+        return (
+            f"{message} (a GitHub-hosted model needs a token with Copilot access in "
+            "COPILOT_GITHUB_TOKEN, GH_TOKEN or GITHUB_TOKEN, e.g. GH_TOKEN=$(gh auth token); "
+            "or give a BYOK provider or a ScriptedModel)"
+        )
     return message

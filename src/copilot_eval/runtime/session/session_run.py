@@ -48,8 +48,9 @@ def _pre_tool_use(control: RunControl) -> Any:
 class SessionRun:
     """Everything one run owns, from the moment it is asked for to the moment its result is built."""
 
-    def __init__(self, agent: CopilotEval, prompts: list[str], choice: ModelChoice,
-                 caller_loop: asyncio.AbstractEventLoop | None) -> None:
+    def __init__(
+        self, agent: CopilotEval, prompts: list[str], choice: ModelChoice, caller_loop: asyncio.AbstractEventLoop | None
+    ) -> None:
         self.agent, self.prompts, self.choice = agent, prompts, choice
         self.started = time.monotonic()
         self.deadline = self.started + agent.timeout_s
@@ -58,11 +59,14 @@ class SessionRun:
         self.working_directory = str(agent.working_directory or tempfile.mkdtemp(prefix="copilot-eval-run-"))
         self.tools = [build_tool(tool, self.control, caller_loop=caller_loop) for tool in agent.tools]
         self.home = new_copilot_home()
-        self.settings = session_settings(agent, choice, working_directory=self.working_directory,
-                                         config_directory=str(self.home), tools=self.tools)
+        self.settings = session_settings(
+            agent, choice, working_directory=self.working_directory, config_directory=str(self.home), tools=self.tools
+        )
         self.configuration = configuration_snapshot(self.settings, choice)
         self.session_id = f"copilot-eval-{uuid.uuid4()}"
-        endpoint = choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
+        endpoint = (
+            choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
+        )
         self.chain = build_request_chain(endpoint, self.control, audit=agent.audit_requests)
         self.model_calls, self.auditor = self.chain.model_calls, self.chain.auditor
         self.handle: RuntimeHandle | None = None
@@ -85,10 +89,17 @@ class SessionRun:
         # The pre-tool-use hook is a round trip to Python for every tool call (about 30 ms of runtime
         # time per call here), so it is only installed when there is a tool budget to enforce.
         hooks = {"on_pre_tool_use": _pre_tool_use(self.control)} if self.control.max_tool_calls is not None else None
-        self.session = await guarded(handle.client.create_session(
-            session_id=self.session_id, on_permission_request=permission_handler(self.agent.permission_policy),
-            hooks=hooks, on_event=self.watch, **self.settings,
-        ), handle, self.deadline)
+        self.session = await guarded(
+            handle.client.create_session(
+                session_id=self.session_id,
+                on_permission_request=permission_handler(self.agent.permission_policy),
+                hooks=hooks,
+                on_event=self.watch,
+                **self.settings,
+            ),
+            handle,
+            self.deadline,
+        )
         if self.agent.skill_directories:  # discovery happens before the first prompt, so a block costs no model call
             self.skill_discovery, blocked = await check_skills(self.session, self.agent)
             if blocked:
@@ -150,15 +161,20 @@ class SessionRun:
         """The evidence: the events so far and the raw facts, judged by capture."""
         control = self.control
         facts = RunFacts(
-            **self.facts, timeout_s=self.agent.timeout_s,
+            **self.facts,
+            timeout_s=self.agent.timeout_s,
             stop_request=(control.stop_reason, control.stop_message or "") if control.stop_reason else None,
             duration_ms=(time.monotonic() - self.started) * 1000,
-            working_directory=self.working_directory, configuration=self.configuration,
+            working_directory=self.working_directory,
+            configuration=self.configuration,
             tool_calls_admitted=control.tool_calls_admitted if control.max_tool_calls is not None else None,
-            agent_name=self.agent.name, prompt=self.prompts[0],
-            abandoned_call_ids=control.abandoned_call_ids, tool_exceptions=dict(control.tool_exceptions),
+            agent_name=self.agent.name,
+            prompt=self.prompts[0],
+            abandoned_call_ids=control.abandoned_call_ids,
+            tool_exceptions=dict(control.tool_exceptions),
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
-            skill_discovery=self.skill_discovery, mcp_servers=self.mcp_servers,
+            skill_discovery=self.skill_discovery,
+            mcp_servers=self.mcp_servers,
         )
         return result_from_events(list(self.watch.events), agent=self.agent, facts=facts)

@@ -73,8 +73,9 @@ async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: Runtim
             pass
 
 
-async def _drain_admitted_calls(watch: SessionWatch, control: RunControl, handle: RuntimeHandle,
-                                deadline: float) -> None:
+async def _drain_admitted_calls(
+    watch: SessionWatch, control: RunControl, handle: RuntimeHandle, deadline: float
+) -> None:
     """Let admitted calls run to completion (within the run's deadline) before the run ends.
 
     When the model asks for several calls in one response, the budget refuses the extra ones while

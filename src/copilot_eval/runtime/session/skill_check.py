@@ -41,10 +41,15 @@ def _value(field: Any) -> Any:
 
 def _discovered(skill: Any) -> DiscoveredSkill:
     return DiscoveredSkill(
-        name=skill.name, description=getattr(skill, "description", None), source=_value(getattr(skill, "source", None)),
-        enabled=getattr(skill, "enabled", None), user_invocable=getattr(skill, "user_invocable", None),
-        path=getattr(skill, "path", None), plugin_name=getattr(skill, "plugin_name", None),
-        command_name=getattr(skill, "command_name", None), argument_hint=getattr(skill, "argument_hint", None),
+        name=skill.name,
+        description=getattr(skill, "description", None),
+        source=_value(getattr(skill, "source", None)),
+        enabled=getattr(skill, "enabled", None),
+        user_invocable=getattr(skill, "user_invocable", None),
+        path=getattr(skill, "path", None),
+        plugin_name=getattr(skill, "plugin_name", None),
+        command_name=getattr(skill, "command_name", None),
+        argument_hint=getattr(skill, "argument_hint", None),
     )
 
 
@@ -76,14 +81,19 @@ async def check_skills(session: Any, agent: CopilotEval) -> tuple[SkillDiscovery
         listed = await asyncio.wait_for(session.rpc.skills.list(), SDK_TIMEOUT_S)
         discovery.skills = [_discovered(skill) for skill in listed.skills]
         discovery.complete = True
-    except Exception as error:  # noqa: BLE001 - an SDK failure is recorded, and discovery stays incomplete
+    except Exception as error:
         discovery.errors.append(f"SDK skill discovery failed: {type(error).__name__}: {error}")
         return discovery, None
     wanted_off = set(agent.disabled_skills)
-    blocked = [skill.name for skill in requested_skills(discovery, directories)
-               if skill.enabled is False and skill.name not in wanted_off]
+    blocked = [
+        skill.name
+        for skill in requested_skills(discovery, directories)
+        if skill.enabled is False and skill.name not in wanted_off
+    ]
     if not blocked:
         return discovery, None
     names = ", ".join(repr(name) for name in blocked)
-    return discovery, (f"skill {names} from skill_directories is disabled in the session but not listed in "
-                       "disabled_skills; the task was not sent")
+    return discovery, (
+        f"skill {names} from skill_directories is disabled in the session but not listed in "
+        "disabled_skills; the task was not sent"
+    )

@@ -87,7 +87,7 @@ async def _call_off_loop(fn: Callable[..., Any], args: list[Any]) -> Any:
     def work() -> None:
         try:
             value = fn(*args)
-        except BaseException as error:  # noqa: BLE001 - handed to the awaiting side verbatim
+        except BaseException as error:
             hand_back(future.set_exception, error)
         else:
             hand_back(future.set_result, value)
@@ -96,7 +96,9 @@ async def _call_off_loop(fn: Callable[..., Any], args: list[Any]) -> Any:
     return await future
 
 
-def _start(fn: Callable[..., Any], args: list[Any], caller_loop: asyncio.AbstractEventLoop | None) -> asyncio.Future[Any]:
+def _start(
+    fn: Callable[..., Any], args: list[Any], caller_loop: asyncio.AbstractEventLoop | None
+) -> asyncio.Future[Any]:
     """Start the user's function: sync in a daemon thread, async on the loop of the code that
     started the run (its own primitives and clients belong there), else on this loop."""
     if not inspect.iscoroutinefunction(fn):
@@ -114,8 +116,12 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
     if isinstance(tool, Tool):
         fn, make_args = _sdk_tool_parts(tool)
         name, description, schema = tool.name, tool.description, tool.parameters
-        extra = {"overrides_built_in_tool": tool.overrides_built_in_tool, "skip_permission": tool.skip_permission,
-                 "metadata": tool.metadata, "is_terminal": tool.is_terminal}
+        extra = {
+            "overrides_built_in_tool": tool.overrides_built_in_tool,
+            "skip_permission": tool.skip_permission,
+            "metadata": tool.metadata,
+            "is_terminal": tool.is_terminal,
+        }
     else:
         params, names, invocation_param = _params_model(tool)
         fn, name, description = tool, tool.__name__, _describe(tool)
