@@ -289,7 +289,7 @@ def test_one_transient_error_is_retried_by_the_runtime_and_the_run_completes(mat
 
 
 def test_no_run_left_a_runtime_process_behind(matrix, fault_pool):
-    from copilot_eval.runtime.process.pool import _live_processes
+    from copilot_eval.runtime.process.handle import _live_processes
 
     assert 1 <= len(fault_pool.processes()) <= fault_pool.max_runtimes  # the cases shared the pool's runtimes
     assert fault_pool.replacements == 0
