@@ -46,7 +46,9 @@ from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.preamble import preamble_lines
 from copilot_eval.evalsets.results_reader import ExportedResult, read_results_export
 from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
+from copilot_eval.evalsets.run_execution import ConcurrencyChange, ExecutionRecord, RetryRecord, WorkerInfo
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord, LimitationStanding
+from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
 
 
@@ -78,6 +80,7 @@ __all__ = [
     "SINGLE_RESPONSE",
     "TEMPLATES",
     "CaseStatus",
+    "ConcurrencyChange",
     "Confidence",
     "Conversation",
     "CsvTemplate",
@@ -90,10 +93,16 @@ __all__ = [
     "EvalTestCase",
     "EvalTestSet",
     "Evidenced",
+    "ExecutionRecord",
     "ExportedResult",
     "GradeRecord",
     "LimitationStanding",
+    "MergeRecord",
+    "RetryRecord",
     "RuleSet",
+    "RunFingerprints",
+    "ShardInfo",
+    "WorkerInfo",
     "check_csv",
     "check_json",
     "csv_text",

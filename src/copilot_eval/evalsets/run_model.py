@@ -14,6 +14,8 @@ from enum import StrEnum
 from pydantic import Field, model_validator
 
 from copilot_eval.evalsets.evidenced import CamelModel, Evidenced
+from copilot_eval.evalsets.run_execution import ExecutionRecord
+from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
 
 
 class CaseStatus(StrEnum):
@@ -115,6 +117,15 @@ class EvalRun(Evidenced):
         description="Standing of runtimeLimitation: suspected (this run's signals) or confirmed (a re-run or "
         "another surface). 'confidence' stays about the record itself.",
     )
+    repeat: int | None = Field(default=None, ge=1, description="How many times each case was played (--repeat).")
+    shard: ShardInfo | None = Field(default=None, description="The shard of the set this run played (--shard I/N).")
+    fingerprints: RunFingerprints | None = Field(
+        default=None, description="Content hashes of the test set, the agent (with its files) and the graders."
+    )
+    execution: ExecutionRecord | None = Field(
+        default=None, description="Executor, workers, concurrency history and retries of the run."
+    )
+    merge: MergeRecord | None = Field(default=None, description="Set when this run was merged from shard runs.")
 
     @model_validator(mode="after")
     def _standing_needs_limitation(self) -> EvalRun:

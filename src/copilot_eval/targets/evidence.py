@@ -14,6 +14,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from copilot_eval.evidence.played_on import PlayedOn
+
 SCHEMA_VERSION = 1
 TurnEnd = Literal["quiet", "end_of_conversation", "end_event", "stream_closed", "timeout", "error"]
 
@@ -86,6 +88,7 @@ class TargetResult(BaseModel):
     http: list[HttpExchange] = Field(default_factory=list)
     capture_errors: list[str] = Field(default_factory=list)
     duration_ms: float | None = None
+    played_on: PlayedOn | None = None  # set by a distributed executor; None: played where the run was written
 
     @property
     def prompt(self) -> str | None:
