@@ -18,6 +18,7 @@ import pytest
 
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
 _LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copilot-no-live-models set it
+_SHARD_KEY = pytest.StashKey[Any]()  # the ShardInfo of --copilot-shard, or None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -79,6 +80,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write a self-contained HTML report of the session: every test, and the evidence of "
         "each agent run (env COPILOT_EVAL_REPORT)",
     )
+    group.addoption(
+        "--copilot-shard",
+        default=os.environ.get("COPILOT_EVAL_SHARD"),
+        metavar="I/N",
+        help="run only shard I of N of the collected tests (stable by node id, balanced by count), "
+        "so a CI matrix of N jobs splits the suite (env COPILOT_EVAL_SHARD)",
+    )
     from copilot_eval.pytest_evalset import add_options
 
     add_options(group)
@@ -86,6 +94,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
+    config.stash[_SHARD_KEY] = _shard_option(config.getoption("--copilot-shard", default=None))
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
     report = config.getoption("--copilot-report", default=None)
@@ -106,6 +115,31 @@ def pytest_configure(config: pytest.Config) -> None:
         from copilot_eval.pytest_evalset import configure
 
         configure(config, config.stash[_EVIDENCE_DIR_KEY])
+
+
+def _shard_option(text: str | None) -> Any:
+    if not text:
+        return None
+    from copilot_eval.runs.shards import ShardError, parse_shard
+
+    try:
+        return parse_shard(text, option="--copilot-shard")
+    except ShardError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--copilot-shard I/N``, deselect the items of the other shards (the same split on every machine)."""
+    shard = config.stash.get(_SHARD_KEY, None)
+    if shard is None:
+        return
+    from copilot_eval.runs.shards import select_node_ids
+
+    keep = select_node_ids([item.nodeid for item in items], shard)
+    deselected = [item for item in items if item.nodeid not in keep]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if item.nodeid in keep]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

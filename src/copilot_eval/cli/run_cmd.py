@@ -2,7 +2,8 @@
 
 Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under``; 2 bad
 input (a missing or unreadable set, agent file or grader spec is named in one line; every problem
-of an invalid set is printed);
+of an invalid set is printed; an executor that cannot run the agent says why before anything runs);
+3 the executor lost every worker (what finished is kept; continue with ``--resume``);
 130 interrupted (what finished is kept; continue with ``--resume``).
 """
 
@@ -10,13 +11,15 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_BAD_INPUT = 2
+EXIT_WORKERS_LOST = 3
 EXIT_INTERRUPTED = 130
+EXECUTORS = ("local", "ray")
 
 
 def _bad_input(message: str) -> typer.Exit:
@@ -101,6 +104,31 @@ def run(
             "--record-missing", help="With --record: keep DIR's cassettes and record only the calls they lack."
         ),
     ] = False,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="I/N",
+            help="Play only shard I of N (whole conversations, assigned from the set's content); "
+            "merge the shards' folders with `copilot-eval merge`.",
+        ),
+    ] = None,
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
+            "--concurrency each; needs the ray extra).",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            metavar="ADDR",
+            help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
+        ),
+    ] = None,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     import asyncio
@@ -110,10 +138,15 @@ def run(
     from copilot_eval.reports.after_run import baseline_problem, write_run_reports
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
+    from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
     from copilot_eval.runs.prepare import PrepareError, prepare_run
 
     if data_type not in (None, "SingleTurn", "Conversation"):
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
+    shard_info = _shard_option(shard)
+    run_executor = _executor_option(
+        executor, ray_address, recording=bool(record or replay or record_missing), discard=discard_passing
+    )
     try:
         prepared = prepare_run(
             test_set_path,
@@ -152,6 +185,7 @@ def run(
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
     console = Console()
+    spread = {"shard": shard_info, "fingerprints": prepared.fingerprints, "executor": run_executor}
     if len(agent_paths) > 1:
         _run_several(
             test_set,
@@ -164,6 +198,7 @@ def run(
             resume=resume,
             progress=not no_progress,
             validate=False,
+            **spread,
         )
         return
     try:
@@ -178,10 +213,17 @@ def run(
                 resume=resume,
                 progress=not no_progress,
                 validate=False,
+                agent_file=agent_paths[0],
+                **spread,
             )
         )
     except CheckpointError as exc:
         raise _bad_input(str(exc)) from None
+    except AllWorkersLost as exc:
+        typer.echo(f"error: {exc}; finished cases are kept in {out}; continue with --resume --out {out}", err=True)
+        raise typer.Exit(EXIT_WORKERS_LOST) from None
+    except ExecutorError as exc:
+        raise _bad_input(f"--executor {executor}: {exc}") from None
     except KeyboardInterrupt:
         console.print(f"[yellow]interrupted[/]: finished cases are kept in {out}; continue with --resume --out {out}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -190,6 +232,11 @@ def run(
 
         close_all_pools()  # a graceful stop now; the exit hook would only kill
     extra = []
+    if shard_info is not None:
+        extra.append(
+            f"shard {shard_info.label()}: {len({r.conversation_number for r in result.results or []})} conversations; "
+            "merge the shards' folders with `copilot-eval merge`"
+        )
     if repeat > 1:
         at_k, all_k = pass_rates(result)
         shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
@@ -211,6 +258,42 @@ def run(
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
 
 
+def _shard_option(text: str | None) -> Any:
+    if text is None:
+        return None
+    from copilot_eval.runs.shards import ShardError, parse_shard
+
+    try:
+        return parse_shard(text)
+    except ShardError as exc:
+        raise _bad_input(str(exc)) from None
+
+
+def _executor_option(name: str, address: str | None, *, recording: bool, discard: bool) -> Any:
+    """The executor ``--executor`` names, refusing what cannot work with it before anything runs."""
+    if name not in EXECUTORS:
+        raise _bad_input(f"--executor {name!r}: expected one of {', '.join(EXECUTORS)}")
+    if name == "local":
+        if address is not None:
+            raise _bad_input("--ray-address needs --executor ray")
+        return None
+    if recording:
+        raise _bad_input("--record/--replay run with --executor local only (cassettes are files of this machine)")
+    if discard:
+        raise _bad_input(
+            "--discard-passing-workdirs runs with --executor local only: with ray the working "
+            "directories are on the worker nodes (`copilot-eval clean` there removes them)"
+        )
+    from copilot_eval.runs.executor import ExecutorError
+
+    try:
+        from copilot_eval.runs.ray_executor import RayExecutor
+
+        return RayExecutor(address=address)
+    except ExecutorError as exc:
+        raise _bad_input(f"--executor ray: {exc}") from None
+
+
 def _run_several(
     test_set,
     agent_paths: list[Path],
@@ -220,6 +303,7 @@ def _run_several(
 ) -> None:
     from copilot_eval.cli.surfaces_cmd import run_several
     from copilot_eval.runs import CheckpointError
+    from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
     from copilot_eval.runs.prepare import PrepareError
     from copilot_eval.runtime.process.pool import close_all_pools
 
@@ -227,6 +311,11 @@ def _run_several(
         runs = run_several(test_set, agent_paths, out, **options)
     except (PrepareError, CheckpointError) as exc:
         raise _bad_input(str(exc)) from None
+    except AllWorkersLost as exc:
+        typer.echo(f"error: {exc}; finished cases are kept in {out}; continue with --resume --out {out}", err=True)
+        raise typer.Exit(EXIT_WORKERS_LOST) from None
+    except ExecutorError as exc:
+        raise _bad_input(f"--executor ray: {exc}") from None
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished cases are kept in {out}; continue with --resume --out {out}", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.evalsets import EvalDataType, EvalSetError, EvalTestSet
+from copilot_eval.evalsets import EvalDataType, EvalSetError, EvalTestSet, RunFingerprints
 
 
 class PrepareError(ValueError):
@@ -118,6 +118,7 @@ class PreparedRun:
     test_set: EvalTestSet
     agent: Any
     graders: list[Any]
+    fingerprints: RunFingerprints | None = None
 
 
 def check_graders_fit(test_set: EvalTestSet, graders: Sequence[Any], path: str | Path | None = None) -> None:
@@ -139,13 +140,16 @@ def prepare_run(
     data_type: EvalDataType | str | None = None,
     options: OptionNames = CLI_OPTIONS,
 ) -> PreparedRun:
-    """Read and check the set, load the agent and the judge, and build the graders: each once."""
+    """Read and check the set, load the agent and the judge, build the graders (each once), and fingerprint them."""
     test_set = read_test_set(set_path, profile=profile, data_type=data_type)
     agent = load_agent(agent_path, option=options.agent)
     judge = load_agent(judge_path, option=options.judge) if judge_path else None
     graders = build_graders(grader_specs, judge=judge, options=options)
     check_graders_fit(test_set, graders, set_path)
-    return PreparedRun(test_set, agent, graders)
+    from copilot_eval.runs.fingerprints import run_fingerprints
+
+    fingerprints = run_fingerprints(test_set, agent_path=agent_path, grader_specs=grader_specs, judge_path=judge_path)
+    return PreparedRun(test_set, agent, graders, fingerprints)
 
 
 __all__ = [
