@@ -31,6 +31,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "convert_cmd",
     "inspect_cmd",
     "login_cmd",
+    "merge_cmd",
     "quickstart_cmd",
     "regrade_cmd",
     "report_cmd",
