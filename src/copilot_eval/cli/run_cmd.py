@@ -289,7 +289,7 @@ def _executor_option(name: str, address: str | None, *, recording: bool, discard
     try:
         from copilot_eval.runs.ray_executor import RayExecutor
 
-        return RayExecutor(address=address)
+        return RayExecutor(address=address, say=lambda message: typer.echo(f"note: {message}", err=True))
     except ExecutorError as exc:
         raise _bad_input(f"--executor ray: {exc}") from None
 
