@@ -107,9 +107,9 @@ class RayCluster:
             str(self.temp / "ray"),
         )
         self.wait_for_nodes(1)
-        for count in range(self.workers_wanted):
+        for _ in range(self.workers_wanted):
             self.add_worker()
-            self.wait_for_nodes(2 + count)  # one at a time: two raylets starting at once overload two cores
+        self.wait_for_nodes(1 + self.workers_wanted)
 
     def add_worker(self) -> None:
         """Start one more worker node (its own temporary folder: nodes on one machine must not share sockets)."""
@@ -140,6 +140,14 @@ class RayCluster:
             time.sleep(1)
         tails = "\n".join(p.read_text(errors="replace")[-800:] for p in sorted(self.temp.glob("node-*.log")))
         raise RuntimeError(f"the Ray cluster did not reach {count} nodes:\n{tails}")
+
+    def ensure_workers(self) -> None:
+        """Start worker nodes again until there are as many as asked for at the start (after one was killed)."""
+        alive = [node for node in self.workers if node.poll() is None]
+        for _ in range(self.workers_wanted - len(alive)):
+            self.add_worker()
+        if len(alive) < self.workers_wanted:
+            self.wait_for_nodes(1 + self.workers_wanted)
 
     def kill_worker(self, index: int) -> None:
         """The node leaves: its `ray start`, raylet and worker processes are killed at once (SIGKILL)."""
