@@ -108,8 +108,21 @@ class RayCluster:
         )
         self.wait_for_nodes(1)
         for _ in range(self.workers_wanted):
+            self._start_worker()
+
+    def _start_worker(self, attempts: int = 3) -> None:
+        """One more worker node, one at a time: Ray gives a starting raylet 30 s to register, which
+        several raylets starting at once on a loaded two-core machine can miss; such a node exits, and is started again."""
+        wanted = 1 + len([node for node in self.workers if node.poll() is None]) + 1
+        for _ in range(attempts):
             self.add_worker()
-        self.wait_for_nodes(1 + self.workers_wanted)
+            try:
+                self.wait_for_nodes(wanted, process=self.workers[-1])
+                return
+            except RuntimeError:
+                if self.workers[-1].poll() is None:
+                    raise
+        raise RuntimeError(f"a Ray worker node did not start in {attempts} attempts")
 
     def add_worker(self) -> None:
         """Start one more worker node (its own temporary folder: nodes on one machine must not share sockets)."""
@@ -130,10 +143,11 @@ class RayCluster:
             return []
         return json.loads(done.stdout.strip().splitlines()[-1])
 
-    def wait_for_nodes(self, count: int) -> list[dict]:
-        """Until ``count`` nodes are alive (RuntimeError with the logs' tails after START_TIMEOUT_S)."""
+    def wait_for_nodes(self, count: int, *, process: subprocess.Popen[bytes] | None = None) -> list[dict]:
+        """Until ``count`` nodes are alive (RuntimeError with the logs' tails after START_TIMEOUT_S, or
+        as soon as ``process``, the node being started, has exited)."""
         deadline = time.monotonic() + START_TIMEOUT_S
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and (process is None or process.poll() is None):
             nodes = self.nodes()
             if len(nodes) >= count:
                 return nodes
@@ -145,9 +159,7 @@ class RayCluster:
         """Start worker nodes again until there are as many as asked for at the start (after one was killed)."""
         alive = [node for node in self.workers if node.poll() is None]
         for _ in range(self.workers_wanted - len(alive)):
-            self.add_worker()
-        if len(alive) < self.workers_wanted:
-            self.wait_for_nodes(1 + self.workers_wanted)
+            self._start_worker()
 
     def kill_worker(self, index: int) -> None:
         """The node leaves: its `ray start`, raylet and worker processes are killed at once (SIGKILL)."""

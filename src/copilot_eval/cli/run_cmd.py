@@ -129,6 +129,15 @@ def run(
             help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
         ),
     ] = None,
+    ray_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--ray-workers",
+            min=1,
+            metavar="N",
+            help="With --executor ray: use at most N nodes (default: every node with a CPU).",
+        ),
+    ] = None,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     import asyncio
@@ -145,7 +154,11 @@ def run(
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
     shard_info = _shard_option(shard)
     run_executor = _executor_option(
-        executor, ray_address, recording=bool(record or replay or record_missing), discard=discard_passing
+        executor,
+        ray_address,
+        ray_workers,
+        recording=bool(record or replay or record_missing),
+        discard=discard_passing,
     )
     try:
         prepared = prepare_run(
@@ -269,13 +282,13 @@ def _shard_option(text: str | None) -> Any:
         raise _bad_input(str(exc)) from None
 
 
-def _executor_option(name: str, address: str | None, *, recording: bool, discard: bool) -> Any:
+def _executor_option(name: str, address: str | None, workers: int | None, *, recording: bool, discard: bool) -> Any:
     """The executor ``--executor`` names, refusing what cannot work with it before anything runs."""
     if name not in EXECUTORS:
         raise _bad_input(f"--executor {name!r}: expected one of {', '.join(EXECUTORS)}")
     if name == "local":
-        if address is not None:
-            raise _bad_input("--ray-address needs --executor ray")
+        if address is not None or workers is not None:
+            raise _bad_input("--ray-address and --ray-workers need --executor ray")
         return None
     if recording:
         raise _bad_input("--record/--replay run with --executor local only (cassettes are files of this machine)")
@@ -289,7 +302,9 @@ def _executor_option(name: str, address: str | None, *, recording: bool, discard
     try:
         from copilot_eval.runs.ray_executor import RayExecutor
 
-        return RayExecutor(address=address, say=lambda message: typer.echo(f"note: {message}", err=True))
+        return RayExecutor(
+            address=address, workers=workers, say=lambda message: typer.echo(f"note: {message}", err=True)
+        )
     except ExecutorError as exc:
         raise _bad_input(f"--executor ray: {exc}") from None
 
