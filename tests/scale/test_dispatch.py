@@ -34,10 +34,24 @@ async def test_each_worker_adapts_its_own_concurrency(tmp_path):
     assert run.passed == 12 and sorted(_units(tmp_path).values()) == [1] * 12
     history = run.execution.concurrency_history
     assert [(c.limit, c.cause) for c in history if c.worker == "a"][:2] == [(4, "start"), (2, "rate limit")]
-    assert any(c.worker == "a" and c.cause == "clean cases" for c in history)
     assert not any(c.worker == "b" and c.cause == "rate limit" for c in history)
     assert [(r.worker, r.cause, r.attempt) for r in run.execution.retries] == [("a", "rate_limit", 1)]
     assert max(a.most_in_flight, b.most_in_flight) <= 4
+
+
+async def test_the_limit_halves_on_a_rate_limit_and_comes_back_one_by_one_after_clean_windows(tmp_path):
+    refused_first = lambda unit, play: rate_limited(unit) if play <= 2 else answered(unit)  # noqa: E731
+    only = FakeWorker("a", refused_first)
+    run = await _run(numbered_set(20), FakeExecutor(only), tmp_path, concurrency=4)
+    assert run.passed == 20 and sorted(_units(tmp_path).values()) == [1] * 20
+    # plays 1 and 2 started together: one signal, one halving; then +1 per window of clean cases
+    assert [(c.limit, c.cause) for c in run.execution.concurrency_history] == [
+        (4, "start"),
+        (2, "rate limit"),
+        (3, "clean cases"),
+        (4, "clean cases"),
+    ]
+    assert only.most_in_flight <= 4
 
 
 async def test_still_rate_limited_after_the_retries_is_an_error_with_that_reason(tmp_path):

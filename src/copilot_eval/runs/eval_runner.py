@@ -39,7 +39,7 @@ from copilot_eval.grading.protocol import Grader, needs_reference
 from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
 from copilot_eval.runs.case_runner import Unit, grade_unit
 from copilot_eval.runs.checkpoint import Checkpoint
-from copilot_eval.runs.dispatch import DEFAULT_RATE_LIMIT_RETRIES, Dispatcher, DispatchLog
+from copilot_eval.runs.dispatch import DEFAULT_RATE_LIMIT_RETRIES, Dispatcher
 from copilot_eval.runs.executor import Executor, ExecutorError, LocalExecutor
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.progress import RunProgress
@@ -246,34 +246,51 @@ async def run_eval_set(
 
     todo = [unit for unit in units if unit.key not in done]
     total = sum(len(u.cases) for u in units)
-    agent_path = Path(agent_file) if agent_file is not None else None
     with RunProgress(total, enabled=progress) as bar:
         bar.add(finished)
-        dispatcher = None
         try:
-            async with executor.open(agent, agent_file=agent_path, concurrency=concurrency) as workers:
-                execution.workers = [worker.info for worker in workers]
-                dispatcher = Dispatcher(
-                    todo,
-                    workers,
-                    concurrency=concurrency,
-                    deliver=lambda unit, evidence, note: deliver(unit, evidence, note, bar),
-                    rate_limit_retries=rate_limit_retries,
-                )
-                log = await dispatcher.run()
+            await _dispatch(
+                executor,
+                agent,
+                Path(agent_file) if agent_file is not None else None,
+                todo,
+                execution,
+                concurrency=concurrency,
+                deliver=lambda unit, evidence, note: deliver(unit, evidence, note, bar),
+                rate_limit_retries=rate_limit_retries,
+            )
         except BaseException as stop:
-            if dispatcher is not None:  # the workers were started: what finished is written, then the stop goes on
-                _record_log(execution, dispatcher.log)
+            if execution.workers:  # the workers were started: what finished is written, then the stop goes on
                 why = str(stop) if isinstance(stop, ExecutorError) else "interrupted"
                 finish(f"{why}: {len(finished)} of {total} results finished; continue with --resume")
             raise
-    _record_log(execution, log)
     return finish()
 
 
-def _record_log(execution: ExecutionRecord, log: DispatchLog) -> None:
-    execution.concurrency_history = list(log.history)
-    execution.retries = list(log.retries)
+async def _dispatch(
+    executor: Executor,
+    agent: Any,
+    agent_file: Path | None,
+    todo: list[Unit],
+    execution: ExecutionRecord,
+    *,
+    concurrency: int,
+    deliver: Any,
+    rate_limit_retries: int,
+) -> None:
+    """Play ``todo`` on the executor's workers; their names and the dispatch log land in ``execution``, whatever happens."""
+    dispatcher = None
+    try:
+        async with executor.open(agent, agent_file=agent_file, concurrency=concurrency) as workers:
+            execution.workers = [worker.info for worker in workers]
+            dispatcher = Dispatcher(
+                todo, workers, concurrency=concurrency, deliver=deliver, rate_limit_retries=rate_limit_retries
+            )
+            await dispatcher.run()
+    finally:
+        if dispatcher is not None:
+            execution.concurrency_history = list(dispatcher.log.history)
+            execution.retries = list(dispatcher.log.retries)
 
 
 __all__ = [
