@@ -125,6 +125,7 @@ def main() -> None:
     if reason is not None:
         raise SystemExit(f"cannot start a local Ray cluster: {reason}")
     cluster = RayCluster(workers=max(nodes))
+    load_before = os.getloadavg()[0]
     figures: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="scale-out-bench-") as folder:
         set_path, agent = write_set(Path(folder), args.cases // 2, args.delay)
@@ -170,7 +171,13 @@ def main() -> None:
     )
     if overhead is not None:
         print(f"per-case overhead of one Ray node against a local run: {overhead:.0f} ms (target at most 50 ms)")
-    print(f"machine: {os.cpu_count()} cores; load average at the end: {os.getloadavg()[0]:.1f}")
+    cores = os.cpu_count() or 1
+    for name, figure in figures.items():
+        floor = figure["cpu"] / cores
+        print(
+            f"{name}: {figure['cpu']:.1f} CPU-s in all, so at least {floor:.1f} s of wall on {cores} cores whatever the nodes"
+        )
+    print(f"machine: {cores} cores; load average at the start {load_before:.1f}, at the end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
