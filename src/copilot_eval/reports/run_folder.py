@@ -3,7 +3,13 @@
 Evidence paths are stored relative to the run folder, so a folder that was moved, zipped or
 uploaded as a CI artifact still opens. Runs written before ``schemaVersion`` existed hold
 absolute paths; readers accept them, and when such a path no longer exists they look for the file
-of the same name in the folder's ``evidence/`` directory.
+of the same name in the folder's ``evidence/`` directory (``resolve_evidence``, the one rule).
+
+Layouts: 1 made evidence paths relative and kept the test set (``test-set.json``); 2 keeps a
+limitation's standing and what confirmed it in fields of their own (``limitationStanding``,
+``limitationConfirmedBy``) instead of words in ``runtimeLimitation``, and states ``gradedCases``
+beside ``generalQualityPercent``. Older layouts are read into today's fields
+(``evalsets.run_layouts``).
 """
 
 from __future__ import annotations
@@ -18,8 +24,8 @@ from copilot_eval.evalsets.json_io import read_run_json, read_test_set_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
 
-RUN_SCHEMA_VERSION = 1
-"""The run.json layout this version writes: evidence paths relative to the run folder."""
+RUN_SCHEMA_VERSION = 2
+"""The run.json layout this version writes (see the module docstring); readers accept every older one."""
 
 TEST_SET_JSON = "test-set.json"
 """The copy of the test set kept in a run folder, so a report can show questions and references."""
