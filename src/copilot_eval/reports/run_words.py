@@ -33,7 +33,7 @@ def limitation_heading(run: EvalRun) -> str | None:
     ``Runtime limitation``); ``None`` when the run has none."""
     if run.runtime_limitation is None:
         return None
-    return _HEADINGS.get(run.limitation_standing, "Runtime limitation")  # type: ignore[arg-type]
+    return _HEADINGS[run.limitation_standing] if run.limitation_standing is not None else "Runtime limitation"
 
 
 def confirmed_by_text(run: EvalRun) -> str | None:

@@ -39,7 +39,7 @@ class RegradeError(ValueError):
     """A run folder that cannot be regraded; the message names the file and what is missing."""
 
 
-def _read_folder(run_dir: Path) -> RunFolder:
+def _read_folder(run_dir: Path) -> tuple[RunFolder, EvalTestSet]:
     try:
         folder = read_run_folder(run_dir)
     except EvalSetError as exc:
@@ -50,19 +50,22 @@ def _read_folder(run_dir: Path) -> RunFolder:
     if folder.test_set is None:
         # Run folders kept their test set from run.json schemaVersion 1 on; before that only
         # results.csv held the questions, and it cannot say which reference belongs to which turn.
+        why = (
+            f"this folder was written before run folders kept their test set ({RUN_JSON} has no schemaVersion)"
+            if folder.run.schema_version is None
+            else f"{RUN_JSON} has schemaVersion {folder.run.schema_version}, which keeps one: it was removed"
+        )
         raise RegradeError(
             f"{folder.folder / TEST_SET_JSON}: not found, so the answers cannot be matched with their reference "
-            f"answers (this folder was written before run folders kept their test set; {RUN_JSON} has "
-            f"schemaVersion {folder.run.schema_version or 'none'}); run the test set again with "
-            "`copilot-eval run --out DIR` and regrade that folder"
+            f"answers ({why}); run the test set again with `copilot-eval run --out DIR` and regrade that folder"
         )
-    return folder
+    return folder, folder.test_set
 
 
 def read_saved_run(run_dir: str | Path) -> tuple[EvalRun, EvalTestSet]:
     """The run and the exact test set it played, read from the run folder (``run.json``, ``test-set.json``)."""
-    folder = _read_folder(Path(run_dir))
-    return folder.run, folder.test_set  # type: ignore[return-value]  # _read_folder refused a folder without one
+    folder, test_set = _read_folder(Path(run_dir))
+    return folder.run, test_set
 
 
 def _load_session(file: Path) -> PlayedEvidence:
@@ -121,8 +124,7 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
     run_dir, out = Path(run_dir), Path(output_dir)
     if out.resolve() == run_dir.resolve():
         raise RegradeError(f"{out}: regrading writes a new run folder; give another --out than the run itself")
-    folder = _read_folder(run_dir)
-    test_set: EvalTestSet = folder.test_set  # type: ignore[assignment]  # _read_folder refused a folder without one
+    folder, test_set = _read_folder(run_dir)
     cases = case_turns(test_set)
     conversation = test_set.data_type is EvalDataType.CONVERSATION
     for result in folder.run.results or []:  # every result must have its case before anything is written
