@@ -126,6 +126,7 @@ async def test_every_refusal_is_listed_at_once(project, runs, tmp_path):
     data["results"].append(stolen)
     data["passed"] += stolen["status"] == "pass"
     data["failed"] += stolen["status"] == "fail"
+    data["gradedCases"] = data["passed"] + data["failed"]
     (overlap / "run.json").write_text(json.dumps(data))
     with pytest.raises(MergeError) as refused:
         merge_run_folders([runs["shard1"], tmp_path / "again", overlap, runs["whole"]], tmp_path / "out")
@@ -206,5 +207,5 @@ async def test_surfaces_merge_surface_by_surface_and_confirm_limitations(tmp_pat
     assert all((tmp_path / "m" / label / "run.json").is_file() for label in ("echo", "fallback"))
     fallback = merged[1].run
     assert fallback.passed == 0 and fallback.limitation_standing.value == "confirmed"
-    assert "surface echo" in fallback.runtime_limitation
+    assert any(by.startswith("surface echo answered the same") for by in fallback.limitation_confirmed_by)
     assert json.loads((tmp_path / "m" / "comparison.json").read_text())["surfaces"][0]["label"] == "echo"
