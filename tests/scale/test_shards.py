@@ -99,15 +99,19 @@ def test_node_ids_are_split_the_same_way():
 
 
 def test_pytest_copilot_shard_deselects_the_other_shards(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(test_many="\n".join(f"def test_{n}():\n    pass\n" for n in range(7)))
     ran = []
     for index in (1, 2, 3):
-        outcome = pytester.runpytest_subprocess(f"--copilot-shard={index}/3", "-p", "no:cacheprovider", "-v")
-        passed = [line.split("::")[1].split()[0] for line in outcome.outlines if " PASSED" in line]
-        assert outcome.ret == 0
-        assert f"{7 - len(passed)} deselected" in outcome.stdout.str()
+        outcome = pytester.runpytest(f"--copilot-shard={index}/3", "-p", "no:cacheprovider")
+        passed = [
+            report.nodeid.split("::")[1]
+            for report in outcome.reprec.getreports("pytest_runtest_logreport")
+            if report.when == "call" and report.passed
+        ]
+        outcome.assert_outcomes(passed=len(passed), deselected=7 - len(passed))
         ran.append(passed)
     assert sorted(name for part in ran for name in part) == sorted(f"test_{n}" for n in range(7))
-    bad = pytester.runpytest_subprocess("--copilot-shard=4/3", "-p", "no:cacheprovider")
+    bad = pytester.runpytest("--copilot-shard=4/3", "-p", "no:cacheprovider")
     assert bad.ret == pytest.ExitCode.USAGE_ERROR
     assert "--copilot-shard '4/3'" in bad.stderr.str()
