@@ -50,6 +50,40 @@ def unavailable_reason() -> str | None:
     return None
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale_clusters() -> list[str]:
+    """Stop the clusters of earlier test sessions that were killed before they could stop them.
+
+    A namespace ``ce-ray-<pid>`` belongs to the test process ``pid``; when that process is gone,
+    what runs in the namespace is left over from it: killed by PID, and the namespace deleted.
+    """
+    listed = subprocess.run(["ip", "netns", "list"], capture_output=True, text=True).stdout.split("\n")
+    swept = []
+    for line in listed:
+        name = line.split(" ", 1)[0]
+        owner = name.removeprefix("ce-ray-")
+        if not name.startswith("ce-ray-") or not owner.isdigit() or _alive(int(owner)):
+            continue
+        pids = subprocess.run(["ip", "netns", "pids", name], capture_output=True, text=True).stdout.split()
+        for pid in pids:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        subprocess.run(["ip", "netns", "del", name], capture_output=True)
+        swept.append(name)
+    return swept
+
+
 def _children(pid: int) -> list[int]:
     """Every descendant of ``pid`` (read from /proc), deepest last."""
     parents: dict[int, list[int]] = {}
@@ -93,6 +127,7 @@ class RayCluster:
 
     def start(self) -> None:
         """Create the namespace and start the head and the workers; wait until all are alive."""
+        sweep_stale_clusters()
         subprocess.run(["ip", "netns", "add", self.netns], check=True)
         subprocess.run(self.netns_command("ip", "link", "set", "lo", "up"), check=True)
         self.head = self._node(
