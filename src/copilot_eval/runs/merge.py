@@ -12,7 +12,6 @@ sub-folder per ``--agent``) merge surface by surface, and limitations are confir
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from copilot_eval.evalsets import (
     MergeRecord,
     WorkerInfo,
 )
+from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.runs.merge_checks import ShardCheck, check_shards
 from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun, comparison, confirm_across_surfaces
@@ -78,8 +78,9 @@ def _copy_evidence(stored: str | None, source: RunFolder, evidence_dir: Path) ->
     if found is None:
         return stored
     target = evidence_dir / found.name
-    if not (target.is_file() and target.read_bytes() == found.read_bytes()):
-        shutil.copy2(found, target)
+    content = found.read_bytes()
+    if not (target.is_file() and target.read_bytes() == content):
+        write_bytes_atomically(target, content)  # a merge cut short leaves whole files or none
     return str(target)
 
 
