@@ -27,8 +27,8 @@ def analyze(
     """Read an Evaluate-tab results export, judge it like our own runs, write run.json and print the summary."""
     from rich.console import Console
 
+    from copilot_eval.atomic_write import write_bytes_atomically
     from copilot_eval.evalsets import EvalSetError, to_json
-    from copilot_eval.reports.atomic import write_bytes_atomically
     from copilot_eval.reports.run_files import RUN_JSON
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs.export_run import run_from_export

@@ -31,7 +31,7 @@ def compare(
     """Compare two runs: improved, regressed, changed, new, removed and unchanged cases, and the score delta."""
     from rich.console import Console
 
-    from copilot_eval.reports.atomic import write_text_atomically
+    from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
     from copilot_eval.reports.run_comparison import compare_folders
 

@@ -71,7 +71,7 @@ def inspect(
     if as_json:
         import json
 
-        from copilot_eval.evidence.native_json import result_to_dict
+        from copilot_eval.evidence.result import result_to_dict
 
         typer.echo(json.dumps(result_to_dict(result), indent=2, ensure_ascii=False))
         return

@@ -1,9 +1,9 @@
 """Reports: the output layer, every file and view a person or a CI job reads.
 
 Terminal tables, ``run.json`` and the results CSV, evidence file names, the pytest failure text,
-the HTML reports (a run, a comparison, a pytest session), JUnit XML, Markdown summaries, and the
-atomic writer every file goes through. Names are loaded on first use so that low layers
-(evalsets, evidence) can write through ``copilot_eval.reports.atomic`` without importing the rest.
+the HTML reports (a run, a comparison, a pytest session), JUnit XML, Markdown summaries. Every
+file goes through the leaf ``copilot_eval.atomic_write``. Names are loaded on first use so that
+evalsets can import the results CSV writer without importing the rest.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ _EXPORTS: dict[str, str] = {
     "print_summary": "terminal",
     "summary_table": "terminal",
     "totals_line": "terminal",
-    "write_bytes_atomically": "atomic",
-    "write_text_atomically": "atomic",
     "results_csv_text": "results_csv",
     "write_results_csv": "results_csv",
     "evidence_table": "evidence_table",

@@ -40,7 +40,7 @@ class RunReports:
 
 def write_run_reports(out: Path, *, junit: Path | None = None, baseline: Path | None = None) -> RunReports:
     """Write ``out/report.html`` and, when asked, JUnit XML and ``out/comparison.html`` against ``baseline``."""
-    from copilot_eval.reports.atomic import write_text_atomically
+    from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.reports.html_run import REPORT_HTML, run_report_html
     from copilot_eval.reports.junit import write_junit
     from copilot_eval.reports.run_folder import read_run_folder

@@ -43,7 +43,7 @@ class SessionReport:
 
     def add_result(self, nodeid: str, result: Any, saved: Path | None) -> None:
         """One CopilotResult a test produced, and where its evidence file was saved (if it was)."""
-        from copilot_eval.evidence.native_json import result_to_dict
+        from copilot_eval.evidence.result import result_to_dict
 
         self._record(nodeid).evidence.append((result_to_dict(result), str(saved) if saved else None))
 
@@ -77,7 +77,7 @@ class SessionReport:
     @pytest.hookimpl
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Write the report."""
-        from copilot_eval.reports.atomic import write_text_atomically
+        from copilot_eval.atomic_write import write_text_atomically
         from copilot_eval.reports.html_session import session_report_html
 
         write_text_atomically(self.path, session_report_html(self))

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets.json_io import to_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
-from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.reports.results_csv import write_results_csv
 from copilot_eval.reports.run_folder import TEST_SET_JSON, portable_run
 

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
-from copilot_eval.evalsets.atomic import write_bytes_atomically
 from copilot_eval.runs.limitation import confirm_limitation
 
 COMPARISON_JSON = "comparison.json"

@@ -115,7 +115,7 @@ class TargetResult(BaseModel):
 
     def save(self, path: str | Path) -> Path:
         """Write this result as JSON, atomically."""
-        from copilot_eval.evidence.native_json import write_text_atomically
+        from copilot_eval.atomic_write import write_text_atomically
 
         data = self.model_dump(mode="json")
         data["derived"] = {"final_response": self.final_response, "responses_per_prompt": self.responses_per_prompt}
