@@ -107,9 +107,10 @@ def run(
 
     from rich.console import Console
 
+    from copilot_eval.evalsets.repeat_stats import flaky_cases, pass_rates
     from copilot_eval.reports.after_run import baseline_problem, write_run_reports
     from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
+    from copilot_eval.runs import CheckpointError, run_eval_set
     from copilot_eval.runs.prepare import PrepareError, prepare_run
 
     if data_type not in (None, "SingleTurn", "Conversation"):

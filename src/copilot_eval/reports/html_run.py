@@ -7,6 +7,7 @@ from typing import Any
 
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.evalsets.repeat_stats import flaky_cases, pass_rates, repeat_stats
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
@@ -55,8 +56,6 @@ def _summary_cards(folder: RunFolder) -> str:
 
 
 def _repeats(folder: RunFolder) -> str:
-    from copilot_eval.runs.repeats import flaky_cases, pass_rates, repeat_stats
-
     run = folder.run
     if not any(r.repeat_index for r in run.results or []):
         return ""
