@@ -25,7 +25,7 @@ from copilot_eval.runtime.process.handle import RuntimeHandle, describe_exit
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home, sweep_stale_homes
 from copilot_eval.runtime.process.locate import locate_runtime
 from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb
-from copilot_eval.runtime.requests.router import SessionRouter
+from copilot_eval.runtime.process.router import SessionRouter
 from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
 
 __all__ = [
