@@ -32,7 +32,7 @@ from copilot_eval.evalsets import (
     validate_eval_test_set,
 )
 from copilot_eval.grading.protocol import Grader, needs_reference
-from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
+from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
@@ -231,8 +231,6 @@ async def run_eval_set(
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
-    "RESULTS_CSV",
-    "RUN_JSON",
     "check_references",
     "plan_units",
     "run_eval_set",

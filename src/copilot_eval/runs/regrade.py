@@ -22,7 +22,8 @@ from copilot_eval.evalsets.json_io import read_run_json
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import combine_grades
 from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
-from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
+from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.reports.run_folder import RESULTS_CSV, RUN_JSON
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME
 from copilot_eval.runs.eval_runner import summarise
 
