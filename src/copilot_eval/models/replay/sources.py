@@ -13,7 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from copilot_eval.models.base import ModelSource, as_model_source, describe
+from copilot_eval.models.base import ModelSource, describe
+from copilot_eval.models.choice import as_model_source
 
 from .cassette import CassetteError, cassette_name, read_cassette
 from .store import Cassette, Mode, open_cassette

@@ -16,6 +16,7 @@ from typing import Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.models.choice import ModelChoice
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
@@ -26,7 +27,6 @@ from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded, settle_
 from copilot_eval.runtime.session.mcp_status import check_mcp_startup, list_mcp_servers
 from copilot_eval.runtime.session.permissions import permission_handler
 from copilot_eval.runtime.session.session_config import (
-    ModelChoice,
     configuration_snapshot,
     explain_session_error,
     session_settings,
