@@ -31,7 +31,7 @@ __all__ = [
 _LAZY = {
     "ScriptedEndpoint": ".scripted",
     "ScriptedCall": ".scripted",
-    "ScriptedServer": ".scripted",
+    "ScriptedServer": ".wire.server",
     "ByokModel": ".byok",
     "GitHubModel": ".github",
     "LiveModelsForbidden": ".guard",

@@ -15,7 +15,7 @@ from copilot_eval.models.scripted.model import PLACEHOLDER_API_KEY, UNUSED_BASE_
 
 if TYPE_CHECKING:
     from copilot_eval.models.function_endpoint import FunctionEndpoint
-    from copilot_eval.models.scripted.server import ScriptedServer
+    from copilot_eval.models.wire.server import ScriptedServer
 
 __all__ = ["CallTool", "FunctionModel"]
 
@@ -90,7 +90,7 @@ class FunctionModel:
 
     def serve(self, *, host: str = "127.0.0.1", port: int = 0, working_directory: str | None = None) -> ScriptedServer:
         """A loopback HTTP server answering with this function (``async with model.serve() as server``)."""
-        from copilot_eval.models.scripted.server import ScriptedServer
+        from copilot_eval.models.wire.server import ScriptedServer
 
         return ScriptedServer(self.endpoint(working_directory=working_directory), host=host, port=port)
 

@@ -12,10 +12,9 @@ from copilot import CopilotRequestContext
 
 from copilot_eval.models.function import CallTool
 from copilot_eval.models.function_request import request_messages, request_tools
-from copilot_eval.models.scripted.answer import Answer, AnswerCall
-from copilot_eval.models.scripted.answering import AnsweringEndpoint
-from copilot_eval.models.scripted.reply import Reply
-from copilot_eval.models.scripted.script import ScriptedHttpError
+from copilot_eval.models.wire.answer import Answer, AnswerCall, ScriptedHttpError
+from copilot_eval.models.wire.answering import AnsweringEndpoint
+from copilot_eval.models.wire.reply import Reply
 
 __all__ = ["FunctionEndpoint"]
 

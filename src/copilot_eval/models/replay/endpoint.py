@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 from copilot import CopilotRequestContext, CopilotRequestHandler, CopilotWebSocketHandler
 
-from copilot_eval.models.scripted.answering import error_response, read_model_request
+from copilot_eval.models.wire.answering import error_response, read_model_request
 
 from .cassette import KEPT_RESPONSE_HEADERS, Exchange
 from .normalise import WORKING_DIRECTORY, normalise_body, request_key, scrub_secrets

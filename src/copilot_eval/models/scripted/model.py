@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from .script import InvalidScriptError, Rule, load_script, parse_rules
 
 if TYPE_CHECKING:
+    from copilot_eval.models.wire.server import ScriptedServer
+
     from .endpoint import ScriptedEndpoint
-    from .server import ScriptedServer
 
 __all__ = ["PLACEHOLDER_API_KEY", "UNUSED_BASE_URL", "ScriptedModel"]
 
@@ -135,7 +136,7 @@ class ScriptedModel:
 
     def serve(self, *, host: str = "127.0.0.1", port: int = 0, working_directory: str | None = None) -> ScriptedServer:
         """A loopback HTTP server for this model (`async with model.serve() as server: server.base_url`)."""
-        from .server import ScriptedServer
+        from copilot_eval.models.wire.server import ScriptedServer
 
         return ScriptedServer(self.endpoint(working_directory=working_directory), host=host, port=port)
 

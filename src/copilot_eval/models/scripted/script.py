@@ -9,10 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.models.wire.answer import ScriptedHttpError
+
 __all__ = [
     "InvalidScriptError",
     "Rule",
-    "ScriptedHttpError",
     "ScriptedToolCall",
     "ScriptedTurn",
     "TurnUsage",
@@ -50,15 +51,6 @@ class ScriptedToolCall:
     name: str
     arguments: Mapping[str, Any]
     id: str | None = None
-
-
-@dataclass(frozen=True)
-class ScriptedHttpError:
-    """An HTTP error answer: status, message and an optional Retry-After (seconds)."""
-
-    status: int
-    message: str
-    retry_after: float | None = None
 
 
 @dataclass(frozen=True)
