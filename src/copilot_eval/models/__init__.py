@@ -6,7 +6,8 @@ import importlib
 from typing import Any
 
 from .base import AgentConfigError, ModelSource
-from .function import CallTool, FunctionModel
+from .function.model import FunctionModel
+from .function.returns import CallTool
 from .scripted import NO_RULE_TEXT, NO_TURN_TEXT, InvalidScriptError, ScriptedModel
 
 __all__ = [

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.models.wire.answer import ScriptedHttpError
+from copilot_eval.models.wire.provider import PLACEHOLDER_API_KEY, UNUSED_BASE_URL
 
-from .model import PLACEHOLDER_API_KEY, UNUSED_BASE_URL, ScriptedModel
+from .model import ScriptedModel
 from .script import InvalidScriptError, Rule, ScriptedToolCall, ScriptedTurn, TurnUsage
 from .turns import NO_RULE_TEXT, NO_TURN_TEXT
 

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from copilot_eval.models.wire.provider import in_process_provider
+
 from .script import InvalidScriptError, Rule, load_script, parse_rules
 
 if TYPE_CHECKING:
@@ -13,12 +15,7 @@ if TYPE_CHECKING:
 
     from .endpoint import ScriptedEndpoint
 
-__all__ = ["PLACEHOLDER_API_KEY", "UNUSED_BASE_URL", "ScriptedModel"]
-
-# In-process the runtime never dials base_url; if it ever did, port 9 (discard) on loopback fails at once.
-UNUSED_BASE_URL = "http://127.0.0.1:9/v1"
-# The runtime wants some key for a BYOK provider; this one says plainly that it is not a secret.
-PLACEHOLDER_API_KEY = "scripted-model-no-key"
+__all__ = ["ScriptedModel"]
 
 WireApi = Literal["completions", "responses"]
 Transport = Literal["http", "websockets"]
@@ -118,15 +115,7 @@ class ScriptedModel:
 
     def provider_config(self, *, base_url: str | None = None) -> dict[str, str]:
         """The session `provider` dict for this model; without base_url it is a never-dialled placeholder."""
-        config = {
-            "type": "openai",
-            "base_url": base_url or UNUSED_BASE_URL,
-            "api_key": PLACEHOLDER_API_KEY,
-            "wire_api": self._wire_api,
-        }
-        if self._transport == "websockets":
-            config["transport"] = "websockets"
-        return config
+        return in_process_provider(wire_api=self._wire_api, transport=self._transport, base_url=base_url)
 
     def endpoint(self, *, working_directory: str | None = None) -> ScriptedEndpoint:
         """Fresh per-run answering state, usable as the SDK's request handler."""
