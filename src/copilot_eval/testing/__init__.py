@@ -8,7 +8,7 @@ them with ``LoopbackServer`` (``async with`` or ``with``).
 from copilot_eval.loopback_server import LoopbackServer
 from copilot_eval.testing.agents_sdk_fake import FakeAgentsSdk
 from copilot_eval.testing.directline_fake import FakeDirectLine
-from copilot_eval.testing.script import (
+from copilot_eval.testing.fake_agent import (
     FALLBACK_TEXT,
     FakeAgent,
     HttpFault,
