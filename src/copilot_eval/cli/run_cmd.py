@@ -219,7 +219,7 @@ def _run_several(
     fail_under: float | None,
     **options,
 ) -> None:
-    from copilot_eval.cli.surfaces_cmd import run_several
+    from copilot_eval.cli.run_several import run_several
     from copilot_eval.runs import CheckpointError
     from copilot_eval.runs.prepare import PrepareError
     from copilot_eval.runtime.process.pool import close_all_pools
