@@ -10,6 +10,7 @@ Copilot runtime installed.
 
 from __future__ import annotations
 
+from copilot_eval.evalsets.confidence import Confidence, ConfidenceMixin, weakest_confidence
 from copilot_eval.evalsets.conversations import Conversation, group_conversations, play_groups, turn_numbers
 from copilot_eval.evalsets.csv_reader import check_csv, load_csv, looks_like_test_set, read_csv
 from copilot_eval.evalsets.csv_templates import (
@@ -22,7 +23,6 @@ from copilot_eval.evalsets.csv_templates import (
 )
 from copilot_eval.evalsets.csv_writer import csv_text, write_csv
 from copilot_eval.evalsets.errors import EvalSetError, EvalSetReadError, EvalSetWriteError
-from copilot_eval.evalsets.evidenced import Confidence, Evidenced, weakest_confidence
 from copilot_eval.evalsets.json_io import (
     check_json,
     read_run_json,
@@ -79,6 +79,7 @@ __all__ = [
     "TEMPLATES",
     "CaseStatus",
     "Confidence",
+    "ConfidenceMixin",
     "Conversation",
     "CsvTemplate",
     "EvalCaseResult",
@@ -89,7 +90,6 @@ __all__ = [
     "EvalSetWriteError",
     "EvalTestCase",
     "EvalTestSet",
-    "Evidenced",
     "ExportedResult",
     "GradeRecord",
     "LimitationStanding",

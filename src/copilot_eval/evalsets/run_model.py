@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from pydantic import Field, model_validator
 
-from copilot_eval.evalsets.evidenced import CamelModel, Evidenced
+from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
 
 
 class CaseStatus(StrEnum):
@@ -87,7 +87,7 @@ class EvalCaseResult(CamelModel):
         return CaseStatus.PASS if self.passed else CaseStatus.FAIL
 
 
-class EvalRun(Evidenced):
+class EvalRun(ConfidenceMixin):
     """One run of a test set: summary counts, optional per-case results, honest qualifications."""
 
     schema_version: int | None = Field(
