@@ -3,9 +3,9 @@
 Field trap: ``EvalTestCase.response`` is the *reference* answer (named after the CSV column);
 what the agent produced is ``EvalCaseResult.actual_response``.
 
-This layer imports nothing else of copilot_eval except the leaf writers of ``reports`` (the atomic
-writer, and the results CSV loaded on first use), so it can be used to check files without the
-Copilot runtime installed.
+This layer imports nothing else of copilot_eval but the leaf modules (the atomic writer, which
+redacts), so it can be used to check files without the Copilot runtime installed. The results
+CSV of a run is an output file: ``copilot_eval.reports`` writes it.
 """
 
 from __future__ import annotations
@@ -48,17 +48,6 @@ from copilot_eval.evalsets.results_reader import ExportedResult, read_results_ex
 from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord, LimitationStanding
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
-
-
-def __getattr__(name: str) -> object:
-    # The results CSV writer moved to reports (the output layer), which imports this package's
-    # models; loading it on first use keeps the old names without an import cycle.
-    if name in ("results_csv_text", "write_results_csv"):
-        from copilot_eval.reports import results_csv
-
-        return getattr(results_csv, name)
-    raise AttributeError(f"module 'copilot_eval.evalsets' has no attribute {name!r}")
-
 
 __all__ = [
     "CONVERSATION",
@@ -107,7 +96,6 @@ __all__ = [
     "read_run_json",
     "read_test_set_json",
     "reference_length",
-    "results_csv_text",
     "rule_set_named",
     "run_from_json",
     "template_named",
@@ -118,5 +106,4 @@ __all__ = [
     "weakest_confidence",
     "write_csv",
     "write_json",
-    "write_results_csv",
 ]

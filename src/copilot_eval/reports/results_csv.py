@@ -96,8 +96,6 @@ def write_results_csv(run: EvalRun, test_set: EvalTestSet, path: Path | str) -> 
 
 
 __all__ = [
-    "RESULTS_BASE_COLUMNS",
-    "RESULTS_GRADER_COLUMNS",
     "results_csv_text",
     "results_header",
     "write_results_csv",
