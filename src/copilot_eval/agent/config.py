@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from copilot_eval.agent.agent_file import AgentFileError, agent_file_error, read_agent_file, validation_problems
+from copilot_eval.agent.agent_file import agent_file_error, read_agent_file, validation_problems
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.models.byok import ByokProvider
@@ -133,4 +133,4 @@ def load_agent_file(path: str | Path) -> CopilotEval:
     return CopilotEval.from_file(path)
 
 
-__all__ = ["AgentFileError", "CopilotEval", "load_agent_file"]
+__all__ = ["CopilotEval", "load_agent_file"]

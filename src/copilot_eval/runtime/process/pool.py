@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.runtime.process.client_factory import start_client
-from copilot_eval.runtime.process.handle import RuntimeHandle, describe_exit
+from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home, sweep_stale_homes
 from copilot_eval.runtime.process.locate import locate_runtime
 from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb
@@ -29,12 +29,10 @@ from copilot_eval.runtime.process.router import SessionRouter
 from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
 
 __all__ = [
-    "RuntimeHandle",
     "RuntimePool",
     "close_all_pools",
     "close_shared_pool",
     "default_max_runtimes",
-    "describe_exit",
     "shared_pool",
 ]
 
