@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from copilot_eval.agent.agent_file import agent_file_error, read_agent_file, validation_problems
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
+from copilot_eval.models.base import ModelSource
 from copilot_eval.models.byok import ByokProvider
 
 PermissionPolicy = Literal["approve_all", "deny_all"] | Callable[..., Any]
@@ -65,7 +66,6 @@ class CopilotEval(BaseModel):
             if isinstance(value, str) and not value.strip():
                 raise ValueError("must not be blank")
             return value
-        from copilot_eval.models.base import ModelSource
 
         if isinstance(value, ModelSource):
             return value

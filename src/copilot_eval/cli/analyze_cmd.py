@@ -25,6 +25,7 @@ def analyze(
     name: Annotated[str | None, typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
 ) -> None:
     """Read an Evaluate-tab results export, judge it like our own runs, write run.json and print the summary."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
     from copilot_eval.atomic_write import write_bytes_atomically

@@ -29,6 +29,7 @@ def compare(
     ] = False,
 ) -> None:
     """Compare two runs: improved, regressed, changed, new, removed and unchanged cases, and the score delta."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
     from copilot_eval.atomic_write import write_text_atomically

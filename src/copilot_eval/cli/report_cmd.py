@@ -25,6 +25,7 @@ def report(
     ] = None,
 ) -> None:
     """Write the HTML report of a run: summary, limitation, repeats, charts, a drill-down per case."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.evalsets import EvalSetError
     from copilot_eval.reports.html_run import run_report_html

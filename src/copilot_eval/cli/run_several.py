@@ -11,14 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evalsets import EvalTestSet
-from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun
+from copilot_eval.reports.terminal import STATUS_STYLE
+from copilot_eval.runs.prepare import load_agent
+from copilot_eval.runs.surfaces import COMPARISON_JSON, Surface, SurfaceRun, run_surfaces, surface_labels
 
 
 def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
     """A rich Table: one row per case, one status column per surface, then a totals row."""
     from rich.table import Table
-
-    from copilot_eval.reports.terminal import STATUS_STYLE
 
     table = Table(title=f"{test_set.name}: {len(runs)} surfaces")
     table.add_column("#", justify="right")
@@ -66,9 +66,6 @@ def run_several(test_set: EvalTestSet, agent_paths: list[Path], out: Path, **opt
     import asyncio
 
     from rich.console import Console
-
-    from copilot_eval.runs.prepare import load_agent
-    from copilot_eval.runs.surfaces import Surface, run_surfaces, surface_labels
 
     agents = [load_agent(path, option="--agent") for path in agent_paths]
     names = [getattr(agent, "name", None) or path.stem for agent, path in zip(agents, agent_paths, strict=True)]

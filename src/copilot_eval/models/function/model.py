@@ -66,12 +66,14 @@ class FunctionModel:
 
     def endpoint(self, *, working_directory: str | None = None) -> FunctionEndpoint:
         """Fresh per-run answering state, usable as the SDK's request handler."""
+        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
         from copilot_eval.models.function.endpoint import FunctionEndpoint
 
         return FunctionEndpoint(self.fn, model_name=self.name)
 
     def serve(self, *, host: str = "127.0.0.1", port: int = 0, working_directory: str | None = None) -> ScriptedServer:
         """A loopback HTTP server answering with this function (``async with model.serve() as server``)."""
+        # imported on use: the server loads the Copilot SDK and uvicorn; building a model must not
         from copilot_eval.models.wire.server import ScriptedServer
 
         return ScriptedServer(self.endpoint(working_directory=working_directory), host=host, port=port)

@@ -102,6 +102,7 @@ class Recorder:
 
     def endpoint(self, *, working_directory: str | None = None) -> CassetteEndpoint:
         """A per-run handler that forwards to the model (its in-process endpoint or the real one) and records."""
+        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
         from .endpoint import CassetteEndpoint
 
         return CassetteEndpoint(
@@ -160,6 +161,7 @@ class Replay:
 
     def endpoint(self, *, working_directory: str | None = None) -> CassetteEndpoint:
         """A per-run handler answering from the cassette."""
+        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
         from .endpoint import CassetteEndpoint
 
         return CassetteEndpoint(self._cassettes.for_run(), mode="replay", working_directory=working_directory)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from copilot_eval.models.renames import deprecated_alias
 from copilot_eval.models.wire.answer import ScriptedHttpError
 from copilot_eval.models.wire.provider import PLACEHOLDER_API_KEY, UNUSED_BASE_URL
 
@@ -41,6 +42,5 @@ def __getattr__(name: str) -> Any:
         import importlib
 
         return getattr(importlib.import_module(_LAZY[name]), name)
-    from copilot_eval.models.renames import deprecated_alias
 
     return deprecated_alias(__name__, name, globals().__getitem__)

@@ -119,12 +119,14 @@ class ScriptedModel:
 
     def endpoint(self, *, working_directory: str | None = None) -> ScriptedEndpoint:
         """Fresh per-run answering state, usable as the SDK's request handler."""
+        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
         from .endpoint import ScriptedEndpoint
 
         return ScriptedEndpoint(self._rules, model_name=self._name, working_directory=working_directory)
 
     def serve(self, *, host: str = "127.0.0.1", port: int = 0, working_directory: str | None = None) -> ScriptedServer:
         """A loopback HTTP server for this model (`async with model.serve() as server: server.base_url`)."""
+        # imported on use: the server loads the Copilot SDK and uvicorn; building a model must not
         from copilot_eval.models.wire.server import ScriptedServer
 
         return ScriptedServer(self.endpoint(working_directory=working_directory), host=host, port=port)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.models.renames import deprecated_alias
 from copilot_eval.models.wire.answer import ScriptedHttpError
 
 __all__ = [
@@ -35,7 +36,6 @@ _USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_tokens", "reasoning_
 
 def __getattr__(name: str) -> Any:
     # Old names (ScriptError, ScriptedError, Turn) still work for one release, with a warning.
-    from copilot_eval.models.renames import deprecated_alias
 
     return deprecated_alias(__name__, name, globals().__getitem__)
 
