@@ -320,3 +320,15 @@ def test_function_level_imports_of_our_modules_say_why() -> None:
         for line in _unexplained_local_imports(path)
     ]
     assert not bare, "import at module level, or say in a comment why not:\n" + "\n".join(bare)
+
+
+def test_the_readme_layout_section_names_every_part() -> None:
+    readme = (SRC.parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
+    names = [f"`{part}/`" if (SRC / part).is_dir() else f"`{part}.py`" for part in MAY_IMPORT]
+    names += [
+        f"`runtime/{part}/`" if (SRC / "runtime" / part).is_dir() else f"`runtime/{part}.py`" for part in RUNTIME_ORDER
+    ]
+    names += [f"`{part}/`" if (SRC / "models" / part).is_dir() else f"`{part}.py`" for part in MODELS_MAY_IMPORT]
+    missing = [name for name in names if name not in section]
+    assert not missing, f"README.md's layout section does not mention {missing}"
