@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 
 from copilot_eval.models.scripted import ScriptedModel
-from copilot_eval.runtime.requests.forwarding import ForwardingHandler
+from copilot_eval.runtime.process.forwarding import ForwardingHandler
 
 
 class QuotaModel:

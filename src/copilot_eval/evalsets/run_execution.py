@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from copilot_eval.evalsets.evidenced import CamelModel
+from copilot_eval.evalsets.confidence import CamelModel
 
 RetryCause = Literal["rate_limit", "infrastructure"]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pydantic import Field, model_validator
 
-from copilot_eval.evalsets.evidenced import CamelModel
+from copilot_eval.evalsets.confidence import CamelModel
 
 
 class ShardInfo(CamelModel):

@@ -36,11 +36,13 @@ from copilot_eval.evalsets import (
     validate_eval_test_set,
 )
 from copilot_eval.grading.protocol import Grader, needs_reference
-from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
+from copilot_eval.grading.similarity import TextSimilarity
+from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.case_runner import Unit, grade_unit
 from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.dispatch import DEFAULT_RATE_LIMIT_RETRIES, Dispatcher
 from copilot_eval.runs.executor import Executor, ExecutorError, LocalExecutor
+from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.progress import RunProgress
 from copilot_eval.runs.shards import units_of_shard
@@ -198,9 +200,6 @@ async def run_eval_set(
     times. Raises EvalSetError for an invalid set, CheckpointError for a foreign checkpoint,
     ExecutorError when the executor cannot run the agent or loses every worker.
     """
-    from copilot_eval.grading.similarity import TextSimilarity
-    from copilot_eval.runs.fingerprints import test_set_fingerprint
-
     graders = list(graders) if graders else [TextSimilarity()]
     if validate:
         problems = validate_eval_test_set(test_set, profile) + check_references(test_set, graders)
@@ -297,8 +296,6 @@ async def _dispatch(
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
-    "RESULTS_CSV",
-    "RUN_JSON",
     "check_references",
     "plan_units",
     "run_eval_set",

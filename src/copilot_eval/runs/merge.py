@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import (
     EvalCaseResult,
     EvalRun,
@@ -24,7 +25,6 @@ from copilot_eval.evalsets import (
     MergeRecord,
     WorkerInfo,
 )
-from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.runs.merge_checks import ShardCheck, check_shards
 from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun, comparison, confirm_across_surfaces

@@ -52,7 +52,7 @@ class PlayWorker:
         from copilot_eval.agent.config import CopilotEval
 
         if isinstance(self.agent, CopilotEval):
-            from copilot_eval.models.base import choose_model
+            from copilot_eval.models.choice import choose_model
 
             choose_model(self.agent)  # a BYOK key variable missing on this node fails here, by name
 

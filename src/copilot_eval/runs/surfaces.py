@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
-from copilot_eval.evalsets.atomic import write_bytes_atomically
+from copilot_eval.runs.eval_runner import run_eval_set, write_outputs
+from copilot_eval.runs.fingerprints import agent_fingerprint
 from copilot_eval.runs.limitation import confirm_limitation
+from copilot_eval.targets.evidence import TargetResult
 
 COMPARISON_JSON = "comparison.json"
 #: A surface confirms another's limitation when it passed at least this share of the questions that failed there.
@@ -63,8 +66,6 @@ def _not_passed(run: EvalRun) -> set[tuple[int, int]]:
 
 def _citations(run: EvalRun) -> int | None:
     """Distinct cited URLs in a surface's evidence (Copilot Studio targets only; ``None`` when unknown)."""
-    from copilot_eval.targets.evidence import TargetResult
-
     urls: set[str] = set()
     seen_any = False
     for path in {r.evidence_path for r in run.results or [] if r.evidence_path}:
@@ -169,9 +170,6 @@ async def run_surfaces(
     surface's own (from its ``agent_file``). With ``output_dir``, each surface writes into
     ``output_dir/<label>`` and the confirmed runs and ``comparison.json`` are written at the end.
     """
-    from copilot_eval.runs.eval_runner import run_eval_set, write_outputs
-    from copilot_eval.runs.fingerprints import agent_fingerprint
-
     out = Path(output_dir) if output_dir is not None else None
     shared = options.pop("fingerprints", None)
     finished = []
