@@ -19,6 +19,8 @@ from typing import Any
 
 import yaml
 
+from copilot_eval.agent.agent_file import _agent_path
+
 AGENT_DIR = "{agent_dir}"
 _SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".venv", "node_modules"})
 
@@ -54,8 +56,6 @@ def _walk(folder: Path) -> list[Path]:
 
 
 def _custom_agent_file(entry: str, base: Path) -> Path:
-    from copilot_eval.agent.agent_file import _agent_path
-
     return _agent_path(entry, base)
 
 

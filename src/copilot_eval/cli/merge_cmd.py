@@ -38,11 +38,12 @@ def merge(
     ] = None,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
+    from copilot_eval.evalsets.repeat_stats import flaky_cases, pass_rates
     from copilot_eval.reports.after_run import write_run_reports
     from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs import flaky_cases, pass_rates
     from copilot_eval.runs.merge import MergeError, merge_run_folders
 
     try:

@@ -88,6 +88,7 @@ class LocalExecutor:
         """One local worker on the given pool (the shared pool when none was given)."""
         pool = self.pool
         if pool is None:
+            # imported on use: the runtime loads the Copilot SDK (about 0.6 s); a Copilot Studio target never needs it
             from copilot_eval.runtime.process.pool import shared_pool
 
             pool = shared_pool()

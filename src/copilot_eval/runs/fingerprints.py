@@ -14,6 +14,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from copilot_eval.agent.agent_files import agent_files
 from copilot_eval.evalsets import EvalTestSet, RunFingerprints
 
 PREFIX = "sha256:"
@@ -38,8 +39,6 @@ test_set_fingerprint.__test__ = False  # type: ignore[attr-defined]  # not a pyt
 
 def agent_fingerprint(path: str | Path) -> str:
     """The hash of the agent file and the content of every file it names (script, custom agents, skills ...)."""
-    from copilot_eval.agent.agent_files import agent_files
-
     digest = hashlib.sha256()
     for name, file in agent_files(path).files():
         try:

@@ -26,8 +26,15 @@ from copilot_eval.evalsets import (
     WorkerInfo,
 )
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
+from copilot_eval.runs.eval_runner import summarise, write_outputs
 from copilot_eval.runs.merge_checks import ShardCheck, check_shards
-from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun, comparison, confirm_across_surfaces
+from copilot_eval.runs.surfaces import (
+    COMPARISON_JSON,
+    SurfaceRun,
+    comparison,
+    confirm_across_surfaces,
+    write_comparison,
+)
 
 
 class MergeError(ValueError):
@@ -114,8 +121,6 @@ def _execution(shards: Sequence[RunFolder]) -> ExecutionRecord | None:
 
 
 def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> MergedRun:
-    from copilot_eval.runs.eval_runner import summarise, write_outputs
-
     shards = sorted(shards, key=lambda f: f.run.shard.index)  # type: ignore[union-attr]
     first, test_set = shards[0], shards[0].test_set
     assert test_set is not None and check.count is not None
@@ -204,9 +209,6 @@ def merge_run_folders(
 
 
 def _confirm_surfaces(merged: list[MergedRun], out: Path) -> list[MergedRun]:
-    from copilot_eval.runs.eval_runner import write_outputs
-    from copilot_eval.runs.surfaces import write_comparison
-
     test_set = merged[0].folder.test_set
     assert test_set is not None
     surface_runs = [SurfaceRun(m.label or "", m.run, m.folder.folder) for m in merged]

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from copilot_eval.evalsets import EvalTestSet
+from copilot_eval.evalsets import EvalTestSet, turn_numbers
 from copilot_eval.reports.run_folder import RunFolder
 from copilot_eval.runs.shards import conversation_shards
 
@@ -50,8 +50,6 @@ def _agree(folders: Sequence[RunFolder], what: str, value_of) -> list[str]:
 
 def _expected(test_set: EvalTestSet, repeat: int) -> dict[int, set[CaseKey]]:
     """conversationNumber -> the case keys the run owes for it, over every repeat."""
-    from copilot_eval.evalsets import turn_numbers
-
     owed: dict[int, set[CaseKey]] = defaultdict(set)
     for case, turn in zip(test_set.cases, turn_numbers(test_set.cases), strict=True):
         for index in range(repeat):

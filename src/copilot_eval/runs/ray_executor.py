@@ -23,9 +23,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.agent.agent_files import agent_files
 from copilot_eval.evalsets import WorkerInfo
 from copilot_eval.runs.case_runner import Unit
 from copilot_eval.runs.executor import ExecutorError, Worker, WorkerLost
+from copilot_eval.runs.ray_worker import PlayWorker, _version
 from copilot_eval.runs.target import PlayedEvidence
 
 log = logging.getLogger("copilot_eval.runs")
@@ -51,8 +53,6 @@ def _ray() -> Any:
 
 def build_bundle(agent_file: Path) -> tuple[str, dict[str, tuple[bytes, int]], list[Path]]:
     """The agent's path in its bundle, the bundle (name -> content and mode), and the files left behind."""
-    from copilot_eval.agent.agent_files import agent_files
-
     files = agent_files(agent_file)
     bundle = {}
     for name in files.relative:
@@ -137,8 +137,6 @@ class RayExecutor:
         if agent_file is None:
             raise ExecutorError("the Ray workers load the agent from its file: give the agent as an agent file")
         ray = self._connect()
-        from copilot_eval.runs.ray_worker import PlayWorker
-
         agent_relative, bundle, left_behind = build_bundle(Path(agent_file))
         if left_behind:
             self.say(
@@ -169,8 +167,6 @@ class RayExecutor:
 
     async def _describe(self, ray: Any, actors: list[Any]) -> list[Worker]:
         import asyncio
-
-        from copilot_eval.runs.ray_worker import _version
 
         try:
             described = await asyncio.wait_for(asyncio.gather(*(a.describe.remote() for a in actors)), START_TIMEOUT_S)

@@ -15,7 +15,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.models.choice import choose_model
 from copilot_eval.runs.case_runner import Unit, play_unit
+from copilot_eval.runs.prepare import load_agent
 
 
 def _version() -> str | None:
@@ -36,8 +40,6 @@ class PlayWorker:
         self.problem: str | None = None
         self.folder = Path(tempfile.mkdtemp(prefix="copilot-eval-agent-"))
         try:
-            from copilot_eval.runs.prepare import load_agent
-
             for name, (content, mode) in bundle.items():
                 target = self.folder / name
                 target.parent.mkdir(parents=True, exist_ok=True)
@@ -49,11 +51,7 @@ class PlayWorker:
             self.problem = str(exc)
 
     def _check_model(self) -> None:
-        from copilot_eval.agent.config import CopilotEval
-
         if isinstance(self.agent, CopilotEval):
-            from copilot_eval.models.choice import choose_model
-
             choose_model(self.agent)  # a BYOK key variable missing on this node fails here, by name
 
     def describe(self) -> dict[str, Any]:
@@ -72,14 +70,13 @@ class PlayWorker:
 
     async def play(self, unit: Unit, played_on: dict[str, Any]) -> Any:
         """Play ``unit`` on this node's runtime pool; the evidence names this node and process."""
-        from copilot_eval.evidence import PlayedOn
-
         result = await play_unit(unit, self.agent)
         result.played_on = PlayedOn(**played_on)
         return result
 
     async def close(self) -> None:
         """Stop this worker's runtimes (a killed worker's runtimes die with their pipes anyway)."""
+        # imported on use: the runtime loads the Copilot SDK (about 0.6 s), and `import copilot_eval.runs` loads this module
         from copilot_eval.runtime.process.pool import close_shared_pool
 
         await close_shared_pool()
