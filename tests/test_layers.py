@@ -35,13 +35,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "capture": LEAVES | {"evidence"},
     "evalsets": LEAVES,
     "models": LEAVES,
-    "targets": LEAVES,
+    # A Copilot Studio target's evidence names where it was played (evidence.PlayedOn), as a CopilotResult does.
+    "targets": LEAVES | {"evidence"},
     "testing": LEAVES,
     "agent": LEAVES | {"models"},
     "runtime": LEAVES | {"agent", "capture", "evidence", "models"},
     "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
     "reports": LEAVES | {"evalsets", "evidence"},
-    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "reports", "runtime", "targets"},
+    # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
+    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runtime", "targets"},
     # Entry points: thin, on top of everything below them.
     "pytest_evalset": LEAVES | {"evalsets", "grading", "reports", "runs", "runtime"},
     "pytest_plugin": LEAVES | {"models", "pytest_evalset", "reports", "runs", "runtime"},
