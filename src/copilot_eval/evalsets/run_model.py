@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from pydantic import Field, model_validator
 
 from copilot_eval.evalsets.evidenced import CamelModel, Evidenced
+from copilot_eval.evalsets.platform_record import PlatformRunRecord
 
 
 class CaseStatus(StrEnum):
@@ -41,6 +43,13 @@ class GradeRecord(CamelModel):
     passing_score: float | None = None
     explanation: str | None = None
     evidence_path: str | None = Field(default=None, description="The grader's own evidence (a judge's session).")
+    error_reason: str | None = Field(
+        default=None,
+        description="Why the grader could not grade, as the platform names it (e.g. AgentResponseIsNullOrEmpty).",
+    )
+    data: dict[str, Any] | None = Field(
+        default=None, description="The grader's own figures as the platform returned them (e.g. relevance: Yes)."
+    )
 
 
 class EvalCaseResult(CamelModel):
@@ -68,6 +77,11 @@ class EvalCaseResult(CamelModel):
     evidence_path: str | None = None
     duration_ms: float | None = Field(default=None, ge=0)
     repeat_index: int | None = Field(default=None, ge=0)
+    case_id: str | None = Field(
+        default=None,
+        description="The platform's id of the test case (Copilot Studio's evaluation API); compare matches "
+        "cases by it when both runs have it.",
+    )
 
     @model_validator(mode="after")
     def _status_agrees_with_passed(self) -> EvalCaseResult:
@@ -114,6 +128,9 @@ class EvalRun(Evidenced):
         default=None,
         description="Standing of runtimeLimitation: suspected (this run's signals) or confirmed (a re-run or "
         "another surface). 'confidence' stays about the record itself.",
+    )
+    platform_run: PlatformRunRecord | None = Field(
+        default=None, description="The platform run this record was read from (absent for runs made here)."
     )
 
     @model_validator(mode="after")

@@ -87,20 +87,25 @@ def _repeats(folder: RunFolder) -> str:
 def _grades(result: EvalCaseResult, folder: RunFolder) -> str:
     if not result.grades:
         return ""
+    # The platform's metrics carry an error reason and figures of their own; show them when any grade has them.
+    platform = any(g.error_reason or g.data for g in result.grades)
     rows = []
     for grade in result.grades:
         link = folder.link(grade.evidence_path)
-        rows.append(
-            [
-                esc(grade.method),
-                badge(grade.status.value),
-                esc(grade.score),
-                esc(grade.passing_score),
-                esc(grade.explanation or ""),
-                f'<a href="{esc(link)}">judge evidence</a>' if link else "",
-            ]
-        )
-    return "<h3>Graders</h3>" + table(["grader", "verdict", "score", "passing score", "reasoning", ""], rows)
+        row = [
+            esc(grade.method),
+            badge(grade.status.value),
+            esc(grade.score),
+            esc(grade.passing_score),
+            esc(grade.explanation or ""),
+        ]
+        if platform:
+            data = ", ".join(f"{key}: {value}" for key, value in (grade.data or {}).items())
+            row += [esc(grade.error_reason or ""), esc(data)]
+        rows.append([*row, f'<a href="{esc(link)}">judge evidence</a>' if link else ""])
+    head = ["grader", "verdict", "score", "passing score", "reasoning"]
+    head += ["error reason", "data"] if platform else []
+    return "<h3>Graders</h3>" + table([*head, ""], rows)
 
 
 def _case(
@@ -118,8 +123,11 @@ def _case(
         if result.failure_reason and status is not CaseStatus.PASS
         else ""
     )
-    summary = f"{badge(status.value)} <b>{esc(_label(result, repeats))}</b> {esc(question or '')}{reason}"
+    summary = (
+        f"{badge(status.value)} <b>{esc(_label(result, repeats))}</b> {esc(question or result.case_id or '')}{reason}"
+    )
     parts = [
+        f'<p class="muted">platform test case id: {esc(result.case_id)}</p>' if result.case_id else "",
         f"<h3>Question</h3>{pre(question) if case else '<p class=muted>test set not kept with this run</p>'}",
         f"<h3>Reference</h3>{pre(case.response) if case else '<p class=muted>unknown</p>'}",
         f"<h3>Actual answer</h3>{pre(result.actual_response) if result.actual_response is not None else '<p>(no answer)</p>'}",

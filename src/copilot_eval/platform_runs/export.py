@@ -1,0 +1,92 @@
+"""An EvalRun from the Evaluate tab's results export, judged by the same rules as our own runs.
+
+Each row becomes a case result: its status is the methods' verdicts combined with the one
+precedence of ``grading.combine``, except that an answer holding a platform error code, or no
+answer at all, makes the case ``error`` (the platform failed; not the agent). The run is
+SOURCE-INSPECTED: read from a file, not measured by this tool. Limitation detection is the one
+our own runs get, so an all-fallback export says that its 0 % measures the platform.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from copilot_eval.evalsets import (
+    CaseStatus,
+    Confidence,
+    EvalCaseResult,
+    EvalDataType,
+    EvalRun,
+    EvalTestCase,
+    EvalTestSet,
+    ExportedResult,
+    read_results_export,
+)
+from copilot_eval.grading.combine import combined_status
+from copilot_eval.platform_runs.record import platform_run
+from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS
+from copilot_eval.runs.platform_errors import platform_error_code
+
+
+def _case_result(number: int, row: ExportedResult) -> EvalCaseResult:
+    code = platform_error_code(row.actual_response)
+    grades = row.grades
+    if code is not None:
+        status, reason, answer = CaseStatus.ERROR, f"platform error code {code}: {row.actual_response.strip()}", None
+    elif not row.actual_response.strip():
+        status, reason, answer = CaseStatus.ERROR, "the export holds no answer for this question", None
+    elif not grades:
+        status, reason, answer = (
+            CaseStatus.UNKNOWN,
+            "the export holds no verdict for this question",
+            row.actual_response,
+        )
+    else:
+        status = combined_status(grade.status for grade in grades)
+        deciding = [g for g in grades if g.status is status]
+        reason = (
+            None
+            if status is CaseStatus.PASS
+            else "; ".join(f"{g.method}: {g.explanation or 'no explanation'}" for g in deciding)
+        )
+        answer = row.actual_response
+    return EvalCaseResult(
+        conversation_number=number,
+        passed=status is CaseStatus.PASS,
+        actual_response=answer,
+        failure_reason=reason,
+        status=status,
+        grades=grades,
+    )
+
+
+def run_from_export(
+    path: str | Path, *, name: str | None = None, fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS
+) -> tuple[EvalRun, EvalTestSet]:
+    """Read a results export into (run, test set); EvalSetReadError lists every problem of an unreadable file."""
+    path = Path(path)
+    rows = read_results_export(path)
+    test_set = EvalTestSet(
+        name=name or path.stem,
+        data_type=EvalDataType.SINGLE_TURN,
+        evidence=[path.name],
+        cases=[
+            EvalTestCase(conversation_number=i, question=row.question, response=row.expected_response)
+            for i, row in enumerate(rows, start=1)
+        ],
+        confidence=Confidence.SOURCE_INSPECTED,
+    )
+    results = [_case_result(i, row) for i, row in enumerate(rows, start=1)]
+    run = platform_run(
+        test_set,
+        results,
+        confidence=Confidence.SOURCE_INSPECTED,
+        note=f"read from the Evaluate tab's results export {path.name}",
+        evidence=[path.name],
+        fallback_texts=fallback_texts,
+    )
+    return run, test_set
+
+
+__all__ = ["run_from_export"]
