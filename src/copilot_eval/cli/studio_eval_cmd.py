@@ -159,7 +159,7 @@ def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
     from copilot_eval.reports.after_run import write_run_reports
     from copilot_eval.reports.terminal import print_summary
 
-    console = Console()
+    console = Console(soft_wrap=True)  # paths and ids stay whole: CI logs are searched for them
     if outcome.run is not None and outcome.folder is not None:
         reports = write_run_reports(outcome.folder, junit=junit)
         record = outcome.run.platform_run
@@ -211,7 +211,7 @@ def list_cmd(
             return await client.list_test_sets(), (await client.list_runs() if runs else [])
 
     sets, found_runs = _run_async(read)
-    console = Console()
+    console = Console(soft_wrap=True)
     table = Table(title=f"test sets of bot {bot_id}")
     for column in ("id", "name", "state", "cases", "modified (UTC)"):
         table.add_column(column, overflow="fold")

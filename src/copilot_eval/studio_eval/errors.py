@@ -56,7 +56,9 @@ class StudioEvalError(Exception):
         head = self.operation.describe() + ": " if self.operation else ""
         status = f"HTTP {self.status}" if self.status is not None else "no HTTP response"
         said = f"{status}{' ' + self.code if self.code else ''}: {self.message}".rstrip(": ")
-        return f"{head}{said}" + (f". {self.hint}" if self.hint else "")
+        if not self.hint:
+            return f"{head}{said}"
+        return f"{head}{said}{' ' if said.endswith('.') else '. '}{self.hint}"
 
 
 class StudioTokenError(StudioEvalError):
