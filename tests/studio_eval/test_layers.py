@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 from pathlib import Path
 
 import copilot_eval.platform_runs as platform_runs
@@ -42,5 +43,5 @@ def test_public_names_resolve_and_are_documented():
     for package in (studio_eval, platform_runs):
         for name in package.__all__:
             value = getattr(package, name)
-            if callable(value):
+            if inspect.isclass(value) or inspect.isfunction(value):
                 assert (value.__doc__ or "").strip(), f"{package.__name__}.{name} has no docstring"
