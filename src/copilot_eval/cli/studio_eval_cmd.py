@@ -166,7 +166,12 @@ def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
         lines = [*outcome.lines, f"run folder: {outcome.folder}", *reports.lines]
         if record is not None and record.run_id:
             lines.insert(0, f"platform run {record.run_id}: {record.state}")
-        print_summary(outcome.run, outcome.test_set, console, extra=lines)
+        if outcome.run.results:
+            print_summary(outcome.run, outcome.test_set, console, extra=lines)
+        else:  # a refused run request: no table to show, only what was recorded and why
+            for line in [*lines, outcome.run.note or ""]:
+                console.print(line, highlight=False)
+            console.print(f"[bold yellow]runtime limitation:[/] {outcome.run.runtime_limitation}", highlight=False)
     else:
         for line in outcome.lines:
             console.print(line, highlight=False)

@@ -219,7 +219,10 @@ async def start_studio_run(
         record = _record(client, test_set, None, published=True, http_status=exc.status)
         _write_json(folder, HTTP_EVIDENCE, client.exchanges)
         eval_run, eval_set = run_from_studio(
-            None, record, signals=[refused_signal(exc.describe(), published=True)], evidence=[HTTP_EVIDENCE]
+            None,
+            record,
+            signals=[refused_signal(f"HTTP {exc.status} {exc.code or ''}: {exc.message}", published=True)],
+            evidence=[HTTP_EVIDENCE],
         )
         eval_run, note = confirm_with_folders(eval_run, options.confirm_with)
         if note:

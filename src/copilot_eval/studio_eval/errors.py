@@ -224,6 +224,13 @@ def error_for(
             "instead (leave out --published)",
             **kwargs,
         )
+    if operation.method == "POST":
+        return ServerError(
+            message,
+            hint="the platform failed; the run may or may not have started: `copilot-eval studio-eval list --runs` "
+            "shows it before you start another",
+            **kwargs,
+        )
     return ServerError(message, hint="the platform failed; try again later", **kwargs)
 
 

@@ -18,6 +18,7 @@ from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.studio_eval.errors import REPORTED_DAILY_RUNS
 
 LEDGER_NAME = "studio-eval-runs.json"
+LEDGER_ENV = "COPILOT_EVAL_STUDIO_LEDGER"
 WINDOW = timedelta(hours=24)
 KEEP = timedelta(days=7)
 
@@ -35,13 +36,16 @@ class LedgerEntry:
 
 
 class RunLedger:
-    """The ledger file (default: ``studio-eval-runs.json`` in the tool's cache folder)."""
+    """The ledger file: env ``COPILOT_EVAL_STUDIO_LEDGER``, else ``studio-eval-runs.json`` in the tool's cache folder."""
 
     def __init__(self, path: Path | None = None) -> None:
         if path is None:
+            import os
+
             from copilot_eval.runtime.process.home import eval_home
 
-            path = eval_home() / LEDGER_NAME
+            configured = os.environ.get(LEDGER_ENV)
+            path = Path(configured).expanduser() if configured else eval_home() / LEDGER_NAME
         self.path = path
 
     def entries(self) -> list[LedgerEntry]:
@@ -82,4 +86,4 @@ def standing_line(count: int, *, limit: int = REPORTED_DAILY_RUNS) -> str:
     )
 
 
-__all__ = ["LEDGER_NAME", "LedgerEntry", "RunLedger", "standing_line"]
+__all__ = ["LEDGER_ENV", "LEDGER_NAME", "LedgerEntry", "RunLedger", "standing_line"]
