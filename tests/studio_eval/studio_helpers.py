@@ -60,7 +60,8 @@ def bike_shop_set(**fields: object) -> FakeTestSet:
         )
         for _, _, _, m in BIKE_SHOP
     ]
-    return FakeTestSet("Bike shop nightly", cases, **fields)  # type: ignore[arg-type]
+    fields.setdefault("display_name", "Bike shop nightly")
+    return FakeTestSet(cases=cases, **fields)  # type: ignore[arg-type]
 
 
 def no_answer_set(count: int = 3) -> FakeTestSet:

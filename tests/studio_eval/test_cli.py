@@ -261,3 +261,16 @@ def test_the_token_never_reaches_a_file_or_the_output(tmp_path, monkeypatch):
 
 def test_case_result_helpers_build_a_case_without_metrics():
     assert case_result()["metricsResults"] == []
+
+
+def test_a_confirming_folder_of_another_test_set_is_refused_before_a_run(tmp_path):
+    nightly, weekly = bike_shop_set(), bike_shop_set(display_name="Weekly")
+    fake = FakeStudioEval([nightly, weekly], published_fails=True)
+    with LoopbackServer(fake):
+        assert studio_cli(fake, "run", "--test-set", weekly.id, "--out", str(tmp_path / "weekly")).exit_code == 0
+        result = studio_cli(
+            fake, "run", "--test-set", nightly.id, "--published", "--confirm-with", str(tmp_path / "weekly"),
+            "--out", str(tmp_path / "pub"),
+        )  # fmt: skip
+    assert result.exit_code == 2 and f"a run of test set {weekly.id}, not of {nightly.id}" in result.output
+    assert _posts(fake) == 1

@@ -29,3 +29,26 @@ def test_the_draft_gates_and_the_published_500_is_a_confirmed_limitation(tmp_pat
     assert published["limitationStanding"] == "confirmed"
     assert "answered the same 6 questions well: 5 of 6 passed (83%)" in published["runtimeLimitation"]
     assert (tmp_path / "ledger.json").is_file()  # the example keeps the user's own ledger untouched
+
+
+WORKFLOW = Path(__file__).resolve().parents[2] / "examples" / "ci" / "copilot-studio-eval.yml"
+
+
+def test_the_github_actions_job_gates_on_the_draft_with_options_that_exist():
+    import re
+
+    import yaml
+    from typer.testing import CliRunner
+
+    from copilot_eval.cli.app import app
+
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    steps = workflow["jobs"]["evaluate"]["steps"]
+    script = "\n".join(step.get("run", "") for step in steps).replace("\\\n", " ")
+    (command,) = re.findall(r"copilot-eval studio-eval run([^\n]*)", script)
+    options = re.findall(r"(--[a-z-]+)", command)
+    assert "--published" not in options and {"--fail-under", "--junit", "--client-id"} <= set(options)
+    shown = CliRunner().invoke(app, ["studio-eval", "run", "--help"], env={"COLUMNS": "200"})
+    assert all(option in shown.output for option in options), options
+    assert workflow["concurrency"]["cancel-in-progress"] is False  # one run at a time per agent
+    assert any("upload-artifact" in step.get("uses", "") and step["if"] == "always()" for step in steps)

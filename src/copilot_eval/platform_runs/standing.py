@@ -18,12 +18,11 @@ from copilot_eval.runs.limitation import confirm_limitation
 from copilot_eval.runs.surfaces import confirming_note
 
 
-def same_test_set_problem(run: EvalRun, other: RunFolder) -> str | None:
-    """Why ``other`` cannot stand beside ``run`` (a run of another platform test set), or None."""
-    mine = run.platform_run.test_set_id if run.platform_run else None
+def same_test_set_problem(test_set_id: str | None, other: RunFolder) -> str | None:
+    """Why ``other`` cannot stand beside a run of platform test set ``test_set_id`` (another set's run), or None."""
     theirs = other.run.platform_run.test_set_id if other.run.platform_run else None
-    if mine and theirs and mine != theirs:
-        return f"{other.folder} is a run of test set {theirs}, not of {mine}"
+    if test_set_id and theirs and test_set_id != theirs:
+        return f"--confirm-with {other.folder}: a run of test set {theirs}, not of {test_set_id}"
     return None
 
 

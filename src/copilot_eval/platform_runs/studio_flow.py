@@ -21,7 +21,7 @@ from typing import Any
 
 from copilot_eval.evalsets import EvalRun, EvalTestSet, ExportedResult, PlatformRunRecord, SnapshotRecord
 from copilot_eval.platform_runs.export_join import ExportJoinError, join_export
-from copilot_eval.platform_runs.standing import confirm_with_folders
+from copilot_eval.platform_runs.standing import confirm_with_folders, same_test_set_problem
 from copilot_eval.platform_runs.studio import SOURCE, refused_signal, run_from_studio
 from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.reports.run_files import write_run_outputs
@@ -93,6 +93,13 @@ def resolve_test_set(sets: Sequence[StudioTestSet], wanted: str) -> StudioTestSe
             "(activate it in Copilot Studio's Evaluate tab)"
         )
     return chosen
+
+
+def check_confirmers(folders: Sequence[RunFolder], test_set_id: str | None) -> None:
+    """StudioInputError when a ``--confirm-with`` folder is a run of another platform test set."""
+    problems = [p for p in (same_test_set_problem(test_set_id, f) for f in folders) if p]
+    if problems:
+        raise StudioInputError("; ".join(problems))
 
 
 def _write_json(folder: Path, name: str, data: Any) -> None:
@@ -205,6 +212,7 @@ async def start_studio_run(
     outcome = StudioOutcome()
     ledger = ledger or RunLedger()
     test_set = resolve_test_set(await client.list_test_sets(), test_set_ref)
+    check_confirmers(options.confirm_with, test_set.id)  # before a run is spent
     before = len(ledger.started_recently(client.environment_id, client.bot_id))
     say(standing_line(before))
     name = (
@@ -285,6 +293,7 @@ async def read_studio_run(
     run = await wait_for_run(
         client, run_id, poll_s=options.poll_s, timeout_s=options.timeout_s, on_progress=_printer(say)
     )
+    check_confirmers(options.confirm_with, run.test_set_id)
     test_set = None
     if run.test_set_id:
         try:
@@ -301,6 +310,7 @@ __all__ = [
     "StudioInputError",
     "StudioOptions",
     "StudioOutcome",
+    "check_confirmers",
     "read_studio_run",
     "resolve_test_set",
     "start_studio_run",
