@@ -53,6 +53,8 @@ def test_a_draft_run_with_its_export_becomes_a_run_folder_with_reports_and_junit
     html = (out / "report.html").read_text()
     assert "Do I need a deposit?" in html and "Leaves out the e-bike deposit (score 45)." in html
     assert "error reason" in html and "relevance: Yes" in html
+    assert f'<a href="{record["snapshot"]["path"]}">' in html and record["snapshot"]["sha256"] in html
+    assert "matched by explanation" in html and "Duration per session" not in html  # no charts of unknowns
     assert (
         '"Do I need a deposit?","150 euros per bike, 300 for an e-bike.","Yes, 150 euros per bike."'
         in (out / "results.csv").read_text()

@@ -10,6 +10,7 @@ from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult
 from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
+from copilot_eval.reports.html_platform import platform_html
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.svg_charts import bar_chart
 
@@ -150,7 +151,8 @@ def _charts(results: list[EvalCaseResult], evidence: dict[str, Any], repeats: bo
     sessions: dict[str, list[EvalCaseResult]] = {}
     for result in results:
         sessions.setdefault(result.evidence_path or _anchor(result), []).append(result)
-    bars_time, bars_tokens = [], []
+    bars_time: list[tuple[str, float | None, str]] = []
+    bars_tokens: list[tuple[str, int | None, str]] = []
     for key, members in sessions.items():
         first = members[0]
         label = _label(first, repeats) if len(members) == 1 else Path(key).stem
@@ -164,9 +166,18 @@ def _charts(results: list[EvalCaseResult], evidence: dict[str, Any], repeats: bo
         )
         bars_time.append((label, None if first.duration_ms is None else first.duration_ms / 1000, worst))
         bars_tokens.append((label, evidence_tokens(evidence.get(first.evidence_path or "")), worst))
+    if all(value is None for _, value, _ in bars_time + bars_tokens):
+        return ""  # nothing measured per session (a platform's run): no charts of unknowns
     return bar_chart("Duration per session", bars_time, unit="s") + bar_chart(
         "Tokens per session (input + output)", bars_tokens, unit="tokens"
     )
+
+
+def _snapshot_link(folder: RunFolder) -> str | None:
+    record = folder.run.platform_run
+    if record is None or record.snapshot is None:
+        return None
+    return record.snapshot.path if (folder.folder / record.snapshot.path).is_file() else None
 
 
 def run_report_html(folder: RunFolder) -> str:
@@ -188,7 +199,8 @@ def run_report_html(folder: RunFolder) -> str:
         + _limitation_banner(run.runtime_limitation, standing)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
         + _repeats(folder)
-        + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if results else "")
+        + platform_html(run.platform_run, snapshot_link=_snapshot_link(folder))
+        + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")
         + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
         '<button id="close-all" type="button">close all</button></p>'
         + "".join(_case(r, folder, cases, evidence, repeats) for r in results)
