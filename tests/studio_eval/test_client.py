@@ -249,3 +249,28 @@ def test_snapshot_file_names_never_leave_the_folder():
     assert _file_name('attachment; filename="../../etc/passwd"') == "passwd"
     assert _file_name('attachment; filename=".."') is None and _file_name(None) is None
     assert re.fullmatch(r"[^/\\]+", _file_name('attachment; filename="a\\b.zip"'))
+
+
+async def test_a_success_body_without_the_documented_shape_is_an_unexpected_response():
+    import httpx
+
+    from copilot_eval.studio_eval import UnexpectedResponseError
+
+    bodies = {"/testsets": b'{"items": []}', "/testruns": b"<html>sign in</html>", "/testruns/r1": b'{"name": "no id"}'}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        path = request.url.path.split("/makerevaluation", 1)[1]
+        return httpx.Response(200, content=bodies[path], headers={"content-type": "application/json"})
+
+    http = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    client = StudioEvalClient(
+        environment_id="e", bot_id="b", token=lambda: "t" * 12, api_url="https://pp.example", http=http
+    )
+    async with http:
+        with pytest.raises(UnexpectedResponseError, match="the body has no 'value' list"):
+            await client.list_test_sets()
+        with pytest.raises(UnexpectedResponseError, match="the body is not JSON"):
+            await client.list_runs()
+        with pytest.raises(UnexpectedResponseError, match="a test run without an id") as caught:
+            await client.get_run("r1")
+    assert caught.value.infrastructure

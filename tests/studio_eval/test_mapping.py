@@ -217,3 +217,33 @@ def test_a_platform_error_code_in_the_exported_answer_makes_the_case_an_error(tm
     second = run.results[1]
     assert second.effective_status is CaseStatus.ERROR and second.actual_response is None
     assert second.failure_reason.startswith("platform error code SystemError in the exported answer")
+
+
+def test_undocumented_tokens_and_odd_types_are_read_defensively():
+    body = {
+        "id": "r1",
+        "state": "Paused",  # not a documented state: kept as written, the run is not finished
+        "totalTestCases": "six",
+        "startTime": "yesterday",
+        "testCasesResults": [
+            {
+                "testCaseId": "c1",
+                "state": "Weird",
+                "metricsResults": [{"type": "NewMetric", "result": {"status": "Partial", "data": []}}],
+            },
+            {
+                "testCaseId": "c2",
+                "state": "Completed",
+                "metricsResults": [{"result": {"status": "Pass", "aiResultReason": "ok"}}],
+            },
+            {"testCaseId": "c3", "metricsResults": "none"},
+        ],
+    }
+    run = StudioRun.from_json(body)
+    assert (run.state, run.finished, run.total_test_cases, run.start_time) == ("Paused", False, None, None)
+    eval_run, _ = run_from_studio(run, RECORD)
+    first, second, third = eval_run.results
+    assert first.effective_status is CaseStatus.UNKNOWN and first.grades[0].method == "NewMetric"
+    assert "unrecognised metric status 'Partial'" in first.grades[0].explanation and first.grades[0].data is None
+    assert second.effective_status is CaseStatus.PASS and second.grades[0].method == "Unknown"
+    assert third.effective_status is CaseStatus.ERROR  # no metric results: never a failure
