@@ -177,6 +177,13 @@ async def _finish(
     if options.export_path is not None and join_record is not None:
         evidence.append(options.export_path.name)
     eval_run, eval_set = run_from_studio(run, record, rows=rows, evidence=evidence)
+    return _write(eval_run, eval_set, folder, options, outcome)
+
+
+def _write(
+    eval_run: EvalRun, eval_set: EvalTestSet, folder: Path, options: StudioOptions, outcome: StudioOutcome
+) -> StudioOutcome:
+    """Apply the standing rule with the ``--confirm-with`` runs, write the folder, fill the outcome."""
     eval_run, note = confirm_with_folders(eval_run, options.confirm_with)
     if note:
         outcome.lines.append(f"runtime limitation confirmed by {note}")
@@ -209,7 +216,6 @@ async def start_studio_run(
     ledger: RunLedger | None = None,
 ) -> StudioOutcome:
     """Start one run of ``test_set_ref`` and read it into ``folder``; platform errors end in ``problem``."""
-    outcome = StudioOutcome()
     ledger = ledger or RunLedger()
     test_set = resolve_test_set(await client.list_test_sets(), test_set_ref)
     check_confirmers(options.confirm_with, test_set.id)  # before a run is spent
@@ -222,34 +228,8 @@ async def start_studio_run(
         status = await client.run_test_set(
             test_set.id, run_name=name, published=options.published, connection_id=options.connection_id
         )
-    except PublishedRunError as exc:
-        # A record of its own: the platform refused the published agent; the draft is the way on.
-        record = _record(client, test_set, None, published=True, http_status=exc.status)
-        _write_json(folder, HTTP_EVIDENCE, client.exchanges)
-        eval_run, eval_set = run_from_studio(
-            None,
-            record,
-            signals=[refused_signal(f"HTTP {exc.status} {exc.code or ''}: {exc.message}", published=True)],
-            evidence=[HTTP_EVIDENCE],
-        )
-        eval_run, note = confirm_with_folders(eval_run, options.confirm_with)
-        if note:
-            outcome.lines.append(f"runtime limitation confirmed by {note}")
-        write_run_outputs(eval_run, eval_set, folder)
-        outcome.folder, outcome.run, outcome.test_set, outcome.problem = folder, eval_run, eval_set, exc
-        return outcome
-    except RunInProgressError as exc:
-        hint = await _busy_hint(client)
-        outcome.problem, outcome.lines = exc, [hint] if hint else []
-        return outcome
-    except ThrottledError as exc:
-        outcome.problem = exc
-        outcome.lines.append(
-            standing_line(before) + "; the run request is not retried, since a retry cannot lift the limit"
-        )
-        if exc.resets_at is not None:
-            outcome.lines.append(f"the platform says the limit lifts at {exc.resets_at:%Y-%m-%d %H:%M:%S}Z")
-        return outcome
+    except (PublishedRunError, RunInProgressError, ThrottledError) as exc:
+        return await _refused(client, test_set, folder, options, exc, started_before=before)
     ledger.record(
         LedgerEntry(
             started_at=datetime.now(UTC).isoformat(),
@@ -266,7 +246,41 @@ async def start_studio_run(
     run = await wait_for_run(
         client, status.run_id, poll_s=options.poll_s, timeout_s=options.timeout_s, on_progress=_printer(say)
     )
-    return await _finish(client, folder, test_set, run, options, outcome, published=options.published)
+    return await _finish(client, folder, test_set, run, options, StudioOutcome(), published=options.published)
+
+
+async def _refused(
+    client: StudioEvalClient,
+    test_set: StudioTestSet,
+    folder: Path,
+    options: StudioOptions,
+    exc: StudioEvalError,
+    *,
+    started_before: int,
+) -> StudioOutcome:
+    """The outcome of a run request the platform refused: busy, the daily limit, or the published 500."""
+    outcome = StudioOutcome(problem=exc)
+    if isinstance(exc, RunInProgressError):
+        hint = await _busy_hint(client)
+        outcome.lines = [hint] if hint else []
+        return outcome
+    if isinstance(exc, ThrottledError):
+        outcome.lines.append(
+            standing_line(started_before) + "; the run request is not retried, since a retry cannot lift the limit"
+        )
+        if exc.resets_at is not None:
+            outcome.lines.append(f"the platform says the limit lifts at {exc.resets_at:%Y-%m-%d %H:%M:%S}Z")
+        return outcome
+    # The published 500 is a record of its own: the platform refused that surface; the draft is the way on.
+    record = _record(client, test_set, None, published=True, http_status=exc.status)
+    _write_json(folder, HTTP_EVIDENCE, client.exchanges)
+    eval_run, eval_set = run_from_studio(
+        None,
+        record,
+        signals=[refused_signal(f"HTTP {exc.status} {exc.code or ''}: {exc.message}", published=True)],
+        evidence=[HTTP_EVIDENCE],
+    )
+    return _write(eval_run, eval_set, folder, options, outcome)
 
 
 def _printer(say: Callable[[str], None]) -> Callable[[StudioRun], None]:
