@@ -30,6 +30,7 @@ def login(
     ] = "prod",
 ) -> None:
     """Sign in with a device code and cache the tokens a Copilot Studio target or `studio-eval` needs."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.targets.agent import load_target_agent_file
     from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget, TargetConfigError
     from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path

@@ -81,6 +81,7 @@ def _fail(code: int, message: str) -> typer.Exit:
 def _client(
     environment_id: str, bot_id: str, api_url: str, token_env: str | None, client_id: str | None, tenant_id: str | None
 ) -> Any:
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.studio_eval import StudioEvalClient, token_from_env, token_from_login
 
     if token_env:
@@ -100,6 +101,7 @@ def _client(
 
 
 def _error_code(exc: Exception) -> int:
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.studio_eval import StudioEvalError
 
     return EXIT_PLATFORM if isinstance(exc, StudioEvalError) and exc.infrastructure else EXIT_BAD_INPUT
@@ -107,6 +109,7 @@ def _error_code(exc: Exception) -> int:
 
 def exit_code(outcome: Any, fail_under: float | None) -> tuple[int, str | None]:
     """The one decision of a studio-eval exit code, and the line that says why (None for 0)."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.platform_runs.export_join import ExportJoinError
 
     if outcome.problem is not None and (
@@ -135,6 +138,7 @@ def _read_inputs(
     export: Path | None, export_match: str, confirm_with: list[Path] | None, out: Path | None
 ) -> dict[str, Any]:
     """Everything checkable before a run is spent: the export, the confirming folders, the output folder."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets import EvalSetError, read_results_export
     from copilot_eval.platform_runs.export_join import MODES
     from copilot_eval.reports.run_folder import read_run_folder
@@ -154,6 +158,7 @@ def _read_inputs(
 
 
 def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
     from copilot_eval.reports.after_run import write_run_reports
@@ -182,6 +187,7 @@ def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
 
 
 def _run_async(coroutine_factory: Any) -> Any:
+    # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
     from copilot_eval.platform_runs import StudioInputError
@@ -231,6 +237,7 @@ def list_cmd(
         )
     console.print(table)
     if runs:
+        # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.studio_eval import progress_line
 
         for run in found_runs:
@@ -266,6 +273,7 @@ def run_cmd(
     tenant_id: TenantOption = None,
 ) -> None:
     """Start one run of a test set on the platform, wait for it, and write its run folder."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.platform_runs import StudioOptions, start_studio_run
 
     inputs = _read_inputs(export, export_match, confirm_with, out)
@@ -301,6 +309,7 @@ def get_cmd(
     tenant_id: TenantOption = None,
 ) -> None:
     """Read an existing run into a run folder without starting one (--timeout-s waits for one still going)."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.platform_runs import StudioOptions, read_studio_run
 
     inputs = _read_inputs(export, export_match, confirm_with, out)

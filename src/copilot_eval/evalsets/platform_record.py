@@ -12,7 +12,7 @@ from datetime import datetime
 
 from pydantic import Field
 
-from copilot_eval.evalsets.evidenced import CamelModel
+from copilot_eval.evalsets.confidence import CamelModel
 
 
 class SnapshotRecord(CamelModel):

@@ -19,11 +19,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import EvalRun, EvalTestSet, ExportedResult, PlatformRunRecord, SnapshotRecord
 from copilot_eval.platform_runs.export_join import ExportJoinError, join_export
 from copilot_eval.platform_runs.standing import confirm_with_folders, same_test_set_problem
 from copilot_eval.platform_runs.studio import SOURCE, refused_signal, run_from_studio
-from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RunFolder
 from copilot_eval.studio_eval import (

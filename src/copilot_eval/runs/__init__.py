@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+# Repeat statistics are read from an EvalRun alone and live in evalsets (reports reads them too).
+from copilot_eval.evalsets.repeat_stats import CaseRepeats, flaky_cases, pass_rates, repeat_stats
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
 from copilot_eval.runs.eval_runner import DEFAULT_CONCURRENCY, check_references, plan_units, run_eval_set, summarise
@@ -12,18 +14,6 @@ from copilot_eval.runs.limitation import (
     detect_runtime_limitation,
 )
 from copilot_eval.runs.platform_errors import KNOWN_ERROR_CODES, platform_error_code
-from copilot_eval.runs.repeats import CaseRepeats, flaky_cases, pass_rates, repeat_stats
-
-
-def __getattr__(name: str) -> object:
-    # Runs the platform made (an Evaluate-tab export, the evaluation API) enter through
-    # copilot_eval.platform_runs, which builds on this package; the old name loads it on first use.
-    if name == "run_from_export":
-        from copilot_eval.platform_runs.export import run_from_export
-
-        return run_from_export
-    raise AttributeError(f"module 'copilot_eval.runs' has no attribute {name!r}")
-
 
 __all__ = [
     "CHECKPOINT_NAME",
@@ -44,7 +34,6 @@ __all__ = [
     "platform_error_code",
     "repeat_stats",
     "run_eval_set",
-    "run_from_export",
     "run_unit",
     "summarise",
 ]

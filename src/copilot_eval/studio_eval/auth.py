@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from copilot_eval.studio_eval.errors import READ_PERMISSION, WRITE_PERMISSION, StudioTokenError
+from copilot_eval.targets.tokens import public_client, save_cache, token_cache_path
 
 
 def scope_for_api(api_url: str) -> str:
@@ -40,8 +41,6 @@ def token_from_env(name: str) -> Callable[[], str]:
 
 def token_from_login(*, client_id: str, tenant_id: str | None, api_url: str) -> Callable[[], Awaitable[str]]:
     """A token provider using the MSAL cache of `copilot-eval login --client-id` (refreshed silently)."""
-    from copilot_eval.targets.tokens import public_client, save_cache, token_cache_path
-
     scope = scope_for_api(api_url)
     login = f"copilot-eval login --client-id {client_id}" + (f" --tenant-id {tenant_id}" if tenant_id else "")
 

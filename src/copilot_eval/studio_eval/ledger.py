@@ -10,11 +10,13 @@ machine's runs: people and other tools spend the same allowance, which the messa
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from copilot_eval.reports.atomic import write_bytes_atomically
+from copilot_eval.atomic_write import write_bytes_atomically
+from copilot_eval.cache_root import cache_root
 from copilot_eval.studio_eval.errors import REPORTED_DAILY_RUNS
 
 LEDGER_NAME = "studio-eval-runs.json"
@@ -40,12 +42,8 @@ class RunLedger:
 
     def __init__(self, path: Path | None = None) -> None:
         if path is None:
-            import os
-
-            from copilot_eval.runtime.process.home import eval_home
-
             configured = os.environ.get(LEDGER_ENV)
-            path = Path(configured).expanduser() if configured else eval_home() / LEDGER_NAME
+            path = Path(configured).expanduser() if configured else cache_root() / LEDGER_NAME
         self.path = path
 
     def entries(self) -> list[LedgerEntry]:

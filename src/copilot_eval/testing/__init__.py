@@ -6,9 +6,10 @@
 ``case_result`` and ``metric_result``. Serve them with ``LoopbackServer`` (``async with`` or ``with``).
 """
 
+from copilot_eval.loopback_server import LoopbackServer
 from copilot_eval.testing.agents_sdk_fake import FakeAgentsSdk
 from copilot_eval.testing.directline_fake import FakeDirectLine
-from copilot_eval.testing.script import (
+from copilot_eval.testing.fake_agent import (
     FALLBACK_TEXT,
     FakeAgent,
     HttpFault,
@@ -27,7 +28,6 @@ from copilot_eval.testing.script import (
     slow,
     typing_stream,
 )
-from copilot_eval.testing.server import LoopbackServer
 from copilot_eval.testing.studio_eval_fake import FakeStudioEval
 from copilot_eval.testing.studio_eval_script import FakeTestSet, case_result, metric_result, no_answer_case
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from copilot_eval.testing.script import FakeEndpoint
+from copilot_eval.testing.fake_agent import FakeEndpoint
 from copilot_eval.testing.studio_eval_script import FakeTestSet, snapshot_zip
 
 API_VERSION = "2024-10-01"
