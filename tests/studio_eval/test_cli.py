@@ -135,8 +135,14 @@ def test_a_published_500_is_a_recorded_limitation_that_a_draft_run_confirms(tmp_
     assert confirmed.exit_code == 3
     run = json.loads((tmp_path / "pub2" / "run.json").read_text())
     assert run["limitationStanding"] == "confirmed"
-    assert "confirmed by: surface draft (Copilot Studio bot" in run["runtimeLimitation"]
-    assert "answered the same 4 questions well: 3 of 4 passed (75%)" in run["runtimeLimitation"]
+    (by,) = run["limitationConfirmedBy"]  # the standing and what confirmed it are fields, not words in the text
+    assert by.startswith("surface draft (Copilot Studio bot") and "confirmed" not in run["runtimeLimitation"].lower()
+    assert "answered the same 4 questions well: 3 of 4 passed (75%)" in by
+    # The report's banner is headed by the standing once, then the text (it once read "Runtime
+    # limitation (confirmed): Confirmed runtime limitation: ..."), and the score is no score.
+    html = (tmp_path / "pub2" / "report.html").read_text(encoding="utf-8")
+    assert "<b>Confirmed runtime limitation:</b> the platform answered HTTP 500" in html
+    assert html.lower().count("confirmed runtime limitation") == 1 and "n/a: nothing could be graded" in html
 
 
 def test_a_draft_without_answers_exits_3_as_a_runtime_limitation_whatever_the_threshold(tmp_path):
@@ -146,7 +152,7 @@ def test_a_draft_without_answers_exits_3_as_a_runtime_limitation_whatever_the_th
             fake, "run", "--test-set", "Bike shop nightly", "--out", str(tmp_path / "r"), "--fail-under", "0"
         )
     assert result.exit_code == 3
-    assert "runtime limitation (suspected)" in result.output and "AgentResponseIsNullOrEmpty" in result.output
+    assert "Suspected runtime limitation:" in result.output and "AgentResponseIsNullOrEmpty" in result.output
     assert "the score measures the platform, not the agent" in result.output
 
 

@@ -27,7 +27,8 @@ def test_the_draft_gates_and_the_published_500_is_a_confirmed_limitation(tmp_pat
     assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("6", "1", "0")
     published = json.loads((tmp_path / "published" / "run.json").read_text())
     assert published["limitationStanding"] == "confirmed"
-    assert "answered the same 6 questions well: 5 of 6 passed (83%)" in published["runtimeLimitation"]
+    (by,) = published["limitationConfirmedBy"]
+    assert "answered the same 6 questions well: 5 of 6 passed (83%)" in by
     assert (tmp_path / "ledger.json").is_file()  # the example keeps the user's own ledger untouched
 
 

@@ -127,7 +127,7 @@ def exit_code(outcome: Any, fail_under: float | None) -> tuple[int, str | None]:
             EXIT_PLATFORM,
             "the score measures the platform, not the agent (runtime limitation): not a verdict on the agent",
         )
-    if run.passed + run.failed == 0:
+    if not run.graded:
         return EXIT_PLATFORM, "no test case could be graded: not a verdict on the agent"
     if fail_under is not None and run.general_quality_percent < fail_under:
         return EXIT_BELOW_THRESHOLD, f"score {run.general_quality_percent:g}% is below --fail-under {fail_under:g}"
@@ -162,6 +162,7 @@ def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
     from rich.console import Console
 
     from copilot_eval.reports.after_run import write_run_reports
+    from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading
     from copilot_eval.reports.terminal import print_summary
 
     console = Console(soft_wrap=True)  # paths and ids stay whole: CI logs are searched for them
@@ -176,7 +177,10 @@ def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
         else:  # a refused run request: no table to show, only what was recorded and why
             for line in [*lines, outcome.run.note or ""]:
                 console.print(line, highlight=False)
-            console.print(f"[bold yellow]runtime limitation:[/] {outcome.run.runtime_limitation}", highlight=False)
+            if (heading := limitation_heading(outcome.run)) is not None:
+                confirmed = confirmed_by_text(outcome.run)
+                text = " ".join(part for part in (outcome.run.runtime_limitation, confirmed) if part)
+                console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
     else:
         for line in outcome.lines:
             console.print(line, highlight=False)
