@@ -7,10 +7,11 @@ says. A case's status is decided here, once:
 - a case still Running when the run was read is ``unknown``;
 - a case where any metric says AgentResponseIsNullOrEmpty is ``error``: the evaluator got no
   answer, so the other metrics judged nothing;
-- otherwise the metrics combine with the one precedence of ``grading.combine`` (a fail wins).
+- otherwise the metrics combine with the one precedence of ``grading.combine`` (a fail wins);
+- and an exported answer holding a platform error code makes a pass or a fail an ``error``, as
+  ``analyze`` does (the platform failed, not the agent).
 The API returns ids only; text joined from an Evaluate-tab export (``export_join``) fills the
-questions, references and answers, and an answer holding a platform error code makes the case an
-error, as ``analyze`` does.
+questions, references and answers.
 """
 
 from __future__ import annotations
@@ -65,8 +66,22 @@ def _why(grades: Sequence[GradeRecord]) -> str:
     return "; ".join(f"{g.method}: {g.explanation or g.error_reason or 'no reason given'}" for g in grades)
 
 
-def case_status(case: StudioCaseResult, grades: Sequence[GradeRecord]) -> tuple[CaseStatus, str | None]:
-    """The one decision of a case's status from the platform's case state and metric grades, with the reason."""
+def case_status(
+    case: StudioCaseResult, grades: Sequence[GradeRecord], answer: str | None = None
+) -> tuple[CaseStatus, str | None]:
+    """The one decision of a case's status from the platform's case state, metric grades and exported answer."""
+    status, reason = _platform_status(case, grades)
+    code = platform_error_code(answer)
+    if code is None:
+        return status, reason
+    # The text where the answer belongs is the platform's error: the platform failed, not the agent.
+    why = f"platform error code {code} in the exported answer: {(answer or '').strip()}"
+    return (CaseStatus.ERROR if status in (CaseStatus.PASS, CaseStatus.FAIL) else status), (
+        f"{why}; {reason}" if reason else why
+    )
+
+
+def _platform_status(case: StudioCaseResult, grades: Sequence[GradeRecord]) -> tuple[CaseStatus, str | None]:
     errors = [g for g in grades if g.error_reason]
     if case.state == "Error":
         return CaseStatus.ERROR, "the platform's test case ended in state Error" + (
@@ -90,17 +105,10 @@ def case_status(case: StudioCaseResult, grades: Sequence[GradeRecord]) -> tuple[
 def case_result(number: int, case: StudioCaseResult, row: ExportedResult | None = None) -> EvalCaseResult:
     """One test case as an EvalCaseResult numbered ``number``, with the export's answer when joined."""
     grades = [metric_grade(m) for m in case.metrics]
-    status, reason = case_status(case, grades)
     answer = row.actual_response if row is not None else None
-    code = platform_error_code(answer)
-    if code is not None:
-        # The text where the answer belongs is the platform's error: the platform failed, not the agent.
-        if status in (CaseStatus.PASS, CaseStatus.FAIL):
-            status = CaseStatus.ERROR
-        reason = f"platform error code {code} in the exported answer: {answer.strip()}" + (
-            f"; {reason}" if reason else ""
-        )  # type: ignore[union-attr]
-        answer = None
+    status, reason = case_status(case, grades, answer)
+    if platform_error_code(answer) is not None:
+        answer = None  # an error code is not the agent's answer
     return EvalCaseResult(
         conversation_number=number,
         passed=status is CaseStatus.PASS,
