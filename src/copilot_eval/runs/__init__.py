@@ -8,7 +8,6 @@ from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
 from copilot_eval.runs.eval_runner import DEFAULT_CONCURRENCY, check_references, plan_units, run_eval_set, summarise
 from copilot_eval.runs.executor import AllWorkersLost, Executor, ExecutorError, LocalExecutor, Worker, WorkerLost
-from copilot_eval.runs.export_run import run_from_export
 from copilot_eval.runs.limitation import (
     KNOWN_FALLBACK_TEXTS,
     Limitation,
@@ -50,7 +49,6 @@ __all__ = [
     "platform_error_code",
     "repeat_stats",
     "run_eval_set",
-    "run_from_export",
     "run_unit",
     "summarise",
 ]
