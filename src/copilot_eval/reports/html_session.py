@@ -15,8 +15,12 @@ if TYPE_CHECKING:
 _BADGE = {"passed": "pass", "failed": "fail", "error": "error", "skipped": "skipped"}
 
 
-def _anchor(nodeid: str) -> str:
+def session_anchor(nodeid: str) -> str:
+    """The id of a test's drill-down in the pytest session report (the history dashboard links to it)."""
     return "test-" + re.sub(r"[^A-Za-z0-9_-]+", "-", nodeid).strip("-")
+
+
+_anchor = session_anchor
 
 
 def _cases(record: TestRecord) -> str:
@@ -106,4 +110,4 @@ def session_report_html(report: SessionReport) -> str:
     return page("pytest session: copilot-eval report", f"{len(records)} tests · {runs} agent runs", body)
 
 
-__all__ = ["session_report_html"]
+__all__ = ["session_anchor", "session_report_html"]
