@@ -27,6 +27,26 @@ from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import UsageEntry
 from copilot_eval.reports.run_files import write_run_outputs
 
+ROOT = Path(__file__).resolve().parents[2]
+GOOD_AGENT = ROOT / "examples" / "evaluation" / "agent-good.yaml"
+FALLBACK_AGENT = ROOT / "examples" / "evaluation" / "agent-fallback.yaml"
+HTTP500_AGENT = ROOT / "examples" / "evaluation" / "agent-http500.yaml"
+THREE_CASES = """question,expectedResponse
+What are the opening hours of Spoke & Pedal Rentals?,"We are open every day from 8:00 to 19:00, except on 25 December and 1 January, when the shop is closed."
+Do I need to leave a deposit?,"Yes. We take a 150 euro deposit on a credit card for each bike, or 300 euros for an e-bike. It is released when the bike comes back undamaged."
+Do you rent tandems?,"Yes, tandems cost 40 euros a day."
+"""
+"""Three cases of examples/evalsets/knowledge.csv's shop: the good agent passes two, fails the third."""
+
+# Five runs of five cases, oldest first; run 3 (index 2) recorded a runtime limitation.
+ROWS = [
+    ["pass", "pass", "pass", "fail", "pass"],
+    ["pass", "fail", "pass", "fail", "pass"],
+    ["pass", "pass", "error", "fail", "fail"],
+    ["pass", "fail", "fail", "fail", "pass"],
+    ["pass", "fail", "fail", "fail", "pass"],
+]
+
 START = datetime(2026, 3, 1, 8, 0, tzinfo=UTC)
 MODEL = "scripted-history-model"
 
@@ -142,4 +162,16 @@ def write_series(
     return folders
 
 
-__all__ = ["MODEL", "START", "questions", "shop_set", "write_run", "write_series"]
+__all__ = [
+    "FALLBACK_AGENT",
+    "GOOD_AGENT",
+    "HTTP500_AGENT",
+    "MODEL",
+    "ROWS",
+    "START",
+    "THREE_CASES",
+    "questions",
+    "shop_set",
+    "write_run",
+    "write_series",
+]

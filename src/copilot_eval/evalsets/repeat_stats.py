@@ -24,8 +24,10 @@ def wilson_interval(successes: int, trials: int, *, z: float = Z_95) -> tuple[fl
     z2 = z * z
     centre = (share + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    # Rounding can push the ends a hair past the bounds at 0 and n.
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At 0 and n one end is exactly the bound; floating point would leave it a hair off.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
 
 
 __all__ = ["Z_95", "wilson_interval"]

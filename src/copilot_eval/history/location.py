@@ -63,7 +63,7 @@ def _server_url(raw: str, origin: str) -> HistoryLocation:
 
     try:
         url = make_url(raw)
-    except ArgumentError:
+    except (ArgumentError, ValueError):
         raise HistoryLocationError(
             f"{origin} {raw!r} is not a database URL; give sqlite:///PATH, postgresql://USER@HOST/DB or a file path"
         ) from None

@@ -8,6 +8,7 @@ rather than written to with a schema this version does not know.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 HEAD_REVISION = "0001"
@@ -15,6 +16,10 @@ HEAD_REVISION = "0001"
 
 SCRIPT_LOCATION = "copilot_eval.history:migrations"
 """Where Alembic finds the migrations: a folder shipped inside the package."""
+
+
+# Alembic's command runs through module-level proxies (alembic.context): one migration at a time per process.
+_MIGRATING = threading.Lock()
 
 
 class HistorySchemaError(RuntimeError):
@@ -56,9 +61,15 @@ def upgrade(engine: Any) -> None:
             f"the history database is at schema revision {revision}, newer than this copilot-eval knows "
             f"({HEAD_REVISION}); upgrade copilot-eval"
         )
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
+    try:
+        with _MIGRATING, engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    except Exception:
+        # Two processes creating the same new database: the one that lost the race finds it done.
+        with engine.connect() as connection:
+            if current_revision(connection) != HEAD_REVISION:
+                raise
 
 
 def check_readable(engine: Any) -> None:

@@ -67,6 +67,8 @@ def _engine(location: HistoryLocation, *, create: bool) -> Any:
             cursor.close()
 
         return engine
+    from sqlalchemy.exc import ArgumentError
+
     try:
         return create_engine(location.url, pool_pre_ping=True)
     except ModuleNotFoundError as exc:
@@ -74,6 +76,8 @@ def _engine(location: HistoryLocation, *, create: bool) -> Any:
             f"{location.display}: the database driver {exc.name!r} is not installed; for PostgreSQL install "
             "psycopg 3 (pip install 'copilot-eval[postgres]')"
         ) from None
+    except ArgumentError as exc:
+        raise HistoryError(f"{location.display}: {exc}; the history runs on SQLite and PostgreSQL") from None
 
 
 def _row(record: RunRecord, key: str) -> dict[str, Any]:
