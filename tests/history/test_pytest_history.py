@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from copilot_eval.history import HistoryStore, list_runs, load_series, resolve_history
+from copilot_eval.history import HistoryStore, list_runs, resolve_history
+from copilot_eval.history.queries import run_results
 from tests.history.history_fixtures import GOOD_AGENT, HTTP500_AGENT, THREE_CASES
 
 TESTS = f'''
@@ -58,8 +59,7 @@ def test_a_session_records_each_test_set_and_its_agent_tests(pytester: pytest.Py
         )
         tests = runs[f"pytest {pytester.path.name}"]
         assert (tests["passed"], tests["failed"], tests["errored"]) == (1, 1, 1)
-        series = load_series(store, tests["test_set_name"], tests["agent_name"])
-        by_key = {series.cases[row["case_id"]]["case_key"]: row for row in series.results}
+        by_key = {row["case_key"]: row for row in run_results(store, tests["id"])}
     assert set(by_key) == {
         "test_agents.py::test_hours",
         "test_agents.py::test_claims_midnight",

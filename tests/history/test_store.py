@@ -13,11 +13,12 @@ from sqlalchemy import select, text
 from copilot_eval import redaction
 from copilot_eval.evalsets import LimitationStanding
 from copilot_eval.evalsets.json_io import read_run_json
-from copilot_eval.history import HistoryError, HistoryStore, list_runs, load_series, resolve_history
+from copilot_eval.history import HistoryError, HistoryStore, list_runs, resolve_history
 from copilot_eval.history.from_folder import record_from_folder
 from copilot_eval.history.ingest import ingest
 from copilot_eval.history.models import Base, Case, CaseResult
 from copilot_eval.history.provenance import Provenance
+from copilot_eval.history.queries import run_results
 from copilot_eval.history.records import SOURCE_INGEST
 from copilot_eval.history.schema import HEAD_REVISION, alembic_config
 from copilot_eval.reports.run_files import write_run_outputs
@@ -33,11 +34,8 @@ def _open(url: str) -> HistoryStore:
 
 
 def _results(store: HistoryStore) -> list[dict]:
-    series = load_series(store, "shop", "shop-agent")
-    keys = {case_id: case["case_key"] for case_id, case in series.cases.items()}
-    return sorted(
-        ({**row, "key": keys[row["case_id"]]} for row in series.results), key=lambda r: (r["key"], r["repeat_index"])
-    )
+    [run] = list_runs(store)
+    return [{**row, "key": row["case_key"]} for row in run_results(store, run["id"])]
 
 
 def test_a_run_folder_is_stored_once_with_everything_it_recorded(history_url, tmp_path):
@@ -78,13 +76,13 @@ def test_what_was_not_recorded_stays_null(history_url, tmp_path):
     with _open(history_url) as store:
         ingest(store, [folder])
         [run] = list_runs(store)
-        series = load_series(store, "shop", None)
+        results = run_results(store, run["id"])
     assert run["agent_name"] is None and run["agent_model"] is None
     assert run["git_commit"] is None and run["git_branch"] is None and run["ci_run_url"] is None
     assert run["test_set_fingerprint"] is None and run["shard_index"] is None and run["shard_count"] is None
     assert run["report_path"] is None  # no report.html was written in that folder
-    assert {row["session_tokens"] for row in series.results} == {None}
-    assert {row["evidence_path"] for row in series.results} == {None}
+    assert {row["session_tokens"] for row in results} == {None}
+    assert {row["evidence_path"] for row in results} == {None}
 
 
 def test_a_limitation_confirmed_later_updates_the_run_instead_of_storing_it_twice(history_url, tmp_path):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
-from urllib.parse import quote
 
 from copilot_eval.history.trends import CaseTrend, RunPoint, SeriesTrends, cell_status, ranked
 from copilot_eval.reports.html_page import card, esc, page
@@ -40,10 +39,29 @@ svg .point { fill: #1a7f37; } svg .no-rate { fill: #afb8c1; } svg .axis { stroke
 
 _SCRIPT = """
 <script>
-document.addEventListener("click", function (event) {
-  var cell = event.target.closest("td.cell[data-href]");
-  if (cell) { window.location.href = cell.getAttribute("data-href"); }
-});
+(function () {
+  // A cell's run is its column's header; its case is its row. Joined here, so cells stay small.
+  function parts(cell) {
+    var header = document.querySelector("#case-grid thead tr").cells[cell.cellIndex];
+    return { header: header, row: cell.parentElement };
+  }
+  document.addEventListener("click", function (event) {
+    var cell = event.target.closest("#case-grid td.cell");
+    if (!cell || cell.classList.contains("s-none")) { return; }
+    var found = parts(cell), href = found.header.getAttribute("data-href");
+    if (!href) { return; }
+    var anchor = found.row.getAttribute("data-anchor");
+    if (anchor && /report\\.html$/.test(href)) { href += "#" + encodeURIComponent(anchor); }
+    window.location.href = href;
+  });
+  document.addEventListener("mouseover", function (event) {
+    var cell = event.target.closest("#case-grid td.cell");
+    if (!cell || cell.dataset.named) { return; }
+    var found = parts(cell), status = cell.title || (cell.classList.contains("s-none") ? "not in this run" : "pass");
+    cell.title = found.row.cells[0].textContent + " in " + found.header.title + ": " + status;
+    cell.dataset.named = "1";
+  });
+})();
 </script>
 """
 
@@ -141,46 +159,46 @@ def _case_label(trend: CaseTrend) -> str:
     return str(case["case_key"])
 
 
-def _cell(trend: CaseTrend, point: RunPoint, found: Any, link: Callable[[dict[str, Any]], str | None]) -> str:
+def _cell(point: RunPoint, found: Any) -> str:
+    """One grid cell; a cell that is not a plain pass carries its statuses and reason as a tooltip."""
+    lim = " lim" if point.limitation else ""
     if found is None:
-        return '<td class="cell s-none"></td>'
-    run, statuses, rows = found
+        return f'<td class="cell s-none{lim}"></td>'
+    _, statuses, _, reason = found
     shown = cell_status(statuses)
     css = shown if shown in ("pass", "fail", "error", "unknown") else "other"
     if "pass" in statuses and "fail" in statuses:
         css = "mixed"  # repeats disagreed: the cell shows both
-    reason = next((row["reason"] for row in rows if row["reason"]), None)
-    title = f"{_case_label(trend)} in {_run_label(run)}: {', '.join(statuses)}" + (
-        f": {reason[:200]}" if reason else ""
-    )
-    if point.limitation:
-        title += " (under a runtime limitation)"
-    href = link(run)
-    anchor = rows[0]["report_anchor"]
-    if href and anchor and href.endswith("report.html"):
-        href += "#" + quote(anchor)
-    target = f' data-href="{esc(href)}"' if href else ""
-    lim = " lim" if point.limitation else ""
-    return f'<td class="cell s-{css}{lim}" data-run="{run["id"]}"{target} title="{esc(title)}"></td>'
+    if statuses == ["pass"]:
+        return f'<td class="cell s-pass{lim}"></td>'  # the script names run and case on hover
+    text = ", ".join(statuses) + (f": {reason[:200]}" if reason else "")
+    return f'<td class="cell s-{css}{lim}" title="{esc(text)}"></td>'
 
 
 def case_grid(series: SeriesTrends, link: Callable[[dict[str, Any]], str | None]) -> str:
-    """The case-by-run table: ranked cases as rows, runs (oldest to newest) as columns."""
+    """The case-by-run table: ranked cases as rows, runs (oldest to newest) as columns.
+
+    Cells stay small (a 1,000-case series has 50,000 of them): the run's link is on its column
+    header, the case's report anchor on its row, and the script joins them on a click.
+    """
     head = ["<th>case</th><th>question</th><th>pass rate</th><th>flakiness</th>"]
     for point in series.runs:
         href, run = link(point.run), point.run
         label = f'<a href="{esc(href)}">{run["id"]}</a>' if href else str(run["id"])
         lim = " lim" if point.limitation else ""
-        head.append(f'<th class="run{lim}" title="{esc(_run_label(run))}">{label}</th>')
+        target = f' data-href="{esc(href)}"' if href else ""
+        head.append(f'<th class="run{lim}"{target} title="{esc(_run_label(run))}">{label}</th>')
     body = []
     for trend in ranked(series.cases):
-        by_run = {run["id"]: (run, statuses, rows) for run, statuses, rows in trend.cells}
+        by_run = {cell[0]["id"]: cell for cell in trend.cells}
+        anchor = next((cell[2] for cell in trend.cells if cell[2]), None)
         rate = "unknown" if trend.pass_rate is None else f"{trend.pass_rate:g}%"
         flaky = "unknown" if trend.flakiness is None else f"{trend.flakiness:.2f}"
         question = (trend.case["question"] or "")[:60]
-        cells = "".join(_cell(trend, point, by_run.get(point.run["id"]), link) for point in series.runs)
+        cells = "".join(_cell(point, by_run.get(point.run["id"])) for point in series.runs)
+        target = f' data-anchor="{esc(anchor)}"' if anchor else ""
         body.append(
-            f'<tr data-case="{esc(trend.case["case_key"])}"><th>{esc(_case_label(trend))}</th>'
+            f'<tr data-case="{esc(trend.case["case_key"])}"{target}><th>{esc(_case_label(trend))}</th>'
             f"<td>{esc(question)}</td><td>{esc(rate)}</td><td>{esc(flaky)}</td>{cells}</tr>"
         )
     legend = "".join(f'<span style="background:{colour}"></span>{esc(name)}' for name, colour in _LEGEND)

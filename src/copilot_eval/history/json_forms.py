@@ -114,7 +114,7 @@ def _case(trend: CaseTrend) -> dict[str, Any]:
         "question": case["question"],
         "statuses": [
             {"run": run["id"], "statuses": statuses, "limitation": bool(run["runtime_limitation"])}
-            for run, statuses, _ in trend.cells
+            for run, statuses, _, _ in trend.cells
         ],
         "counts": trend.counts,
         "underLimitation": trend.under_limitation,

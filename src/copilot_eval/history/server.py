@@ -148,7 +148,7 @@ class HistoryServer(ThreadingHTTPServer):
         series = None
         if names:
             name, agent = names[current]
-            series = series_trends(load_series(self.store, name, agent, last=self.window))
+            series = series_trends(load_series(self.store, name, agent, last=self.window, details=True))
         return dashboard_html(series, names=names, current=current, database=self.store.location.display, link=run_link)
 
     def trends(self, query: dict[str, list[str]]) -> dict[str, Any]:

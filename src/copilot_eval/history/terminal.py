@@ -77,7 +77,7 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
 
 def _sequence(trend: CaseTrend) -> str:
     glyphs = []
-    for run, statuses, _ in trend.cells[-_SHOWN_CELLS:]:
+    for run, statuses, _, _ in trend.cells[-_SHOWN_CELLS:]:
         glyph = _GLYPHS.get(cell_status(statuses), "[blue]~[/]")
         glyphs.append(f"[dim]{glyph}[/]" if run["runtime_limitation"] else glyph)
     return "".join(glyphs)

@@ -20,7 +20,6 @@ Every definition the trends use lives here, once:
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -31,6 +30,7 @@ from copilot_eval.history.queries import SeriesData
 
 PASS, FAIL, ERROR, UNKNOWN = "pass", "fail", "error", "unknown"
 GRADED = (PASS, FAIL)
+_COUNTED = frozenset((PASS, FAIL, ERROR, UNKNOWN))  # any other status (a judge that could not decide) is "other"
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,8 @@ class CaseTrend:
     """One case over a series: its statuses per run and what they add up to."""
 
     case: dict[str, Any]
-    cells: list[tuple[dict[str, Any], list[str], list[dict[str, Any]]]] = field(default_factory=list)
+    # Per run the case appeared in, oldest first: (run, statuses by repeat, report anchor, first reason).
+    cells: list[tuple[dict[str, Any], list[str], str | None, str | None]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)  # every observation in the window, by status
     under_limitation: int = 0  # observations in runs with a runtime limitation (left out of what follows)
     graded: int = 0  # pass and fail observations outside limitation runs: the pass rate's trials
@@ -149,26 +150,57 @@ def _case_order(case: dict[str, Any]) -> tuple[Any, ...]:
     return (number is None, number or 0, case.get("turn") or 0, case["case_key"])
 
 
-def _case_trend(case: dict[str, Any], rows_by_run: dict[int, list[dict[str, Any]]], runs: list[RunPoint]) -> CaseTrend:
+def _cells_by_case(
+    results: Sequence[tuple[Any, ...]], position: dict[int, int]
+) -> dict[int, list[tuple[int, list[str], str | None, str | None]]]:
+    """Rows folded into one cell per case and run (run position, statuses by repeat, anchor, reason), oldest first.
+
+    One sort and one pass over every row: a series of 100 runs of 1,000 cases has 100,000 of them.
+    """
+    # (case, run position, repeat) is unique, so the tuples sort without ever comparing the rows.
+    ordered = sorted((row[1], position[row[0]], row[2], row) for row in results)
+    details = bool(results) and len(results[0]) > 4
+    cells_of: dict[int, list[tuple[int, list[str], str | None, str | None]]] = {}
+    cells: list[tuple[int, list[str], str | None, str | None]] = []
+    case, last = None, -1
+    for case_id, at, _, row in ordered:
+        if case_id != case:
+            cells = cells_of[case_id] = []
+            case, last = case_id, -1
+        if at != last:
+            cells.append((at, [row[3]], row[5], row[4]) if details else (at, [row[3]], None, None))
+            last = at
+        else:  # another repeat of the same run
+            cells[-1][1].append(row[3])
+            if details and row[4] and not cells[-1][3]:
+                cells[-1] = (*cells[-1][:3], row[4])
+    return cells_of
+
+
+def _case_trend(
+    case: dict[str, Any], cells: list[tuple[int, list[str], str | None, str | None]], runs: list[RunPoint]
+) -> CaseTrend:
+    """One case's trend from its cells (see :func:`_cells_by_case`)."""
     trend = CaseTrend(case)
-    counts: dict[str, int] = defaultdict(int)
+    counts = dict.fromkeys((PASS, FAIL, ERROR, UNKNOWN, "other"), 0)
     graded: list[str] = []
     verdicts: list[tuple[int, dict[str, Any], str | None]] = []
-    for position, point in enumerate(runs):
-        rows = sorted(rows_by_run.get(point.run["id"], []), key=lambda row: row["repeat_index"])
-        if not rows:
-            continue
-        statuses = [row["status"] for row in rows]
-        trend.cells.append((point.run, statuses, rows))
+    for position, statuses, anchor, reason in cells:
+        point = runs[position]
+        trend.cells.append((point.run, statuses, anchor, reason))
         for status in statuses:
-            counts[status if status in (PASS, FAIL, ERROR, UNKNOWN) else "other"] += 1
+            counts[status if status in _COUNTED else "other"] += 1
         if point.limitation:
             trend.under_limitation += len(statuses)
             continue
-        graded.extend(status for status in statuses if status in GRADED)
-        shown = cell_status(statuses)
+        shown = statuses[0] if len(statuses) == 1 else cell_status(statuses)
+        if len(statuses) == 1:
+            if shown in GRADED:
+                graded.append(shown)
+        else:
+            graded.extend(status for status in statuses if status in GRADED)
         verdicts.append((position, point.run, shown if shown in GRADED else None))
-    trend.counts = {name: counts[name] for name in (PASS, FAIL, ERROR, UNKNOWN, "other")}
+    trend.counts = counts
     trend.graded = len(graded)
     passes = graded.count(PASS)
     trend.pass_rate = round(100 * passes / len(graded), 2) if graded else None
@@ -181,16 +213,14 @@ def _case_trend(case: dict[str, Any], rows_by_run: dict[int, list[dict[str, Any]
 def series_trends(data: SeriesData) -> SeriesTrends:
     """Compute every trend of one series from its stored rows."""
     runs = [_run_point(run) for run in data.runs]
-    by_case: dict[int, dict[int, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
-    for row in data.results:
-        by_case[row["case_id"]][row["run_id"]].append(row)
+    cells_of = _cells_by_case(data.results, {run["id"]: index for index, run in enumerate(data.runs)})
     cases = sorted(data.cases.values(), key=_case_order)
     return SeriesTrends(
         data.test_set_name,
         data.agent_name,
         runs,
         limitation_episodes(data.runs),
-        [_case_trend(case, by_case[case["id"]], runs) for case in cases],
+        [_case_trend(case, cells_of.get(case["id"], []), runs) for case in cases],
     )
 
 
