@@ -101,7 +101,12 @@ def load_series(
     runs, cases, results = Run.__table__, Case.__table__, CaseResult.__table__
     chosen_ids = _series_runs(runs, test_set, agent, last, runs.c.id).subquery()
     fields = RESULT_FIELDS + (DETAIL_FIELDS if details else ())
-    picked = select(*(results.c[name] for name in fields)).where(results.c.run_id.in_(select(chosen_ids.c.id)))
+    picked = (
+        select(*(results.c[name] for name in fields))
+        .where(results.c.run_id.in_(select(chosen_ids.c.id)))
+        # In case order: the trends sort by case and run, and a sorted input makes that sort linear.
+        .order_by(results.c.case_id, results.c.run_id, results.c.repeat_index)
+    )
     with store.engine.connect() as connection:
         chosen = [dict(row) for row in connection.execute(_series_runs(runs, test_set, agent, last, runs)).mappings()]
         rows = _raw_rows(connection, picked)
