@@ -97,11 +97,12 @@ class HistoryRecorder:
     def _set_records(self) -> list[Any]:
         from copilot_eval.history.from_folder import record_from_folder
         from copilot_eval.history.records import SOURCE_PYTEST, case_key
+        from copilot_eval.pytest_evalset import SETTINGS_KEY
         from copilot_eval.reports.html_session import session_anchor
         from copilot_eval.reports.run_folder import RunFolder
         from copilot_eval.runs import summarise
 
-        settings_agent = getattr(self.config.stash.get(_settings_key(), None), "agent", None)
+        settings_agent = getattr(self.config.stash.get(SETTINGS_KEY, None), "agent", None)
         records = []
         for test_set, rows in self.sets.values():
             run = summarise(
@@ -197,12 +198,6 @@ class HistoryRecorder:
         """Say where the session was recorded, or the one warning."""
         if self.note is not None:
             terminalreporter.write_line(self.note.line, yellow=not self.note.ok)
-
-
-def _settings_key() -> Any:
-    from copilot_eval.pytest_evalset import SETTINGS_KEY
-
-    return SETTINGS_KEY
 
 
 def register_history(config: pytest.Config) -> None:

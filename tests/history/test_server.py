@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from copilot_eval.history import HistoryStore, resolve_history
-from copilot_eval.history.ingest import ingest
+from copilot_eval.history.ingest import ingest_folders
 from copilot_eval.history.provenance import Provenance
 from copilot_eval.history.server import HistoryServer
 from tests.history.history_fixtures import write_series
@@ -20,7 +20,7 @@ def served(tmp_path):
     folders = write_series(tmp_path / "runs", [["pass", "fail"], ["fail", "fail"], ["pass", "error"]])
     location = resolve_history(str(tmp_path / "history.db"))
     store = HistoryStore.open(location)
-    ingest(store, folders, provenance=Provenance(None, None, "https://ci.example.invalid/runs/2"))
+    ingest_folders(store, folders, provenance=Provenance(None, None, "https://ci.example.invalid/runs/2"))
     shutil.rmtree(folders[1])  # a team database: that run's folder is on another machine
     server = HistoryServer(store, port=0)
     server.serve_in_thread()

@@ -15,7 +15,7 @@ from copilot_eval.evalsets import LimitationStanding
 from copilot_eval.evalsets.json_io import read_run_json
 from copilot_eval.history import HistoryError, HistoryStore, list_runs, resolve_history
 from copilot_eval.history.from_folder import record_from_folder
-from copilot_eval.history.ingest import ingest
+from copilot_eval.history.ingest import ingest_folders
 from copilot_eval.history.models import Base, Case, CaseResult
 from copilot_eval.history.provenance import Provenance
 from copilot_eval.history.queries import run_results
@@ -42,11 +42,11 @@ def test_a_run_folder_is_stored_once_with_everything_it_recorded(history_url, tm
     folder = tmp_path / "run"
     write_run(folder, ["pass", "fail", "error", ["pass", "fail"]])
     with _open(history_url) as store:
-        [(_, first)] = ingest(store, [folder])
-        [(_, again)] = ingest(store, [folder])
+        [(_, first)] = ingest_folders(store, [folder])
+        [(_, again)] = ingest_folders(store, [folder])
         moved = tmp_path / "copied-elsewhere"
         shutil.copytree(folder, moved)
-        [(_, copy)] = ingest(store, [moved])
+        [(_, copy)] = ingest_folders(store, [moved])
         assert (first.state, again.state, copy.state) == ("stored", "already stored", "already stored")
         assert first.run_id == again.run_id == copy.run_id
         [run] = list_runs(store)
@@ -74,7 +74,7 @@ def test_what_was_not_recorded_stays_null(history_url, tmp_path):
     folder = tmp_path / "run"
     write_run(folder, ["pass", "fail"], tokens=None, evidence=False, agent=None)
     with _open(history_url) as store:
-        ingest(store, [folder])
+        ingest_folders(store, [folder])
         [run] = list_runs(store)
         results = run_results(store, run["id"])
     assert run["agent_name"] is None and run["agent_model"] is None
@@ -90,11 +90,11 @@ def test_a_limitation_confirmed_later_updates_the_run_instead_of_storing_it_twic
     limitation = "Suspected runtime limitation: every answer is the same fallback text, until confirmed."
     write_run(folder, ["fail", "fail"], limitation=limitation, standing=LimitationStanding.SUSPECTED)
     with _open(history_url) as store:
-        [(_, first)] = ingest(store, [folder])
+        [(_, first)] = ingest_folders(store, [folder])
         run = read_run_json(folder / "run.json")
         confirmed = confirm_limitation(run, by="surface preview answered the same 2 questions well")
         write_run_outputs(confirmed, shop_set(2), folder)
-        [(_, second)] = ingest(store, [folder])
+        [(_, second)] = ingest_folders(store, [folder])
         [stored] = list_runs(store)
     assert (first.state, second.state, first.run_id) == ("stored", "updated", second.run_id)
     assert stored["limitation_standing"] == "confirmed"
@@ -208,7 +208,7 @@ def test_two_writers_adding_runs_of_a_new_set_at_once_both_succeed(history_url, 
     def add(folder: Path) -> None:
         with _open(history_url) as store:
             gate.wait()
-            outcomes.extend(outcome for _, outcome in ingest(store, [folder]))
+            outcomes.extend(outcome for _, outcome in ingest_folders(store, [folder]))
 
     threads = [threading.Thread(target=add, args=(folder,)) for folder in folders]
     for thread in threads:

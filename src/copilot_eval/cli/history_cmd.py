@@ -69,12 +69,12 @@ def ingest(
     ] = False,
 ) -> None:
     """Add existing run folders to the history; a run already stored is not stored again."""
-    from copilot_eval.history import Provenance, detect_provenance, ingest
+    from copilot_eval.history import Provenance, detect_provenance, ingest_folders
 
     provenance = detect_provenance() if detect else Provenance()
     provenance = Provenance(commit or provenance.commit, branch or provenance.branch, ci_url or provenance.ci_run_url)
     with open_store(history, create=True) as store:
-        done = ingest(store, run_dirs, provenance=provenance)
+        done = ingest_folders(store, run_dirs, provenance=provenance)
         failed = 0
         for folder, outcome in done:
             if isinstance(outcome, Exception):

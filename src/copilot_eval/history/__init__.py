@@ -11,7 +11,7 @@ internals of ``runs``. SQLAlchemy and Alembic are imported on first use, not wit
 
 from __future__ import annotations
 
-from copilot_eval.history.ingest import HistoryNote, ingest, record_after_run
+from copilot_eval.history.ingest import HistoryNote, ingest_folders, record_after_run
 from copilot_eval.history.json_forms import JSON_SCHEMA_VERSION, runs_document, trends_document
 from copilot_eval.history.location import (
     DEFAULT_HISTORY_FILE,
@@ -42,7 +42,7 @@ __all__ = [
     "SeriesData",
     "SeriesTrends",
     "detect_provenance",
-    "ingest",
+    "ingest_folders",
     "list_runs",
     "load_series",
     "ranked",

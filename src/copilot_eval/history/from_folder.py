@@ -89,18 +89,17 @@ def _questions(folder: RunFolder) -> dict[str, str]:
     }
 
 
-def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance | None = None) -> RunRecord:
-    """The RunRecord of a run folder already read; evidence files are read once each."""
-    from copilot_eval.reports.html_run import REPORT_HTML, case_anchor
+def _case_records(folder: RunFolder) -> tuple[list[CaseRecord], Counter[str]]:
+    """One CaseRecord per result, and how many sessions each model answered (read from the evidence)."""
+    from copilot_eval.reports.html_run import case_anchor
 
-    run = folder.run
     questions = _questions(folder)
     facts: dict[str, tuple[int | None, float | None, str | None]] = {}
     models: Counter[str] = Counter()
     cases = []
-    for result in run.results or []:
+    for result in folder.run.results or []:
         stored = result.evidence_path
-        if stored and stored not in facts:
+        if stored and stored not in facts:  # a conversation's turns share one session's evidence
             facts[stored] = _session_facts(folder.load_evidence(stored))
             if facts[stored][2]:
                 models[facts[stored][2]] += 1
@@ -128,6 +127,15 @@ def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance
                 ),
             )
         )
+    return cases, models
+
+
+def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance | None = None) -> RunRecord:
+    """The RunRecord of a run folder already read; evidence files are read once each."""
+    from copilot_eval.reports.html_run import REPORT_HTML
+
+    run = folder.run
+    cases, models = _case_records(folder)
     shard_index, shard_count = shard_of(run)
     report = folder.folder / REPORT_HTML
     standing = run.limitation_standing

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from copilot_eval.history.location import HistoryLocation, resolve_history
 from copilot_eval.history.provenance import Provenance, detect_provenance
-from copilot_eval.history.records import SOURCE_INGEST, SOURCE_RUN, RunRecord
+from copilot_eval.history.records import SOURCE_INGEST, SOURCE_RUN
 from copilot_eval.history.store import AddOutcome, HistoryStore
 
 
@@ -37,11 +37,6 @@ def add_folder(store: HistoryStore, folder: Path, *, source: str, provenance: Pr
     from copilot_eval.history.from_folder import record_run_folder
 
     return store.add(record_run_folder(folder, source=source, provenance=provenance))
-
-
-def add_record(store: HistoryStore, record: RunRecord) -> AddOutcome:
-    """Add a record built elsewhere (a pytest session's runs)."""
-    return store.add(record)
 
 
 def _describe(location: HistoryLocation, outcomes: list[AddOutcome]) -> str:
@@ -69,7 +64,7 @@ def record_after_run(
         return HistoryNote(f"warning: the run was not recorded in the history ({display}): {reason}", False)
 
 
-def ingest(
+def ingest_folders(
     store: HistoryStore, paths: Sequence[Path], *, provenance: Provenance | None = None
 ) -> list[tuple[Path, AddOutcome | Exception]]:
     """Add every run folder found under ``paths``; a folder that cannot be read is reported, not fatal."""
@@ -88,4 +83,4 @@ def ingest(
     return done
 
 
-__all__ = ["HistoryNote", "add_folder", "add_record", "ingest", "record_after_run", "run_folders_under"]
+__all__ = ["HistoryNote", "add_folder", "ingest_folders", "record_after_run", "run_folders_under"]

@@ -132,7 +132,10 @@ class HistoryStore:
 
         engine = _engine(location, create=create)
         try:
-            upgrade(engine) if create else check_readable(engine)
+            if create:
+                upgrade(engine)
+            else:
+                check_readable(engine)
         except (SQLAlchemyError, HistorySchemaError, OSError) as exc:
             engine.dispose()
             raise HistoryError(f"{location.display}: {_short(exc)}") from None
