@@ -222,7 +222,8 @@ def _watch_lists(series: SeriesTrends) -> str:
         if t.regression and t.regression.last_pass
     )
     rows_f = "".join(
-        f"<li>{esc(_case_label(t))}: flakiness {t.flakiness:.2f} ({t.flips} flips), pass rate {t.pass_rate:g}%</li>"
+        f"<li>{esc(_case_label(t))}: flakiness {t.flakiness:.2f} ({t.flips} flip{'' if t.flips == 1 else 's'}), "
+        f"pass rate {t.pass_rate:g}%</li>"
         for t in flaky
         if t.flakiness is not None and t.pass_rate is not None
     )
