@@ -42,10 +42,14 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
     "reports": LEAVES | {"evalsets", "evidence"},
     "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "reports", "runtime", "targets"},
+    # The memory across runs reads run folders (the contract), never the internals of runs.
+    "history": LEAVES | {"evalsets", "reports"},
     # Entry points: thin, on top of everything below them.
-    "pytest_evalset": LEAVES | {"evalsets", "grading", "reports", "runs", "runtime"},
-    "pytest_plugin": LEAVES | {"models", "pytest_evalset", "reports", "runs", "runtime"},
-    "cli": LEAVES | {"agent", "capture", "evalsets", "evidence", "models", "reports", "runs", "runtime", "targets"},
+    "pytest_history": LEAVES | {"history", "reports", "runs"},
+    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "reports", "runs", "runtime"},
+    "pytest_plugin": LEAVES | {"models", "pytest_evalset", "pytest_history", "reports", "runs", "runtime"},
+    "cli": LEAVES
+    | {"agent", "capture", "evalsets", "evidence", "history", "models", "reports", "runs", "runtime", "targets"},
 }
 # The package itself (``copilot_eval/__init__.py``) is the public facade and may name anything.
 FACADE = PACKAGE

@@ -26,6 +26,13 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.history import CaseRecord, HistoryNote, HistoryStore, RunRecord, detect_provenance, resolve_history
+from copilot_eval.history.from_folder import record_from_folder
+from copilot_eval.history.records import SOURCE_PYTEST, case_key
+from copilot_eval.reports.html_session import session_anchor
+from copilot_eval.reports.run_folder import RunFolder
+from copilot_eval.runs import summarise
+
 HISTORY_KEY = pytest.StashKey["HistoryRecorder"]()
 
 
@@ -51,6 +58,7 @@ class HistoryRecorder:
         self.started, self.clock = datetime.now(UTC), time.monotonic()
         self.tests: dict[str, _AgentTest] = defaultdict(_AgentTest)
         self.sets: dict[str, tuple[Any, list[tuple[str, Any]]]] = {}  # set name -> (test set, [(nodeid, result)])
+        self.set_agent: str | None = None  # the --copilot-agent the test-set items were played against
         self.note: Any = None
 
     def add_result(self, nodeid: str, result: Any, saved: Path | None) -> None:
@@ -68,8 +76,9 @@ class HistoryRecorder:
             )
         )
 
-    def add_case_results(self, nodeid: str, test_set: Any, results: Any) -> None:
-        """The graded cases of one test-set item."""
+    def add_case_results(self, nodeid: str, test_set: Any, results: Any, *, agent_name: str | None) -> None:
+        """The graded cases of one test-set item, played against the agent named ``agent_name``."""
+        self.set_agent = agent_name
         _, rows = self.sets.setdefault(test_set.name, (test_set, []))
         rows.extend((nodeid, result) for result in results)
 
@@ -95,20 +104,12 @@ class HistoryRecorder:
         return str(Path(report).resolve()) if report else None
 
     def _set_records(self) -> list[Any]:
-        from copilot_eval.history.from_folder import record_from_folder
-        from copilot_eval.history.records import SOURCE_PYTEST, case_key
-        from copilot_eval.pytest_evalset import SETTINGS_KEY
-        from copilot_eval.reports.html_session import session_anchor
-        from copilot_eval.reports.run_folder import RunFolder
-        from copilot_eval.runs import summarise
-
-        settings_agent = getattr(self.config.stash.get(SETTINGS_KEY, None), "agent", None)
         records = []
         for test_set, rows in self.sets.values():
             run = summarise(
                 test_set,
                 [result for _, result in rows],
-                agent_name=getattr(settings_agent, "name", None),
+                agent_name=self.set_agent,
                 started=self.started,
                 duration_ms=(time.monotonic() - self.clock) * 1000,
             )
@@ -119,8 +120,6 @@ class HistoryRecorder:
         return records
 
     def _test_record(self) -> Any:
-        from copilot_eval.history.records import SOURCE_PYTEST, CaseRecord, RunRecord
-
         cases = []
         for nodeid, test in self.tests.items():
             if test.outcome in (None, "skipped"):
@@ -167,12 +166,8 @@ class HistoryRecorder:
     @pytest.hookimpl
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Record the session's runs (a problem becomes the warning printed in the summary)."""
-        from copilot_eval.history.ingest import HistoryNote
-
         display = "the history database"
         try:
-            from copilot_eval.history import HistoryStore, detect_provenance, resolve_history
-
             location = resolve_history(
                 self.history, option="--copilot-history-url", project_dir=session.config.rootpath
             )

@@ -111,6 +111,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
         register_session_report(config, report)
     if config.getoption("--copilot-history", default=False) and not hasattr(config, "workerinput"):
+        # imported on use: only with --copilot-history (it loads the run layers and the history)
         from copilot_eval.pytest_history import register_history
 
         register_history(config)
@@ -182,6 +183,7 @@ def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path 
     if report is not None:
         report.add_result(nodeid, result, saved)
     if config.getoption("--copilot-history", default=False):
+        # imported on use: only with --copilot-history (it loads the run layers and the history)
         from copilot_eval.pytest_history import session_history
 
         if (history := session_history(config)) is not None:

@@ -38,6 +38,7 @@ def _fail(message: str) -> typer.Exit:
 
 def open_store(history: str | None, *, create: bool) -> Any:
     """The history store named by ``--history`` (or its defaults), or exit 2 with a message naming it."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.history import HistoryError, HistoryLocationError, HistoryStore, resolve_history
 
     try:
@@ -69,6 +70,7 @@ def ingest(
     ] = False,
 ) -> None:
     """Add existing run folders to the history; a run already stored is not stored again."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.history import Provenance, detect_provenance, ingest_folders
 
     provenance = detect_provenance() if detect else Provenance()
@@ -95,6 +97,7 @@ def runs(
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
 ) -> None:
     """List the stored runs, newest first."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
     from copilot_eval.history import list_runs, runs_document
@@ -116,6 +119,7 @@ def trends(
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
 ) -> None:
     """Per test set and agent: pass rates over time, flaky cases, regression points, limitation episodes."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
     from copilot_eval.history import load_series, series_names, series_trends, trends_document

@@ -231,6 +231,7 @@ def run(
 
 def _record_history(folders: list[Path], history: str | None) -> list[str]:
     """Add the finished run folders to the history; a problem is one warning on stderr, never a failed run."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.history import record_after_run
 
     note = record_after_run(folders, history=history)

@@ -19,6 +19,7 @@ def serve(
     last: Annotated[int, typer.Option("--last", min=1, help="Runs shown per series (the newest N).")] = 50,
 ) -> None:
     """Serve the history dashboard: pass rate over time, limitation episodes, a case-by-run grid, each run's report."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.history.server import HistoryServer
 
     with open_store(history, create=False) as store:

@@ -13,9 +13,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.evalsets import EvalCaseResult, EvalRun
+from copilot_eval.evalsets import EvalCaseResult, EvalRun, turn_numbers
 from copilot_eval.history.provenance import Provenance
 from copilot_eval.history.records import CaseRecord, RunRecord, case_key
+from copilot_eval.reports.html_run import REPORT_HTML, case_anchor
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
 _FINGERPRINT_KEYS = {"testSet": ("testSet", "test_set"), "agent": ("agent",), "graders": ("graders",)}
@@ -80,8 +81,6 @@ def _agent_model(models: Counter[str]) -> str | None:
 def _questions(folder: RunFolder) -> dict[str, str]:
     if folder.test_set is None:
         return {}
-    from copilot_eval.evalsets import turn_numbers
-
     cases = folder.test_set.cases
     return {
         case_key(case.conversation_number, turn): case.question
@@ -91,8 +90,6 @@ def _questions(folder: RunFolder) -> dict[str, str]:
 
 def _case_records(folder: RunFolder) -> tuple[list[CaseRecord], Counter[str]]:
     """One CaseRecord per result, and how many sessions each model answered (read from the evidence)."""
-    from copilot_eval.reports.html_run import case_anchor
-
     questions = _questions(folder)
     facts: dict[str, tuple[int | None, float | None, str | None]] = {}
     models: Counter[str] = Counter()
@@ -132,8 +129,6 @@ def _case_records(folder: RunFolder) -> tuple[list[CaseRecord], Counter[str]]:
 
 def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance | None = None) -> RunRecord:
     """The RunRecord of a run folder already read; evidence files are read once each."""
-    from copilot_eval.reports.html_run import REPORT_HTML
-
     run = folder.run
     cases, models = _case_records(folder)
     shard_index, shard_count = shard_of(run)

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from copilot_eval.evalsets.errors import EvalSetError
+from copilot_eval.history.from_folder import record_run_folder
 from copilot_eval.history.location import HistoryLocation, resolve_history
 from copilot_eval.history.provenance import Provenance, detect_provenance
 from copilot_eval.history.records import SOURCE_INGEST, SOURCE_RUN
@@ -34,8 +36,6 @@ def run_folders_under(path: Path) -> list[Path]:
 
 def add_folder(store: HistoryStore, folder: Path, *, source: str, provenance: Provenance | None) -> AddOutcome:
     """Read one run folder and add its run (EvalSetReadError names a folder that cannot be read)."""
-    from copilot_eval.history.from_folder import record_run_folder
-
     return store.add(record_run_folder(folder, source=source, provenance=provenance))
 
 
@@ -68,8 +68,6 @@ def ingest_folders(
     store: HistoryStore, paths: Sequence[Path], *, provenance: Provenance | None = None
 ) -> list[tuple[Path, AddOutcome | Exception]]:
     """Add every run folder found under ``paths``; a folder that cannot be read is reported, not fatal."""
-    from copilot_eval.evalsets.errors import EvalSetError
-
     done: list[tuple[Path, AddOutcome | Exception]] = []
     for path in paths:
         folders = run_folders_under(path)

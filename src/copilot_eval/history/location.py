@@ -16,6 +16,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from copilot_eval.redaction import register_secret
+
 HISTORY_ENV = "COPILOT_EVAL_HISTORY"
 """The environment variable naming the history database (a URL, a SQLite file path, or ``off``)."""
 
@@ -58,8 +60,6 @@ def project_folder(start: Path | None = None) -> Path:
 def _server_url(raw: str, origin: str) -> HistoryLocation:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
-
-    from copilot_eval.redaction import register_secret
 
     try:
         url = make_url(raw)

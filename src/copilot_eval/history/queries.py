@@ -55,6 +55,7 @@ def list_runs(
     """Stored runs, newest first, optionally of one test set and/or agent, at most ``last`` of them."""
     from sqlalchemy import select
 
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
     from copilot_eval.history.models import Run
 
     runs = Run.__table__
@@ -71,6 +72,7 @@ def series_names(
     """The (test set, agent) series in the history, the most recently run first."""
     from sqlalchemy import func, select
 
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
     from copilot_eval.history.models import Run
 
     runs = Run.__table__
@@ -96,6 +98,7 @@ def load_series(
     """The last ``last`` runs of one series (all when None), with their cases and results (``details``: reasons, anchors)."""
     from sqlalchemy import select
 
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
     from copilot_eval.history.models import Case, CaseResult, Run
 
     runs, cases, results = Run.__table__, Case.__table__, CaseResult.__table__
@@ -134,6 +137,7 @@ def run_results(store: HistoryStore, run_id: int) -> list[dict[str, Any]]:
     """Every stored result of one run with its case's key, conversation, turn and question, in case order."""
     from sqlalchemy import select
 
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
     from copilot_eval.history.models import Case, CaseResult
 
     cases, results = Case.__table__, CaseResult.__table__

@@ -19,7 +19,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from copilot_eval.history.dashboard import dashboard_html
+from copilot_eval.history.json_forms import trends_document
+from copilot_eval.history.queries import load_series, series_names
 from copilot_eval.history.store import HistoryStore
+from copilot_eval.history.trends import series_trends
+from copilot_eval.redaction import redact_bytes
+from copilot_eval.reports.html_page import esc, page
+from copilot_eval.reports.html_run import run_report_html
+from copilot_eval.reports.run_folder import read_run_folder
 
 DEFAULT_PORT = 8737
 DEFAULT_WINDOW = 50
@@ -89,16 +97,11 @@ class _Handler(BaseHTTPRequestHandler):
             kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
             self._send(HTTPStatus.OK, kind, target.read_bytes())
         elif relative == "report.html" and (folder / "run.json").is_file():
-            from copilot_eval.reports.html_run import run_report_html
-            from copilot_eval.reports.run_folder import read_run_folder
-
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", run_report_html(read_run_folder(folder)).encode())
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"{relative}: not in the run folder".encode())
 
     def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
-        from copilot_eval.redaction import redact_bytes
-
         body = redact_bytes(body)
         self.send_response(status)
         self.send_header("Content-Type", kind)
@@ -109,8 +112,6 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 def _missing_page(run: dict[str, Any]) -> str:
-    from copilot_eval.reports.html_page import esc, page
-
     where = run.get("run_folder") or run.get("report_path")
     ci = run.get("ci_run_url")
     link = f'<p>The CI run that made it: <a href="{esc(ci)}">{esc(ci)}</a></p>' if ci else ""
@@ -133,16 +134,10 @@ class HistoryServer(ThreadingHTTPServer):
         return f"http://{LOOPBACK}:{self.server_address[1]}/"
 
     def _names(self) -> list[tuple[str, str | None]]:
-        from copilot_eval.history.queries import series_names
-
         return series_names(self.store)
 
     def dashboard(self, query: dict[str, list[str]]) -> str:
         """The dashboard page for the series the query names (the most recent one by default)."""
-        from copilot_eval.history.dashboard import dashboard_html
-        from copilot_eval.history.queries import load_series
-        from copilot_eval.history.trends import series_trends
-
         names = self._names()
         current = _index(query, len(names))
         series = None
@@ -153,10 +148,6 @@ class HistoryServer(ThreadingHTTPServer):
 
     def trends(self, query: dict[str, list[str]]) -> dict[str, Any]:
         """The trends JSON of every series, or of the one ``?series=N`` names."""
-        from copilot_eval.history.json_forms import trends_document
-        from copilot_eval.history.queries import load_series
-        from copilot_eval.history.trends import series_trends
-
         names = self._names()
         if "series" in query and names:
             names = [names[_index(query, len(names))]]
@@ -167,6 +158,7 @@ class HistoryServer(ThreadingHTTPServer):
         """The stored run with this id, or None."""
         from sqlalchemy import select
 
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
         from copilot_eval.history.models import Run
 
         if not run_id.isdigit():

@@ -15,6 +15,8 @@ from typing import Any
 
 from copilot_eval.history.location import HistoryLocation
 from copilot_eval.history.records import RunRecord, run_key
+from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
+from copilot_eval.redaction import redact_data
 
 STORED, ALREADY_STORED, UPDATED = "stored", "already stored", "updated"
 
@@ -128,8 +130,6 @@ class HistoryStore:
         """Open ``location``; with ``create`` a missing database is made and an old one migrated."""
         from sqlalchemy.exc import SQLAlchemyError
 
-        from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
-
         engine = _engine(location, create=create)
         try:
             if create:
@@ -167,8 +167,8 @@ class HistoryStore:
     def _add(self, record: RunRecord) -> AddOutcome:
         from sqlalchemy import insert, select, update
 
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
         from copilot_eval.history.models import CaseResult, Run
-        from copilot_eval.redaction import redact_data
 
         runs, results = Run.__table__, CaseResult.__table__
         key = run_key(record)
@@ -207,8 +207,8 @@ class HistoryStore:
         """The id of every case of the record, inserting new ones and keeping each question current."""
         from sqlalchemy import insert, select, update
 
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
         from copilot_eval.history.models import Case
-        from copilot_eval.redaction import redact_data
 
         cases = Case.__table__
         wanted = {case.key: case for case in record.cases}

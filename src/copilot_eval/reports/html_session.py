@@ -20,9 +20,6 @@ def session_anchor(nodeid: str) -> str:
     return "test-" + re.sub(r"[^A-Za-z0-9_-]+", "-", nodeid).strip("-")
 
 
-_anchor = session_anchor
-
-
 def _cases(record: TestRecord) -> str:
     if not record.cases:
         return ""
@@ -99,7 +96,9 @@ def session_report_html(report: SessionReport) -> str:
             + _runs(record, report)
         )
         sections.append(
-            drill_down(summary, body or "<p class=muted>No agent run recorded.</p>", anchor=_anchor(record.nodeid))
+            drill_down(
+                summary, body or "<p class=muted>No agent run recorded.</p>", anchor=session_anchor(record.nodeid)
+            )
         )
     body = (
         cards
