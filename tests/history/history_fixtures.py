@@ -135,6 +135,7 @@ def write_run(
         agent_name=agent,
         run_at=run_at or START,
         general_quality_percent=round(100 * count[CaseStatus.PASS] / graded, 2) if graded else 0.0,
+        graded_cases=graded,
         passed=count[CaseStatus.PASS],
         failed=count[CaseStatus.FAIL],
         errored=count[CaseStatus.ERROR],
@@ -156,7 +157,7 @@ def write_series(
     folders = []
     for index, statuses in enumerate(rows):
         folder = root / f"run-{index:03d}"
-        limitation = "Suspected runtime limitation: most cases ended in errors." if index in limitation_runs else None
+        limitation = "most cases ended in errors" if index in limitation_runs else None
         write_run(folder, statuses, run_at=START + timedelta(hours=index), limitation=limitation, **options)  # type: ignore[arg-type]
         folders.append(folder)
     return folders

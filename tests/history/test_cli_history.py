@@ -81,7 +81,11 @@ def test_several_surfaces_are_each_recorded_with_the_limitation_confirmed_across
     runs = {r["agent"]: r for r in _json("history", "runs", "--json", "--history", url, cwd=tmp_path, env=env)["runs"]}
     assert set(runs) == {"spoke-and-pedal-good", "spoke-and-pedal-fallback"}
     assert runs["spoke-and-pedal-good"]["limitationStanding"] is None
-    assert runs["spoke-and-pedal-fallback"]["limitationStanding"] == "confirmed"
+    assert runs["spoke-and-pedal-good"]["limitationConfirmedBy"] == []
+    fallback = runs["spoke-and-pedal-fallback"]
+    # The standing and what confirmed it are fields of run.json; the limitation's text carries neither.
+    assert fallback["limitationStanding"] == "confirmed" and fallback["limitationConfirmedBy"]
+    assert not fallback["runtimeLimitation"].lower().startswith(("suspected", "confirmed"))
     assert runs["spoke-and-pedal-fallback"]["runFolder"].endswith("both/spoke-and-pedal-fallback")
 
 

@@ -87,7 +87,7 @@ def test_what_was_not_recorded_stays_null(history_url, tmp_path):
 
 def test_a_limitation_confirmed_later_updates_the_run_instead_of_storing_it_twice(history_url, tmp_path):
     folder = tmp_path / "run"
-    limitation = "Suspected runtime limitation: every answer is the same fallback text, until confirmed."
+    limitation = "every answer is the same fallback text"
     write_run(folder, ["fail", "fail"], limitation=limitation, standing=LimitationStanding.SUSPECTED)
     with _open(history_url) as store:
         [(_, first)] = ingest_folders(store, [folder])
@@ -97,8 +97,9 @@ def test_a_limitation_confirmed_later_updates_the_run_instead_of_storing_it_twic
         [(_, second)] = ingest_folders(store, [folder])
         [stored] = list_runs(store)
     assert (first.state, second.state, first.run_id) == ("stored", "updated", second.run_id)
-    assert stored["limitation_standing"] == "confirmed"
-    assert "surface preview answered" in stored["runtime_limitation"]
+    # The standing and what confirmed it are fields (run.json schemaVersion 2); the text stays as it was.
+    assert stored["limitation_standing"] == "confirmed" and stored["runtime_limitation"] == limitation
+    assert stored["limitation_confirmed_by"] == ["surface preview answered the same 2 questions well"]
 
 
 def test_fingerprints_shard_and_provenance_are_stored_when_the_run_records_them(history_url, tmp_path):

@@ -155,9 +155,11 @@ def test_runs_json_lists_every_run_newest_first(series_history):
         "failed",
         "errored",
         "notGraded",
+        "gradedCases",
         "scorePercent",
         "runtimeLimitation",
         "limitationStanding",
+        "limitationConfirmedBy",
         "fingerprints",
         "shard",
         "git",
@@ -170,6 +172,23 @@ def test_runs_json_lists_every_run_newest_first(series_history):
     assert len(_cli("history", "runs", "--json", "--last", "2", "--history", series_history)["runs"]) == 2
     only = _cli("history", "runs", "--json", "--agent", "other-agent", "--history", series_history)["runs"]
     assert [r["agent"] for r in only] == ["other-agent"]
+
+
+def test_a_run_in_which_nothing_could_be_graded_has_no_score_in_the_history(tmp_path):
+    # run.json keeps generalQualityPercent 0 beside gradedCases 0; the history stores no score, and
+    # says so in the words every view of a run uses.
+    write_series(tmp_path / "runs", [["pass", "fail"], ["error", "unknown"]])
+    url = f"sqlite:///{tmp_path / 'h.db'}"
+    assert CliRunner().invoke(app, ["history", "ingest", str(tmp_path / "runs"), "--history", url]).exit_code == 0
+    newest, older = _cli("history", "runs", "--json", "--history", url)["runs"]
+    assert (newest["gradedCases"], newest["scorePercent"]) == (0, None)
+    assert (older["gradedCases"], older["scorePercent"]) == (2, 50.0)
+    [series] = _cli("history", "trends", "--json", "--history", url)["series"]
+    assert [run["passRate"] for run in series["runs"]] == [50.0, None]
+    shown = CliRunner().invoke(app, ["history", "runs", "--history", url], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0 and "n/a: nothing could be graded" in shown.output and "50%" in shown.output
+    trends = CliRunner().invoke(app, ["history", "trends", "--history", url], env={"COLUMNS": "200"})
+    assert trends.exit_code == 0 and "n/a: nothing could be graded" in trends.output
 
 
 def test_ingest_takes_the_commit_it_is_told_and_names_a_folder_it_cannot_read(tmp_path):

@@ -14,6 +14,7 @@ from typing import Any
 
 from copilot_eval.history.trends import CaseTrend, RunPoint, SeriesTrends, cell_status, ranked
 from copilot_eval.reports.html_page import card, esc, page
+from copilot_eval.reports.run_words import NOTHING_GRADED
 
 _STYLE = """
 <style>
@@ -140,7 +141,7 @@ def _rate_shapes(points: Sequence[RunPoint]) -> list[str]:
 def _marker(point: RunPoint, x: float, href: str | None) -> str:
     run = point.run
     if point.pass_rate is None:
-        title = f"{_run_label(run)}: no graded case (pass rate unknown)"
+        title = f"{_run_label(run)}: {NOTHING_GRADED}"
         shape = f'<rect class="no-rate" x="{x - 4:.1f}" y="{_TOP + _PLOT_H + 6}" width="8" height="8"><title>{esc(title)}</title></rect>'
     else:
         low, high = point.interval or (point.pass_rate, point.pass_rate)

@@ -141,7 +141,8 @@ def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance
         failed=run.failed,
         errored=run.errored,
         not_graded=run.not_graded,
-        score_percent=run.general_quality_percent,
+        # run.json keeps 0 % beside gradedCases 0; the history stores no score where none exists.
+        score_percent=run.general_quality_percent if run.graded else None,
         cases=cases,
         agent_name=run.agent_name,
         agent_model=_agent_model(models),
@@ -151,6 +152,7 @@ def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance
         confidence=str(run.confidence.value) if run.confidence else None,
         runtime_limitation=run.runtime_limitation,
         limitation_standing=str(getattr(standing, "value", standing)) if standing else None,
+        limitation_confirmed_by=list(run.limitation_confirmed_by) or None,
         note=run.note,
         fingerprints=fingerprints_of(run),
         shard_index=shard_index,

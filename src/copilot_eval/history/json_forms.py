@@ -39,10 +39,12 @@ def run_json(run: dict[str, Any]) -> dict[str, Any]:
         "failed": run["failed"],
         "errored": run["errored"],
         "notGraded": run["not_graded"],
+        "gradedCases": run["passed"] + run["failed"],
         "scorePercent": run["score_percent"],
         "confidence": run["confidence"],
         "runtimeLimitation": run["runtime_limitation"],
         "limitationStanding": run["limitation_standing"],
+        "limitationConfirmedBy": run["limitation_confirmed_by"] or [],
         "fingerprints": {
             "testSet": run["test_set_fingerprint"],
             "agent": run["agent_fingerprint"],

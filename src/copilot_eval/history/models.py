@@ -12,6 +12,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from sqlalchemy import (
+    JSON,
     BigInteger,
     DateTime,
     Float,
@@ -72,6 +73,7 @@ class Run(Base):
     confidence: Mapped[str | None] = mapped_column(String(40))
     runtime_limitation: Mapped[str | None] = mapped_column(Text)
     limitation_standing: Mapped[str | None] = mapped_column(String(20))
+    limitation_confirmed_by: Mapped[list[str] | None] = mapped_column(JSON)  # what confirmed it, a list of texts
     note: Mapped[str | None] = mapped_column(Text)
     test_set_fingerprint: Mapped[str | None] = mapped_column(String(128))
     agent_fingerprint: Mapped[str | None] = mapped_column(String(128))

@@ -65,6 +65,7 @@ class RunRecord:
     confidence: str | None = None
     runtime_limitation: str | None = None
     limitation_standing: str | None = None
+    limitation_confirmed_by: list[str] | None = None  # what confirmed the limitation (run.json's limitationConfirmedBy)
     note: str | None = None
     fingerprints: dict[str, str | None] = field(default_factory=dict)  # testSet, agent, graders
     shard_index: int | None = None

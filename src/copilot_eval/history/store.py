@@ -2,8 +2,8 @@
 
 ``HistoryStore.add`` is the one way a run enters the database, whatever it came from. It is
 idempotent: a run already stored (same :func:`~copilot_eval.history.records.run_key`) is not
-stored again; only what may change about a finished run (its limitation's standing, a confirmed
-limitation's text, the note) is updated, and what was unknown before is filled in. Every value
+stored again; only what may change about a finished run (its limitation's standing and what
+confirmed it, the note) is updated, and what was unknown before is filled in. Every value
 passes through the redactor on its way in, so no registered secret reaches the database.
 """
 
@@ -21,7 +21,7 @@ from copilot_eval.redaction import redact_data
 STORED, ALREADY_STORED, UPDATED = "stored", "already stored", "updated"
 
 # Fields a later look at the same run may change (a limitation confirmed by a second surface).
-_REVISABLE = ("runtime_limitation", "limitation_standing", "confidence", "note")
+_REVISABLE = ("runtime_limitation", "limitation_standing", "limitation_confirmed_by", "confidence", "note")
 # Fields only filled in when they were unknown: what was recorded is never overwritten.
 _FILL_IN = (
     "agent_model",
@@ -102,6 +102,7 @@ def _row(record: RunRecord, key: str) -> dict[str, Any]:
         "confidence": record.confidence,
         "runtime_limitation": record.runtime_limitation,
         "limitation_standing": record.limitation_standing,
+        "limitation_confirmed_by": record.limitation_confirmed_by,
         "note": record.note,
         "test_set_fingerprint": prints.get("testSet"),
         "agent_fingerprint": prints.get("agent"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.history.trends import CaseTrend, SeriesTrends, cell_status, ranked
+from copilot_eval.reports.run_words import NOTHING_GRADED
 
 _GLYPHS = {"pass": "[green]✓[/]", "fail": "[red]✗[/]", "error": "[yellow]E[/]", "unknown": "[bright_black]?[/]"}
 _SHOWN_CELLS = 20
@@ -21,9 +22,9 @@ def _short(text: str | None, limit: int = 40) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def _rate(rate: float | None, interval: tuple[float, float] | None) -> str:
+def _rate(rate: float | None, interval: tuple[float, float] | None, *, none: str = "unknown") -> str:
     if rate is None:
-        return "unknown"
+        return none
     return f"{rate:g}% [{interval[0]:g}-{interval[1]:g}]" if interval else f"{rate:g}%"
 
 
@@ -59,7 +60,10 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
     ):
         table.add_column(column)
     for run in runs:
-        score = "unknown" if run["score_percent"] is None else f"{run['score_percent']:g}%"
+        if not run["passed"] + run["failed"]:
+            score = NOTHING_GRADED  # as every view of a run says it (reports.run_words)
+        else:
+            score = "unknown" if run["score_percent"] is None else f"{run['score_percent']:g}%"
         limitation = run["limitation_standing"] or ("suspected" if run["runtime_limitation"] else "")
         table.add_row(
             str(run["id"]),
@@ -102,7 +106,7 @@ def print_series(series: SeriesTrends, console: Any) -> None:
             str(run["id"]),
             _when(run),
             (run["git_commit"] or "")[:10] or "unknown",
-            _rate(point.pass_rate, point.interval),
+            _rate(point.pass_rate, point.interval, none=NOTHING_GRADED),  # a run's rate is None only then
             _counts(run),
             limitation,
         )

@@ -38,6 +38,7 @@ def upgrade() -> None:
         sa.Column("confidence", sa.String(40), nullable=True),
         sa.Column("runtime_limitation", sa.Text(), nullable=True),
         sa.Column("limitation_standing", sa.String(20), nullable=True),
+        sa.Column("limitation_confirmed_by", sa.JSON(), nullable=True),
         sa.Column("note", sa.Text(), nullable=True),
         sa.Column("test_set_fingerprint", sa.String(128), nullable=True),
         sa.Column("agent_fingerprint", sa.String(128), nullable=True),
