@@ -42,6 +42,10 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
     "reports": LEAVES | {"evalsets", "evidence"},
     "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "reports", "runtime", "targets"},
+    # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
+    # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
+    "studio_eval": LEAVES | {"targets"},
+    "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
     # The memory across runs reads run folders (the contract), never the internals of runs.
     "history": LEAVES | {"evalsets", "reports"},
     # Entry points: thin, on top of everything below them.
@@ -49,7 +53,20 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "reports", "runs", "runtime"},
     "pytest_plugin": LEAVES | {"models", "pytest_evalset", "pytest_history", "reports", "runs", "runtime"},
     "cli": LEAVES
-    | {"agent", "capture", "evalsets", "evidence", "history", "models", "reports", "runs", "runtime", "targets"},
+    | {
+        "agent",
+        "capture",
+        "evalsets",
+        "evidence",
+        "history",
+        "models",
+        "platform_runs",
+        "reports",
+        "runs",
+        "runtime",
+        "studio_eval",
+        "targets",
+    },
 }
 # The package itself (``copilot_eval/__init__.py``) is the public facade and may name anything.
 FACADE = PACKAGE

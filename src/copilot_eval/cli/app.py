@@ -40,6 +40,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "run_cmd",
     "serve_cmd",
     "setup_cmd",
+    "studio_eval_cmd",
     "tools_cmd",
     "validate_cmd",
 )
