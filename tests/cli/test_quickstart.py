@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from copilot_eval.evidence.result import CopilotResult
 from tests.runs.runs_helpers import CLI
 
@@ -23,6 +25,7 @@ def test_help_names_the_real_model_option(tmp_path):
     assert "--model" in shown.stdout
 
 
+@pytest.mark.runtime
 def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_again(tmp_path):
     out = tmp_path / "evidence"
     out.mkdir()
