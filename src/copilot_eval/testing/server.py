@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -25,12 +26,18 @@ class LoopbackServer:
     def _make(self) -> Any:
         import uvicorn
 
+        class Server(uvicorn.Server):
+            # The caller owns the process's signals: serving on the main thread, uvicorn would take
+            # SIGINT and SIGTERM (and raise them again only once it stopped). In the uvicorn versions
+            # we support this hook does it; the install_signal_handlers of older ones is gone.
+            @contextlib.contextmanager
+            def capture_signals(self) -> Iterator[None]:
+                yield
+
         config = uvicorn.Config(
             self.app, host=self._host, port=self._port, log_level="warning", lifespan="off", timeout_graceful_shutdown=1
         )
-        server = uvicorn.Server(config)
-        server.install_signal_handlers = lambda: None  # the caller owns the process's signals
-        return server
+        return Server(config)
 
     def _bound(self) -> None:
         port = self._server.servers[0].sockets[0].getsockname()[1]
