@@ -60,7 +60,7 @@ def normalise_text(text: str, working_directory: str | None) -> str:
 def scrub_secrets(text: str) -> str:
     """``text`` with registered secrets and the value of every secret-named environment variable removed."""
     try:  # the process-wide redactor of registered secrets (BYOK keys, tokens), where the package has it
-        from copilot_eval.redaction import redact  # type: ignore[import-not-found]
+        from copilot_eval.redaction import redact
     except ImportError:
         pass
     else:
