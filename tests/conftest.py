@@ -1,3 +1,21 @@
-"""Shared test configuration: the pytester fixture for plugin tests, and the `runtime` marker enforced."""
+"""Shared test configuration: the pytester fixture for plugin tests, the `runtime` marker enforced, and
+one runtime install for the whole suite."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from copilot_eval.runtime.process.home import HOME_ENV, eval_home
 
 pytest_plugins = ["pytester", "tests.runtime_guard"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Name the tool's cache explicitly, so that processes the tests start find the installed runtime.
+
+    pytester gives its inner pytest runs a temporary HOME; without this each of them installed the
+    runtime again under it (npm, then 423 MB unpacked into the test's folder).
+    """
+    os.environ.setdefault(HOME_ENV, str(eval_home()))

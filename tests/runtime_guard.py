@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -46,19 +47,25 @@ class RuntimeGuard:
         self._record_size = 0
         self._saved_env: str | None = None
         self._undo: list[Callable[[], None]] = []
+        self._watched: set[str] = set()
 
-    def install(self) -> None:
-        """Wrap the in-process ways into a runtime: the pool's lease and the SDK client."""
-        from copilot import CopilotClient
-
-        from copilot_eval.runtime.process.pool import RuntimePool
-
-        self._watch(RuntimePool, "lease", "leased a runtime from a RuntimePool")
-        # The pool starts its runtimes on its host thread, after a lease (already noted); a spare
-        # started there ahead of time must not be charged to whichever test runs next.
-        self._watch(CopilotClient, "start", "started a Copilot runtime (CopilotClient.start)", off_host=True)
-        self._watch(CopilotClient, "create_session", "opened a runtime session (CopilotClient.create_session)")
-        self._watch(CopilotClient, "resume_session", "resumed a runtime session (CopilotClient.resume_session)")
+    def watch_loaded(self) -> None:
+        """Wrap the in-process ways into a runtime, the pool's lease and the SDK client, once their
+        modules are loaded. Importing the SDK here would add a second to every pytest start; a
+        runtime started before they load still goes through COPILOT_CLI_PATH (the guard script)."""
+        pool = sys.modules.get("copilot_eval.runtime.process.pool")
+        if pool is not None and "pool" not in self._watched:
+            self._watched.add("pool")
+            self._watch(pool.RuntimePool, "lease", "leased a runtime from a RuntimePool")
+        sdk = sys.modules.get("copilot")
+        if sdk is not None and "sdk" not in self._watched:
+            self._watched.add("sdk")
+            client = sdk.CopilotClient
+            # The pool starts its runtimes on its host thread, after a lease (already noted); a spare
+            # started there ahead of time must not be charged to whichever test runs next.
+            self._watch(client, "start", "started a Copilot runtime (CopilotClient.start)", off_host=True)
+            self._watch(client, "create_session", "opened a runtime session (CopilotClient.create_session)")
+            self._watch(client, "resume_session", "resumed a runtime session (CopilotClient.resume_session)")
 
     def uninstall(self) -> None:
         """Put the wrapped methods back and remove the guard script."""
@@ -81,6 +88,7 @@ class RuntimeGuard:
 
     def begin(self, item: pytest.Item) -> None:
         """An unmarked test starts: watch it, and point child processes at the guard script."""
+        self.watch_loaded()
         self.unmarked, self.seen = item, []
         self._record_size = self.record.stat().st_size
         self._saved_env = os.environ.get("COPILOT_CLI_PATH")
@@ -117,9 +125,8 @@ class RuntimeGuard:
 
 
 def _on_runtime_host() -> bool:
-    from copilot_eval.runtime.process import host
-
-    return host._host is not None and host._host.in_host()
+    host = sys.modules.get("copilot_eval.runtime.process.host")
+    return host is not None and host._host is not None and host._host.in_host()
 
 
 def _fail_if_seen(guard: RuntimeGuard, item: pytest.Item) -> None:
@@ -133,9 +140,7 @@ _guard_key = pytest.StashKey[RuntimeGuard]()
 
 def pytest_configure(config: pytest.Config) -> None:
     """Start watching for the whole session."""
-    guard = RuntimeGuard()
-    guard.install()
-    config.stash[_guard_key] = guard
+    config.stash[_guard_key] = RuntimeGuard()
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

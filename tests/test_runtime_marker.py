@@ -22,17 +22,20 @@ agent = CopilotEval(model=ScriptedModel.from_dict({"rules": [{"turns": [{"text":
 assert run_copilot_sync(agent, "hello").success
 """
 
+def test_a_unmarked_first_run():
+    assert run_copilot_sync(AGENT, "hello").success
+
 @pytest.mark.runtime
-def test_a_marked():
+def test_b_marked():
     assert run_copilot_sync(AGENT, "hello").success
 
-def test_b_unmarked_reusing_the_pool():
+def test_c_unmarked_reusing_the_pool():
     assert run_copilot_sync(AGENT, "hello").success
 
-def test_c_unmarked_in_a_child_process():
+def test_d_unmarked_in_a_child_process():
     subprocess.run([sys.executable, "-c", SCRIPT], check=True, timeout=60)
 
-def test_d_no_runtime_at_all():
+def test_e_no_runtime_at_all():
     assert AGENT.timeout_s == 30
 '''
 
@@ -52,8 +55,9 @@ def test_unmarked_tests_that_reach_the_runtime_fail_and_name_the_fix(pytester, m
     monkeypatch.setenv("PYTHONPATH", str(REPO))  # the guard is the suite's own plugin, tests.runtime_guard
     pytester.makepyfile(test_guarded=TESTS, test_module_marked=MODULE_MARKED)
     outcome = pytester.runpytest_subprocess("-p", "tests.runtime_guard", "-p", "no:cacheprovider")
-    outcome.assert_outcomes(passed=3, failed=2)
+    outcome.assert_outcomes(passed=3, failed=3)
     text = outcome.stdout.str()
-    assert "test_b_unmarked_reusing_the_pool has no `runtime` marker but leased a runtime from a RuntimePool" in text
-    assert "test_c_unmarked_in_a_child_process has no `runtime` marker but started a Copilot runtime process" in text
-    assert text.count("add @pytest.mark.runtime to the test") == 2
+    assert "test_a_unmarked_first_run has no `runtime` marker but" in text
+    assert "test_c_unmarked_reusing_the_pool has no `runtime` marker but leased a runtime from a RuntimePool" in text
+    assert "test_d_unmarked_in_a_child_process has no `runtime` marker but started a Copilot runtime process" in text
+    assert text.count("add @pytest.mark.runtime to the test") == 3
