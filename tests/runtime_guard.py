@@ -92,7 +92,8 @@ class RuntimeGuard:
         self.unmarked, self.seen = item, []
         self._record_size = self.record.stat().st_size
         self._saved_env = os.environ.get("COPILOT_CLI_PATH")
-        os.environ["COPILOT_CLI_PATH"] = str(self._guard_script(self._saved_env))
+        if os.name == "posix":  # the guard is a shell script; elsewhere only the in-process watch runs
+            os.environ["COPILOT_CLI_PATH"] = str(self._guard_script(self._saved_env))
 
     def end(self) -> None:
         """The unmarked test is over: stop watching and restore the environment."""
