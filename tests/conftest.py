@@ -13,9 +13,15 @@ pytest_plugins = ["pytester", "tests.runtime_guard"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Name the tool's cache explicitly, so that processes the tests start find the installed runtime.
+    """Name the tool's cache explicitly, so that processes the tests start find the installed runtime;
+    under pytest-xdist, set the runtime up once before the workers start.
 
     pytester gives its inner pytest runs a temporary HOME; without this each of them installed the
-    runtime again under it (npm, then 423 MB unpacked into the test's folder).
+    runtime again under it (npm, then 423 MB unpacked into the test's folder). Two workers that both
+    find no runtime on a fresh machine would both install it into the same folder.
     """
     os.environ.setdefault(HOME_ENV, str(eval_home()))
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from copilot_eval.runtime.process.install import install_runtime
+
+        install_runtime()  # a file check when it is already set up
