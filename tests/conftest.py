@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from copilot_eval.runtime.process.home import HOME_ENV, eval_home
+from copilot_eval.cache_root import CACHE_ROOT_ENV, cache_root
 
 pytest_plugins = ["pytester", "tests.runtime_guard"]
 
@@ -20,7 +20,7 @@ def pytest_configure(config: pytest.Config) -> None:
     runtime again under it (npm, then 423 MB unpacked into the test's folder). Two workers that both
     find no runtime on a fresh machine would both install it into the same folder.
     """
-    os.environ.setdefault(HOME_ENV, str(eval_home()))
+    os.environ.setdefault(CACHE_ROOT_ENV, str(cache_root()))
     if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
         from copilot_eval.runtime.process.install import install_runtime
 

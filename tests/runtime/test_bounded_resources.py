@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
-from copilot_eval.runtime.process.home import HOME_ENV, asset_cache_dir, sessions_dir, sweep_stale_homes
+from copilot_eval.cache_root import CACHE_ROOT_ENV
+from copilot_eval.runtime.process.home import asset_cache_dir, sessions_dir, sweep_stale_homes
 from copilot_eval.runtime.process.locate import CLI_PATH_ENV, locate_runtime
 from copilot_eval.runtime.process.pool import RuntimePool
 from copilot_eval.runtime.process.recycle import RecyclePolicy
@@ -102,7 +103,7 @@ def test_a_script_that_used_run_copilot_sync_leaves_no_home_folder_at_exit(tmp_p
     # The script never closes the pool: the exit hooks must end its runtime and remove the folders.
     # A cache of its own (sharing the runtime and its unpacked assets) so no other process sweeps them.
     (tmp_path / "xdg-cache").symlink_to(asset_cache_dir(), target_is_directory=True)
-    env = {**os.environ, HOME_ENV: str(tmp_path), CLI_PATH_ENV: str(locate_runtime().path)}
+    env = {**os.environ, CACHE_ROOT_ENV: str(tmp_path), CLI_PATH_ENV: str(locate_runtime().path)}
     done = subprocess.run([sys.executable, "-c", SCRIPT_THAT_ENDS], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout.strip().splitlines()[-1])

@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.evalsets.repeat_stats import flaky_cases, pass_rates, repeat_stats
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
-from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
@@ -58,8 +59,6 @@ def _summary_cards(folder: RunFolder) -> str:
 
 
 def _repeats(folder: RunFolder) -> str:
-    from copilot_eval.runs.repeats import flaky_cases, pass_rates, repeat_stats
-
     run = folder.run
     if not any(r.repeat_index for r in run.results or []):
         return ""

@@ -8,7 +8,8 @@ from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 
-_STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
+#: The rich style of each case status, wherever a status is printed.
+STATUS_STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
 
 
 def _cut(text: str | None, limit: int = 60) -> str:
@@ -35,7 +36,7 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
         if repeats:
             cells.append(str(result.repeat_index or 0))
         cells += [
-            f"[{_STYLE[status]}]{status.value}[/]",
+            f"[{STATUS_STYLE[status]}]{status.value}[/]",
             _cut(questions.get((result.conversation_number, turn)), 40),
             _cut(result.actual_response),
             _cut(result.failure_reason, 70),
@@ -67,4 +68,4 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
         console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
 
 
-__all__ = ["print_summary", "summary_table", "totals_line"]
+__all__ = ["STATUS_STYLE", "print_summary", "summary_table", "totals_line"]

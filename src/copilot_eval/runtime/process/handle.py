@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.runtime.process.home import remove_home
-from copilot_eval.runtime.requests.router import SessionRouter
+from copilot_eval.runtime.process.router import SessionRouter
 
 # Every runtime process this Python process started and has not stopped, with its home folder.
 _live_processes: dict[subprocess.Popen[Any], Path | None] = {}
