@@ -31,6 +31,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "clean_cmd",
     "compare_cmd",
     "convert_cmd",
+    "history_cmd",
     "inspect_cmd",
     "login_cmd",
     "merge_cmd",
@@ -38,6 +39,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "regrade_cmd",
     "report_cmd",
     "run_cmd",
+    "serve_cmd",
     "setup_cmd",
     "studio_eval_cmd",
     "tools_cmd",
@@ -75,9 +77,9 @@ def _redact_console() -> None:
     import sys
 
     if not isinstance(sys.stdout, RedactingStream):
-        sys.stdout = RedactingStream(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = RedactingStream(sys.stdout)
     if not isinstance(sys.stderr, RedactingStream):
-        sys.stderr = RedactingStream(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = RedactingStream(sys.stderr)
 
 
 def main() -> None:
