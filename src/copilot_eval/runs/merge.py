@@ -61,6 +61,7 @@ def _read(folders: Sequence[Path]) -> tuple[dict[str | None, list[RunFolder]], l
     layouts: dict[str, tuple[str, ...]] = {}
     for folder in folders:
         folder = Path(folder)
+        members: list[tuple[str | None, Path]]
         if not (folder / "run.json").is_file() and (folder / COMPARISON_JSON).is_file():
             labels = tuple(sorted(p.name for p in folder.iterdir() if (p / "run.json").is_file()))
             layouts[str(folder)] = labels
@@ -200,10 +201,11 @@ def merge_run_folders(
         raise MergeError(problems)
     if None in groups:
         return [_merge_group(groups[None], checks[None], out)]
+    labels = sorted(label for label in groups if label is not None)  # a multi-surface run: every group has one
     merged = [
         MergedRun(label, m.run, m.folder)
-        for label in sorted(groups)  # type: ignore[type-var]
-        for m in [_merge_group(groups[label], checks[label], out / label)]  # type: ignore[index]
+        for label in labels
+        for m in [_merge_group(groups[label], checks[label], out / label)]
     ]
     return _confirm_surfaces(merged, out)
 

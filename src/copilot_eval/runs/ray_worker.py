@@ -17,9 +17,11 @@ from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.models.choice import choose_model
 from copilot_eval.runs.case_runner import Unit, play_unit
 from copilot_eval.runs.prepare import load_agent
+from copilot_eval.targets.evidence import TargetResult
 
 
 def _version() -> str | None:
@@ -71,7 +73,9 @@ class PlayWorker:
     async def play(self, unit: Unit, played_on: dict[str, Any]) -> Any:
         """Play ``unit`` on this node's runtime pool; the evidence names this node and process."""
         result = await play_unit(unit, self.agent)
-        result.played_on = PlayedOn(**played_on)
+        # An agent file loads a CopilotEval or a Copilot Studio target: their evidence names where it was played.
+        if isinstance(result, CopilotResult | TargetResult):
+            result.played_on = PlayedOn(**played_on)
         return result
 
     async def close(self) -> None:
