@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from copilot_eval.capture.events import event_data, event_id, event_type, list_or_empty, text_or_none
+from copilot_eval.capture.progress import progress_by_call
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.tool_output import read_tool_output
 from copilot_eval.evidence import CaptureError, ToolCall
@@ -166,8 +167,9 @@ def _apply_completion(
                 message="tool.execution_complete without a boolean success",
             )
         )
-    output = read_tool_output(data.get("result"), is_mcp=call.mcp_server_name is not None)
+    output = read_tool_output(data.get("result"), mcp_server=call.mcp_server_name, failed=call.success is False)
     call.result, call.detailed_result, call.structured_result = output.text, output.detailed, output.structured
+    call.content_items = output.items
     if output.images:
         call.image_content, call.image_media_type = output.images[0].content, output.images[0].media_type
         call.additional_images = output.images[1:]
@@ -226,6 +228,7 @@ def tool_calls_of(
     events: Iterable[dict[str, Any]], *, scope: str, facts: RunFacts | None, errors: list[CaptureError]
 ) -> list[ToolCall]:
     """The tool calls of one agent scope, in first-seen order; problems go to ``errors``."""
+    events = list(events)
     calls: dict[str, ToolCall] = {}
     ledger = _Ledger(errors)
     completions: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
@@ -257,6 +260,9 @@ def tool_calls_of(
             )
             continue
         _apply_completion(call, data, event, facts, errors)
+    for call_id, progress in progress_by_call(events).items():
+        if call_id in calls:
+            calls[call_id].progress = progress
     completed = {call_id for call_id, _, _ in completions}
     for call in calls.values():
         if call.call_id in completed:

@@ -2,6 +2,8 @@
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.content import ContentItem, ToolProgress
+from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
@@ -16,8 +18,10 @@ __all__ = [
     "SCHEMA_VERSION",
     "STOP_REASONS",
     "CaptureError",
+    "ContentItem",
     "CopilotResult",
     "DiscoveredSkill",
+    "HostRequest",
     "McpServerStatus",
     "ModelPrice",
     "PermissionRecord",
@@ -27,6 +31,7 @@ __all__ = [
     "SubagentInvocation",
     "ToolCall",
     "ToolImage",
+    "ToolProgress",
     "Turn",
     "UsageEntry",
     "estimate_cost",

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.runtime.process.home import asset_cache_dir, new_copilot_home
-from copilot_eval.runtime.sdk_internals import runtime_process
+from copilot_eval.runtime.sdk_internals import keep_wire_events, runtime_process
 
 __all__ = ["new_copilot_home", "runtime_environment", "runtime_process", "start_client"]
 
@@ -34,6 +34,7 @@ async def start_client(
     """Start a CopilotClient on the given runtime executable and return it, started."""
     from copilot import CopilotClient, RuntimeConnection
 
+    keep_wire_events()  # evidence is built from what the runtime sent, not the SDK's typed subset
     client = CopilotClient(
         connection=RuntimeConnection.for_stdio(path=str(executable)),
         env=runtime_environment(),
