@@ -71,8 +71,8 @@ def test_provider_config_placeholder_is_not_a_secret():
     [
         (
             {"rules": [{"turns": [{"text": "ok"}]}, {"turns": [{"txt": "x"}]}]},
-            "s.yaml: rules[1].turns[0]: unknown field 'txt' in turn (expected one of text, tool_calls, error, delay_s, "
-            "malformed, cut_off, times, usage)",
+            "s.yaml: rules[1].turns[0]: unknown field 'txt' in turn (expected one of text, tool_calls, ask_user, error, "
+            "delay_s, malformed, cut_off, times, usage)",
         ),
         (
             {"rules": [{"when": {"prompt_matches": "(unclosed"}, "turns": [{"text": "x"}]}]},
@@ -87,11 +87,11 @@ def test_provider_config_placeholder_is_not_a_secret():
         ({"rulez": []}, "s.yaml: unknown field 'rulez' in script (expected one of rules)"),
         (
             {"rules": [{"turns": [{"delay_s": 3}]}]},
-            "s.yaml: rules[0].turns[0]: a turn needs one of text, tool_calls, error, malformed or cut_off",
+            "s.yaml: rules[0].turns[0]: a turn needs one of text, tool_calls, ask_user, error, malformed or cut_off",
         ),
         (
             {"rules": [{"turns": [{"text": "a", "error": {"status": 500}}]}]},
-            "s.yaml: rules[0].turns[0]: 'error' cannot be combined with text, tool_calls, malformed or cut_off",
+            "s.yaml: rules[0].turns[0]: 'error' cannot be combined with text, tool_calls, ask_user, malformed or cut_off",
         ),
         (
             {"rules": [{"turns": [{"error": {"status": 200}}]}]},

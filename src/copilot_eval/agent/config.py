@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from copilot_eval.agent.agent_file import AgentFileError, agent_file_error, read_agent_file, validation_problems
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
+from copilot_eval.agent.sampling_policy import parse_sampling
+from copilot_eval.agent.user_answers import parse_user_answers
 from copilot_eval.models.byok import ByokProvider
 
 PermissionPolicy = Literal["approve_all", "deny_all"] | Callable[..., Any]
@@ -45,6 +47,9 @@ class CopilotEval(BaseModel):
     max_tool_calls: int | None = Field(default=None, ge=0)
     max_turns: int | None = Field(default=None, ge=1)
     permission_policy: PermissionPolicy = "approve_all"
+    # Questions to the user (ask_user, MCP elicitation) and MCP sampling: see agent/user_answers.py.
+    user_answers: Any = None
+    sampling: Any = "decline"
     audit_requests: bool = False
     client_mode: Literal["copilot-cli", "empty"] = "copilot-cli"
     streaming: bool = False
@@ -97,6 +102,16 @@ class CopilotEval(BaseModel):
         if isinstance(value, str) and value not in ("approve_all", "deny_all"):
             raise ValueError("must be 'approve_all', 'deny_all' or a callable")
         return value
+
+    @field_validator("user_answers", mode="before")
+    @classmethod
+    def _user_answers(cls, value: Any) -> Any:
+        return parse_user_answers(value)
+
+    @field_validator("sampling", mode="before")
+    @classmethod
+    def _sampling(cls, value: Any) -> Any:
+        return parse_sampling(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> CopilotEval:

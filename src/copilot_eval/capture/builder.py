@@ -8,6 +8,7 @@ from typing import Any
 
 from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
 from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
+from copilot_eval.capture.host_requests import host_requests_of
 from copilot_eval.capture.mcp_servers import mcp_server_statuses, mcp_startup_failure, mcp_warnings
 from copilot_eval.capture.outcome import decide_outcome
 from copilot_eval.capture.run_facts import RunFacts
@@ -141,7 +142,12 @@ def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
         exception=redact(facts.exception),
         known_at_timeout=tuple(redact(part) or "" for part in facts.known_at_timeout),
         session_error_note=redact(facts.session_error_note),
+        host_answers=tuple(dataclasses.replace(a, **redact_data(_answer_parts(a))) for a in facts.host_answers),
     )
+
+
+def _answer_parts(answer: Any) -> dict[str, Any]:
+    return {"message": answer.message, "answer": answer.answer, "response": answer.response, "problem": answer.problem}
 
 
 def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFacts | None = None) -> CopilotResult:
@@ -165,6 +171,7 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
     for custom in getattr(agent, "custom_agents", None) or ():
         result.warnings.extend(getattr(custom, "warnings", ()))
     result.mcp_servers = mcp_server_statuses(all_events, facts.mcp_servers if facts is not None else None)
+    result.host_requests = host_requests_of(all_events, facts.host_answers if facts is not None else ())
     if facts is not None:
         result.agent_name = facts.agent_name or result.agent_name
         result.prompt = facts.prompt or result.prompt

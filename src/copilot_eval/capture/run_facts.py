@@ -9,6 +9,27 @@ from copilot_eval.evidence import RequestAuditRecord, SkillDiscovery, StopReason
 
 
 @dataclass(frozen=True)
+class HostAnswer:
+    """How the runner answered one request to the host (a question, an elicitation, a sampling).
+
+    The request itself and, for questions and elicitations, the answer are in the session's
+    events; what only the runner knows is which policy decided and what went wrong. A sampling
+    answer is only here: the runtime's completion event does not carry it. ``request_id`` is known
+    for sampling only (the SDK hands the other two handlers no id); those are matched to their
+    events by kind and message, in order.
+    """
+
+    kind: str
+    message: str | None
+    answered_by: str
+    action: str | None = None
+    answer: Any = None
+    response: dict[str, Any] | None = None
+    problem: str | None = None
+    request_id: str | None = None
+
+
+@dataclass(frozen=True)
 class RunFacts:
     """Runner-side facts that no session event carries (how the wait ended, timings, guards, cleanup).
 
@@ -48,9 +69,12 @@ class RunFacts:
     # The runtime's MCP server list taken before the first prompt (rows of name, status, error,
     # optional); None when the run had no MCP servers or never got that far.
     mcp_servers: list[dict[str, Any]] | None = None
+    # How each request to the host (question, elicitation, sampling) was answered, in order.
+    host_answers: tuple[HostAnswer, ...] = ()
 
     def __post_init__(self) -> None:
         # Accept any iterable of ids from the runner, but keep the record immutable.
         object.__setattr__(self, "refused_call_ids", frozenset(self.refused_call_ids))
         object.__setattr__(self, "abandoned_call_ids", frozenset(self.abandoned_call_ids))
         object.__setattr__(self, "known_at_timeout", tuple(self.known_at_timeout))
+        object.__setattr__(self, "host_answers", tuple(self.host_answers))
