@@ -23,6 +23,11 @@ _EXPORTS: dict[str, str] = {
     "UsageEntry": "copilot_eval.evidence.usage",
     "ModelPrice": "copilot_eval.evidence.usage",
     "SubagentInvocation": "copilot_eval.evidence.result",
+    "ContentItem": "copilot_eval.evidence.content",
+    "HostRequest": "copilot_eval.evidence.host_request",
+    "UserAnswer": "copilot_eval.agent.user_answers",
+    "UserRequest": "copilot_eval.agent.user_answers",
+    "SamplingRequest": "copilot_eval.models.sampling",
     "ScriptedModel": "copilot_eval.models.scripted",
     "ScriptError": "copilot_eval.models.scripted",  # deprecated: InvalidScriptError
     "InvalidScriptError": "copilot_eval.models.scripted",
