@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from copilot_eval.capture.events import int_or_none, text_or_none
+from copilot_eval.capture.events import dict_or_empty, int_or_none, text_or_none
 from copilot_eval.evidence import ContentItem
 
 RUNTIME_NOTE = re.compile(r"\[MCP [^\]]*omitted[^\]]*\]")
@@ -72,7 +72,7 @@ def _read_item(raw: dict[str, Any], index: int, problems: list[str]) -> ContentI
         item.title, item.description = text_or_none(raw.get("title")), text_or_none(raw.get("description"))
         item.size = int_or_none(raw.get("size"))
     elif kind == "resource":
-        resource = raw.get("resource") if isinstance(raw.get("resource"), dict) else {}
+        resource = dict_or_empty(raw.get("resource"))
         item.uri, item.mime_type = text_or_none(resource.get("uri")), text_or_none(resource.get("mimeType"))
         if "blob" in resource:
             _with_bytes(item, _decode(resource.get("blob"), where, problems))

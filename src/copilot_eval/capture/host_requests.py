@@ -11,7 +11,7 @@ completion carries nothing, so the answer comes from the runner's ``HostAnswer``
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Literal
 
 from copilot_eval.capture.events import agent_scope, dict_or_empty, event_data, event_type, list_or_empty, text_or_none
 from copilot_eval.capture.run_facts import HostAnswer
@@ -27,7 +27,7 @@ def sampling_text(request: dict[str, Any]) -> str | None:
         return None
     content = messages[-1].get("content")
     parts = content if isinstance(content, list) else [content]
-    texts = [part.get("text") for part in parts if isinstance(part, dict) and isinstance(part.get("text"), str)]
+    texts = [str(part["text"]) for part in parts if isinstance(part, dict) and isinstance(part.get("text"), str)]
     return "".join(texts) if texts else None
 
 
@@ -51,7 +51,9 @@ def _opened(kind: str, data: dict[str, Any], event: dict[str, Any]) -> HostReque
         )
     if kind == "elicitation.requested":
         url = text_or_none(data.get("url"))
-        mode = data.get("mode") if data.get("mode") in ("form", "url") else ("url" if url else "form")
+        mode: Literal["form", "url"] = (
+            "url" if data.get("mode") == "url" or (url and data.get("mode") != "form") else "form"
+        )
         return HostRequest(
             kind="elicitation",
             asked_by=text_or_none(data.get("elicitationSource")),

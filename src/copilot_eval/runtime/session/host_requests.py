@@ -24,8 +24,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from copilot_eval.agent.sampling_policy import DECLINE
-from copilot_eval.agent.user_answers import DECLINED_ANSWER, Reply, UserRequest, as_reply, scripted_reply
-from copilot_eval.capture.events import WIRE_ATTRIBUTE
+from copilot_eval.agent.user_answers import (
+    DECLINED_ANSWER,
+    Action,
+    Reply,
+    RequestKind,
+    UserRequest,
+    as_reply,
+    scripted_reply,
+)
+from copilot_eval.capture.events import WIRE_ATTRIBUTE, dict_or_empty, list_or_empty
 from copilot_eval.capture.host_requests import sampling_text
 from copilot_eval.capture.run_facts import HostAnswer
 from copilot_eval.models.sampling import SamplingFailed, SamplingRequest, create_message_result, sample_with_model
@@ -150,7 +158,7 @@ class HostAnswering:
     async def on_elicitation(self, context: Mapping[str, Any]) -> dict[str, Any]:
         """SDK ``on_elicitation_request``: an MCP server asks the user for a form or a URL visit."""
         url = context.get("url")
-        kind = "url" if context.get("mode") == "url" or url else "form"
+        kind: RequestKind = "url" if context.get("mode") == "url" or url else "form"
         message = str(context.get("message") or "")
         pending = UserRequest(
             kind=kind,
@@ -200,11 +208,11 @@ class HostAnswering:
     async def _answer_sampling(self, event: Any) -> None:
         from copilot.generated.rpc import UIHandlePendingSamplingRequest
 
-        wire = getattr(event, WIRE_ATTRIBUTE, None) or {}
-        data = wire.get("data") if isinstance(wire.get("data"), dict) else {}
-        params = data.get("request") if isinstance(data.get("request"), dict) else {}
+        wire = dict_or_empty(getattr(event, WIRE_ATTRIBUTE, None))
+        data = dict_or_empty(wire.get("data"))
+        params = dict_or_empty(data.get("request"))
         request_id = str(getattr(event.data, "request_id", None) or data.get("requestId"))
-        messages = params.get("messages") if isinstance(params.get("messages"), list) else []
+        messages = list_or_empty(params.get("messages"))
         request = SamplingRequest(
             asked_by=getattr(event.data, "server_name", None),
             text=sampling_text(params) or "",
@@ -216,7 +224,7 @@ class HostAnswering:
             answered_by, response, problem, text = "declined: the request's messages were not readable", None, None, ""
         else:
             answered_by, response, problem, text = await self._sampling_reply(request)
-        action = "accept" if response is not None else "decline"
+        action: Action = "accept" if response is not None else "decline"
         reply = Reply(action, text if response is not None else None, answered_by, problem)
         self._keep("sampling", request.text, reply, response=response, request_id=request_id)
         try:
