@@ -31,8 +31,8 @@ _EXPORTS: dict[str, str] = {
     "ScriptedModel": "copilot_eval.models.scripted",
     "ScriptError": "copilot_eval.models.scripted",  # deprecated: InvalidScriptError
     "InvalidScriptError": "copilot_eval.models.scripted",
-    "FunctionModel": "copilot_eval.models.function",
-    "CallTool": "copilot_eval.models.function",
+    "FunctionModel": "copilot_eval.models.function.model",
+    "CallTool": "copilot_eval.models.function.returns",
     "ModelSource": "copilot_eval.models.base",
     "Recorder": "copilot_eval.models.replay",
     "Replay": "copilot_eval.models.replay",

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from copilot_eval import ScriptedModel
-from copilot_eval.runtime.process.home import eval_home
+from copilot_eval.cache_root import cache_root
 
 FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
 FILESYSTEM_VERSION = "2026.8.31"
@@ -97,7 +97,7 @@ def _npm_server(package: str, version: str) -> list[str]:
     if npm is None or node is None:
         pytest.skip(f"npm and node are needed to install {package} (apt-get install npm)")
     short = package.rsplit("/", 1)[-1]
-    folder = eval_home() / "test-servers" / f"{short}-{version}"
+    folder = cache_root() / "test-servers" / f"{short}-{version}"
     entry = folder / "node_modules" / Path(*package.split("/")) / "dist" / "index.js"
     if not entry.is_file():
         folder.mkdir(parents=True, exist_ok=True)

@@ -72,13 +72,13 @@ async def test_a_failing_function_ends_the_run_with_its_error_named() -> None:
 
 
 def test_a_bad_return_value_and_bad_settings_are_named() -> None:
-    from copilot_eval.models.function_endpoint import _read_result
+    from copilot_eval.models.function.returns import read_result
 
     with pytest.raises(TypeError, match="must return text"):
-        _read_result(42)
+        read_result(42)
     with pytest.raises(TypeError, match="a non-empty list of text and CallTool"):
-        _read_result(["fine", 42])
-    assert _read_result(["Checking", " now.", CallTool("a"), CallTool("b")]) == (
+        read_result(["fine", 42])
+    assert read_result(["Checking", " now.", CallTool("a"), CallTool("b")]) == (
         "Checking now.",
         (CallTool("a"), CallTool("b")),
     )

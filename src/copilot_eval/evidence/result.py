@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.host_request import HostRequest
@@ -20,7 +21,6 @@ from copilot_eval.evidence.tool_call import ToolCall
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
-from copilot_eval.reports.atomic import write_text_atomically
 
 SCHEMA_VERSION = 2
 """Version of the native JSON form. 2 added content items, tool progress and host requests;

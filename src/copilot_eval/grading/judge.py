@@ -18,7 +18,7 @@ from typing import Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import CaseStatus, EvalTestCase
 from copilot_eval.evidence.result import CopilotResult
-from copilot_eval.grading.protocol import CaseEvidence, Grade
+from copilot_eval.grading.protocol import CaseEvidence, Grade, ungradable
 
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 
@@ -71,7 +71,7 @@ class LlmJudge:
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Ask the judge; errors of the agent, the reference or the judge become ``error`` grades."""
-        from copilot_eval.grading.protocol import ungradable
+        # imported on use: running a judge loads the Copilot SDK (about 0.6 s); deterministic graders never need it
         from copilot_eval.runtime.session.runner import run_copilot
 
         if (error := ungradable(self.name, case, evidence, needs_reference=self.needs_reference)) is not None:
@@ -103,7 +103,9 @@ class LlmJudge:
         if evidence.evidence_path is None:
             return None
         case_path = Path(evidence.evidence_path)
-        path = case_path.with_name(f"{case_path.stem}.{_slug(self.name)}.judge.json")
+        # The turns of a conversation share one session file; each turn's judge needs its own.
+        turn = f".turn{evidence.turn_index + 1}" if evidence.turn_index else ""
+        path = case_path.with_name(f"{case_path.stem}{turn}.{_slug(self.name)}.judge.json")
         return str(result.save(path))
 
 

@@ -6,8 +6,10 @@ from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 
-_STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
+#: The rich style of each case status, wherever a status is printed.
+STATUS_STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
 
 
 def _cut(text: str | None, limit: int = 60) -> str:
@@ -34,7 +36,7 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
         if repeats:
             cells.append(str(result.repeat_index or 0))
         cells += [
-            f"[{_STYLE[status]}]{status.value}[/]",
+            f"[{STATUS_STYLE[status]}]{status.value}[/]",
             _cut(questions.get((result.conversation_number, turn)), 40),
             _cut(result.actual_response),
             _cut(result.failure_reason, 70),
@@ -44,10 +46,9 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
 
 
 def totals_line(run: EvalRun) -> str:
-    """One line: score over graded cases, the four counts, and the confidence."""
-    graded = run.passed + run.failed
+    """One line: score over graded cases (n/a when nothing could be graded), the four counts, the confidence."""
     return (
-        f"score {run.general_quality_percent:g}% over {graded} graded; "
+        f"score {score_over_graded(run)}; "
         f"[green]{run.passed} passed[/] [red]{run.failed} failed[/] [yellow]{run.errored or 0} errors[/] "
         f"{run.not_graded or 0} unknown; confidence {run.confidence.value}"
     )
@@ -61,9 +62,10 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
         console.print(line)
     if run.note:
         console.print(f"[dim]{run.note}[/]")
-    if run.runtime_limitation:
-        standing = f" ({run.limitation_standing.value})" if run.limitation_standing else ""
-        console.print(f"[bold yellow]runtime limitation{standing}:[/] {run.runtime_limitation}", highlight=False)
+    if (heading := limitation_heading(run)) is not None:
+        confirmed = confirmed_by_text(run)
+        text = f"{run.runtime_limitation} {confirmed}" if confirmed else run.runtime_limitation
+        console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
 
 
-__all__ = ["print_summary", "summary_table", "totals_line"]
+__all__ = ["STATUS_STYLE", "print_summary", "summary_table", "totals_line"]

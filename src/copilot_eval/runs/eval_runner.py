@@ -32,7 +32,8 @@ from copilot_eval.evalsets import (
     validate_eval_test_set,
 )
 from copilot_eval.grading.protocol import Grader, needs_reference
-from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
+from copilot_eval.grading.similarity import TextSimilarity
+from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
@@ -94,7 +95,8 @@ def summarise(
     results = sorted(results, key=lambda r: (r.repeat_index or 0, r.conversation_number, r.turn or 1))
     count = {status: sum(r.effective_status is status for r in results) for status in CaseStatus}
     graded = count[CaseStatus.PASS] + count[CaseStatus.FAIL]
-    # The score is over graded cases only; when none was graded it is 0 and the limitation says why.
+    # The score is over graded cases only. With none graded there is no score: the percent stays 0
+    # (the seed's field is a number) and gradedCases=0 says it is none; every view shows "n/a".
     percent = 100.0 * count[CaseStatus.PASS] / graded if graded else 0.0
     limitation = detect_runtime_limitation(results, fallback_texts=fallback_texts)
     notes = [note] if note else []
@@ -107,6 +109,7 @@ def summarise(
         run_at=started,
         agent_name=agent_name,
         general_quality_percent=round(percent, 2),
+        graded_cases=graded,
         passed=count[CaseStatus.PASS],
         failed=count[CaseStatus.FAIL],
         errored=count[CaseStatus.ERROR],
@@ -164,8 +167,6 @@ async def run_eval_set(
     checkpoint, ``run.json`` and ``results.csv`` are written there; ``resume`` continues the run
     recorded in it. Raises EvalSetError for an invalid set, CheckpointError for a foreign checkpoint.
     """
-    from copilot_eval.grading.similarity import TextSimilarity
-
     graders = list(graders) if graders else [TextSimilarity()]
     if validate:
         problems = validate_eval_test_set(test_set, profile) + check_references(test_set, graders)
@@ -185,6 +186,7 @@ async def run_eval_set(
     finished: list[EvalCaseResult] = [r for unit in units for r in done.get(unit.key, [])]
     gate = asyncio.Semaphore(concurrency)
     if pool is None:
+        # imported on use: the runtime loads the Copilot SDK (about 0.6 s); a Copilot Studio target never needs it
         from copilot_eval.runtime.process.pool import shared_pool
 
         pool = shared_pool()
@@ -231,8 +233,6 @@ async def run_eval_set(
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
-    "RESULTS_CSV",
-    "RUN_JSON",
     "check_references",
     "plan_units",
     "run_eval_set",

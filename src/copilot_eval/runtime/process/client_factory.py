@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.runtime.process.home import asset_cache_dir, new_copilot_home
-from copilot_eval.runtime.sdk_internals import keep_wire_events, runtime_process
+from copilot_eval.runtime.sdk_internals import keep_wire_events
 
-__all__ = ["new_copilot_home", "runtime_environment", "runtime_process", "start_client"]
+__all__ = ["runtime_environment", "start_client"]
 
 
 def runtime_environment() -> dict[str, str]:

@@ -37,7 +37,7 @@ from copilot_eval.capture.events import WIRE_ATTRIBUTE, dict_or_empty, list_or_e
 from copilot_eval.capture.host_requests import sampling_text
 from copilot_eval.capture.run_facts import HostAnswer
 from copilot_eval.models.sampling import SamplingFailed, SamplingRequest, create_message_result, sample_with_model
-from copilot_eval.runtime.session.run_control import RunControl
+from copilot_eval.runtime.requests.run_control import RunControl
 
 
 async def _off_loop(fn: Callable[..., Any], argument: Any, caller_loop: asyncio.AbstractEventLoop | None) -> Any:

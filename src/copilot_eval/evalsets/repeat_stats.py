@@ -1,7 +1,9 @@
 """Repeats: pass@k (passed in at least one of k tries), pass^k (passed in all k) and flaky cases.
 
 Only graded attempts count: an errored repeat is neither a try that passed nor one that failed,
-so a case with no graded attempt has unknown (``None``) rates.
+so a case with no graded attempt has unknown (``None``) rates. They are read from an EvalRun
+alone, so they live here, where both ``runs`` (the summary line) and ``reports`` (the HTML
+report) read them.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from copilot_eval.evalsets import CaseStatus, EvalRun
+from copilot_eval.evalsets.run_model import CaseStatus, EvalRun
 
 
 @dataclass(frozen=True)
