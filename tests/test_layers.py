@@ -54,7 +54,8 @@ FACADE = PACKAGE
 RUNTIME_ORDER = ("sdk_internals", "process", "requests", "session", "offered_tools")
 
 # Inside models/: the three in-process sources (scripted, function, replay) share the wire and
-# never import each other; the boundary (base), the live-model guard and the choice sit beside them.
+# never import each other; the boundary (base), the live-model guard, the choice and sampling (an MCP
+# server's sampling request answered by any source, through its endpoint or BYOK provider) sit beside them.
 MODELS_MAY_IMPORT: dict[str, frozenset[str]] = {
     "wire": frozenset(),
     "renames": frozenset(),
@@ -63,6 +64,7 @@ MODELS_MAY_IMPORT: dict[str, frozenset[str]] = {
     "github": frozenset(),
     "guard": frozenset({"base"}),
     "choice": frozenset({"base", "byok", "github", "guard"}),
+    "sampling": frozenset(),
     "scripted": frozenset({"wire", "renames"}),
     "function": frozenset({"wire"}),
     "replay": frozenset({"base", "choice", "wire"}),

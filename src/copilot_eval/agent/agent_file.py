@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.agent.suggest import unknown_key
+from copilot_eval.models.byok import ByokModel, ByokProvider
 from copilot_eval.models.scripted import ScriptedModel
 
 PYTHON_ONLY = {
@@ -67,8 +68,6 @@ def _sampling_model(value: dict[str, Any], base: Path, problems: list[str]) -> A
         problems.append(f"sampling.{str(problem).removeprefix('model.').removeprefix('model: ')}")
         return "decline"
     if "provider" in fields:
-        from copilot_eval.models.byok import ByokModel, ByokProvider
-
         try:
             return ByokModel(str(fields["model"]), ByokProvider(**fields["provider"]))
         except (ValidationError, TypeError) as error:

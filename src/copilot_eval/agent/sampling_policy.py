@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from copilot_eval.models.base import ModelSource
+
 DECLINE = "decline"
 
 
@@ -20,8 +22,6 @@ def parse_sampling(value: Any) -> Any:
     """The ``sampling`` field: ``"decline"``, a function, or a model source; ValueError otherwise."""
     if value == DECLINE or value is None:
         return DECLINE
-    from copilot_eval.models.base import ModelSource
-
     if isinstance(value, ModelSource):
         if getattr(value, "live", False) and type(value).__name__ == "GitHubModel":
             raise ValueError(
