@@ -16,6 +16,7 @@ from typing import Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.runtime.process.environment import EnvironmentPolicy
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
@@ -62,7 +63,9 @@ class SessionRun:
         self.settings = session_settings(
             agent, choice, working_directory=self.working_directory, config_directory=str(self.home), tools=self.tools
         )
+        self.environment = EnvironmentPolicy(minimal=agent.minimal_env, pass_env=agent.pass_env)
         self.configuration = configuration_snapshot(self.settings, choice)
+        self.configuration["environment"] = self.environment.description
         self.session_id = f"copilot-eval-{uuid.uuid4()}"
         endpoint = (
             choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
