@@ -3,7 +3,7 @@
 The SDK offers no public way to reach a few things copilot-eval needs: the runtime's process (to
 notice its death and name its exit), the client's session map (to keep it bounded), the user
 function inside a ``define_tool`` Tool (to run it off the loop and keep its exception), the
-SDK's result normaliser, and two fields a wrapping WebSocket handler must share with the one it
+SDK's result normaliser and its exception result, and two fields a wrapping WebSocket handler must share with the one it
 wraps. Each access is a small function here, so an SDK upgrade that moves one of them breaks one
 module, and every function degrades to "unknown" rather than raising when the part is gone.
 """
@@ -60,6 +60,21 @@ def normalize_tool_result(value: Any) -> Any:
     return value if isinstance(value, ToolResult) else _normalize_result(value)
 
 
+def exception_tool_result(error_text: str) -> Any:
+    """The ``ToolResult`` the SDK's ``define_tool`` makes of a handler's exception, marked the way the
+    SDK marks it: the session then sends the runtime only the error, and the runtime tells the
+    model its standard failure text ("Failed to execute `name` tool ... Tool execution failed")."""
+    from copilot.tools import ToolResult
+
+    return ToolResult(
+        text_result_for_llm="Invoking this tool produced an error. Detailed information is not available.",
+        result_type="failure",
+        error=error_text,
+        tool_telemetry={},
+        _from_exception=True,
+    )
+
+
 def shared_websocket_completion(inner: Any) -> Any:
     """The completion future of a WebSocket handler: the SDK waits on it, so a handler wrapping
     another must hand out the inner one."""
@@ -73,6 +88,7 @@ def pass_close_on_dispose(outer: Any, inner: Any) -> None:
 
 __all__ = [
     "define_tool_parts",
+    "exception_tool_result",
     "forget_session",
     "normalize_tool_result",
     "pass_close_on_dispose",

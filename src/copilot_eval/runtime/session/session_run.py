@@ -175,6 +175,8 @@ class SessionRun:
             prompt=self.prompts[0],
             abandoned_call_ids=control.abandoned_call_ids,
             tool_exceptions=dict(control.tool_exceptions),
+            tool_results=dict(control.tool_results),
+            tool_messages_sent=dict(self.chain.tool_messages.sent) if self.chain.tool_messages else {},
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
             skill_discovery=self.skill_discovery,
