@@ -31,7 +31,12 @@ from collections.abc import Mapping
 from typing import Any, TextIO
 from urllib.parse import quote, quote_plus
 
-from copilot_eval.redaction.environment import GITHUB_TOKEN_VARIABLES, is_secret_name, secret_values
+from copilot_eval.redaction.environment import (
+    GITHUB_TOKEN_VARIABLES,
+    is_secret_name,
+    secret_header_values,
+    secret_values,
+)
 from copilot_eval.redaction.shapes import SHAPE_KINDS, holds_shape, scrub_shapes
 
 MIN_SECRET_LENGTH = 8
@@ -104,6 +109,26 @@ def register_environment_secrets(environ: Mapping[str, str] | None = None) -> li
     if environ is None:
         _environment_read = True
     _install_log_redaction()  # token shapes are scrubbed from log records even with nothing registered
+    return sorted(names)
+
+
+def register_server_secrets(servers: Mapping[str, Any]) -> list[str]:
+    """Register the secrets of MCP server entries (name -> entry): ``env`` values named like secrets
+    and ``headers`` that carry credentials; return the marker names (``SERVER.VARIABLE``).
+
+    A server gets these values from its entry, and one that prints its environment or request
+    headers sends them straight back into a tool result.
+    """
+    names = set()
+    for server, entry in servers.items():
+        if not isinstance(entry, Mapping):
+            continue
+        env, headers = entry.get("env"), entry.get("headers")
+        found = [*secret_values(env, minimum=MIN_SECRET_LENGTH)] if isinstance(env, Mapping) else []
+        found += [*secret_header_values(headers, minimum=MIN_SECRET_LENGTH)] if isinstance(headers, Mapping) else []
+        for name, value in found:
+            register_secret(value, f"{server}.{name}")
+            names.add(f"{server}.{name}")
     return sorted(names)
 
 
@@ -280,5 +305,6 @@ __all__ = [
     "redact_log_record",
     "register_environment_secrets",
     "register_secret",
+    "register_server_secrets",
     "registered_secret_names",
 ]

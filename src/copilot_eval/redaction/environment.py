@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterator, Mapping
 from urllib.parse import unquote
 
-__all__ = ["GITHUB_TOKEN_VARIABLES", "is_secret_name", "secret_values"]
+__all__ = ["GITHUB_TOKEN_VARIABLES", "is_secret_header", "is_secret_name", "secret_header_values", "secret_values"]
 
 GITHUB_TOKEN_VARIABLES = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
 """The variables a GitHub token is read from, in the order the runtime reads them."""
@@ -51,6 +51,24 @@ def is_secret_name(name: str) -> bool:
     if upper in GITHUB_TOKEN_VARIABLES or upper.endswith(_ANY_ENDING):
         return True
     return bool(_SEPARATED_ENDING.search(upper) or _CONNECTION_NAME.search(upper))
+
+
+_SECRET_HEADER = re.compile(r"AUTHORIZATION|COOKIE|API[_-]?KEY|TOKEN|SECRET|PASSWORD|(?:^|[_-])KEY$", re.IGNORECASE)
+
+
+def is_secret_header(name: str) -> bool:
+    """Whether an HTTP header's name marks its value as a secret (``Authorization``, ``X-Api-Key``, ...)."""
+    return bool(_SECRET_HEADER.search(name))
+
+
+def secret_header_values(headers: Mapping[str, str], *, minimum: int = 8) -> Iterator[tuple[str, str]]:
+    """(header name, secret value) pairs: the whole value and, for ``Bearer xyz``, the credential alone."""
+    for name, value in headers.items():
+        if not isinstance(name, str) or not isinstance(value, str) or not is_secret_header(name):
+            continue
+        for form in {value, value.partition(" ")[2].strip()}:
+            if _worth_registering(form, minimum):
+                yield name, form
 
 
 def _worth_registering(value: str, minimum: int) -> bool:

@@ -13,6 +13,7 @@ from copilot_eval.agent.config import CopilotEval
 
 # Model choice lives at the model boundary; these names stay importable from here.
 from copilot_eval.models.base import AgentConfigError, ModelChoice, choose_model
+from copilot_eval.redaction import register_server_secrets
 
 __all__ = [
     "AgentConfigError",
@@ -70,6 +71,10 @@ def session_settings(
     if agent.disabled_skills:
         settings["disabled_skills"] = list(agent.disabled_skills)
     settings.update(agent.extra_config)
+    # An MCP server gets its entry's env and headers; one that prints them sends them straight back.
+    register_server_secrets(settings.get("mcp_servers") or {})
+    for custom in settings.get("custom_agents") or []:
+        register_server_secrets(custom.get("mcp_servers") or {} if isinstance(custom, dict) else {})
     return settings
 
 
