@@ -100,7 +100,9 @@ class CopilotEval(BaseModel):
     def _variable_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for index, name in enumerate(value):
             if not name.strip() or "=" in name:
-                raise ValueError(f"[{index}]: expected a variable name or pattern (AWS_PROFILE, MYAPP_*), got {name!r}")
+                raise ValueError(
+                    f"pass_env.{index}: expected a variable name or pattern (AWS_PROFILE, MYAPP_*), got {name!r}"
+                )
         return value
 
     @field_validator("permission_policy")
