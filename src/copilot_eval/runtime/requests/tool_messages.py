@@ -25,6 +25,10 @@ from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_web
 
 __all__ = ["ToolMessageLog", "tool_messages_of"]
 
+# A body that holds a tool message holds one of these (chat, Responses); any other is not parsed.
+_MARKS = ("tool_call_id", "function_call_output")
+_BYTE_MARKS = tuple(mark.encode() for mark in _MARKS)
+
 
 def _text(content: Any) -> str | None:
     """A message's text: a string, or its text parts joined by a blank line (None: no text at all)."""
@@ -69,6 +73,12 @@ class ToolMessageLog(ForwardingHandler):
 
     def note(self, data: str | bytes, *, frame: bool = False) -> None:
         """Record the tool messages of one request body (or WebSocket ``response.create`` frame)."""
+        if isinstance(data, bytes):
+            holds_one = any(mark in data for mark in _BYTE_MARKS)
+        else:
+            holds_one = any(mark in data for mark in _MARKS)
+        if not holds_one:
+            return  # no tool message in it (a first request): not worth parsing
         try:
             body = json.loads(data)
         except (ValueError, UnicodeDecodeError):
