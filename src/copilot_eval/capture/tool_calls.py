@@ -20,7 +20,6 @@ from copilot_eval.evidence.tool_call import ToolException
 _CANCEL_CODES = {"cancelled", "canceled", "aborted", "abort"}
 # The result types a tool result can have (the SDK's ToolResultType); a failed completion carries it as its code.
 _RESULT_TYPES = ("success", "failure", "rejected", "denied", "timeout")
-_REFUSED_TEXT = "refused by the tool budget before the handler ran"
 _ABANDONED_TEXT = "the handler had not returned when the run ended; it was abandoned and its outcome is unknown"
 
 
@@ -230,9 +229,6 @@ def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[Capture
     sent = facts.tool_messages_sent.get(call.call_id)
     if sent is not None and sent != call.result:
         call.sent_to_model = sent
-    if call.call_id in facts.refused_call_ids:
-        call.success = False
-        call.error = call.error or _REFUSED_TEXT
     if call.call_id in facts.abandoned_call_ids:
         # The handler never returned: any completion the runtime reported is the runner's own
         # abandonment notice, not the tool's outcome, which stays unknown.
@@ -290,9 +286,9 @@ def tool_calls_of(
         if call.call_id in completed:
             continue  # already judged with its completion (an abandoned call is reset to not completed)
         _apply_facts(call, facts, errors=errors)
-        refused = facts is not None and call.call_id in facts.refused_call_ids
+        # A call the tool budget refused needs no fact: the runtime completes it with the hook's refusal.
         abandoned = facts is not None and call.call_id in facts.abandoned_call_ids
-        if not refused and not abandoned:
+        if not abandoned:
             errors.append(
                 CaptureError(
                     kind="missing_completion",
