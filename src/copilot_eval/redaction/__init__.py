@@ -28,7 +28,7 @@ import os
 import re
 import threading
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import Any, TextIO, overload
 from urllib.parse import quote, quote_plus
 
 from copilot_eval.redaction.environment import (
@@ -165,7 +165,11 @@ def contains_secret(text: str) -> bool:
     return isinstance(text, str) and (_holds_registered(text) or holds_shape(text))
 
 
-def redact(text: str) -> str:
+@overload
+def redact(text: str) -> str: ...
+@overload
+def redact(text: None) -> None: ...
+def redact(text: str | None) -> str | None:
     """``text`` with every registered secret and token shape replaced by its marker (unchanged when none)."""
     if not _environment_read:
         _start_up()
