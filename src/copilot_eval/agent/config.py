@@ -52,6 +52,10 @@ class CopilotEval(BaseModel):
     user_answers: Any = None
     sampling: Any = "decline"
     audit_requests: bool = False
+    # The runtime, its MCP servers and the agent's shell get the whole environment unless
+    # minimal_env: then only what the runtime needs, plus the pass_env names (fnmatch patterns).
+    minimal_env: bool = False
+    pass_env: tuple[str, ...] = ()
     client_mode: Literal["copilot-cli", "empty"] = "copilot-cli"
     streaming: bool = False
     runtime_path: Path | None = None
@@ -96,6 +100,16 @@ class CopilotEval(BaseModel):
                 raise ValueError(f"tools[{index}]: must be a define_tool() tool or a Python callable")
         return value
 
+    @field_validator("pass_env")
+    @classmethod
+    def _variable_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for index, name in enumerate(value):
+            if not name.strip() or "=" in name:
+                raise ValueError(
+                    f"pass_env.{index}: expected a variable name or pattern (AWS_PROFILE, MYAPP_*), got {name!r}"
+                )
+        return value
+
     @field_validator("permission_policy")
     @classmethod
     def _policy(cls, value: Any) -> Any:
@@ -121,6 +135,10 @@ class CopilotEval(BaseModel):
             overlap = set(self.allowed_tools) & set(self.excluded_tools)
             if overlap:
                 raise ValueError(f"allowed_tools and excluded_tools both name {sorted(overlap)}")
+        if self.pass_env and not self.minimal_env:
+            raise ValueError(
+                "pass_env only applies with minimal_env=True (without it the runtime gets every variable already)"
+            )
         if self.client_mode == "empty" and self.allowed_tools is None:
             raise ValueError("client_mode='empty' needs an explicit allowed_tools list")
         return self

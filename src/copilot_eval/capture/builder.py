@@ -17,6 +17,7 @@ from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_suba
 from copilot_eval.capture.tool_calls import tool_calls_of
 from copilot_eval.capture.usage import premium_requests, usage_of
 from copilot_eval.evidence import CaptureError, CopilotResult, RequestAuditRecord, SubagentInvocation
+from copilot_eval.evidence.tool_call import ToolException
 from copilot_eval.redaction import redact, redact_data
 
 BLOCKING_KINDS = frozenset(
@@ -119,6 +120,12 @@ def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts
     result.stop_reason, result.success, result.error = outcome.stop_reason, outcome.success, outcome.error
 
 
+def _redacted_exception(raised: ToolException | str) -> ToolException | str:
+    if isinstance(raised, ToolException):
+        return ToolException.model_validate(redact_data(raised.model_dump()))
+    return redact(raised)
+
+
 def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
     """The runner's facts with registered secrets scrubbed from every text they carry."""
     if facts is None:
@@ -135,7 +142,9 @@ def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
         cleanup_error=redact(facts.cleanup_error),
         prompt=redact(facts.prompt),
         configuration=redact_data(facts.configuration),
-        tool_exceptions=redact_data(facts.tool_exceptions),
+        tool_exceptions={call_id: _redacted_exception(raised) for call_id, raised in facts.tool_exceptions.items()},
+        tool_results=redact_data(facts.tool_results),
+        tool_messages_sent=redact_data(facts.tool_messages_sent),
         request_audit=audit,
         stop_request=stop_request,
         runtime_exit=redact(facts.runtime_exit),

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.evidence import RequestAuditRecord, SkillDiscovery, StopReason
+from copilot_eval.evidence.tool_call import ToolException
 
 
 @dataclass(frozen=True)
@@ -60,9 +61,15 @@ class RunFacts:
     prompt: str | None = None
     # Handlers that never returned and were given up on: their outcome is unknown.
     abandoned_call_ids: frozenset[str] = field(default_factory=frozenset)
-    # call id -> "ExceptionType: message" of a Python handler that raised; the runtime only
-    # reports a generic failure text, so this is the only place the real exception survives.
-    tool_exceptions: dict[str, str] = field(default_factory=dict)
+    # call id -> what a Python handler raised (a ToolException, or its "ExceptionType: message"
+    # text); the model and the runtime get only the SDK's generic failure text, so this is the
+    # only place the real exception survives.
+    tool_exceptions: dict[str, ToolException | str] = field(default_factory=dict)
+    # call id -> (result type, text for the model, error) a Python handler handed the runtime.
+    tool_results: dict[str, tuple[str, str, str | None]] = field(default_factory=dict)
+    # call id -> the tool message of that call as the model's requests carried it; only where the
+    # run sees the requests (an in-process model source, or audit_requests=True).
+    tool_messages_sent: dict[str, str] = field(default_factory=dict)
     cleanup_error: str | None = None
     # The runtime's MCP server list taken before the first prompt (rows of name, status, error,
     # optional); None when the run had no MCP servers or never got that far.

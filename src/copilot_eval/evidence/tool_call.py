@@ -19,6 +19,18 @@ class ToolImage(BaseModel):
     media_type: str | None = None
 
 
+class ToolException(BaseModel):
+    """What a Python tool raised: kept in the evidence only; the model was sent the SDK's standard failure text."""
+
+    type: str
+    message: str
+    traceback: list[str] = Field(default_factory=list)
+    """The innermost frames, ``file:line in function``, outermost first (the handler's own code)."""
+
+    def __str__(self) -> str:
+        return f"{self.type}: {self.message}" if self.message else self.type
+
+
 class ToolCall(BaseModel):
     """A tool call: what was asked, whether it completed, and what came back.
 
@@ -50,6 +62,14 @@ class ToolCall(BaseModel):
     parent_call_id: str | None = None
     turn_id: str | None = None
     duration_ms: float | None = None
+    # The tool's result type as the runtime was told it: success, failure, rejected, denied or
+    # timeout (None when not known).
+    result_type: str | None = None
+    # The tool message the model was actually sent for this call, when it differs from ``result``
+    # (a failure's text, a built-in tool's longer error); None when the run could not see it.
+    sent_to_model: str | None = None
+    # What a Python tool raised (type, message, traceback summary); never shown to the model.
+    exception: ToolException | None = None
 
     @property
     def evidence_complete(self) -> bool:

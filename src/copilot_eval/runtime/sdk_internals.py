@@ -3,10 +3,10 @@
 The SDK offers no public way to reach a few things copilot-eval needs: the runtime's process (to
 notice its death and name its exit), the client's session map (to keep it bounded), the user
 function inside a ``define_tool`` Tool (to run it off the loop and keep its exception), the
-SDK's result normaliser, and two fields a wrapping WebSocket handler must share with the one it
-wraps, and the JSON object each session event was parsed from (the SDK's typed events drop
-fields the runtime sends: content annotations, a sampling request's messages). Each access is a
-small function here, so an SDK upgrade that moves one of them breaks one
+SDK's result normaliser and its exception result, two fields a wrapping WebSocket handler must
+share with the one it wraps, and the JSON object each session event was parsed from (the SDK's
+typed events drop fields the runtime sends: content annotations, a sampling request's messages).
+Each access is a small function here, so an SDK upgrade that moves one of them breaks one
 module, and every function degrades to "unknown" rather than raising when the part is gone.
 """
 
@@ -94,6 +94,21 @@ def keep_wire_events() -> bool:
     return True
 
 
+def exception_tool_result(error_text: str) -> Any:
+    """The ``ToolResult`` the SDK's ``define_tool`` makes of a handler's exception, marked the way the
+    SDK marks it: the session then sends the runtime only the error, and the runtime tells the
+    model its standard failure text ("Failed to execute `name` tool ... Tool execution failed")."""
+    from copilot.tools import ToolResult
+
+    return ToolResult(
+        text_result_for_llm="Invoking this tool produced an error. Detailed information is not available.",
+        result_type="failure",
+        error=error_text,
+        tool_telemetry={},
+        _from_exception=True,
+    )
+
+
 def shared_websocket_completion(inner: Any) -> Any:
     """The completion future of a WebSocket handler: the SDK waits on it, so a handler wrapping
     another must hand out the inner one."""
@@ -108,6 +123,7 @@ def pass_close_on_dispose(outer: Any, inner: Any) -> None:
 __all__ = [
     "WIRE_ATTRIBUTE",
     "define_tool_parts",
+    "exception_tool_result",
     "forget_session",
     "keep_wire_events",
     "normalize_tool_result",

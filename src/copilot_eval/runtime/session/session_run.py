@@ -17,6 +17,7 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.models.choice import ModelChoice
+from copilot_eval.runtime.process.environment import EnvironmentPolicy
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
@@ -63,7 +64,9 @@ class SessionRun:
         self.settings = session_settings(
             agent, choice, working_directory=self.working_directory, config_directory=str(self.home), tools=self.tools
         )
+        self.environment = EnvironmentPolicy(minimal=agent.minimal_env, pass_env=agent.pass_env)
         self.configuration = {**configuration_snapshot(self.settings, choice), **policy_snapshot(agent)}
+        self.configuration["environment"] = self.environment.description
         self.host = HostAnswering(agent, self.control, caller_loop=caller_loop)
         self.session_id = f"copilot-eval-{uuid.uuid4()}"
         endpoint = (
@@ -179,6 +182,8 @@ class SessionRun:
             prompt=self.prompts[0],
             abandoned_call_ids=control.abandoned_call_ids,
             tool_exceptions=dict(control.tool_exceptions),
+            tool_results=dict(control.tool_results),
+            tool_messages_sent=dict(self.chain.tool_messages.sent) if self.chain.tool_messages else {},
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
             skill_discovery=self.skill_discovery,
