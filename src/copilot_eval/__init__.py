@@ -19,6 +19,7 @@ _EXPORTS: dict[str, str] = {
     "CustomAgent": "copilot_eval.agent.custom_agent",
     "CopilotResult": "copilot_eval.evidence.result",
     "ToolCall": "copilot_eval.evidence.tool_call",
+    "ToolException": "copilot_eval.evidence.tool_call",
     "Turn": "copilot_eval.evidence.turn",
     "UsageEntry": "copilot_eval.evidence.usage",
     "ModelPrice": "copilot_eval.evidence.usage",

@@ -9,7 +9,7 @@ from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
 from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
-from copilot_eval.evidence.tool_call import ToolCall, ToolImage
+from copilot_eval.evidence.tool_call import ToolCall, ToolException, ToolImage
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost
 
@@ -29,6 +29,7 @@ __all__ = [
     "StopReason",
     "SubagentInvocation",
     "ToolCall",
+    "ToolException",
     "ToolImage",
     "ToolProgress",
     "Turn",

@@ -31,13 +31,14 @@ from collections.abc import Mapping
 from typing import Any, TextIO, overload
 from urllib.parse import quote, quote_plus
 
-from copilot_eval.redaction.environment import (
-    GITHUB_TOKEN_VARIABLES,
-    is_secret_name,
-    secret_header_values,
-    secret_values,
-)
-from copilot_eval.redaction.shapes import SHAPE_KINDS, holds_shape, scrub_shapes
+# The package's public names are listed in __all__; the helpers it uses from its own modules are
+# bound under private names, so that the package binds no public name it does not list.
+from copilot_eval.redaction.environment import GITHUB_TOKEN_VARIABLES, is_secret_name
+from copilot_eval.redaction.environment import secret_header_values as _secret_header_values
+from copilot_eval.redaction.environment import secret_values as _secret_values
+from copilot_eval.redaction.shapes import SHAPE_KINDS
+from copilot_eval.redaction.shapes import holds_shape as _holds_shape
+from copilot_eval.redaction.shapes import scrub_shapes as _scrub_shapes
 
 MIN_SECRET_LENGTH = 8
 """Shorter values are not registered: scrubbing them would mangle ordinary text (and ``no-key``
@@ -101,7 +102,7 @@ def register_environment_secrets(environ: Mapping[str, str] | None = None) -> li
     secret.
     """
     global _environment_read
-    found = secret_values(os.environ if environ is None else environ, minimum=MIN_SECRET_LENGTH)
+    found = _secret_values(os.environ if environ is None else environ, minimum=MIN_SECRET_LENGTH)
     names = set()
     for name, value in found:
         register_secret(value, name)
@@ -124,8 +125,8 @@ def register_server_secrets(servers: Mapping[str, Any]) -> list[str]:
         if not isinstance(entry, Mapping):
             continue
         env, headers = entry.get("env"), entry.get("headers")
-        found = [*secret_values(env, minimum=MIN_SECRET_LENGTH)] if isinstance(env, Mapping) else []
-        found += [*secret_header_values(headers, minimum=MIN_SECRET_LENGTH)] if isinstance(headers, Mapping) else []
+        found = [*_secret_values(env, minimum=MIN_SECRET_LENGTH)] if isinstance(env, Mapping) else []
+        found += [*_secret_header_values(headers, minimum=MIN_SECRET_LENGTH)] if isinstance(headers, Mapping) else []
         for name, value in found:
             register_secret(value, f"{server}.{name}")
             names.add(f"{server}.{name}")
@@ -162,7 +163,7 @@ def contains_secret(text: str) -> bool:
     """Whether ``text`` contains a registered secret in any of its forms, or a token shape."""
     if not _environment_read:
         _start_up()
-    return isinstance(text, str) and (_holds_registered(text) or holds_shape(text))
+    return isinstance(text, str) and (_holds_registered(text) or _holds_shape(text))
 
 
 @overload
@@ -178,7 +179,7 @@ def redact(text: str | None) -> str | None:
     pattern = _pattern
     if pattern is not None and _holds_registered(text):
         text = pattern.sub(lambda match: marker(_secrets.get(match.group(0), "secret")), text)
-    return scrub_shapes(text, marker)
+    return _scrub_shapes(text, marker)
 
 
 def redact_bytes(data: bytes) -> bytes:
@@ -196,7 +197,7 @@ def _probe_is_clean(value: Any) -> bool | None:
         return None
     # The JSON-escaped form of every secret is registered, and the shapes allow JSON escapes, so
     # the dump shows any secret inside.
-    return not (_holds_registered(probe) or holds_shape(probe))
+    return not (_holds_registered(probe) or _holds_shape(probe))
 
 
 def redact_data(value: Any) -> Any:
