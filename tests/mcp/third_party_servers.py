@@ -3,7 +3,7 @@
 The PyPI servers (``mcp-server-time``, ``mcp-server-git``) come with the ``dev`` extra. The npm
 servers (``server-filesystem``, and ``server-everything``, the MCP project's server exercising
 every feature of the protocol) are installed on first use into the tool's cache
-(``<eval home>/test-servers``), each at a pinned version, with npm; without npm the tests that
+(``<cache root>/test-servers``), each at a pinned version, with npm; without npm the tests that
 need them skip and say why.
 """
 

@@ -28,7 +28,7 @@ from urllib.parse import quote
 import pytest
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
-from tests.redaction.everything_server import everything_server
+from tests.mcp.third_party_servers import everything_server
 
 pytestmark = [pytest.mark.runtime, pytest.mark.slow]
 
