@@ -198,8 +198,10 @@ def test_progress_of_an_unknown_shape_keeps_its_text_and_guesses_nothing():
 
 def test_a_file_of_schema_version_1_is_still_read(everything, tmp_path):
     data = json.loads(everything.save(tmp_path / "new.json").read_text())
+    version_2_fields = ("content_items", "progress", "result_type", "sent_to_model", "exception")
     for call in data["all_tool_calls"]:
-        call.pop("content_items"), call.pop("progress")
+        for field in version_2_fields:
+            call.pop(field)
     data.pop("host_requests")
     data["schema_version"] = 1
     (tmp_path / "old.json").write_text(json.dumps(data))
@@ -207,6 +209,9 @@ def test_a_file_of_schema_version_1_is_still_read(everything, tmp_path):
     assert old.schema_version == SCHEMA_VERSION == 2
     assert old.all_tool_calls[0].result == everything.all_tool_calls[0].result
     assert old.all_tool_calls[0].content_items == [] and old.host_requests == []
+    assert [(c.result_type, c.sent_to_model, c.exception) for c in old.all_tool_calls] == [(None, None, None)] * len(
+        old.all_tool_calls
+    )
 
 
 def test_an_unknown_schema_version_is_refused_naming_what_is_read(tmp_path):

@@ -23,8 +23,9 @@ from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, s
 from copilot_eval.redaction import redact, redact_data
 
 SCHEMA_VERSION = 2
-"""Version of the native JSON form. 2 added content items, tool progress and host requests;
-files of version 1 are still read (what they lack is empty: they never recorded it)."""
+"""Version of the native JSON form. 2 added content items, tool progress, host requests and each
+tool call's result type, message sent to the model and exception; files of version 1 are still
+read (what they lack is empty: they never recorded it)."""
 READABLE_VERSIONS = frozenset({1, 2})
 
 
@@ -298,8 +299,9 @@ class CopilotResult(BaseModel):
 def upgrade_result_data(data: dict[str, Any]) -> dict[str, Any]:
     """The saved form of an older schema version as the current one (children included).
 
-    Version 1 had no content items, progress or host requests: they stay empty, since a file of
-    that version never recorded them; its tool calls keep their text, images and structured result.
+    Version 1 had no content items, progress, host requests, result types, messages sent to the
+    model or exceptions: they stay empty, since a file of that version never recorded them; its
+    tool calls keep their text, error, images and structured result.
     """
     data = {**data, "schema_version": SCHEMA_VERSION}
     invocations = data.get("subagent_invocations")
