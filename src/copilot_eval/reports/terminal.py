@@ -37,7 +37,7 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
             cells.append(str(result.repeat_index or 0))
         cells += [
             f"[{STATUS_STYLE[status]}]{status.value}[/]",
-            _cut(questions.get((result.conversation_number, turn)), 40),
+            _cut(questions.get((result.conversation_number, turn)) or result.case_id, 40),
             _cut(result.actual_response),
             _cut(result.failure_reason, 70),
         ]
