@@ -57,10 +57,11 @@ def _wrapper_agrees(display: str, payload: Any) -> bool:
     # Only FastMCP's wrapper promises that the display text shows the wrapped value.
     if not (isinstance(payload, dict) and set(payload) == {"result"}):
         return True
-    value = payload["result"]
+    value: object = payload["result"]
     if isinstance(value, str):
         return display == value
-    return _loads(display) == value  # a non-string value is shown as JSON; compare meaning
+    shown: object = _loads(display)
+    return shown == value  # a non-string value is shown as JSON; compare meaning
 
 
 def _trailing_json(content: str) -> Any:

@@ -57,7 +57,10 @@ def repeat_stats(run: EvalRun) -> list[CaseRepeats]:
         status = result.effective_status
         counts[1] += status in (CaseStatus.PASS, CaseStatus.FAIL)
         counts[2] += status is CaseStatus.PASS
-    return [CaseRepeats(number, *counts, turn=turn) for (number, turn), counts in sorted(tally.items())]
+    return [
+        CaseRepeats(number, attempts, graded, passes, turn=turn)
+        for (number, turn), (attempts, graded, passes) in sorted(tally.items())
+    ]
 
 
 def pass_rates(run: EvalRun) -> tuple[float | None, float | None]:

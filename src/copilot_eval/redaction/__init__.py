@@ -171,7 +171,8 @@ def redact(text: str) -> str: ...
 @overload
 def redact(text: None) -> None: ...
 def redact(text: str | None) -> str | None:
-    """``text`` with every registered secret and token shape replaced by its marker (unchanged when none)."""
+    """``text`` with every registered secret and token shape replaced by its marker (unchanged when none;
+    ``None`` stays ``None``, so an optional field can be passed as it is)."""
     if not _environment_read:
         _start_up()
     if not isinstance(text, str):

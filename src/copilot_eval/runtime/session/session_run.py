@@ -180,7 +180,7 @@ class SessionRun:
             tool_calls_admitted=control.tool_calls_admitted if control.max_tool_calls is not None else None,
             agent_name=self.agent.name,
             prompt=self.prompts[0],
-            abandoned_call_ids=control.abandoned_call_ids,
+            abandoned_call_ids=frozenset(control.abandoned_call_ids),
             tool_exceptions=dict(control.tool_exceptions),
             tool_results=dict(control.tool_results),
             tool_messages_sent=dict(self.chain.tool_messages.sent) if self.chain.tool_messages else {},

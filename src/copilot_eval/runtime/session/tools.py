@@ -46,7 +46,7 @@ def _params_model(fn: Callable[..., Any]) -> tuple[type[BaseModel], list[str], s
         default = ... if param.default is inspect.Parameter.empty else param.default
         fields[name] = (annotation, default)
         names.append(name)
-    model = create_model(f"{fn.__name__}_params", **fields)  # type: ignore[call-overload]
+    model = create_model(f"{fn.__name__}_params", **fields)
     return model, names, invocation_param
 
 
@@ -152,7 +152,7 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
     if isinstance(tool, Tool):
         fn, make_args = _sdk_tool_parts(tool)
         name, description, schema = tool.name, tool.description, tool.parameters
-        extra = {
+        extra: dict[str, Any] = {
             "overrides_built_in_tool": tool.overrides_built_in_tool,
             "skip_permission": tool.skip_permission,
             "metadata": tool.metadata,
