@@ -91,7 +91,7 @@ async def _in_process(endpoint: Any, body: dict[str, Any], session_id: str | Non
         request_id=f"sampling-{uuid.uuid4()}",
         transport="http",
         url=_IN_PROCESS_URL,
-        headers={},  # type: ignore[arg-type]
+        headers={},
         cancel_event=asyncio.Event(),
         session_id=session_id,
         interaction_type="mcp-sampling",

@@ -90,7 +90,7 @@ def keep_wire_events() -> bool:
         return event
 
     parse_keeping_wire.keeps_wire = True  # type: ignore[attr-defined]
-    client_module.session_event_from_dict = parse_keeping_wire
+    client_module.session_event_from_dict = parse_keeping_wire  # type: ignore[assignment]  # returns parse's event
     return True
 
 
