@@ -23,6 +23,11 @@ _EXPORTS: dict[str, str] = {
     "UsageEntry": "copilot_eval.evidence.usage",
     "ModelPrice": "copilot_eval.evidence.usage",
     "SubagentInvocation": "copilot_eval.evidence.result",
+    "Step": "copilot_eval.evidence.trajectory",
+    "Regex": "copilot_eval.evidence.trajectory",
+    "ANY": "copilot_eval.evidence.trajectory",
+    "TrajectoryMatch": "copilot_eval.evidence.trajectory",
+    "assert_trajectory": "copilot_eval.evidence.trajectory",
     "ScriptedModel": "copilot_eval.models.scripted",
     "ScriptError": "copilot_eval.models.scripted",  # deprecated: InvalidScriptError
     "InvalidScriptError": "copilot_eval.models.scripted",

@@ -32,7 +32,7 @@ def test_the_issue_example_reads_as_a_diff():
         "(order_id: expected 1042, got 1043)",
     )
     assert "3. lookup_order(order_id=1043) [ok] in turn 1" in match.diff()
-    assert "1. search_orders(customer=\"ada\") [ok] in turn 1  <- step 1" in match.diff()
+    assert '1. search_orders(customer="ada") [ok] in turn 1  <- step 1' in match.diff()
 
 
 @pytest.mark.parametrize(
@@ -75,7 +75,9 @@ def test_a_step_found_only_before_its_predecessor_is_called_out_of_order():
     calls = [call(1, "refund_order"), call(2, "lookup_order", order_id=1042)]
     match = match_trajectory([LOOKUP_1042, REFUND], calls)
     assert not match
-    assert match.problems == ("expected step 2 `refund_order(...)`: `refund_order()` at call 1 matches it but out of order",)
+    assert match.problems == (
+        "expected step 2 `refund_order(...)`: `refund_order()` at call 1 matches it but out of order",
+    )
 
 
 def test_argument_values_keep_their_types():

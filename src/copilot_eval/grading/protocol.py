@@ -7,10 +7,11 @@ runtime, an empty reference, a judge that broke); it is never a pass and never t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from copilot_eval.evalsets import CaseStatus, EvalTestCase, GradeRecord
+from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet, GradeRecord
 from copilot_eval.evidence.result import CopilotResult
 
 
@@ -83,6 +84,16 @@ def needs_reference(grader: object) -> bool:
     return bool(getattr(grader, "needs_reference", False))
 
 
+def fit_problems(graders: Sequence[object], test_set: EvalTestSet) -> list[str]:
+    """What the graders find wrong with ``test_set`` before a run (graders say so with ``fit_problems``)."""
+    problems: list[str] = []
+    for grader in graders:
+        check = getattr(grader, "fit_problems", None)
+        if callable(check):
+            problems += check(test_set)
+    return problems
+
+
 def ungradable(
     method: str,
     case: EvalTestCase,
@@ -107,4 +118,13 @@ def passed_if(condition: bool) -> CaseStatus:
     return CaseStatus.PASS if condition else CaseStatus.FAIL
 
 
-__all__ = ["NO_REFERENCE", "CaseEvidence", "Grade", "Grader", "needs_reference", "passed_if", "ungradable"]
+__all__ = [
+    "NO_REFERENCE",
+    "CaseEvidence",
+    "Grade",
+    "Grader",
+    "fit_problems",
+    "needs_reference",
+    "passed_if",
+    "ungradable",
+]

@@ -13,6 +13,8 @@ from copilot_eval.grading.exact import ExactMatch, Normalisation
 from copilot_eval.grading.keywords import KeywordMatch
 from copilot_eval.grading.protocol import Grader
 from copilot_eval.grading.similarity import DEFAULT_THRESHOLD, TextSimilarity
+from copilot_eval.grading.trajectory import TrajectoryGrader
+from copilot_eval.grading.trajectory_file import TrajectoryFileError
 
 #: Every spec form, shown in help and in error messages.
 SPEC_FORMS: dict[str, str] = {
@@ -21,6 +23,7 @@ SPEC_FORMS: dict[str, str] = {
     "similarity": f"similarity | similarity:PASS  (a fraction 0-1 or a percent, default {DEFAULT_THRESHOLD}; "
     "scores are recorded 0-100)",
     "capability": "capability:tool:NAME,skill:NAME,subagent:NAME  (a bare NAME is a tool)",
+    "trajectory": "trajectory:FILE  (a YAML file of expected steps per conversation and turn; see docs/graders.md)",
     "compare_meaning": "compare_meaning | compare_meaning:PASS_SCORE  (0-100, default 50; needs --judge)",
     "general_quality": "general_quality  (needs --judge)",
     "labels": "labels:LABEL=pass,LABEL=fail  (needs --judge)",
@@ -123,6 +126,13 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
         return TextSimilarity(_number(spec, name, args) if args else DEFAULT_THRESHOLD)
     if name == "capability":
         return _capability(spec, args)
+    if name == "trajectory":
+        if not args.strip():
+            raise _fail(spec, "name the trajectory file", name)
+        try:
+            return TrajectoryGrader.from_file(args.strip())
+        except TrajectoryFileError as exc:
+            raise _fail(spec, str(exc), name) from None
     if name == "compare_meaning":
         return CompareMeaning(judge, pass_score=_number(spec, name, args) if args else DEFAULT_PASS_SCORE, pool=pool)
     if name == "general_quality":

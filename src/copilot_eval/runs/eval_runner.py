@@ -31,7 +31,7 @@ from copilot_eval.evalsets import (
     turn_numbers,
     validate_eval_test_set,
 )
-from copilot_eval.grading.protocol import Grader, needs_reference
+from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import Checkpoint
@@ -61,11 +61,12 @@ def plan_units(test_set: EvalTestSet, repeat: int) -> list[Unit]:
 
 
 def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[str]:
-    """Refuse a run only when a grader needs reference answers and no case has one, naming both."""
+    """Refuse a run when a grader needs reference answers and no case has one, or a grader's file does not fit the set."""
+    fit = fit_problems(graders, test_set)
     if any(case.response.strip() for case in test_set.cases):
-        return []  # cases without one get the error "no reference answer for this case", one by one
+        return fit  # cases without one get the error "no reference answer for this case", one by one
     numbers = ", ".join(str(n) for n in dict.fromkeys(case.conversation_number for case in test_set.cases))
-    return [
+    return fit + [
         f"grader {getattr(g, 'name', type(g).__name__)!r} needs a reference answer and no case has one "
         f"(conversationNumber {numbers}); fill in the response column or choose graders that need none "
         "(general_quality, labels, capability, keywords)"

@@ -6,6 +6,7 @@ the pytest assertion helper and the trajectory grader all use this one engine.
 
 from copilot_eval.evidence.trajectory.alignment import MatchMode
 from copilot_eval.evidence.trajectory.calls import CALL_KINDS, CallKind, ObservedCall
+from copilot_eval.evidence.trajectory.check import assert_trajectory, check_trajectory
 from copilot_eval.evidence.trajectory.steps import ANY, AnyValue, Equals, Regex, Step, StepLike
 from copilot_eval.evidence.trajectory.verdict import METRICS, Metric, TrajectoryMatch, match_trajectory
 
@@ -23,5 +24,7 @@ __all__ = [
     "Step",
     "StepLike",
     "TrajectoryMatch",
+    "assert_trajectory",
+    "check_trajectory",
     "match_trajectory",
 ]
