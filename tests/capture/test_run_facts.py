@@ -1,4 +1,4 @@
-"""What the runner adds: stop reason, cleanup, refused and abandoned calls, its own records."""
+"""What the runner adds: stop reason, cleanup, abandoned calls, its own records."""
 
 from __future__ import annotations
 
@@ -69,13 +69,6 @@ def test_blocking_capture_error_fails_a_completed_run():
     events = one_call_session(tool_start("c1", "get_balance", ARGS))
     result = result_from_events(events, facts=RunFacts(stop_reason="completed"))
     assert result.success is False and "missing_completion" in result.error
-
-
-def test_refused_call_is_a_known_failure_not_a_missing_completion():
-    events = one_call_session(tool_start("c1", "get_balance", ARGS))
-    result = result_from_events(events, facts=RunFacts(stop_reason="tool_budget_exceeded", refused_call_ids={"c1"}))
-    call = result.all_tool_calls[0]
-    assert call.success is False and "budget" in call.error and result.capture_errors == []
 
 
 def test_abandoned_handler_is_a_cancellation_with_unknown_outcome():

@@ -119,6 +119,24 @@ def test_parent_evidence_checks_child_evidence():
     assert not result.evidence_complete and not child.success
 
 
+def test_a_child_is_judged_by_the_rule_that_judges_a_session():
+    # A child has no runner facts: like a saved log it succeeds only when it finished (its subagent
+    # completed), with no error and no blocking capture error, and a failure always says why.
+    completed = result_from_events(child_run(child_usage=True)).subagent_invocations[0].result
+    assert (completed.success, completed.error) == (True, None)
+    unfinished = [e for e in child_run(child_usage=True) if e["type"] != "subagent.completed"]
+    child = result_from_events(unfinished).subagent_invocations[0].result
+    assert (child.success, child.error) == (False, "subagent status: running")
+    incomplete = [
+        e
+        for e in child_run(child_usage=True)
+        if not (e["type"] == "tool.execution_complete" and e["data"]["toolCallId"] == "k1")
+    ]
+    child = result_from_events(incomplete).subagent_invocations[0].result
+    assert child.success is False and child.error.startswith("incomplete evidence: ")
+    assert "k1" in child.error
+
+
 def test_nested_subagents_build_a_tree():
     outer, inner = "agent-1", "agent-2"
     events = [

@@ -58,3 +58,18 @@ def test_passing_cases_lose_their_folder_and_failing_ones_keep_it(temp_root: Pat
         cases.append(SimpleNamespace(effective_status=SimpleNamespace(value=status), evidence_path=evidence.name))
     assert discard_passing_workdirs(cases, temp_root) == 1
     assert not passing.exists() and failing.exists()
+
+
+def test_evidence_of_a_run_with_a_relative_out_is_found(temp_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `copilot-eval run` writes to eval-runs/NAME by default: evidence paths are then relative to
+    # the working directory, not to the run folder, and must still lead to the passing case's folder.
+    monkeypatch.chdir(temp_root)
+    passing = _folder(temp_root, "copilot-eval-run-p")
+    out = Path("eval-runs") / "set-1"
+    (out / "evidence").mkdir(parents=True)
+    (out / "evidence" / "case1-r0.json").write_text(json.dumps({"working_directory": str(passing)}))
+    case = SimpleNamespace(
+        effective_status=SimpleNamespace(value="pass"), evidence_path=str(out / "evidence" / "case1-r0.json")
+    )
+    assert discard_passing_workdirs([case], out) == 1
+    assert not passing.exists()

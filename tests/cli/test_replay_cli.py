@@ -108,4 +108,5 @@ def test_regrade_names_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
         [*CLI, "regrade", str(tmp_path), "--grader", "exact"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 2
-    assert f"{tmp_path / 'run.json'}: not found" in done.stderr
+    assert f"{tmp_path / 'run.json'}: 1 problem" in done.stderr
+    assert "no run.json here; pass the folder `copilot-eval run --out` wrote" in done.stderr

@@ -36,6 +36,7 @@ class RealRuns:
     junit: Path
     tools_output: str
     outage_output: str
+    outage_junit: Path
 
 
 def make_real_runs(root: Path) -> RealRuns:
@@ -47,7 +48,12 @@ def make_real_runs(root: Path) -> RealRuns:
         '"Do you sell tandems?","No, we do not sell tandems."\n',
         encoding="utf-8",
     )
-    tools, outage, junit = root / "run-tools", root / "run-outage", root / "junit.xml"
+    tools, outage, junit, outage_junit = (
+        root / "run-tools",
+        root / "run-outage",
+        root / "junit.xml",
+        root / "outage.xml",
+    )
     first = cli(
         "run",
         test_set,
@@ -62,6 +68,18 @@ def make_real_runs(root: Path) -> RealRuns:
         junit,
     )
     assert first.returncode == 0, first.stdout + first.stderr
-    second = cli("run", test_set, "--agent", OUTAGE_AGENT, "--out", outage, "--no-progress", "--baseline", tools)
+    second = cli(
+        "run",
+        test_set,
+        "--agent",
+        OUTAGE_AGENT,
+        "--out",
+        outage,
+        "--no-progress",
+        "--baseline",
+        tools,
+        "--junit",
+        outage_junit,
+    )
     assert second.returncode == 0, second.stdout + second.stderr
-    return RealRuns(tools, outage, junit, first.stdout, second.stdout)
+    return RealRuns(tools, outage, junit, first.stdout, second.stdout, outage_junit)

@@ -54,7 +54,9 @@ def test_real_run_report_in_chromium(browser, real_runs, tmp_path):
 @pytest.mark.runtime
 def test_outage_report_and_comparison_in_chromium(browser, real_runs, tmp_path):
     _load_offline(browser, real_runs.outage / "report.html")
-    assert browser.evaluate("document.getElementById('limitation').innerText").startswith("Runtime limitation")
+    assert browser.evaluate("document.getElementById('limitation').innerText").startswith(
+        "Suspected runtime limitation"
+    )
     _screenshot_is_a_page(browser, tmp_path / "outage.png")
     _load_offline(browser, real_runs.outage / "comparison.html")
     assert "regressed" in browser.evaluate("document.body.innerText")

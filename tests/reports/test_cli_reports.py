@@ -10,6 +10,7 @@ import jsonschema
 import pytest
 
 from copilot_eval.evalsets.schema_files import load_schema
+from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION
 from tests.reports.real_runs import RECEIPT_ANSWER, RealRuns, cli
 
 pytestmark = [pytest.mark.runtime, pytest.mark.slow]
@@ -34,7 +35,7 @@ def test_real_run_json_validates_against_the_shipped_schema(runs):
     for folder in (runs.tools, runs.outage):
         data = json.loads((folder / "run.json").read_text(encoding="utf-8"))
         jsonschema.validate(data, load_schema("eval-run.schema.json"))
-        assert data["schemaVersion"] == 1
+        assert data["schemaVersion"] == RUN_SCHEMA_VERSION
         assert all(r["evidencePath"].startswith("evidence/") for r in data["results"] if "evidencePath" in r)
 
 
@@ -44,6 +45,27 @@ def test_junit_of_a_real_run(runs):
     assert set(cases) == {"case 1", "case 2"}
     assert cases["case 1"].find("failure") is None and cases["case 2"].find("failure") is not None
     assert suite.get("failures") == "1" and suite.get("errors") == "0"
+
+
+def test_a_run_in_which_nothing_could_be_graded_shows_no_score_in_any_view(runs):
+    # The outage run's two cases are errors: run.json keeps the seed's number and says how many
+    # cases it is over; every view says there is no score instead of showing "0 % over 0 graded".
+    outage = json.loads((runs.outage / "run.json").read_text(encoding="utf-8"))
+    assert (outage["generalQualityPercent"], outage["gradedCases"], outage["errored"]) == (0, 0, 2)
+    tools = json.loads((runs.tools / "run.json").read_text(encoding="utf-8"))
+    assert (tools["generalQualityPercent"], tools["gradedCases"]) == (50, 2)
+    terminal = " ".join(runs.outage_output.split())
+    assert "score n/a: nothing could be graded; 0 passed 0 failed 2 errors" in terminal
+    assert "score 50% over 2 graded" in " ".join(runs.tools_output.split())
+    html = unescape((runs.outage / "report.html").read_text(encoding="utf-8"))
+    assert "<b>n/a: nothing could be graded</b>score" in html and "over 0 graded" not in html
+    markdown = cli("report", runs.outage, "--out", runs.outage / "again.html", "--markdown", "-").stdout
+    assert markdown.startswith("### shop: n/a: nothing could be graded\n") and "0%" not in markdown
+    suite = ET.parse(runs.outage_junit).getroot().find("testsuite")
+    properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
+    assert (properties["score_percent"], properties["graded_cases"]) == ("n/a: nothing could be graded", "0")
+    for view in (terminal, html, markdown):
+        assert "0% over 0" not in view and "0 % over 0" not in view
 
 
 def test_baseline_comparison_of_a_real_outage(runs):
@@ -60,7 +82,9 @@ def test_baseline_comparison_of_a_real_outage(runs):
 def test_compare_command_fails_on_regression_when_asked(runs):
     done = cli("compare", runs.tools, runs.outage, "--markdown", "-", "--fail-on-regression")
     assert done.returncode == 1
-    assert done.stdout.startswith("### shop: comparison with the baseline") and "-50 points" in done.stdout
+    assert done.stdout.startswith("### shop: comparison with the baseline")
+    # Nothing in the outage run could be graded: it has no score, so there is no delta either.
+    assert "score 50% -> n/a: nothing could be graded (no score to compare)" in done.stdout
     reverse = cli("compare", runs.outage, runs.tools, "--fail-on-regression")
     assert reverse.returncode == 0 and "1 improved" in reverse.stdout
 
@@ -69,7 +93,11 @@ def test_report_command_rewrites_the_report_and_prints_markdown(runs, tmp_path):
     done = cli("report", runs.outage, "--out", tmp_path / "outage.html", "--markdown", "-")
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "outage.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
-    assert "> **Runtime limitation" in done.stdout and "| 1 | 1 | 0 | error |" in done.stdout
+    assert "### shop: n/a: nothing could be graded" in done.stdout
+    assert (
+        "> **Suspected runtime limitation:** 2 of 2 cases ended in execution errors" in done.stdout
+        and "| 1 | 1 | 0 | error |" in done.stdout
+    )
 
 
 def test_bad_folders_exit_2_naming_them(tmp_path):

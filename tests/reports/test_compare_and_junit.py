@@ -86,5 +86,26 @@ def test_junit_failures_errors_and_the_limitation_property():
     assert cases["case 3"].find("error").get("message") == "case 3 error (not an agent failure)"
     assert cases["case 4"].find("error").get("type") == "unknown"
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
-    assert properties["runtime_limitation"] == "Suspected runtime limitation: HTTP 500"
-    assert properties["score_percent"] == "50"
+    # A limitation written the old way (its standing in the text) is read as today's fields.
+    assert (properties["runtime_limitation"], properties["runtime_limitation_standing"]) == ("HTTP 500", "suspected")
+    assert (properties["score_percent"], properties["graded_cases"]) == ("50", "2")
+
+
+def test_a_summary_only_record_with_nothing_graded_has_no_score_while_zero_percent_stays_a_score():
+    from copilot_eval.reports.markdown import run_summary_markdown
+    from copilot_eval.reports.terminal import totals_line
+
+    # Records without gradedCases (older run.json, the seed's summary-only shape) are read from
+    # their counts: 0 passed and 0 failed is nothing graded; 0 passed and 6 failed is a real 0 %.
+    nothing = EvalRun(test_set_name="outage", general_quality_percent=0, passed=0, failed=0, errored=3)
+    raybot = EvalRun(test_set_name="Ray Knowledge Eval - 6Q", general_quality_percent=0, passed=0, failed=6)
+    assert "score n/a: nothing could be graded;" in totals_line(nothing)
+    assert "score 0% over 6 graded;" in totals_line(raybot)
+    assert run_summary_markdown(nothing).startswith("### outage: n/a: nothing could be graded\n")
+    assert run_summary_markdown(raybot).startswith("### Ray Knowledge Eval - 6Q: 0% over 6 graded\n")
+    properties = {p.get("name"): p.get("value") for p in ET.fromstring(junit_xml(nothing)).iter("property")}
+    assert (properties["score_percent"], properties["graded_cases"]) == ("n/a: nothing could be graded", "0")
+    comparison = compare_runs(raybot, nothing)
+    assert comparison.score_delta is None
+    assert "score 0% -> n/a: nothing could be graded (no score to compare)" in comparison_markdown(comparison)
+    assert compare_runs(raybot, raybot).score_delta == 0

@@ -63,7 +63,7 @@ def test_a_newer_schema_version_is_refused_by_name(tmp_path):
     data = json.loads(run_json.read_text(encoding="utf-8"))
     data["schemaVersion"] = RUN_SCHEMA_VERSION + 1
     run_json.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(EvalSetReadError, match=r"(?s)run\.json.*schemaVersion 2 is newer"):
+    with pytest.raises(EvalSetReadError, match=rf"(?s)run\.json.*schemaVersion {RUN_SCHEMA_VERSION + 1} is newer"):
         read_run_folder(tmp_path / "run")
 
 

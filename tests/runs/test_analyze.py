@@ -62,7 +62,7 @@ def test_cli_writes_run_json_prints_the_summary_and_exits_0_whatever_the_score(t
     result = CliRunner().invoke(app, ["analyze", str(DATA / "export_fallback.csv"), "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "score 0% over 6 graded" in result.stdout and "SOURCE-INSPECTED" in result.stdout
-    assert "runtime limitation (suspected)" in result.stdout
+    assert "Suspected runtime limitation: " in result.stdout
     saved = read_run_json(tmp_path / "run.json")
     assert saved.limitation_standing is LimitationStanding.SUSPECTED and saved.failed == 6
 

@@ -9,6 +9,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION
 from tests.runs.runs_helpers import CLI, EXAMPLES, KNOWLEDGE, checkpoint_units, write_interruptible_set
 
 GOOD = EXAMPLES / "evaluation" / "agent-good.yaml"
@@ -39,7 +40,9 @@ def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
     run = json.loads((tmp_path / "run.json").read_text())
     # Evidence paths are relative to the run folder, so the folder can move and still open.
     assert run["failed"] == 6 and all((tmp_path / r["evidencePath"]).is_file() for r in run["results"])
-    assert run["schemaVersion"] == 1 and not any(Path(r["evidencePath"]).is_absolute() for r in run["results"])
+    assert run["schemaVersion"] == RUN_SCHEMA_VERSION and not any(
+        Path(r["evidencePath"]).is_absolute() for r in run["results"]
+    )
     assert "testMethodType_2" in (tmp_path / "results.csv").read_text().splitlines()[0]
 
 

@@ -26,15 +26,19 @@ async def test_fallback_agent_scores_zero_with_a_runtime_limitation(tmp_path):
     # As the seed's Raybot record: the zero is real (CONFIRMED), the limitation carries the reading.
     assert run.confidence is Confidence.CONFIRMED
     assert run.limitation_standing is LimitationStanding.SUSPECTED
-    assert run.runtime_limitation.startswith("Suspected runtime limitation: ")
-    assert "all 6 answers are the same text" in run.runtime_limitation
+    assert run.runtime_limitation.startswith("all 6 answers are the same text")  # the standing is a field
     assert "I'm sorry, I'm not sure how to help with that" in run.runtime_limitation  # the answer is cited
     confirmed = confirm_limitation(run, by="Preview answered the same 6 questions with citations")
     assert confirmed.limitation_standing is LimitationStanding.CONFIRMED
-    assert confirmed.runtime_limitation.startswith("Confirmed runtime limitation: ")
-    assert "confirmed by: Preview answered the same 6 questions with citations." in confirmed.runtime_limitation
-    assert "all 6 answers are the same text" in confirmed.runtime_limitation
+    assert confirmed.limitation_confirmed_by == ["Preview answered the same 6 questions with citations"]
+    # Confirming changes the standing, not the words, and adds no confirmation to the evidence files.
+    assert (confirmed.runtime_limitation, confirmed.evidence) == (run.runtime_limitation, run.evidence)
     assert confirmed.confidence is Confidence.CONFIRMED and confirmed.passed == 0
+    again = confirm_limitation(confirmed, by="a re-run gave the same fallback")
+    assert again.limitation_confirmed_by == [
+        "Preview answered the same 6 questions with citations",
+        "a re-run gave the same fallback",
+    ]
 
 
 async def test_http_500_agent_gives_errors_not_failures(tmp_path):

@@ -66,3 +66,25 @@ async def test_repeats_play_each_case_again_and_capability_grading_is_an_error_n
         run = await run_eval_set(one, directline_agent(fake), graders=[CapabilityUse(tools=["search"])], repeat=2)
     assert len(run.results) == 2 and len(fake.conversations) == 2
     assert all(r.effective_status is CaseStatus.ERROR and "not visible" in r.failure_reason for r in run.results)
+
+
+async def test_a_conversation_played_against_a_target_is_regraded_from_its_target_evidence(tmp_path):
+    from copilot_eval.grading.keywords import KeywordMatch
+    from copilot_eval.runs.regrade import regrade_run
+
+    fake = FakeDirectLine(ray_agent(hello=answer("Hi there."), broken=http_error(500)))
+    conversation = _set(
+        EvalDataType.CONVERSATION,
+        [(1, "hello", "Hi there."), (1, "How do Ray tasks work?", GROUNDED_TEXT), (2, "broken question", "x")],
+    )
+    async with LoopbackServer(fake):
+        await run_eval_set(conversation, directline_agent(fake), graders=[ExactMatch()], output_dir=tmp_path / "run")
+    asked = len(fake.conversations)
+    run = await regrade_run(tmp_path / "run", [KeywordMatch(["actors"])], output_dir=tmp_path / "again")
+    assert [(r.conversation_number, r.turn, r.effective_status) for r in run.results] == [
+        (1, 1, CaseStatus.FAIL),  # "Hi there." names no actors
+        (1, 2, CaseStatus.PASS),
+        (2, 1, CaseStatus.ERROR),  # the target answered HTTP 500: no answer, no grader ran
+    ]
+    assert run.results[2].grades == [] and "HTTP 500" in run.results[2].failure_reason
+    assert len(fake.conversations) == asked  # the target was not asked again

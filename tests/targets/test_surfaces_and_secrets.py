@@ -35,10 +35,10 @@ def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path):
     assert preview.get("runtimeLimitation") is None
     for limited in (draft, published):
         assert limited["limitationStanding"] == "confirmed"
-        assert (
-            "surface raybot-preview answered the same 6 questions well: 6 of 6 passed (100%) with 4 distinct "
-            "citations" in limited["runtimeLimitation"]
-        )
+        assert limited["limitationConfirmedBy"] == [
+            "surface raybot-preview answered the same 6 questions well: 6 of 6 passed (100%) with 4 distinct citations"
+        ]
+        assert not limited["runtimeLimitation"].startswith(("Suspected", "Confirmed"))  # the standing is a field
         assert limited["confidence"] == "CONFIRMED"
     comparison = json.loads((tmp_path / "comparison.json").read_text())
     assert [s["label"] for s in comparison["surfaces"]] == ["raybot-draft", "raybot-published", "raybot-preview"]

@@ -93,17 +93,17 @@ def _build_scope(
 
 
 def _judge_child(child: CopilotResult, invocation: SubagentInvocation) -> None:
-    # A child is judged by its own lifecycle: it succeeded only if the runtime said it completed.
-    if invocation.error:
-        child.error = f"{child.error}; {invocation.error}" if child.error else invocation.error
-    child.success = invocation.status == "completed" and not child.error and not blocking_errors(child.capture_errors)
-    if not child.success and child.error is None:
-        child.error = _explain_failure(child.capture_errors, f"subagent status: {invocation.status or 'unknown'}")
-
-
-def _explain_failure(errors: list[CaptureError], fallback: str) -> str:
-    blocking = blocking_errors(errors)
-    return f"incomplete evidence: {blocking[0]}" if blocking else fallback
+    # A child is judged by the function that judges a session, from its own events and lifecycle:
+    # it finished only if the runtime said its subagent completed.
+    error = "; ".join(part for part in (child.error, invocation.error) if part) or None
+    lifecycle = SessionFacts(idle_seen=invocation.status == "completed", error=error)
+    outcome = decide_outcome(
+        None,
+        lifecycle,
+        blocking_errors(child.capture_errors),
+        unfinished=f"subagent status: {invocation.status or 'unknown'}",
+    )
+    child.success, child.error = outcome.success, outcome.error
 
 
 def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts | None) -> None:

@@ -3,7 +3,9 @@
 The runner records what it saw (``RunFacts``); the events say whether the root went idle and
 what the session reported. This function alone decides what that means, in a fixed order of
 causes: our own stop first (the runtime's reaction only echoes it), then a dead runtime, a
-timeout, a failed call into the runtime, a session error, and otherwise completion.
+timeout, a failed call into the runtime, a session error, and otherwise completion. It decides a
+subagent's outcome too: a child has no runner facts of its own, so it is judged like a saved log,
+its lifecycle's "completed" standing in for the root's idle.
 """
 
 from __future__ import annotations
@@ -58,17 +60,23 @@ def _cause(facts: RunFacts, session: SessionFacts) -> tuple[StopReason, str | No
 
 
 def decide_outcome(
-    facts: RunFacts | None, session: SessionFacts, blocking: list[CaptureError], *, mcp_failure: str | None = None
+    facts: RunFacts | None,
+    session: SessionFacts,
+    blocking: list[CaptureError],
+    *,
+    mcp_failure: str | None = None,
+    unfinished: str = "the session never reached idle",
 ) -> Outcome:
-    """Stop reason, success and error of the root run (``blocking``: capture errors that fail it;
-    ``mcp_failure``: a required MCP server that could not start, the cause before any other)."""
+    """Stop reason, success and error of a run or a subagent (``blocking``: capture errors that fail it;
+    ``mcp_failure``: a required MCP server that could not start, the cause before any other;
+    ``unfinished``: why a scope without facts that never finished failed, e.g. a subagent's status)."""
     if facts is not None and mcp_failure is not None:
         return Outcome("execution_error", False, mcp_failure)
-    if facts is None:  # a saved log: no stop reason, success from the events alone
+    if facts is None:  # a saved log or a subagent: no stop reason, success from the events alone
         success = session.idle_seen and session.error is None and not blocking
         error = session.error
         if not success and error is None:
-            error = _explain(blocking, "the session never reached idle" if not session.idle_seen else "capture failed")
+            error = _explain(blocking, unfinished if not session.idle_seen else "capture failed")
         return Outcome(None, success, error)
     reason, words, from_session = _cause(facts, session)
     # A run that already failed keeps its first cause (a timeout whose abort also overran is

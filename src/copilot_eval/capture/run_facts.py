@@ -37,8 +37,6 @@ class RunFacts:
     skill_discovery: SkillDiscovery | None = None
     agent_name: str | None = None
     prompt: str | None = None
-    # Calls the tool budget refused before their handler ran: their outcome is known (refused).
-    refused_call_ids: frozenset[str] = field(default_factory=frozenset)
     # Handlers that never returned and were given up on: their outcome is unknown.
     abandoned_call_ids: frozenset[str] = field(default_factory=frozenset)
     # call id -> "ExceptionType: message" of a Python handler that raised; the runtime only
@@ -51,6 +49,5 @@ class RunFacts:
 
     def __post_init__(self) -> None:
         # Accept any iterable of ids from the runner, but keep the record immutable.
-        object.__setattr__(self, "refused_call_ids", frozenset(self.refused_call_ids))
         object.__setattr__(self, "abandoned_call_ids", frozenset(self.abandoned_call_ids))
         object.__setattr__(self, "known_at_timeout", tuple(self.known_at_timeout))

@@ -17,7 +17,6 @@ from copilot_eval.capture.tool_output import read_tool_output
 from copilot_eval.evidence import CaptureError, ToolCall
 
 _CANCEL_CODES = {"cancelled", "canceled", "aborted", "abort"}
-_REFUSED_TEXT = "refused by the tool budget before the handler ran"
 _ABANDONED_TEXT = "the handler had not returned when the run ended; it was abandoned and its outcome is unknown"
 
 
@@ -203,9 +202,6 @@ def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[Capture
             exception if runtime_text in (None, exception) else f"{exception} (runtime reported: {runtime_text})"
         )
         call.success = False
-    if call.call_id in facts.refused_call_ids:
-        call.success = False
-        call.error = call.error or _REFUSED_TEXT
     if call.call_id in facts.abandoned_call_ids:
         # The handler never returned: any completion the runtime reported is the runner's own
         # abandonment notice, not the tool's outcome, which stays unknown.
@@ -262,9 +258,9 @@ def tool_calls_of(
         if call.call_id in completed:
             continue  # already judged with its completion (an abandoned call is reset to not completed)
         _apply_facts(call, facts, errors=errors)
-        refused = facts is not None and call.call_id in facts.refused_call_ids
+        # A call the tool budget refused needs no fact: the runtime completes it with the hook's refusal.
         abandoned = facts is not None and call.call_id in facts.abandoned_call_ids
-        if not refused and not abandoned:
+        if not abandoned:
             errors.append(
                 CaptureError(
                     kind="missing_completion",

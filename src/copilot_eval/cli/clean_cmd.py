@@ -62,13 +62,16 @@ def remove_working_directory(path: str | Path) -> bool:
 
 def discard_passing_workdirs(case_results: Iterable[Any], out: Path) -> int:
     """Remove the run folders of passing cases (read from their evidence files); how many."""
+    from copilot_eval.reports.run_folder import resolve_evidence  # CLI start-up: pydantic models load on use
+
     removed = 0
     for case in case_results:
         status = getattr(case.effective_status, "value", case.effective_status)
         if status != "pass" or not case.evidence_path:
             continue
-        evidence = Path(case.evidence_path)
-        evidence = evidence if evidence.is_absolute() else out / evidence
+        evidence = resolve_evidence(out, case.evidence_path)
+        if evidence is None:
+            continue
         try:
             folder = json.loads(evidence.read_text(encoding="utf-8")).get("working_directory")
         except (OSError, ValueError):

@@ -207,7 +207,9 @@ def run(
     print_summary(result, test_set, console, extra=extra + reports.lines)
     reports.print_comparison(console)
     if fail_under is not None and result.general_quality_percent < fail_under:
-        console.print(f"[red]score {result.general_quality_percent:g}% is below --fail-under {fail_under:g}[/]")
+        # Nothing graded is no score at all: it cannot meet a threshold, and is not a 0 % either.
+        score = f"{result.general_quality_percent:g}%" if result.graded else "none (nothing could be graded)"
+        console.print(f"[red]score {score} is below --fail-under {fail_under:g}[/]")
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
 
 

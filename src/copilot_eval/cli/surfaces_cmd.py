@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evalsets import EvalTestSet
+from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_text
 from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun
 
 
@@ -39,7 +40,7 @@ def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
     table.add_row(
         "",
         "score (passed / failed / errors)",
-        *[f"{s.run.general_quality_percent:g}% ({s.run.passed}/{s.run.failed}/{s.run.errored or 0})" for s in runs],
+        *[f"{score_text(s.run)} ({s.run.passed}/{s.run.failed}/{s.run.errored or 0})" for s in runs],
     )
     return table
 
@@ -49,12 +50,10 @@ def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any
     console.print(comparison_table(test_set, runs))
     for surface in runs:
         run = surface.run
-        if run.runtime_limitation:
-            standing = run.limitation_standing.value if run.limitation_standing else "suspected"
-            console.print(
-                f"[bold yellow]{surface.label}: runtime limitation ({standing}):[/] {run.runtime_limitation}",
-                highlight=False,
-            )
+        if (heading := limitation_heading(run)) is not None:
+            confirmed = confirmed_by_text(run)
+            text = f"{run.runtime_limitation} {confirmed}" if confirmed else run.runtime_limitation
+            console.print(f"[bold yellow]{surface.label}: {heading}:[/] {text}", highlight=False)
         console.print(
             f"{surface.label}: confidence {run.confidence.value}; run in {surface.output_dir}", highlight=False
         )

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
+from typing import Any
 
 from pydantic import Field, model_validator
 
 from copilot_eval.evalsets.evidenced import CamelModel, Evidenced
+from copilot_eval.evalsets.run_layouts import upgrade_limitation
 
 
 class CaseStatus(StrEnum):
@@ -88,7 +90,11 @@ class EvalCaseResult(CamelModel):
 
 
 class EvalRun(Evidenced):
-    """One run of a test set: summary counts, optional per-case results, honest qualifications."""
+    """One run of a test set: summary counts, optional per-case results, honest qualifications.
+
+    ``evidence`` names the files that back the record (each session's evidence, or the export a
+    run was read from); what confirmed a runtime limitation is ``limitation_confirmed_by``.
+    """
 
     schema_version: int | None = Field(
         default=None,
@@ -99,7 +105,17 @@ class EvalRun(Evidenced):
     run_at: datetime | None = None
     tested_by: str | None = None
     agent_name: str | None = None
-    general_quality_percent: float = Field(ge=0, le=100)
+    general_quality_percent: float = Field(
+        ge=0,
+        le=100,
+        description="Passed over graded cases, in percent; 0 when nothing could be graded (see gradedCases).",
+    )
+    graded_cases: int | None = Field(
+        default=None,
+        ge=0,
+        description="Cases with a pass or fail verdict, the ones generalQualityPercent is over; 0 means nothing "
+        "could be graded and the percent is no score.",
+    )
     passed: int = Field(ge=0)
     failed: int = Field(ge=0)
     errored: int | None = Field(default=None, ge=0, description="Cases that could not be graded.")
@@ -108,19 +124,46 @@ class EvalRun(Evidenced):
     results: list[EvalCaseResult] | None = None
     runtime_limitation: str | None = Field(
         default=None,
-        description="Why the score measures the platform rather than the agent, when it does.",
+        description="Why the score measures the platform rather than the agent, when it does (its standing is "
+        "limitationStanding, never part of this text).",
     )
     limitation_standing: LimitationStanding | None = Field(
         default=None,
         description="Standing of runtimeLimitation: suspected (this run's signals) or confirmed (a re-run or "
         "another surface). 'confidence' stays about the record itself.",
     )
+    limitation_confirmed_by: list[str] = Field(
+        default_factory=list,
+        description="What confirmed runtimeLimitation, in words (a re-run, another surface that answered well).",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_older_layouts(cls, data: Any) -> Any:
+        # run.json before schemaVersion 2 kept the standing in the limitation's text.
+        return upgrade_limitation(data) if isinstance(data, dict) else data
 
     @model_validator(mode="after")
     def _standing_needs_limitation(self) -> EvalRun:
         if self.limitation_standing is not None and self.runtime_limitation is None:
             raise ValueError("limitationStanding is set but there is no runtimeLimitation")
+        if self.limitation_confirmed_by and self.limitation_standing is not LimitationStanding.CONFIRMED:
+            raise ValueError("limitationConfirmedBy is set but limitationStanding is not confirmed")
         return self
+
+    @model_validator(mode="after")
+    def _graded_cases_match_counts(self) -> EvalRun:
+        if self.graded_cases is not None and self.graded_cases != self.passed + self.failed:
+            raise ValueError(
+                f"gradedCases={self.graded_cases} but passed + failed = {self.passed + self.failed} "
+                "(only pass and fail verdicts are graded)"
+            )
+        return self
+
+    @property
+    def graded(self) -> int:
+        """How many cases the score is over: ``graded_cases``, or passed + failed in a record without it."""
+        return self.graded_cases if self.graded_cases is not None else self.passed + self.failed
 
     @model_validator(mode="after")
     def _counts_match_results(self) -> EvalRun:

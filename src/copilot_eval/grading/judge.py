@@ -103,7 +103,9 @@ class LlmJudge:
         if evidence.evidence_path is None:
             return None
         case_path = Path(evidence.evidence_path)
-        path = case_path.with_name(f"{case_path.stem}.{_slug(self.name)}.judge.json")
+        # The turns of a conversation share one session file; each turn's judge needs its own.
+        turn = f".turn{evidence.turn_index + 1}" if evidence.turn_index else ""
+        path = case_path.with_name(f"{case_path.stem}{turn}.{_slug(self.name)}.judge.json")
         return str(result.save(path))
 
 

@@ -76,8 +76,11 @@ class RunComparison:
     changes: list[CaseChange]
 
     @property
-    def score_delta(self) -> float:
-        """Candidate score minus baseline score, in percentage points (each over its graded cases)."""
+    def score_delta(self) -> float | None:
+        """Candidate score minus baseline score, in percentage points (each over its graded cases);
+        ``None`` when either run has no score because nothing in it could be graded."""
+        if not (self.candidate.graded and self.baseline.graded):
+            return None
         return round(self.candidate.general_quality_percent - self.baseline.general_quality_percent, 2)
 
     def of_kind(self, kind: str) -> list[CaseChange]:

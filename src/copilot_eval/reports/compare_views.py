@@ -6,6 +6,7 @@ from typing import Any
 
 from copilot_eval.reports.compare import KINDS, CaseChange, RunComparison
 from copilot_eval.reports.html_page import badge, card, esc, page, table
+from copilot_eval.reports.run_words import score_text
 
 _STYLE = {
     "regressed": "red",
@@ -25,12 +26,16 @@ def _deltas(change: CaseChange) -> str:
     return ", ".join(f"{method} {delta:+g}" for method, delta in change.score_deltas.items()) or "-"
 
 
+def _delta(comparison: RunComparison) -> str:
+    delta = comparison.score_delta
+    return "no score to compare" if delta is None else f"{delta:+g} points"
+
+
 def _headline(comparison: RunComparison) -> str:
     base, cand = comparison.baseline, comparison.candidate
     counts = comparison.counts()
-    return (
-        f"score {base.general_quality_percent:g}% -> {cand.general_quality_percent:g}% "
-        f"({comparison.score_delta:+g} points); " + ", ".join(f"{counts[k]} {k}" for k in KINDS)
+    return f"score {score_text(base)} -> {score_text(cand)} ({_delta(comparison)}); " + ", ".join(
+        f"{counts[k]} {k}" for k in KINDS
     )
 
 
@@ -90,7 +95,7 @@ def comparison_html(
     counts = comparison.counts()
     cards = (
         '<div class="cards">'
-        + card("score delta (points)", f"{comparison.score_delta:+g}")
+        + card("score delta (points)", "n/a" if comparison.score_delta is None else f"{comparison.score_delta:+g}")
         + "".join(card(kind, counts[kind]) for kind in KINDS)
         + "</div>"
     )
@@ -108,8 +113,8 @@ def comparison_html(
         for c in comparison.of_kind(kind)
     ]
     subtitle = (
-        f"{esc(baseline_label)} ({comparison.baseline.general_quality_percent:g}%) → "
-        f"{esc(candidate_label)} ({comparison.candidate.general_quality_percent:g}%)"
+        f"{esc(baseline_label)} ({esc(score_text(comparison.baseline))}) → "
+        f"{esc(candidate_label)} ({esc(score_text(comparison.candidate))})"
     )
     body = (
         cards

@@ -6,11 +6,12 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evalsets.conversations import case_turns
-from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult
+from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
+from copilot_eval.reports.run_words import NOTHING_GRADED, confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.svg_charts import bar_chart
 
 REPORT_HTML = "report.html"
@@ -26,25 +27,27 @@ def _anchor(result: EvalCaseResult) -> str:
     return f"case-{result.conversation_number}{turn}-r{result.repeat_index or 0}"
 
 
-def _limitation_banner(text: str | None, standing: str | None) -> str:
-    if not text:
+def _limitation_banner(run: EvalRun) -> str:
+    heading = limitation_heading(run)
+    if heading is None:
         return ""
-    body, _, evidence = text.partition(" Evidence: ")
+    body, _, evidence = (run.runtime_limitation or "").partition(" Evidence: ")
     items = "".join(f"<li>{esc(item)}</li>" for item in evidence.split(" | ") if item)
-    title = f"Runtime limitation ({esc(standing)})" if standing else "Runtime limitation"
+    confirmed = confirmed_by_text(run)
     return (
-        f'<div class="banner" role="alert" id="limitation"><b>{title}:</b> {esc(body)}'
+        f'<div class="banner" role="alert" id="limitation"><b>{esc(heading)}:</b> {esc(body)}'
         + (f"<div>Evidence:</div><ul>{items}</ul>" if items else "")
+        + (f"<div>{esc(confirmed)}</div>" if confirmed else "")
         + "</div>"
     )
 
 
 def _summary_cards(folder: RunFolder) -> str:
     run = folder.run
-    graded = run.passed + run.failed
+    score = card(f"score over {run.graded} graded", score_text(run)) if run.graded else card("score", NOTHING_GRADED)
     return (
         '<div class="cards">'
-        + card(f"score over {graded} graded", f"{run.general_quality_percent:g}%")
+        + score
         + card("passed", run.passed)
         + card("failed", run.failed)
         + card("errors (not graded)", run.errored)
@@ -168,8 +171,6 @@ def run_report_html(folder: RunFolder) -> str:
     repeats = any(r.repeat_index for r in results)
     cases = case_turns(folder.test_set) if folder.test_set else {}
     evidence = {path: folder.load_evidence(path) for path in {r.evidence_path for r in results if r.evidence_path}}
-    standing = getattr(run, "limitation_standing", None)  # suspected or confirmed, where the run model has it
-    standing = getattr(standing, "value", standing)
     charts = _charts(results, evidence, repeats)
     subtitle = (
         f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
@@ -177,7 +178,7 @@ def run_report_html(folder: RunFolder) -> str:
     )
     body = (
         _summary_cards(folder)
-        + _limitation_banner(run.runtime_limitation, standing)
+        + _limitation_banner(run)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
         + _repeats(folder)
         + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if results else "")

@@ -15,6 +15,7 @@ from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.atomic import write_bytes_atomically
+from copilot_eval.reports.run_words import NOTHING_GRADED
 
 
 def _text(value: object) -> str | None:
@@ -61,12 +62,14 @@ def junit_xml(run: EvalRun, test_set: EvalTestSet | None = None) -> str:
         suite.set("timestamp", run.run_at.isoformat())
     properties = ET.SubElement(suite, "properties")
     facts = {
-        "score_percent": f"{run.general_quality_percent:g}",
+        # No score when nothing could be graded: a dashboard must not chart it as 0.
+        "score_percent": f"{run.general_quality_percent:g}" if run.graded else NOTHING_GRADED,
+        "graded_cases": str(run.graded),
         "confidence": run.confidence.value,
         "agent": run.agent_name,
         "runtime_limitation": run.runtime_limitation,
-        # suspected or confirmed, where the run model records it
-        "runtime_limitation_standing": _text(getattr(run, "limitation_standing", None)),
+        "runtime_limitation_standing": _text(run.limitation_standing),
+        "runtime_limitation_confirmed_by": "; ".join(run.limitation_confirmed_by) or None,
     }
     for name, value in facts.items():
         if value is not None:

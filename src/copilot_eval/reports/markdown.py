@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from copilot_eval.evalsets.run_model import CaseStatus, EvalRun
+from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 
 
 def _cell(text: str | None, limit: int = 120) -> str:
@@ -12,17 +13,18 @@ def _cell(text: str | None, limit: int = 120) -> str:
 
 def run_summary_markdown(run: EvalRun) -> str:
     """Score, counts, confidence, the limitation if any, and every case that did not pass."""
-    graded = run.passed + run.failed
     lines = [
-        f"### {_cell(run.test_set_name)}: {run.general_quality_percent:g}% over {graded} graded",
+        f"### {_cell(run.test_set_name)}: {score_over_graded(run)}",
         "",
         f"{run.passed} passed, {run.failed} failed, {run.errored or 0} errors (not graded), "
         f"{run.not_graded or 0} unknown; confidence {run.confidence.value}",
     ]
-    if run.runtime_limitation:
-        standing = getattr(run, "limitation_standing", None)  # suspected or confirmed, where recorded
-        label = f"Runtime limitation ({getattr(standing, 'value', standing)})" if standing else "Runtime limitation"
-        lines += ["", f"> **{label}:** {_cell(run.runtime_limitation, 600)}"]
+    if (heading := limitation_heading(run)) is not None:
+        confirmed = confirmed_by_text(run)
+        lines += [
+            "",
+            f"> **{heading}:** {_cell(run.runtime_limitation, 600)}" + (f" {_cell(confirmed)}" if confirmed else ""),
+        ]
     bad = [r for r in run.results or [] if r.effective_status is not CaseStatus.PASS]
     if bad:
         lines += ["", "| case | turn | repeat | status | reason |", "| --- | --- | --- | --- | --- |"]

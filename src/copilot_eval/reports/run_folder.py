@@ -3,14 +3,20 @@
 Evidence paths are stored relative to the run folder, so a folder that was moved, zipped or
 uploaded as a CI artifact still opens. Runs written before ``schemaVersion`` existed hold
 absolute paths; readers accept them, and when such a path no longer exists they look for the file
-of the same name in the folder's ``evidence/`` directory.
+of the same name in the folder's ``evidence/`` directory (``resolve_evidence``, the one rule).
+
+Layouts: 1 made evidence paths relative and kept the test set (``test-set.json``); 2 keeps a
+limitation's standing and what confirmed it in fields of their own (``limitationStanding``,
+``limitationConfirmedBy``) instead of words in ``runtimeLimitation``, and states ``gradedCases``
+beside ``generalQualityPercent``. Older layouts are read into today's fields
+(``evalsets.run_layouts``).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from copilot_eval.evalsets.errors import EvalSetReadError
@@ -18,23 +24,24 @@ from copilot_eval.evalsets.json_io import read_run_json, read_test_set_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
 
-RUN_SCHEMA_VERSION = 1
-"""The run.json layout this version writes: evidence paths relative to the run folder."""
+RUN_SCHEMA_VERSION = 2
+"""The run.json layout this version writes (see the module docstring); readers accept every older one."""
 
 TEST_SET_JSON = "test-set.json"
 """The copy of the test set kept in a run folder, so a report can show questions and references."""
 
 
 def _relative(path: str | None, folder: Path) -> str | None:
+    # An in-memory path is what ``save`` returned: absolute, or relative to the working directory
+    # (``--out run1`` gives ``run1/evidence/...``). Inside the folder it is stored relative to it;
+    # anything else (a file elsewhere, a bare export name, a path already relative to the folder
+    # from another working directory) is kept as it is.
     if not path:
         return path
-    candidate = Path(path)
-    if not candidate.is_absolute():
-        return PurePosixPath(candidate).as_posix()
     try:
-        return candidate.resolve().relative_to(folder.resolve()).as_posix()
+        return Path(path).resolve().relative_to(folder.resolve()).as_posix()
     except ValueError:
-        return path  # outside the run folder: only an absolute path can find it again
+        return path
 
 
 def portable_run(run: EvalRun, folder: Path) -> EvalRun:
@@ -57,13 +64,19 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
         update={
             "schema_version": RUN_SCHEMA_VERSION,
             "results": results,
-            "evidence": [_relative(item, folder) if "/" in item or "\\" in item else item for item in run.evidence],
+            "evidence": [_relative(item, folder) or item for item in run.evidence],
         }
     )
 
 
 def resolve_evidence(folder: Path, stored: str | None) -> Path | None:
-    """The file a stored evidence path names, relative (new) or absolute (old runs); None when it is gone."""
+    """The file a stored evidence path names, or None when it is gone: the one rule every reader uses.
+
+    A relative path is relative to the run folder (schemaVersion 1 on), an absolute one is taken
+    as it is (older runs); when that file is not there, the file of the same name in the folder's
+    ``evidence/`` directory is it (an old run folder that was moved, or a path of the working
+    directory the run was started from).
+    """
     if not stored:
         return None
     path = Path(stored)
@@ -71,7 +84,7 @@ def resolve_evidence(folder: Path, stored: str | None) -> Path | None:
         path = folder / path
     if path.is_file():
         return path
-    moved = folder / "evidence" / Path(stored).name  # an old absolute path of a folder that moved
+    moved = folder / "evidence" / Path(stored).name
     return moved if moved.is_file() else None
 
 

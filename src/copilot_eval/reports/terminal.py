@@ -6,6 +6,7 @@ from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 
 _STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
 
@@ -44,10 +45,9 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
 
 
 def totals_line(run: EvalRun) -> str:
-    """One line: score over graded cases, the four counts, and the confidence."""
-    graded = run.passed + run.failed
+    """One line: score over graded cases (n/a when nothing could be graded), the four counts, the confidence."""
     return (
-        f"score {run.general_quality_percent:g}% over {graded} graded; "
+        f"score {score_over_graded(run)}; "
         f"[green]{run.passed} passed[/] [red]{run.failed} failed[/] [yellow]{run.errored or 0} errors[/] "
         f"{run.not_graded or 0} unknown; confidence {run.confidence.value}"
     )
@@ -61,9 +61,10 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
         console.print(line)
     if run.note:
         console.print(f"[dim]{run.note}[/]")
-    if run.runtime_limitation:
-        standing = f" ({run.limitation_standing.value})" if run.limitation_standing else ""
-        console.print(f"[bold yellow]runtime limitation{standing}:[/] {run.runtime_limitation}", highlight=False)
+    if (heading := limitation_heading(run)) is not None:
+        confirmed = confirmed_by_text(run)
+        text = f"{run.runtime_limitation} {confirmed}" if confirmed else run.runtime_limitation
+        console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
 
 
 __all__ = ["print_summary", "summary_table", "totals_line"]

@@ -1,9 +1,10 @@
 """Play one unit (a single-turn case, or one conversation) through the runtime and grade it.
 
 A unit runs in one fresh session; ``_play`` is the one place a unit is played. Each answer is
-graded against its own case's reference. Its evidence is saved before grading, so a grader crash never
-loses what the agent did. A case the session never answered is an ``error``: the platform failed,
-which says nothing about the agent's quality.
+graded against its own case's reference by ``graded_result``, the grading step that regrade and the
+pytest test-set items use too. Its evidence is saved before grading, so a grader crash never loses
+what the agent did. A case the session never answered is an ``error`` (``grading.combine.grade_case``
+decides it): the platform failed, which says nothing about the agent's quality.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
 from copilot_eval.evidence.result import CopilotResult
-from copilot_eval.grading.combine import combine_grades
-from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
+from copilot_eval.grading.combine import grade_case
+from copilot_eval.grading.protocol import CaseEvidence, Grader
 from copilot_eval.runs.target import PlayedEvidence, is_target
 
 
@@ -54,12 +55,29 @@ async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
         )
 
 
-async def _grade(grader: Grader, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
-    method = getattr(grader, "name", type(grader).__name__)
-    try:
-        return await grader.grade(case, evidence)
-    except Exception as exc:
-        return Grade(method, CaseStatus.ERROR, f"grader crashed: {type(exc).__name__}: {exc}")
+async def graded_result(
+    case: EvalTestCase,
+    evidence: CaseEvidence,
+    graders: Sequence[Grader],
+    *,
+    turn: int | None,
+    repeat_index: int | None,
+    duration_ms: float | None,
+) -> EvalCaseResult:
+    """The result of one case: the grading step's verdict on ``evidence``, with the case's place in the run."""
+    verdict = await grade_case(case, evidence, graders)
+    return EvalCaseResult(
+        conversation_number=case.conversation_number,
+        turn=turn,
+        passed=verdict.status is CaseStatus.PASS,
+        actual_response=evidence.answer,
+        failure_reason=verdict.reason,
+        status=verdict.status,
+        grades=[grade.to_record() for grade in verdict.grades],
+        evidence_path=evidence.evidence_path,
+        duration_ms=duration_ms,
+        repeat_index=repeat_index,
+    )
 
 
 def _evidence_path(evidence_dir: Path | None, unit: Unit) -> Path | None:
@@ -87,25 +105,12 @@ async def run_unit(
             turn_index=index,  # type: ignore[arg-type]
             evidence_path=saved,
         )
-        grades = [await _grade(grader, case, evidence) for grader in graders]
-        status, reason = combine_grades(grades)
-        if evidence.runtime_error is not None:
-            status, reason = CaseStatus.ERROR, evidence.runtime_error
         outcomes.append(
-            EvalCaseResult(
-                conversation_number=case.conversation_number,
-                turn=turn,
-                passed=status is CaseStatus.PASS,
-                actual_response=answer,
-                failure_reason=reason,
-                status=status,
-                grades=[grade.to_record() for grade in grades],
-                evidence_path=saved,
-                duration_ms=result.duration_ms,
-                repeat_index=unit.repeat_index,
+            await graded_result(
+                case, evidence, graders, turn=turn, repeat_index=unit.repeat_index, duration_ms=result.duration_ms
             )
         )
     return outcomes
 
 
-__all__ = ["Unit", "run_unit"]
+__all__ = ["Unit", "graded_result", "run_unit"]

@@ -95,7 +95,8 @@ def summarise(
     results = sorted(results, key=lambda r: (r.repeat_index or 0, r.conversation_number, r.turn or 1))
     count = {status: sum(r.effective_status is status for r in results) for status in CaseStatus}
     graded = count[CaseStatus.PASS] + count[CaseStatus.FAIL]
-    # The score is over graded cases only; when none was graded it is 0 and the limitation says why.
+    # The score is over graded cases only. With none graded there is no score: the percent stays 0
+    # (the seed's field is a number) and gradedCases=0 says it is none; every view shows "n/a".
     percent = 100.0 * count[CaseStatus.PASS] / graded if graded else 0.0
     limitation = detect_runtime_limitation(results, fallback_texts=fallback_texts)
     notes = [note] if note else []
@@ -108,6 +109,7 @@ def summarise(
         run_at=started,
         agent_name=agent_name,
         general_quality_percent=round(percent, 2),
+        graded_cases=graded,
         passed=count[CaseStatus.PASS],
         failed=count[CaseStatus.FAIL],
         errored=count[CaseStatus.ERROR],

@@ -36,43 +36,32 @@ class Limitation:
     evidence: list[str] = field(default_factory=list)
 
     def describe(self) -> str:
-        """The text stored in ``EvalRun.runtime_limitation`` (its standing is suspected)."""
-        return (
-            SUSPECTED_PREFIX
-            + "; ".join(self.reasons)
-            + ". The score likely measures the platform, not the agent; "
-            + _UNTIL_CONFIRMED
-            + " Evidence: "
-            + " | ".join(self.evidence)
-        )
+        """The text stored in ``EvalRun.runtime_limitation``: the reasons, then their evidence.
 
-
-SUSPECTED_PREFIX = "Suspected runtime limitation: "
-CONFIRMED_PREFIX = "Confirmed runtime limitation: "
-_UNTIL_CONFIRMED = "a re-run or another surface confirms it."
+        The standing (suspected, until confirmed) is ``EvalRun.limitation_standing``, never words
+        in this text, so confirming a limitation changes a field and not the text.
+        """
+        text = "; ".join(self.reasons) + "."
+        return f"{text} Evidence: {' | '.join(self.evidence)}" if self.evidence else text
 
 
 def confirm_limitation(run: EvalRun, *, by: str) -> EvalRun:
     """Return ``run`` with its runtime limitation confirmed ``by`` a second observation.
 
     ``by`` says what answered the same questions well (for example "Preview answered all 6 with
-    citations" or the evidence of a re-run); it is appended to the text and to ``evidence``.
-    The run's ``confidence`` is left as it is: it is about the record, not about the limitation.
+    citations" or the evidence of a re-run); it is added to ``limitation_confirmed_by`` and the
+    standing becomes confirmed. The text and ``evidence`` are left as they are, and so is the
+    run's ``confidence``: it is about the record, not about the limitation.
     """
     if run.runtime_limitation is None:
         raise ValueError(f"run of {run.test_set_name!r} has no runtime limitation to confirm")
     if not by.strip():
         raise ValueError("confirm_limitation: say what confirmed it (by=...)")
-    text = run.runtime_limitation.removeprefix(SUSPECTED_PREFIX).removeprefix(CONFIRMED_PREFIX)
-    text = text.replace("likely measures", "measures").replace(_UNTIL_CONFIRMED, f"confirmed by: {by.strip()}.", 1)
-    if f"confirmed by: {by.strip()}" not in text:
-        text = f"{text} Confirmed by: {by.strip()}."
+    confirmed_by = list(run.limitation_confirmed_by)
+    if by.strip() not in confirmed_by:
+        confirmed_by.append(by.strip())
     return run.model_copy(
-        update={
-            "runtime_limitation": CONFIRMED_PREFIX + text,
-            "limitation_standing": LimitationStanding.CONFIRMED,
-            "evidence": [*run.evidence, by.strip()] if by.strip() not in run.evidence else run.evidence,
-        }
+        update={"limitation_standing": LimitationStanding.CONFIRMED, "limitation_confirmed_by": confirmed_by}
     )
 
 
@@ -146,9 +135,7 @@ def detect_runtime_limitation(
 
 
 __all__ = [
-    "CONFIRMED_PREFIX",
     "KNOWN_FALLBACK_TEXTS",
-    "SUSPECTED_PREFIX",
     "Limitation",
     "confirm_limitation",
     "detect_runtime_limitation",

@@ -1,15 +1,16 @@
 """Grade a finished run again with other graders, from its saved answers and evidence, without the agent.
 
-A run folder holds ``run.json`` (per-case results with each answer and its evidence file),
-``results.csv`` (each case's question and reference answer, in the same order) and
-``evidence/`` (the CopilotResult of every session). Regrading reads those, runs the new graders
-on the same answers and writes a complete new run folder; the agent is never called (a judge
-grader still calls its judge model).
+Regrade reads the run folder as every reader does (``reports.run_folder.read_run_folder``): the
+run from ``run.json``, the exact set it played from ``test-set.json`` (each result is matched with
+its own case by conversationNumber and turn, so turn 2 is graded against turn 2's reference), and
+each session's evidence through the one rule that resolves a stored evidence path. Every case
+then goes through the grading step the runner uses (``runs.case_runner.graded_result``) and a
+complete new run folder is written; the agent is never called (a judge grader still calls its
+judge model, and keeps its evidence in the new folder).
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 import time
@@ -17,91 +18,105 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet
-from copilot_eval.evalsets.json_io import read_run_json
+from copilot_eval.evalsets import EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet
+from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.evalsets.errors import EvalSetError
 from copilot_eval.evidence.result import CopilotResult
-from copilot_eval.grading.combine import combine_grades
-from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
-from copilot_eval.reports.run_files import RESULTS_CSV, RUN_JSON, write_run_outputs
-from copilot_eval.runs.checkpoint import CHECKPOINT_NAME
+from copilot_eval.grading.protocol import CaseEvidence, Grader
+from copilot_eval.reports.run_files import RUN_JSON, write_run_outputs
+from copilot_eval.reports.run_folder import TEST_SET_JSON, RunFolder, read_run_folder
+from copilot_eval.runs.case_runner import graded_result
 from copilot_eval.runs.eval_runner import summarise
+from copilot_eval.runs.target import PlayedEvidence
+from copilot_eval.targets.evidence import TargetResult
 
 __all__ = ["RegradeError", "read_saved_run", "regrade_run"]
+
+_NO_EVIDENCE = "no evidence was saved for this case"
 
 
 class RegradeError(ValueError):
     """A run folder that cannot be regraded; the message names the file and what is missing."""
 
 
-def _data_type(run_dir: Path) -> EvalDataType:
-    """The set's data type from the checkpoint header; SingleTurn when there is none."""
-    path = run_dir / CHECKPOINT_NAME
+def _read_folder(run_dir: Path) -> tuple[RunFolder, EvalTestSet]:
     try:
-        header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
-        return EvalDataType(header["dataType"])
-    except (OSError, IndexError, ValueError, KeyError):
-        return EvalDataType.SINGLE_TURN
+        folder = read_run_folder(run_dir)
+    except EvalSetError as exc:
+        raise RegradeError(str(exc)) from None
+    run_json = folder.folder / RUN_JSON
+    if not folder.run.results:
+        raise RegradeError(f"{run_json}: holds no per-case results to grade again")
+    if folder.test_set is None:
+        # Run folders kept their test set from run.json schemaVersion 1 on; before that only
+        # results.csv held the questions, and it cannot say which reference belongs to which turn.
+        why = (
+            f"this folder was written before run folders kept their test set ({RUN_JSON} has no schemaVersion)"
+            if folder.run.schema_version is None
+            else f"{RUN_JSON} has schemaVersion {folder.run.schema_version}, which keeps one: it was removed"
+        )
+        raise RegradeError(
+            f"{folder.folder / TEST_SET_JSON}: not found, so the answers cannot be matched with their reference "
+            f"answers ({why}); run the test set again with `copilot-eval run --out DIR` and regrade that folder"
+        )
+    return folder, folder.test_set
 
 
 def read_saved_run(run_dir: str | Path) -> tuple[EvalRun, EvalTestSet]:
-    """The run and the test set it played, rebuilt from ``run.json`` and ``results.csv``."""
-    run_dir = Path(run_dir)
-    for name in (RUN_JSON, RESULTS_CSV):
-        if not (run_dir / name).is_file():
-            raise RegradeError(f"{run_dir / name}: not found; give the folder a `copilot-eval run` wrote (--out)")
-    run = read_run_json(run_dir / RUN_JSON)
-    if not run.results:
-        raise RegradeError(f"{run_dir / RUN_JSON}: holds no per-case results to grade again")
-    with (run_dir / RESULTS_CSV).open(encoding="utf-8", newline="") as handle:
-        rows = list(csv.DictReader(handle))
-    if len(rows) != len(run.results):
-        raise RegradeError(f"{run_dir / RESULTS_CSV}: {len(rows)} rows but {RUN_JSON} has {len(run.results)} results")
-    cases: dict[int, EvalTestCase] = {}
-    for line, (row, result) in enumerate(zip(rows, run.results, strict=True), start=2):
-        if "question" not in row or "expectedResponse" not in row:
-            raise RegradeError(f"{run_dir / RESULTS_CSV}:{line}: no question/expectedResponse columns")
-        cases.setdefault(
-            result.conversation_number,
-            EvalTestCase(
-                conversation_number=result.conversation_number,
-                question=row["question"],
-                response=row["expectedResponse"],
-            ),
+    """The run and the exact test set it played, read from the run folder (``run.json``, ``test-set.json``)."""
+    folder, test_set = _read_folder(Path(run_dir))
+    return folder.run, test_set
+
+
+def _load_session(file: Path) -> PlayedEvidence:
+    """The saved evidence of one session, of whichever target played it."""
+    data = json.loads(file.read_text(encoding="utf-8"))
+    if isinstance(data, dict) and data.get("kind") == "copilot-studio-target":
+        return TargetResult.load(file)
+    return CopilotResult.load(file)
+
+
+def _case_of(result: EvalCaseResult, cases: dict[tuple[int, int], EvalTestCase], run_json: Path) -> EvalTestCase:
+    case = cases.get((result.conversation_number, result.turn or 1))
+    if case is None:
+        turn = f" turn {result.turn}" if (result.turn or 1) > 1 else ""
+        raise RegradeError(
+            f"{run_json}: the result for conversationNumber {result.conversation_number}{turn} has no case in "
+            f"{TEST_SET_JSON}; the folder's files do not belong together"
         )
-    test_set = EvalTestSet(
-        name=run.test_set_name,
-        data_type=_data_type(run_dir),
-        cases=sorted(cases.values(), key=lambda c: c.conversation_number),
-    )
-    return run, test_set
+    return case
 
 
-def _evidence(result: EvalCaseResult, run_dir: Path, turn_index: int, cache: dict[str, CopilotResult]) -> CaseEvidence:
-    path = result.evidence_path
-    if path is None:
-        session = CopilotResult(success=False, stop_reason="execution_error", error="no evidence was saved")
-    else:
-        file = Path(path) if Path(path).is_absolute() or Path(path).exists() else run_dir / "evidence" / Path(path).name
-        if str(file) not in cache:
+class _Sessions:
+    """Each session's evidence loaded once and copied once into the new folder's ``evidence/``."""
+
+    def __init__(self, folder: RunFolder, out: Path) -> None:
+        self.folder, self.out = folder, out
+        self.loaded: dict[Path, tuple[PlayedEvidence, Path]] = {}
+
+    def get(self, result: EvalCaseResult) -> tuple[PlayedEvidence, str | None]:
+        """The session evidence behind ``result`` and the path of its copy in the new folder."""
+        if result.evidence_path is None:
+            return CopilotResult(success=False, stop_reason="execution_error", error=_NO_EVIDENCE), None
+        file = self.folder.evidence_file(result.evidence_path)
+        if file is None:
+            raise RegradeError(
+                f"{self.folder.folder / RUN_JSON}: the evidence of case {result.conversation_number} "
+                f"({result.evidence_path}) is not in the run folder; regrading needs every session's evidence"
+            )
+        if file not in self.loaded:
             try:
-                cache[str(file)] = CopilotResult.load(file)
+                session = _load_session(file)
             except (OSError, ValueError) as exc:
                 raise RegradeError(
                     f"{file}: cannot read the evidence of case {result.conversation_number}: {exc}"
                 ) from exc
-        session = cache[str(file)]
-    return CaseEvidence(answer=result.actual_response, result=session, turn_index=turn_index, evidence_path=path)
-
-
-async def _grade(grader: Grader, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
-    try:
-        return await grader.grade(case, evidence)
-    except Exception as exc:
-        return Grade(
-            getattr(grader, "name", type(grader).__name__),
-            CaseStatus.ERROR,
-            f"grader crashed: {type(exc).__name__}: {exc}",
-        )
+            copy = self.out / "evidence" / file.name
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(file, copy)
+            self.loaded[file] = (session, copy)
+        session, copy = self.loaded[file]
+        return session, str(copy)
 
 
 async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_dir: str | Path) -> EvalRun:
@@ -109,41 +124,38 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
     run_dir, out = Path(run_dir), Path(output_dir)
     if out.resolve() == run_dir.resolve():
         raise RegradeError(f"{out}: regrading writes a new run folder; give another --out than the run itself")
-    old, test_set = read_saved_run(run_dir)
-    by_number = {case.conversation_number: case for case in test_set.cases}
+    folder, test_set = _read_folder(run_dir)
+    cases = case_turns(test_set)
+    conversation = test_set.data_type is EvalDataType.CONVERSATION
+    for result in folder.run.results or []:  # every result must have its case before anything is written
+        _case_of(result, cases, folder.folder / RUN_JSON)
     started, clock = datetime.now(UTC), time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    if (run_dir / "evidence").is_dir():
-        shutil.copytree(run_dir / "evidence", out / "evidence", dirs_exist_ok=True)
-    sessions: dict[str, CopilotResult] = {}
-    seen_in_session: dict[tuple[str | None, int | None], int] = {}
+    sessions = _Sessions(folder, out)
     results = []
-    for result in old.results or []:
-        unit = (result.evidence_path, result.repeat_index)
-        turn_index = seen_in_session.get(unit, 0) if test_set.data_type is EvalDataType.CONVERSATION else 0
-        seen_in_session[unit] = turn_index + 1
-        case = by_number[result.conversation_number]
-        evidence = _evidence(result, run_dir, turn_index, sessions)
-        grades = [await _grade(grader, case, evidence) for grader in graders]
-        status, reason = combine_grades(grades)
-        if evidence.runtime_error is not None:
-            status, reason = CaseStatus.ERROR, evidence.runtime_error
-        copied = out / "evidence" / Path(result.evidence_path).name if result.evidence_path else None
+    for result in folder.run.results or []:
+        session, copy = sessions.get(result)
+        evidence = CaseEvidence(
+            answer=result.actual_response,
+            result=session,  # type: ignore[arg-type]  # any target's evidence, as in run_unit
+            # A conversation's turn t was the session's prompt t; a single-turn case was its session's only one.
+            turn_index=(result.turn or 1) - 1 if conversation else 0,
+            evidence_path=copy,  # judges keep their own evidence beside it, in the new folder
+        )
         results.append(
-            result.model_copy(
-                update={
-                    "passed": status is CaseStatus.PASS,
-                    "status": status,
-                    "failure_reason": reason,
-                    "grades": [grade.to_record() for grade in grades],
-                    "evidence_path": str(copied) if copied is not None and copied.exists() else result.evidence_path,
-                }
+            await graded_result(
+                _case_of(result, cases, folder.folder / RUN_JSON),
+                evidence,
+                graders,
+                turn=result.turn,
+                repeat_index=result.repeat_index,
+                duration_ms=result.duration_ms,
             )
         )
     run = summarise(
         test_set,
         results,
-        agent_name=old.agent_name,
+        agent_name=folder.run.agent_name,
         started=started,
         duration_ms=(time.monotonic() - clock) * 1000,
         note=f"regraded from {run_dir} without running the agent",

@@ -117,12 +117,14 @@ def comparison(test_set: EvalTestSet, runs: Sequence[SurfaceRun]) -> dict[str, A
             "agentName": s.run.agent_name,
             "runDirectory": str(s.output_dir) if s.output_dir else None,
             "generalQualityPercent": s.run.general_quality_percent,
+            "gradedCases": s.run.graded,
             "passed": s.run.passed,
             "failed": s.run.failed,
             "errored": s.run.errored,
             "notGraded": s.run.not_graded,
             "runtimeLimitation": s.run.runtime_limitation,
             "limitationStanding": s.run.limitation_standing.value if s.run.limitation_standing else None,
+            "limitationConfirmedBy": s.run.limitation_confirmed_by,
             "confidence": s.run.confidence.value if s.run.confidence else None,
         }
         for s in runs
