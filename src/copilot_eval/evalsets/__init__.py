@@ -46,7 +46,15 @@ from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.preamble import preamble_lines
 from copilot_eval.evalsets.results_reader import ExportedResult, read_results_export
 from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
-from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord, LimitationStanding
+from copilot_eval.evalsets.run_model import (
+    CaseRepeatRecord,
+    CaseStatus,
+    EvalCaseResult,
+    EvalRun,
+    GradeRecord,
+    JudgeTally,
+    LimitationStanding,
+)
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
 
 
@@ -77,6 +85,7 @@ __all__ = [
     "SEED",
     "SINGLE_RESPONSE",
     "TEMPLATES",
+    "CaseRepeatRecord",
     "CaseStatus",
     "Confidence",
     "Conversation",
@@ -92,6 +101,7 @@ __all__ = [
     "Evidenced",
     "ExportedResult",
     "GradeRecord",
+    "JudgeTally",
     "LimitationStanding",
     "RuleSet",
     "check_csv",

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet, GradeRecord
+from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet, GradeRecord, JudgeTally
 from copilot_eval.evidence.result import CopilotResult
 
 
@@ -51,6 +51,7 @@ class Grade:
     passing_score: float | None = None
     details: dict[str, Any] = field(default_factory=dict)
     evidence_path: str | None = None
+    judge: JudgeTally | None = None  # an LLM judge's calls, verdicts, agreement and cost
 
     def to_record(self) -> GradeRecord:
         """This grade as the plain GradeRecord stored on an EvalCaseResult."""
@@ -61,6 +62,7 @@ class Grade:
             passing_score=self.passing_score,
             explanation=self.reason,
             evidence_path=self.evidence_path,
+            judge=self.judge,
         )
 
 

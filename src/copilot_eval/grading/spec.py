@@ -10,6 +10,8 @@ from typing import Any
 
 from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.exact import ExactMatch, Normalisation
+from copilot_eval.grading.judge import LlmJudge
+from copilot_eval.grading.judge_votes import RepeatedJudge
 from copilot_eval.grading.keywords import KeywordMatch
 from copilot_eval.grading.protocol import Grader
 from copilot_eval.grading.similarity import DEFAULT_THRESHOLD, TextSimilarity
@@ -81,12 +83,19 @@ def _labels(spec: str, args: str) -> dict[str, bool]:
 
 
 def parse_grader_spec(
-    spec: str, *, judge: Any = None, pool: Any = None, option: str = "--grader", judge_option: str = "--judge"
+    spec: str,
+    *,
+    judge: Any = None,
+    pool: Any = None,
+    option: str = "--grader",
+    judge_option: str = "--judge",
+    judge_repeat: int = 1,
 ) -> Grader:
     """Build the grader a spec names; ``judge`` is the judge CopilotEval for judge graders.
 
-    ``option`` and ``judge_option`` are the option names errors speak of (the pytest plugin's
-    differ from the command line's).
+    A judge grader with ``judge_repeat`` above 1 asks the judge that many times per answer
+    (``RepeatedJudge``). ``option`` and ``judge_option`` are the option names errors speak of (the
+    pytest plugin's differ from the command line's).
     """
     name, _, args = spec.strip().partition(":")
     name = name.strip().lower().replace("-", "_")
@@ -95,8 +104,11 @@ def parse_grader_spec(
     if name in JUDGE_GRADERS and judge is None:
         why = f"this grader is an LLM judge: give a judge agent file with {judge_option}"
         raise GraderSpecError(_message(spec, why, name, option))
+    if judge_repeat < 1:
+        raise GraderSpecError(f"judge repeat must be at least 1, got {judge_repeat}")
     try:
-        return _build(spec, name, args, judge, pool)
+        grader = _build(spec, name, args, judge, pool)
+        return RepeatedJudge(grader, judge_repeat) if judge_repeat > 1 and isinstance(grader, LlmJudge) else grader
     except _Bad as exc:
         raise GraderSpecError(_message(spec, exc.why, exc.name, option)) from None
     except ValueError as exc:

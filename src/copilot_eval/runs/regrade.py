@@ -159,6 +159,8 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
         started=started,
         duration_ms=(time.monotonic() - clock) * 1000,
         note=f"regraded from {run_dir} without running the agent",
+        min_pass_rate=folder.run.min_pass_rate,
+        repeat_dependence=folder.run.repeat_dependence,
     )
     write_run_outputs(run, test_set, out)
     return run
