@@ -35,7 +35,8 @@ def run_summary_markdown(run: EvalRun) -> str:
             "",
             f"> **{heading}:** {_cell(run.runtime_limitation, 600)}" + (f" {_cell(confirmed)}" if confirmed else ""),
         ]
-    lines += [f"- {_cell(line, 600)}" for line in [*repeat_lines(run), judge_cost_line(run)] if line]
+    notes = [line for line in [*repeat_lines(run), judge_cost_line(run)] if line]
+    lines += ["", *(f"- {_cell(line, 600)}" for line in notes)] if notes else []
     if shows_repeats(run):
         lines += ["", "| case | attempts | pass rate over graded tries | verdict |", "| --- | --- | --- | --- |"]
         lines += [

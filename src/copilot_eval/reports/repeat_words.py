@@ -27,10 +27,10 @@ def rate_text(record: CaseRepeatRecord) -> str:
     errors = f", {record.errors} not graded" if record.errors else ""
     if record.pass_rate is None:
         return f"no graded try{errors}"
-    low, high = record.pass_rate_interval or (None, None)
+    low, high = record.pass_rate_interval or (0.0, 1.0)
     return (
         f"{record.passes}/{record.tries} passed ({percent(record.pass_rate)}, "
-        f"95% interval {percent(low)}-{percent(high)}){errors}"
+        f"95% interval {100 * low:.0f}-{100 * high:.0f}%){errors}"
     )
 
 
@@ -87,8 +87,6 @@ def tries_of(run: EvalRun) -> int:
 
 def repeat_lines(run: EvalRun) -> list[str]:
     """The repeat sentences of a run: pass@k / pass^k and flaky cases, verdicts over tries, dependence, judges."""
-    if case_records(run) is None:
-        return []
     lines = []
     k = tries_of(run)
     if k > 1:
@@ -96,7 +94,7 @@ def repeat_lines(run: EvalRun) -> list[str]:
         shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
         flaky = ", ".join(map(str, flaky_cases(run))) or "none"
         lines.append(f"pass@{k} {shown[0]}, pass^{k} {shown[1]}; flaky cases: {flaky}")
-    if (counts := verdict_counts(run)) is not None:
+    if (counts := verdict_counts(run)) is not None and case_records(run) is not None:
         lines.append(
             f"per case over up to {k} tries at a minimum pass rate of {percent(run.min_pass_rate)}: "
             f"{counts[CaseStatus.PASS]} passed, {counts[CaseStatus.FAIL]} failed, "
