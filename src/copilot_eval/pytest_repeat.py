@@ -138,7 +138,7 @@ def repeated(function: Callable[..., Any], item: pytest.Item, k: int, min_pass_r
 def _options(item: pytest.Item) -> tuple[int, float]:
     marker = item.get_closest_marker(MARKER)
     assert marker is not None
-    args = dict(zip(("k", "min_pass_rate"), marker.args, strict=False)) | marker.kwargs
+    args: dict[str, Any] = {**dict(zip(("k", "min_pass_rate"), marker.args, strict=False)), **marker.kwargs}
     k, rate = args.get("k"), args.get("min_pass_rate", 1.0)
     unknown = set(args) - {"k", "min_pass_rate"}
     if unknown or isinstance(k, bool) or not isinstance(k, int) or k < 1:

@@ -11,7 +11,7 @@ import pytest
 
 from copilot_eval import CopilotEval, FunctionModel
 from copilot_eval.evalsets import CaseStatus, read_run_json
-from copilot_eval.grading import ExactMatch, Grade, parse_grader_spec
+from copilot_eval.grading import Grade, parse_grader_spec
 from copilot_eval.reports.junit import junit_xml
 from copilot_eval.reports.markdown import run_summary_markdown
 from copilot_eval.runs import run_eval_set

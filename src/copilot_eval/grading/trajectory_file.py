@@ -118,7 +118,7 @@ class _Lined(dict[str, Any]):
 
 
 def _mapping(loader: _Loader, node: yaml.MappingNode) -> _Lined:
-    value = _Lined(loader.construct_mapping(node, deep=True))
+    value = _Lined({str(key): item for key, item in loader.construct_mapping(node, deep=True).items()})
     value.line = node.start_mark.line + 1
     return value
 
