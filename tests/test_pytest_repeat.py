@@ -56,7 +56,7 @@ def test_each_marked_test_gets_one_verdict_over_its_tries(pytester: pytest.Pytes
     )
     assert "first failed try (2):" in text and "an odd try" in text
     assert "ConnectionError: always down" in text  # no graded try: the test errors as its tries did
-    assert "DependentRepeatsWarning" in text and "the agent's model is a ScriptedModel" in text
+    assert "DependentRepeatsWarning" in text and "the agent's answers come from a ScriptedModel" in text
     xml = junit.read_text()
     assert 'name="copilot_repeat" value="copilot_repeat: 2/3 passed (67%, 95% interval 21-94%)' in xml
     assert 'value="copilot_repeat: 2/2 passed (100%, 95% interval 34-100%), 1 not graded' in xml

@@ -12,6 +12,7 @@ import pytest
 from copilot_eval import CopilotEval, FunctionModel
 from copilot_eval.evalsets import CaseStatus, read_run_json
 from copilot_eval.grading import Grade, parse_grader_spec
+from copilot_eval.reports.html_run import write_run_report
 from copilot_eval.reports.junit import junit_xml
 from copilot_eval.reports.markdown import run_summary_markdown
 from copilot_eval.runs import run_eval_set
@@ -80,6 +81,8 @@ async def test_each_case_gets_a_verdict_over_its_graded_tries(tmp_path):
     assert "| case 2 | 4 | 2/4 passed (50%, 95% interval 15-85%) | fail, flaky |" in markdown
     assert "at a minimum pass rate of 75%: 2 passed, 1 failed, 0 without a graded try" in markdown
     assert "repeats are not independent" in markdown
+    html = (write_run_report(tmp_path)).read_text(encoding="utf-8")
+    assert "2/4 passed (50%, 95% interval 15-85%)" in html and "fail, flaky" in html
 
 
 async def test_a_judge_asked_three_times_that_disagrees_marks_the_case_judge_unstable(tmp_path):
@@ -113,6 +116,8 @@ async def test_a_judge_asked_three_times_that_disagrees_marks_the_case_judge_uns
     assert "judge unstable: case 1 (an LLM judge disagreed with itself" in markdown
     assert "| 1 | 1 | 0 | judge unstable |" in markdown
     assert "LLM judges: 3 calls (3 per answer) for 1 verdicts" in markdown
+    html = write_run_report(tmp_path).read_text(encoding="utf-8")
+    assert '<span class="badge judge-unstable">judge unstable</span>' in html and 'id="judge-cost"' in html
     testcase = ET.fromstring(junit_xml(run)).find("testsuite/testcase")
     assert {p.get("name"): p.get("value") for p in testcase.find("properties")} == {"judge_unstable": "true"}
 

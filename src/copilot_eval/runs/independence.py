@@ -14,9 +14,9 @@ from typing import Any
 from copilot_eval.runs.target import is_target
 
 _SOURCES = {
-    "ScriptedModel": "a ScriptedModel (its script gives the same answers on every try)",
-    "FunctionModel": "a FunctionModel (its function answers; the model's answers cannot differ between tries)",
-    "Replay": "recorded answers replayed from cassettes (every try gets the recording)",
+    "ScriptedModel": "a ScriptedModel, whose script gives the same answers on every try",
+    "FunctionModel": "a FunctionModel, whose function answers in place of a model",
+    "Replay": "cassettes replayed from a recording, the same for every try",
 }
 
 
@@ -28,8 +28,8 @@ def repeat_dependence_of(agent: Any) -> str | None:
     if model is None or isinstance(model, str) or getattr(model, "live", True):
         return None  # a model name (GitHub-hosted or BYOK), a recorder in front of one, or a default model
     kind = type(model).__name__
-    source = _SOURCES.get(kind, f"{kind}, not a live model")
-    return f"repeats are not independent: the agent's model is {source}"
+    source = _SOURCES.get(kind, f"a {kind}, not a live model")
+    return f"repeats are not independent: the agent's answers come from {source}"
 
 
 def refuse_replayed_repeats(repeat: int, *, replaying: bool, allowed: bool, option: str) -> str | None:
