@@ -62,10 +62,17 @@ class TrajectoryMatch:
 
     @property
     def summary(self) -> str:
-        """One line: how many steps matched, how many calls were made, and the score."""
-        score = "n/a" if self.score is None else f"{self.score:.2f}"
+        """One line: how many steps matched, how many calls were made, and the scores."""
+
+        def shown(value: float | None) -> str:
+            return "n/a" if value is None else f"{value:.2f}"
+
         calls = f"{len(self.calls)} call{'' if len(self.calls) == 1 else 's'} made"
-        return f"{len(self.pairs)} of {len(self.steps)} expected steps matched, {calls} ({self.metric} {score})"
+        scores = f"precision {shown(self.precision)}, recall {shown(self.recall)}, f1 {shown(self.f1)}"
+        steps = ""
+        if any(score < 1 for score in self.step_scores):
+            steps = "; step scores " + ", ".join(f"{score:.2g}" for score in self.step_scores)
+        return f"{len(self.pairs)} of {len(self.steps)} expected steps matched, {calls} ({scores}){steps}"
 
     @property
     def reason(self) -> str:
