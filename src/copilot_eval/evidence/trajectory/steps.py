@@ -167,6 +167,23 @@ class Step:
         kinds = ("tool", "action") if self.kind == "tool" else (self.kind,)
         return call.kind in kinds and name_matches(self.name, call.name)
 
+    def matches(self, call: ObservedCall) -> bool:
+        """Whether ``call`` is this step: the same verdict as ``not mismatches(call)``, without the words."""
+        if not self.names_call(call):
+            return False
+        if self.must_succeed and call.succeeded is not True:
+            return False
+        if self.agent is not None and call.agent != self.agent:
+            return False
+        if not self.args and not self.exact_args:
+            return True
+        arguments = call.arguments
+        if arguments is None:
+            return False
+        if self.exact_args and any(key not in self.args for key in arguments):
+            return False
+        return all(key in arguments and matcher_accepts(m, arguments[key]) for key, m in self.args.items())
+
     def mismatches(self, call: ObservedCall) -> list[str]:
         """Why ``call`` is not this step, one short phrase each; empty when it matches."""
         if not self.names_call(call):

@@ -126,7 +126,7 @@ def _missing_step(
             return f"{head}, got no call {index + 1} (the agent made {len(calls)})"
         call = calls[index]
         if not step.names_call(call):
-            elsewhere = next((c.position for c in calls if not step.mismatches(c)), None)
+            elsewhere = next((c.position for c in calls if step.matches(c)), None)
             later = f" (it is call {elsewhere})" if elsewhere is not None else ""
             return f"{head}, got `{call.label()}` at call {call.position}{later}"
         return f"{head}, got `{call.label()}` at call {call.position} ({'; '.join(step.mismatches(call))})"
@@ -149,7 +149,7 @@ def _missing_step(
 def _step_score(step: Step, index: int, calls: Sequence[ObservedCall], pairs: dict[int, int]) -> float:
     if index in pairs:
         return 1.0
-    return max((step.partial_score(call) for call in calls), default=0.0)
+    return max((step.partial_score(call) for call in calls if step.names_call(call)), default=0.0)
 
 
 def _forbidden_problems(calls: Sequence[ObservedCall], forbidden: Sequence[str | re.Pattern[str]]) -> list[str]:
@@ -190,7 +190,7 @@ def match_trajectory(
 
     def fit(i: int, j: int) -> bool:
         if (i, j) not in fits:
-            fits[(i, j)] = not steps[i].mismatches(calls[j])
+            fits[(i, j)] = steps[i].matches(calls[j])
         return fits[(i, j)]
 
     pairs = align(match_mode, len(steps), len(calls), fit)
