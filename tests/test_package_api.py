@@ -1,4 +1,4 @@
-"""The package's curated public names, and what importing it costs."""
+"""The package's lazy public names, and what importing it costs (the names are pinned in test_public_names.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,6 @@ import sys
 import pytest
 
 import copilot_eval
-
-
-def test_every_public_name_resolves_and_has_a_docstring() -> None:
-    for name in copilot_eval.__all__:
-        value = getattr(copilot_eval, name)
-        if name != "__version__":
-            assert (value.__doc__ or "").strip(), f"{name} has no docstring"
 
 
 def test_unknown_names_fail_clearly() -> None:

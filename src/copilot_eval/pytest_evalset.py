@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, looks_like_test_set
 
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
 
@@ -68,6 +68,7 @@ def add_options(group: Any) -> None:
 
 def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
     """Load the agent, judge and graders once, or stop the session with a usage error naming the option."""
+    # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
     from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_graders, load_agent
 
     try:
@@ -91,8 +92,6 @@ class EvalSetCollector:
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
         """Collect a CSV whose header is a test-set template; leave every other file alone."""
-        from copilot_eval.evalsets import looks_like_test_set
-
         if file_path.suffix.lower() == ".csv" and looks_like_test_set(file_path):
             return EvalSetFile.from_parent(parent, path=file_path)
         return None
@@ -112,6 +111,7 @@ class EvalSetFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         """Read and validate the file once; a set that cannot be used is a collection error listing every problem."""
+        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.runs.eval_runner import plan_units
         from copilot_eval.runs.prepare import PrepareError, check_graders_fit, read_test_set
 
@@ -147,6 +147,7 @@ class EvalSetItem(pytest.Item):
 
     def runtest(self) -> None:
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
+        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.grading.combine import combined_status
         from copilot_eval.reports.evidence_names import evidence_file_name
         from copilot_eval.runs.case_runner import Unit, run_unit
@@ -158,6 +159,7 @@ class EvalSetItem(pytest.Item):
         results = runtime_host().run_sync(
             run_unit(unit, settings.agent, settings.graders, evidence_dir=settings.evidence_dir)
         )
+        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.reports.pytest_report import session_report
 
         if (report := session_report(self.config)) is not None:
@@ -180,6 +182,7 @@ class EvalSetItem(pytest.Item):
             )
 
     def _explain(self, results: list[EvalCaseResult], verb: str) -> str:
+        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.reports.failure_text import describe_unit
 
         return describe_unit(self.cases, results, verb)

@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.pytest_evalset import add_options, configure
 from copilot_eval.pytest_repeat import DEPENDENCE_KEY, MARKER, MARKER_HELP, wrap_repeated_items
+from copilot_eval.redaction import contains_secret, redact
 
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
 _LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copilot-no-live-models set it
@@ -88,7 +90,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write a self-contained HTML report of the session: every test, and the evidence of "
         "each agent run (env COPILOT_EVAL_REPORT)",
     )
-    from copilot_eval.pytest_evalset import add_options
 
     add_options(group)
 
@@ -101,26 +102,27 @@ def pytest_configure(config: pytest.Config) -> None:
     report = config.getoption("--copilot-report", default=None)
     # Only the controlling process writes the report (pytest-xdist workers have `workerinput`).
     if report and not hasattr(config, "workerinput"):
+        # imported on use: every pytest session loads this plugin, and most never run an agent
         from copilot_eval.reports.pytest_report import register_session_report
 
         register_session_report(config, report)
     if config.getoption("--copilot-record", default=None) and config.getoption("--copilot-replay", default=None):
         raise pytest.UsageError("--copilot-record and --copilot-replay exclude each other: give one of them")
     if config.getoption("--copilot-no-live-models", default=False):
+        # imported on use: every pytest session loads this plugin, and most never run an agent
         from copilot_eval.models.guard import NO_LIVE_MODELS_ENV
 
         # Through the environment, so that every run of this session (and any worker process) sees it.
         config.stash[_LIVE_SWITCH_KEY] = os.environ.get(NO_LIVE_MODELS_ENV)
         os.environ[NO_LIVE_MODELS_ENV] = "1"
     if config.getoption("--copilot-agent", default=None):
-        from copilot_eval.pytest_evalset import configure
-
         configure(config, config.stash[_EVIDENCE_DIR_KEY])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Give the environment back as it was before ``--copilot-no-live-models``."""
     if _LIVE_SWITCH_KEY in config.stash:
+        # imported on use: every pytest session loads this plugin, and most never run an agent
         from copilot_eval.models.guard import NO_LIVE_MODELS_ENV
 
         before = config.stash[_LIVE_SWITCH_KEY]
@@ -134,6 +136,7 @@ def _default_provider(config: pytest.Config) -> Any:
     url = config.getoption("--copilot-provider-url")
     if not url:
         return None
+    # imported on use: every pytest session loads this plugin, and most never run an agent
     from copilot_eval.models.byok import ByokProvider
 
     return ByokProvider(
@@ -148,6 +151,7 @@ def _cassettes(config: pytest.Config, nodeid: str) -> Any:
     record, replay = config.getoption("--copilot-record"), config.getoption("--copilot-replay")
     if not record and not replay:
         return None
+    # imported on use: every pytest session loads this plugin, and most never run an agent
     from copilot_eval.models.replay.wrap import cassette_store
 
     return cassette_store(
@@ -163,6 +167,7 @@ def _evidence_name(nodeid: str, index: int) -> str:
 
 
 def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path | None) -> None:
+    # imported on use: every pytest session loads this plugin, and most never run an agent
     from copilot_eval.reports.pytest_report import session_report
 
     report = session_report(config)
@@ -172,6 +177,7 @@ def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path 
 
 def _note_dependence(node: pytest.Item, agent: Any) -> None:
     """Remember whether this run's model could answer differently on another try (for copilot_repeat)."""
+    # imported on use: every pytest session loads this plugin, and most never run an agent
     from copilot_eval.runs.independence import repeat_dependence_of
 
     node.stash.setdefault(DEPENDENCE_KEY, []).append(repeat_dependence_of(agent))
@@ -180,6 +186,7 @@ def _note_dependence(node: pytest.Item, agent: Any) -> None:
 @pytest.fixture
 def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``result = await copilot_eval(agent, prompt)``: run through the real runtime, get evidence."""
+    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
     from copilot_eval.runtime.session.runner import run_copilot
 
     config = request.config
@@ -192,6 +199,7 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
         options.setdefault("default_model", config.getoption("--copilot-model"))
         options.setdefault("default_provider", _default_provider(config))
         if cassettes is not None:
+            # imported on use: every pytest session loads this plugin, and most never run an agent
             from copilot_eval.models.replay.wrap import with_cassette
 
             agent = with_cassette(
@@ -212,6 +220,7 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
 @pytest.fixture
 def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``ab = await ab_run(prompt, baseline, candidate, repeat=2)``: both agents, isolated runs."""
+    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
     from copilot_eval.runs.ab import ab_run as run_ab
 
     config = request.config
@@ -263,7 +272,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """Scrub registered secrets from a test's failure text and captured output before any report."""
     outcome = yield
-    from copilot_eval.redaction import contains_secret, redact
 
     report = outcome.get_result()
     if report.longrepr is not None and contains_secret(text := str(report.longrepr)):
@@ -273,6 +281,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Stop the runtimes the session started (an exit hook catches anything left)."""
+    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
     from copilot_eval.runtime.process.pool import close_all_pools
 
     close_all_pools()

@@ -103,7 +103,8 @@ def test_agent_file_typos_get_a_did_you_mean_and_every_problem_is_listed(tmp_pat
 
 
 def test_optional_is_ours_and_never_reaches_the_sdk() -> None:
-    from copilot_eval.runtime.session.session_config import choose_model, session_settings
+    from copilot_eval.models.choice import choose_model
+    from copilot_eval.runtime.session.session_config import session_settings
 
     agent = CopilotEval(model="gpt-4.1", mcp_servers={"git": {"command": "uvx", "optional": True}})
     settings = session_settings(agent, choose_model(agent), working_directory="/tmp", config_directory="/tmp", tools=[])

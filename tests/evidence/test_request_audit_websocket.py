@@ -16,7 +16,7 @@ import pytest
 from copilot import CopilotRequestContext
 
 from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
-from copilot_eval.runtime.session.run_control import RunControl
+from copilot_eval.runtime.requests.run_control import RunControl
 
 from .helpers import scripted
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from copilot_eval.evalsets import CaseStatus, EvalTestCase
-from copilot_eval.evidence.result import CopilotResult
-from copilot_eval.evidence.subagent import SubagentInvocation
+from copilot_eval.evidence.result import CopilotResult, SubagentInvocation
 from copilot_eval.evidence.tool_call import ToolCall
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.grading import (

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from copilot_eval import ScriptedModel
-from copilot_eval.runtime.process.home import eval_home
+from copilot_eval.cache_root import cache_root
 
 FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
 FILESYSTEM_VERSION = "2026.8.31"
@@ -92,7 +92,7 @@ def filesystem_server() -> list[str]:
     node = shutil.which("node")
     if npm is None or node is None:
         pytest.skip(f"npm and node are needed to install {FILESYSTEM_PACKAGE} (apt-get install npm)")
-    folder = eval_home() / "test-servers" / f"server-filesystem-{FILESYSTEM_VERSION}"
+    folder = cache_root() / "test-servers" / f"server-filesystem-{FILESYSTEM_VERSION}"
     entry = folder / "node_modules" / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
     if not entry.is_file():
         folder.mkdir(parents=True, exist_ok=True)

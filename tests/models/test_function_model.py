@@ -72,10 +72,10 @@ async def test_a_failing_function_ends_the_run_with_its_error_named() -> None:
 
 
 def test_a_bad_return_value_and_bad_settings_are_named() -> None:
-    from copilot_eval.models.function_endpoint import _read_result
+    from copilot_eval.models.function.returns import read_result
 
     with pytest.raises(TypeError, match="must return text"):
-        _read_result(42)
+        read_result(42)
     with pytest.raises(ValueError, match="websockets"):
         FunctionModel(lambda m, t: "x", transport="websockets")
     with pytest.raises(TypeError, match="callable"):

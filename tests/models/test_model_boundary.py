@@ -7,7 +7,8 @@ import warnings
 import pytest
 
 from copilot_eval import ByokProvider, CopilotEval, FunctionModel, ScriptedModel, run_copilot
-from copilot_eval.models.base import ModelSource, choose_model
+from copilot_eval.models.base import ModelSource
+from copilot_eval.models.choice import choose_model
 from copilot_eval.models.guard import NO_LIVE_MODELS_ENV, LiveModelsForbidden
 
 SCRIPT = {"rules": [{"turns": [{"text": "scripted hello"}]}]}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from copilot_eval.models.scripted.prompt import read_chat_request, read_responses_request
+from copilot_eval.models.wire.prompt import read_chat_request, read_responses_request
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

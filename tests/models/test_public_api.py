@@ -1,4 +1,7 @@
-"""The models layer's public names, and loading a script without paying for the SDK import."""
+"""The models layer: loading a script without paying for the SDK import; the endpoint is a request handler.
+
+Its public names are pinned in tests/test_public_names.py.
+"""
 
 from __future__ import annotations
 
@@ -6,11 +9,6 @@ import subprocess
 import sys
 
 import copilot_eval.models as models
-
-
-def test_public_names_resolve():
-    for name in models.__all__:
-        assert getattr(models, name) is not None, name
 
 
 def test_loading_a_script_does_not_import_the_sdk_or_the_server():

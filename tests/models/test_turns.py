@@ -9,8 +9,8 @@ import httpx
 from copilot import CopilotRequestContext
 
 from copilot_eval.models import NO_RULE_TEXT, NO_TURN_TEXT, ScriptedModel
-from copilot_eval.models.scripted.answer import build_answer, choose_turn
-from copilot_eval.models.scripted.prompt import RequestView
+from copilot_eval.models.scripted.turns import build_answer, choose_turn
+from copilot_eval.models.wire.prompt import RequestView
 
 
 def _view(prompt: str = "go", position: int = 0, tool: str | None = None) -> RequestView:

@@ -21,8 +21,7 @@ from copilot_eval.evalsets import (
     EvalTestSet,
     GradeRecord,
 )
-from copilot_eval.evidence.result import CopilotResult
-from copilot_eval.evidence.subagent import SubagentInvocation
+from copilot_eval.evidence.result import CopilotResult, SubagentInvocation
 from copilot_eval.evidence.tool_call import ToolCall
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import UsageEntry

@@ -73,7 +73,8 @@ async def test_a_github_hosted_model_without_a_login_says_how_to_fix_it(monkeypa
 def test_sessions_leave_out_the_cross_session_store_unless_asked() -> None:
     # A run's COPILOT_HOME is its own and removed after the run: the store could only hold that
     # run, and it kept runtime memory per session (docs/faults.md).
-    from copilot_eval.runtime.session.session_config import choose_model, session_settings
+    from copilot_eval.models.choice import choose_model
+    from copilot_eval.runtime.session.session_config import session_settings
 
     def settings(agent: CopilotEval) -> dict:
         return session_settings(agent, choose_model(agent), working_directory="/tmp", config_directory="/tmp", tools=[])

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.agent.suggest import unknown_key
+from copilot_eval.models.scripted import ScriptedModel
 
 PYTHON_ONLY = {
     "tools": "Python tools are given in Python, not in an agent file: "
@@ -48,8 +49,6 @@ def _model_from_block(value: Any, base: Path) -> dict[str, Any]:
     if unknown:
         raise _Problem(f"model.{unknown[0]}: {unknown_key(str(unknown[0]), ('scripted', 'name', 'provider'))}")
     if "scripted" in value:
-        from copilot_eval.models.scripted import ScriptedModel
-
         script_path = base / str(value["scripted"])
         if not script_path.is_file():
             raise _Problem(f"model.scripted: file not found: {script_path}")

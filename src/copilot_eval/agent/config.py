@@ -8,9 +8,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from copilot_eval.agent.agent_file import AgentFileError, agent_file_error, read_agent_file, validation_problems
+from copilot_eval.agent.agent_file import agent_file_error, read_agent_file, validation_problems
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
+from copilot_eval.models.base import ModelSource
 from copilot_eval.models.byok import ByokProvider
 
 PermissionPolicy = Literal["approve_all", "deny_all"] | Callable[..., Any]
@@ -65,7 +66,6 @@ class CopilotEval(BaseModel):
             if isinstance(value, str) and not value.strip():
                 raise ValueError("must not be blank")
             return value
-        from copilot_eval.models.base import ModelSource
 
         if isinstance(value, ModelSource):
             return value
@@ -133,4 +133,4 @@ def load_agent_file(path: str | Path) -> CopilotEval:
     return CopilotEval.from_file(path)
 
 
-__all__ = ["AgentFileError", "CopilotEval", "load_agent_file"]
+__all__ = ["CopilotEval", "load_agent_file"]

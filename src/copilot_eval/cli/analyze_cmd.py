@@ -25,11 +25,12 @@ def analyze(
     name: Annotated[str | None, typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
 ) -> None:
     """Read an Evaluate-tab results export, judge it like our own runs, write run.json and print the summary."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
+    from copilot_eval.atomic_write import write_bytes_atomically
     from copilot_eval.evalsets import EvalSetError, to_json
-    from copilot_eval.reports.atomic import write_bytes_atomically
-    from copilot_eval.reports.run_files import RUN_JSON
+    from copilot_eval.reports.run_folder import RUN_JSON
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs.export_run import run_from_export
 

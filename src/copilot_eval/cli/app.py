@@ -11,6 +11,8 @@ import shutil
 
 import typer
 
+from copilot_eval.redaction import RedactingStream
+
 # Help text uses the terminal's whole width (click's default stops at 80 columns).
 _WIDTH = max(80, shutil.get_terminal_size((100, 24)).columns)
 
@@ -69,8 +71,6 @@ def _redact_console() -> None:
     # Everything the command prints (typer.echo, rich tables, progress, tracebacks) goes through
     # sys.stdout or sys.stderr: one choke point keeps registered secrets off the terminal and CI logs.
     import sys
-
-    from copilot_eval.redaction import RedactingStream
 
     if not isinstance(sys.stdout, RedactingStream):
         sys.stdout = RedactingStream(sys.stdout)  # type: ignore[assignment]

@@ -29,9 +29,10 @@ def compare(
     ] = False,
 ) -> None:
     """Compare two runs: improved, regressed, changed, new, removed and unchanged cases, and the score delta."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
-    from copilot_eval.reports.atomic import write_text_atomically
+    from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
     from copilot_eval.reports.run_comparison import compare_folders
 

@@ -26,6 +26,7 @@ def _format_of(path: Path, option: str) -> str:
 
 
 def _warnings(test_set: EvalTestSet, template: CsvTemplate | None, profile: str | None) -> list[str]:
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets import validate_eval_test_set
 
     warnings = [f"the converted set will not import: {p}" for p in validate_eval_test_set(test_set, profile)]
@@ -71,6 +72,7 @@ def convert(
     ] = None,
 ) -> None:
     """Convert a test set between CSV templates and JSON."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets import EvalDataType, EvalSetError, read_csv, read_test_set_json, write_csv, write_json
     from copilot_eval.evalsets.csv_templates import default_template_for, template_named
     from copilot_eval.evalsets.rule_sets import rule_set_named

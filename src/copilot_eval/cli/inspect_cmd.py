@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
 
 def _render(result: CopilotResult, source: Path) -> None:
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.reports.inspect_view import render_result
 
     render_result(result, source)
@@ -24,6 +25,7 @@ def _render(result: CopilotResult, source: Path) -> None:
 
 def _saved_result(path: Path) -> CopilotResult | None:
     """The CopilotResult saved in ``path``, or ``None`` when the file is not a saved result."""
+    # imported on use: every command module loads with `--help` (see app.py)
     import json
 
     from copilot_eval.evidence.native_json import load_result
@@ -58,6 +60,7 @@ def inspect(
     ] = False,
 ) -> None:
     """Summarise a saved event log or evidence file: success, tools, MCP servers, capture errors, subagents."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.capture import EventLogError, load_event_log, result_from_events
 
     result = _saved_result(events_file)
@@ -69,9 +72,10 @@ def inspect(
             raise typer.Exit(code=2) from exc
         result = result_from_events(events)
     if as_json:
+        # imported on use: every command module loads with `--help` (see app.py)
         import json
 
-        from copilot_eval.evidence.native_json import result_to_dict
+        from copilot_eval.evidence.result import result_to_dict
 
         typer.echo(json.dumps(result_to_dict(result), indent=2, ensure_ascii=False))
         return

@@ -18,6 +18,7 @@ def login(
     agent_path: Annotated[Path, typer.Option("--agent", help="Agent file whose target is type copilot-studio.")],
 ) -> None:
     """Sign in with a device code and cache the tokens a Copilot Studio target needs."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.targets.agent import load_target_agent_file
     from copilot_eval.targets.config import CopilotStudioTarget, TargetConfigError
     from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path

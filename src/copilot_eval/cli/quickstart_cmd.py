@@ -31,6 +31,7 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(None, "--out", help="where to write the evidence JSON (default: a temp dir)"),
     ) -> None:
         """Run the example suite (MCP tool, file creation, answer) and summarise its evidence."""
+        # imported on use: every command module loads with `--help` (see app.py)
         from rich.console import Console
 
         from copilot_eval.reports.evidence_table import evidence_table

@@ -30,6 +30,7 @@ def regrade(
     out: Annotated[Path | None, typer.Option("--out", help="New run folder (default: RUN_DIR-regraded-TIME).")] = None,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
+    # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
     from rich.console import Console
@@ -53,6 +54,7 @@ def regrade(
         raise _bad_input(str(exc)) from None
     finally:
         if judge is not None:
+            # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
             from copilot_eval.runtime.process.pool import close_all_pools
 
             close_all_pools()

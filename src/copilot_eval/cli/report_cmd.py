@@ -25,8 +25,9 @@ def report(
     ] = None,
 ) -> None:
     """Write the HTML report of a run: summary, limitation, repeats, charts, a drill-down per case."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.evalsets import EvalSetError
-    from copilot_eval.reports.atomic import write_text_atomically
     from copilot_eval.reports.html_run import run_report_html
     from copilot_eval.reports.markdown import run_summary_markdown
     from copilot_eval.reports.run_folder import read_run_folder

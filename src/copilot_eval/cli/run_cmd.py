@@ -14,6 +14,8 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+
 EXIT_BELOW_THRESHOLD = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -25,6 +27,7 @@ def _bad_input(message: str) -> typer.Exit:
 
 
 def _profile_option(profile: str | None) -> str | None:
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets import RULE_SETS
 
     if profile is not None and profile not in RULE_SETS:
@@ -138,6 +141,7 @@ def run(
     ] = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
+    # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
     from rich.console import Console
@@ -146,12 +150,11 @@ def run(
     from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, run_eval_set
+    from copilot_eval.runs.independence import refuse_replayed_repeats
     from copilot_eval.runs.prepare import PrepareError, prepare_run
 
     if data_type not in (None, "SingleTurn", "Conversation"):
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
-    from copilot_eval.runs.independence import refuse_replayed_repeats
-
     refusal = refuse_replayed_repeats(
         repeat, replaying=replay is not None, allowed=allow_replayed_repeats, option="--allow-replayed-repeats"
     )
@@ -176,6 +179,7 @@ def run(
     if record or replay or record_missing:
         if len(agent_paths) > 1:
             raise _bad_input("--record/--replay take one --agent (cassettes are per case of one agent)")
+        # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.agent.config import CopilotEval
         from copilot_eval.models.replay.wrap import with_test_set_cassettes
 
@@ -233,13 +237,12 @@ def run(
         console.print(f"[yellow]interrupted[/]: finished cases are kept in {out}; continue with --resume --out {out}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
+        # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
         from copilot_eval.runtime.process.pool import close_all_pools
 
         close_all_pools()  # a graceful stop now; the exit hook would only kill
     extra = []
     if discard_passing:
-        from copilot_eval.cli.clean_cmd import discard_passing_workdirs
-
         extra.append(
             f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases"
         )
@@ -267,7 +270,8 @@ def _run_several(
     fail_under: float | None,
     **options,
 ) -> None:
-    from copilot_eval.cli.surfaces_cmd import run_several
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.cli.run_several import run_several
     from copilot_eval.runs import CheckpointError
     from copilot_eval.runs.prepare import PrepareError
     from copilot_eval.runtime.process.pool import close_all_pools
@@ -281,6 +285,7 @@ def _run_several(
         raise typer.Exit(EXIT_INTERRUPTED) from None
     finally:
         close_all_pools()
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.reports.after_run import write_run_reports
 
     for surface in runs:  # one HTML report per agent's folder

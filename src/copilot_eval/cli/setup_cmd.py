@@ -11,6 +11,7 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def setup(force: bool = typer.Option(False, "--force", help="reinstall even when already set up")) -> None:
         """Install the pinned Copilot runtime with npm, unpack its assets once, check its protocol."""
+        # imported on use: every command module loads with `--help` (see app.py)
         from rich.console import Console
 
         from copilot_eval.runtime.process.errors import RuntimeSetupError

@@ -20,6 +20,7 @@ def tools(
     MCP tools are named <server>-<tool>; a server's `tools:` filter takes the server's own names.
     No real model is called: a scripted model records the request.
     """
+    # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
     import asyncio
 
     from copilot_eval.agent import AgentFileError, load_agent_file
@@ -67,6 +68,7 @@ def _render(listing: object) -> None:
         console.print(table)
     result = listing.result
     if result is not None and result.mcp_servers:
+        # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.reports.inspect_view import mcp_server_table
 
         console.print(mcp_server_table(result.mcp_servers))

@@ -47,6 +47,7 @@ def validate(
     ] = None,
 ) -> None:
     """Check test-set files against the Copilot Studio importer's rules (one rule set, named)."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets import DEFAULT_RULE_SET, RULE_SETS
 
     if profile is not None and profile not in RULE_SETS:

@@ -3,13 +3,14 @@
 Field trap: ``EvalTestCase.response`` is the *reference* answer (named after the CSV column);
 what the agent produced is ``EvalCaseResult.actual_response``.
 
-This layer imports nothing else of copilot_eval except the leaf writers of ``reports`` (the atomic
-writer, and the results CSV loaded on first use), so it can be used to check files without the
-Copilot runtime installed.
+This layer imports nothing else of copilot_eval but the leaf modules (the atomic writer, which
+redacts), so it can be used to check files without the Copilot runtime installed. The results
+CSV of a run is an output file: ``copilot_eval.reports`` writes it.
 """
 
 from __future__ import annotations
 
+from copilot_eval.evalsets.confidence import Confidence, ConfidenceMixin, weakest_confidence
 from copilot_eval.evalsets.conversations import Conversation, group_conversations, play_groups, turn_numbers
 from copilot_eval.evalsets.csv_reader import check_csv, load_csv, looks_like_test_set, read_csv
 from copilot_eval.evalsets.csv_templates import (
@@ -22,7 +23,6 @@ from copilot_eval.evalsets.csv_templates import (
 )
 from copilot_eval.evalsets.csv_writer import csv_text, write_csv
 from copilot_eval.evalsets.errors import EvalSetError, EvalSetReadError, EvalSetWriteError
-from copilot_eval.evalsets.evidenced import Confidence, Evidenced, weakest_confidence
 from copilot_eval.evalsets.json_io import (
     check_json,
     read_run_json,
@@ -57,17 +57,6 @@ from copilot_eval.evalsets.run_model import (
 )
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
 
-
-def __getattr__(name: str) -> object:
-    # The results CSV writer moved to reports (the output layer), which imports this package's
-    # models; loading it on first use keeps the old names without an import cycle.
-    if name in ("results_csv_text", "write_results_csv"):
-        from copilot_eval.reports import results_csv
-
-        return getattr(results_csv, name)
-    raise AttributeError(f"module 'copilot_eval.evalsets' has no attribute {name!r}")
-
-
 __all__ = [
     "CONVERSATION",
     "COPILOT_STUDIO",
@@ -88,6 +77,7 @@ __all__ = [
     "CaseRepeatRecord",
     "CaseStatus",
     "Confidence",
+    "ConfidenceMixin",
     "Conversation",
     "CsvTemplate",
     "EvalCaseResult",
@@ -98,7 +88,6 @@ __all__ = [
     "EvalSetWriteError",
     "EvalTestCase",
     "EvalTestSet",
-    "Evidenced",
     "ExportedResult",
     "GradeRecord",
     "JudgeTally",
@@ -117,7 +106,6 @@ __all__ = [
     "read_run_json",
     "read_test_set_json",
     "reference_length",
-    "results_csv_text",
     "rule_set_named",
     "run_from_json",
     "template_named",
@@ -128,5 +116,4 @@ __all__ = [
     "weakest_confidence",
     "write_csv",
     "write_json",
-    "write_results_csv",
 ]

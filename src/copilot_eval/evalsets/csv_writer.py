@@ -12,12 +12,12 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets.csv_templates import CsvTemplate, template_named
 from copilot_eval.evalsets.errors import EvalSetWriteError
 from copilot_eval.evalsets.model import EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.preamble import preamble_lines
 from copilot_eval.evalsets.rule_sets import RuleSet
-from copilot_eval.reports.atomic import write_bytes_atomically
 
 
 def _row(case: EvalTestCase, template: CsvTemplate) -> list[str]:

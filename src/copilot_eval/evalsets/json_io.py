@@ -11,12 +11,12 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.rule_sets import RuleSet
 from copilot_eval.evalsets.run_model import EvalRun
 from copilot_eval.evalsets.validation import validate_eval_test_set
-from copilot_eval.reports.atomic import write_bytes_atomically
 
 _Model = TypeVar("_Model", bound=BaseModel)
 

@@ -12,7 +12,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
-from copilot_eval.evalsets.evidenced import CamelModel, Evidenced
+from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
 
 
 class EvalDataType(StrEnum):
@@ -45,7 +45,7 @@ class EvalTestCase(CamelModel):
     )
 
 
-class EvalTestSet(Evidenced):
+class EvalTestSet(ConfidenceMixin):
     """A named evaluation test set: its data type and its cases, in file order."""
 
     name: str

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from copilot_eval.evalsets.evidenced import CamelModel, Evidenced
+from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
 from copilot_eval.evalsets.run_layouts import upgrade_limitation
 
 
@@ -146,7 +146,7 @@ class CaseRepeatRecord(CamelModel):
     flaky: bool = Field(default=False, description="Passed some tries and failed others, the judge steady.")
 
 
-class EvalRun(Evidenced):
+class EvalRun(ConfidenceMixin):
     """One run of a test set: summary counts, optional per-case results, honest qualifications.
 
     ``evidence`` names the files that back the record (each session's evidence, or the export a

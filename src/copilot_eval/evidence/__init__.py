@@ -1,4 +1,4 @@
-"""Evidence: the result model of a run. Pure data; of the project it imports only the redactor."""
+"""Evidence: the result model of a run. Pure data; of the project it imports only the leaf modules."""
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
@@ -10,7 +10,6 @@ from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
 from copilot_eval.evidence.tool_call import ToolCall, ToolImage
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost
-from copilot_eval.reports.atomic import write_text_atomically
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -30,5 +29,4 @@ __all__ = [
     "Turn",
     "UsageEntry",
     "estimate_cost",
-    "write_text_atomically",
 ]

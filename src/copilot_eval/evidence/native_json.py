@@ -10,10 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.evidence.result import CopilotResult, result_to_dict
-
-# The one atomic writer (fsync, then rename, secrets redacted); kept importable from here.
-from copilot_eval.reports.atomic import write_text_atomically
+from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.evidence.result import CopilotResult
 
 SCHEMA_FILE = Path(__file__).parent / "schema" / "copilot-result.schema.json"
 """The published JSON Schema of native results; a test keeps it equal to the model's schema."""
@@ -47,8 +45,6 @@ __all__ = [
     "SCHEMA_FILE",
     "copilot_result_json_schema",
     "load_result",
-    "result_to_dict",
     "save_result",
     "write_copilot_result_json_schema",
-    "write_text_atomically",
 ]

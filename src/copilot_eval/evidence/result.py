@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.mcp_server import McpServerStatus
@@ -24,7 +25,6 @@ from copilot_eval.evidence.trajectory.verdict import Metric, TrajectoryMatch
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
-from copilot_eval.reports.atomic import write_text_atomically
 
 SCHEMA_VERSION = 1
 

@@ -78,7 +78,8 @@ class LlmJudge:
 
     async def ask(self, case: EvalTestCase, evidence: CaseEvidence, *, attempt: int = 1) -> JudgeCall:
         """One judge call on a gradable answer: its grade and its session (``attempt`` names its evidence file)."""
-        from copilot_eval.runtime.session.runner import run_copilot  # the SDK loads on first judge call
+        # imported on use: running a judge loads the Copilot SDK (about 0.6 s); deterministic graders never need it
+        from copilot_eval.runtime.session.runner import run_copilot
 
         prompt = self.template.safe_substitute(self.prompt_fields(case, evidence))
         try:

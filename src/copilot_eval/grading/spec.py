@@ -9,10 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.grading.capability import CapabilityUse
+from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
 from copilot_eval.grading.exact import ExactMatch, Normalisation
+from copilot_eval.grading.general_quality import GeneralQuality
 from copilot_eval.grading.judge import LlmJudge
 from copilot_eval.grading.judge_votes import RepeatedJudge
 from copilot_eval.grading.keywords import KeywordMatch
+from copilot_eval.grading.labels import LabelClassifier
 from copilot_eval.grading.protocol import Grader
 from copilot_eval.grading.similarity import DEFAULT_THRESHOLD, TextSimilarity
 from copilot_eval.grading.trajectory import TrajectoryGrader
@@ -116,10 +119,6 @@ def parse_grader_spec(
 
 
 def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
-    from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
-    from copilot_eval.grading.general_quality import GeneralQuality
-    from copilot_eval.grading.labels import LabelClassifier
-
     if name == "exact":
         modes = {
             "": Normalisation(),

@@ -5,8 +5,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from copilot_eval.models.renames import deprecated_alias
+
 from .base import AgentConfigError, ModelSource
-from .function import CallTool, FunctionModel
+from .function.model import FunctionModel
+from .function.returns import CallTool
 from .scripted import NO_RULE_TEXT, NO_TURN_TEXT, InvalidScriptError, ScriptedModel
 
 __all__ = [
@@ -31,7 +34,7 @@ __all__ = [
 _LAZY = {
     "ScriptedEndpoint": ".scripted",
     "ScriptedCall": ".scripted",
-    "ScriptedServer": ".scripted",
+    "ScriptedServer": ".wire.server",
     "ByokModel": ".byok",
     "GitHubModel": ".github",
     "LiveModelsForbidden": ".guard",
@@ -43,6 +46,5 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     if name in _LAZY:
         return getattr(importlib.import_module(_LAZY[name], __name__), name)
-    from .renames import deprecated_alias
 
     return deprecated_alias(__name__, name, lambda new: getattr(importlib.import_module(".scripted", __name__), new))

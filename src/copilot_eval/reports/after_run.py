@@ -6,15 +6,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.evalsets.errors import EvalSetError
 from copilot_eval.reports.compare import RunComparison
+from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
+from copilot_eval.reports.html_run import REPORT_HTML, run_report_html
+from copilot_eval.reports.junit import write_junit
+from copilot_eval.reports.run_comparison import compare_folders
+from copilot_eval.reports.run_folder import read_run_folder
 
 
 def baseline_problem(baseline: Path | None) -> str | None:
     """Why ``--baseline`` cannot be used (checked before the run spends anything), or None when it can."""
     if baseline is None:
         return None
-    from copilot_eval.evalsets.errors import EvalSetError
-    from copilot_eval.reports.run_folder import read_run_folder
 
     try:
         read_run_folder(baseline)
@@ -33,18 +38,11 @@ class RunReports:
     def print_comparison(self, console: Any) -> None:
         """Print the baseline comparison, if there is one."""
         if self.comparison is not None:
-            from copilot_eval.reports.compare_views import print_comparison
-
             print_comparison(self.comparison, console)
 
 
 def write_run_reports(out: Path, *, junit: Path | None = None, baseline: Path | None = None) -> RunReports:
     """Write ``out/report.html`` and, when asked, JUnit XML and ``out/comparison.html`` against ``baseline``."""
-    from copilot_eval.reports.atomic import write_text_atomically
-    from copilot_eval.reports.html_run import REPORT_HTML, run_report_html
-    from copilot_eval.reports.junit import write_junit
-    from copilot_eval.reports.run_folder import read_run_folder
-
     folder = read_run_folder(out)
     reports = RunReports()
     write_text_atomically(folder.folder / REPORT_HTML, run_report_html(folder))
@@ -53,9 +51,6 @@ def write_run_reports(out: Path, *, junit: Path | None = None, baseline: Path | 
         write_junit(folder.run, junit, folder.test_set)
         reports.lines.append(f"JUnit XML: {junit}")
     if baseline is not None:
-        from copilot_eval.reports.compare_views import comparison_html, comparison_markdown
-        from copilot_eval.reports.run_comparison import compare_folders
-
         reports.comparison = compare_folders(baseline, out)
         write_text_atomically(
             folder.folder / "comparison.html",

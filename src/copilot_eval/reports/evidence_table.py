@@ -6,11 +6,11 @@ from pathlib import Path
 
 from rich.table import Table
 
+from copilot_eval.evidence.result import CopilotResult
+
 
 def evidence_table(paths: list[Path]) -> Table:
     """One row per saved result: execution, stop reason, tools and their outcomes, tokens, answer."""
-    from copilot_eval.evidence.result import CopilotResult
-
     table = Table(title="Evidence", show_lines=True)
     for column in ("run", "executed", "stop reason", "tool calls", "evidence complete", "tokens"):
         table.add_column(column, overflow="fold")

@@ -5,10 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.repeat_stats import repeat_stats
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
-from copilot_eval.reports.atomic import write_text_atomically
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.repeat_words import (

@@ -16,10 +16,10 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import CaseRepeatRecord, CaseStatus, EvalCaseResult, EvalRun
-from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.reports.repeat_words import (
     JUDGE_UNSTABLE,
     case_label,

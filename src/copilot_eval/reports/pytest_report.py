@@ -14,6 +14,10 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.evidence.result import result_to_dict
+from copilot_eval.reports.html_session import session_report_html
+
 REPORT_KEY = pytest.StashKey["SessionReport"]()
 
 
@@ -43,8 +47,6 @@ class SessionReport:
 
     def add_result(self, nodeid: str, result: Any, saved: Path | None) -> None:
         """One CopilotResult a test produced, and where its evidence file was saved (if it was)."""
-        from copilot_eval.evidence.native_json import result_to_dict
-
         self._record(nodeid).evidence.append((result_to_dict(result), str(saved) if saved else None))
 
     def add_case_results(self, nodeid: str, cases: Any, results: Any) -> None:
@@ -77,9 +79,6 @@ class SessionReport:
     @pytest.hookimpl
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         """Write the report."""
-        from copilot_eval.reports.atomic import write_text_atomically
-        from copilot_eval.reports.html_session import session_report_html
-
         write_text_atomically(self.path, session_report_html(self))
 
     @pytest.hookimpl

@@ -12,12 +12,12 @@ import csv
 import io
 from pathlib import Path
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetWriteError
 from copilot_eval.evalsets.limits import RESULTS_BASE_COLUMNS, RESULTS_GRADER_COLUMNS
 from copilot_eval.evalsets.model import EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord
-from copilot_eval.reports.atomic import write_bytes_atomically
 
 # The platform shows capitalised verdicts in its export.
 _RESULT_WORDS = {
@@ -96,8 +96,6 @@ def write_results_csv(run: EvalRun, test_set: EvalTestSet, path: Path | str) -> 
 
 
 __all__ = [
-    "RESULTS_BASE_COLUMNS",
-    "RESULTS_GRADER_COLUMNS",
     "results_csv_text",
     "results_header",
     "write_results_csv",

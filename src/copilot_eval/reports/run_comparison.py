@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.evalsets.errors import EvalSetError
 from copilot_eval.reports.compare import RunComparison, compare_runs
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
 
 def _read(path: Path | str, role: str) -> RunFolder:
     import typer
-
-    from copilot_eval.evalsets.errors import EvalSetError
 
     try:
         return read_run_folder(path)

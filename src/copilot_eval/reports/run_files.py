@@ -4,15 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets.json_io import to_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
-from copilot_eval.reports.atomic import write_bytes_atomically
 from copilot_eval.reports.results_csv import write_results_csv
-from copilot_eval.reports.run_folder import TEST_SET_JSON, portable_run
-
-RUN_JSON = "run.json"
-RESULTS_CSV = "results.csv"
+from copilot_eval.reports.run_folder import RESULTS_CSV, RUN_JSON, TEST_SET_JSON, portable_run
 
 
 def write_run_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None:
@@ -24,4 +21,4 @@ def write_run_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> 
     write_bytes_atomically(folder / RUN_JSON, (to_json(portable_run(run, folder)) + "\n").encode("utf-8"))
 
 
-__all__ = ["RESULTS_CSV", "RUN_JSON", "write_run_outputs"]
+__all__ = ["write_run_outputs"]

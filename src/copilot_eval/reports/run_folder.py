@@ -27,6 +27,12 @@ from copilot_eval.evalsets.run_model import EvalRun
 RUN_SCHEMA_VERSION = 2
 """The run.json layout this version writes (see the module docstring); readers accept every older one."""
 
+RUN_JSON = "run.json"
+"""The run record; written last, so its presence means the folder is complete."""
+
+RESULTS_CSV = "results.csv"
+"""The results in the column layout of Copilot Studio's export."""
+
 TEST_SET_JSON = "test-set.json"
 """The copy of the test set kept in a run folder, so a report can show questions and references."""
 
@@ -124,8 +130,6 @@ class RunFolder:
 
 def read_run_folder(folder: Path | str) -> RunFolder:
     """Read ``folder/run.json`` (and the kept test set); raise EvalSetReadError naming the file and problem."""
-    from copilot_eval.reports.run_files import RUN_JSON
-
     folder = Path(folder)
     path = folder / RUN_JSON if folder.is_dir() else folder
     folder = path.parent
@@ -146,4 +150,13 @@ def read_run_folder(folder: Path | str) -> RunFolder:
     return RunFolder(folder=folder, run=run, test_set=test_set)
 
 
-__all__ = ["RUN_SCHEMA_VERSION", "TEST_SET_JSON", "RunFolder", "portable_run", "read_run_folder", "resolve_evidence"]
+__all__ = [
+    "RESULTS_CSV",
+    "RUN_JSON",
+    "RUN_SCHEMA_VERSION",
+    "TEST_SET_JSON",
+    "RunFolder",
+    "portable_run",
+    "read_run_folder",
+    "resolve_evidence",
+]

@@ -19,7 +19,8 @@ from copilot_eval.reports.repeat_words import (
 )
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 
-_STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
+#: The rich style of each case status, wherever a status is printed.
+STATUS_STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
 
 
 def _cut(text: str | None, limit: int = 60) -> str:
@@ -45,7 +46,7 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
         cells = [str(result.conversation_number) + (f".{turn}" if turn > 1 else "")]
         if repeats:
             cells.append(str(result.repeat_index or 0))
-        style = "magenta" if result.judge_unstable else _STYLE[status]
+        style = "magenta" if result.judge_unstable else STATUS_STYLE[status]
         cells += [
             f"[{style}]{shown_status(result)}[/]",
             _cut(questions.get((result.conversation_number, turn)), 40),
@@ -67,7 +68,7 @@ def repeat_table(run: EvalRun) -> Any:
         table.add_column(name, overflow="fold")
     for record in case_records(run) or []:
         flag = case_flag(record)
-        style = "magenta" if JUDGE_UNSTABLE in flag else _STYLE.get(record.verdict, "") if record.verdict else ""
+        style = "magenta" if JUDGE_UNSTABLE in flag else STATUS_STYLE.get(record.verdict, "") if record.verdict else ""
         table.add_row(
             case_label(record), str(record.attempts), rate_text(record), f"[{style}]{flag}[/]" if style else flag
         )
@@ -100,4 +101,4 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
         console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
 
 
-__all__ = ["print_summary", "repeat_table", "summary_table", "totals_line"]
+__all__ = ["STATUS_STYLE", "print_summary", "repeat_table", "summary_table", "totals_line"]

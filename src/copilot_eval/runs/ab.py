@@ -18,6 +18,7 @@ from typing import Literal
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.runtime.process.pool import RuntimePool
+from copilot_eval.runtime.session.runner import run_copilot
 
 __all__ = ["ABResult", "ab_run"]
 
@@ -64,8 +65,6 @@ async def _one(
     pool: RuntimePool | None,
     options: dict,
 ) -> CopilotResult:
-    from copilot_eval.runtime.session.runner import run_copilot
-
     result = await run_copilot(_isolated(agent, role, repetition), prompt, pool=pool, **options)
     return result.model_copy(update={"comparison_role": role})
 

@@ -18,6 +18,7 @@ from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import grade_case
 from copilot_eval.grading.protocol import CaseEvidence, Grader
+from copilot_eval.reports.evidence_names import unit_evidence_name
 from copilot_eval.runs.target import PlayedEvidence, is_target
 
 
@@ -40,6 +41,7 @@ class Unit:
 
 
 async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
+    # imported on use: the runtime loads the Copilot SDK (about 0.6 s); a Copilot Studio target never needs it
     from copilot_eval.runtime.session.runner import run_copilot
 
     try:
@@ -83,7 +85,6 @@ async def graded_result(
 def _evidence_path(evidence_dir: Path | None, unit: Unit) -> Path | None:
     if evidence_dir is None:
         return None
-    from copilot_eval.reports.evidence_names import unit_evidence_name
 
     return evidence_dir / unit_evidence_name(unit.key)
 

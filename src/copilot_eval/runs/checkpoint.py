@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import EvalCaseResult
-from copilot_eval.evalsets.atomic import write_bytes_atomically
 from copilot_eval.redaction import redact
 
 CHECKPOINT_NAME = "checkpoint.jsonl"

@@ -13,7 +13,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.evalsets import EvalDataType, EvalSetError, EvalTestSet
+from copilot_eval.agent import AgentFileError, load_agent_file
+from copilot_eval.evalsets import (
+    EvalDataType,
+    EvalSetError,
+    EvalTestSet,
+    load_csv,
+    read_test_set_json,
+    validate_eval_test_set,
+)
+from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
+from copilot_eval.runs.eval_runner import check_references
+from copilot_eval.targets.agent import agent_from_data, is_target_file
 
 
 class PrepareError(ValueError):
@@ -47,9 +58,6 @@ def load_agent(path: str | Path, *, option: str = "--agent") -> Any:
 
     PrepareError names ``option`` and the file.
     """
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.targets.agent import agent_from_data, is_target_file
-
     path = Path(path)
     if not path.is_file():
         raise PrepareError(f"{option} {path}: agent file not found")
@@ -69,8 +77,6 @@ def build_graders(
 
     PrepareError words the problem with ``options``.
     """
-    from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
-
     try:
         return [
             parse_grader_spec(
@@ -94,8 +100,6 @@ def read_test_set(
     Raises PrepareError with one line for a missing or unreadable file, and every problem of a
     set that cannot be used.
     """
-    from copilot_eval.evalsets import load_csv, read_test_set_json, validate_eval_test_set
-
     path = Path(path)
     if not path.exists():
         raise PrepareError(f"{path}: test set file not found")
@@ -129,8 +133,6 @@ class PreparedRun:
 
 def check_graders_fit(test_set: EvalTestSet, graders: Sequence[Any], path: str | Path | None = None) -> None:
     """Refuse a set none of whose cases has what the chosen graders need (a reference answer)."""
-    from copilot_eval.runs.eval_runner import check_references
-
     problems = check_references(test_set, graders)
     if problems:
         raise PrepareError(str(EvalSetError(path, problems)))

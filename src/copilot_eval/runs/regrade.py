@@ -23,8 +23,8 @@ from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetError
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.protocol import CaseEvidence, Grader
-from copilot_eval.reports.run_files import RUN_JSON, write_run_outputs
-from copilot_eval.reports.run_folder import TEST_SET_JSON, RunFolder, read_run_folder
+from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.reports.run_folder import RUN_JSON, TEST_SET_JSON, RunFolder, read_run_folder
 from copilot_eval.runs.case_runner import graded_result
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.target import PlayedEvidence

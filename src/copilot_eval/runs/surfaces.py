@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
-from copilot_eval.evalsets.atomic import write_bytes_atomically
+from copilot_eval.runs.eval_runner import run_eval_set, write_outputs
 from copilot_eval.runs.limitation import confirm_limitation
+from copilot_eval.targets.evidence import TargetResult
 
 COMPARISON_JSON = "comparison.json"
 #: A surface confirms another's limitation when it passed at least this share of the questions that failed there.
@@ -62,8 +64,6 @@ def _not_passed(run: EvalRun) -> set[tuple[int, int]]:
 
 def _citations(run: EvalRun) -> int | None:
     """Distinct cited URLs in a surface's evidence (Copilot Studio targets only; ``None`` when unknown)."""
-    from copilot_eval.targets.evidence import TargetResult
-
     urls: set[str] = set()
     seen_any = False
     for path in {r.evidence_path for r in run.results or [] if r.evidence_path}:
@@ -167,8 +167,6 @@ async def run_surfaces(
     ``options`` go to ``run_eval_set`` unchanged. With ``output_dir``, each surface writes into
     ``output_dir/<label>`` and the confirmed runs and ``comparison.json`` are written at the end.
     """
-    from copilot_eval.runs.eval_runner import run_eval_set, write_outputs
-
     out = Path(output_dir) if output_dir is not None else None
     finished = []
     for surface in surfaces:

@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
+from copilot_eval.models.scripted import ScriptedModel
+from copilot_eval.runtime.session.runner import run_copilot
 
 ToolKind = Literal["built-in", "python", "mcp"]
 LISTING_PROMPT = "List the tools you can use."
@@ -64,8 +66,6 @@ class _ListingModel:
     description = "scripted (tool listing)"
 
     def __init__(self, name: str) -> None:
-        from copilot_eval.models.scripted import ScriptedModel
-
         self._scripted = ScriptedModel.from_dict({"rules": [{"turns": [{"text": "ok"}]}]}, name=name)
         self.recorders: list[_Recorder] = []
 
@@ -127,8 +127,6 @@ def filter_warnings(agent: CopilotEval, tools: list[OfferedTool]) -> list[str]:
 
 async def list_offered_tools(agent: CopilotEval) -> ToolListing:
     """Run the agent once with a recording scripted model and return the tools of its request."""
-    from copilot_eval.runtime.session.runner import run_copilot
-
     name = agent.model if isinstance(agent.model, str) else getattr(agent.model, "session_model", "scripted-model")
     model = _ListingModel(name)
     listing_agent = agent.with_options(

@@ -16,9 +16,12 @@ from typing import Any
 import httpx
 import yaml
 
+from copilot_eval.targets.agents_sdk import AgentsSdkConversation
 from copilot_eval.targets.config import CopilotStudioTarget, DirectLineTarget, TargetConfigError, parse_target
+from copilot_eval.targets.directline import DirectLineConversation
 from copilot_eval.targets.evidence import TargetResult
 from copilot_eval.targets.http import Exchanges, Secrets, TargetHttpError
+from copilot_eval.targets.tokens import TokenError, token_source
 
 DEFAULT_TIMEOUT_S = 60.0
 
@@ -43,18 +46,12 @@ class StudioAgent:
 
     def _conversation(self, exchanges: Exchanges) -> Any:
         if isinstance(self.target, DirectLineTarget):
-            from copilot_eval.targets.directline import DirectLineConversation
-
             return DirectLineConversation(self.target, exchanges, timeout_s=self.timeout_s)
-        from copilot_eval.targets.agents_sdk import AgentsSdkConversation
-        from copilot_eval.targets.tokens import token_source
 
         return AgentsSdkConversation(self.target, exchanges, timeout_s=self.timeout_s, token=token_source(self.target))
 
     async def play(self, prompts: Sequence[str]) -> TargetResult:
         """Play ``prompts`` as one conversation and return its evidence (never raises for platform failures)."""
-        from copilot_eval.targets.tokens import TokenError
-
         started = time.monotonic()
         result = TargetResult(target_type=self.target.type, agent_name=self.name)
         secrets = Secrets()

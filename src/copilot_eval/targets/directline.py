@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from copilot_eval.targets.activities import fill_turn
 from copilot_eval.targets.config import DEFAULT_DIRECTLINE_URL, DirectLineTarget
+from copilot_eval.targets.directline_stream import ActivityStream
 from copilot_eval.targets.evidence import TargetTurn
 from copilot_eval.targets.http import Exchanges, TargetHttpError
 
@@ -99,8 +100,6 @@ class DirectLineConversation:
         if not self.conversation_id:
             raise TargetHttpError(None, None, "starting the conversation returned no conversationId")
         if self.config.websocket and body.get("streamUrl"):
-            from copilot_eval.targets.directline_stream import ActivityStream
-
             stream = ActivityStream(str(body["streamUrl"]), self.exchanges)
             self._stream = stream if await stream.start() else None
             self._stream_attempt = stream

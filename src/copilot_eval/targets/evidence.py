@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps
 
 SCHEMA_VERSION = 1
@@ -127,8 +128,6 @@ class TargetResult(BaseModel):
 
     def save(self, path: str | Path) -> Path:
         """Write this result as JSON, atomically."""
-        from copilot_eval.evidence.native_json import write_text_atomically
-
         data = self.model_dump(mode="json")
         data["derived"] = {"final_response": self.final_response, "responses_per_prompt": self.responses_per_prompt}
         return write_text_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")

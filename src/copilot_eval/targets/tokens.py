@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.runtime.process.home import eval_home
+from copilot_eval.cache_root import cache_root
 from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget
 
 CACHE_ENV = "COPILOT_EVAL_TOKEN_CACHE"
@@ -25,7 +25,7 @@ class TokenError(RuntimeError):
 def token_cache_path() -> Path:
     """Where ``copilot-eval login`` keeps the MSAL cache (env ``COPILOT_EVAL_TOKEN_CACHE`` overrides)."""
     configured = os.environ.get(CACHE_ENV)
-    return Path(configured).expanduser() if configured else eval_home() / "msal-token-cache.json"
+    return Path(configured).expanduser() if configured else cache_root() / "msal-token-cache.json"
 
 
 def scope_for(cloud: str) -> str:

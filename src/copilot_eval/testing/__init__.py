@@ -5,9 +5,10 @@
 them with ``LoopbackServer`` (``async with`` or ``with``).
 """
 
+from copilot_eval.loopback_server import LoopbackServer
 from copilot_eval.testing.agents_sdk_fake import FakeAgentsSdk
 from copilot_eval.testing.directline_fake import FakeDirectLine
-from copilot_eval.testing.script import (
+from copilot_eval.testing.fake_agent import (
     FALLBACK_TEXT,
     FakeAgent,
     HttpFault,
@@ -28,7 +29,6 @@ from copilot_eval.testing.script import (
     slow,
     typing_stream,
 )
-from copilot_eval.testing.server import LoopbackServer
 
 __all__ = [
     "FALLBACK_TEXT",

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
-from copilot_eval.testing.script import FakeAgent, FakeEndpoint, Reply
+from copilot_eval.testing.fake_agent import FakeAgent, FakeEndpoint, Reply
 
 BOTS = "/copilotstudio/dataverse-backed/authenticated/bots"
 

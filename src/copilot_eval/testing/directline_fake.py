@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from copilot_eval.testing.script import FakeAgent, FakeEndpoint, Reply
+from copilot_eval.testing.fake_agent import FakeAgent, FakeEndpoint, Reply
 
 API = "/v3/directline"
 

@@ -13,11 +13,12 @@ from typing import Any
 import httpx
 from copilot import CopilotRequestContext, CopilotRequestHandler, CopilotWebSocketHandler
 
-from copilot_eval.models.scripted.answering import error_response, read_model_request
+from copilot_eval.models.wire.answering import error_response, read_model_request
 
 from .cassette import KEPT_RESPONSE_HEADERS, Exchange
 from .normalise import WORKING_DIRECTORY, normalise_body, request_key, scrub_secrets
 from .store import Cassette, Mode
+from .websocket import RecordingWebSocket, ReplayWebSocket
 
 __all__ = ["MISMATCH_STATUS", "CassetteEndpoint"]
 
@@ -105,8 +106,6 @@ class CassetteEndpoint(CopilotRequestHandler):
 
     async def open_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
         """Replay: a handler that answers from the cassette; recording: the real connection, tapped."""
-        from .websocket import RecordingWebSocket, ReplayWebSocket
-
         if self.mode == "replay":
             return ReplayWebSocket(ctx, self)
         inner = await (

@@ -14,6 +14,8 @@ import re
 import tempfile
 from typing import Any
 
+from copilot_eval.redaction import redact
+
 __all__ = [
     "WORKING_DIRECTORY",
     "diff_fields",
@@ -59,12 +61,7 @@ def normalise_text(text: str, working_directory: str | None) -> str:
 
 def scrub_secrets(text: str) -> str:
     """``text`` with registered secrets and the value of every secret-named environment variable removed."""
-    try:  # the process-wide redactor of registered secrets (BYOK keys, tokens), where the package has it
-        from copilot_eval.redaction import redact  # type: ignore[import-not-found]
-    except ImportError:
-        pass
-    else:
-        text = redact(text)
+    text = redact(text)  # the process-wide redactor of registered secrets (BYOK keys, tokens)
     for secret in secret_values():
         text = text.replace(secret, "<redacted>")
     return text

@@ -13,7 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from copilot_eval.models.base import ModelSource, as_model_source, describe
+from copilot_eval.models.base import ModelSource, describe
+from copilot_eval.models.choice import as_model_source
+from copilot_eval.models.wire.provider import in_process_provider
 
 from .cassette import CassetteError, cassette_name, read_cassette
 from .store import Cassette, Mode, open_cassette
@@ -24,8 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["CassetteChooser", "CassetteDir", "Recorder", "Replay"]
 
 DEFAULT_CASSETTE = "cassette"
-# The replayed session never dials this; the placeholder key says plainly that it is not a secret.
-UNUSED_BASE_URL = "http://127.0.0.1:9/v1"
+# The replayed session never dials its provider; this key says plainly that it is not a secret.
 PLACEHOLDER_API_KEY = "replay-no-key"
 
 CassetteChooser = Callable[[dict[str, Any], str], str]
@@ -101,6 +102,7 @@ class Recorder:
 
     def endpoint(self, *, working_directory: str | None = None) -> CassetteEndpoint:
         """A per-run handler that forwards to the model (its in-process endpoint or the real one) and records."""
+        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
         from .endpoint import CassetteEndpoint
 
         return CassetteEndpoint(
@@ -155,13 +157,11 @@ class Replay:
             first = self._first_recorded()
             wire_api = wire_api or first.wire_api
             transport = transport or ("websockets" if first.transport == "websocket" else "http")
-        config = {"type": "openai", "base_url": UNUSED_BASE_URL, "api_key": PLACEHOLDER_API_KEY, "wire_api": wire_api}
-        if transport == "websockets":
-            config["transport"] = "websockets"
-        return config
+        return in_process_provider(wire_api=wire_api, transport=transport, api_key=PLACEHOLDER_API_KEY)
 
     def endpoint(self, *, working_directory: str | None = None) -> CassetteEndpoint:
         """A per-run handler answering from the cassette."""
+        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
         from .endpoint import CassetteEndpoint
 
         return CassetteEndpoint(self._cassettes.for_run(), mode="replay", working_directory=working_directory)

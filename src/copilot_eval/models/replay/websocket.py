@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
-from copilot_eval.models.scripted.reply import error_body
+from copilot_eval.models.wire.reply import error_body
 
 from .cassette import Exchange
 from .normalise import request_key

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.models.scripted.prompt import read_chat_request, read_responses_request
+from copilot_eval.models.wire.prompt import read_chat_request, read_responses_request
 
 from .sources import CassetteChooser, CassetteDir, Recorder, Replay
 

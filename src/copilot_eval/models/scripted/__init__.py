@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .answer import NO_RULE_TEXT, NO_TURN_TEXT
-from .model import PLACEHOLDER_API_KEY, UNUSED_BASE_URL, ScriptedModel
-from .script import InvalidScriptError, Rule, ScriptedHttpError, ScriptedToolCall, ScriptedTurn, TurnUsage
+from copilot_eval.models.renames import deprecated_alias
+from copilot_eval.models.wire.answer import ScriptedHttpError
+from copilot_eval.models.wire.provider import PLACEHOLDER_API_KEY, UNUSED_BASE_URL
+
+from .model import ScriptedModel
+from .script import InvalidScriptError, Rule, ScriptedToolCall, ScriptedTurn, TurnUsage
+from .turns import NO_RULE_TEXT, NO_TURN_TEXT
 
 __all__ = [
     "NO_RULE_TEXT",
@@ -25,7 +29,11 @@ __all__ = [
     "TurnUsage",
 ]
 
-_LAZY = {"ScriptedEndpoint": "endpoint", "ScriptedCall": "endpoint", "ScriptedServer": "server"}
+_LAZY = {
+    "ScriptedEndpoint": "copilot_eval.models.scripted.endpoint",
+    "ScriptedCall": "copilot_eval.models.scripted.endpoint",
+    "ScriptedServer": "copilot_eval.models.wire.server",
+}
 
 
 def __getattr__(name: str) -> Any:
@@ -33,7 +41,6 @@ def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
-        return getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    from copilot_eval.models.renames import deprecated_alias
+        return getattr(importlib.import_module(_LAZY[name]), name)
 
     return deprecated_alias(__name__, name, globals().__getitem__)

@@ -9,13 +9,15 @@ from typing import Any
 
 from copilot import CopilotRequestContext
 
-from .answer import Answer, Choice, build_answer, choose_turn
-from .answering import AnsweringEndpoint
-from .prompt import RequestView, read_chat_request, read_responses_request
-from .reply import Reply, wait_unless_cancelled
-from .script import InvalidScriptError, Rule
+from copilot_eval.models.wire.answer import Answer
+from copilot_eval.models.wire.answering import AnsweringEndpoint
+from copilot_eval.models.wire.prompt import RequestView, read_chat_request, read_responses_request
+from copilot_eval.models.wire.reply import Reply
 
-__all__ = ["ScriptedCall", "ScriptedEndpoint", "wait_unless_cancelled"]
+from .script import InvalidScriptError, Rule
+from .turns import Choice, build_answer, choose_turn
+
+__all__ = ["ScriptedCall", "ScriptedEndpoint"]
 
 
 @dataclass(frozen=True)

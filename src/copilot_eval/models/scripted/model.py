@@ -6,18 +6,16 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from copilot_eval.models.wire.provider import in_process_provider
+
 from .script import InvalidScriptError, Rule, load_script, parse_rules
 
 if TYPE_CHECKING:
+    from copilot_eval.models.wire.server import ScriptedServer
+
     from .endpoint import ScriptedEndpoint
-    from .server import ScriptedServer
 
-__all__ = ["PLACEHOLDER_API_KEY", "UNUSED_BASE_URL", "ScriptedModel"]
-
-# In-process the runtime never dials base_url; if it ever did, port 9 (discard) on loopback fails at once.
-UNUSED_BASE_URL = "http://127.0.0.1:9/v1"
-# The runtime wants some key for a BYOK provider; this one says plainly that it is not a secret.
-PLACEHOLDER_API_KEY = "scripted-model-no-key"
+__all__ = ["ScriptedModel"]
 
 WireApi = Literal["completions", "responses"]
 Transport = Literal["http", "websockets"]
@@ -117,25 +115,19 @@ class ScriptedModel:
 
     def provider_config(self, *, base_url: str | None = None) -> dict[str, str]:
         """The session `provider` dict for this model; without base_url it is a never-dialled placeholder."""
-        config = {
-            "type": "openai",
-            "base_url": base_url or UNUSED_BASE_URL,
-            "api_key": PLACEHOLDER_API_KEY,
-            "wire_api": self._wire_api,
-        }
-        if self._transport == "websockets":
-            config["transport"] = "websockets"
-        return config
+        return in_process_provider(wire_api=self._wire_api, transport=self._transport, base_url=base_url)
 
     def endpoint(self, *, working_directory: str | None = None) -> ScriptedEndpoint:
         """Fresh per-run answering state, usable as the SDK's request handler."""
+        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
         from .endpoint import ScriptedEndpoint
 
         return ScriptedEndpoint(self._rules, model_name=self._name, working_directory=working_directory)
 
     def serve(self, *, host: str = "127.0.0.1", port: int = 0, working_directory: str | None = None) -> ScriptedServer:
         """A loopback HTTP server for this model (`async with model.serve() as server: server.base_url`)."""
-        from .server import ScriptedServer
+        # imported on use: the server loads the Copilot SDK and uvicorn; building a model must not
+        from copilot_eval.models.wire.server import ScriptedServer
 
         return ScriptedServer(self.endpoint(working_directory=working_directory), host=host, port=port)
 

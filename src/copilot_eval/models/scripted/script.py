@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.models.renames import deprecated_alias
+from copilot_eval.models.wire.answer import ScriptedHttpError
+
 __all__ = [
     "InvalidScriptError",
     "Rule",
-    "ScriptedHttpError",
     "ScriptedToolCall",
     "ScriptedTurn",
     "TurnUsage",
@@ -34,7 +36,6 @@ _USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_tokens", "reasoning_
 
 def __getattr__(name: str) -> Any:
     # Old names (ScriptError, ScriptedError, Turn) still work for one release, with a warning.
-    from copilot_eval.models.renames import deprecated_alias
 
     return deprecated_alias(__name__, name, globals().__getitem__)
 
@@ -50,15 +51,6 @@ class ScriptedToolCall:
     name: str
     arguments: Mapping[str, Any]
     id: str | None = None
-
-
-@dataclass(frozen=True)
-class ScriptedHttpError:
-    """An HTTP error answer: status, message and an optional Retry-After (seconds)."""
-
-    status: int
-    message: str
-    retry_after: float | None = None
 
 
 @dataclass(frozen=True)

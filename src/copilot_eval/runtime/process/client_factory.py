@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.runtime.process.home import asset_cache_dir, new_copilot_home
-from copilot_eval.runtime.sdk_internals import runtime_process
 
-__all__ = ["new_copilot_home", "runtime_environment", "runtime_process", "start_client"]
+__all__ = ["runtime_environment", "start_client"]
 
 
 def runtime_environment() -> dict[str, str]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.runtime.requests.router import SessionRouter
+from copilot_eval.runtime.process.router import SessionRouter
 
 _live_processes: set[subprocess.Popen[Any]] = set()
 

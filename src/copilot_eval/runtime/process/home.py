@@ -10,35 +10,26 @@ import tempfile
 import time
 from pathlib import Path
 
-import platformdirs
+from copilot_eval.cache_root import cache_root
 
-HOME_ENV = "COPILOT_EVAL_HOME"
 # A folder without an owner pid in its name (made by an older version) counts as stale after this.
 UNOWNED_STALE_AFTER_S = 24 * 3600
 _OWNED = re.compile(r"^home-(\d+)-")
 
 
-def eval_home() -> Path:
-    """The tool's cache root: env ``COPILOT_EVAL_HOME`` or the user cache directory."""
-    configured = os.environ.get(HOME_ENV)
-    if configured:
-        return Path(configured).expanduser().resolve()
-    return Path(platformdirs.user_cache_dir("copilot-eval"))
-
-
 def runtime_install_dir(version: str) -> Path:
     """Folder that `npm install` fills with one runtime version."""
-    return eval_home() / "runtime" / version
+    return cache_root() / "runtime" / version
 
 
 def asset_cache_dir() -> Path:
     """XDG cache shared by every runtime process: the runtime unpacks ~235 MB there once."""
-    return eval_home() / "xdg-cache"
+    return cache_root() / "xdg-cache"
 
 
 def sessions_dir() -> Path:
     """Parent of the COPILOT_HOME folders of runtimes and runs (each run's is about 0.5 MB)."""
-    return eval_home() / "sessions"
+    return cache_root() / "sessions"
 
 
 def new_copilot_home() -> Path:

@@ -11,6 +11,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from copilot_eval.runtime.process.client_factory import start_client
 from copilot_eval.runtime.process.errors import ProtocolMismatchError, RuntimeSetupError
 from copilot_eval.runtime.process.home import asset_cache_dir, runtime_install_dir
 from copilot_eval.runtime.process.versions import (
@@ -88,8 +89,6 @@ def _warm_assets(executable: Path, steps: list[str]) -> None:
 
 
 async def _protocol_version(executable: Path) -> int:
-    from copilot_eval.runtime.process.client_factory import start_client
-
     client = await start_client(executable)
     try:
         status = await client.get_status()

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from copilot_eval.runtime.process.errors import RuntimeSetupError
 from copilot_eval.runtime.process.home import runtime_install_dir
+from copilot_eval.runtime.process.install import install_runtime
 from copilot_eval.runtime.process.versions import (
     RUNTIME_VERSION,
     executable_name,
@@ -57,7 +58,6 @@ def locate_runtime(explicit: str | os.PathLike[str] | None = None, *, install: b
         return RuntimeLocation(path=cached, source="cache")
     if not install:
         raise RuntimeSetupError(f"Copilot runtime {RUNTIME_VERSION} is not installed; run `copilot-eval setup`")
-    from copilot_eval.runtime.process.install import install_runtime
 
     report = install_runtime()
     return RuntimeLocation(path=report.executable, source="installed now")

@@ -21,20 +21,19 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.runtime.process.client_factory import start_client
-from copilot_eval.runtime.process.handle import RuntimeHandle, describe_exit
+from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home, sweep_stale_homes
+from copilot_eval.runtime.process.host import runtime_host
 from copilot_eval.runtime.process.locate import locate_runtime
 from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb
-from copilot_eval.runtime.requests.router import SessionRouter
+from copilot_eval.runtime.process.router import SessionRouter
 from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
 
 __all__ = [
-    "RuntimeHandle",
     "RuntimePool",
     "close_all_pools",
     "close_shared_pool",
     "default_max_runtimes",
-    "describe_exit",
     "shared_pool",
 ]
 
@@ -91,8 +90,6 @@ class RuntimePool:
         self, *, mode: str = "copilot-cli", runtime_path: str | Path | None = None, github_token: str | None = None
     ) -> RuntimeHandle:
         """A live runtime for this mode, starting or replacing one when needed (from any loop)."""
-        from copilot_eval.runtime.process.host import runtime_host
-
         return await runtime_host().run(self._lease(mode, runtime_path, github_token))
 
     async def _lease(self, mode: str, runtime_path: str | Path | None, github_token: str | None) -> RuntimeHandle:
@@ -186,7 +183,6 @@ class RuntimePool:
 
     async def drain_cleanups(self, timeout: float = CLOSE_CLEANUPS_S) -> None:
         """Wait (bounded) until the sessions of finished runs are closed (from any event loop)."""
-        from copilot_eval.runtime.process.host import runtime_host
 
         async def drain() -> None:
             held = [h for group in self._handles.values() for h in group] + self._retired
@@ -243,8 +239,6 @@ class RuntimePool:
 
     async def close(self) -> None:
         """Stop every runtime of the pool, each within its own deadline (from any event loop)."""
-        from copilot_eval.runtime.process.host import runtime_host
-
         await runtime_host().run(self._close())
 
     async def _close(self) -> None:
@@ -301,8 +295,6 @@ def _drain_shared_pool_at_exit() -> None:
     _drain_registered = True
 
     def drain() -> None:
-        from copilot_eval.runtime.process.host import runtime_host
-
         pool = _shared
         if pool is not None and not pool.closed and pool.stats()["pending_cleanups"]:
             try:
@@ -332,8 +324,6 @@ async def close_shared_pool() -> None:
 
 def close_all_pools() -> None:
     """Stop the shared pool from synchronous code (end of a pytest session, end of a command)."""
-    from copilot_eval.runtime.process.host import runtime_host
-
     if _shared is not None:
         runtime_host().run_sync(
             close_shared_pool(), timeout=CLOSE_CLEANUPS_S + STOP_DEADLINE_S + 2 * KILL_DEADLINE_S + 2

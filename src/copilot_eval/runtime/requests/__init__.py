@@ -1,1 +1,1 @@
-"""The request-handler chain: every model request of a session passes here (routing, log, stop gate, audit)."""
+"""The request-handler chain of one run: every model request of a session passes here (log, stop gate, audit)."""

@@ -12,8 +12,8 @@ from typing import Any
 
 from copilot_eval.runtime.requests.model_calls import ModelCallLog
 from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
+from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.requests.stop_gate import StopGate
-from copilot_eval.runtime.session.run_control import RunControl
 
 __all__ = ["RequestChain", "build_request_chain"]
 

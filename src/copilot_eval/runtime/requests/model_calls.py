@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from copilot_eval.runtime.requests.forwarding import ForwardingHandler
+from copilot_eval.runtime.process.forwarding import ForwardingHandler
 
 MAX_MESSAGE_CHARS = 200
 

@@ -16,9 +16,9 @@ import httpx
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
 from copilot_eval.evidence.audit import RequestAuditRecord
-from copilot_eval.runtime.requests.forwarding import ForwardingHandler
+from copilot_eval.runtime.process.forwarding import ForwardingHandler
+from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_websocket_completion
-from copilot_eval.runtime.session.run_control import RunControl
 
 __all__ = ["AuditingEndpoint", "RequestAuditError", "audit_body", "instructions_hash"]
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from copilot_eval.runtime.requests.forwarding import ForwardingHandler
-from copilot_eval.runtime.session.run_control import RunControl
+from copilot_eval.runtime.process.forwarding import ForwardingHandler
+from copilot_eval.runtime.requests.run_control import RunControl
 
 GATE_STATUS = 409
 

@@ -6,7 +6,7 @@ import asyncio
 import time
 from typing import Any
 
-from copilot_eval.runtime.process.pool import RuntimeHandle
+from copilot_eval.runtime.process.handle import RuntimeHandle
 
 POLL_INTERVAL_S = 0.1
 EXIT_SETTLE_S = 0.5

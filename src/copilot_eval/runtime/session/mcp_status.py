@@ -12,7 +12,7 @@ from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture.mcp_servers import mcp_server_statuses, mcp_startup_failure
-from copilot_eval.runtime.process.pool import RuntimeHandle
+from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded
 
 

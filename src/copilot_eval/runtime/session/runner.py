@@ -15,10 +15,11 @@ from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.models.choice import ModelChoice, choose_model
+from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.host import runtime_host
-from copilot_eval.runtime.process.pool import RuntimeHandle, RuntimePool, shared_pool
+from copilot_eval.runtime.process.pool import RuntimePool, shared_pool
 from copilot_eval.runtime.session.closing import ABORT_DEADLINE_S, ABORT_SETTLE_S
-from copilot_eval.runtime.session.session_config import ModelChoice, choose_model
 from copilot_eval.runtime.session.session_run import SessionRun
 
 # A run that did not reach idle is aborted before it returns (bounded: abort, then its last events);

@@ -10,14 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
-
-# Model choice lives at the model boundary; these names stay importable from here.
-from copilot_eval.models.base import AgentConfigError, ModelChoice, choose_model
+from copilot_eval.models.choice import ModelChoice
 
 __all__ = [
-    "AgentConfigError",
-    "ModelChoice",
-    "choose_model",
     "configuration_snapshot",
     "explain_session_error",
     "session_settings",

@@ -16,17 +16,17 @@ from typing import Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.models.choice import ModelChoice
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
 from copilot_eval.runtime.requests.chain import build_request_chain
+from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.session.closing import abort_if_busy, close_session
 from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded, settle_exit
 from copilot_eval.runtime.session.mcp_status import check_mcp_startup, list_mcp_servers
 from copilot_eval.runtime.session.permissions import permission_handler
-from copilot_eval.runtime.session.run_control import RunControl
 from copilot_eval.runtime.session.session_config import (
-    ModelChoice,
     configuration_snapshot,
     explain_session_error,
     session_settings,

@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from copilot_eval.capture.session_error import session_error_of
 from copilot_eval.runtime.process.handle import RuntimeHandle
+from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.session.deadlines import POLL_INTERVAL_S
-from copilot_eval.runtime.session.run_control import RunControl
 
 WaitEnd = Literal["idle", "stopped", "runtime_exited", "timeout"]
 

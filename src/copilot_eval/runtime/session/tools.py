@@ -16,8 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError, create_model
 
+from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.sdk_internals import define_tool_parts, normalize_tool_result
-from copilot_eval.runtime.session.run_control import RunControl
 
 
 def _params_model(fn: Callable[..., Any]) -> tuple[type[BaseModel], list[str], str | None]:

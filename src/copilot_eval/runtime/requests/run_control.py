@@ -2,7 +2,9 @@
 
 A stop (``stopped``) and the end of the run (``ended``) are different moments: when the tool
 budget refuses a call, the calls it already admitted keep running until they return or the run's
-deadline passes; only then does the run end and abandon what is still running.
+deadline passes; only then does the run end and abandon what is still running. It lives beside
+the request chain, whose stop gate and audit read and set it, so the chain never imports the
+session that owns it.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ from copilot_eval.evalsets import (
     EvalTestCase,
     EvalTestSet,
     GradeRecord,
-    write_results_csv,
 )
+from copilot_eval.reports.results_csv import write_results_csv
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Choosing the turn for a request and filling it in: text, tool calls, usage."""
+"""Choosing the script's turn for a request and filling it in: text, tool calls, usage."""
 
 from __future__ import annotations
 
@@ -8,10 +8,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .prompt import RequestView
-from .script import COMPUTED, Rule, ScriptedHttpError, ScriptedTurn, render_template, render_value
+from copilot_eval.models.wire.answer import Answer, AnswerCall
+from copilot_eval.models.wire.prompt import RequestView
 
-__all__ = ["NO_RULE_TEXT", "NO_TURN_TEXT", "Answer", "Choice", "build_answer", "choose_turn"]
+from .script import COMPUTED, Rule, ScriptedTurn, render_template, render_value
+
+__all__ = ["NO_RULE_TEXT", "NO_TURN_TEXT", "Choice", "build_answer", "choose_turn"]
 
 NO_TURN_TEXT = "[scripted model: no turn left for this prompt]"
 NO_RULE_TEXT = "[scripted model: no rule matches this prompt]"
@@ -24,27 +26,6 @@ class Choice:
     rule_index: int | None
     turn_index: int | None
     turn: ScriptedTurn | None
-
-
-@dataclass(frozen=True)
-class AnswerCall:
-    """A tool call ready for the wire."""
-
-    id: str
-    name: str
-    arguments: str
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A filled-in turn: what the wire renderers write."""
-
-    text: str | None
-    tool_calls: tuple[AnswerCall, ...]
-    usage: dict[str, int] | None
-    error: ScriptedHttpError | None = None
-    malformed: bool = False
-    cut_off: bool = False
 
 
 def choose_turn(rules: Sequence[Rule], view: RequestView, next_attempt: Callable[[], int]) -> Choice:

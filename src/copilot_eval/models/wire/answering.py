@@ -13,12 +13,11 @@ from typing import Any
 import httpx
 from copilot import CopilotRequestContext, CopilotRequestHandler, CopilotWebSocketHandler
 
-from .answer import Answer
-from .chat_wire import chat_body, chat_stream
+from .answer import Answer, ScriptedHttpError
+from .chat import chat_body, chat_stream
 from .reply import Reply, error_body, wait_unless_cancelled
-from .responses_wire import response_items, responses_body, responses_stream
-from .script import ScriptedHttpError
-from .websocket import ScriptedWebSocket
+from .responses import response_items, responses_body, responses_stream
+from .websocket import AnsweringWebSocket
 
 __all__ = ["AnsweringEndpoint", "read_model_request", "wire_api_of"]
 
@@ -91,7 +90,7 @@ class AnsweringEndpoint(CopilotRequestHandler):
 
     async def open_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
         """Answer Responses over a WebSocket: one `response.create` frame per model call."""
-        return ScriptedWebSocket(ctx, self)
+        return AnsweringWebSocket(ctx, self)
 
     def full_input(self, body: dict[str, Any]) -> list[Any]:
         """The whole Responses input of a request, joined with the history its previous_response_id names."""

@@ -3,8 +3,8 @@
 Data goes to a temporary file in the target's folder, is flushed and fsync'd, and only then
 renamed over the target, so a reader (or a crash) sees the old file or the new one, never a mix.
 Registered secrets are replaced by their markers on the way (see ``copilot_eval.redaction``),
-so no file the tool writes holds one. This module imports nothing of copilot_eval but that
-redactor (a leaf itself): every layer may write through it.
+so no file the tool writes holds one. A leaf module: it imports nothing of copilot_eval but the
+redactor (a leaf itself), so every layer, the pure ones included, may write through it.
 """
 
 from __future__ import annotations

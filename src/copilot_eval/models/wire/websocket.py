@@ -8,9 +8,9 @@ from collections.abc import Awaitable, Callable
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
 from .reply import Replier, error_body, wait_unless_cancelled
-from .responses_wire import MALFORMED_EVENT, response_events
+from .responses import MALFORMED_EVENT, response_events
 
-__all__ = ["ScriptedWebSocket", "answer_frame"]
+__all__ = ["AnsweringWebSocket", "answer_frame"]
 
 
 def _error_event(status: int, message: str, kind: str) -> str:
@@ -52,7 +52,7 @@ async def answer_frame(
     return not (answer.cut_off or answer.malformed)
 
 
-class ScriptedWebSocket(CopilotWebSocketHandler):
+class AnsweringWebSocket(CopilotWebSocketHandler):
     """One runtime WebSocket connection answered in-process by an answering endpoint."""
 
     def __init__(self, context: CopilotRequestContext, endpoint: Replier) -> None:

@@ -5,17 +5,16 @@ from __future__ import annotations
 import inspect
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from copilot import CopilotRequestContext
 
-from copilot_eval.models.function import CallTool
-from copilot_eval.models.function_request import request_messages, request_tools
-from copilot_eval.models.scripted.answer import Answer, AnswerCall
-from copilot_eval.models.scripted.answering import AnsweringEndpoint
-from copilot_eval.models.scripted.reply import Reply
-from copilot_eval.models.scripted.script import ScriptedHttpError
+from copilot_eval.models.function.messages import request_messages, request_tools
+from copilot_eval.models.function.returns import read_result
+from copilot_eval.models.wire.answer import Answer, AnswerCall, ScriptedHttpError
+from copilot_eval.models.wire.answering import AnsweringEndpoint
+from copilot_eval.models.wire.reply import Reply
 
 __all__ = ["FunctionEndpoint"]
 
@@ -39,7 +38,7 @@ class FunctionEndpoint(AnsweringEndpoint):
             result = self._fn(messages, request_tools(body.get("tools")))
             if inspect.isawaitable(result):
                 result = await result
-            text, calls = _read_result(result)
+            text, calls = read_result(result)
         except Exception as exc:
             # HTTP 400: the runtime does not retry it, so a broken test function fails the run at once.
             message = f"function model: {_fn_name(self._fn)} failed: {type(exc).__name__}: {exc}"
@@ -64,14 +63,3 @@ class FunctionEndpoint(AnsweringEndpoint):
 
 def _fn_name(fn: Any) -> str:
     return getattr(fn, "__qualname__", type(fn).__name__)
-
-
-def _read_result(result: Any) -> tuple[str | None, tuple[CallTool, ...]]:
-    """Text and tool calls from what the function returned; TypeError naming what it got otherwise."""
-    if isinstance(result, str):
-        return result, ()
-    if isinstance(result, CallTool):
-        return None, (result,)
-    if isinstance(result, Sequence) and result and all(isinstance(item, CallTool) for item in result):
-        return None, tuple(result)
-    raise TypeError(f"must return text (str), a CallTool or a non-empty list of CallTool, got {result!r:.80}")

@@ -2,7 +2,9 @@
 
 A link wraps the next handler (``inner``), or nothing, which means the SDK's own forwarder to the
 real model endpoint. Links override ``send_request`` / ``open_websocket`` to do their part and call
-``forward_request`` / ``forward_websocket`` for the rest.
+``forward_request`` / ``forward_websocket`` for the rest. It sits with the runtime process because
+the first link, the process's session router, is built there; the links of one run's chain
+(``runtime/requests/``) build on it from above.
 """
 
 from __future__ import annotations

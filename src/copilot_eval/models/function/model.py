@@ -7,26 +7,16 @@ ScriptedModel, so chat completions and Responses (HTTP or WebSocket, streamed or
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from copilot_eval.models.scripted.model import PLACEHOLDER_API_KEY, UNUSED_BASE_URL
+from copilot_eval.models.wire.provider import in_process_provider
 
 if TYPE_CHECKING:
-    from copilot_eval.models.function_endpoint import FunctionEndpoint
-    from copilot_eval.models.scripted.server import ScriptedServer
+    from copilot_eval.models.function.endpoint import FunctionEndpoint
+    from copilot_eval.models.wire.server import ScriptedServer
 
-__all__ = ["CallTool", "FunctionModel"]
-
-
-@dataclass(frozen=True)
-class CallTool:
-    """A tool call a FunctionModel's function asks for (``id`` is made up when not given)."""
-
-    name: str
-    arguments: Mapping[str, Any] = field(default_factory=dict)
-    id: str | None = None
+__all__ = ["FunctionModel"]
 
 
 AnswerFn = Callable[[list[dict[str, Any]], list[dict[str, Any]]], Any]
@@ -72,25 +62,19 @@ class FunctionModel:
 
     def provider_config(self, *, base_url: str | None = None) -> dict[str, str]:
         """The session `provider` dict; without base_url it is a never-dialled placeholder."""
-        config = {
-            "type": "openai",
-            "base_url": base_url or UNUSED_BASE_URL,
-            "api_key": PLACEHOLDER_API_KEY,
-            "wire_api": self.wire_api,
-        }
-        if self.transport == "websockets":
-            config["transport"] = "websockets"
-        return config
+        return in_process_provider(wire_api=self.wire_api, transport=self.transport, base_url=base_url)
 
     def endpoint(self, *, working_directory: str | None = None) -> FunctionEndpoint:
         """Fresh per-run answering state, usable as the SDK's request handler."""
-        from copilot_eval.models.function_endpoint import FunctionEndpoint
+        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
+        from copilot_eval.models.function.endpoint import FunctionEndpoint
 
         return FunctionEndpoint(self.fn, model_name=self.name)
 
     def serve(self, *, host: str = "127.0.0.1", port: int = 0, working_directory: str | None = None) -> ScriptedServer:
         """A loopback HTTP server answering with this function (``async with model.serve() as server``)."""
-        from copilot_eval.models.scripted.server import ScriptedServer
+        # imported on use: the server loads the Copilot SDK and uvicorn; building a model must not
+        from copilot_eval.models.wire.server import ScriptedServer
 
         return ScriptedServer(self.endpoint(working_directory=working_directory), host=host, port=port)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from copilot import CopilotRequestContext
 
-from copilot_eval.runtime.requests.forwarding import ForwardingHandler
+from copilot_eval.runtime.process.forwarding import ForwardingHandler
 
 
 class SessionRouter(ForwardingHandler):

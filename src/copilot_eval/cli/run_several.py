@@ -1,6 +1,6 @@
-"""`copilot-eval run SET --agent a.yaml --agent b.yaml ...`: one set against several surfaces.
+"""The part of `copilot-eval run` that plays one set against several surfaces (``--agent`` repeated).
 
-``run_cmd`` hands over here when ``--agent`` is given more than once. Each agent gets a folder
+Not a command of its own: ``run_cmd`` hands over here when ``--agent`` is given more than once. Each agent gets a folder
 of its own under ``--out`` (named after the agent), then a comparison table is printed and
 ``comparison.json`` written; limitations contradicted by another surface are confirmed.
 """
@@ -12,14 +12,14 @@ from typing import Any
 
 from copilot_eval.evalsets import EvalTestSet
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_text
-from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun
+from copilot_eval.reports.terminal import STATUS_STYLE
+from copilot_eval.runs.prepare import load_agent
+from copilot_eval.runs.surfaces import COMPARISON_JSON, Surface, SurfaceRun, run_surfaces, surface_labels
 
 
 def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
     """A rich Table: one row per case, one status column per surface, then a totals row."""
     from rich.table import Table
-
-    from copilot_eval.reports.terminal import _STYLE
 
     table = Table(title=f"{test_set.name}: {len(runs)} surfaces")
     table.add_column("#", justify="right")
@@ -34,7 +34,7 @@ def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
                 for r in surface.run.results or []
                 if r.conversation_number == case.conversation_number
             ]
-            cells.append(" ".join(f"[{_STYLE[s]}]{s.value}[/]" for s in mine) or "-")
+            cells.append(" ".join(f"[{STATUS_STYLE[s]}]{s.value}[/]" for s in mine) or "-")
         table.add_row(*cells)
     table.add_section()
     table.add_row(
@@ -65,9 +65,6 @@ def run_several(test_set: EvalTestSet, agent_paths: list[Path], out: Path, **opt
     import asyncio
 
     from rich.console import Console
-
-    from copilot_eval.runs.prepare import load_agent
-    from copilot_eval.runs.surfaces import Surface, run_surfaces, surface_labels
 
     agents = [load_agent(path, option="--agent") for path in agent_paths]
     names = [getattr(agent, "name", None) or path.stem for agent, path in zip(agents, agent_paths, strict=True)]

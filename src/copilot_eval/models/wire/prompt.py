@@ -20,7 +20,7 @@ _RESPONSE_ITEM_TYPES = ("function_call", "reasoning")
 
 @dataclass(frozen=True)
 class RequestView:
-    """What the scripted model needs from one request."""
+    """What an in-process model reads from one request (the ScriptedModel's rules, Replay's cassette choice)."""
 
     prompt: str
     position: int

@@ -1,4 +1,4 @@
-"""How sure a record is, and what backs it: the ``Evidenced`` mix-in shared by sets and runs."""
+"""How sure a record is, and what backs it: the ``ConfidenceMixin`` shared by sets and runs."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class CamelModel(BaseModel):
     )
 
 
-class Evidenced(CamelModel):
+class ConfidenceMixin(CamelModel):
     """A record that says how sure it is (``confidence``) and what backs it (``evidence``)."""
 
     confidence: Confidence = Confidence.UNCONFIRMED
@@ -55,4 +55,4 @@ class Evidenced(CamelModel):
     note: str | None = None
 
 
-__all__ = ["CamelModel", "Confidence", "Evidenced", "weakest_confidence"]
+__all__ = ["CamelModel", "Confidence", "ConfidenceMixin", "weakest_confidence"]

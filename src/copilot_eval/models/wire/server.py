@@ -8,6 +8,8 @@ from typing import Any
 import httpx
 from copilot import CopilotRequestContext
 
+from copilot_eval.loopback_server import bound_port, serve_in_loop, stop_uvicorn
+
 from .answering import AnsweringEndpoint
 from .websocket import answer_frame
 
@@ -26,35 +28,16 @@ class ScriptedServer:
         self.base_url = ""
 
     async def __aenter__(self) -> ScriptedServer:
-        import uvicorn
-
-        config = uvicorn.Config(
-            self._app(),
-            host=self._host,
-            port=self._port,
-            log_level="warning",
-            lifespan="off",
-            timeout_graceful_shutdown=1,
-            ws="websockets-sansio",
+        self._server, self._task = await serve_in_loop(
+            self._app(), host=self._host, port=self._port, ws="websockets-sansio"
         )
-        self._server = uvicorn.Server(config)
-        self._server.install_signal_handlers = lambda: None  # the caller owns the process's signals
-        self._task = asyncio.create_task(self._server.serve())
-        while not self._server.started:
-            if self._task.done():
-                self._task.result()  # re-raise why the server could not start (port taken ...)
-                raise RuntimeError(f"scripted model server on {self._host}:{self._port} did not start")
-            await asyncio.sleep(0.01)
-        port = self._server.servers[0].sockets[0].getsockname()[1]
-        self.base_url = f"http://{self._host}:{port}/v1"
+        self.base_url = f"http://{self._host}:{bound_port(self._server)}/v1"
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         for event in self._cancels:  # end scripted delays now instead of waiting them out
             event.set()
         if self._server is not None and self._task is not None:
-            from copilot_eval.testing.server import stop_uvicorn  # the one way our loopback servers stop
-
             await stop_uvicorn(self._server, self._task)
 
     def _context(self, url: str, transport: str, cancel: asyncio.Event) -> CopilotRequestContext:
