@@ -253,9 +253,14 @@ def test_a_handler_that_never_returns_is_abandoned_not_awaited(matrix, name, too
     _first_call_kept(result)
 
 
+# A handler run on the loop would stall it for its whole 30 s block (no timeout can fire meanwhile);
+# the bound leaves room for a busy machine's scheduling gaps (0.7 s seen at load 12 on two cores).
+LOOP_STALL_BOUND_S = 3.0
+
+
 def test_the_blocking_sync_handler_never_blocked_the_event_loop(matrix):
     _, ticker, _ = matrix
-    assert ticker.longest_gap < 0.5, f"the event loop stalled for {ticker.longest_gap:.2f} s"
+    assert ticker.longest_gap < LOOP_STALL_BOUND_S, f"the event loop stalled for {ticker.longest_gap:.2f} s"
 
 
 def test_the_abandoned_worker_thread_is_a_daemon_and_ends_with_its_user_code(matrix):
