@@ -109,6 +109,28 @@ def _verdict_cases(
         _outcome(case, record.verdict or CaseStatus.UNKNOWN, head, detail, record.judge_unstable)
 
 
+def _suite_properties(suite: ET.Element, run: EvalRun) -> None:
+    """The run's facts a dashboard reads: score (none when nothing was graded), limitation, repeats, judges."""
+    properties = ET.SubElement(suite, "properties")
+    facts = {
+        # No score when nothing could be graded: a dashboard must not chart it as 0.
+        "score_percent": f"{run.general_quality_percent:g}" if run.graded else NOTHING_GRADED,
+        "graded_cases": str(run.graded),
+        "confidence": run.confidence.value,
+        "agent": run.agent_name,
+        "runtime_limitation": run.runtime_limitation,
+        "runtime_limitation_standing": _text(run.limitation_standing),
+        "runtime_limitation_confirmed_by": "; ".join(run.limitation_confirmed_by) or None,
+        "min_pass_rate": None if run.min_pass_rate is None else f"{run.min_pass_rate:g}",
+        "repeats_independent": None if run.repeats_independent is None else str(run.repeats_independent).lower(),
+        "repeat_dependence": run.repeat_dependence,
+        "judge_cost": judge_cost_line(run),
+    }
+    for name, value in facts.items():
+        if value is not None:
+            ET.SubElement(properties, "property", name=name, value=value)
+
+
 def junit_xml(run: EvalRun, test_set: EvalTestSet | None = None) -> str:
     """The JUnit XML text of ``run``: one testcase per case verdict with a minimum pass rate, else per result."""
     results = list(run.results or [])
@@ -135,24 +157,7 @@ def junit_xml(run: EvalRun, test_set: EvalTestSet | None = None) -> str:
     )
     if run.run_at is not None:
         suite.set("timestamp", run.run_at.isoformat())
-    properties = ET.SubElement(suite, "properties")
-    facts = {
-        # No score when nothing could be graded: a dashboard must not chart it as 0.
-        "score_percent": f"{run.general_quality_percent:g}" if run.graded else NOTHING_GRADED,
-        "graded_cases": str(run.graded),
-        "confidence": run.confidence.value,
-        "agent": run.agent_name,
-        "runtime_limitation": run.runtime_limitation,
-        "runtime_limitation_standing": _text(run.limitation_standing),
-        "runtime_limitation_confirmed_by": "; ".join(run.limitation_confirmed_by) or None,
-        "min_pass_rate": None if run.min_pass_rate is None else f"{run.min_pass_rate:g}",
-        "repeats_independent": None if run.repeats_independent is None else str(run.repeats_independent).lower(),
-        "repeat_dependence": run.repeat_dependence,
-        "judge_cost": judge_cost_line(run),
-    }
-    for name, value in facts.items():
-        if value is not None:
-            ET.SubElement(properties, "property", name=name, value=value)
+    _suite_properties(suite, run)
     if verdicts:
         _verdict_cases(suite, run, records_list or [], questions)
     records = {(r.conversation_number, r.turn): r for r in records_list or []} if repeats else {}

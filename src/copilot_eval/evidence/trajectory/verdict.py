@@ -162,6 +162,33 @@ def _forbidden_problems(calls: Sequence[ObservedCall], forbidden: Sequence[str |
     return problems
 
 
+def _check_options(metric: str, threshold: float | None, max_steps: int | None) -> None:
+    if metric not in METRICS:
+        raise ValueError(f"unknown trajectory metric {metric!r} (choose one of {', '.join(METRICS)})")
+    if threshold is not None and not 0 <= threshold <= 1:
+        raise ValueError(f"trajectory threshold must be between 0 and 1, got {threshold}")
+    if max_steps is not None and max_steps < 0:
+        raise ValueError(f"max_steps must be 0 or more, got {max_steps}")
+
+
+def _gaps(
+    mode: MatchMode, steps: Sequence[Step], calls: Sequence[ObservedCall], pairs: dict[int, int], scored: bool
+) -> list[str]:
+    """One line per missing step and per unexpected call, where the mode (or a threshold) cares."""
+    problems: list[str] = []
+    if steps_must_be_found(mode) or scored:
+        problems += [_missing_step(mode, i, s, calls, pairs) for i, s in enumerate(steps) if i not in pairs]
+    if calls_must_be_expected(mode) or scored:
+        start = len(steps) if mode is MatchMode.STRICT else 0  # strict named the calls up to here already
+        used = set(pairs.values())
+        problems += [
+            f"unexpected call {call.position} `{call.label()}`"
+            for j, call in enumerate(calls)
+            if j not in used and j >= start
+        ]
+    return problems
+
+
 def match_trajectory(
     expected: Sequence[StepLike],
     calls: Sequence[ObservedCall],
@@ -180,12 +207,7 @@ def match_trajectory(
     """
     match_mode = as_mode(mode)
     steps = tuple(as_step(step) for step in expected)
-    if metric not in METRICS:
-        raise ValueError(f"unknown trajectory metric {metric!r} (choose one of {', '.join(METRICS)})")
-    if threshold is not None and not 0 <= threshold <= 1:
-        raise ValueError(f"trajectory threshold must be between 0 and 1, got {threshold}")
-    if max_steps is not None and max_steps < 0:
-        raise ValueError(f"max_steps must be 0 or more, got {max_steps}")
+    _check_options(metric, threshold, max_steps)
     fits: dict[tuple[int, int], bool] = {}
 
     def fit(i: int, j: int) -> bool:
@@ -195,18 +217,6 @@ def match_trajectory(
 
     pairs = align(match_mode, len(steps), len(calls), fit)
     precision, recall, f1 = _scores(len(steps), len(calls), len(pairs))
-    problems: list[str] = []
-    if steps_must_be_found(match_mode) or threshold is not None:
-        problems += [_missing_step(match_mode, i, s, calls, pairs) for i, s in enumerate(steps) if i not in pairs]
-    if calls_must_be_expected(match_mode) or threshold is not None:
-        start = len(steps) if match_mode is MatchMode.STRICT else 0
-        used = set(pairs.values())
-        problems += [
-            f"unexpected call {call.position} `{call.label()}`"
-            for j, call in enumerate(calls)
-            if j not in used and j >= start
-        ]
-    ok = mode_satisfied(match_mode, pairs, len(steps), len(calls))
     result = TrajectoryMatch(
         passed=False,
         mode=match_mode,
@@ -221,6 +231,8 @@ def match_trajectory(
         threshold=threshold,
         problems=(),
     )
+    problems = _gaps(match_mode, steps, calls, pairs, threshold is not None)
+    ok = mode_satisfied(match_mode, pairs, len(steps), len(calls))
     if threshold is not None:
         score = result.score
         ok = score is not None and score >= threshold
@@ -228,11 +240,9 @@ def match_trajectory(
             shown = "unknown" if score is None else f"{score:.2f}"
             problems.insert(0, f"{metric} {shown} is below the threshold {threshold:.2f}")
     forbidden_hits = _forbidden_problems(calls, forbidden)
-    problems += forbidden_hits
-    if max_steps is not None and len(calls) > max_steps:
-        problems.append(f"{len(calls)} calls, more than the maximum of {max_steps}")
-    passed = ok and not forbidden_hits and (max_steps is None or len(calls) <= max_steps)
-    return replace(result, passed=passed, problems=tuple(problems))
+    too_many = max_steps is not None and len(calls) > max_steps
+    problems += forbidden_hits + ([f"{len(calls)} calls, more than the maximum of {max_steps}"] if too_many else [])
+    return replace(result, passed=ok and not forbidden_hits and not too_many, problems=tuple(problems))
 
 
 __all__ = ["METRICS", "Metric", "TrajectoryMatch", "match_trajectory"]
