@@ -140,3 +140,18 @@ async def test_an_unknown_case_is_refused_before_the_run(tmp_path):
     assert (
         "no expected steps for 7 case(s) of the test set (conversation 1 turn 1, conversation 1 turn 2" in problems[1]
     )
+
+
+async def test_a_single_turn_case_that_repeats_a_number_is_named_by_its_turn(tmp_path):
+    # Two single-turn cases share conversationNumber 1: each plays in its own session, the second is turn 2.
+    path = tmp_path / "steps.yaml"
+    path.write_text(
+        "cases:\n"
+        "  - {conversation: 1, turn: 1, mode: strict, steps: [{tool: lookup_order, args: {order_id: 1042}}]}\n"
+        "  - {conversation: 1, turn: 2, mode: strict, steps: [{tool: lookup_order, args: {order_id: 1043}}]}\n",
+        encoding="utf-8",
+    )
+    cases = [EvalTestCase(conversation_number=1, question=q) for q in ("look up 1042", "look up 1043")]
+    test_set = EvalTestSet(name="twice", data_type=EvalDataType.SINGLE_TURN, cases=cases)
+    run = await run_eval_set(test_set, orders_agent(), graders=[TrajectoryGrader.from_file(path)])
+    assert [(r.turn, r.effective_status) for r in run.results] == [(1, CaseStatus.PASS), (2, CaseStatus.PASS)]

@@ -27,6 +27,9 @@ class CaseEvidence:
     result: CopilotResult
     turn_index: int = 0
     evidence_path: str | None = None
+    # The case's 1-based turn among the rows sharing its conversationNumber (what names it in a run):
+    # turn_index + 1 in a conversation, but a single-turn case repeating a number is turn 2 in a session of its own.
+    turn: int | None = None
 
     @property
     def runtime_error(self) -> str | None:

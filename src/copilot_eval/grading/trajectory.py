@@ -99,14 +99,15 @@ class TrajectoryGrader:
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Match this turn's calls against the expected steps."""
-        turn = evidence.turn_index + 1
+        prompt = evidence.turn_index + 1  # which prompt of the session answered this case
+        turn = evidence.turn or prompt  # the case's turn, as the trajectory file names it
         expectation = self.expectations.expectation(case.conversation_number, turn)
         if expectation is None:
             why = (
                 f"no expected steps for conversation {case.conversation_number} turn {turn} in {self.expectations.path}"
             )
             return Grade(self.name, CaseStatus.ERROR, why)
-        calls = case_calls(evidence.result, turn, subagent_calls=expectation.subagent_calls)
+        calls = case_calls(evidence.result, prompt, subagent_calls=expectation.subagent_calls)
         if isinstance(calls, str):
             return Grade(self.name, CaseStatus.ERROR, calls)
         match = match_trajectory(expectation.steps, calls, **expectation.options())

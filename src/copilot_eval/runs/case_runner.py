@@ -105,6 +105,7 @@ async def run_unit(
             result=result,
             turn_index=index,  # type: ignore[arg-type]
             evidence_path=saved,
+            turn=turn,
         )
         outcomes.append(
             await graded_result(
