@@ -42,11 +42,28 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
     "reports": LEAVES | {"evalsets", "evidence"},
     "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "reports", "runtime", "targets"},
+    # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
+    # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
+    "studio_eval": LEAVES | {"targets"},
+    "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
     # Entry points: thin, on top of everything below them.
     "pytest_evalset": LEAVES | {"evalsets", "grading", "reports", "runs", "runtime"},
     "pytest_repeat": LEAVES | {"evalsets", "reports", "runs"},
     "pytest_plugin": LEAVES | {"models", "pytest_evalset", "pytest_repeat", "reports", "runs", "runtime"},
-    "cli": LEAVES | {"agent", "capture", "evalsets", "evidence", "models", "reports", "runs", "runtime", "targets"},
+    "cli": LEAVES
+    | {
+        "agent",
+        "capture",
+        "evalsets",
+        "evidence",
+        "models",
+        "platform_runs",
+        "reports",
+        "runs",
+        "runtime",
+        "studio_eval",
+        "targets",
+    },
 }
 # The package itself (``copilot_eval/__init__.py``) is the public facade and may name anything.
 FACADE = PACKAGE

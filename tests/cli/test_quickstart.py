@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from copilot_eval.evidence.result import CopilotResult
 from tests.runs.runs_helpers import CLI
 
@@ -23,6 +25,7 @@ def test_help_names_the_real_model_option(tmp_path):
     assert "--model" in shown.stdout
 
 
+@pytest.mark.runtime
 def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_again(tmp_path):
     out = tmp_path / "evidence"
     out.mkdir()
@@ -65,6 +68,15 @@ def test_quickstart_writes_loadable_evidence_and_a_full_score_run_and_can_run_ag
         ("raybot-published", 0, 0, 6, "confirmed"),
         ("raybot-preview", 6, 0, 0, None),
     ]
+
+    # Copilot Studio's own evaluation on a fake of its API: the draft gates at 83 %, the published 500 is
+    # a runtime limitation confirmed by the draft.
+    (studio_dir,) = out.glob("studio-eval-*")
+    draft = json.loads((studio_dir / "draft" / "run.json").read_text())
+    assert (draft["passed"], draft["failed"], draft["platformRun"]["exportJoin"]["matchedBy"]) == (5, 1, "explanation")
+    published = json.loads((studio_dir / "published" / "run.json").read_text())
+    assert published["limitationStanding"] == "confirmed" and published["platformRun"]["httpStatus"] == 500
+    assert "exit code 3 (3: the platform, not the agent)" in first.stdout
 
     # The same --out again: a new evaluation run beside the first, not "an earlier run is recorded here".
     again = quickstart("--out", out, cwd=tmp_path)

@@ -8,7 +8,8 @@ from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
 from copilot_eval.evalsets import CaseStatus, Confidence, LimitationStanding, read_run_json
-from copilot_eval.runs import platform_error_code, run_from_export
+from copilot_eval.platform_runs import run_from_export
+from copilot_eval.runs import platform_error_code
 
 DATA = Path(__file__).with_name("data")
 
@@ -90,3 +91,11 @@ def test_cli_refuses_unreadable_exports_with_exit_2_listing_every_problem(tmp_pa
     )
     missing = CliRunner().invoke(app, ["analyze", str(tmp_path / "none.csv")])
     assert missing.exit_code == 2 and "results export not found" in missing.stderr
+
+
+def test_cli_refuses_a_test_set_given_as_an_export_naming_the_header(tmp_path):
+    test_set = tmp_path / "set.csv"
+    test_set.write_text('"question","expectedResponse"\n"What are the opening hours?","8 to 19"\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["analyze", str(test_set), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2  # it used to crash reading the rows of a file that is not an export
+    assert "header starts 'question,expectedResponse'" in result.stderr

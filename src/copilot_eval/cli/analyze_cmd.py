@@ -30,9 +30,9 @@ def analyze(
 
     from copilot_eval.atomic_write import write_bytes_atomically
     from copilot_eval.evalsets import EvalSetError, to_json
+    from copilot_eval.platform_runs.export import run_from_export
     from copilot_eval.reports.run_folder import RUN_JSON
     from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs.export_run import run_from_export
 
     if not export.is_file():
         typer.echo(f"error: {export}: results export not found", err=True)

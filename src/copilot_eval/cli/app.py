@@ -38,6 +38,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "report_cmd",
     "run_cmd",
     "setup_cmd",
+    "studio_eval_cmd",
     "tools_cmd",
     "validate_cmd",
 )

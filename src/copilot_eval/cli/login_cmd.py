@@ -1,7 +1,9 @@
-"""`copilot-eval login --agent AGENT.yaml`: sign in once (device code) for Copilot Studio's Agents SDK endpoint.
+"""`copilot-eval login --agent AGENT.yaml | --client-id ID`: sign in once (device code) for the Power Platform API.
 
 The agent file's ``target`` (type ``copilot-studio``) names the app registration (``client_id``,
-``tenant_id``) and the cloud. The sign-in is kept in an MSAL token cache in the tool's home folder
+``tenant_id``) and the cloud; ``--client-id`` (with ``--tenant-id``, ``--cloud``) names them directly,
+for ``copilot-eval studio-eval``, which has no agent file. Both sign in for the same resource, so one
+cache serves the Agents SDK endpoint and the evaluation API. The sign-in is kept in an MSAL token cache in the tool's home folder
 (owner-readable only); runs then get fresh access tokens from it without a prompt. No token is
 printed. Exit codes: 0 signed in, 2 bad input, 1 the sign-in failed.
 """
@@ -15,20 +17,42 @@ import typer
 
 
 def login(
-    agent_path: Annotated[Path, typer.Option("--agent", help="Agent file whose target is type copilot-studio.")],
+    agent_path: Annotated[
+        Path | None, typer.Option("--agent", help="Agent file whose target is type copilot-studio.")
+    ] = None,
+    client_id: Annotated[
+        str | None,
+        typer.Option("--client-id", help="Instead of --agent: the app registration to sign in with (studio-eval)."),
+    ] = None,
+    tenant_id: Annotated[str | None, typer.Option("--tenant-id", help="With --client-id: the tenant.")] = None,
+    cloud: Annotated[
+        str, typer.Option("--cloud", help="With --client-id: prod, gov, high, dod, mooncake ...")
+    ] = "prod",
 ) -> None:
-    """Sign in with a device code and cache the tokens a Copilot Studio target needs."""
+    """Sign in with a device code and cache the tokens a Copilot Studio target or `studio-eval` needs."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.targets.agent import load_target_agent_file
-    from copilot_eval.targets.config import CopilotStudioTarget, TargetConfigError
+    from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget, TargetConfigError
     from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path
 
-    try:
-        agent = load_target_agent_file(agent_path)
-    except TargetConfigError as exc:
-        typer.echo(f"error: --agent {agent_path}: {exc}", err=True)
-        raise typer.Exit(2) from None
-    target = agent.target
+    if (agent_path is None) == (client_id is None):
+        typer.echo(
+            "error: give --agent AGENT.yaml (a copilot-studio target) or --client-id ID (for `copilot-eval "
+            "studio-eval`), one of the two",
+            err=True,
+        )
+        raise typer.Exit(2)
+    if client_id is not None:
+        if cloud not in CLOUD_API_HOSTS:
+            typer.echo(f"error: --cloud {cloud!r}: expected one of {', '.join(sorted(CLOUD_API_HOSTS))}", err=True)
+            raise typer.Exit(2)
+        target = CopilotStudioTarget(client_id=client_id, tenant_id=tenant_id, cloud=cloud)
+    else:
+        try:
+            target = load_target_agent_file(agent_path).target  # type: ignore[arg-type]
+        except TargetConfigError as exc:
+            typer.echo(f"error: --agent {agent_path}: {exc}", err=True)
+            raise typer.Exit(2) from None
     if not isinstance(target, CopilotStudioTarget) or not target.client_id:
         typer.echo(
             f"error: --agent {agent_path}: login is for targets of type copilot-studio with a client_id "

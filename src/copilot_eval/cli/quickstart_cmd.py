@@ -73,7 +73,8 @@ def register(app: typer.Typer) -> None:
             )
         eval_code = _run_evaluation_story(examples, evidence_dir, console)
         studio_code = _run_copilot_studio_story(examples, evidence_dir, console)
-        raise typer.Exit(exit_code or eval_code or studio_code)
+        studio_eval_code = _run_studio_eval_story(examples, evidence_dir, console)
+        raise typer.Exit(exit_code or eval_code or studio_code or studio_eval_code)
 
 
 def _json_files(folder: Path) -> dict[Path, int]:
@@ -124,5 +125,19 @@ def _run_copilot_studio_story(examples: Path, evidence_dir: Path, console: objec
     console.print(
         "[bold]evaluating[/bold] a Copilot Studio agent on three surfaces "  # type: ignore[attr-defined]
         "(local fakes of Direct Line and the Agents SDK endpoint)"
+    )
+    return subprocess.call([sys.executable, str(script), "--out", str(out)])
+
+
+# -- Copilot Studio's own evaluation: `copilot-eval studio-eval run` against a fake of its REST API -----
+def _run_studio_eval_story(examples: Path, evidence_dir: Path, console: object) -> int:
+    """Run the draft (with the Evaluate tab's export) and the published evaluation of Raybot on the fake API."""
+    script = examples / "copilot-studio" / "studio_eval_example.py"
+    if not script.is_file():
+        return 0
+    out = Path(tempfile.mkdtemp(prefix=f"studio-eval-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
+    console.print(
+        "[bold]evaluating[/bold] Raybot with Copilot Studio's own evaluation "  # type: ignore[attr-defined]
+        "(copilot-eval studio-eval, a local fake of the evaluation REST API)"
     )
     return subprocess.call([sys.executable, str(script), "--out", str(out)])

@@ -43,6 +43,7 @@ from copilot_eval.evalsets.limits import (
     EVAL_REFERENCE_MAX_LENGTH,
 )
 from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
+from copilot_eval.evalsets.platform_record import ExportJoinRecord, PlatformRunRecord, SnapshotRecord
 from copilot_eval.evalsets.preamble import preamble_lines
 from copilot_eval.evalsets.results_reader import ExportedResult, read_results_export
 from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
@@ -88,11 +89,14 @@ __all__ = [
     "EvalSetWriteError",
     "EvalTestCase",
     "EvalTestSet",
+    "ExportJoinRecord",
     "ExportedResult",
     "GradeRecord",
     "JudgeTally",
     "LimitationStanding",
+    "PlatformRunRecord",
     "RuleSet",
+    "SnapshotRecord",
     "check_csv",
     "check_json",
     "csv_text",

@@ -114,6 +114,8 @@ def parse_results_export(text: str) -> tuple[list[ExportedResult], list[str]]:
             header = row
             groups, found = _header_problems(row, line)
             problems += found
+            if tuple(row[:3]) != RESULTS_BASE_COLUMNS:
+                break  # not an export: its rows cannot be read as one
             continue
         if len(row) != len(header):
             problems.append(f"line {line}: expected {len(header)} fields, found {len(row)}")
@@ -121,7 +123,7 @@ def parse_results_export(text: str) -> tuple[list[ExportedResult], list[str]]:
         rows.append(ExportedResult(line, row[0], row[1], row[2], _grades(row, groups, line, problems)))
     if header is None:
         problems.append("no header line; expected " + ",".join(RESULTS_BASE_COLUMNS) + ",testMethodType_1,...")
-    elif not rows:
+    elif not rows and not problems:
         problems.append("no result rows after the header")
     return rows, problems
 

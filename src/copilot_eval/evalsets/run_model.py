@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
+from copilot_eval.evalsets.platform_record import PlatformRunRecord
 from copilot_eval.evalsets.run_layouts import upgrade_limitation
 
 
@@ -66,6 +67,13 @@ class GradeRecord(CamelModel):
     explanation: str | None = None
     evidence_path: str | None = Field(default=None, description="The grader's own evidence (a judge's session).")
     judge: JudgeTally | None = Field(default=None, description="An LLM judge's calls for this verdict.")
+    error_reason: str | None = Field(
+        default=None,
+        description="Why the grader could not grade, as the platform names it (e.g. AgentResponseIsNullOrEmpty).",
+    )
+    data: dict[str, Any] | None = Field(
+        default=None, description="The grader's own figures as the platform returned them (e.g. relevance: Yes)."
+    )
 
 
 class EvalCaseResult(CamelModel):
@@ -93,6 +101,11 @@ class EvalCaseResult(CamelModel):
     evidence_path: str | None = None
     duration_ms: float | None = Field(default=None, ge=0)
     repeat_index: int | None = Field(default=None, ge=0)
+    case_id: str | None = Field(
+        default=None,
+        description="The platform's id of the test case (Copilot Studio's evaluation API); compare matches "
+        "cases by it when both runs have it.",
+    )
 
     @model_validator(mode="after")
     def _status_agrees_with_passed(self) -> EvalCaseResult:
@@ -209,6 +222,9 @@ class EvalRun(ConfidenceMixin):
     )
     repeat_dependence: str | None = Field(
         default=None, description="Why the repeats are not independent samples, when they are not."
+    )
+    platform_run: PlatformRunRecord | None = Field(
+        default=None, description="The platform run this record was read from (absent for runs made here)."
     )
 
     @model_validator(mode="before")

@@ -1,6 +1,7 @@
 """Run versus run: which cases improved, regressed, stayed, changed, appeared or disappeared.
 
-Cases are matched by conversation number and turn. A move to ``pass`` is an improvement and a
+Cases are matched by conversation number and turn, or, when every case of both runs has the
+platform's test case id (runs of Copilot Studio's evaluation API), by that id. A move to ``pass`` is an improvement and a
 move away from it a regression. A move between ``fail``, ``error`` and ``unknown`` is reported as
 *changed*: one side was not graded, so it says nothing about the agent getting better or worse
 (an error is never an agent failure), yet it is a status change a reviewer must see.
@@ -125,6 +126,23 @@ class RunComparison:
         return {kind: len(self.of_kind(kind)) for kind in KINDS}
 
 
+def _all_have_case_ids(*runs: EvalRun) -> bool:
+    return all(run.results and all(r.case_id for r in run.results) for run in runs)
+
+
+def _renumbered(baseline: EvalRun, candidate: EvalRun) -> dict[tuple[int, int, int], EvalCaseResult]:
+    """The baseline keyed by the candidate's numbers for the same platform case ids (a removed case keeps its own)."""
+    number_of = {r.case_id: (r.conversation_number, r.turn or 1) for r in candidate.results or []}
+    taken = set(number_of.values())
+    keyed = {}
+    for r in baseline.results or []:
+        number, turn = number_of.get(r.case_id, (r.conversation_number, r.turn or 1))
+        if r.case_id not in number_of and (number, turn) in taken:
+            number = max(n for n, _ in taken) + 1 + r.conversation_number  # out of the way of the candidate's
+        keyed[(number, turn, r.repeat_index or 0)] = r
+    return keyed
+
+
 def _over_tries(stats: CaseRepeats | None, min_pass_rate: float | None) -> CaseStatus | None:
     if stats is None:
         return None
@@ -143,18 +161,21 @@ def _mean_scores(results: list[EvalCaseResult]) -> dict[str, float]:
     return {method: round(sum(values) / len(values), 4) for method, values in scores.items()}
 
 
+def _grouped(keyed: dict[tuple[int, int, int], EvalCaseResult]) -> dict[tuple[int, int], list[EvalCaseResult]]:
+    groups: dict[tuple[int, int], list[EvalCaseResult]] = {}
+    for (number, turn, _), result in sorted(keyed.items()):
+        groups.setdefault((number, turn), []).append(result)
+    return groups
+
+
 def _compare_over_tries(
-    baseline: EvalRun, candidate: EvalRun, questions: dict[tuple[int, int], str] | None
+    baseline: EvalRun,
+    candidate: EvalRun,
+    keyed: tuple[dict[tuple[int, int, int], EvalCaseResult], dict[tuple[int, int, int], EvalCaseResult]],
+    questions: dict[tuple[int, int], str] | None,
 ) -> list[CaseChange]:
     """One change per case, each side the case over its tries (never one change per try)."""
-
-    def grouped(run: EvalRun) -> dict[tuple[int, int], list[EvalCaseResult]]:
-        groups: dict[tuple[int, int], list[EvalCaseResult]] = {}
-        for result in run.results or []:
-            groups.setdefault((result.conversation_number, result.turn or 1), []).append(result)
-        return groups
-
-    before, after = grouped(baseline), grouped(candidate)
+    before, after = _grouped(keyed[0]), _grouped(keyed[1])
     changes = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key, []), after.get(key, [])
@@ -182,13 +203,15 @@ def compare_runs(
     baseline: EvalRun, candidate: EvalRun, *, questions: dict[tuple[int, int], str] | None = None
 ) -> RunComparison:
     """Match the cases of two runs and classify each change; ``questions`` names cases by (number, turn)."""
-    if any(r.repeat_index for run in (baseline, candidate) for r in run.results or []):
-        return RunComparison(baseline, candidate, _compare_over_tries(baseline, candidate, questions))
 
     def keyed(run: EvalRun) -> dict[tuple[int, int, int], EvalCaseResult]:
         return {(r.conversation_number, r.turn or 1, r.repeat_index or 0): r for r in run.results or []}
 
     before, after = keyed(baseline), keyed(candidate)
+    if _all_have_case_ids(baseline, candidate):
+        before = _renumbered(baseline, candidate)
+    if any(r.repeat_index for run in (baseline, candidate) for r in run.results or []):
+        return RunComparison(baseline, candidate, _compare_over_tries(baseline, candidate, (before, after), questions))
     changes = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)

@@ -11,6 +11,7 @@ from copilot_eval.evalsets.repeat_stats import repeat_stats
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
+from copilot_eval.reports.html_platform import platform_html
 from copilot_eval.reports.repeat_words import (
     case_flag,
     case_label,
@@ -99,22 +100,26 @@ def _repeats(folder: RunFolder) -> str:
 def _grades(result: EvalCaseResult, folder: RunFolder) -> str:
     if not result.grades:
         return ""
+    # The platform's metrics carry an error reason and figures of their own; show them when any grade has them.
+    platform = any(g.error_reason or g.data for g in result.grades)
     rows = []
     for grade in result.grades:
         link = folder.link(grade.evidence_path)
-        rows.append(
-            [
-                esc(grade.method),
-                badge(grade.status.value),
-                esc(grade.score),
-                esc(grade.passing_score),
-                esc(grade.explanation or ""),
-                esc(judge_calls_text(grade.judge) if grade.judge else ""),
-                f'<a href="{esc(link)}">judge evidence</a>' if link else "",
-            ]
-        )
-    headers = ["grader", "verdict", "score", "passing score", "reasoning", "judge calls", ""]
-    return "<h3>Graders</h3>" + table(headers, rows)
+        row = [
+            esc(grade.method),
+            badge(grade.status.value),
+            esc(grade.score),
+            esc(grade.passing_score),
+            esc(grade.explanation or ""),
+            esc(judge_calls_text(grade.judge) if grade.judge else ""),
+        ]
+        if platform:
+            data = ", ".join(f"{key}: {value}" for key, value in (grade.data or {}).items())
+            row += [esc(grade.error_reason or ""), esc(data)]
+        rows.append([*row, f'<a href="{esc(link)}">judge evidence</a>' if link else ""])
+    head = ["grader", "verdict", "score", "passing score", "reasoning", "judge calls"]
+    head += ["error reason", "data"] if platform else []
+    return "<h3>Graders</h3>" + table([*head, ""], rows)
 
 
 def _case(
@@ -132,8 +137,12 @@ def _case(
         if result.failure_reason and status is not CaseStatus.PASS
         else ""
     )
-    summary = f"{badge(shown_status(result))} <b>{esc(_label(result, repeats))}</b> {esc(question or '')}{reason}"
+    summary = (
+        f"{badge(shown_status(result))} <b>{esc(_label(result, repeats))}</b> "
+        f"{esc(question or result.case_id or '')}{reason}"
+    )
     parts = [
+        f'<p class="muted">platform test case id: {esc(result.case_id)}</p>' if result.case_id else "",
         f"<h3>Question</h3>{pre(question) if case else '<p class=muted>test set not kept with this run</p>'}",
         f"<h3>Reference</h3>{pre(case.response) if case else '<p class=muted>unknown</p>'}",
         f"<h3>Actual answer</h3>{pre(result.actual_response) if result.actual_response is not None else '<p>(no answer)</p>'}",
@@ -156,7 +165,8 @@ def _charts(results: list[EvalCaseResult], evidence: dict[str, Any], repeats: bo
     sessions: dict[str, list[EvalCaseResult]] = {}
     for result in results:
         sessions.setdefault(result.evidence_path or _anchor(result), []).append(result)
-    bars_time, bars_tokens = [], []
+    bars_time: list[tuple[str, float | None, str]] = []
+    bars_tokens: list[tuple[str, int | None, str]] = []
     for key, members in sessions.items():
         first = members[0]
         label = _label(first, repeats) if len(members) == 1 else Path(key).stem
@@ -170,9 +180,18 @@ def _charts(results: list[EvalCaseResult], evidence: dict[str, Any], repeats: bo
         )
         bars_time.append((label, None if first.duration_ms is None else first.duration_ms / 1000, worst))
         bars_tokens.append((label, evidence_tokens(evidence.get(first.evidence_path or "")), worst))
+    if all(value is None for _, value, _ in bars_time + bars_tokens):
+        return ""  # nothing measured per session (a platform's run): no charts of unknowns
     return bar_chart("Duration per session", bars_time, unit="s") + bar_chart(
         "Tokens per session (input + output)", bars_tokens, unit="tokens"
     )
+
+
+def _snapshot_link(folder: RunFolder) -> str | None:
+    record = folder.run.platform_run
+    if record is None or record.snapshot is None:
+        return None
+    return record.snapshot.path if (folder.folder / record.snapshot.path).is_file() else None
 
 
 def run_report_html(folder: RunFolder) -> str:
@@ -193,7 +212,8 @@ def run_report_html(folder: RunFolder) -> str:
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + _repeats(folder)
-        + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if results else "")
+        + platform_html(run.platform_run, snapshot_link=_snapshot_link(folder))
+        + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")
         + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
         '<button id="close-all" type="button">close all</button></p>'
         + "".join(_case(r, folder, cases, evidence, repeats) for r in results)

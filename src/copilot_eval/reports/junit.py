@@ -46,7 +46,13 @@ def _detail(result: EvalCaseResult, question: str | None) -> str:
         f"question: {question}" if question else None,
         f"actual: {result.actual_response if result.actual_response is not None else '(no answer)'}",
     ]
-    lines += [f"{g.method} ({g.status.value}): {g.explanation or 'no reason given'}" for g in result.grades]
+    lines += [
+        f"{g.method} ({g.status.value}): {g.explanation or 'no reason given'}"
+        + (f" [error reason: {g.error_reason}]" if g.error_reason else "")
+        for g in result.grades
+    ]
+    if result.case_id:
+        lines.append(f"platform test case id: {result.case_id}")
     if result.evidence_path:
         lines.append(f"evidence: {result.evidence_path}")
     return "\n".join(line for line in lines if line)

@@ -44,7 +44,9 @@ def _number(value: float | None) -> str:
 
 
 def _grade_cells(grade: GradeRecord) -> list[str]:
-    return [grade.method, _RESULT_WORDS[grade.status], _number(grade.passing_score), grade.explanation or ""]
+    # A platform metric that errored has no explanation but names its error reason: that is the explanation.
+    explanation = grade.explanation or grade.error_reason or ""
+    return [grade.method, _RESULT_WORDS[grade.status], _number(grade.passing_score), explanation]
 
 
 def _row(result: EvalCaseResult, case: EvalTestCase, grader_count: int) -> list[str]:

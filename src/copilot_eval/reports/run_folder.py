@@ -9,7 +9,9 @@ Layouts: 1 made evidence paths relative and kept the test set (``test-set.json``
 limitation's standing and what confirmed it in fields of their own (``limitationStanding``,
 ``limitationConfirmedBy``) instead of words in ``runtimeLimitation``, and states ``gradedCases``
 beside ``generalQualityPercent``. Older layouts are read into today's fields
-(``evalsets.run_layouts``).
+(``evalsets.run_layouts``). A run the platform made (``platform_runs``) adds optional fields
+within layout 2 (``platformRun``, a case's ``caseId``, a grade's ``errorReason`` and ``data``);
+nothing in them changes what the other fields mean.
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
         style = "magenta" if result.judge_unstable else STATUS_STYLE[status]
         cells += [
             f"[{style}]{shown_status(result)}[/]",
-            _cut(questions.get((result.conversation_number, turn)), 40),
+            _cut(questions.get((result.conversation_number, turn)) or result.case_id, 40),
             _cut(result.actual_response),
             _cut(result.failure_reason, 70),
         ]

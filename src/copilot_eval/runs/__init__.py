@@ -7,7 +7,6 @@ from copilot_eval.evalsets.repeat_stats import CaseRepeats, flaky_cases, pass_ra
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
 from copilot_eval.runs.eval_runner import DEFAULT_CONCURRENCY, check_references, plan_units, run_eval_set, summarise
-from copilot_eval.runs.export_run import run_from_export
 from copilot_eval.runs.limitation import (
     KNOWN_FALLBACK_TEXTS,
     Limitation,
@@ -35,7 +34,6 @@ __all__ = [
     "platform_error_code",
     "repeat_stats",
     "run_eval_set",
-    "run_from_export",
     "run_unit",
     "summarise",
 ]

@@ -1,8 +1,9 @@
-"""Test doubles shipped with the library: loopback fakes of Copilot Studio's two conversation protocols.
+"""Test doubles shipped with the library: loopback fakes of Copilot Studio's protocols.
 
 ``FakeDirectLine`` (Direct Line 3.0 + the Copilot Studio token endpoint) and ``FakeAgentsSdk``
-(the Agents SDK / Direct-to-Engine endpoint) follow one ``FakeAgent`` script per question; serve
-them with ``LoopbackServer`` (``async with`` or ``with``).
+(the Agents SDK / Direct-to-Engine endpoint) follow one ``FakeAgent`` script per question;
+``FakeStudioEval`` is the evaluation REST API with ``FakeTestSet`` results built from
+``case_result`` and ``metric_result``. Serve them with ``LoopbackServer`` (``async with`` or ``with``).
 """
 
 from copilot_eval.loopback_server import LoopbackServer
@@ -29,18 +30,23 @@ from copilot_eval.testing.fake_agent import (
     slow,
     typing_stream,
 )
+from copilot_eval.testing.studio_eval_fake import FakeStudioEval
+from copilot_eval.testing.studio_eval_script import FakeTestSet, case_result, metric_result, no_answer_case
 
 __all__ = [
     "FALLBACK_TEXT",
     "FakeAgent",
     "FakeAgentsSdk",
     "FakeDirectLine",
+    "FakeStudioEval",
+    "FakeTestSet",
     "HttpFault",
     "LoopbackServer",
     "PlannedStep",
     "Reply",
     "Step",
     "answer",
+    "case_result",
     "consent_card",
     "end_of_conversation",
     "fallback",
@@ -48,6 +54,8 @@ __all__ = [
     "http_error",
     "message",
     "messages",
+    "metric_result",
+    "no_answer_case",
     "orchestrated",
     "platform_error",
     "silent",

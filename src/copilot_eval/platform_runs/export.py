@@ -24,7 +24,7 @@ from copilot_eval.evalsets import (
     read_results_export,
 )
 from copilot_eval.grading.combine import combined_status
-from copilot_eval.runs.eval_runner import summarise
+from copilot_eval.platform_runs.record import platform_run
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS
 from copilot_eval.runs.platform_errors import platform_error_code
 
@@ -78,17 +78,15 @@ def run_from_export(
         confidence=Confidence.SOURCE_INSPECTED,
     )
     results = [_case_result(i, row) for i, row in enumerate(rows, start=1)]
-    run = summarise(
+    run = platform_run(
         test_set,
         results,
-        agent_name=None,
-        started=None,
-        duration_ms=None,
-        fallback_texts=fallback_texts,
         confidence=Confidence.SOURCE_INSPECTED,
         note=f"read from the Evaluate tab's results export {path.name}",
+        evidence=[path.name],
+        fallback_texts=fallback_texts,
     )
-    return run.model_copy(update={"evidence": [path.name]}), test_set
+    return run, test_set
 
 
 __all__ = ["run_from_export"]

@@ -1,0 +1,343 @@
+"""`copilot-eval studio-eval list|run|get`: Copilot Studio's own evaluations, driven from CI.
+
+``list`` shows an agent's test sets (and with ``--runs`` its runs); ``run`` starts one run of a test
+set on the draft (or ``--published``) agent, polls it, and writes a run folder; ``get RUN_ID`` reads
+an existing run into a run folder without starting one. Exit codes:
+0 the run completed at or above ``--fail-under`` (or without one);
+1 below ``--fail-under``;
+2 unusable input (options, the export, an unsafe export join, unknown ids, missing credentials or permissions);
+3 the platform or infrastructure (a run already in progress, the daily run limit, HTTP 5xx including the
+published 500, no response, a timeout, a run that did not complete, a runtime limitation, nothing graded).
+When several apply, 2 comes before 3, and 3 before 1.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_BAD_INPUT, EXIT_PLATFORM = 0, 1, 2, 3
+
+studio_app = typer.Typer(
+    name="studio-eval",
+    help="Copilot Studio's own evaluations through its REST API (test sets authored in the Evaluate tab).",
+    no_args_is_help=True,
+)
+
+EnvironmentOption = Annotated[
+    str,
+    typer.Option("--environment-id", help="Power Platform environment id (the agent's Settings, Advanced, Metadata)."),
+]
+BotOption = Annotated[str, typer.Option("--bot-id", help="The agent's id (the agent's Settings, Advanced, Metadata).")]
+ApiUrlOption = Annotated[
+    str, typer.Option("--api-url", help="Power Platform API origin (sovereign clouds, local fakes).")
+]
+TokenEnvOption = Annotated[
+    str | None,
+    typer.Option("--token-env", metavar="VAR", help="Env var holding a user-delegated Power Platform API token."),
+]
+ClientIdOption = Annotated[
+    str | None, typer.Option("--client-id", help="App registration `copilot-eval login --client-id` signed in with.")
+]
+TenantOption = Annotated[
+    str | None, typer.Option("--tenant-id", help="Tenant of --client-id (default: organizations).")
+]
+PollOption = Annotated[float, typer.Option("--poll-s", min=0, help="Seconds between polls of the run.")]
+TimeoutOption = Annotated[float, typer.Option("--timeout-s", min=0, help="Give up waiting for the run after this.")]
+OutOption = Annotated[Path | None, typer.Option("--out", help="Run folder to write (default: eval-runs/studio-...).")]
+ExportOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--export", metavar="RESULTS.csv", help="The Evaluate tab's results export of this run, for the text."
+    ),
+]
+ExportMatchOption = Annotated[
+    str,
+    typer.Option(
+        "--export-match", help="verified (by the AI's reasons, the default) or position (row order, unverified)."
+    ),
+]
+FailUnderOption = Annotated[
+    float | None,
+    typer.Option("--fail-under", min=0, max=100, help="Exit 1 when the score (percent of graded cases) is below."),
+]
+JunitOption = Annotated[Path | None, typer.Option("--junit", help="Also write the run as JUnit XML here.")]
+ConfirmOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--confirm-with", metavar="RUN_DIR", help="Run folder of another surface that may confirm a limitation."
+    ),
+]
+
+
+def _fail(code: int, message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _client(
+    environment_id: str, bot_id: str, api_url: str, token_env: str | None, client_id: str | None, tenant_id: str | None
+) -> Any:
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.studio_eval import StudioEvalClient, token_from_env, token_from_login
+
+    if token_env:
+        token, name = token_from_env(token_env), token_env
+    elif client_id:
+        token, name = (
+            token_from_login(client_id=client_id, tenant_id=tenant_id, api_url=api_url),
+            "POWER_PLATFORM_TOKEN",
+        )
+    else:
+        raise _fail(
+            EXIT_BAD_INPUT,
+            "give --token-env VAR (a variable holding a user-delegated Power Platform API token) or --client-id ID "
+            "(the app registration `copilot-eval login --client-id ID` signed in with)",
+        )
+    return StudioEvalClient(environment_id=environment_id, bot_id=bot_id, token=token, token_name=name, api_url=api_url)
+
+
+def _error_code(exc: Exception) -> int:
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.studio_eval import StudioEvalError
+
+    return EXIT_PLATFORM if isinstance(exc, StudioEvalError) and exc.infrastructure else EXIT_BAD_INPUT
+
+
+def exit_code(outcome: Any, fail_under: float | None) -> tuple[int, str | None]:
+    """The one decision of a studio-eval exit code, and the line that says why (None for 0)."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.platform_runs.export_join import ExportJoinError
+
+    if outcome.problem is not None and (
+        isinstance(outcome.problem, ExportJoinError) or _error_code(outcome.problem) == EXIT_BAD_INPUT
+    ):
+        return EXIT_BAD_INPUT, str(outcome.problem)
+    if outcome.problem is not None:
+        return EXIT_PLATFORM, str(outcome.problem)
+    run = outcome.run
+    record = run.platform_run
+    if record is not None and record.state != "Completed":
+        return EXIT_PLATFORM, f"the platform's run ended {record.state or 'in an unknown state'}, not Completed"
+    if run.runtime_limitation:
+        return (
+            EXIT_PLATFORM,
+            "the score measures the platform, not the agent (runtime limitation): not a verdict on the agent",
+        )
+    if not run.graded:
+        return EXIT_PLATFORM, "no test case could be graded: not a verdict on the agent"
+    if fail_under is not None and run.general_quality_percent < fail_under:
+        return EXIT_BELOW_THRESHOLD, f"score {run.general_quality_percent:g}% is below --fail-under {fail_under:g}"
+    return EXIT_OK, None
+
+
+def _read_inputs(
+    export: Path | None, export_match: str, confirm_with: list[Path] | None, out: Path | None
+) -> dict[str, Any]:
+    """Everything checkable before a run is spent: the export, the confirming folders, the output folder."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets import EvalSetError, read_results_export
+    from copilot_eval.platform_runs.export_join import MODES
+    from copilot_eval.reports.run_folder import read_run_folder
+
+    if export_match not in MODES:
+        raise _fail(EXIT_BAD_INPUT, f"--export-match {export_match!r}: expected one of {', '.join(MODES)}")
+    if out is not None and (out / "run.json").exists():
+        raise _fail(EXIT_BAD_INPUT, f"--out {out} already holds a run (run.json); choose a new folder")
+    found: dict[str, Any] = {"export_path": export, "export_match": export_match, "confirm_with": []}
+    try:
+        if export is not None:
+            found["export_rows"] = read_results_export(export)
+        found["confirm_with"] = [read_run_folder(path) for path in confirm_with or []]
+    except EvalSetError as exc:
+        raise _fail(EXIT_BAD_INPUT, str(exc)) from None
+    return found
+
+
+def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
+    # imported on use: every command module loads with `--help` (see app.py)
+    from rich.console import Console
+
+    from copilot_eval.reports.after_run import write_run_reports
+    from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading
+    from copilot_eval.reports.terminal import print_summary
+
+    console = Console(soft_wrap=True)  # paths and ids stay whole: CI logs are searched for them
+    if outcome.run is not None and outcome.folder is not None:
+        reports = write_run_reports(outcome.folder, junit=junit)
+        record = outcome.run.platform_run
+        lines = [*outcome.lines, f"run folder: {outcome.folder}", *reports.lines]
+        if record is not None and record.run_id:
+            lines.insert(0, f"platform run {record.run_id}: {record.state}")
+        if outcome.run.results:
+            print_summary(outcome.run, outcome.test_set, console, extra=lines)
+        else:  # a refused run request: no table to show, only what was recorded and why
+            for line in [*lines, outcome.run.note or ""]:
+                console.print(line, highlight=False)
+            if (heading := limitation_heading(outcome.run)) is not None:
+                confirmed = confirmed_by_text(outcome.run)
+                text = " ".join(part for part in (outcome.run.runtime_limitation, confirmed) if part)
+                console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
+    else:
+        for line in outcome.lines:
+            console.print(line, highlight=False)
+    code, why = exit_code(outcome, fail_under)
+    if why is not None:
+        typer.echo(("error: " if code in (EXIT_BAD_INPUT, EXIT_PLATFORM) else "") + why, err=True)
+    raise typer.Exit(code)
+
+
+def _run_async(coroutine_factory: Any) -> Any:
+    # imported on use: every command module loads with `--help` (see app.py)
+    import asyncio
+
+    from copilot_eval.platform_runs import StudioInputError
+    from copilot_eval.studio_eval import StudioEvalError
+
+    try:
+        return asyncio.run(coroutine_factory())
+    except StudioInputError as exc:
+        raise _fail(EXIT_BAD_INPUT, str(exc)) from None
+    except StudioEvalError as exc:
+        raise _fail(_error_code(exc), str(exc)) from None
+
+
+@studio_app.command("list")
+def list_cmd(
+    environment_id: EnvironmentOption,
+    bot_id: BotOption,
+    runs: Annotated[bool, typer.Option("--runs", help="Also list the runs the platform keeps (89 days).")] = False,
+    api_url: ApiUrlOption = "https://api.powerplatform.com",
+    token_env: TokenEnvOption = None,
+    client_id: ClientIdOption = None,
+    tenant_id: TenantOption = None,
+) -> None:
+    """List the agent's test sets (and its runs with --runs); reads only, no run is started."""
+    from rich.console import Console
+    from rich.table import Table
+
+    client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
+
+    async def read() -> tuple[list[Any], list[Any]]:
+        async with client:
+            return await client.list_test_sets(), (await client.list_runs() if runs else [])
+
+    sets, found_runs = _run_async(read)
+    console = Console(soft_wrap=True)
+    table = Table(title=f"test sets of bot {bot_id}")
+    for column in ("id", "name", "state", "cases", "modified (UTC)"):
+        table.add_column(column, overflow="fold")
+    for s in sets:
+        modified = f"{s.modified_time:%Y-%m-%d %H:%M}" if s.modified_time else ""
+        table.add_row(
+            s.id,
+            s.display_name or "",
+            s.state or "",
+            "" if s.total_test_cases is None else str(s.total_test_cases),
+            modified,
+        )
+    console.print(table)
+    if runs:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.studio_eval import progress_line
+
+        for run in found_runs:
+            console.print(f"{progress_line(run)}; test set {run.test_set_id}; name {run.name!r}", highlight=False)
+
+
+@studio_app.command("run")
+def run_cmd(
+    environment_id: EnvironmentOption,
+    bot_id: BotOption,
+    test_set: Annotated[
+        str, typer.Option("--test-set", metavar="NAME_OR_ID", help="The test set's id or display name.")
+    ],
+    published: Annotated[
+        bool, typer.Option("--published", help="Run the published agent (default: the draft).")
+    ] = False,
+    connection: Annotated[
+        str | None,
+        typer.Option("--connection", metavar="ID", help="Copilot Studio connection id (default: an anonymous run)."),
+    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Name of the run on the platform.")] = None,
+    out: OutOption = None,
+    poll_s: PollOption = 20.0,
+    timeout_s: TimeoutOption = 1800.0,
+    export: ExportOption = None,
+    export_match: ExportMatchOption = "verified",
+    fail_under: FailUnderOption = None,
+    junit: JunitOption = None,
+    confirm_with: ConfirmOption = None,
+    api_url: ApiUrlOption = "https://api.powerplatform.com",
+    token_env: TokenEnvOption = None,
+    client_id: ClientIdOption = None,
+    tenant_id: TenantOption = None,
+) -> None:
+    """Start one run of a test set on the platform, wait for it, and write its run folder."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.platform_runs import StudioOptions, start_studio_run
+
+    inputs = _read_inputs(export, export_match, confirm_with, out)
+    client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
+    folder = out or Path("eval-runs") / f"studio-{_slug(test_set)}-{datetime.now():%Y%m%d-%H%M%S}"
+    options = StudioOptions(
+        published=published, connection_id=connection, run_name=name, poll_s=poll_s, timeout_s=timeout_s, **inputs
+    )
+
+    async def go() -> Any:
+        async with client:
+            return await start_studio_run(client, test_set, folder, options, say=_say)
+
+    _finish(_run_async(go), fail_under, junit)
+
+
+@studio_app.command("get")
+def get_cmd(
+    run_id: Annotated[str, typer.Argument(metavar="RUN_ID", help="The platform's run id.")],
+    environment_id: EnvironmentOption,
+    bot_id: BotOption,
+    out: OutOption = None,
+    poll_s: PollOption = 20.0,
+    timeout_s: TimeoutOption = 0.0,
+    export: ExportOption = None,
+    export_match: ExportMatchOption = "verified",
+    fail_under: FailUnderOption = None,
+    junit: JunitOption = None,
+    confirm_with: ConfirmOption = None,
+    api_url: ApiUrlOption = "https://api.powerplatform.com",
+    token_env: TokenEnvOption = None,
+    client_id: ClientIdOption = None,
+    tenant_id: TenantOption = None,
+) -> None:
+    """Read an existing run into a run folder without starting one (--timeout-s waits for one still going)."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.platform_runs import StudioOptions, read_studio_run
+
+    inputs = _read_inputs(export, export_match, confirm_with, out)
+    client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
+    folder = out or Path("eval-runs") / f"studio-run-{_slug(run_id)[:12]}-{datetime.now():%Y%m%d-%H%M%S}"
+    options = StudioOptions(poll_s=poll_s, timeout_s=timeout_s, **inputs)
+
+    async def go() -> Any:
+        async with client:
+            return await read_studio_run(client, run_id, folder, options, say=_say)
+
+    _finish(_run_async(go), fail_under, junit)
+
+
+def _say(line: str) -> None:
+    typer.echo(line)
+
+
+def _slug(text: str) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "test-set"
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `studio-eval` command group."""
+    app.add_typer(studio_app, name="studio-eval")
