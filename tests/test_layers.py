@@ -46,16 +46,21 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
     "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
+    # The memory across runs reads run folders (the contract), never the internals of runs.
+    "history": LEAVES | {"evalsets", "reports"},
     # Entry points: thin, on top of everything below them.
-    "pytest_evalset": LEAVES | {"evalsets", "grading", "reports", "runs", "runtime"},
+    "pytest_history": LEAVES | {"history", "reports", "runs"},
+    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "reports", "runs", "runtime"},
     "pytest_repeat": LEAVES | {"evalsets", "reports", "runs"},
-    "pytest_plugin": LEAVES | {"models", "pytest_evalset", "pytest_repeat", "reports", "runs", "runtime"},
+    "pytest_plugin": LEAVES
+    | {"models", "pytest_evalset", "pytest_history", "pytest_repeat", "reports", "runs", "runtime"},
     "cli": LEAVES
     | {
         "agent",
         "capture",
         "evalsets",
         "evidence",
+        "history",
         "models",
         "platform_runs",
         "reports",

@@ -126,7 +126,9 @@ class EvalSetFile(pytest.File):
         for unit in plan_units(test_set, 1):
             # conversation3 -> conversation-3, case3 -> case-3, case3.2 -> case-3.2
             name = unit.key.removesuffix("#0").replace("conversation", "conversation-", 1).replace("case", "case-", 1)
-            yield EvalSetItem.from_parent(self, name=name, cases=unit.cases, turns=unit.turn_numbers())
+            item = EvalSetItem.from_parent(self, name=name, cases=unit.cases, turns=unit.turn_numbers())
+            item.test_set = test_set  # the history records a set's items as one run of that set
+            yield item
 
 
 class EvalCaseFailed(AssertionError):
@@ -144,6 +146,7 @@ class EvalSetItem(pytest.Item):
         super().__init__(**kwargs)
         self.cases = tuple(cases)
         self.turns = tuple(turns)
+        self.test_set: Any = None
 
     def runtest(self) -> None:
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
@@ -164,6 +167,13 @@ class EvalSetItem(pytest.Item):
 
         if (report := session_report(self.config)) is not None:
             report.add_case_results(self.nodeid, self.cases, results)
+        if self.test_set is not None and self.config.getoption("--copilot-history", default=False):
+            # imported on use: only with --copilot-history; the history's modules load with it
+            from copilot_eval.pytest_history import session_history
+
+            if (history := session_history(self.config)) is not None:
+                agent_name = getattr(settings.agent, "name", None)
+                history.add_case_results(self.nodeid, self.test_set, results, agent_name=agent_name)
         # The precedence of combine_grades: a definite fail is the agent's, whatever else happened.
         status = combined_status(result.effective_status for result in results)
         settings.tally[status.value] += 1

@@ -90,6 +90,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="write a self-contained HTML report of the session: every test, and the evidence of "
         "each agent run (env COPILOT_EVAL_REPORT)",
     )
+    group.addoption(
+        "--copilot-history",
+        action="store_true",
+        default=False,
+        help="record the session's agent tests and test-set items in the history database (docs/history.md)",
+    )
+    group.addoption(
+        "--copilot-history-url",
+        default=None,
+        metavar="URL",
+        help="history database for --copilot-history (default: env COPILOT_EVAL_HISTORY, else "
+        ".copilot-eval/history.db in the rootdir)",
+    )
 
     add_options(group)
 
@@ -106,6 +119,11 @@ def pytest_configure(config: pytest.Config) -> None:
         from copilot_eval.reports.pytest_report import register_session_report
 
         register_session_report(config, report)
+    if config.getoption("--copilot-history", default=False) and not hasattr(config, "workerinput"):
+        # imported on use: only with --copilot-history (it loads the run layers and the history)
+        from copilot_eval.pytest_history import register_history
+
+        register_history(config)
     if config.getoption("--copilot-record", default=None) and config.getoption("--copilot-replay", default=None):
         raise pytest.UsageError("--copilot-record and --copilot-replay exclude each other: give one of them")
     if config.getoption("--copilot-no-live-models", default=False):
@@ -173,6 +191,12 @@ def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path 
     report = session_report(config)
     if report is not None:
         report.add_result(nodeid, result, saved)
+    if config.getoption("--copilot-history", default=False):
+        # imported on use: only with --copilot-history (it loads the run layers and the history)
+        from copilot_eval.pytest_history import session_history
+
+        if (history := session_history(config)) is not None:
+            history.add_result(nodeid, result, saved)
 
 
 def _note_dependence(node: pytest.Item, agent: Any) -> None:

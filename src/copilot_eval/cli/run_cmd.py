@@ -139,6 +139,15 @@ def run(
             "--record-missing", help="With --record: keep DIR's cassettes and record only the calls they lack."
         ),
     ] = False,
+    history: Annotated[
+        str | None,
+        typer.Option(
+            "--history",
+            metavar="URL",
+            help="History database the run is added to: sqlite:///PATH, postgresql://..., a file path, or off "
+            "(default: env COPILOT_EVAL_HISTORY, else .copilot-eval/history.db in the project folder).",
+        ),
+    ] = None,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -214,6 +223,7 @@ def run(
             progress=not no_progress,
             validate=False,
             min_pass_rate=rate,
+            history=history,
         )
         return
     try:
@@ -248,6 +258,7 @@ def run(
         )
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
     reports = write_run_reports(out, junit=junit, baseline=baseline)
+    extra.extend(_record_history([out], history))
     print_summary(result, test_set, console, extra=extra + reports.lines)
     reports.print_comparison(console)
     missed = failing_cases(result)
@@ -263,11 +274,27 @@ def run(
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
 
 
+def _record_history(folders: list[Path], history: str | None) -> list[str]:
+    """Add the finished run folders to the history; a problem is one warning on stderr, never a failed run."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.history import record_after_run
+
+    note = record_after_run(folders, history=history)
+    if note is None:
+        return []
+    if not note.ok:
+        typer.echo(note.line, err=True)
+        return []
+    return [note.line]
+
+
 def _run_several(
     test_set,
     agent_paths: list[Path],
     out: Path,
     fail_under: float | None,
+    *,
+    history: str | None = None,
     **options,
 ) -> None:
     # imported on use: every command module loads with `--help` (see app.py)
@@ -291,6 +318,8 @@ def _run_several(
     for surface in runs:  # one HTML report per agent's folder
         if surface.output_dir is not None:
             typer.echo(write_run_reports(surface.output_dir).lines[0])
+    for line in _record_history([s.output_dir for s in runs if s.output_dir is not None], history):
+        typer.echo(line)
     below = [s.label for s in runs if fail_under is not None and s.run.general_quality_percent < fail_under]
     if below:
         typer.echo(f"score below --fail-under {fail_under:g} on: {', '.join(below)}", err=True)

@@ -36,9 +36,14 @@ def _label(result: EvalCaseResult, repeats: bool) -> str:
     return f"case {result.conversation_number}{turn}" + (f" r{result.repeat_index or 0}" if repeats else "")
 
 
+def case_anchor(conversation_number: int, turn: int | None, repeat_index: int | None) -> str:
+    """The id of a case's drill-down in report.html (the history dashboard links to it)."""
+    shown_turn = f"-t{turn}" if (turn or 1) > 1 else ""
+    return f"case-{conversation_number}{shown_turn}-r{repeat_index or 0}"
+
+
 def _anchor(result: EvalCaseResult) -> str:
-    turn = f"-t{result.turn}" if (result.turn or 1) > 1 else ""
-    return f"case-{result.conversation_number}{turn}-r{result.repeat_index or 0}"
+    return case_anchor(result.conversation_number, result.turn, result.repeat_index)
 
 
 def _limitation_banner(run: EvalRun) -> str:
@@ -228,4 +233,4 @@ def write_run_report(run_dir: Path | str, path: Path | str | None = None) -> Pat
     return write_text_atomically(Path(path) if path else folder.folder / REPORT_HTML, run_report_html(folder))
 
 
-__all__ = ["REPORT_HTML", "run_report_html", "write_run_report"]
+__all__ = ["REPORT_HTML", "case_anchor", "run_report_html", "write_run_report"]

@@ -15,7 +15,8 @@ if TYPE_CHECKING:
 _BADGE = {"passed": "pass", "failed": "fail", "error": "error", "skipped": "skipped"}
 
 
-def _anchor(nodeid: str) -> str:
+def session_anchor(nodeid: str) -> str:
+    """The id of a test's drill-down in the pytest session report (the history dashboard links to it)."""
     return "test-" + re.sub(r"[^A-Za-z0-9_-]+", "-", nodeid).strip("-")
 
 
@@ -95,7 +96,9 @@ def session_report_html(report: SessionReport) -> str:
             + _runs(record, report)
         )
         sections.append(
-            drill_down(summary, body or "<p class=muted>No agent run recorded.</p>", anchor=_anchor(record.nodeid))
+            drill_down(
+                summary, body or "<p class=muted>No agent run recorded.</p>", anchor=session_anchor(record.nodeid)
+            )
         )
     body = (
         cards
@@ -106,4 +109,4 @@ def session_report_html(report: SessionReport) -> str:
     return page("pytest session: copilot-eval report", f"{len(records)} tests · {runs} agent runs", body)
 
 
-__all__ = ["session_report_html"]
+__all__ = ["session_anchor", "session_report_html"]

@@ -1,0 +1,147 @@
+"""`copilot-eval history ingest|trends|runs`: add run folders to the history and ask it questions over time.
+
+Exit codes: 0 done; 2 bad input (no history database yet, a URL that cannot be used, a folder
+without a readable run.json: every other folder given is still ingested).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+EXIT_BAD_INPUT = 2
+
+history_app = typer.Typer(
+    name="history",
+    help="The history of runs: add run folders, list runs, trends over time (docs/history.md).",
+    no_args_is_help=True,
+)
+
+HistoryOption = Annotated[
+    str | None,
+    typer.Option(
+        "--history",
+        metavar="URL",
+        help="History database: sqlite:///PATH, postgresql://USER@HOST/DB or a file path "
+        "(default: env COPILOT_EVAL_HISTORY, else .copilot-eval/history.db in the project folder).",
+    ),
+]
+
+
+def _fail(message: str) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(EXIT_BAD_INPUT)
+
+
+def open_store(history: str | None, *, create: bool) -> Any:
+    """The history store named by ``--history`` (or its defaults), or exit 2 with a message naming it."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.history import HistoryError, HistoryLocationError, HistoryStore, resolve_history
+
+    try:
+        location = resolve_history(history)
+    except HistoryLocationError as exc:
+        raise _fail(str(exc)) from None
+    if location is None:
+        raise _fail("the history is switched off (--history off / COPILOT_EVAL_HISTORY=off); name a database")
+    try:
+        return HistoryStore.open(location, create=create)
+    except HistoryError as exc:
+        raise _fail(str(exc)) from None
+
+
+def ingest(
+    run_dirs: Annotated[
+        list[Path], typer.Argument(metavar="RUN_DIR...", help="Run folders, or folders with run folders below them.")
+    ],
+    history: HistoryOption = None,
+    commit: Annotated[str | None, typer.Option("--commit", help="The commit these runs tested.")] = None,
+    branch: Annotated[str | None, typer.Option("--branch", help="The branch these runs tested.")] = None,
+    ci_url: Annotated[str | None, typer.Option("--ci-url", help="The URL of the CI run that made them.")] = None,
+    detect: Annotated[
+        bool,
+        typer.Option(
+            "--detect-provenance",
+            help="Take commit, branch and CI URL from the CI's environment or git here (for runs made just now).",
+        ),
+    ] = False,
+) -> None:
+    """Add existing run folders to the history; a run already stored is not stored again."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.history import Provenance, detect_provenance, ingest_folders
+
+    provenance = detect_provenance() if detect else Provenance()
+    provenance = Provenance(commit or provenance.commit, branch or provenance.branch, ci_url or provenance.ci_run_url)
+    with open_store(history, create=True) as store:
+        done = ingest_folders(store, run_dirs, provenance=provenance)
+        failed = 0
+        for folder, outcome in done:
+            if isinstance(outcome, Exception):
+                failed += 1
+                typer.echo(f"error: {outcome}", err=True)
+            else:
+                typer.echo(f"{folder}: {outcome.state} (run {outcome.run_id})")
+        typer.echo(f"history: {store.location.display}")
+    if failed:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def runs(
+    history: HistoryOption = None,
+    test_set: Annotated[str | None, typer.Option("--set", metavar="NAME", help="Only runs of this test set.")] = None,
+    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")] = None,
+    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+) -> None:
+    """List the stored runs, newest first."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from rich.console import Console
+
+    from copilot_eval.history import list_runs, runs_document
+    from copilot_eval.history.terminal import runs_table
+
+    with open_store(history, create=False) as store:
+        found = list_runs(store, test_set=test_set, agent=agent, last=last)
+        if as_json:
+            typer.echo(json.dumps(runs_document(found, database=store.location.display), indent=2, ensure_ascii=False))
+            return
+        Console().print(runs_table(found, title=f"{len(found)} runs in {store.location.display}"))
+
+
+def trends(
+    history: HistoryOption = None,
+    test_set: Annotated[str | None, typer.Option("--set", metavar="NAME", help="Only this test set.")] = None,
+    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only this agent.")] = None,
+    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the last N runs of each series.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+) -> None:
+    """Per test set and agent: pass rates over time, flaky cases, regression points, limitation episodes."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from rich.console import Console
+
+    from copilot_eval.history import load_series, series_names, series_trends, trends_document
+    from copilot_eval.history.terminal import print_series
+
+    with open_store(history, create=False) as store:
+        names = series_names(store, test_set=test_set, agent=agent)
+        found = [series_trends(load_series(store, name, who, last=last)) for name, who in names]
+        if as_json:
+            document = trends_document(found, database=store.location.display, last=last)
+            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            return
+        console = Console()
+        if not found:
+            console.print(f"no runs in {store.location.display} match", highlight=False)
+        for series in found:
+            print_series(series, console)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `history` command group."""
+    history_app.command(name="ingest")(ingest)
+    history_app.command(name="runs")(runs)
+    history_app.command(name="trends")(trends)
+    app.add_typer(history_app)

@@ -1,0 +1,172 @@
+"""A run folder as a :class:`RunRecord`: read through ``read_run_folder``, never through the internals of ``runs``.
+
+run.json gives the run and its results; the kept test set gives each case's question; the
+evidence files give what run.json does not hold: the session's tokens and premium requests and
+the model that answered. Fields that other versions add to run.json (``fingerprints``,
+``shard``) are read when present and stay ``None`` when absent. Redaction is the store's job (it
+scrubs everything on the way in).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.evalsets import EvalCaseResult, EvalRun, turn_numbers
+from copilot_eval.history.provenance import Provenance
+from copilot_eval.history.records import CaseRecord, RunRecord, case_key
+from copilot_eval.reports.html_run import REPORT_HTML, case_anchor
+from copilot_eval.reports.run_folder import RunFolder, read_run_folder
+
+_FINGERPRINT_KEYS = {"testSet": ("testSet", "test_set"), "agent": ("agent",), "graders": ("graders",)}
+
+
+def _plain(value: Any) -> dict[str, Any] | None:
+    """A run.json object field as a dict, whether the model holds it as a dict or as a model."""
+    if value is None:
+        return None
+    if hasattr(value, "model_dump"):
+        value = value.model_dump(by_alias=True, mode="json")
+    return value if isinstance(value, dict) else None
+
+
+def fingerprints_of(run: EvalRun) -> dict[str, str | None]:
+    """``fingerprints`` of run.json (content hashes of test set, agent, graders); each None when absent."""
+    found = _plain(getattr(run, "fingerprints", None)) or {}
+    result: dict[str, str | None] = {}
+    for key, names in _FINGERPRINT_KEYS.items():
+        value = next((found[name] for name in names if found.get(name) is not None), None)
+        result[key] = str(value) if value is not None else None
+    return result
+
+
+def shard_of(run: EvalRun) -> tuple[int | None, int | None]:
+    """``shard`` of run.json as (index, count); (None, None) for a run that was not sharded."""
+    found = _plain(getattr(run, "shard", None)) or {}
+    index, count = found.get("index"), found.get("count")
+    return (index if isinstance(index, int) else None, count if isinstance(count, int) else None)
+
+
+def _score(result: EvalCaseResult) -> float | None:
+    # A case is as good as its weakest grader: the lowest score any grader gave.
+    scores = [grade.score for grade in result.grades if grade.score is not None]
+    return min(scores) if scores else None
+
+
+def _session_facts(evidence: dict[str, Any] | None) -> tuple[int | None, float | None, str | None]:
+    """Tokens, premium requests and model of a CopilotResult's JSON; Nones for any other evidence."""
+    if not evidence or not isinstance(evidence.get("derived"), dict):
+        return None, None, None
+    derived = evidence["derived"]
+    usage = derived.get("token_usage") if isinstance(derived.get("token_usage"), dict) else {}
+    tokens = usage.get("total_tokens")
+    premium = derived.get("total_premium_requests")
+    configuration = evidence.get("configuration") if isinstance(evidence.get("configuration"), dict) else {}
+    model = evidence.get("model_used") or configuration.get("model")
+    return (
+        tokens if isinstance(tokens, int) else None,
+        float(premium) if isinstance(premium, (int, float)) else None,
+        str(model) if model else None,
+    )
+
+
+def _agent_model(models: Counter[str]) -> str | None:
+    """The model that answered: one name, or the names joined when the run's sessions differed."""
+    if not models:
+        return None
+    return ", ".join(sorted(models)) if len(models) > 1 else next(iter(models))
+
+
+def _questions(folder: RunFolder) -> dict[str, str]:
+    if folder.test_set is None:
+        return {}
+    cases = folder.test_set.cases
+    return {
+        case_key(case.conversation_number, turn): case.question
+        for case, turn in zip(cases, turn_numbers(cases), strict=True)
+    }
+
+
+def _case_records(folder: RunFolder) -> tuple[list[CaseRecord], Counter[str]]:
+    """One CaseRecord per result, and how many sessions each model answered (read from the evidence)."""
+    questions = _questions(folder)
+    facts: dict[str, tuple[int | None, float | None, str | None]] = {}
+    models: Counter[str] = Counter()
+    cases = []
+    for result in folder.run.results or []:
+        stored = result.evidence_path
+        if stored and stored not in facts:  # a conversation's turns share one session's evidence
+            facts[stored] = _session_facts(folder.load_evidence(stored))
+            if facts[stored][2]:
+                models[facts[stored][2]] += 1
+        tokens, premium, _ = facts.get(stored or "", (None, None, None))
+        key = case_key(result.conversation_number, result.turn)
+        status = result.effective_status
+        cases.append(
+            CaseRecord(
+                key=key,
+                status=str(getattr(status, "value", status)),
+                conversation_number=result.conversation_number,
+                turn=result.turn or 1,
+                repeat_index=result.repeat_index or 0,
+                question=questions.get(key),
+                score=_score(result),
+                reason=result.failure_reason,
+                duration_ms=result.duration_ms,
+                session_tokens=tokens,
+                session_premium_requests=premium,
+                evidence_path=stored,
+                report_anchor=case_anchor(result.conversation_number, result.turn, result.repeat_index),
+                identity=(
+                    result.actual_response,
+                    [[grade.method, str(grade.status), grade.score] for grade in result.grades],
+                ),
+            )
+        )
+    return cases, models
+
+
+def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance | None = None) -> RunRecord:
+    """The RunRecord of a run folder already read; evidence files are read once each."""
+    run = folder.run
+    cases, models = _case_records(folder)
+    shard_index, shard_count = shard_of(run)
+    report = folder.folder / REPORT_HTML
+    standing = run.limitation_standing
+    return RunRecord(
+        test_set_name=run.test_set_name,
+        source=source,
+        passed=run.passed,
+        failed=run.failed,
+        errored=run.errored,
+        not_graded=run.not_graded,
+        # run.json keeps 0 % beside gradedCases 0; the history stores no score where none exists.
+        score_percent=run.general_quality_percent if run.graded else None,
+        cases=cases,
+        agent_name=run.agent_name,
+        agent_model=_agent_model(models),
+        run_at=run.run_at,
+        duration_ms=run.duration_ms,
+        tested_by=run.tested_by,
+        confidence=str(run.confidence.value) if run.confidence else None,
+        runtime_limitation=run.runtime_limitation,
+        limitation_standing=str(getattr(standing, "value", standing)) if standing else None,
+        limitation_confirmed_by=list(run.limitation_confirmed_by) or None,
+        note=run.note,
+        fingerprints=fingerprints_of(run),
+        shard_index=shard_index,
+        shard_count=shard_count,
+        provenance=provenance or Provenance(),
+        run_folder=str(folder.folder.resolve()),
+        report_path=str(report.resolve()) if report.is_file() else None,
+        schema_version=run.schema_version,
+    )
+
+
+def record_run_folder(path: Path | str, *, source: str, provenance: Provenance | None = None) -> RunRecord:
+    """Read the run folder at ``path`` (EvalSetReadError names a bad one) and return its RunRecord."""
+    return record_from_folder(read_run_folder(path), source=source, provenance=provenance)
+
+
+__all__ = ["fingerprints_of", "record_from_folder", "record_run_folder", "shard_of"]

@@ -1,0 +1,136 @@
+"""The history's tables (SQLAlchemy 2.x): runs, the cases of each test set, and every case result.
+
+``cases`` holds a case's identity once per test set (conversation and turn, or a pytest node id)
+with its latest question; ``case_results`` holds one row per case, repeat and run. Unknown stays
+NULL in every column (a missing token count is not 0). The schema is created and changed only by
+the Alembic migrations in ``migrations/``; these classes must describe the schema the newest
+migration leaves, and a test compares the two.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and read back as an aware datetime (SQLite keeps no zone of its own)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: object) -> datetime | None:
+        """Convert to UTC before writing; a naive value is taken to be UTC already."""
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: object) -> datetime | None:
+        """Read back as an aware UTC datetime."""
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the history's tables."""
+
+
+class Run(Base):
+    """One recorded run of a test set against an agent."""
+
+    __tablename__ = "runs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_key: Mapped[str] = mapped_column(String(64))
+    test_set_name: Mapped[str] = mapped_column(Text)
+    agent_name: Mapped[str | None] = mapped_column(Text)
+    agent_model: Mapped[str | None] = mapped_column(Text)
+    run_at: Mapped[datetime | None] = mapped_column(UtcDateTime)
+    recorded_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    duration_ms: Mapped[float | None] = mapped_column(Float)
+    passed: Mapped[int] = mapped_column(Integer)
+    failed: Mapped[int] = mapped_column(Integer)
+    errored: Mapped[int | None] = mapped_column(Integer)
+    not_graded: Mapped[int | None] = mapped_column(Integer)
+    case_count: Mapped[int] = mapped_column(Integer)
+    score_percent: Mapped[float | None] = mapped_column(Float)
+    tested_by: Mapped[str | None] = mapped_column(Text)
+    confidence: Mapped[str | None] = mapped_column(String(40))
+    runtime_limitation: Mapped[str | None] = mapped_column(Text)
+    limitation_standing: Mapped[str | None] = mapped_column(String(20))
+    limitation_confirmed_by: Mapped[list[str] | None] = mapped_column(JSON)  # what confirmed it, a list of texts
+    note: Mapped[str | None] = mapped_column(Text)
+    test_set_fingerprint: Mapped[str | None] = mapped_column(String(128))
+    agent_fingerprint: Mapped[str | None] = mapped_column(String(128))
+    graders_fingerprint: Mapped[str | None] = mapped_column(String(128))
+    shard_index: Mapped[int | None] = mapped_column(Integer)
+    shard_count: Mapped[int | None] = mapped_column(Integer)
+    git_commit: Mapped[str | None] = mapped_column(String(64))
+    git_branch: Mapped[str | None] = mapped_column(Text)
+    ci_run_url: Mapped[str | None] = mapped_column(Text)
+    source: Mapped[str] = mapped_column(String(20))
+    run_folder: Mapped[str | None] = mapped_column(Text)
+    report_path: Mapped[str | None] = mapped_column(Text)
+    schema_version: Mapped[int | None] = mapped_column(Integer)
+
+    __table_args__ = (
+        UniqueConstraint("run_key", name="uq_runs_run_key"),
+        Index("ix_runs_series", "test_set_name", "agent_name", "run_at"),
+    )
+
+
+class Case(Base):
+    """A case of a test set, identified across runs by its key (conversation.turn, or a pytest node id)."""
+
+    __tablename__ = "cases"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    test_set_name: Mapped[str] = mapped_column(Text)
+    case_key: Mapped[str] = mapped_column(Text)
+    conversation_number: Mapped[int | None] = mapped_column(Integer)
+    turn: Mapped[int | None] = mapped_column(Integer)
+    question: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (UniqueConstraint("test_set_name", "case_key", name="uq_cases_set_key"),)
+
+
+class CaseResult(Base):
+    """One case and repeat of one run: status, score, reason, time, cost, evidence."""
+
+    __tablename__ = "case_results"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"))
+    repeat_index: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(40))
+    score: Mapped[float | None] = mapped_column(Float)
+    reason: Mapped[str | None] = mapped_column(Text)
+    duration_ms: Mapped[float | None] = mapped_column(Float)
+    session_tokens: Mapped[int | None] = mapped_column(BigInteger)
+    session_premium_requests: Mapped[float | None] = mapped_column(Float)
+    evidence_path: Mapped[str | None] = mapped_column(Text)
+    report_anchor: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        UniqueConstraint("run_id", "case_id", "repeat_index", name="uq_case_results_run_case_repeat"),
+        Index("ix_case_results_case", "case_id", "run_id"),
+    )
+
+
+__all__ = ["Base", "Case", "CaseResult", "Run", "UtcDateTime"]

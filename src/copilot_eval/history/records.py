@@ -1,0 +1,98 @@
+"""What the history stores of one run, as plain data: a :class:`RunRecord` with its :class:`CaseRecord` rows.
+
+Every source becomes a RunRecord first (a run folder, a pytest session), so there is one way into
+the database. Nothing here is invented: a field the source did not record stays ``None``.
+
+The run's identity (:func:`run_key`) is a hash of what happened, not of where the folder lies or
+how it was labelled afterwards: the test set, the agent, when it ran, and every result with its
+verdicts. Ingesting the same run twice (after ``copilot-eval run`` recorded it, or from a copy of
+its folder) finds it already stored; a run whose limitation was confirmed later is the same run,
+and its standing is updated rather than stored twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from copilot_eval.history.provenance import Provenance
+
+SOURCE_RUN = "run"
+SOURCE_INGEST = "ingest"
+SOURCE_PYTEST = "pytest"
+
+
+@dataclass(frozen=True)
+class CaseRecord:
+    """One case and repeat of a run: identity, verdict, cost and where its evidence is."""
+
+    key: str  # stable identity within the test set: "3.1" (conversation 3, turn 1) or a pytest node id
+    status: str
+    conversation_number: int | None = None
+    turn: int | None = None
+    repeat_index: int = 0
+    question: str | None = None
+    score: float | None = None
+    reason: str | None = None
+    duration_ms: float | None = None
+    session_tokens: int | None = None  # of the session that played the case (a conversation's turns share one)
+    session_premium_requests: float | None = None
+    evidence_path: str | None = None
+    report_anchor: str | None = None  # the case's anchor in the run's report.html
+    identity: tuple[Any, ...] = ()  # what the run key hashes for this case (verdicts, answer)
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """One run as the history stores it."""
+
+    test_set_name: str
+    source: str
+    passed: int
+    failed: int
+    score_percent: float | None
+    cases: list[CaseRecord] = field(default_factory=list)
+    errored: int | None = None
+    not_graded: int | None = None
+    agent_name: str | None = None
+    agent_model: str | None = None
+    run_at: datetime | None = None
+    duration_ms: float | None = None
+    tested_by: str | None = None
+    confidence: str | None = None
+    runtime_limitation: str | None = None
+    limitation_standing: str | None = None
+    limitation_confirmed_by: list[str] | None = None  # what confirmed the limitation (run.json's limitationConfirmedBy)
+    note: str | None = None
+    fingerprints: dict[str, str | None] = field(default_factory=dict)  # testSet, agent, graders
+    shard_index: int | None = None
+    shard_count: int | None = None
+    provenance: Provenance = field(default_factory=Provenance)
+    run_folder: str | None = None
+    report_path: str | None = None
+    schema_version: int | None = None
+
+
+def case_key(conversation_number: int, turn: int | None) -> str:
+    """The key of a test-set case in the history: ``"<conversationNumber>.<turn>"``."""
+    return f"{conversation_number}.{turn or 1}"
+
+
+def run_key(record: RunRecord) -> str:
+    """The run's identity: a SHA-256 of what happened (set, agent, time, shard, every result and verdict)."""
+    identity = {
+        "testSet": record.test_set_name,
+        "agent": record.agent_name,
+        "runAt": record.run_at.isoformat() if record.run_at else None,
+        "durationMs": record.duration_ms,
+        "shard": [record.shard_index, record.shard_count],
+        "cases": [[case.key, case.repeat_index, case.status, *case.identity] for case in record.cases],
+    }
+    text = json.dumps(identity, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+__all__ = ["SOURCE_INGEST", "SOURCE_PYTEST", "SOURCE_RUN", "CaseRecord", "RunRecord", "case_key", "run_key"]

@@ -1,0 +1,183 @@
+"""``copilot-eval serve``: the dashboard on a loopback port, and every stored run's report behind it.
+
+Routes: ``/`` the dashboard (``?series=N`` picks a series), ``/trends.json`` the documented
+trends JSON, ``/runs/ID/report.html`` a run's report and ``/runs/ID/PATH`` the files it links to
+(evidence), served from the run folder recorded in the history. A folder without report.html
+gets its report written on the fly; a folder that is not on this machine (a team database fed by
+CI) gets a page saying where it was, with the CI run's link. Nothing outside a run's folder is
+served. The server listens on 127.0.0.1 only and reads the database afresh for every page.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from copilot_eval.history.dashboard import dashboard_html
+from copilot_eval.history.json_forms import trends_document
+from copilot_eval.history.queries import load_series, series_names
+from copilot_eval.history.store import HistoryStore
+from copilot_eval.history.trends import series_trends
+from copilot_eval.redaction import redact_bytes
+from copilot_eval.reports.html_page import esc, page
+from copilot_eval.reports.html_run import run_report_html
+from copilot_eval.reports.run_folder import read_run_folder
+
+DEFAULT_PORT = 8737
+DEFAULT_WINDOW = 50
+LOOPBACK = "127.0.0.1"
+
+
+def run_folder_of(run: dict[str, Any]) -> Path | None:
+    """Where a run's files are on this machine: its run folder, else the folder of its report; None when gone."""
+    for stored in (run.get("run_folder"), run.get("report_path")):
+        if stored:
+            path = Path(stored)
+            folder = path if path.is_dir() else path.parent
+            if (folder / "run.json").is_file() or (path.is_file() and path.suffix == ".html"):
+                return folder
+    return None
+
+
+def run_link(run: dict[str, Any]) -> str | None:
+    """The dashboard's link for a run: its report when its folder is here, else the CI run, else none."""
+    if run_folder_of(run) is not None:
+        return f"/runs/{run['id']}/report.html"
+    return run.get("ci_run_url")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: HistoryServer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: a dashboard in a terminal should not print a line per request."""
+
+    def do_GET(self) -> None:
+        """Answer one GET request (see the module docstring for the routes)."""
+        parts = urlsplit(self.path)
+        query = parse_qs(parts.query)
+        try:
+            if parts.path == "/":
+                self._send(HTTPStatus.OK, "text/html; charset=utf-8", self.server.dashboard(query).encode("utf-8"))
+            elif parts.path == "/trends.json":
+                data = json.dumps(self.server.trends(query), indent=2, ensure_ascii=False).encode("utf-8")
+                self._send(HTTPStatus.OK, "application/json", data)
+            elif parts.path.startswith("/runs/"):
+                self._run_file(unquote(parts.path).removeprefix("/runs/"))
+            else:
+                self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found")
+        except Exception as exc:  # a page must say what failed, and the server must keep serving
+            message = f"copilot-eval serve: {type(exc).__name__}: {exc}"
+            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", message.encode("utf-8"))
+
+    def _run_file(self, rest: str) -> None:
+        run_id, _, relative = rest.partition("/")
+        run = self.server.run(run_id)
+        if run is None:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"no run {run_id} in the history".encode())
+            return
+        folder = run_folder_of(run)
+        relative = relative or "report.html"
+        if folder is None:
+            self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", _missing_page(run).encode("utf-8"))
+            return
+        target = (folder / relative).resolve()
+        if not target.is_relative_to(folder.resolve()):
+            self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", b"outside the run folder")
+            return
+        if relative == "report.html" and run.get("report_path") and Path(run["report_path"]).is_file():
+            target = Path(run["report_path"])
+        if target.is_file():
+            kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+            self._send(HTTPStatus.OK, kind, target.read_bytes())
+        elif relative == "report.html" and (folder / "run.json").is_file():
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", run_report_html(read_run_folder(folder)).encode())
+        else:
+            self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"{relative}: not in the run folder".encode())
+
+    def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
+        body = redact_bytes(body)
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def _missing_page(run: dict[str, Any]) -> str:
+    where = run.get("run_folder") or run.get("report_path")
+    ci = run.get("ci_run_url")
+    link = f'<p>The CI run that made it: <a href="{esc(ci)}">{esc(ci)}</a></p>' if ci else ""
+    body = f"<p>The run folder of run {run['id']} is not on this machine (it was at {esc(where)}).</p>{link}"
+    return page(f"run {run['id']}: folder not here", "", body)
+
+
+class HistoryServer(ThreadingHTTPServer):
+    """The dashboard's HTTP server over one history store."""
+
+    daemon_threads = True
+
+    def __init__(self, store: HistoryStore, *, port: int = DEFAULT_PORT, window: int = DEFAULT_WINDOW) -> None:
+        super().__init__((LOOPBACK, port), _Handler)
+        self.store, self.window = store, window
+
+    @property
+    def url(self) -> str:
+        """The dashboard's address."""
+        return f"http://{LOOPBACK}:{self.server_address[1]}/"
+
+    def _names(self) -> list[tuple[str, str | None]]:
+        return series_names(self.store)
+
+    def dashboard(self, query: dict[str, list[str]]) -> str:
+        """The dashboard page for the series the query names (the most recent one by default)."""
+        names = self._names()
+        current = _index(query, len(names))
+        series = None
+        if names:
+            name, agent = names[current]
+            series = series_trends(load_series(self.store, name, agent, last=self.window, details=True))
+        return dashboard_html(series, names=names, current=current, database=self.store.location.display, link=run_link)
+
+    def trends(self, query: dict[str, list[str]]) -> dict[str, Any]:
+        """The trends JSON of every series, or of the one ``?series=N`` names."""
+        names = self._names()
+        if "series" in query and names:
+            names = [names[_index(query, len(names))]]
+        found = [series_trends(load_series(self.store, n, a, last=self.window)) for n, a in names]
+        return trends_document(found, database=self.store.location.display, last=self.window)
+
+    def run(self, run_id: str) -> dict[str, Any] | None:
+        """The stored run with this id, or None."""
+        from sqlalchemy import select
+
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+        from copilot_eval.history.models import Run
+
+        if not run_id.isdigit():
+            return None
+        runs = Run.__table__
+        with self.store.engine.connect() as connection:
+            row = connection.execute(select(runs).where(runs.c.id == int(run_id))).mappings().first()
+        return dict(row) if row is not None else None
+
+    def serve_in_thread(self) -> threading.Thread:
+        """Serve from a background thread (tests, embedding); stop with ``shutdown()``."""
+        thread = threading.Thread(target=self.serve_forever, name="copilot-eval-serve", daemon=True)
+        thread.start()
+        return thread
+
+
+def _index(query: dict[str, list[str]], count: int) -> int:
+    raw = (query.get("series") or ["0"])[0]
+    return int(raw) if raw.isdigit() and int(raw) < count else 0
+
+
+__all__ = ["DEFAULT_PORT", "DEFAULT_WINDOW", "LOOPBACK", "HistoryServer", "run_folder_of", "run_link"]

@@ -1,0 +1,247 @@
+"""The history database: open it (creating and migrating it when writing), add runs once each.
+
+``HistoryStore.add`` is the one way a run enters the database, whatever it came from. It is
+idempotent: a run already stored (same :func:`~copilot_eval.history.records.run_key`) is not
+stored again; only what may change about a finished run (its limitation's standing and what
+confirmed it, the note) is updated, and what was unknown before is filled in. Every value
+passes through the redactor on its way in, so no registered secret reaches the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from copilot_eval.history.location import HistoryLocation
+from copilot_eval.history.records import RunRecord, run_key
+from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
+from copilot_eval.redaction import redact_data
+
+STORED, ALREADY_STORED, UPDATED = "stored", "already stored", "updated"
+
+# Fields a later look at the same run may change (a limitation confirmed by a second surface).
+_REVISABLE = ("runtime_limitation", "limitation_standing", "limitation_confirmed_by", "confidence", "note")
+# Fields only filled in when they were unknown: what was recorded is never overwritten.
+_FILL_IN = (
+    "agent_model",
+    "run_folder",
+    "report_path",
+    "git_commit",
+    "git_branch",
+    "ci_run_url",
+    "test_set_fingerprint",
+    "agent_fingerprint",
+    "graders_fingerprint",
+)
+
+
+class HistoryError(RuntimeError):
+    """The history database cannot be opened, read or written; the message names it and the fix."""
+
+
+@dataclass(frozen=True)
+class AddOutcome:
+    """What :meth:`HistoryStore.add` did with a run: its id in the database and ``stored``/``already stored``/``updated``."""
+
+    run_id: int
+    state: str
+
+
+def _engine(location: HistoryLocation, *, create: bool) -> Any:
+    from sqlalchemy import create_engine, event
+
+    if location.sqlite_path is not None:
+        if not location.sqlite_path.is_file():
+            if not create:
+                raise HistoryError(
+                    f"no history database at {location.display} (nothing recorded yet: `copilot-eval run` records "
+                    "every run, `copilot-eval history ingest RUN_DIR` adds earlier ones)"
+                )
+            location.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+        # Several processes may write at once (parallel CI jobs, a dashboard reading): wait for the lock.
+        engine = create_engine(location.url, connect_args={"timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _foreign_keys(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return create_engine(location.url, pool_pre_ping=True)
+    except ModuleNotFoundError as exc:
+        raise HistoryError(
+            f"{location.display}: the database driver {exc.name!r} is not installed; for PostgreSQL install "
+            "psycopg 3 (pip install 'copilot-eval[postgres]')"
+        ) from None
+    except ArgumentError as exc:
+        raise HistoryError(f"{location.display}: {exc}; the history runs on SQLite and PostgreSQL") from None
+
+
+def _row(record: RunRecord, key: str) -> dict[str, Any]:
+    provenance, prints = record.provenance, record.fingerprints
+    return {
+        "run_key": key,
+        "test_set_name": record.test_set_name,
+        "agent_name": record.agent_name,
+        "agent_model": record.agent_model,
+        "run_at": record.run_at,
+        "recorded_at": datetime.now(UTC),
+        "duration_ms": record.duration_ms,
+        "passed": record.passed,
+        "failed": record.failed,
+        "errored": record.errored,
+        "not_graded": record.not_graded,
+        "case_count": len(record.cases),
+        "score_percent": record.score_percent,
+        "tested_by": record.tested_by,
+        "confidence": record.confidence,
+        "runtime_limitation": record.runtime_limitation,
+        "limitation_standing": record.limitation_standing,
+        "limitation_confirmed_by": record.limitation_confirmed_by,
+        "note": record.note,
+        "test_set_fingerprint": prints.get("testSet"),
+        "agent_fingerprint": prints.get("agent"),
+        "graders_fingerprint": prints.get("graders"),
+        "shard_index": record.shard_index,
+        "shard_count": record.shard_count,
+        "git_commit": provenance.commit,
+        "git_branch": provenance.branch,
+        "ci_run_url": provenance.ci_run_url,
+        "source": record.source,
+        "run_folder": record.run_folder,
+        "report_path": record.report_path,
+        "schema_version": record.schema_version,
+    }
+
+
+class HistoryStore:
+    """An open history database; use it as a context manager or call :meth:`close`."""
+
+    def __init__(self, location: HistoryLocation, engine: Any) -> None:
+        self.location = location
+        self.engine = engine
+
+    @classmethod
+    def open(cls, location: HistoryLocation, *, create: bool = True) -> HistoryStore:
+        """Open ``location``; with ``create`` a missing database is made and an old one migrated."""
+        from sqlalchemy.exc import SQLAlchemyError
+
+        engine = _engine(location, create=create)
+        try:
+            if create:
+                upgrade(engine)
+            else:
+                check_readable(engine)
+        except (SQLAlchemyError, HistorySchemaError, OSError) as exc:
+            engine.dispose()
+            raise HistoryError(f"{location.display}: {_short(exc)}") from None
+        return cls(location, engine)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    def __enter__(self) -> HistoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def add(self, record: RunRecord) -> AddOutcome:
+        """Store ``record`` unless it is stored already (see the module's docstring); redacted on the way in."""
+        from sqlalchemy.exc import IntegrityError, SQLAlchemyError
+
+        try:
+            try:
+                return self._add(record)
+            except IntegrityError:
+                # Another process stored the same run or the same new cases meanwhile: look again.
+                return self._add(record)
+        except SQLAlchemyError as exc:
+            raise HistoryError(f"{self.location.display}: {_short(exc)}") from None
+
+    def _add(self, record: RunRecord) -> AddOutcome:
+        from sqlalchemy import insert, select, update
+
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+        from copilot_eval.history.models import CaseResult, Run
+
+        runs, results = Run.__table__, CaseResult.__table__
+        key = run_key(record)
+        row = redact_data(_row(record, key))
+        with self.engine.begin() as connection:
+            found = connection.execute(select(runs).where(runs.c.run_key == key)).mappings().first()
+            if found is not None:
+                changes = {name: row[name] for name in _REVISABLE if row[name] is not None and row[name] != found[name]}
+                changes |= {name: row[name] for name in _FILL_IN if found[name] is None and row[name] is not None}
+                if changes:
+                    connection.execute(update(runs).where(runs.c.id == found["id"]).values(**changes))
+                return AddOutcome(found["id"], UPDATED if changes else ALREADY_STORED)
+            case_ids = self._case_ids(connection, record)
+            run_id = connection.execute(insert(runs).values(**row)).inserted_primary_key[0]
+            rows = [
+                {
+                    "run_id": run_id,
+                    "case_id": case_ids[case.key],
+                    "repeat_index": case.repeat_index,
+                    "status": case.status,
+                    "score": case.score,
+                    "reason": case.reason,
+                    "duration_ms": case.duration_ms,
+                    "session_tokens": case.session_tokens,
+                    "session_premium_requests": case.session_premium_requests,
+                    "evidence_path": case.evidence_path,
+                    "report_anchor": case.report_anchor,
+                }
+                for case in record.cases
+            ]
+            if rows:
+                connection.execute(insert(results), redact_data(rows))
+        return AddOutcome(run_id, STORED)
+
+    def _case_ids(self, connection: Any, record: RunRecord) -> dict[str, int]:
+        """The id of every case of the record, inserting new ones and keeping each question current."""
+        from sqlalchemy import insert, select, update
+
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+        from copilot_eval.history.models import Case
+
+        cases = Case.__table__
+        wanted = {case.key: case for case in record.cases}
+        query = select(cases.c.id, cases.c.case_key, cases.c.question).where(
+            cases.c.test_set_name == record.test_set_name
+        )
+        known = {row.case_key: row for row in connection.execute(query)}
+        new = [
+            {
+                "test_set_name": record.test_set_name,
+                "case_key": key,
+                "conversation_number": case.conversation_number,
+                "turn": case.turn,
+                "question": case.question,
+            }
+            for key, case in wanted.items()
+            if key not in known
+        ]
+        if new:
+            connection.execute(insert(cases), redact_data(new))
+            known = {row.case_key: row for row in connection.execute(query)}
+        for key, case in wanted.items():
+            question = redact_data(case.question)
+            if question is not None and known[key].question != question:
+                connection.execute(update(cases).where(cases.c.id == known[key].id).values(question=question))
+        return {key: known[key].id for key in wanted}
+
+
+def _short(exc: BaseException) -> str:
+    """The first line of a database error (SQLAlchemy appends the statement and a link)."""
+    text = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+__all__ = ["ALREADY_STORED", "STORED", "UPDATED", "AddOutcome", "HistoryError", "HistoryStore"]

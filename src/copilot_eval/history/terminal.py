@@ -1,0 +1,143 @@
+"""The history in a terminal: the runs, and per series the runs over time and the cases that need a look."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from copilot_eval.history.trends import CaseTrend, SeriesTrends, cell_status, ranked
+from copilot_eval.reports.run_words import NOTHING_GRADED
+
+_GLYPHS = {"pass": "[green]✓[/]", "fail": "[red]✗[/]", "error": "[yellow]E[/]", "unknown": "[bright_black]?[/]"}
+_SHOWN_CELLS = 20
+_SHOWN_CASES = 30
+
+
+def _when(run: dict[str, Any]) -> str:
+    moment = run["run_at"] or run["recorded_at"]
+    return f"{moment:%Y-%m-%d %H:%M}" if moment else "unknown"
+
+
+def _short(text: str | None, limit: int = 40) -> str:
+    flat = " ".join((text or "").split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _rate(rate: float | None, interval: tuple[float, float] | None, *, none: str = "unknown") -> str:
+    if rate is None:
+        return none
+    return f"{rate:g}% [{interval[0]:g}-{interval[1]:g}]" if interval else f"{rate:g}%"
+
+
+def _commit(run: dict[str, Any] | None) -> str:
+    if run is None:
+        return "-"
+    commit = (run["git_commit"] or "")[:10] or "commit unknown"
+    return f"run {run['id']} ({commit})"
+
+
+def _counts(run: dict[str, Any]) -> str:
+    def shown(value: int | None) -> str:
+        return "?" if value is None else str(value)
+
+    return f"{run['passed']}/{run['failed']}/{shown(run['errored'])}/{shown(run['not_graded'])}"
+
+
+def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
+    """A rich Table of stored runs, newest first."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in (
+        "id",
+        "ran",
+        "test set",
+        "agent",
+        "model",
+        "score",
+        "pass/fail/error/unknown",
+        "limitation",
+        "commit",
+    ):
+        table.add_column(column)
+    for run in runs:
+        if not run["passed"] + run["failed"]:
+            score = NOTHING_GRADED  # as every view of a run says it (reports.run_words)
+        else:
+            score = "unknown" if run["score_percent"] is None else f"{run['score_percent']:g}%"
+        limitation = run["limitation_standing"] or ("suspected" if run["runtime_limitation"] else "")
+        table.add_row(
+            str(run["id"]),
+            _when(run),
+            run["test_set_name"],
+            run["agent_name"] or "unknown",
+            run["agent_model"] or "unknown",
+            score,
+            _counts(run),
+            limitation,
+            ((run["git_commit"] or "")[:10] or "unknown") + (f" {run['git_branch']}" if run["git_branch"] else ""),
+        )
+    return table
+
+
+def _sequence(trend: CaseTrend) -> str:
+    glyphs = []
+    for run, statuses, _, _ in trend.cells[-_SHOWN_CELLS:]:
+        glyph = _GLYPHS.get(cell_status(statuses), "[blue]~[/]")
+        glyphs.append(f"[dim]{glyph}[/]" if run["runtime_limitation"] else glyph)
+    return "".join(glyphs)
+
+
+def print_series(series: SeriesTrends, console: Any) -> None:
+    """Print one series: its runs over time, its limitation episodes, and its cases, most urgent first."""
+    from rich.table import Table
+
+    console.print(
+        f"[bold]{series.test_set_name}[/] against [bold]{series.agent_name or 'an unnamed agent'}[/]: "
+        f"{len(series.runs)} runs, {len(series.cases)} cases",
+        highlight=False,
+    )
+    runs = Table(title="runs over time (oldest first)")
+    for column in ("run", "ran", "commit", "pass rate [95% interval]", "pass/fail/error/unknown", "limitation"):
+        runs.add_column(column)
+    for point in series.runs[-_SHOWN_CELLS:]:
+        run = point.run
+        limitation = (run["limitation_standing"] or "suspected") if point.limitation else ""
+        runs.add_row(
+            str(run["id"]),
+            _when(run),
+            (run["git_commit"] or "")[:10] or "unknown",
+            _rate(point.pass_rate, point.interval, none=NOTHING_GRADED),  # a run's rate is None only then
+            _counts(run),
+            limitation,
+        )
+    console.print(runs)
+    for episode in series.episodes:
+        state = "ongoing" if episode.ongoing else "ended"
+        console.print(
+            f"[yellow]limitation episode[/]: runs {episode.first_run}-{episode.last_run} ({episode.runs} runs, "
+            f"{episode.standing or 'standing unknown'}, {state})",
+            highlight=False,
+        )
+    cases = Table(title=f"cases, regressed and flaky first (last {_SHOWN_CELLS} runs; dim = under a limitation)")
+    for column in ("case", "question", "statuses", "pass rate [95% interval]", "flakiness", "errors", "regressed at"):
+        cases.add_column(column)
+    for trend in ranked(series.cases)[:_SHOWN_CASES]:
+        regression = trend.regression
+        regressed = _commit(regression.run) if regression else "-"
+        if regression is not None and regression.last_pass is None:
+            regressed += ", never passed"
+        cases.add_row(
+            trend.case["case_key"],
+            _short(trend.case["question"]),
+            _sequence(trend),
+            _rate(trend.pass_rate, trend.interval),
+            "unknown" if trend.flakiness is None else f"{trend.flakiness:.2f}",
+            str(trend.counts["error"]),
+            regressed,
+        )
+    console.print(cases)
+    if len(series.cases) > _SHOWN_CASES:
+        console.print(f"... and {len(series.cases) - _SHOWN_CASES} more cases (--json lists all)", highlight=False)
+
+
+__all__ = ["print_series", "runs_table"]
