@@ -1,4 +1,5 @@
-"""Shared test configuration: the pytester fixture for plugin tests, and a history kept out of the repository."""
+"""Shared test configuration: the pytester fixture for plugin tests, the `runtime` marker enforced, one
+runtime install for the whole suite, and a history kept out of the repository."""
 
 from __future__ import annotations
 
@@ -8,17 +9,31 @@ import tempfile
 
 import pytest
 
-pytest_plugins = ["pytester"]
+from copilot_eval.cache_root import CACHE_ROOT_ENV, cache_root
+
+pytest_plugins = ["pytester", "tests.runtime_guard"]
 
 _HISTORY_ENV = "COPILOT_EVAL_HISTORY"
 _saved: dict[str, str | None] = {}
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Every `copilot-eval run` the suite starts records into a throw-away database, never the repository's."""
-    # Set for the whole session (subprocesses inherit it) and over any value of the developer's own:
-    # the suite's runs must not land in a real, perhaps shared, history. Tests that look at the
-    # history name their own database.
+    """Name the tool's cache explicitly, so that processes the tests start find the installed runtime;
+    under pytest-xdist, set the runtime up once before the workers start; and record every
+    `copilot-eval run` the suite starts into a throw-away history database.
+
+    pytester gives its inner pytest runs a temporary HOME; without this each of them installed the
+    runtime again under it (npm, then 423 MB unpacked into the test's folder). Two workers that both
+    find no runtime on a fresh machine would both install it into the same folder.
+    """
+    os.environ.setdefault(CACHE_ROOT_ENV, str(cache_root()))
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        from copilot_eval.runtime.process.install import install_runtime
+
+        install_runtime()  # a file check when it is already set up
+    # The history is set for the whole session (subprocesses inherit it) and over any value of the
+    # developer's own: the suite's runs must not land in a real, perhaps shared, history. Tests that
+    # look at the history name their own database.
     folder = tempfile.mkdtemp(prefix="copilot-eval-test-history-")
     _saved["before"], _saved["folder"] = os.environ.get(_HISTORY_ENV), folder
     os.environ[_HISTORY_ENV] = os.path.join(folder, "history.db")

@@ -22,6 +22,7 @@ def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
 
 
+@pytest.mark.runtime
 def test_single_turn_set_gives_one_item_per_case_and_writes_evidence(pytester: pytest.Pytester) -> None:
     pytester.makefile(".csv", single=SINGLE_TURN, data="date,amount\n2024-01-01,3\n")
     evidence = pytester.path / "evidence"
@@ -65,6 +66,7 @@ CHAT = (
 )
 
 
+@pytest.mark.runtime
 def test_each_conversation_is_one_item_with_each_turns_verdict(pytester: pytest.Pytester) -> None:
     pytester.makefile(".csv", chat=CHAT)
     evidence = pytester.path / "evidence"
@@ -120,6 +122,7 @@ def test_an_invalid_set_lists_every_problem_and_runs_nothing(pytester: pytest.Py
     assert not evidence.exists()
 
 
+@pytest.mark.runtime
 def test_a_runtime_failure_is_an_error_not_an_agent_failure(pytester: pytest.Pytester) -> None:
     # HTTP 400 is not retried, so this stays fast.
     pytester.makefile(

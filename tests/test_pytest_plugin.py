@@ -22,6 +22,7 @@ async def test_failing_agent(copilot_eval):
 """
 
 
+@pytest.mark.runtime
 def test_fixture_runs_agents_and_writes_evidence(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\nasyncio_mode = auto\n")
     pytester.makepyfile(test_user=USER_TEST)
@@ -50,6 +51,7 @@ async def test_no_model(copilot_eval):
     outcome.stdout.fnmatch_lines(["*model: no model given*--copilot-model*"])
 
 
+@pytest.mark.runtime
 def test_the_readme_example_runs_in_a_bare_folder(pytester: pytest.Pytester) -> None:
     # No ini file, no conftest, no asyncio_mode: pytest-asyncio's strict default applies.
     pytester.makepyfile(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Iterator
 from typing import Any
 
 __all__ = ["LoopbackServer", "bound_port", "serve_in_loop", "stop_uvicorn"]
@@ -19,12 +20,18 @@ __all__ = ["LoopbackServer", "bound_port", "serve_in_loop", "stop_uvicorn"]
 def _uvicorn_server(app: Any, *, host: str, port: int, **options: Any) -> Any:
     import uvicorn  # only a process that serves something pays for uvicorn's import
 
+    class Server(uvicorn.Server):
+        # The caller owns the process's signals: serving on the main thread, uvicorn would take
+        # SIGINT and SIGTERM (and raise them again only once it stopped). In the uvicorn versions
+        # we support this hook does it; the install_signal_handlers of older ones is gone.
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
+
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", lifespan="off", timeout_graceful_shutdown=1, **options
     )
-    server = uvicorn.Server(config)
-    server.install_signal_handlers = lambda: None  # the caller owns the process's signals
-    return server
+    return Server(config)
 
 
 def bound_port(server: Any) -> int:

@@ -20,7 +20,7 @@ import logging
 import re
 import threading
 from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import Any, TextIO, overload
 from urllib.parse import quote, quote_plus
 
 MIN_SECRET_LENGTH = 8
@@ -95,10 +95,17 @@ def contains_secret(text: str) -> bool:
     return bool(forms) and isinstance(text, str) and any(form in text for form in forms)
 
 
-def redact(text: str) -> str:
-    """``text`` with every registered secret replaced by its marker (unchanged when none)."""
+@overload
+def redact(text: str) -> str: ...
+@overload
+def redact(text: None) -> None: ...
+
+
+def redact(text: str | None) -> str | None:
+    """``text`` with every registered secret replaced by its marker (unchanged when none; ``None``
+    stays ``None``, so an optional field can be passed as it is)."""
     pattern = _pattern
-    if pattern is None or not contains_secret(text):
+    if pattern is None or text is None or not contains_secret(text):
         return text
     return pattern.sub(lambda match: marker(_secrets.get(match.group(0), "secret")), text)
 

@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 
+import pytest
+
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 from tests.runs.runs_helpers import CLI
 
@@ -49,6 +51,7 @@ def inspect(*args: object) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.runtime
 async def test_inspect_of_a_saved_log_matches_the_live_result(tmp_path):
     live = await run_copilot(AGENT, "What does order 1042 cost?")
     assert live.success, live.error

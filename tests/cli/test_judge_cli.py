@@ -8,8 +8,12 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from copilot_eval.evidence.result import CopilotResult
 from tests.runs.runs_helpers import CLI
+
+pytestmark = pytest.mark.runtime
 
 # The agent's answers carry markers the judge's script keys on (the judge's prompt quotes the answer).
 AGENT_SCRIPT = """\

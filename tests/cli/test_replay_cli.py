@@ -9,6 +9,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from copilot_eval import ScriptedModel
 from tests.runs.runs_helpers import CLI
 
@@ -47,6 +49,7 @@ def _answers(out: Path) -> list[str]:
     return [r["actualResponse"] for r in sorted(run["results"], key=lambda r: r["conversationNumber"])]
 
 
+@pytest.mark.runtime
 async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
     test_set = tmp_path / "set.csv"
     test_set.write_text(SET, encoding="utf-8")

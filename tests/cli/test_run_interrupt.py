@@ -14,6 +14,8 @@ import pytest
 from tests.faults.fault_helpers import RUNTIME, child_pids, process_gone
 from tests.runs.runs_helpers import CLI, checkpoint_units, write_interruptible_set
 
+pytestmark = pytest.mark.runtime
+
 
 def _command_line(pid: int) -> str:
     try:

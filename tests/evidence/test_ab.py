@@ -30,6 +30,7 @@ def writer(text: str) -> CopilotEval:
     )
 
 
+@pytest.mark.runtime
 async def test_both_agents_run_isolated_with_roles_and_repetitions(tmp_path: Path) -> None:
     seed = tmp_path / "project"
     seed.mkdir()
@@ -53,11 +54,13 @@ async def test_both_agents_run_isolated_with_roles_and_repetitions(tmp_path: Pat
     assert [(b.comparison_role, c.comparison_role) for b, c in outcome.pairs()] == [("baseline", "candidate")] * 2
 
 
+@pytest.mark.runtime
 async def test_ab_run_fixture_runs_both_agents(ab_run) -> None:
     outcome = await ab_run("hi", writer("a"), writer("b"))
     assert [r.final_response for r in outcome.results] == ["wrote a", "wrote b"]
 
 
+@pytest.mark.runtime
 def test_ab_run_fixture_writes_evidence_per_role(pytester: pytest.Pytester) -> None:
     pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = session\n")
     pytester.makepyfile(

@@ -30,6 +30,7 @@ def sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@pytest.mark.runtime
 @pytest.mark.parametrize(
     ("wire_api", "transport"),
     [
@@ -72,11 +73,13 @@ async def test_one_record_per_model_request_on_every_wire(wire_api: str, transpo
     assert "scripted-model-no-key" not in dumped, "headers (the API key) never reach the audit"
 
 
+@pytest.mark.runtime
 async def test_audit_off_means_none() -> None:
     result = await run_copilot(CopilotEval(model=scripted({"turns": [{"text": "hi"}]})), "hello")
     assert result.success and result.request_audit is None
 
 
+@pytest.mark.runtime
 async def test_unauditable_request_is_refused_before_it_is_sent() -> None:
     # An Anthropic-type provider makes the runtime POST .../messages: a shape the auditor does not know.
     inner = scripted({"turns": [{"text": "never"}]})

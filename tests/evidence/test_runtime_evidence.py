@@ -13,6 +13,8 @@ from copilot_eval import ByokProvider, CopilotEval, CopilotResult, CustomAgent, 
 from .helpers import scripted
 from .test_skill_discovery import write_skill
 
+pytestmark = pytest.mark.runtime
+
 PARENT_USAGE = {"input_tokens": 100, "output_tokens": 10}
 CHILD_USAGE = {"input_tokens": 40, "output_tokens": 4}
 

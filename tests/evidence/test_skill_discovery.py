@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from copilot_eval import CopilotEval, run_copilot
 
 from .helpers import Watched, scripted
+
+pytestmark = pytest.mark.runtime
 
 
 def write_skill(root: Path, name: str, description: str, body: str) -> Path:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import CaseStatus, EvalTestCase
 from copilot_eval.evidence.result import CopilotResult
@@ -50,6 +52,7 @@ def evidence(text: str, tmp_path) -> CaseEvidence:
     return CaseEvidence(answer=text, result=result, evidence_path=str(tmp_path / "case1-r0.json"))
 
 
+@pytest.mark.runtime
 async def test_compare_meaning_pass_fail_and_unreadable_is_error(tmp_path):
     grader = CompareMeaning(JUDGE)
     good = await grader.grade(CASE, evidence("GOODANSWER", tmp_path))
@@ -62,11 +65,13 @@ async def test_compare_meaning_pass_fail_and_unreadable_is_error(tmp_path):
     assert unreadable.status is CaseStatus.ERROR and "unreadable judge answer" in unreadable.reason
 
 
+@pytest.mark.runtime
 async def test_general_quality_needs_all_four_criteria(tmp_path):
     grade = await GeneralQuality(JUDGE).grade(CASE, evidence("QUALITY", tmp_path))
     assert grade.status is CaseStatus.FAIL and "groundedness" in grade.reason and grade.score == 75.0
 
 
+@pytest.mark.runtime
 async def test_labels_map_to_pass_or_fail_and_unknown_label_is_error(tmp_path):
     assert (
         await LabelClassifier(JUDGE, {"polite": True, "rude": False}).grade(CASE, evidence("LABELME", tmp_path))
@@ -79,6 +84,7 @@ async def test_labels_map_to_pass_or_fail_and_unknown_label_is_error(tmp_path):
     ).status is CaseStatus.ERROR
 
 
+@pytest.mark.runtime
 async def test_judge_whose_model_fails_is_an_error_not_a_fail(tmp_path):
     broken = CopilotEval(
         name="judge",

@@ -25,6 +25,7 @@ def get_balance(account: str) -> str:
     return f"{account}: 42.00 EUR"
 
 
+@pytest.mark.runtime
 @pytest.mark.parametrize(
     ("wire_api", "transport", "streaming"),
     [
@@ -51,6 +52,7 @@ async def test_a_function_answers_with_a_tool_call_then_text(wire_api: str, tran
     assert result.configuration["model_source"].startswith("function (")
 
 
+@pytest.mark.runtime
 async def test_an_async_function_is_awaited() -> None:
     async def answer(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
         await asyncio.sleep(0)
@@ -61,6 +63,7 @@ async def test_an_async_function_is_awaited() -> None:
     assert result.final_response == "1 user message(s) seen"
 
 
+@pytest.mark.runtime
 async def test_a_failing_function_ends_the_run_with_its_error_named() -> None:
     def broken(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
         raise LookupError("no answer for this prompt")

@@ -74,6 +74,7 @@ async def test_scripted(copilot_eval):
 """
 
 
+@pytest.mark.runtime
 def test_the_pytest_option_forbids_live_models(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(NO_LIVE_MODELS_ENV, raising=False)
     pytester.makeini("[pytest]\nasyncio_mode = auto\n")

@@ -93,6 +93,7 @@ WIRES = [
 ]
 
 
+@pytest.mark.runtime
 @pytest.mark.parametrize(("wire_api", "transport", "streaming"), WIRES)
 async def test_record_then_replay_offline_gives_the_same_result(
     tmp_path: Path, wire_api: str, transport: str, streaming: bool
@@ -124,6 +125,7 @@ async def test_record_then_replay_offline_gives_the_same_result(
     assert record_dir not in text and "<working_directory>" in text and "<datetime>" in text
 
 
+@pytest.mark.runtime
 @pytest.mark.parametrize(("wire_api", "transport"), [("completions", "http"), ("responses", "websockets")])
 async def test_a_changed_prompt_fails_with_the_closest_recording_and_what_differs(
     tmp_path: Path, wire_api: str, transport: str
@@ -144,6 +146,7 @@ async def test_a_changed_prompt_fails_with_the_closest_recording_and_what_differ
     assert ("body.messages[1].content: recorded" if wire_api == "completions" else "body.input[") in error
 
 
+@pytest.mark.runtime
 async def test_replay_serves_several_runs_of_one_test_in_recorded_order(tmp_path: Path) -> None:
     model = ScriptedModel.from_dict(
         {"rules": [{"when": {"prompt_contains": "one"}, "turns": [{"text": "first"}]}, {"turns": [{"text": "second"}]}]}
@@ -166,6 +169,7 @@ async def test_a_missing_cassette_is_named_before_the_run_starts(tmp_path: Path)
         await run_copilot(CopilotEval(model=Replay(tmp_path, cassette="never")), "hello")
 
 
+@pytest.mark.runtime
 async def test_record_missing_fills_gaps_and_keeps_the_rest_and_stores_no_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -9,6 +9,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION
 from tests.runs.runs_helpers import CLI, EXAMPLES, KNOWLEDGE, checkpoint_units, write_interruptible_set
 
@@ -23,6 +25,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.runtime
 def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
     done = cli(
         KNOWLEDGE,
@@ -46,6 +49,7 @@ def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
     assert "testMethodType_2" in (tmp_path / "results.csv").read_text().splitlines()[0]
 
 
+@pytest.mark.runtime
 def test_fail_under_exits_1(tmp_path):
     # Exact match fails the good agent's reworded answers: 0 % is below 50.
     below = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "exact", "--out", tmp_path, "--fail-under", "50")
@@ -73,6 +77,7 @@ def test_bad_input_exits_2_naming_every_problem(tmp_path):
     assert judge.returncode == 2 and "--judge" in judge.stderr
 
 
+@pytest.mark.runtime
 def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
     write_interruptible_set(tmp_path, "killable")  # kill once some cases have finished, then resume
     out = tmp_path / "out"

@@ -14,6 +14,8 @@ from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.runs import CheckpointError, flaky_cases, pass_rates, run_eval_set
 from tests.runs.runs_helpers import conversation_set, echo_agent, numbered_set
 
+pytestmark = pytest.mark.runtime
+
 
 async def test_single_turn_cases_each_get_a_fresh_session(tmp_path):
     run = await run_eval_set(numbered_set(3), echo_agent(), graders=[ExactMatch()], output_dir=tmp_path)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
+
 from copilot_eval.agent import load_agent_file
 from copilot_eval.evalsets import CaseStatus, Confidence, LimitationStanding, read_csv
 from copilot_eval.runs import confirm_limitation, run_eval_set
 from tests.runs.runs_helpers import EXAMPLES, KNOWLEDGE
+
+pytestmark = pytest.mark.runtime
 
 
 async def story(name: str, tmp_path):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
+import pytest
+
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 
 
@@ -16,6 +18,7 @@ def _write(name: str) -> dict:
     return {"tool_calls": [{"name": "create", "arguments": {"path": "{working_directory}/" + name, "file_text": "x"}}]}
 
 
+@pytest.mark.runtime
 async def test_max_turns_stops_an_agent_that_keeps_going() -> None:
     agent = CopilotEval(
         model=scripted(_write("1.txt"), _write("2.txt"), _write("3.txt"), {"text": "done"}), max_turns=2
@@ -26,6 +29,7 @@ async def test_max_turns_stops_an_agent_that_keeps_going() -> None:
     assert not result.file_exists("3.txt")
 
 
+@pytest.mark.runtime
 async def test_replace_mode_sends_exactly_the_given_system_message() -> None:
     instructions = "You are a terse assistant. Answer in one word."
     agent = CopilotEval(
@@ -38,6 +42,7 @@ async def test_replace_mode_sends_exactly_the_given_system_message() -> None:
     assert result.configuration["effective_system_prompt"] == instructions
 
 
+@pytest.mark.runtime
 async def test_append_mode_keeps_the_runtime_prompt_and_adds_ours() -> None:
     instructions = "Always mention the bike shop."
     agent = CopilotEval(model=scripted({"text": "ok"}), instructions=instructions, audit_requests=True)
@@ -48,6 +53,7 @@ async def test_append_mode_keeps_the_runtime_prompt_and_adds_ours() -> None:
     assert system and instructions in system[0]["data"]["content"]
 
 
+@pytest.mark.runtime
 async def test_deny_all_policy_refuses_the_write_and_the_session_goes_on() -> None:
     agent = CopilotEval(
         model=scripted(_write("no.txt"), {"text": "I could not write it."}), permission_policy="deny_all"
@@ -60,6 +66,7 @@ async def test_deny_all_policy_refuses_the_write_and_the_session_goes_on() -> No
     assert result.permissions and result.permissions[0].decision not in (None, "approved")
 
 
+@pytest.mark.runtime
 async def test_a_github_hosted_model_without_a_login_says_how_to_fix_it(monkeypatch) -> None:
     for name in ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"):
         monkeypatch.delenv(name, raising=False)
@@ -84,6 +91,7 @@ def test_sessions_leave_out_the_cross_session_store_unless_asked() -> None:
     assert settings(asked)["enable_session_store"] is True
 
 
+@pytest.mark.runtime
 async def test_tool_calls_are_counted_against_a_budget_only_when_there_is_one() -> None:
     def lookup(city: str) -> str:
         """Look up a city."""

@@ -3,16 +3,20 @@ folder removed; a worn runtime is recycled without failing a run, and a runtime'
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import textwrap
 import time
 from pathlib import Path
 
 import pytest
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
-from copilot_eval.runtime.process.home import sessions_dir, sweep_stale_homes
+from copilot_eval.cache_root import CACHE_ROOT_ENV
+from copilot_eval.runtime.process.home import asset_cache_dir, sessions_dir, sweep_stale_homes
+from copilot_eval.runtime.process.locate import CLI_PATH_ENV, locate_runtime
 from copilot_eval.runtime.process.pool import RuntimePool
 from copilot_eval.runtime.process.recycle import RecyclePolicy
 from copilot_eval.runtime.sdk_internals import session_map_size
@@ -81,6 +85,31 @@ async def test_a_cleanup_overrun_after_the_evidence_never_fails_the_run(monkeypa
         assert pool.stats()["session_map"] == 0, "the session was still dropped from the map after the overrun"
     finally:
         await pool.close()
+
+
+SCRIPT_THAT_ENDS = textwrap.dedent("""
+    import json, os
+    from copilot_eval import CopilotEval, ScriptedModel, run_copilot_sync
+    from copilot_eval.runtime.process.home import sessions_dir
+
+    agent = CopilotEval(timeout_s=30, model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "done"}]}]}))
+    result = run_copilot_sync(agent, "hello")
+    homes = sorted(str(p) for p in sessions_dir().glob(f"home-{os.getpid()}-*"))
+    print(json.dumps({"success": result.success, "pid": os.getpid(), "homes": homes}))
+""")
+
+
+def test_a_script_that_used_run_copilot_sync_leaves_no_home_folder_at_exit(tmp_path):
+    # The script never closes the pool: the exit hooks must end its runtime and remove the folders.
+    # A cache of its own (sharing the runtime and its unpacked assets) so no other process sweeps them.
+    (tmp_path / "xdg-cache").symlink_to(asset_cache_dir(), target_is_directory=True)
+    env = {**os.environ, CACHE_ROOT_ENV: str(tmp_path), CLI_PATH_ENV: str(locate_runtime().path)}
+    done = subprocess.run([sys.executable, "-c", SCRIPT_THAT_ENDS], capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["success"] and seen["homes"], "the script's runtime should have had a home folder while it ran"
+    left = sorted(p.name for p in (tmp_path / "sessions").glob(f"home-{seen['pid']}-*"))
+    assert left == [], f"home folders left after the script exited: {left}"
 
 
 def test_homes_of_dead_processes_are_swept_and_live_ones_kept(tmp_path):

@@ -13,6 +13,8 @@ import pytest
 from copilot_eval import ByokProvider, CopilotEval, ScriptedModel, run_copilot
 from copilot_eval.runtime.process.pool import RuntimePool, shared_pool
 
+pytestmark = pytest.mark.runtime
+
 HERE = Path(__file__).parent
 
 

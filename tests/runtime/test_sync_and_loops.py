@@ -9,8 +9,12 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot, run_copilot_sync
 from copilot_eval.runtime.process.host import runtime_host
+
+pytestmark = pytest.mark.runtime
 
 ECHO = {"rules": [{"turns": [{"text": "echo: {prompt}"}]}]}
 TOOL_THEN_ANSWER = {

@@ -53,7 +53,7 @@ def permissions_of(
         kind, data = event_type(event), event_data(event)
         if kind == "permission.requested":
             request = data.get("permissionRequest") if data else None
-            if not isinstance(request, dict):
+            if data is None or not isinstance(request, dict):
                 errors.append(
                     CaptureError(
                         kind="unparsed_event",
@@ -75,10 +75,10 @@ def permissions_of(
             else:
                 records.setdefault(record.request_id, record)
         elif kind == "permission.completed" and data is not None:
-            record = records.get(text_or_none(data.get("requestId")) or "")
+            requested = records.get(text_or_none(data.get("requestId")) or "")
             result = data.get("result")
-            if record is not None and isinstance(result, dict):
-                record.decision = text_or_none(result.get("kind"))
+            if requested is not None and isinstance(result, dict):
+                requested.decision = text_or_none(result.get("kind"))
     return [*records.values(), *anonymous]
 
 

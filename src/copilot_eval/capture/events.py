@@ -16,7 +16,8 @@ def as_event_dict(event: Any) -> dict[str, Any]:
     to_dict = getattr(event, "to_dict", None)
     if callable(to_dict):
         # Duck-typed so capture never has to import the SDK (about a second of import time).
-        return to_dict()
+        decoded: dict[str, Any] = to_dict()
+        return decoded
     raise TypeError(f"not a session event: {type(event).__name__}")
 
 

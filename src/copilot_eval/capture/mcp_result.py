@@ -44,8 +44,8 @@ def _loads(text: str) -> Any:
 def _display_text(contents: Any) -> str | None:
     if not isinstance(contents, list):
         return None
-    texts = [c.get("text") for c in contents if isinstance(c, dict) and c.get("type") == "text"]
-    texts = [t for t in texts if isinstance(t, str)]
+    found = [c.get("text") for c in contents if isinstance(c, dict) and c.get("type") == "text"]
+    texts = [t for t in found if isinstance(t, str)]
     return "\n".join(texts) if texts else None
 
 
@@ -60,10 +60,11 @@ def _wrapper_agrees(display: str, payload: Any) -> bool:
     # Only FastMCP's wrapper promises that the display text shows the wrapped value.
     if not (isinstance(payload, dict) and set(payload) == {"result"}):
         return True
-    value = payload["result"]
+    value: object = payload["result"]
     if isinstance(value, str):
         return display == value
-    return _loads(display) == value  # a non-string value is shown as JSON; compare meaning
+    shown: object = _loads(display)
+    return shown == value  # a non-string value is shown as JSON; compare meaning
 
 
 def _trailing_json(content: str, display: str | None) -> Any:
@@ -92,7 +93,7 @@ def read_mcp_result(content: str, contents: Any = None, structured_content: Any 
             return McpReading(
                 _unwrap(structured_content), "structuredContent differs from the structured part of the text"
             )
-        if has_tail and trailing is _MISSING:
+        if has_tail and display is not None and trailing is _MISSING:
             return McpReading(
                 _unwrap(structured_content),
                 f"unexplained trailing data after the display text: {content[len(display) :][:120]!r}",
@@ -102,7 +103,7 @@ def read_mcp_result(content: str, contents: Any = None, structured_content: Any 
             return McpReading(_unwrap(structured_content), "display text and structured result disagree")
         return McpReading(_unwrap(structured_content))
 
-    if has_tail:
+    if has_tail and display is not None:
         if trailing is _MISSING:
             return McpReading(
                 problem=f"unexplained trailing data after the display text: {content[len(display) :][:120]!r}"

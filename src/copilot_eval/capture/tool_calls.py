@@ -15,6 +15,7 @@ from copilot_eval.capture.events import event_data, event_id, event_type, list_o
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.tool_output import read_tool_output
 from copilot_eval.evidence import CaptureError, ToolCall
+from copilot_eval.evidence.capture_error import CaptureErrorKind
 
 _CANCEL_CODES = {"cancelled", "canceled", "aborted", "abort"}
 _ABANDONED_TEXT = "the handler had not returned when the run ended; it was abandoned and its outcome is unknown"
@@ -48,7 +49,9 @@ class _Ledger:
 def _call_id(event: dict[str, Any], data: dict[str, Any] | None, errors: list[CaptureError]) -> str | None:
     call_id = text_or_none(data.get("toolCallId")) if data else None
     if call_id is None:
-        kind = "uncorrelated_event" if event_type(event) == "tool.execution_complete" else "unparsed_event"
+        kind: CaptureErrorKind = (
+            "uncorrelated_event" if event_type(event) == "tool.execution_complete" else "unparsed_event"
+        )
         errors.append(
             CaptureError(
                 kind=kind, event_id=event_id(event), message=f"{event_type(event)} without a readable toolCallId"

@@ -76,9 +76,9 @@ def _redact_console() -> None:
     import sys
 
     if not isinstance(sys.stdout, RedactingStream):
-        sys.stdout = RedactingStream(sys.stdout)  # type: ignore[assignment]
+        sys.stdout = RedactingStream(sys.stdout)
     if not isinstance(sys.stderr, RedactingStream):
-        sys.stderr = RedactingStream(sys.stderr)  # type: ignore[assignment]
+        sys.stderr = RedactingStream(sys.stderr)
 
 
 def main() -> None:

@@ -32,7 +32,7 @@ def login(
     """Sign in with a device code and cache the tokens a Copilot Studio target or `studio-eval` needs."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.targets.agent import load_target_agent_file
-    from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget, TargetConfigError
+    from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget, DirectLineTarget, TargetConfigError
     from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path
 
     if (agent_path is None) == (client_id is None):
@@ -42,14 +42,16 @@ def login(
             err=True,
         )
         raise typer.Exit(2)
+    target: CopilotStudioTarget | DirectLineTarget
     if client_id is not None:
         if cloud not in CLOUD_API_HOSTS:
             typer.echo(f"error: --cloud {cloud!r}: expected one of {', '.join(sorted(CLOUD_API_HOSTS))}", err=True)
             raise typer.Exit(2)
         target = CopilotStudioTarget(client_id=client_id, tenant_id=tenant_id, cloud=cloud)
     else:
+        assert agent_path is not None  # exactly one of the two was given (checked above)
         try:
-            target = load_target_agent_file(agent_path).target  # type: ignore[arg-type]
+            target = load_target_agent_file(agent_path).target
         except TargetConfigError as exc:
             typer.echo(f"error: --agent {agent_path}: {exc}", err=True)
             raise typer.Exit(2) from None

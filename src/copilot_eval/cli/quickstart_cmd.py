@@ -7,8 +7,12 @@ import sys
 import tempfile
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:  # rich is imported where it is used: the CLI starts faster without it
+    from rich.console import Console
 
 
 def find_examples() -> Path:
@@ -83,7 +87,7 @@ def _json_files(folder: Path) -> dict[Path, int]:
 
 
 # -- evaluation run: story 1 of docs/evaluation-runs.md, through `copilot-eval run` ----------------
-def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -> int:
+def _run_evaluation_story(examples: Path, evidence_dir: Path, console: Console) -> int:
     """Run the three-conversation test set against the well-answering example agent and show its summary."""
     # A file in the layout Copilot Studio hands out today: comment block, conversations of two turns.
     test_set = examples / "evalsets" / "conversations.csv"
@@ -94,7 +98,7 @@ def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -
     # the quickstart twice with the same --out must work (and keep the earlier run).
     evidence_dir.mkdir(parents=True, exist_ok=True)
     out = Path(tempfile.mkdtemp(prefix=f"eval-run-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
-    console.print(f"[bold]evaluating[/bold] {test_set.name} against {agent.name} (copilot-eval run)")  # type: ignore[attr-defined]
+    console.print(f"[bold]evaluating[/bold] {test_set.name} against {agent.name} (copilot-eval run)")
     command = [
         sys.executable,
         "-m",
@@ -111,33 +115,33 @@ def _run_evaluation_story(examples: Path, evidence_dir: Path, console: object) -
     report = out / "report.html"
     if report.is_file():
         # The page to open first: every case, its verdicts and its evidence, readable offline.
-        console.print(f"[bold]open the HTML report:[/bold] {report}", soft_wrap=True)  # type: ignore[attr-defined]
+        console.print(f"[bold]open the HTML report:[/bold] {report}", soft_wrap=True)
     return code
 
 
 # -- Copilot Studio: the seed's Raybot on three surfaces (local fakes), docs/copilot-studio.md ---------
-def _run_copilot_studio_story(examples: Path, evidence_dir: Path, console: object) -> int:
+def _run_copilot_studio_story(examples: Path, evidence_dir: Path, console: Console) -> int:
     """Run the three-surface Raybot example (draft, published, preview) and show its comparison."""
     script = examples / "copilot-studio" / "run_example.py"
     if not script.is_file():
         return 0
     out = Path(tempfile.mkdtemp(prefix=f"raybot-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
     console.print(
-        "[bold]evaluating[/bold] a Copilot Studio agent on three surfaces "  # type: ignore[attr-defined]
+        "[bold]evaluating[/bold] a Copilot Studio agent on three surfaces "
         "(local fakes of Direct Line and the Agents SDK endpoint)"
     )
     return subprocess.call([sys.executable, str(script), "--out", str(out)])
 
 
 # -- Copilot Studio's own evaluation: `copilot-eval studio-eval run` against a fake of its REST API -----
-def _run_studio_eval_story(examples: Path, evidence_dir: Path, console: object) -> int:
+def _run_studio_eval_story(examples: Path, evidence_dir: Path, console: Console) -> int:
     """Run the draft (with the Evaluate tab's export) and the published evaluation of Raybot on the fake API."""
     script = examples / "copilot-studio" / "studio_eval_example.py"
     if not script.is_file():
         return 0
     out = Path(tempfile.mkdtemp(prefix=f"studio-eval-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
     console.print(
-        "[bold]evaluating[/bold] Raybot with Copilot Studio's own evaluation "  # type: ignore[attr-defined]
+        "[bold]evaluating[/bold] Raybot with Copilot Studio's own evaluation "
         "(copilot-eval studio-eval, a local fake of the evaluation REST API)"
     )
     return subprocess.call([sys.executable, str(script), "--out", str(out)])

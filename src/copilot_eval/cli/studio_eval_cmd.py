@@ -82,8 +82,9 @@ def _client(
     environment_id: str, bot_id: str, api_url: str, token_env: str | None, client_id: str | None, tenant_id: str | None
 ) -> Any:
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.studio_eval import StudioEvalClient, token_from_env, token_from_login
+    from copilot_eval.studio_eval import StudioEvalClient, TokenProvider, token_from_env, token_from_login
 
+    token: TokenProvider
     if token_env:
         token, name = token_from_env(token_env), token_env
     elif client_id:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:  # the runtime layer is imported where it is used: the CLI starts faster without it
+    from copilot_eval.runtime.offered_tools import ToolListing
 
 
 def tools(
@@ -52,7 +55,7 @@ def tools(
         raise typer.Exit(code=1)
 
 
-def _render(listing: object) -> None:
+def _render(listing: ToolListing) -> None:
     from rich.console import Console
     from rich.table import Table
 

@@ -38,7 +38,8 @@ def schema_text(file_name: str) -> str:
 
 def load_schema(file_name: str) -> dict[str, Any]:
     """Return the shipped schema ``file_name`` as loaded from the package."""
-    return json.loads((SCHEMA_DIR / file_name).read_text(encoding="utf-8"))
+    schema: dict[str, Any] = json.loads((SCHEMA_DIR / file_name).read_text(encoding="utf-8"))
+    return schema
 
 
 def write_schemas() -> list[Path]:

@@ -235,7 +235,7 @@ class CopilotResult(BaseModel):
     @property
     def total_premium_requests(self) -> float | None:
         """Premium requests of the tree as the runtime reported them; ``None`` when unreported."""
-        return sum_known(r.session_premium_requests for r in self.execution_results)  # type: ignore[return-value]
+        return sum_known(r.session_premium_requests for r in self.execution_results)
 
     def estimated_cost(self, prices: Mapping[str, ModelPrice]) -> float | None:
         """Cost estimate of the tree from an explicit price table; ``None`` when not knowable."""
@@ -299,7 +299,8 @@ def result_to_dict(result: CopilotResult) -> dict[str, Any]:
         "token_usage": result.token_usage,
         "total_premium_requests": result.total_premium_requests,
     }
-    return redact_data(data)
+    redacted: dict[str, Any] = redact_data(data)
+    return redacted
 
 
 SubagentInvocation.model_rebuild()

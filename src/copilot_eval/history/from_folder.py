@@ -56,14 +56,14 @@ def _score(result: EvalCaseResult) -> float | None:
 
 def _session_facts(evidence: dict[str, Any] | None) -> tuple[int | None, float | None, str | None]:
     """Tokens, premium requests and model of a CopilotResult's JSON; Nones for any other evidence."""
-    if not evidence or not isinstance(evidence.get("derived"), dict):
+    derived = evidence.get("derived") if evidence else None
+    if not evidence or not isinstance(derived, dict):
         return None, None, None
-    derived = evidence["derived"]
-    usage = derived.get("token_usage") if isinstance(derived.get("token_usage"), dict) else {}
-    tokens = usage.get("total_tokens")
+    usage = derived.get("token_usage")
+    tokens = usage.get("total_tokens") if isinstance(usage, dict) else None
     premium = derived.get("total_premium_requests")
-    configuration = evidence.get("configuration") if isinstance(evidence.get("configuration"), dict) else {}
-    model = evidence.get("model_used") or configuration.get("model")
+    configuration = evidence.get("configuration")
+    model = evidence.get("model_used") or (configuration.get("model") if isinstance(configuration, dict) else None)
     return (
         tokens if isinstance(tokens, int) else None,
         float(premium) if isinstance(premium, (int, float)) else None,
@@ -98,8 +98,9 @@ def _case_records(folder: RunFolder) -> tuple[list[CaseRecord], Counter[str]]:
         stored = result.evidence_path
         if stored and stored not in facts:  # a conversation's turns share one session's evidence
             facts[stored] = _session_facts(folder.load_evidence(stored))
-            if facts[stored][2]:
-                models[facts[stored][2]] += 1
+            model = facts[stored][2]
+            if model:
+                models[model] += 1
         tokens, premium, _ = facts.get(stored or "", (None, None, None))
         key = case_key(result.conversation_number, result.turn)
         status = result.effective_status

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from copilot_eval.history.location import HistoryLocation
 from copilot_eval.history.records import RunRecord, run_key
 from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
 from copilot_eval.redaction import redact_data
+
+if TYPE_CHECKING:
+    from sqlalchemy import Table
 
 STORED, ALREADY_STORED, UPDATED = "stored", "already stored", "updated"
 
@@ -171,7 +174,8 @@ class HistoryStore:
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
         from copilot_eval.history.models import CaseResult, Run
 
-        runs, results = Run.__table__, CaseResult.__table__
+        # A declarative class's table is a Table; SQLAlchemy's stubs type it as any FromClause.
+        runs, results = cast("Table", Run.__table__), cast("Table", CaseResult.__table__)
         key = run_key(record)
         row = redact_data(_row(record, key))
         with self.engine.begin() as connection:
@@ -211,7 +215,7 @@ class HistoryStore:
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
         from copilot_eval.history.models import Case
 
-        cases = Case.__table__
+        cases = cast("Table", Case.__table__)
         wanted = {case.key: case for case in record.cases}
         query = select(cases.c.id, cases.c.case_key, cases.c.question).where(
             cases.c.test_set_name == record.test_set_name

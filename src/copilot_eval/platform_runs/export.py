@@ -32,6 +32,8 @@ from copilot_eval.runs.platform_errors import platform_error_code
 def _case_result(number: int, row: ExportedResult) -> EvalCaseResult:
     code = platform_error_code(row.actual_response)
     grades = row.grades
+    reason: str | None
+    answer: str | None
     if code is not None:
         status, reason, answer = CaseStatus.ERROR, f"platform error code {code}: {row.actual_response.strip()}", None
     elif not row.actual_response.strip():

@@ -127,9 +127,8 @@ def evidence_html(data: dict[str, Any] | None, link: str | None) -> str:
     where = f'<p>Evidence JSON: <a href="{esc(link)}">{esc(link)}</a></p>' if link else ""
     if data is None:
         return where + '<p class="muted">Evidence file not found or unreadable: only run.json is shown.</p>'
-    executed = (
-        {True: "yes", False: "no (see error)"}.get(data.get("success"), "unknown") if "success" in data else "unknown"
-    )
+    success = data.get("success")
+    executed = "yes" if success is True else "no (see error)" if success is False else "unknown"
     facts = [
         ("executed to the end", esc(executed)),
         ("stop reason", esc(data.get("stop_reason"))),

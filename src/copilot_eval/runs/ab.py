@@ -84,11 +84,8 @@ async def ab_run(
     """
     if not isinstance(repeat, int) or repeat < 1:
         raise ValueError(f"repeat: must be a whole number of at least 1, got {repeat!r}")
-    jobs = [
-        _one(prompt, agent, role, index, pool, dict(options))
-        for index in range(repeat)
-        for role, agent in (("baseline", baseline), ("candidate", candidate))
-    ]
+    roles: tuple[tuple[Role, CopilotEval], ...] = (("baseline", baseline), ("candidate", candidate))
+    jobs = [_one(prompt, agent, role, index, pool, dict(options)) for index in range(repeat) for role, agent in roles]
     results = await asyncio.gather(*jobs)
     return ABResult(
         prompt=prompt if isinstance(prompt, str) else list(prompt),

@@ -102,8 +102,9 @@ async def run_unit(
         answer = answers[index] if index < len(answers) else None
         evidence = CaseEvidence(
             answer=answer,
-            result=result,
-            turn_index=index,  # type: ignore[arg-type]
+            # A target's evidence is not a CopilotResult; the graders that need one check what they got.
+            result=result,  # type: ignore[arg-type]
+            turn_index=index,
             evidence_path=saved,
             turn=turn,
         )

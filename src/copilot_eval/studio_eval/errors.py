@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
+from typing import TypedDict
 
 READ_PERMISSION = "CopilotStudio.MakerOperations.Read"
 WRITE_PERMISSION = "CopilotStudio.MakerOperations.ReadWrite"
@@ -169,6 +170,12 @@ def _not_found_hint(operation: Operation) -> str:
     )
 
 
+class _ErrorFields(TypedDict):
+    operation: Operation
+    status: int
+    code: str | None
+
+
 def error_for(
     status: int,
     code: str | None,
@@ -179,7 +186,7 @@ def error_for(
     published: bool = False,
 ) -> StudioEvalError:
     """The exception for an error status of ``operation``, with the hint that says what to do."""
-    kwargs = {"operation": operation, "status": status, "code": code}
+    kwargs: _ErrorFields = {"operation": operation, "status": status, "code": code}
     if status == 400:
         return BadRequestError(message, hint="the request was malformed; report this with the command used", **kwargs)
     if status == 401:

@@ -11,13 +11,13 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from copilot_eval.targets.evidence import Attachment, Citation, TargetTurn
+from copilot_eval.targets.evidence import Attachment, AttachmentKind, Citation, TargetTurn
 
 # `[1]: https://host/doc "Title"` or `[2]: cite:1 "abstract"` on a line of its own.
 _REFERENCE = re.compile(r'^[ \t]*\[([^\]\s]+)\]:[ \t]*(\S+)(?:[ \t]+"((?:[^"\\]|\\.)*)")?[ \t]*$', re.MULTILINE)
 # Copilot Studio reports agent-side failures inside an ordinary message.
 _ERROR_CODE = re.compile(r"Error code:\s*([A-Za-z_][A-Za-z0-9_]*)")
-_CARD_KINDS = {
+_CARD_KINDS: dict[str, AttachmentKind] = {
     "application/vnd.microsoft.card.oauth": "signin_card",
     "application/vnd.microsoft.card.signin": "signin_card",
     "application/vnd.microsoft.card.hero": "hero_card",
@@ -44,7 +44,8 @@ def entity_citations(entities: Sequence[Any] | None) -> list[Citation]:
         for claim in entity["citation"]:
             if not isinstance(claim, dict) or claim.get("position") is None:
                 continue
-            appearance = claim.get("appearance") if isinstance(claim.get("appearance"), dict) else {}
+            shown = claim.get("appearance")
+            appearance = shown if isinstance(shown, dict) else {}
             url = appearance.get("url") or (claim.get("@id") if str(claim.get("@id", "")).startswith("http") else None)
             found.append(
                 Citation(
@@ -82,7 +83,7 @@ def merge_citations(markdown: Sequence[Citation], entity: Sequence[Citation]) ->
 def classify_attachment(raw: dict[str, Any]) -> Attachment:
     """An attachment with its kind: Adaptive Card, connector consent card, sign-in card, hero card."""
     content_type = str(raw.get("contentType") or "")
-    kind = _CARD_KINDS.get(content_type, "other")
+    kind: AttachmentKind = _CARD_KINDS.get(content_type, "other")
     if content_type == "application/vnd.microsoft.card.adaptive":
         # Connector consent cards are Adaptive Cards whose actions offer "Allow".
         flat = json.dumps(raw.get("content"), ensure_ascii=False)

@@ -38,7 +38,8 @@ class _Stream:
 
 
 async def _read_events(response: httpx.Response, stream: _Stream) -> None:
-    event, data = None, []
+    event: str | None = None
+    data: list[str] = []
     async for line in response.aiter_lines():
         if line.startswith(":"):
             continue  # an SSE comment / keep-alive

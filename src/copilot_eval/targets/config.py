@@ -93,7 +93,7 @@ def _check_types(cls: type, block: dict[str, Any], where: str) -> dict[str, Any]
             value = float(value)
         if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
             raise TargetConfigError(f"{where}.{name}: expected {expected.__name__}, got {value!r}")
-        if name.endswith("_env") and not _ENV_NAME.match(value):
+        if name.endswith("_env") and isinstance(value, str) and not _ENV_NAME.match(value):
             raise TargetConfigError(
                 f"{where}.{name}: {value!r} is not an environment variable name "
                 "(write the variable's name here, never the secret itself)"
@@ -130,22 +130,22 @@ def parse_target(block: Any, *, file: str | Path = "<agent file>") -> DirectLine
             raise TargetConfigError(f"{where}: quiet_s and poll_interval_s must be positive, max_retries >= 0")
         return config
     if kind == COPILOT_STUDIO:
-        config = CopilotStudioTarget(**_check_types(CopilotStudioTarget, block, where))
-        _check_url(config.direct_connect_url, f"{where}.direct_connect_url")
-        if not config.direct_connect_url and not (config.environment_id and config.schema_name):
+        studio = CopilotStudioTarget(**_check_types(CopilotStudioTarget, block, where))
+        _check_url(studio.direct_connect_url, f"{where}.direct_connect_url")
+        if not studio.direct_connect_url and not (studio.environment_id and studio.schema_name):
             raise TargetConfigError(f"{where}: give environment_id and schema_name, or direct_connect_url")
-        if config.cloud not in CLOUD_API_HOSTS:
-            raise TargetConfigError(f"{where}.cloud: {config.cloud!r} is not one of {sorted(CLOUD_API_HOSTS)}")
-        if config.agent_type not in ("published", "prebuilt"):
-            raise TargetConfigError(f"{where}.agent_type: expected published or prebuilt, got {config.agent_type!r}")
-        if config.environment_id and len(config.environment_id.replace("-", "")) < 4:
-            raise TargetConfigError(f"{where}.environment_id: {config.environment_id!r} is not an environment id")
-        if not config.token_env and not config.client_id:
+        if studio.cloud not in CLOUD_API_HOSTS:
+            raise TargetConfigError(f"{where}.cloud: {studio.cloud!r} is not one of {sorted(CLOUD_API_HOSTS)}")
+        if studio.agent_type not in ("published", "prebuilt"):
+            raise TargetConfigError(f"{where}.agent_type: expected published or prebuilt, got {studio.agent_type!r}")
+        if studio.environment_id and len(studio.environment_id.replace("-", "")) < 4:
+            raise TargetConfigError(f"{where}.environment_id: {studio.environment_id!r} is not an environment id")
+        if not studio.token_env and not studio.client_id:
             raise TargetConfigError(
                 f"{where}: give token_env (an env var holding a user-delegated token) or "
                 "client_id (+ tenant_id) of the app `copilot-eval login` signs in with"
             )
-        return config
+        return studio
     raise TargetConfigError(f"{where}.type: expected {DIRECTLINE!r} or {COPILOT_STUDIO!r}, got {kind!r}")
 
 

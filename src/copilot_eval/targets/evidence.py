@@ -42,11 +42,14 @@ class Citation(BaseModel):
     sources: list[Literal["markdown", "entity"]] = Field(default_factory=list)
 
 
+AttachmentKind = Literal["adaptive_card", "consent_card", "signin_card", "hero_card", "other"]
+
+
 class Attachment(BaseModel):
     """A card or file attached to a reply; ``kind`` sorts the cards graders care about."""
 
     content_type: str
-    kind: Literal["adaptive_card", "consent_card", "signin_card", "hero_card", "other"]
+    kind: AttachmentKind
     name: str | None = None
     content: Any = None
 

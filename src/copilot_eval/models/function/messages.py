@@ -87,7 +87,8 @@ def request_tools(tools: Any) -> list[dict[str, Any]]:
     for tool in tools or []:
         if not isinstance(tool, dict) or tool.get("type") != "function":
             continue
-        spec = tool.get("function") if isinstance(tool.get("function"), dict) else tool
+        nested = tool.get("function")
+        spec = nested if isinstance(nested, dict) else tool
         out.append(
             {"name": spec.get("name"), "description": spec.get("description"), "parameters": spec.get("parameters")}
         )

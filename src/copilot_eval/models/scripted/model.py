@@ -27,6 +27,11 @@ class ScriptedModel:
     live = False  # answers come from the script, never from a real model
 
     __slots__ = ("_name", "_rules", "_source", "_transport", "_wire_api")
+    _name: str
+    _rules: tuple[Rule, ...]
+    _source: str | None
+    _transport: Transport
+    _wire_api: WireApi
 
     def __init__(
         self,

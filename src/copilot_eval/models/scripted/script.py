@@ -247,7 +247,7 @@ def _parse_usage(raw: Any, where: str) -> TurnUsage | None:
     if not isinstance(raw, Mapping):
         raise InvalidScriptError(f"{where}: must be a mapping of token counts, or null to omit usage")
     _check_keys(raw, _USAGE_KEYS, where, "usage")
-    values = {}
+    values: dict[str, Any] = {}  # each checked below: an int >= 0, or None for an optional count
     for key in _USAGE_KEYS:
         value = raw.get(key)
         if value is None and key in ("input_tokens", "output_tokens"):

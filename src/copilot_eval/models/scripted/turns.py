@@ -79,8 +79,8 @@ def build_answer(choice: Choice, view: RequestView, *, request_size: int, workin
     """Fill the chosen turn's templates and compute its usage."""
     turn = choice.turn
     if turn is None:
-        text = NO_RULE_TEXT if choice.rule_index is None else NO_TURN_TEXT
-        return Answer(text=text, tool_calls=(), usage=_usage(None, request_size, text))
+        placeholder = NO_RULE_TEXT if choice.rule_index is None else NO_TURN_TEXT
+        return Answer(text=placeholder, tool_calls=(), usage=_usage(None, request_size, placeholder))
     values = {
         "working_directory": working_directory,
         "prompt": view.prompt,

@@ -1,4 +1,5 @@
-"""One started runtime process as the pool holds it, and the exit hook that ends any left over."""
+"""One started runtime process as the pool holds it, and the exit hook that ends any left over
+and removes its home folder."""
 
 from __future__ import annotations
 
@@ -10,20 +11,28 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.runtime.process.home import remove_home
 from copilot_eval.runtime.process.router import SessionRouter
 
-_live_processes: set[subprocess.Popen[Any]] = set()
+# Every runtime process this Python process started and has not stopped, with its home folder.
+_live_processes: dict[subprocess.Popen[Any], Path | None] = {}
 
 
 def _kill_leftovers() -> None:
-    """Exit hook: end every runtime process this Python process started and did not stop."""
-    for process in list(_live_processes):
+    """Exit hook: end every runtime process this Python process started and did not stop, then
+    remove its home folder. A script that never closes the pool ends here.
+
+    The folder goes only once its process has ended: a live runtime writes its lock, log and
+    config back into it. One that will not die keeps its folder for the next process's sweep.
+    """
+    for process, home in list(_live_processes.items()):
         if process.poll() is None:
             process.kill()
             try:
                 process.wait(timeout=2)
             except subprocess.TimeoutExpired:
-                pass
+                continue
+        remove_home(home)
 
 
 atexit.register(_kill_leftovers)
@@ -58,7 +67,7 @@ class RuntimeHandle:
 
     def __post_init__(self) -> None:
         if self.process is not None:
-            _live_processes.add(self.process)
+            _live_processes[self.process] = self.home
 
     def alive(self) -> bool:
         """Whether the runtime process is still running (True when it cannot be observed)."""
@@ -77,4 +86,4 @@ class RuntimeHandle:
     def forget_process(self) -> None:
         """The process has ended: the exit hook need not look at it any more."""
         if self.process is not None:
-            _live_processes.discard(self.process)
+            _live_processes.pop(self.process, None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
@@ -85,7 +85,8 @@ def _function_tool_names(tools: Any, *, nested: bool) -> list[str]:
 
 def _chat_facts(body: dict[str, Any]) -> tuple[list[str], list[str | None], list[str], Any]:
     messages = body.get("messages")
-    _expect(isinstance(messages, list), "chat completions body has no messages list")
+    if not isinstance(messages, list):
+        raise RequestAuditError("chat completions body has no messages list")
     texts: list[str] = []
     details: list[str | None] = []
     for index, message in enumerate(messages):
@@ -127,7 +128,12 @@ def _responses_facts(body: dict[str, Any]) -> tuple[list[str], list[str | None],
 
 
 def audit_body(
-    body: Any, *, wire_api: str, transport: str, request_id: str, agent_id: str | None = None
+    body: Any,
+    *,
+    wire_api: Literal["completions", "responses"],
+    transport: Literal["http", "websocket"],
+    request_id: str,
+    agent_id: str | None = None,
 ) -> RequestAuditRecord:
     """One audit record for a parsed request body; RequestAuditError when it cannot be validated."""
     _expect(isinstance(body, dict), "the request body is not a JSON object")
@@ -149,7 +155,7 @@ def audit_body(
     )
 
 
-def _http_wire_api(request: httpx.Request) -> str:
+def _http_wire_api(request: httpx.Request) -> Literal["completions", "responses"]:
     path = request.url.path.rstrip("/")
     if path.endswith("/chat/completions"):
         return "completions"

@@ -170,7 +170,7 @@ class SessionRun:
             tool_calls_admitted=control.tool_calls_admitted if control.max_tool_calls is not None else None,
             agent_name=self.agent.name,
             prompt=self.prompts[0],
-            abandoned_call_ids=control.abandoned_call_ids,
+            abandoned_call_ids=frozenset(control.abandoned_call_ids),
             tool_exceptions=dict(control.tool_exceptions),
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,

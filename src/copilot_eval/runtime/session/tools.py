@@ -36,7 +36,7 @@ def _params_model(fn: Callable[..., Any]) -> tuple[type[BaseModel], list[str], s
         default = ... if param.default is inspect.Parameter.empty else param.default
         fields[name] = (annotation, default)
         names.append(name)
-    model = create_model(f"{fn.__name__}_params", **fields)  # type: ignore[call-overload]
+    model = create_model(f"{fn.__name__}_params", **fields)
     return model, names, invocation_param
 
 
@@ -116,7 +116,7 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
     if isinstance(tool, Tool):
         fn, make_args = _sdk_tool_parts(tool)
         name, description, schema = tool.name, tool.description, tool.parameters
-        extra = {
+        extra: dict[str, Any] = {
             "overrides_built_in_tool": tool.overrides_built_in_tool,
             "skip_permission": tool.skip_permission,
             "metadata": tool.metadata,
@@ -156,9 +156,9 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
             control.abandoned_call_ids.append(call_id)
             text = f"tool {name!r} abandoned: the run ended before it returned"
             return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
-        error = work.exception()
-        if error is not None:
-            text = f"{type(error).__name__}: {error}"
+        raised = work.exception()
+        if raised is not None:
+            text = f"{type(raised).__name__}: {raised}"
             control.tool_exceptions[call_id] = text
             return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
         value = work.result()
