@@ -29,6 +29,10 @@ _EXPORTS: dict[str, str] = {
     "UserAnswer": "copilot_eval.agent.user_answers",
     "UserRequest": "copilot_eval.agent.user_answers",
     "SamplingRequest": "copilot_eval.models.sampling",
+    "Step": "copilot_eval.evidence.trajectory",
+    "Regex": "copilot_eval.evidence.trajectory",
+    "TrajectoryMatch": "copilot_eval.evidence.trajectory",
+    "assert_trajectory": "copilot_eval.evidence.trajectory",
     "ScriptedModel": "copilot_eval.models.scripted",
     "ScriptError": "copilot_eval.models.scripted",  # deprecated: InvalidScriptError
     "InvalidScriptError": "copilot_eval.models.scripted",

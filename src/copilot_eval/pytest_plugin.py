@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from copilot_eval.pytest_evalset import add_options, configure
+from copilot_eval.pytest_repeat import DEPENDENCE_KEY, MARKER, MARKER_HELP, wrap_repeated_items
 from copilot_eval.redaction import contains_secret, redact
 
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
@@ -71,6 +72,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="with --copilot-record: keep what DIR holds and record only the calls it lacks",
     )
     group.addoption(
+        "--copilot-allow-replayed-repeats",
+        action="store_true",
+        default=False,
+        help="let copilot_repeat tests run more than once over --copilot-replay (every try replays the same "
+        "answers; the test says its repeats are not independent)",
+    )
+    group.addoption(
         "--copilot-evidence-dir",
         default=os.environ.get("COPILOT_EVAL_EVIDENCE_DIR"),
         help="write each run's CopilotResult JSON into this directory",
@@ -101,6 +109,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
+    config.addinivalue_line("markers", MARKER_HELP)
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
     report = config.getoption("--copilot-report", default=None)
@@ -190,6 +199,14 @@ def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path 
             history.add_result(nodeid, result, saved)
 
 
+def _note_dependence(node: pytest.Item, agent: Any) -> None:
+    """Remember whether this run's model could answer differently on another try (for copilot_repeat)."""
+    # imported on use: every pytest session loads this plugin, and most never run an agent
+    from copilot_eval.runs.independence import repeat_dependence_of
+
+    node.stash.setdefault(DEPENDENCE_KEY, []).append(repeat_dependence_of(agent))
+
+
 @pytest.fixture
 def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``result = await copilot_eval(agent, prompt)``: run through the real runtime, get evidence."""
@@ -212,6 +229,7 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
             agent = with_cassette(
                 agent, cassettes, default_model=options["default_model"], default_provider=options["default_provider"]
             )
+        _note_dependence(request.node, agent)
         result = await run_copilot(agent, prompt, **options)
         saved = None
         if evidence_dir is not None:
@@ -266,6 +284,12 @@ def pytest_pycollect_makeitem(collector: Any, name: str, obj: object) -> Any:
         if wanted and not any(getattr(mark, "name", None) == "asyncio" for mark in marks):
             pytest.mark.asyncio(obj)
     yield
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Turn every ``@pytest.mark.copilot_repeat(K, min_pass_rate=P)`` test into K tries with one verdict."""
+    if any(item.get_closest_marker(MARKER) is not None for item in items):
+        wrap_repeated_items(config, items)
 
 
 @pytest.hookimpl(hookwrapper=True)

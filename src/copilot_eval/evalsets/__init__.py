@@ -47,7 +47,15 @@ from copilot_eval.evalsets.platform_record import ExportJoinRecord, PlatformRunR
 from copilot_eval.evalsets.preamble import preamble_lines
 from copilot_eval.evalsets.results_reader import ExportedResult, read_results_export
 from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
-from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord, LimitationStanding
+from copilot_eval.evalsets.run_model import (
+    CaseRepeatRecord,
+    CaseStatus,
+    EvalCaseResult,
+    EvalRun,
+    GradeRecord,
+    JudgeTally,
+    LimitationStanding,
+)
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
 
 __all__ = [
@@ -67,6 +75,7 @@ __all__ = [
     "SEED",
     "SINGLE_RESPONSE",
     "TEMPLATES",
+    "CaseRepeatRecord",
     "CaseStatus",
     "Confidence",
     "ConfidenceMixin",
@@ -83,6 +92,7 @@ __all__ = [
     "ExportJoinRecord",
     "ExportedResult",
     "GradeRecord",
+    "JudgeTally",
     "LimitationStanding",
     "PlatformRunRecord",
     "RuleSet",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
+from copilot_eval.evidence.trajectory.alignment import MatchMode
+from copilot_eval.evidence.trajectory.check import check_trajectory
+from copilot_eval.evidence.trajectory.steps import StepLike
+from copilot_eval.evidence.trajectory.verdict import Metric, TrajectoryMatch
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
@@ -171,6 +176,31 @@ class CopilotResult(BaseModel):
             wanted in (request.message or "").casefold()
             for request in self.host_requests
             if request.kind in ("question", "elicitation")
+        )
+
+    def trajectory(
+        self,
+        steps: Sequence[StepLike],
+        *,
+        turn: int | None = None,
+        mode: MatchMode | str = MatchMode.IN_ORDER,
+        forbidden: Sequence[str | re.Pattern[str]] = (),
+        max_steps: int | None = None,
+        threshold: float | None = None,
+        metric: Metric = "f1",
+        subagent_calls: bool = True,
+    ) -> TrajectoryMatch:
+        """Match expected steps against this session's calls: ``assert m, m.diff()`` (see docs/graders.md)."""
+        return check_trajectory(
+            self,
+            steps,
+            turn=turn,
+            mode=mode,
+            forbidden=forbidden,
+            max_steps=max_steps,
+            threshold=threshold,
+            metric=metric,
+            subagent_calls=subagent_calls,
         )
 
     # -- evidence --------------------------------------------------------------------------

@@ -106,6 +106,7 @@ async def run_unit(
             result=result,  # type: ignore[arg-type]
             turn_index=index,
             evidence_path=saved,
+            turn=turn,
         )
         outcomes.append(
             await graded_result(
