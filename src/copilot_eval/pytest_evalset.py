@@ -57,6 +57,13 @@ def add_options(group: Any) -> None:
         metavar="JUDGE.yaml",
         help="judge agent file for the LLM graders of test-set items",
     )
+    group.addoption(
+        "--copilot-judge-repeat",
+        type=int,
+        default=1,
+        metavar="J",
+        help="ask each LLM judge J times per answer (as `copilot-eval run --judge-repeat`)",
+    )
 
 
 def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
@@ -68,7 +75,12 @@ def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
         agent = load_agent(config.getoption("--copilot-agent"), option=PYTEST_OPTIONS.agent)
         judge_path = config.getoption("--copilot-judge")
         judge = load_agent(judge_path, option=PYTEST_OPTIONS.judge) if judge_path else None
-        graders = build_graders(config.getoption("--copilot-grader"), judge=judge, options=PYTEST_OPTIONS)
+        graders = build_graders(
+            config.getoption("--copilot-grader"),
+            judge=judge,
+            options=PYTEST_OPTIONS,
+            judge_repeat=config.getoption("--copilot-judge-repeat"),
+        )
     except PrepareError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS_KEY] = EvalSetSettings(agent, graders, evidence_dir, Counter())

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from copilot_eval.pytest_evalset import add_options, configure
+from copilot_eval.pytest_repeat import DEPENDENCE_KEY, MARKER, MARKER_HELP, wrap_repeated_items
 from copilot_eval.redaction import contains_secret, redact
 
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
@@ -72,6 +73,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="with --copilot-record: keep what DIR holds and record only the calls it lacks",
     )
     group.addoption(
+        "--copilot-allow-replayed-repeats",
+        action="store_true",
+        default=False,
+        help="let copilot_repeat tests run more than once over --copilot-replay (every try replays the same "
+        "answers; the test says its repeats are not independent)",
+    )
+    group.addoption(
         "--copilot-evidence-dir",
         default=os.environ.get("COPILOT_EVAL_EVIDENCE_DIR"),
         help="write each run's CopilotResult JSON into this directory",
@@ -109,6 +117,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
+    config.addinivalue_line("markers", MARKER_HELP)
     config.stash[_SHARD_KEY] = _shard_option(config.getoption("--copilot-shard", default=None))
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
@@ -149,7 +158,7 @@ def _shard_option(text: str | None) -> Any:
         raise pytest.UsageError(str(exc)) from None
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+def _deselect_other_shards(config: pytest.Config, items: list[pytest.Item]) -> None:
     """With ``--copilot-shard I/N``, deselect the items of the other shards (the same split on every machine)."""
     shard = config.stash.get(_SHARD_KEY, None)
     if shard is None:
@@ -226,6 +235,14 @@ def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path 
             history.add_result(nodeid, result, saved)
 
 
+def _note_dependence(node: pytest.Item, agent: Any) -> None:
+    """Remember whether this run's model could answer differently on another try (for copilot_repeat)."""
+    # imported on use: every pytest session loads this plugin, and most never run an agent
+    from copilot_eval.runs.independence import repeat_dependence_of
+
+    node.stash.setdefault(DEPENDENCE_KEY, []).append(repeat_dependence_of(agent))
+
+
 @pytest.fixture
 def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``result = await copilot_eval(agent, prompt)``: run through the real runtime, get evidence."""
@@ -248,6 +265,7 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
             agent = with_cassette(
                 agent, cassettes, default_model=options["default_model"], default_provider=options["default_provider"]
             )
+        _note_dependence(request.node, agent)
         result = await run_copilot(agent, prompt, **options)
         saved = None
         if evidence_dir is not None:
@@ -302,6 +320,14 @@ def pytest_pycollect_makeitem(collector: Any, name: str, obj: object) -> Any:
         if wanted and not any(getattr(mark, "name", None) == "asyncio" for mark in marks):
             pytest.mark.asyncio(obj)
     yield
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Keep this shard's items (``--copilot-shard I/N``), then turn every
+    ``@pytest.mark.copilot_repeat(K, min_pass_rate=P)`` test into K tries with one verdict."""
+    _deselect_other_shards(config, items)
+    if any(item.get_closest_marker(MARKER) is not None for item in items):
+        wrap_repeated_items(config, items)
 
 
 @pytest.hookimpl(hookwrapper=True)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from copilot_eval.capture import RunFacts, load_event_log, result_from_events
+from copilot_eval.evidence import SCHEMA_VERSION
 
 DATA = Path(__file__).parent / "data"
 
@@ -134,7 +135,7 @@ def test_every_fixture_round_trips_through_native_json(name, tmp_path):
     result = result_from_events(log(name))
     loaded = type(result).load(result.save(tmp_path / "r.json"))
     assert loaded == result
-    assert json.loads((tmp_path / "r.json").read_text())["schema_version"] == 1
+    assert json.loads((tmp_path / "r.json").read_text())["schema_version"] == SCHEMA_VERSION
 
 
 def test_image_bytes_survive_native_json(tmp_path):

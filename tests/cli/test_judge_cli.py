@@ -100,3 +100,41 @@ def test_judge_verdicts_and_reasoning_reach_run_json_and_results_csv(tmp_path):
     judged = CopilotResult.load(out / good["evidencePath"])
     assert judged.success and '"score": 92' in (judged.final_response or "")
     assert Path(good["evidencePath"]).name == "case1-r0.compare-meaning.judge.json"
+
+
+def test_judge_repeat_asks_each_judge_several_times_and_shows_the_cost(tmp_path):
+    test_set, agent, judge = _write(tmp_path)
+    out = tmp_path / "out"
+    done = subprocess.run(
+        [
+            *CLI,
+            "run",
+            str(test_set),
+            "--agent",
+            str(agent),
+            "--grader",
+            "compare_meaning",
+            "--judge",
+            str(judge),
+            "--judge-repeat",
+            "2",
+            "--out",
+            str(out),
+            "--no-progress",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    # A scripted judge agrees with itself: no case is judge unstable, and the calls are counted.
+    assert "LLM judges: 6 calls (2 per answer) for 3 verdicts" in done.stdout
+    assert "judge unstable" not in done.stdout
+    run = json.loads((out / "run.json").read_text())
+    tallies = {r["conversationNumber"]: r["grades"][0]["judge"] for r in run["results"]}
+    assert tallies[1]["calls"] == 2 and tallies[1]["verdicts"] == ["pass", "pass"] and tallies[1]["agreement"] == 1
+    assert (
+        tallies[3]["verdicts"] == ["error", "error"] and tallies[3].get("agreement") is None
+    )  # no verdict to agree on
+    assert (out / "evidence" / "case1-r0.compare-meaning.try2.judge.json").is_file()

@@ -88,6 +88,16 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert _answers(tmp_path / "replayed") == ANSWERS
 
+    # Repeats over a replay are one recording served again: refused unless asked for, then marked.
+    again = ["run", str(test_set), "--agent", str(agent), "--replay", str(cassettes), "--repeat", "2", "--no-progress"]
+    refused = await _cli(*again, "--out", str(tmp_path / "refused"))
+    assert refused.returncode == 2 and "--allow-replayed-repeats" in refused.stderr
+    marked = await _cli(*again, "--allow-replayed-repeats", "--out", str(tmp_path / "marked"))
+    assert marked.returncode == 0, marked.stdout + marked.stderr
+    run = json.loads((tmp_path / "marked" / "run.json").read_text())
+    assert run["repeatsIndependent"] is False and "cassettes replayed from a recording" in run["repeatDependence"]
+    assert "repeats are not independent" in marked.stdout
+
     regraded_dir = tmp_path / "regraded"
     regraded = await _cli(
         "regrade", str(tmp_path / "replayed"), "--grader", "keywords:all:deposit,euro", "--out", str(regraded_dir)

@@ -1,8 +1,10 @@
-"""Third-party MCP servers for tests: the PyPI reference servers and the npm filesystem server.
+"""Third-party MCP servers for tests: the PyPI reference servers and the npm reference servers.
 
 The PyPI servers (``mcp-server-time``, ``mcp-server-git``) come with the ``dev`` extra. The npm
-filesystem server is installed on first use into the tool's cache (``<eval home>/test-servers``),
-at a pinned version, with npm; without npm the tests that need it skip and say why.
+servers (``server-filesystem``, and ``server-everything``, the MCP project's server exercising
+every feature of the protocol) are installed on first use into the tool's cache
+(``<cache root>/test-servers``), each at a pinned version, with npm; without npm the tests that
+need them skip and say why.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from copilot_eval.cache_root import cache_root
 
 FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
 FILESYSTEM_VERSION = "2026.8.31"
+EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
+EVERYTHING_VERSION = "2026.8.31"
 
 
 WARM_START_S = 180.0
@@ -86,31 +90,49 @@ def console_script(name: str) -> str:
     return str(path)
 
 
-def filesystem_server() -> list[str]:
-    """The command line of the npm filesystem server, installing it once into the cache."""
+def _npm_server(package: str, version: str) -> list[str]:
+    """The command line of a pinned npm MCP server, installing it once into the cache."""
     npm = shutil.which("npm")
     node = shutil.which("node")
     if npm is None or node is None:
-        pytest.skip(f"npm and node are needed to install {FILESYSTEM_PACKAGE} (apt-get install npm)")
-    folder = cache_root() / "test-servers" / f"server-filesystem-{FILESYSTEM_VERSION}"
-    entry = folder / "node_modules" / "@modelcontextprotocol" / "server-filesystem" / "dist" / "index.js"
+        pytest.skip(f"npm and node are needed to install {package} (apt-get install npm)")
+    short = package.rsplit("/", 1)[-1]
+    folder = cache_root() / "test-servers" / f"{short}-{version}"
+    entry = folder / "node_modules" / Path(*package.split("/")) / "dist" / "index.js"
     if not entry.is_file():
         folder.mkdir(parents=True, exist_ok=True)
         done = subprocess.run(
-            [
-                npm,
-                "install",
-                "--no-audit",
-                "--no-fund",
-                "--prefix",
-                str(folder),
-                f"{FILESYSTEM_PACKAGE}@{FILESYSTEM_VERSION}",
-            ],
+            [npm, "install", "--no-audit", "--no-fund", "--prefix", str(folder), f"{package}@{version}"],
             capture_output=True,
             text=True,
             timeout=300,
             env={**os.environ, "npm_config_loglevel": "error"},
         )
         if done.returncode != 0 or not entry.is_file():
-            pytest.fail(f"npm install {FILESYSTEM_PACKAGE}@{FILESYSTEM_VERSION} failed: {done.stderr[-2000:]}")
+            pytest.fail(f"npm install {package}@{version} failed: {done.stderr[-2000:]}")
     return [node, str(entry)]
+
+
+def filesystem_server() -> list[str]:
+    """The command line of the npm filesystem server, installing it once into the cache."""
+    return _npm_server(FILESYSTEM_PACKAGE, FILESYSTEM_VERSION)
+
+
+def everything_server() -> list[str]:
+    """The command line of ``server-everything`` over stdio, installing it once into the cache.
+
+    Its tools, as the model sees them under a server named ``ev``: ``ev-echo``, ``ev-get-sum``,
+    ``ev-get-env`` (its whole process environment), ``ev-get-tiny-image``, ``ev-get-annotated-message``,
+    ``ev-get-resource-links``, ``ev-get-resource-reference``, ``ev-get-structured-content``,
+    ``ev-gzip-file-as-resource``, ``ev-trigger-long-running-operation`` (progress),
+    ``ev-toggle-simulated-logging``, ``ev-toggle-subscriber-updates``, ``ev-simulate-research-query``,
+    ``ev-trigger-sampling-request``, and, when the session can answer elicitations (every run of
+    copilot-eval), ``ev-trigger-elicitation-request`` and ``ev-trigger-url-elicitation``.
+    """
+    return [*_npm_server(EVERYTHING_PACKAGE, EVERYTHING_VERSION), "stdio"]
+
+
+def everything_mcp_config(name: str = "ev") -> dict[str, dict[str, object]]:
+    """An agent's ``mcp_servers`` entry for server-everything under ``name``."""
+    command = everything_server()
+    return {name: {"command": command[0], "args": command[1:], "timeout": 60000}}

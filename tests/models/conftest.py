@@ -21,7 +21,7 @@ def runtime_executable() -> str:
 
 def runtime_env() -> dict[str, str]:
     """The runtime's environment, with the tool's shared asset cache."""
-    from copilot_eval.runtime.process.client_factory import runtime_environment
+    from copilot_eval.runtime.process.environment import runtime_environment
 
     return runtime_environment()
 

@@ -49,8 +49,9 @@ def test_differences_name_the_field_and_quote_both_sides() -> None:
 
 
 def test_secrets_in_the_environment_are_never_stored(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MY_PROVIDER_API_KEY", "sk-very-secret-value-123")
-    stored = normalise_body({"messages": [{"role": "user", "content": "key sk-very-secret-value-123 leaked"}]}, None)
+    # Not shaped like a key (an sk- value would be scrubbed by its shape first): found by the variable's name.
+    monkeypatch.setenv("MY_PROVIDER_API_KEY", "very-secret-value-123")
+    stored = normalise_body({"messages": [{"role": "user", "content": "key very-secret-value-123 leaked"}]}, None)
     assert stored["messages"][0]["content"] == "key <redacted> leaked"
 
 

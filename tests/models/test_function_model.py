@@ -79,6 +79,12 @@ def test_a_bad_return_value_and_bad_settings_are_named() -> None:
 
     with pytest.raises(TypeError, match="must return text"):
         read_result(42)
+    with pytest.raises(TypeError, match="a non-empty list of text and CallTool"):
+        read_result(["fine", 42])
+    assert read_result(["Checking", " now.", CallTool("a"), CallTool("b")]) == (
+        "Checking now.",
+        (CallTool("a"), CallTool("b")),
+    )
     with pytest.raises(ValueError, match="websockets"):
         FunctionModel(lambda m, t: "x", transport="websockets")
     with pytest.raises(TypeError, match="callable"):

@@ -9,7 +9,7 @@ import pytest
 
 from copilot_eval.models import InvalidScriptError as ScriptError
 from copilot_eval.models import ScriptedModel
-from copilot_eval.models.scripted.script import COMPUTED, TurnUsage
+from copilot_eval.models.scripted.script import COMPUTED, TurnUsage, parse_rules
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "scripts" / "hello.yaml"
 
@@ -71,8 +71,8 @@ def test_provider_config_placeholder_is_not_a_secret():
     [
         (
             {"rules": [{"turns": [{"text": "ok"}]}, {"turns": [{"txt": "x"}]}]},
-            "s.yaml: rules[1].turns[0]: unknown field 'txt' in turn (expected one of text, tool_calls, error, delay_s, "
-            "malformed, cut_off, times, usage)",
+            "s.yaml: rules[1].turns[0]: unknown field 'txt' in turn (expected one of text, tool_calls, ask_user, error, "
+            "delay_s, malformed, cut_off, times, usage)",
         ),
         (
             {"rules": [{"when": {"prompt_matches": "(unclosed"}, "turns": [{"text": "x"}]}]},
@@ -87,11 +87,19 @@ def test_provider_config_placeholder_is_not_a_secret():
         ({"rulez": []}, "s.yaml: unknown field 'rulez' in script (expected one of rules)"),
         (
             {"rules": [{"turns": [{"delay_s": 3}]}]},
-            "s.yaml: rules[0].turns[0]: a turn needs one of text, tool_calls, error, malformed or cut_off",
+            "s.yaml: rules[0].turns[0]: a turn needs one of text, tool_calls, ask_user, error, malformed or cut_off",
         ),
         (
             {"rules": [{"turns": [{"text": "a", "error": {"status": 500}}]}]},
-            "s.yaml: rules[0].turns[0]: 'error' cannot be combined with text, tool_calls, malformed or cut_off",
+            "s.yaml: rules[0].turns[0]: 'error' cannot be combined with text, tool_calls, ask_user, malformed or cut_off",
+        ),
+        (
+            {"rules": [{"turns": [{"ask_user": {"question": "Which?", "choices": "A-7"}}]}]},
+            "s.yaml: rules[0].turns[0].ask_user.choices: must be a non-empty list of strings",
+        ),
+        (
+            {"rules": [{"turns": [{"ask_user": {"ask": "Which?"}}]}]},
+            "s.yaml: rules[0].turns[0].ask_user: unknown field 'ask' in question (expected one of question, choices)",
         ),
         (
             {"rules": [{"turns": [{"error": {"status": 200}}]}]},
@@ -142,3 +150,24 @@ def test_missing_file_names_the_file(tmp_path):
 def test_websockets_transport_needs_responses():
     with pytest.raises(ScriptError, match="transport 'websockets' needs wire_api 'responses'"):
         ScriptedModel([{"turns": [{"text": "x"}]}], transport="websockets")
+
+
+def test_an_ask_user_turn_is_a_call_of_the_runtimes_ask_user_tool_after_the_other_calls():
+    (rule,) = parse_rules(
+        [
+            {
+                "turns": [
+                    {
+                        "text": "One moment.",
+                        "tool_calls": [{"name": "lookup", "arguments": {}}],
+                        "ask_user": {"question": "Which account, {prompt}?", "choices": ["A-7", "B-2"]},
+                    },
+                    {"ask_user": "Sure?"},
+                ]
+            }
+        ]
+    )
+    first, second = rule.turns
+    assert first.text == "One moment." and [c.name for c in first.tool_calls] == ["lookup", "ask_user"]
+    assert first.tool_calls[1].arguments == {"question": "Which account, {prompt}?", "choices": ["A-7", "B-2"]}
+    assert second.tool_calls[0].arguments == {"question": "Sure?"}

@@ -29,7 +29,7 @@ BALANCE_TOOL = define_tool("get_balance", description="Get a balance", handler=_
 @pytest.fixture(scope="module")
 async def byok_client():
     """A runtime with NO request handler: model calls really go over loopback HTTP."""
-    from copilot_eval.runtime.process.client_factory import runtime_environment
+    from copilot_eval.runtime.process.environment import runtime_environment
     from copilot_eval.runtime.process.locate import locate_runtime
 
     client = CopilotClient(

@@ -1,10 +1,12 @@
 """A provider that echoes the API key in its error bodies: the key must come back nowhere.
 
 A loopback BYOK endpoint answers 401, 429 or 500 (chosen by the prompt) with a body quoting the
-``Authorization`` header, raw, URL-encoded and base64-encoded. Runs go through the real runtime,
-from Python, from pytest (the ``copilot_eval`` fixture, evidence files, JUnit XML, failing
-assertions, captured output and logs) and from ``copilot-eval run``; then every file written and
-everything printed is searched for the key in each of its forms.
+``Authorization`` header, raw, URL-encoded and base64-encoded, and, as gateways that dump their
+configuration do, a secret of the environment that nothing of ours ever read (known only by its
+variable's name) and a token that no variable holds (known only by its shape). Runs go through
+the real runtime, from Python, from pytest (the ``copilot_eval`` fixture, evidence files, JUnit
+XML, failing assertions, captured output and logs) and from ``copilot-eval run``; then every file
+written and everything printed is searched for each of them in each of its forms.
 """
 
 from __future__ import annotations
@@ -31,7 +33,14 @@ ENV = "CANARY_BYOK_KEY"
 MARKER = f"[redacted:{ENV}]"
 # Characters that URL-encoding changes, so the encoded form is a different string to find.
 CANARY = f"sk-canary/{uuid.uuid4().hex[:12]}+{uuid.uuid4().hex[:12]}="
-CANARY_FORMS = {CANARY, quote(CANARY, safe=""), base64.b64encode(CANARY.encode()).decode()}
+NAMED_ENV = "CANARY_GATEWAY_SECRET"  # registered by its name only: no code of ours reads it
+NAMED = f"gateway-{uuid.uuid4().hex}"
+SHAPED = "ghp_" + uuid.uuid4().hex[:20] + uuid.uuid4().hex[:16]  # a GitHub token's shape, in no variable
+CANARY_FORMS = {
+    form
+    for value in (CANARY, NAMED)
+    for form in (value, quote(value, safe=""), base64.b64encode(value.encode()).decode())
+} | {SHAPED}
 STATUSES = (401, 429, 500)
 CLI = [sys.executable, "-m", "copilot_eval.cli.app"]
 pytestmark = [pytest.mark.runtime, pytest.mark.slow]
@@ -49,7 +58,8 @@ class _EchoingProvider(BaseHTTPRequestHandler):
         key = auth.removeprefix("Bearer ")
         message = (
             f"credentials rejected: Authorization: {auth}; key={quote(key, safe='')}; "
-            f"basic={base64.b64encode(key.encode()).decode()}"
+            f"basic={base64.b64encode(key.encode()).decode()}; "
+            f"gateway config: secret={os.environ.get(NAMED_ENV)} upstream={SHAPED}"
         )
         payload = json.dumps({"error": {"message": message, "type": "echo", "code": str(status)}}).encode()
         self.send_response(status)
@@ -76,7 +86,20 @@ def echo_url() -> Iterator[str]:
 @pytest.fixture
 def canary_env(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
     monkeypatch.setenv(ENV, CANARY)
-    return {**os.environ, ENV: CANARY, "COLUMNS": "200"}
+    monkeypatch.setenv(NAMED_ENV, NAMED)
+    return {**os.environ, "COLUMNS": "200"}
+
+
+@pytest.fixture
+async def fresh_pool(canary_env) -> Iterator[object]:
+    """A pool whose runtime starts after the canaries are set: its environment is read then."""
+    from copilot_eval.runtime.process.pool import RuntimePool
+
+    pool = RuntimePool(max_runtimes=3)
+    try:
+        yield pool
+    finally:
+        await pool.close()
 
 
 def _leaks(text: str) -> list[str]:
@@ -107,10 +130,10 @@ def _sessions_dir() -> Path:
     return sessions_dir()
 
 
-async def test_result_error_summary_events_and_evidence_file_hold_no_key(echo_url, canary_env, tmp_path):
+async def test_result_error_summary_events_and_evidence_file_hold_no_key(echo_url, fresh_pool, tmp_path):
     started = time.time()
     agent = CopilotEval(model="echo-model", provider=ByokProvider(base_url=echo_url, api_key_env=ENV), timeout_s=120)
-    results = await asyncio.gather(*(run_copilot(agent, f"case-{code} hello") for code in STATUSES))
+    results = await asyncio.gather(*(run_copilot(agent, f"case-{code} hello", pool=fresh_pool) for code in STATUSES))
     for code, result in zip(STATUSES, results, strict=True):
         assert result.success is False, code
         saved = result.save(tmp_path / f"{code}.json").read_text()
@@ -118,9 +141,8 @@ async def test_result_error_summary_events_and_evidence_file_hold_no_key(echo_ur
             assert _leaks(text) == [], (code, text)
         assert MARKER in json.dumps(result.raw_events), f"HTTP {code}: the echo came back, as a marker"
     assert MARKER in results[1].error and MARKER in results[2].error, "429 and 500 errors quote the body"
-    from copilot_eval.runtime.process.pool import shared_pool
-
-    await shared_pool().drain_cleanups()  # sessions are closed after the results; scan what stays on disk
+    assert f"secret=[redacted:{NAMED_ENV}] upstream=[redacted:github-token]" in results[2].error
+    await fresh_pool.drain_cleanups()  # sessions are closed after the results; scan what stays on disk
     assert _leaking_files(tmp_path, _sessions_dir(), since=started) == {}
 
 
@@ -185,6 +207,7 @@ def test_pytest_output_evidence_and_reports_hold_no_key(echo_url, canary_env, py
     assert f"Last error: 429 credentials rejected: Authorization: Bearer {MARKER}" in printed, (
         "the echoed key was shown in the failure text, as a marker"
     )
+    assert f"[redacted:{NAMED_ENV}]" in printed and "[redacted:github-token]" in printed
     assert len(list((pytester.path / "evidence").glob("*.json"))) == 3
     assert _leaking_files(pytester.path, _sessions_dir(), since=started) == {}
 

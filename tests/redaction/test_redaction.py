@@ -31,6 +31,7 @@ def clean_registry(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(redaction, "_secrets", {})
     monkeypatch.setattr(redaction, "_known_forms", ())
     monkeypatch.setattr(redaction, "_pattern", None)
+    monkeypatch.setattr(redaction, "_environment_read", True)  # this machine's variables stay out of it
 
 
 def test_a_registered_value_is_replaced_by_a_marker_naming_its_variable() -> None:
@@ -137,3 +138,21 @@ def test_capture_and_saved_evidence_carry_no_registered_secret(tmp_path) -> None
     result.error = f"late {KEY}"
     assert not contains_secret(result.save(tmp_path / "r.json").read_text())
     assert not contains_secret(result.summary())
+
+
+def test_the_redactor_is_a_leaf_package() -> None:
+    # Every layer imports it, so it imports nothing of the project but its own modules.
+    import ast
+    from pathlib import Path
+
+    folder = Path(redaction.__file__).parent
+    for module in folder.glob("*.py"):
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+        imported += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        outside = [
+            name
+            for name in imported
+            if name.startswith("copilot_eval") and not name.startswith("copilot_eval.redaction")
+        ]
+        assert outside == [], (module.name, outside)

@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.agent.suggest import unknown_key
+from copilot_eval.models.byok import ByokModel, ByokProvider
 from copilot_eval.models.scripted import ScriptedModel
 
 PYTHON_ONLY = {
@@ -57,6 +58,25 @@ def _model_from_block(value: Any, base: Path) -> dict[str, Any]:
     if "provider" in value:
         fields["provider"] = value["provider"]
     return fields
+
+
+def _sampling_model(value: dict[str, Any], base: Path, problems: list[str]) -> Any:
+    """The `sampling:` model block (the same forms as `model:`) as a model source."""
+    try:
+        fields = _model_from_block(value, base)
+    except _Problem as problem:
+        problems.append(f"sampling.{str(problem).removeprefix('model.').removeprefix('model: ')}")
+        return "decline"
+    if "provider" in fields:
+        try:
+            return ByokModel(str(fields["model"]), ByokProvider(**fields["provider"]))
+        except (ValidationError, TypeError) as error:
+            problems.append(f"sampling.provider: {error}")
+            return "decline"
+    if not isinstance(fields["model"], str) and fields["model"] is not None:
+        return fields["model"]
+    problems.append("sampling: give decline, {scripted: file}, or {name: model, provider: {...}} (a BYOK endpoint)")
+    return "decline"
 
 
 def _resolve_placeholders(value: Any, base: Path) -> Any:
@@ -135,6 +155,8 @@ def read_agent_file(path: str | Path, known: Collection[str]) -> tuple[dict[str,
             fields.update(_model_from_block(fields.pop("model"), base))
         except _Problem as problem:
             problems.append(str(problem))
+    if isinstance(fields.get("sampling"), dict):
+        fields["sampling"] = _sampling_model(fields["sampling"], base, problems)
     if "custom_agents" in fields:
         fields["custom_agents"] = _custom_agents(fields["custom_agents"], base, problems)
     if "skill_directories" in fields:

@@ -11,6 +11,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from copilot_eval.agent.agent_file import agent_file_error, read_agent_file, validation_problems
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
+from copilot_eval.agent.sampling_policy import parse_sampling
+from copilot_eval.agent.user_answers import parse_user_answers
 from copilot_eval.models.base import ModelSource
 from copilot_eval.models.byok import ByokProvider
 
@@ -46,7 +48,14 @@ class CopilotEval(BaseModel):
     max_tool_calls: int | None = Field(default=None, ge=0)
     max_turns: int | None = Field(default=None, ge=1)
     permission_policy: PermissionPolicy = "approve_all"
+    # Questions to the user (ask_user, MCP elicitation) and MCP sampling: see agent/user_answers.py.
+    user_answers: Any = None
+    sampling: Any = "decline"
     audit_requests: bool = False
+    # The runtime, its MCP servers and the agent's shell get the whole environment unless
+    # minimal_env: then only what the runtime needs, plus the pass_env names (fnmatch patterns).
+    minimal_env: bool = False
+    pass_env: tuple[str, ...] = ()
     client_mode: Literal["copilot-cli", "empty"] = "copilot-cli"
     streaming: bool = False
     runtime_path: Path | None = None
@@ -91,12 +100,32 @@ class CopilotEval(BaseModel):
                 raise ValueError(f"tools[{index}]: must be a define_tool() tool or a Python callable")
         return value
 
+    @field_validator("pass_env")
+    @classmethod
+    def _variable_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for index, name in enumerate(value):
+            if not name.strip() or "=" in name:
+                raise ValueError(
+                    f"pass_env.{index}: expected a variable name or pattern (AWS_PROFILE, MYAPP_*), got {name!r}"
+                )
+        return value
+
     @field_validator("permission_policy")
     @classmethod
     def _policy(cls, value: Any) -> Any:
         if isinstance(value, str) and value not in ("approve_all", "deny_all"):
             raise ValueError("must be 'approve_all', 'deny_all' or a callable")
         return value
+
+    @field_validator("user_answers", mode="before")
+    @classmethod
+    def _user_answers(cls, value: Any) -> Any:
+        return parse_user_answers(value)
+
+    @field_validator("sampling", mode="before")
+    @classmethod
+    def _sampling(cls, value: Any) -> Any:
+        return parse_sampling(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> CopilotEval:
@@ -106,6 +135,10 @@ class CopilotEval(BaseModel):
             overlap = set(self.allowed_tools) & set(self.excluded_tools)
             if overlap:
                 raise ValueError(f"allowed_tools and excluded_tools both name {sorted(overlap)}")
+        if self.pass_env and not self.minimal_env:
+            raise ValueError(
+                "pass_env only applies with minimal_env=True (without it the runtime gets every variable already)"
+            )
         if self.client_mode == "empty" and self.allowed_tools is None:
             raise ValueError("client_mode='empty' needs an explicit allowed_tools list")
         return self

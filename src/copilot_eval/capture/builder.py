@@ -8,6 +8,7 @@ from typing import Any
 
 from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
 from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
+from copilot_eval.capture.host_requests import host_requests_of
 from copilot_eval.capture.mcp_servers import mcp_server_statuses, mcp_startup_failure, mcp_warnings
 from copilot_eval.capture.outcome import decide_outcome
 from copilot_eval.capture.run_facts import RunFacts
@@ -16,6 +17,7 @@ from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_suba
 from copilot_eval.capture.tool_calls import tool_calls_of
 from copilot_eval.capture.usage import premium_requests, usage_of
 from copilot_eval.evidence import CaptureError, CopilotResult, RequestAuditRecord, SubagentInvocation
+from copilot_eval.evidence.tool_call import ToolException
 from copilot_eval.redaction import redact, redact_data
 
 BLOCKING_KINDS = frozenset(
@@ -119,6 +121,12 @@ def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts
     result.rate_limit = outcome.rate_limit
 
 
+def _redacted_exception(raised: ToolException | str) -> ToolException | str:
+    if isinstance(raised, ToolException):
+        return ToolException.model_validate(redact_data(raised.model_dump()))
+    return redact(raised)
+
+
 def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
     """The runner's facts with registered secrets scrubbed from every text they carry."""
     if facts is None:
@@ -135,14 +143,21 @@ def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
         cleanup_error=redact(facts.cleanup_error),
         prompt=redact(facts.prompt),
         configuration=redact_data(facts.configuration),
-        tool_exceptions=redact_data(facts.tool_exceptions),
+        tool_exceptions={call_id: _redacted_exception(raised) for call_id, raised in facts.tool_exceptions.items()},
+        tool_results=redact_data(facts.tool_results),
+        tool_messages_sent=redact_data(facts.tool_messages_sent),
         request_audit=audit,
         stop_request=stop_request,
         runtime_exit=redact(facts.runtime_exit),
         exception=redact(facts.exception),
         known_at_timeout=tuple(redact(part) or "" for part in facts.known_at_timeout),
         session_error_note=redact(facts.session_error_note),
+        host_answers=tuple(dataclasses.replace(a, **redact_data(_answer_parts(a))) for a in facts.host_answers),
     )
+
+
+def _answer_parts(answer: Any) -> dict[str, Any]:
+    return {"message": answer.message, "answer": answer.answer, "response": answer.response, "problem": answer.problem}
 
 
 def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFacts | None = None) -> CopilotResult:
@@ -166,6 +181,7 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
     for custom in getattr(agent, "custom_agents", None) or ():
         result.warnings.extend(getattr(custom, "warnings", ()))
     result.mcp_servers = mcp_server_statuses(all_events, facts.mcp_servers if facts is not None else None)
+    result.host_requests = host_requests_of(all_events, facts.host_answers if facts is not None else ())
     if facts is not None:
         result.agent_name = facts.agent_name or result.agent_name
         result.prompt = facts.prompt or result.prompt

@@ -5,14 +5,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+WIRE_ATTRIBUTE = "copilot_eval_wire"
+"""Where the runner leaves the JSON object an SDK event was parsed from (see runtime.sdk_internals)."""
+
 ROOT = ""
 """Scope key of the root agent: events without an ``agentId`` belong to it."""
 
 
 def as_event_dict(event: Any) -> dict[str, Any]:
-    """The ``SessionEvent.to_dict()`` form of an SDK event or of an already-decoded dict."""
+    """An event as a dict: a decoded dict as it is, an SDK event as the runtime sent it when the
+    runner kept that (the typed form drops annotations and sampling messages), else ``to_dict()``."""
     if isinstance(event, Mapping):
         return dict(event)
+    wire = getattr(event, WIRE_ATTRIBUTE, None)
+    if isinstance(wire, Mapping):
+        return dict(wire)
     to_dict = getattr(event, "to_dict", None)
     if callable(to_dict):
         # Duck-typed so capture never has to import the SDK (about a second of import time).

@@ -6,6 +6,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.evidence import RequestAuditRecord, SkillDiscovery, StopReason
+from copilot_eval.evidence.tool_call import ToolException
+
+
+@dataclass(frozen=True)
+class HostAnswer:
+    """How the runner answered one request to the host (a question, an elicitation, a sampling).
+
+    The request itself and, for questions and elicitations, the answer are in the session's
+    events; what only the runner knows is which policy decided and what went wrong. A sampling
+    answer is only here: the runtime's completion event does not carry it. ``request_id`` is known
+    for sampling only (the SDK hands the other two handlers no id); those are matched to their
+    events by kind and message, in order.
+    """
+
+    kind: str
+    message: str | None
+    answered_by: str
+    action: str | None = None
+    answer: Any = None
+    response: dict[str, Any] | None = None
+    problem: str | None = None
+    request_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -43,15 +65,24 @@ class RunFacts:
     prompt: str | None = None
     # Handlers that never returned and were given up on: their outcome is unknown.
     abandoned_call_ids: frozenset[str] = field(default_factory=frozenset)
-    # call id -> "ExceptionType: message" of a Python handler that raised; the runtime only
-    # reports a generic failure text, so this is the only place the real exception survives.
-    tool_exceptions: dict[str, str] = field(default_factory=dict)
+    # call id -> what a Python handler raised (a ToolException, or its "ExceptionType: message"
+    # text); the model and the runtime get only the SDK's generic failure text, so this is the
+    # only place the real exception survives.
+    tool_exceptions: dict[str, ToolException | str] = field(default_factory=dict)
+    # call id -> (result type, text for the model, error) a Python handler handed the runtime.
+    tool_results: dict[str, tuple[str, str, str | None]] = field(default_factory=dict)
+    # call id -> the tool message of that call as the model's requests carried it; only where the
+    # run sees the requests (an in-process model source, or audit_requests=True).
+    tool_messages_sent: dict[str, str] = field(default_factory=dict)
     cleanup_error: str | None = None
     # The runtime's MCP server list taken before the first prompt (rows of name, status, error,
     # optional); None when the run had no MCP servers or never got that far.
     mcp_servers: list[dict[str, Any]] | None = None
+    # How each request to the host (question, elicitation, sampling) was answered, in order.
+    host_answers: tuple[HostAnswer, ...] = ()
 
     def __post_init__(self) -> None:
         # Accept any iterable of ids from the runner, but keep the record immutable.
         object.__setattr__(self, "abandoned_call_ids", frozenset(self.abandoned_call_ids))
         object.__setattr__(self, "known_at_timeout", tuple(self.known_at_timeout))
+        object.__setattr__(self, "host_answers", tuple(self.host_answers))

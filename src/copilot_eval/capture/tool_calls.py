@@ -12,12 +12,16 @@ from collections.abc import Iterable
 from typing import Any
 
 from copilot_eval.capture.events import event_data, event_id, event_type, list_or_empty, text_or_none
+from copilot_eval.capture.progress import progress_by_call
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.tool_output import read_tool_output
 from copilot_eval.evidence import CaptureError, ToolCall
 from copilot_eval.evidence.capture_error import CaptureErrorKind
+from copilot_eval.evidence.tool_call import ToolException
 
 _CANCEL_CODES = {"cancelled", "canceled", "aborted", "abort"}
+# The result types a tool result can have (the SDK's ToolResultType); a failed completion carries it as its code.
+_RESULT_TYPES = ("success", "failure", "rejected", "denied", "timeout")
 _ABANDONED_TEXT = "the handler had not returned when the run ended; it was abandoned and its outcome is unknown"
 
 
@@ -168,8 +172,9 @@ def _apply_completion(
                 message="tool.execution_complete without a boolean success",
             )
         )
-    output = read_tool_output(data.get("result"), is_mcp=call.mcp_server_name is not None)
+    output = read_tool_output(data.get("result"), mcp_server=call.mcp_server_name, failed=call.success is False)
     call.result, call.detailed_result, call.structured_result = output.text, output.detailed, output.structured
+    call.content_items = output.items
     if output.images:
         call.image_content, call.image_media_type = output.images[0].content, output.images[0].media_type
         call.additional_images = output.images[1:]
@@ -181,6 +186,7 @@ def _apply_completion(
         )
     message, code = _error_text(data)
     call.error = message
+    call.result_type = "success" if call.success is True else code if code in _RESULT_TYPES else None
     if call.success is False and ((code or "").lower() in _CANCEL_CODES or "cancel" in (message or "").lower()):
         errors.append(
             CaptureError(
@@ -195,22 +201,46 @@ def _apply_completion(
     _apply_facts(call, facts, errors=errors)
 
 
+def _exception_record(raised: ToolException | str) -> ToolException:
+    if isinstance(raised, ToolException):
+        return raised
+    kind, _, message = raised.partition(": ")  # "ValueError: message", as older runners kept it
+    return ToolException(type=kind, message=message)
+
+
+def _apply_python_handler(call: ToolCall, facts: RunFacts) -> None:
+    """What a Python handler raised or handed the runtime, which the completion event only half shows."""
+    call_id = call.call_id or ""
+    raised = facts.tool_exceptions.get(call_id)
+    if raised is not None:
+        # The runtime reported (and the model was told) only a generic failure: the exception is the news.
+        call.exception = _exception_record(raised)
+        call.error, call.success, call.result_type = str(call.exception), False, "failure"
+    handed = facts.tool_results.get(call_id)
+    if handed is not None:
+        result_type, text_for_model, error = handed
+        call.result_type = result_type
+        if result_type != "success":
+            # The completion of a failed result keeps no text for the model (a rejected or denied
+            # one carries it as its error); the handler's own error says what went wrong.
+            call.error = error or call.error
+            call.sent_to_model = text_for_model if text_for_model != call.result else None
+
+
 def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[CaptureError]) -> None:
     if facts is None or call.call_id is None:
         return
-    exception = facts.tool_exceptions.get(call.call_id)
-    if exception is not None:
-        runtime_text = call.error
-        call.error = (
-            exception if runtime_text in (None, exception) else f"{exception} (runtime reported: {runtime_text})"
-        )
-        call.success = False
+    _apply_python_handler(call, facts)
+    sent = facts.tool_messages_sent.get(call.call_id)
+    if sent is not None and sent != call.result:
+        call.sent_to_model = sent
     if call.call_id in facts.abandoned_call_ids:
         # The handler never returned: any completion the runtime reported is the runner's own
         # abandonment notice, not the tool's outcome, which stays unknown.
         call.completion_received = False
         call.success = None
         call.result = call.detailed_result = call.structured_result = None
+        call.result_type = call.sent_to_model = None
         call.error = _ABANDONED_TEXT
         errors.append(
             CaptureError(
@@ -225,6 +255,7 @@ def tool_calls_of(
     events: Iterable[dict[str, Any]], *, scope: str, facts: RunFacts | None, errors: list[CaptureError]
 ) -> list[ToolCall]:
     """The tool calls of one agent scope, in first-seen order; problems go to ``errors``."""
+    events = list(events)
     calls: dict[str, ToolCall] = {}
     ledger = _Ledger(errors)
     completions: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
@@ -256,6 +287,9 @@ def tool_calls_of(
             )
             continue
         _apply_completion(call, data, event, facts, errors)
+    for call_id, progress in progress_by_call(events).items():
+        if call_id in calls:
+            calls[call_id].progress = progress
     completed = {call_id for call_id, _, _ in completions}
     for call in calls.values():
         if call.call_id in completed:

@@ -1,4 +1,4 @@
-"""The output part of a ``tool.execution_complete``: text, detailed text, images, MCP payload.
+"""The output part of a ``tool.execution_complete``: text, detailed text, content items, images, MCP payload.
 
 Images were measured with runtime 1.0.102: a Python tool returning
 ``ToolResult(binary_results_for_llm=[ToolBinaryResult(data=<base64>, mime_type="image/png")])``
@@ -14,9 +14,10 @@ import binascii
 from dataclasses import dataclass, field
 from typing import Any
 
+from copilot_eval.capture.content_items import failure_prefix, read_content_items
 from copilot_eval.capture.events import text_or_none
 from copilot_eval.capture.mcp_result import read_mcp_result
-from copilot_eval.evidence import ToolImage
+from copilot_eval.evidence import ContentItem, ToolImage
 
 
 @dataclass
@@ -26,40 +27,44 @@ class ToolOutput:
     text: str | None = None
     detailed: str | None = None
     images: list[ToolImage] = field(default_factory=list)
+    items: list[ContentItem] = field(default_factory=list)
     structured: Any = None
     mismatch: str | None = None
     unreadable: list[str] = field(default_factory=list)
 
 
-def _image_items(result: dict[str, Any]) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    for key in ("contents", "binaryResultsForLlm"):
-        entries = result.get(key)
-        if isinstance(entries, list):
-            items.extend(e for e in entries if isinstance(e, dict) and e.get("type") == "image")
-    return items
+def _collect_images(result: dict[str, Any], items: list[ContentItem], output: ToolOutput) -> None:
+    """Images of the content items, then those only a Python tool's binary results hold, each once."""
+    seen: set[tuple[bytes, str | None]] = set()
 
+    def add(content: bytes, media_type: str | None) -> None:
+        if (content, media_type) not in seen:
+            seen.add((content, media_type))
+            output.images.append(ToolImage(content=content, media_type=media_type))
 
-def _decode_images(result: dict[str, Any], output: ToolOutput) -> None:
-    seen: set[tuple[str, str | None]] = set()
-    for item in _image_items(result):
-        data, media_type = item.get("data"), text_or_none(item.get("mimeType"))
+    for item in items:
+        if item.type == "image" and item.data is not None:
+            add(item.data, item.mime_type)
+    entries = result.get("binaryResultsForLlm")
+    for entry in entries if isinstance(entries, list) else []:
+        if not (isinstance(entry, dict) and entry.get("type") == "image"):
+            continue
+        data, media_type = entry.get("data"), text_or_none(entry.get("mimeType"))
         if not isinstance(data, str):
             output.unreadable.append("image item without base64 data")
             continue
-        if (data, media_type) in seen:
-            continue
-        seen.add((data, media_type))
         try:
-            content = base64.b64decode(data, validate=True)
+            add(base64.b64decode(data, validate=True), media_type)
         except (binascii.Error, ValueError):
             output.unreadable.append("image item whose data is not valid base64")
-            continue
-        output.images.append(ToolImage(content=content, media_type=media_type))
 
 
-def read_tool_output(result: Any, *, is_mcp: bool) -> ToolOutput:
-    """Read a completion's ``result`` object; ``None`` yields an output with nothing captured."""
+def read_tool_output(result: Any, *, mcp_server: str | None, failed: bool = False) -> ToolOutput:
+    """Read a completion's ``result`` object; ``None`` yields an output with nothing captured.
+
+    ``mcp_server`` names the server of an MCP tool (``None`` for any other tool): only an MCP
+    result's text is explained against its content items and structured part.
+    """
     output = ToolOutput()
     if result is None:
         return output
@@ -68,11 +73,16 @@ def read_tool_output(result: Any, *, is_mcp: bool) -> ToolOutput:
         return output
     output.text = text_or_none(result.get("content"))
     output.detailed = text_or_none(result.get("detailedContent"))
-    _decode_images(result, output)
-    if is_mcp and output.text is not None:
+    contents = read_content_items(result.get("contents"))
+    output.items = contents.items
+    output.unreadable.extend(contents.problems)
+    _collect_images(result, contents.items, output)
+    if mcp_server is not None and output.text is not None:
         # The event's own structuredContent is the evidence where the runtime carries it.
         structured = result.get("structuredContent")
-        kwargs = {"structured_content": structured} if structured is not None else {}
-        reading = read_mcp_result(output.text, result.get("contents"), **kwargs)
+        kwargs: dict[str, Any] = {"structured_content": structured} if structured is not None else {}
+        items = contents.items if isinstance(result.get("contents"), list) else None
+        prefix = failure_prefix(mcp_server) if failed else ""
+        reading = read_mcp_result(output.text, items, failure_prefix=prefix, **kwargs)
         output.structured, output.mismatch = reading.structured, reading.problem
     return output

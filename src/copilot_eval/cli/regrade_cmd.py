@@ -24,6 +24,9 @@ def regrade(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A folder written by `copilot-eval run --out`.")],
     grader: Annotated[list[str], typer.Option("--grader", help="Grader spec, repeatable (as for `run`).")],
     judge_path: Annotated[Path | None, typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
+    judge_repeat: Annotated[
+        int, typer.Option("--judge-repeat", min=1, help="Ask each LLM judge J times per answer (as for `run`).")
+    ] = 1,
     out: Annotated[Path | None, typer.Option("--out", help="New run folder (default: RUN_DIR-regraded-TIME).")] = None,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
@@ -33,14 +36,15 @@ def regrade(
     from rich.console import Console
 
     from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs.prepare import PrepareError, build_graders, load_agent
+    from copilot_eval.runs.prepare import PrepareError, build_graders, check_graders_fit, load_agent
     from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
 
     try:
         # The same agent loading and grader building as `copilot-eval run` (runs/prepare.py).
         judge = load_agent(judge_path, option="--judge") if judge_path is not None else None
-        graders = build_graders(grader, judge=judge)
+        graders = build_graders(grader, judge=judge, judge_repeat=judge_repeat)
         _, test_set = read_saved_run(run_dir)
+        check_graders_fit(test_set, graders, run_dir / "test-set.json")
     except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
     out = out or run_dir.with_name(f"{run_dir.name}-regraded-{datetime.now():%Y%m%d-%H%M%S}")

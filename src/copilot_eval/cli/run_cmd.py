@@ -1,8 +1,9 @@
 """`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write run.json, results.csv and report.html.
 
-Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under``; 2 bad
-input (a missing or unreadable set, agent file or grader spec is named in one line; every problem
-of an invalid set is printed; an executor that cannot run the agent says why before anything runs);
+Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under`` or a case
+missed ``--min-pass-rate``; 2 bad input (a missing or unreadable set, agent file or grader spec is
+named in one line; every problem of an invalid set is printed; ``--repeat`` over ``--replay`` without
+``--allow-replayed-repeats``; an executor that cannot run the agent says why before anything runs);
 3 the executor lost every worker (what finished is kept; continue with ``--resume``);
 130 interrupted (what finished is kept; continue with ``--resume``).
 """
@@ -38,6 +39,13 @@ def _profile_option(profile: str | None) -> str | None:
     return profile
 
 
+def _fraction(value: float | None) -> float | None:
+    """``--min-pass-rate`` as a fraction: 0.8 stays 0.8, 80 becomes 0.8 (1 is all tries)."""
+    if value is None:
+        return None
+    return value / 100 if value > 1 else value
+
+
 def run(
     test_set_path: Annotated[Path, typer.Argument(metavar="SET", help="Test set: .csv or .json.")],
     agent_paths: Annotated[
@@ -53,12 +61,40 @@ def run(
         typer.Option(
             "--grader",
             help="Grader spec, repeatable: exact, "
-            "keywords:all:a,b, similarity:0.7, capability:tool:NAME, compare_meaning[:50], "
+            "keywords:all:a,b, similarity:0.7, capability:tool:NAME, trajectory:FILE, compare_meaning[:50], "
             "general_quality, labels:ok=pass,bad=fail. Default: similarity.",
         ),
     ] = None,
     judge_path: Annotated[Path | None, typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
+    judge_repeat: Annotated[
+        int,
+        typer.Option(
+            "--judge-repeat",
+            min=1,
+            help="Ask each LLM judge J times per answer: the majority decides, disagreement marks the case "
+            "'judge unstable'.",
+        ),
+    ] = 1,
     repeat: Annotated[int, typer.Option("--repeat", min=1, help="Play every case N times (pass@k, pass^k).")] = 1,
+    min_pass_rate: Annotated[
+        float | None,
+        typer.Option(
+            "--min-pass-rate",
+            min=0,
+            max=100,
+            help="Give each case one verdict over its --repeat tries: pass when at least this share of its "
+            "graded tries passed (a fraction such as 0.8, or a percent such as 80); errors are not tries. "
+            "Exit 1 when a case misses it.",
+        ),
+    ] = None,
+    allow_replayed_repeats: Annotated[
+        bool,
+        typer.Option(
+            "--allow-replayed-repeats",
+            help="Run --repeat over --replay anyway: every try replays the same answers, and the run is "
+            "marked as not independent.",
+        ),
+    ] = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Sessions run in parallel.")] = 4,
     out: Annotated[Path | None, typer.Option("--out", help="Output directory (default: eval-runs/SET-TIME).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")] = False,
@@ -157,11 +193,12 @@ def run(
 
     from rich.console import Console
 
-    from copilot_eval.evalsets.repeat_stats import flaky_cases, pass_rates
     from copilot_eval.reports.after_run import baseline_problem, write_run_reports
+    from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, run_eval_set
     from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
+    from copilot_eval.runs.independence import refuse_replayed_repeats
     from copilot_eval.runs.prepare import PrepareError, prepare_run
 
     if data_type not in (None, "SingleTurn", "Conversation"):
@@ -174,6 +211,12 @@ def run(
         recording=bool(record or replay or record_missing),
         discard=discard_passing,
     )
+    refusal = refuse_replayed_repeats(
+        repeat, replaying=replay is not None, allowed=allow_replayed_repeats, option="--allow-replayed-repeats"
+    )
+    if refusal is not None:
+        raise _bad_input(refusal)
+    rate = _fraction(min_pass_rate)
     try:
         prepared = prepare_run(
             test_set_path,
@@ -182,6 +225,7 @@ def run(
             judge_path=judge_path,
             profile=_profile_option(profile),
             data_type=data_type,
+            judge_repeat=judge_repeat,
         )
     except PrepareError as exc:
         raise _bad_input(str(exc)) from None
@@ -226,6 +270,7 @@ def run(
             resume=resume,
             progress=not no_progress,
             validate=False,
+            min_pass_rate=rate,
             **spread,
             history=history,
         )
@@ -242,6 +287,7 @@ def run(
                 resume=resume,
                 progress=not no_progress,
                 validate=False,
+                min_pass_rate=rate,
                 agent_file=agent_paths[0],
                 **spread,
             )
@@ -267,12 +313,6 @@ def run(
             f"shard {shard_info.label()}: {len({r.conversation_number for r in result.results or []})} conversations; "
             "merge the shards' folders with `copilot-eval merge`"
         )
-    if repeat > 1:
-        at_k, all_k = pass_rates(result)
-        shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
-        extra.append(
-            f"pass@{repeat} {shown[0]}, pass^{repeat} {shown[1]}; flaky cases: {flaky_cases(result) or 'none'}"
-        )
     if discard_passing:
         extra.append(
             f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases"
@@ -282,10 +322,16 @@ def run(
     extra.extend(_record_history([out], history))
     print_summary(result, test_set, console, extra=extra + reports.lines)
     reports.print_comparison(console)
+    missed = failing_cases(result)
+    if missed:
+        shown = ", ".join(case_label(record) for record in missed)
+        console.print(f"[red]{len(missed)} case(s) below --min-pass-rate {percent(rate)}: {shown}[/]")
     if fail_under is not None and result.general_quality_percent < fail_under:
         # Nothing graded is no score at all: it cannot meet a threshold, and is not a 0 % either.
         score = f"{result.general_quality_percent:g}%" if result.graded else "none (nothing could be graded)"
         console.print(f"[red]score {score} is below --fail-under {fail_under:g}[/]")
+        raise typer.Exit(EXIT_BELOW_THRESHOLD)
+    if missed:
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
 
 

@@ -48,7 +48,15 @@ from copilot_eval.evalsets.preamble import preamble_lines
 from copilot_eval.evalsets.results_reader import ExportedResult, read_results_export
 from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
 from copilot_eval.evalsets.run_execution import ConcurrencyChange, ExecutionRecord, RetryRecord, WorkerInfo
-from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord, LimitationStanding
+from copilot_eval.evalsets.run_model import (
+    CaseRepeatRecord,
+    CaseStatus,
+    EvalCaseResult,
+    EvalRun,
+    GradeRecord,
+    JudgeTally,
+    LimitationStanding,
+)
 from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
 
@@ -69,6 +77,7 @@ __all__ = [
     "SEED",
     "SINGLE_RESPONSE",
     "TEMPLATES",
+    "CaseRepeatRecord",
     "CaseStatus",
     "ConcurrencyChange",
     "Confidence",
@@ -87,6 +96,7 @@ __all__ = [
     "ExportJoinRecord",
     "ExportedResult",
     "GradeRecord",
+    "JudgeTally",
     "LimitationStanding",
     "MergeRecord",
     "PlatformRunRecord",

@@ -37,6 +37,28 @@ class LimitationStanding(StrEnum):
     CONFIRMED = "confirmed"  # a re-run or another surface answered the same questions well
 
 
+class JudgeTally(CamelModel):
+    """How an LLM judge reached its verdict on one answer: each call's verdict, their agreement, their cost.
+
+    ``agreement`` is the share of the readable verdicts (pass or fail) that agree with the
+    majority, ``None`` when no call gave one. Below 1 the judge is unstable on this answer: its
+    verdict says as much about the judge as about the agent. Token counts are ``None`` when any
+    call's count is unknown.
+    """
+
+    calls: int = Field(ge=1, description="Judge calls made for this answer (--judge-repeat).")
+    verdicts: list[CaseStatus] = Field(description="Each call's verdict, in order.")
+    agreement: float | None = Field(default=None, ge=0, le=1)
+    input_tokens: int | None = Field(default=None, ge=0)
+    output_tokens: int | None = Field(default=None, ge=0)
+    premium_requests: float | None = Field(default=None, ge=0)
+
+    @property
+    def unstable(self) -> bool:
+        """The calls disagreed on pass or fail."""
+        return self.agreement is not None and self.agreement < 1
+
+
 class GradeRecord(CamelModel):
     """One grader's verdict on one case, as plain data (the grading layer fills it)."""
 
@@ -46,6 +68,7 @@ class GradeRecord(CamelModel):
     passing_score: float | None = None
     explanation: str | None = None
     evidence_path: str | None = Field(default=None, description="The grader's own evidence (a judge's session).")
+    judge: JudgeTally | None = Field(default=None, description="An LLM judge's calls for this verdict.")
     error_reason: str | None = Field(
         default=None,
         description="Why the grader could not grade, as the platform names it (e.g. AgentResponseIsNullOrEmpty).",
@@ -102,6 +125,40 @@ class EvalCaseResult(CamelModel):
         if self.status is not None:
             return self.status
         return CaseStatus.PASS if self.passed else CaseStatus.FAIL
+
+    @property
+    def judge_unstable(self) -> bool:
+        """Some LLM judge's calls disagreed on this answer: the verdict is the judge's doubt, not the agent's."""
+        return any(grade.judge is not None and grade.judge.unstable for grade in self.grades)
+
+
+class CaseRepeatRecord(CamelModel):
+    """One case over the repeats of a run, as run.json keeps it (``caseRepeats``); see evalsets.repeat_stats.
+
+    ``tries`` are the graded attempts (pass or fail); ``errors`` (error or unknown) are reported
+    apart and are not tries. Rates are fractions 0..1, ``None`` without a graded try.
+    """
+
+    conversation_number: int
+    turn: int = Field(default=1, ge=1)
+    attempts: int = Field(ge=0, description="Times the case was played.")
+    tries: int = Field(ge=0, description="Attempts with a pass or fail verdict: what the pass rate is over.")
+    passes: int = Field(ge=0)
+    errors: int = Field(ge=0, description="Attempts that could not be graded (error or unknown), not tries.")
+    pass_rate: float | None = Field(default=None, ge=0, le=1)
+    pass_rate_interval: list[float] | None = Field(
+        default=None, description="The pass rate's 95 % Wilson score interval [low, high], fractions 0..1."
+    )
+    verdict: CaseStatus | None = Field(
+        default=None,
+        description="With a minimum pass rate (minPassRate): pass when at least that share of the tries "
+        "passed, fail below, error with no try; absent without one.",
+    )
+    judge_unstable: bool = Field(
+        default=False,
+        description="An LLM judge disagreed with itself on some try: the judge's variance, not a flaky agent.",
+    )
+    flaky: bool = Field(default=False, description="Passed some tries and failed others, the judge steady.")
 
 
 class EvalRun(ConfidenceMixin):
@@ -160,6 +217,23 @@ class EvalRun(ConfidenceMixin):
         default_factory=list,
         description="What confirmed runtimeLimitation, in words (a re-run, another surface that answered well).",
     )
+    min_pass_rate: float | None = Field(
+        default=None,
+        ge=0,
+        le=1,
+        description="The share of its graded tries each case had to pass (--min-pass-rate), 0..1; absent without one.",
+    )
+    case_repeats: list[CaseRepeatRecord] | None = Field(
+        default=None, description="Each case over its repeats (runs played more than once, or with minPassRate)."
+    )
+    repeats_independent: bool | None = Field(
+        default=None,
+        description="Whether the repeats could differ in the model's answers: false when they were replayed "
+        "from cassettes or answered by a scripted or function model; absent for a run played once.",
+    )
+    repeat_dependence: str | None = Field(
+        default=None, description="Why the repeats are not independent samples, when they are not."
+    )
     platform_run: PlatformRunRecord | None = Field(
         default=None, description="The platform run this record was read from (absent for runs made here)."
     )
@@ -217,4 +291,12 @@ class EvalRun(ConfidenceMixin):
         return self
 
 
-__all__ = ["CaseStatus", "EvalCaseResult", "EvalRun", "GradeRecord", "LimitationStanding"]
+__all__ = [
+    "CaseRepeatRecord",
+    "CaseStatus",
+    "EvalCaseResult",
+    "EvalRun",
+    "GradeRecord",
+    "JudgeTally",
+    "LimitationStanding",
+]

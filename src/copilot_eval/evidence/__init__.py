@@ -2,6 +2,8 @@
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.content import ContentItem, ToolProgress
+from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.played_on import PlayedOn
@@ -9,7 +11,7 @@ from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
 from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
-from copilot_eval.evidence.tool_call import ToolCall, ToolImage
+from copilot_eval.evidence.tool_call import ToolCall, ToolException, ToolImage
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost
 
@@ -17,8 +19,10 @@ __all__ = [
     "SCHEMA_VERSION",
     "STOP_REASONS",
     "CaptureError",
+    "ContentItem",
     "CopilotResult",
     "DiscoveredSkill",
+    "HostRequest",
     "McpServerStatus",
     "ModelPrice",
     "PermissionRecord",
@@ -29,7 +33,9 @@ __all__ = [
     "StopReason",
     "SubagentInvocation",
     "ToolCall",
+    "ToolException",
     "ToolImage",
+    "ToolProgress",
     "Turn",
     "UsageEntry",
     "estimate_cost",

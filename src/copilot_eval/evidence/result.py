@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.played_on import PlayedOn
@@ -19,11 +21,19 @@ from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
+from copilot_eval.evidence.trajectory.alignment import MatchMode
+from copilot_eval.evidence.trajectory.check import check_trajectory
+from copilot_eval.evidence.trajectory.steps import StepLike
+from copilot_eval.evidence.trajectory.verdict import Metric, TrajectoryMatch
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""Version of the native JSON form. 2 added content items, tool progress, host requests and each
+tool call's result type, message sent to the model and exception; files of version 1 are still
+read (what they lack is empty: they never recorded it)."""
+READABLE_VERSIONS = frozenset({1, 2})
 
 
 class SubagentInvocation(BaseModel):
@@ -74,6 +84,7 @@ class CopilotResult(BaseModel):
     session_premium_requests: float | None = None
     subagent_invocations: list[SubagentInvocation] = Field(default_factory=list)
     permissions: list[PermissionRecord] = Field(default_factory=list)
+    host_requests: list[HostRequest] = Field(default_factory=list)  # questions, elicitation, sampling
     capture_errors: list[CaptureError] = Field(default_factory=list)
     mcp_servers: list[McpServerStatus] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
@@ -141,6 +152,61 @@ class CopilotResult(BaseModel):
             if all(key in args and args[key] == value for key, value in arguments.items()):
                 return True
         return False
+
+    def tool_returned_resource(self, uri: str, *, tool: str | None = None) -> bool:
+        """Whether some call (of ``tool``, when given) returned a link to, or embedded, this resource."""
+        calls = self.tool_calls_for(tool) if tool is not None else self.all_tool_calls
+        return any(call.returned_resource(uri) for call in calls)
+
+    # -- requests to the host --------------------------------------------------------------
+    @property
+    def questions_asked(self) -> list[HostRequest]:
+        """The agent's own questions to the user (the ``ask_user`` tool), in order."""
+        return [request for request in self.host_requests if request.kind == "question"]
+
+    @property
+    def elicitations(self) -> list[HostRequest]:
+        """MCP servers' requests for user input (forms and URLs), in order."""
+        return [request for request in self.host_requests if request.kind == "elicitation"]
+
+    @property
+    def sampling_requests(self) -> list[HostRequest]:
+        """MCP servers' requests for LLM sampling, in order."""
+        return [request for request in self.host_requests if request.kind == "sampling"]
+
+    def user_was_asked(self, text: str) -> bool:
+        """Whether a question or an elicitation put to the user contained ``text`` (case-insensitive)."""
+        wanted = text.casefold()
+        return any(
+            wanted in (request.message or "").casefold()
+            for request in self.host_requests
+            if request.kind in ("question", "elicitation")
+        )
+
+    def trajectory(
+        self,
+        steps: Sequence[StepLike],
+        *,
+        turn: int | None = None,
+        mode: MatchMode | str = MatchMode.IN_ORDER,
+        forbidden: Sequence[str | re.Pattern[str]] = (),
+        max_steps: int | None = None,
+        threshold: float | None = None,
+        metric: Metric = "f1",
+        subagent_calls: bool = True,
+    ) -> TrajectoryMatch:
+        """Match expected steps against this session's calls: ``assert m, m.diff()`` (see docs/graders.md)."""
+        return check_trajectory(
+            self,
+            steps,
+            turn=turn,
+            mode=mode,
+            forbidden=forbidden,
+            max_steps=max_steps,
+            threshold=threshold,
+            metric=metric,
+            subagent_calls=subagent_calls,
+        )
 
     # -- evidence --------------------------------------------------------------------------
     @property
@@ -249,19 +315,39 @@ class CopilotResult(BaseModel):
 
     @classmethod
     def load(cls, path: str | Path) -> CopilotResult:
-        """Read a result written by :meth:`save`, refusing unknown schema versions."""
+        """Read a result written by :meth:`save` (this version or an older one), refusing unknown versions."""
         data = json.loads(Path(path).read_text(encoding="utf-8"))
-        version = data.get("schema_version")
-        if version != SCHEMA_VERSION:
-            raise ValueError(f"{path}: schema_version {version!r} is not supported (expected {SCHEMA_VERSION})")
+        version = data.get("schema_version") if isinstance(data, dict) else None
+        if version not in READABLE_VERSIONS:
+            readable = ", ".join(str(v) for v in sorted(READABLE_VERSIONS))
+            raise ValueError(f"{path}: schema_version {version!r} is not supported (this version reads {readable})")
         data.pop("derived", None)
-        return cls.model_validate(data)
+        return cls.model_validate(upgrade_result_data(data))
 
     def summary(self) -> str:
         """A one-line human description of the execution (not a verdict on the task)."""
         tools = len(self.all_tool_calls)
         state = "ok" if self.success else f"failed ({self.stop_reason}: {self.error})"
         return redact(f"{state}; {len(self.turns)} turns, {tools} tool calls, tokens={self.token_usage}")
+
+
+def upgrade_result_data(data: dict[str, Any]) -> dict[str, Any]:
+    """The saved form of an older schema version as the current one (children included).
+
+    Version 1 had no content items, progress, host requests, result types, messages sent to the
+    model or exceptions: they stay empty, since a file of that version never recorded them; its
+    tool calls keep their text, error, images and structured result.
+    """
+    data = {**data, "schema_version": SCHEMA_VERSION}
+    invocations = data.get("subagent_invocations")
+    if isinstance(invocations, list):
+        data["subagent_invocations"] = [
+            {**item, "result": upgrade_result_data(item["result"])}
+            if isinstance(item, dict) and isinstance(item.get("result"), dict)
+            else item
+            for item in invocations
+        ]
+    return data
 
 
 def result_to_dict(result: CopilotResult) -> dict[str, Any]:

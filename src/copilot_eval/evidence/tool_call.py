@@ -7,6 +7,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from copilot_eval.evidence.content import ContentItem, ToolProgress
+
 
 class ToolImage(BaseModel):
     """An image a tool returned, kept as bytes with its media type."""
@@ -15,6 +17,18 @@ class ToolImage(BaseModel):
 
     content: bytes
     media_type: str | None = None
+
+
+class ToolException(BaseModel):
+    """What a Python tool raised: kept in the evidence only; the model was sent the SDK's standard failure text."""
+
+    type: str
+    message: str
+    traceback: list[str] = Field(default_factory=list)
+    """The innermost frames, ``file:line in function``, outermost first (the handler's own code)."""
+
+    def __str__(self) -> str:
+        return f"{self.type}: {self.message}" if self.message else self.type
 
 
 class ToolCall(BaseModel):
@@ -41,10 +55,21 @@ class ToolCall(BaseModel):
     image_media_type: str | None = None
     additional_images: list[ToolImage] = Field(default_factory=list)
     mcp_server_name: str | None = None
+    # Every content item of the result in order (MCP tools); ``result`` stays the runtime's text.
+    content_items: list[ContentItem] = Field(default_factory=list)
+    progress: ToolProgress | None = None  # None: the tool sent no progress notification
     agent_id: str | None = None
     parent_call_id: str | None = None
     turn_id: str | None = None
     duration_ms: float | None = None
+    # The tool's result type as the runtime was told it: success, failure, rejected, denied or
+    # timeout (None when not known).
+    result_type: str | None = None
+    # The tool message the model was actually sent for this call, when it differs from ``result``
+    # (a failure's text, a built-in tool's longer error); None when the run could not see it.
+    sent_to_model: str | None = None
+    # What a Python tool raised (type, message, traceback summary); never shown to the model.
+    exception: ToolException | None = None
 
     @property
     def evidence_complete(self) -> bool:
@@ -57,6 +82,24 @@ class ToolCall(BaseModel):
     def outcome(self) -> str:
         """The tool's outcome in one word: "ok", "failed" or "unknown" (not an evidence verdict)."""
         return {True: "ok", False: "failed", None: "unknown"}[self.success]
+
+    @property
+    def resource_links(self) -> list[ContentItem]:
+        """The resource links the tool returned (``uri``, ``name``, ``title``, ``mime_type`` ...), in order."""
+        return [item for item in self.content_items if item.type == "resource_link"]
+
+    @property
+    def embedded_resources(self) -> list[ContentItem]:
+        """The resources the tool embedded in its result (text, or bytes with size and sha256), in order."""
+        return [item for item in self.content_items if item.type == "resource"]
+
+    def content_of_type(self, kind: str) -> list[ContentItem]:
+        """The content items of one type (``text``, ``image``, ``audio``, ``resource_link``, ``resource``)."""
+        return [item for item in self.content_items if item.type == kind]
+
+    def returned_resource(self, uri: str) -> bool:
+        """Whether the tool returned a link to, or embedded, the resource with this URI."""
+        return any(item.uri == uri for item in self.content_items if item.type in ("resource_link", "resource"))
 
     def argument(self, key: str, default: Any = None) -> Any:
         """One argument of the call, or ``default`` when absent or arguments were not captured."""

@@ -18,6 +18,7 @@ from typing import Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import CaseStatus, EvalTestCase
 from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.grading.judge_votes import JudgeCall, combine_calls
 from copilot_eval.grading.protocol import CaseEvidence, Grade, ungradable
 
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
@@ -70,26 +71,36 @@ class LlmJudge:
         raise NotImplementedError
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
-        """Ask the judge; errors of the agent, the reference or the judge become ``error`` grades."""
+        """Ask the judge once; errors of the agent, the reference or the judge become ``error`` grades."""
+        if (error := ungradable(self.name, case, evidence, needs_reference=self.needs_reference)) is not None:
+            return error
+        return combine_calls(self.name, [await self.ask(case, evidence)])
+
+    async def ask(self, case: EvalTestCase, evidence: CaseEvidence, *, attempt: int = 1) -> JudgeCall:
+        """One judge call on a gradable answer: its grade and its session (``attempt`` names its evidence file)."""
         # imported on use: running a judge loads the Copilot SDK (about 0.6 s); deterministic graders never need it
         from copilot_eval.runtime.session.runner import run_copilot
 
-        if (error := ungradable(self.name, case, evidence, needs_reference=self.needs_reference)) is not None:
-            return error
         prompt = self.template.safe_substitute(self.prompt_fields(case, evidence))
         try:
             result = await run_copilot(self.judge, prompt, pool=self.pool)
         except Exception as exc:
-            return Grade(self.name, CaseStatus.ERROR, f"judge could not run: {type(exc).__name__}: {exc}")
-        path = self._save(result, evidence)
+            return JudgeCall(
+                Grade(self.name, CaseStatus.ERROR, f"judge could not run: {type(exc).__name__}: {exc}"), None
+            )
+        path = self._save(result, evidence, attempt)
         if not result.success:
-            return Grade(self.name, CaseStatus.ERROR, f"judge call failed: {result.error}", evidence_path=path)
+            return JudgeCall(
+                Grade(self.name, CaseStatus.ERROR, f"judge call failed: {result.error}", evidence_path=path), result
+            )
         parsed = parse_judge_answer(result.final_response)
         grade = self.verdict(parsed) if parsed is not None else None
         if grade is None:
             shown = (result.final_response or "").strip().replace("\n", " ")[:120]
-            return Grade(self.name, CaseStatus.ERROR, f"unreadable judge answer: {shown!r}", evidence_path=path)
-        return Grade(
+            return JudgeCall(
+                Grade(self.name, CaseStatus.ERROR, f"unreadable judge answer: {shown!r}", evidence_path=path), result
+            )
+        graded = Grade(
             grade.method,
             grade.status,
             grade.reason,
@@ -98,14 +109,17 @@ class LlmJudge:
             details={**grade.details, "judge": parsed},
             evidence_path=path,
         )
+        return JudgeCall(graded, result)
 
-    def _save(self, result: CopilotResult, evidence: CaseEvidence) -> str | None:
+    def _save(self, result: CopilotResult, evidence: CaseEvidence, attempt: int = 1) -> str | None:
         if evidence.evidence_path is None:
             return None
         case_path = Path(evidence.evidence_path)
-        # The turns of a conversation share one session file; each turn's judge needs its own.
+        # The turns of a conversation share one session file; each turn's judge needs its own,
+        # and so does each call of a repeated judge.
         turn = f".turn{evidence.turn_index + 1}" if evidence.turn_index else ""
-        path = case_path.with_name(f"{case_path.stem}{turn}.{_slug(self.name)}.judge.json")
+        again = f".try{attempt}" if attempt > 1 else ""
+        path = case_path.with_name(f"{case_path.stem}{turn}.{_slug(self.name)}{again}.judge.json")
         return str(result.save(path))
 
 

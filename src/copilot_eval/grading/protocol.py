@@ -7,10 +7,11 @@ runtime, an empty reference, a judge that broke); it is never a pass and never t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from copilot_eval.evalsets import CaseStatus, EvalTestCase, GradeRecord
+from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet, GradeRecord, JudgeTally
 from copilot_eval.evidence.result import CopilotResult
 
 
@@ -26,6 +27,9 @@ class CaseEvidence:
     result: CopilotResult
     turn_index: int = 0
     evidence_path: str | None = None
+    # The case's 1-based turn among the rows sharing its conversationNumber (what names it in a run):
+    # turn_index + 1 in a conversation, but a single-turn case repeating a number is turn 2 in a session of its own.
+    turn: int | None = None
 
     @property
     def runtime_error(self) -> str | None:
@@ -50,6 +54,7 @@ class Grade:
     passing_score: float | None = None
     details: dict[str, Any] = field(default_factory=dict)
     evidence_path: str | None = None
+    judge: JudgeTally | None = None  # an LLM judge's calls, verdicts, agreement and cost
 
     def to_record(self) -> GradeRecord:
         """This grade as the plain GradeRecord stored on an EvalCaseResult."""
@@ -60,6 +65,7 @@ class Grade:
             passing_score=self.passing_score,
             explanation=self.reason,
             evidence_path=self.evidence_path,
+            judge=self.judge,
         )
 
 
@@ -81,6 +87,16 @@ NO_REFERENCE = "no reference answer for this case"
 def needs_reference(grader: object) -> bool:
     """Whether ``grader`` compares with the case's reference answer (graders say so with ``needs_reference``)."""
     return bool(getattr(grader, "needs_reference", False))
+
+
+def fit_problems(graders: Sequence[object], test_set: EvalTestSet) -> list[str]:
+    """What the graders find wrong with ``test_set`` before a run (graders say so with ``fit_problems``)."""
+    problems: list[str] = []
+    for grader in graders:
+        check = getattr(grader, "fit_problems", None)
+        if callable(check):
+            problems += check(test_set)
+    return problems
 
 
 def ungradable(
@@ -107,4 +123,13 @@ def passed_if(condition: bool) -> CaseStatus:
     return CaseStatus.PASS if condition else CaseStatus.FAIL
 
 
-__all__ = ["NO_REFERENCE", "CaseEvidence", "Grade", "Grader", "needs_reference", "passed_if", "ungradable"]
+__all__ = [
+    "NO_REFERENCE",
+    "CaseEvidence",
+    "Grade",
+    "Grader",
+    "fit_problems",
+    "needs_reference",
+    "passed_if",
+    "ungradable",
+]

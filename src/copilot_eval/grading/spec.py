@@ -12,10 +12,14 @@ from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
 from copilot_eval.grading.exact import ExactMatch, Normalisation
 from copilot_eval.grading.general_quality import GeneralQuality
+from copilot_eval.grading.judge import LlmJudge
+from copilot_eval.grading.judge_votes import RepeatedJudge
 from copilot_eval.grading.keywords import KeywordMatch
 from copilot_eval.grading.labels import LabelClassifier
 from copilot_eval.grading.protocol import Grader
 from copilot_eval.grading.similarity import DEFAULT_THRESHOLD, TextSimilarity
+from copilot_eval.grading.trajectory import TrajectoryGrader
+from copilot_eval.grading.trajectory_file import TrajectoryFileError
 
 #: Every spec form, shown in help and in error messages.
 SPEC_FORMS: dict[str, str] = {
@@ -24,6 +28,7 @@ SPEC_FORMS: dict[str, str] = {
     "similarity": f"similarity | similarity:PASS  (a fraction 0-1 or a percent, default {DEFAULT_THRESHOLD}; "
     "scores are recorded 0-100)",
     "capability": "capability:tool:NAME,skill:NAME,subagent:NAME  (a bare NAME is a tool)",
+    "trajectory": "trajectory:FILE  (a YAML file of expected steps per conversation and turn; see docs/graders.md)",
     "compare_meaning": "compare_meaning | compare_meaning:PASS_SCORE  (0-100, default 50; needs --judge)",
     "general_quality": "general_quality  (needs --judge)",
     "labels": "labels:LABEL=pass,LABEL=fail  (needs --judge)",
@@ -81,12 +86,19 @@ def _labels(spec: str, args: str) -> dict[str, bool]:
 
 
 def parse_grader_spec(
-    spec: str, *, judge: Any = None, pool: Any = None, option: str = "--grader", judge_option: str = "--judge"
+    spec: str,
+    *,
+    judge: Any = None,
+    pool: Any = None,
+    option: str = "--grader",
+    judge_option: str = "--judge",
+    judge_repeat: int = 1,
 ) -> Grader:
     """Build the grader a spec names; ``judge`` is the judge CopilotEval for judge graders.
 
-    ``option`` and ``judge_option`` are the option names errors speak of (the pytest plugin's
-    differ from the command line's).
+    A judge grader with ``judge_repeat`` above 1 asks the judge that many times per answer
+    (``RepeatedJudge``). ``option`` and ``judge_option`` are the option names errors speak of (the
+    pytest plugin's differ from the command line's).
     """
     name, _, args = spec.strip().partition(":")
     name = name.strip().lower().replace("-", "_")
@@ -95,8 +107,11 @@ def parse_grader_spec(
     if name in JUDGE_GRADERS and judge is None:
         why = f"this grader is an LLM judge: give a judge agent file with {judge_option}"
         raise GraderSpecError(_message(spec, why, name, option))
+    if judge_repeat < 1:
+        raise GraderSpecError(f"judge repeat must be at least 1, got {judge_repeat}")
     try:
-        return _build(spec, name, args, judge, pool)
+        grader = _build(spec, name, args, judge, pool)
+        return RepeatedJudge(grader, judge_repeat) if judge_repeat > 1 and isinstance(grader, LlmJudge) else grader
     except _Bad as exc:
         raise GraderSpecError(_message(spec, exc.why, exc.name, option)) from None
     except ValueError as exc:
@@ -122,6 +137,13 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
         return TextSimilarity(_number(spec, name, args) if args else DEFAULT_THRESHOLD)
     if name == "capability":
         return _capability(spec, args)
+    if name == "trajectory":
+        if not args.strip():
+            raise _fail(spec, "name the trajectory file", name)
+        try:
+            return TrajectoryGrader.from_file(args.strip())
+        except TrajectoryFileError as exc:
+            raise _fail(spec, str(exc), name) from None
     if name == "compare_meaning":
         return CompareMeaning(judge, pass_score=_number(spec, name, args) if args else DEFAULT_PASS_SCORE, pool=pool)
     if name == "general_quality":

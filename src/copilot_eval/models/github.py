@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import os
 
-from copilot_eval.redaction import register_secret
+from copilot_eval.redaction import GITHUB_TOKEN_VARIABLES, register_secret
 
-TOKEN_ENV_VARS = ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
+TOKEN_ENV_VARS = GITHUB_TOKEN_VARIABLES  # the redactor registers them whatever the model; read here in that order
 
 
 def github_token_from_env() -> str | None:

@@ -1,17 +1,26 @@
 """Run versus run: which cases improved, regressed, stayed, changed, appeared or disappeared.
 
-Cases are matched by conversation number, turn and repeat, or, when every case of both runs has the
+Cases are matched by conversation number and turn, or, when every case of both runs has the
 platform's test case id (runs of Copilot Studio's evaluation API), by that id. A move to ``pass`` is an improvement and a
 move away from it a regression. A move between ``fail``, ``error`` and ``unknown`` is reported as
 *changed*: one side was not graded, so it says nothing about the agent getting better or worse
 (an error is never an agent failure), yet it is a status change a reviewer must see.
+
+When either run played its cases more than once, each case is compared over its tries, never
+try by try as if the tries were separate cases: its status is its verdict at the run's minimum
+pass rate (or, without one, pass when every graded try passed), and the two pass rates get a
+per-case two-sided Fisher exact test (``p_value``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from copilot_eval.evalsets.repeat_stats import CaseRepeats, case_repeats, fisher_exact
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
+
+SIGNIFICANT = 0.05
+"""A per-case p-value below this marks the change of its pass rate as significant."""
 
 KINDS: tuple[str, ...] = ("regressed", "improved", "changed", "new", "removed", "unchanged")
 """Every kind of case change, most urgent first (the order reports list them in)."""
@@ -36,6 +45,30 @@ class CaseChange:
     before_scores: dict[str, float] = field(default_factory=dict)
     after_scores: dict[str, float] = field(default_factory=dict)
     after_reason: str | None = None
+    before_tries: CaseRepeats | None = None  # set when the runs were repeated: the case over its tries
+    after_tries: CaseRepeats | None = None
+
+    @property
+    def p_value(self) -> float | None:
+        """Two-sided Fisher exact p-value that the case passes at the same rate in both runs (repeated runs)."""
+        if self.before_tries is None or self.after_tries is None:
+            return None
+        before, after = self.before_tries, self.after_tries
+        return fisher_exact(before.passes, before.graded, after.passes, after.graded)
+
+    @property
+    def significant(self) -> bool:
+        """The pass rate moved more than chance over these tries would (p below 0.05)."""
+        return self.p_value is not None and self.p_value < SIGNIFICANT
+
+    @property
+    def rates(self) -> str | None:
+        """``8/10 -> 3/10 (p=0.023)`` for a repeated case; ``None`` otherwise."""
+        if self.before_tries is None and self.after_tries is None:
+            return None
+        shown = [f"{t.passes}/{t.graded}" if t is not None else "-" for t in (self.before_tries, self.after_tries)]
+        p = self.p_value
+        return f"{shown[0]} -> {shown[1]}" + ("" if p is None else f" (p={p:.3g})")
 
     @property
     def kind(self) -> str:
@@ -110,6 +143,62 @@ def _renumbered(baseline: EvalRun, candidate: EvalRun) -> dict[tuple[int, int, i
     return keyed
 
 
+def _over_tries(stats: CaseRepeats | None, min_pass_rate: float | None) -> CaseStatus | None:
+    if stats is None:
+        return None
+    if min_pass_rate is not None:
+        return stats.verdict(min_pass_rate)
+    if stats.graded == 0:
+        return CaseStatus.ERROR
+    return CaseStatus.PASS if stats.passes == stats.graded else CaseStatus.FAIL
+
+
+def _mean_scores(results: list[EvalCaseResult]) -> dict[str, float]:
+    scores: dict[str, list[float]] = {}
+    for result in results:
+        for method, score in _scores(result).items():
+            scores.setdefault(method, []).append(score)
+    return {method: round(sum(values) / len(values), 4) for method, values in scores.items()}
+
+
+def _grouped(keyed: dict[tuple[int, int, int], EvalCaseResult]) -> dict[tuple[int, int], list[EvalCaseResult]]:
+    groups: dict[tuple[int, int], list[EvalCaseResult]] = {}
+    for (number, turn, _), result in sorted(keyed.items()):
+        groups.setdefault((number, turn), []).append(result)
+    return groups
+
+
+def _compare_over_tries(
+    baseline: EvalRun,
+    candidate: EvalRun,
+    keyed: tuple[dict[tuple[int, int, int], EvalCaseResult], dict[tuple[int, int, int], EvalCaseResult]],
+    questions: dict[tuple[int, int], str] | None,
+) -> list[CaseChange]:
+    """One change per case, each side the case over its tries (never one change per try)."""
+    before, after = _grouped(keyed[0]), _grouped(keyed[1])
+    changes = []
+    for key in sorted(set(before) | set(after)):
+        old, new = before.get(key, []), after.get(key, [])
+        old_tries = case_repeats(old)[0] if old else None
+        new_tries = case_repeats(new)[0] if new else None
+        changes.append(
+            CaseChange(
+                conversation_number=key[0],
+                turn=key[1],
+                repeat_index=0,
+                before=_over_tries(old_tries, baseline.min_pass_rate),
+                after=_over_tries(new_tries, candidate.min_pass_rate),
+                question=(questions or {}).get(key),
+                before_scores=_mean_scores(old),
+                after_scores=_mean_scores(new),
+                after_reason=next((r.failure_reason for r in new if r.failure_reason), None),
+                before_tries=old_tries,
+                after_tries=new_tries,
+            )
+        )
+    return changes
+
+
 def compare_runs(
     baseline: EvalRun, candidate: EvalRun, *, questions: dict[tuple[int, int], str] | None = None
 ) -> RunComparison:
@@ -121,6 +210,8 @@ def compare_runs(
     before, after = keyed(baseline), keyed(candidate)
     if _all_have_case_ids(baseline, candidate):
         before = _renumbered(baseline, candidate)
+    if any(r.repeat_index for run in (baseline, candidate) for r in run.results or []):
+        return RunComparison(baseline, candidate, _compare_over_tries(baseline, candidate, (before, after), questions))
     changes = []
     for key in sorted(set(before) | set(after)):
         old, new = before.get(key), after.get(key)
@@ -140,4 +231,4 @@ def compare_runs(
     return RunComparison(baseline=baseline, candidate=candidate, changes=changes)
 
 
-__all__ = ["KINDS", "CaseChange", "RunComparison", "compare_runs"]
+__all__ = ["KINDS", "SIGNIFICANT", "CaseChange", "RunComparison", "compare_runs"]

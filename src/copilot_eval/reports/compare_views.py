@@ -23,7 +23,11 @@ def _status(value: Any) -> str:
 
 
 def _deltas(change: CaseChange) -> str:
-    return ", ".join(f"{method} {delta:+g}" for method, delta in change.score_deltas.items()) or "-"
+    scores = ", ".join(f"{method} {delta:+g}" for method, delta in change.score_deltas.items())
+    rates = change.rates
+    if rates is not None:  # a repeated case: its pass rates over its tries, and whether they differ beyond chance
+        rates = f"passed {rates}" + (" significant" if change.significant else "")
+    return "; ".join(part for part in (rates, scores) if part) or "-"
 
 
 def _delta(comparison: RunComparison) -> str:

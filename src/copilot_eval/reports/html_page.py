@@ -25,6 +25,7 @@ h1 { font-size: 22px; margin: 8px 0; } h2 { font-size: 17px; margin: 22px 0 8px;
 .badge { display: inline-block; padding: 0 7px; border-radius: 10px; color: #fff; font-size: 12px; font-weight: 600; }
 .badge.pass { background: var(--pass); } .badge.fail { background: var(--fail); }
 .badge.error { background: var(--error); } .badge.unknown, .badge.skipped { background: var(--unknown); }
+.badge.judge-unstable { background: #8e44ad; }
 .banner { border: 2px solid var(--error); background: #fff8c5; border-radius: 6px; padding: 10px 14px; margin: 12px 0; }
 .banner ul { margin: 4px 0 0 18px; padding: 0; }
 table { border-collapse: collapse; width: 100%; margin: 6px 0; }
@@ -61,7 +62,7 @@ def esc(value: Any) -> str:
 def badge(status: str | None) -> str:
     """A coloured status badge (pass, fail, error, unknown, skipped)."""
     word = (status or "unknown").lower()
-    return f'<span class="badge {esc(word)}">{esc(word)}</span>'
+    return f'<span class="badge {esc(word.replace(" ", "-"))}">{esc(word)}</span>'
 
 
 def pre(value: Any) -> str:

@@ -7,11 +7,23 @@ from typing import Any
 
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets.conversations import case_turns
-from copilot_eval.evalsets.repeat_stats import flaky_cases, pass_rates, repeat_stats
+from copilot_eval.evalsets.repeat_stats import repeat_stats
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.html_platform import platform_html
+from copilot_eval.reports.repeat_words import (
+    case_flag,
+    case_label,
+    case_records,
+    judge_calls_text,
+    judge_cost_line,
+    rate_text,
+    repeat_lines,
+    shown_status,
+    shows_repeats,
+    tries_of,
+)
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.run_words import NOTHING_GRADED, confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.svg_charts import bar_chart
@@ -66,29 +78,27 @@ def _summary_cards(folder: RunFolder) -> str:
 
 def _repeats(folder: RunFolder) -> str:
     run = folder.run
-    if not any(r.repeat_index for r in run.results or []):
+    if not shows_repeats(run):
         return ""
-    stats = repeat_stats(run)
-    k = max(s.attempts for s in stats)
-    at_k, all_k = pass_rates(run)
-    shown = [esc(f"{v:g}%") if v is not None else "unknown" for v in (at_k, all_k)]
-    flaky = flaky_cases(run)
-    rows = [
-        [
-            esc(s.conversation_number if s.turn == 1 else f"{s.conversation_number} turn {s.turn}"),
-            esc(s.attempts),
-            esc(s.graded),
-            esc(s.passes),
-            esc({True: "yes", False: "no", None: "unknown"}[s.pass_at_k]),
-            esc({True: "yes", False: "no", None: "unknown"}[s.pass_all_k]),
-            "flaky" if s.flaky else "",
-        ]
-        for s in stats
-    ]
-    return (
-        f'<h2 id="repeats">Repeats</h2><p>pass@{k} {shown[0]}, pass^{k} {shown[1]}; flaky cases: '
-        f"{esc(', '.join(map(str, flaky)) or 'none')}</p>"
-        + table(["case", "attempts", "graded", "passes", f"pass@{k}", f"pass^{k}", ""], rows)
+    records = case_records(run) or []
+    stats = {(s.conversation_number, s.turn): s for s in repeat_stats(run)}
+    k = tries_of(run)
+    rows = []
+    for record in records:
+        s = stats.get((record.conversation_number, record.turn))
+        rows.append(
+            [
+                esc(case_label(record)),
+                esc(record.attempts),
+                esc(rate_text(record)),
+                esc({True: "yes", False: "no", None: "unknown"}[s.pass_at_k if s else None]),
+                esc({True: "yes", False: "no", None: "unknown"}[s.pass_all_k if s else None]),
+                esc(case_flag(record)),
+            ]
+        )
+    lines = "".join(f"<p>{esc(line)}</p>" for line in repeat_lines(run))
+    return f'<h2 id="repeats">Repeats</h2>{lines}' + table(
+        ["case", "attempts", "pass rate over graded tries", f"pass@{k}", f"pass^{k}", "verdict"], rows
     )
 
 
@@ -106,12 +116,13 @@ def _grades(result: EvalCaseResult, folder: RunFolder) -> str:
             esc(grade.score),
             esc(grade.passing_score),
             esc(grade.explanation or ""),
+            esc(judge_calls_text(grade.judge) if grade.judge else ""),
         ]
         if platform:
             data = ", ".join(f"{key}: {value}" for key, value in (grade.data or {}).items())
             row += [esc(grade.error_reason or ""), esc(data)]
         rows.append([*row, f'<a href="{esc(link)}">judge evidence</a>' if link else ""])
-    head = ["grader", "verdict", "score", "passing score", "reasoning"]
+    head = ["grader", "verdict", "score", "passing score", "reasoning", "judge calls"]
     head += ["error reason", "data"] if platform else []
     return "<h3>Graders</h3>" + table([*head, ""], rows)
 
@@ -132,7 +143,8 @@ def _case(
         else ""
     )
     summary = (
-        f"{badge(status.value)} <b>{esc(_label(result, repeats))}</b> {esc(question or result.case_id or '')}{reason}"
+        f"{badge(shown_status(result))} <b>{esc(_label(result, repeats))}</b> "
+        f"{esc(question or result.case_id or '')}{reason}"
     )
     parts = [
         f'<p class="muted">platform test case id: {esc(result.case_id)}</p>' if result.case_id else "",
@@ -203,6 +215,7 @@ def run_report_html(folder: RunFolder) -> str:
         _summary_cards(folder)
         + _limitation_banner(run)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
+        + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + _repeats(folder)
         + platform_html(run.platform_run, snapshot_link=_snapshot_link(folder))
         + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")

@@ -3,6 +3,16 @@
 from __future__ import annotations
 
 from copilot_eval.evalsets.run_model import CaseStatus, EvalRun
+from copilot_eval.reports.repeat_words import (
+    case_flag,
+    case_label,
+    case_records,
+    judge_cost_line,
+    rate_text,
+    repeat_lines,
+    shown_status,
+    shows_repeats,
+)
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 
 
@@ -25,11 +35,19 @@ def run_summary_markdown(run: EvalRun) -> str:
             "",
             f"> **{heading}:** {_cell(run.runtime_limitation, 600)}" + (f" {_cell(confirmed)}" if confirmed else ""),
         ]
-    bad = [r for r in run.results or [] if r.effective_status is not CaseStatus.PASS]
+    notes = [line for line in [*repeat_lines(run), judge_cost_line(run)] if line]
+    lines += ["", *(f"- {_cell(line, 600)}" for line in notes)] if notes else []
+    if shows_repeats(run):
+        lines += ["", "| case | attempts | pass rate over graded tries | verdict |", "| --- | --- | --- | --- |"]
+        lines += [
+            f"| {_cell(case_label(r))} | {r.attempts} | {_cell(rate_text(r))} | {_cell(case_flag(r))} |"
+            for r in case_records(run) or []
+        ]
+    bad = [r for r in run.results or [] if r.effective_status is not CaseStatus.PASS or r.judge_unstable]
     if bad:
         lines += ["", "| case | turn | repeat | status | reason |", "| --- | --- | --- | --- | --- |"]
         lines += [
-            f"| {r.conversation_number} | {r.turn or 1} | {r.repeat_index or 0} | {r.effective_status.value} | "
+            f"| {r.conversation_number} | {r.turn or 1} | {r.repeat_index or 0} | {shown_status(r)} | "
             f"{_cell(r.failure_reason)} |"
             for r in bad
         ]

@@ -6,6 +6,17 @@ from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.reports.repeat_words import (
+    JUDGE_UNSTABLE,
+    case_flag,
+    case_label,
+    case_records,
+    judge_cost_line,
+    rate_text,
+    repeat_lines,
+    shown_status,
+    shows_repeats,
+)
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 
 #: The rich style of each case status, wherever a status is printed.
@@ -35,13 +46,32 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
         cells = [str(result.conversation_number) + (f".{turn}" if turn > 1 else "")]
         if repeats:
             cells.append(str(result.repeat_index or 0))
+        style = "magenta" if result.judge_unstable else STATUS_STYLE[status]
         cells += [
-            f"[{STATUS_STYLE[status]}]{status.value}[/]",
+            f"[{style}]{shown_status(result)}[/]",
             _cut(questions.get((result.conversation_number, turn)) or result.case_id, 40),
             _cut(result.actual_response),
             _cut(result.failure_reason, 70),
         ]
         table.add_row(*cells)
+    return table
+
+
+def repeat_table(run: EvalRun) -> Any:
+    """A rich Table with one row per case over its tries (rate, interval, verdict); ``None`` for a run played once."""
+    from rich.table import Table
+
+    if not shows_repeats(run):
+        return None
+    table = Table(title="each case over its tries", show_lines=False)
+    for name in ("case", "tries", "pass rate", "verdict"):
+        table.add_column(name, overflow="fold")
+    for record in case_records(run) or []:
+        flag = case_flag(record)
+        style = "magenta" if JUDGE_UNSTABLE in flag else STATUS_STYLE.get(record.verdict, "") if record.verdict else ""
+        table.add_row(
+            case_label(record), str(record.attempts), rate_text(record), f"[{style}]{flag}[/]" if style else flag
+        )
     return table
 
 
@@ -57,8 +87,11 @@ def totals_line(run: EvalRun) -> str:
 def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: list[str] | None = None) -> None:
     """Print the table, the totals, extra lines (repeats, outputs) and the limitation if any."""
     console.print(summary_table(run, test_set))
+    if (repeats := repeat_table(run)) is not None:
+        console.print(repeats)
     console.print(totals_line(run))
-    for line in extra or []:
+    judges = judge_cost_line(run)
+    for line in [*repeat_lines(run), *([judges] if judges else []), *(extra or [])]:
         console.print(line)
     if run.note:
         console.print(f"[dim]{run.note}[/]")
@@ -68,4 +101,4 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
         console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
 
 
-__all__ = ["STATUS_STYLE", "print_summary", "summary_table", "totals_line"]
+__all__ = ["STATUS_STYLE", "print_summary", "repeat_table", "summary_table", "totals_line"]

@@ -118,6 +118,7 @@ async def grade_unit(
             result=result,  # type: ignore[arg-type]
             turn_index=index,
             evidence_path=saved,
+            turn=turn,
         )
         outcomes.append(
             await graded_result(

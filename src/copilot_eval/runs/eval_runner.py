@@ -35,7 +35,8 @@ from copilot_eval.evalsets import (
     turn_numbers,
     validate_eval_test_set,
 )
-from copilot_eval.grading.protocol import Grader, needs_reference
+from copilot_eval.evalsets.repeat_stats import repeat_records
+from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.case_runner import Unit, grade_unit
@@ -43,6 +44,7 @@ from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.dispatch import DEFAULT_RATE_LIMIT_RETRIES, Dispatcher
 from copilot_eval.runs.executor import Executor, ExecutorError, LocalExecutor
 from copilot_eval.runs.fingerprints import test_set_fingerprint
+from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.progress import RunProgress
 from copilot_eval.runs.shards import units_of_shard
@@ -71,11 +73,12 @@ def plan_units(test_set: EvalTestSet, repeat: int) -> list[Unit]:
 
 
 def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[str]:
-    """Refuse a run only when a grader needs reference answers and no case has one, naming both."""
+    """Refuse a run when a grader needs reference answers and no case has one, or a grader's file does not fit the set."""
+    fit = fit_problems(graders, test_set)
     if any(case.response.strip() for case in test_set.cases):
-        return []  # cases without one get the error "no reference answer for this case", one by one
+        return fit  # cases without one get the error "no reference answer for this case", one by one
     numbers = ", ".join(str(n) for n in dict.fromkeys(case.conversation_number for case in test_set.cases))
-    return [
+    return fit + [
         f"grader {getattr(g, 'name', type(g).__name__)!r} needs a reference answer and no case has one "
         f"(conversationNumber {numbers}); fill in the response column or choose graders that need none "
         "(general_quality, labels, capability, keywords)"
@@ -94,12 +97,16 @@ def summarise(
     fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
     note: str | None = None,
     confidence: Confidence = Confidence.CONFIRMED,
+    min_pass_rate: float | None = None,
+    repeat_dependence: str | None = None,
 ) -> EvalRun:
     """Build the EvalRun from case results: counts, score over graded cases, limitation and its standing.
 
     ``confidence`` is about the record itself: CONFIRMED for a run measured from its own evidence
     (the default), SOURCE-INSPECTED for one read from an export. A suspected limitation does not
-    lower it; the limitation has its own standing.
+    lower it; the limitation has its own standing. A run with repeats (or a ``min_pass_rate``)
+    keeps each case over its tries, and whether those tries were independent (``repeat_dependence``
+    says why not).
     """
     results = sorted(results, key=lambda r: (r.repeat_index or 0, r.conversation_number, r.turn or 1))
     count = {status: sum(r.effective_status is status for r in results) for status in CaseStatus}
@@ -113,6 +120,9 @@ def summarise(
     if ungradable:
         notes.append(f"{ungradable} of {len(results)} results could not be graded and are not in the score")
     evidence = sorted({r.evidence_path for r in results if r.evidence_path})
+    repeated = any(r.repeat_index for r in results)
+    if repeated and repeat_dependence:
+        notes.append(repeat_dependence)
     return EvalRun(
         test_set_name=test_set.name,
         run_at=started,
@@ -130,6 +140,10 @@ def summarise(
         confidence=confidence if results else Confidence.UNCONFIRMED,
         evidence=evidence,
         note="; ".join(notes) or None,
+        min_pass_rate=min_pass_rate,
+        case_repeats=repeat_records(results, min_pass_rate) if repeated or min_pass_rate is not None else None,
+        repeats_independent=(repeat_dependence is None) if repeated else None,
+        repeat_dependence=repeat_dependence if repeated else None,
     )
 
 
@@ -181,6 +195,7 @@ async def run_eval_set(
     fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
     profile: str | None = None,
     validate: bool = True,
+    min_pass_rate: float | None = None,
     shard: ShardInfo | None = None,
     fingerprints: RunFingerprints | None = None,
     executor: Executor | None = None,
@@ -191,7 +206,8 @@ async def run_eval_set(
 
     ``graders`` default to lexical similarity. The set is checked against rule set ``profile``
     (default copilot-studio) unless ``validate=False`` says the caller already did it
-    (``runs.prepare``). With ``output_dir`` every unit's evidence, the
+    (``runs.prepare``). ``min_pass_rate`` (0..1) gives each case a verdict over its repeats. With
+    ``output_dir`` every unit's evidence, the
     checkpoint, ``run.json`` and ``results.csv`` are written there; ``resume`` continues the run
     recorded in it. ``shard`` plays only that shard's conversations; ``fingerprints`` are recorded
     (the test set's is computed when not given). ``executor`` moves the playing elsewhere (default:
@@ -207,6 +223,8 @@ async def run_eval_set(
             raise EvalSetError(None, problems)
     if repeat < 1 or concurrency < 1:
         raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
+    if min_pass_rate is not None and not 0 <= min_pass_rate <= 1:
+        raise ValueError(f"min_pass_rate must be a fraction between 0 and 1, got {min_pass_rate}")
     fingerprints = fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
     executor = executor or LocalExecutor(pool=pool)
     started, clock = datetime.now(UTC), time.monotonic()
@@ -237,6 +255,8 @@ async def run_eval_set(
             duration_ms=(time.monotonic() - clock) * 1000,
             fallback_texts=fallback_texts,
             note=note,
+            min_pass_rate=min_pass_rate,
+            repeat_dependence=repeat_dependence_of(agent),
         )
         run = run.model_copy(
             update={"repeat": repeat, "shard": shard, "fingerprints": fingerprints, "execution": execution}

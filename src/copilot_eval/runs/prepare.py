@@ -72,11 +72,18 @@ def load_agent(path: str | Path, *, option: str = "--agent") -> Any:
         raise PrepareError(f"{option} {path}: {exc}") from None
 
 
-def build_graders(specs: Sequence[str] | None, *, judge: Any = None, options: OptionNames = CLI_OPTIONS) -> list[Any]:
-    """The graders that ``specs`` name (default: similarity); PrepareError words the problem with ``options``."""
+def build_graders(
+    specs: Sequence[str] | None, *, judge: Any = None, options: OptionNames = CLI_OPTIONS, judge_repeat: int = 1
+) -> list[Any]:
+    """The graders that ``specs`` name (default: similarity), each LLM judge asked ``judge_repeat`` times per answer.
+
+    PrepareError words the problem with ``options``.
+    """
     try:
         return [
-            parse_grader_spec(spec, judge=judge, option=options.grader, judge_option=options.judge)
+            parse_grader_spec(
+                spec, judge=judge, option=options.grader, judge_option=options.judge, judge_repeat=judge_repeat
+            )
             for spec in (specs or ["similarity"])
         ]
     except GraderSpecError as exc:
@@ -143,12 +150,13 @@ def prepare_run(
     profile: str | None = None,
     data_type: EvalDataType | str | None = None,
     options: OptionNames = CLI_OPTIONS,
+    judge_repeat: int = 1,
 ) -> PreparedRun:
     """Read and check the set, load the agent and the judge, build the graders (each once), and fingerprint them."""
     test_set = read_test_set(set_path, profile=profile, data_type=data_type)
     agent = load_agent(agent_path, option=options.agent)
     judge = load_agent(judge_path, option=options.judge) if judge_path else None
-    graders = build_graders(grader_specs, judge=judge, options=options)
+    graders = build_graders(grader_specs, judge=judge, options=options, judge_repeat=judge_repeat)
     check_graders_fit(test_set, graders, set_path)
     fingerprints = run_fingerprints(test_set, agent_path=agent_path, grader_specs=grader_specs, judge_path=judge_path)
     return PreparedRun(test_set, agent, graders, fingerprints)

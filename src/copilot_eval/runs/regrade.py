@@ -141,6 +141,7 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
             # A conversation's turn t was the session's prompt t; a single-turn case was its session's only one.
             turn_index=(result.turn or 1) - 1 if conversation else 0,
             evidence_path=copy,  # judges keep their own evidence beside it, in the new folder
+            turn=result.turn or 1,
         )
         results.append(
             await graded_result(
@@ -159,6 +160,8 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
         started=started,
         duration_ms=(time.monotonic() - clock) * 1000,
         note=f"regraded from {run_dir} without running the agent",
+        min_pass_rate=folder.run.min_pass_rate,
+        repeat_dependence=folder.run.repeat_dependence,
     )
     write_run_outputs(run, test_set, out)
     return run

@@ -3,14 +3,18 @@
 The SDK offers no public way to reach a few things copilot-eval needs: the runtime's process (to
 notice its death and name its exit), the client's session map (to keep it bounded), the user
 function inside a ``define_tool`` Tool (to run it off the loop and keep its exception), the
-SDK's result normaliser, and two fields a wrapping WebSocket handler must share with the one it
-wraps. Each access is a small function here, so an SDK upgrade that moves one of them breaks one
+SDK's result normaliser and its exception result, two fields a wrapping WebSocket handler must
+share with the one it wraps, and the JSON object each session event was parsed from (the SDK's
+typed events drop fields the runtime sends: content annotations, a sampling request's messages).
+Each access is a small function here, so an SDK upgrade that moves one of them breaks one
 module, and every function degrades to "unknown" rather than raising when the part is gone.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from copilot_eval.capture.events import WIRE_ATTRIBUTE
 
 
 def runtime_process(client: Any) -> Any:
@@ -60,6 +64,51 @@ def normalize_tool_result(value: Any) -> Any:
     return value if isinstance(value, ToolResult) else _normalize_result(value)
 
 
+def keep_wire_events() -> bool:
+    """Make every session event the SDK parses carry its wire JSON object as ``WIRE_ATTRIBUTE``.
+
+    The SDK turns each ``session.event`` notification into a typed event and keeps only the fields
+    its generated classes know: the annotations of a tool's content items and the messages of a
+    sampling request are lost there (measured with SDK 1.0.27 and runtime 1.0.102). The parser the
+    client module calls is wrapped once per process; the typed event is unchanged. False when the
+    parser is not where this SDK version keeps it (evidence then falls back to the typed form).
+    """
+    import copilot.client as client_module
+
+    parse = getattr(client_module, "session_event_from_dict", None)
+    if parse is None:
+        return False
+    if getattr(parse, "keeps_wire", False):
+        return True
+
+    def parse_keeping_wire(event_dict: Any) -> Any:
+        event = parse(event_dict)
+        try:
+            object.__setattr__(event, WIRE_ATTRIBUTE, event_dict)
+        except (AttributeError, TypeError):
+            pass  # a slotted event class: the typed form is all there is
+        return event
+
+    parse_keeping_wire.keeps_wire = True  # type: ignore[attr-defined]
+    client_module.session_event_from_dict = parse_keeping_wire  # type: ignore[assignment]  # returns parse's event
+    return True
+
+
+def exception_tool_result(error_text: str) -> Any:
+    """The ``ToolResult`` the SDK's ``define_tool`` makes of a handler's exception, marked the way the
+    SDK marks it: the session then sends the runtime only the error, and the runtime tells the
+    model its standard failure text ("Failed to execute `name` tool ... Tool execution failed")."""
+    from copilot.tools import ToolResult
+
+    return ToolResult(
+        text_result_for_llm="Invoking this tool produced an error. Detailed information is not available.",
+        result_type="failure",
+        error=error_text,
+        tool_telemetry={},
+        _from_exception=True,
+    )
+
+
 def shared_websocket_completion(inner: Any) -> Any:
     """The completion future of a WebSocket handler: the SDK waits on it, so a handler wrapping
     another must hand out the inner one."""
@@ -72,8 +121,11 @@ def pass_close_on_dispose(outer: Any, inner: Any) -> None:
 
 
 __all__ = [
+    "WIRE_ATTRIBUTE",
     "define_tool_parts",
+    "exception_tool_result",
     "forget_session",
+    "keep_wire_events",
     "normalize_tool_result",
     "pass_close_on_dispose",
     "runtime_process",

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps
 
 SCHEMA_VERSION = 1
 TurnEnd = Literal["quiet", "end_of_conversation", "end_event", "stream_closed", "timeout", "error"]
@@ -74,6 +75,16 @@ class TargetTurn(BaseModel):
     error: str | None = None
     error_code: str | None = None
     http_status: int | None = None
+
+    @property
+    def steps_reported(self) -> bool:
+        """Whether the platform reported any orchestration step in this turn's activities."""
+        return reports_steps(self.activities)
+
+    @property
+    def plan_steps(self) -> list[PlanStep]:
+        """The topics, actions and knowledge searches this turn's activities report, in order."""
+        return plan_steps(self.activities)
 
 
 class TargetResult(BaseModel):

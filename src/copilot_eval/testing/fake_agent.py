@@ -179,6 +179,37 @@ def end_of_conversation(text: str) -> Reply:
     return Reply((Step(0.0, message(text)), Step(0.02, {"type": "endOfConversation"})))
 
 
+@dataclass(frozen=True)
+class PlannedStep:
+    """One step of a generatively orchestrated answer: what ran (``taskDialogId``), with what, how it ended."""
+
+    dialog_id: str  # "cr1_orders.action.LookupOrder", "cr1_orders.topic.Greeting", "P:UniversalSearchTool"
+    arguments: dict[str, Any] | None = None
+    state: str = "completed"
+    error: str | None = None
+
+
+def _event(name: str, value: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "event", "name": name, "valueType": name, "value": value}
+
+
+def orchestrated(text: str, steps: Sequence[PlannedStep], *, plan_id: str = "plan-1") -> Reply:
+    """An answer after the plan events an agent with generative orchestration sends, step by step."""
+    plan = {"planIdentifier": plan_id, "steps": [s.dialog_id for s in steps]}
+    activities = [_event("DynamicPlanReceived", plan)]
+    for number, step in enumerate(steps, start=1):
+        ids = {"planIdentifier": plan_id, "stepId": f"{plan_id}-step{number}", "taskDialogId": step.dialog_id}
+        activities.append(_event("DynamicPlanStepTriggered", {**ids, "state": "inProgress", "thought": "needed"}))
+        if step.arguments is not None:
+            activities.append(_event("DynamicPlanStepBindUpdate", {**ids, "arguments": step.arguments}))
+        finished: dict[str, Any] = {**ids, "state": step.state}
+        if step.error is not None:
+            finished["error"] = {"message": step.error}
+        activities.append(_event("DynamicPlanStepFinished", finished))
+    activities += [_event("DynamicPlanFinished", {"planIdentifier": plan_id}), message(text)]
+    return Reply(tuple(Step(0.0, activity) for activity in activities))
+
+
 @dataclass
 class FakeAgent:
     """The script of a fake agent: first rule whose text occurs in the question wins, else ``default``."""
@@ -199,6 +230,7 @@ __all__ = [
     "FakeAgent",
     "FakeEndpoint",
     "HttpFault",
+    "PlannedStep",
     "Reply",
     "Step",
     "answer",
@@ -209,6 +241,7 @@ __all__ = [
     "http_error",
     "message",
     "messages",
+    "orchestrated",
     "platform_error",
     "silent",
     "slow",

@@ -1,7 +1,7 @@
 """FunctionModel: a test double whose answers come from a Python function of the request.
 
 The function gets the conversation as chat-style messages and the tools offered, and returns
-text, a tool call or several. It is answered through the same wire renderers as the
+text, a tool call or several, or text and calls together in one message. It is answered through the same wire renderers as the
 ScriptedModel, so chat completions and Responses (HTTP or WebSocket, streamed or not) all work.
 """
 
@@ -23,7 +23,8 @@ AnswerFn = Callable[[list[dict[str, Any]], list[dict[str, Any]]], Any]
 
 
 class FunctionModel:
-    """A model answered by ``fn(messages, tools)`` (sync or async): it returns text, a CallTool or a list of them."""
+    """A model answered by ``fn(messages, tools)`` (sync or async): it returns text, a CallTool, or a
+    list of both (text and calls in one message, as real models answer)."""
 
     live = False  # answers come from the function, never from a real model
 

@@ -1,4 +1,4 @@
-"""What a FunctionModel's function may return: text, a ``CallTool``, or a non-empty list of them.
+"""What a FunctionModel's function may return: text, a ``CallTool``, or a non-empty list of both.
 
 Kept apart from the endpoint (which imports the SDK), so that ``CallTool`` loads as cheaply as
 ``FunctionModel`` and the endpoint reads it without importing the model.
@@ -23,11 +23,17 @@ class CallTool:
 
 
 def read_result(result: Any) -> tuple[str | None, tuple[CallTool, ...]]:
-    """Text and tool calls from what the function returned; TypeError naming what it got otherwise."""
+    """Text and tool calls from what the function returned; TypeError naming what it got otherwise.
+
+    A list may mix text and calls, as a real model's message does ("Let me look that up" and a
+    call): the texts are joined into the message's text, the calls keep their order.
+    """
     if isinstance(result, str):
         return result, ()
     if isinstance(result, CallTool):
         return None, (result,)
-    if isinstance(result, Sequence) and result and all(isinstance(item, CallTool) for item in result):
-        return None, tuple(result)
-    raise TypeError(f"must return text (str), a CallTool or a non-empty list of CallTool, got {result!r:.80}")
+    if isinstance(result, Sequence) and result and all(isinstance(item, (CallTool, str)) for item in result):
+        texts = [item for item in result if isinstance(item, str)]
+        calls = tuple(item for item in result if isinstance(item, CallTool))
+        return ("".join(texts) if texts else None), calls
+    raise TypeError(f"must return text (str), a CallTool, or a non-empty list of text and CallTool, got {result!r:.80}")

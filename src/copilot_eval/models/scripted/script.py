@@ -28,7 +28,11 @@ _TEMPLATE = re.compile(r"\{\{|\}\}|\{(\w+)\}")
 
 _RULE_KEYS = ("when", "turns")
 _WHEN_KEYS = ("prompt_contains", "prompt_matches")
-_TURN_KEYS = ("text", "tool_calls", "error", "delay_s", "malformed", "cut_off", "times", "usage")
+_TURN_KEYS = ("text", "tool_calls", "ask_user", "error", "delay_s", "malformed", "cut_off", "times", "usage")
+_ASK_KEYS = ("question", "choices")
+ASK_USER_TOOL = "ask_user"
+"""The runtime's tool for a question to the user; offered once the session can answer one
+(runtime 1.0.102: ``question`` and optional ``choices``)."""
 _CALL_KEYS = ("name", "arguments", "id")
 _ERROR_KEYS = ("status", "message", "retry_after")
 _USAGE_KEYS = ("input_tokens", "output_tokens", "cache_read_tokens", "reasoning_tokens")
@@ -169,6 +173,8 @@ def _parse_turn(raw: Any, where: str) -> ScriptedTurn:
     if text is not None:
         _check_template(text, f"{where}.text")
     calls = _parse_calls(raw.get("tool_calls"), f"{where}.tool_calls") if "tool_calls" in raw else ()
+    if "ask_user" in raw:
+        calls = (*calls, _parse_question(raw["ask_user"], f"{where}.ask_user"))
     error = _parse_error(raw["error"], f"{where}.error") if raw.get("error") is not None else None
     delay = raw.get("delay_s", 0)
     if isinstance(delay, bool) or not isinstance(delay, (int, float)) or delay < 0:
@@ -195,12 +201,16 @@ def _parse_turn(raw: Any, where: str) -> ScriptedTurn:
 
 def _check_turn_shape(turn: ScriptedTurn, raw: Mapping[str, Any], where: str) -> None:
     if turn.error is not None and (turn.text is not None or turn.tool_calls or turn.malformed or turn.cut_off):
-        raise InvalidScriptError(f"{where}: 'error' cannot be combined with text, tool_calls, malformed or cut_off")
+        raise InvalidScriptError(
+            f"{where}: 'error' cannot be combined with text, tool_calls, ask_user, malformed or cut_off"
+        )
     if turn.malformed and turn.cut_off:
         raise InvalidScriptError(f"{where}: choose one of 'malformed' and 'cut_off'")
     if not turn.is_fault and turn.text is None and not turn.tool_calls:
         # A delay alone would answer nothing: say which answer it delays.
-        raise InvalidScriptError(f"{where}: a turn needs one of text, tool_calls, error, malformed or cut_off")
+        raise InvalidScriptError(
+            f"{where}: a turn needs one of text, tool_calls, ask_user, error, malformed or cut_off"
+        )
     if "times" in raw and not turn.is_fault:
         raise InvalidScriptError(f"{where}.times: only a fault turn (error, malformed, cut_off) can repeat")
 
@@ -223,6 +233,26 @@ def _parse_calls(raw: Any, where: str) -> tuple[ScriptedToolCall, ...]:
         _check_templates_in(arguments, f"{at}.arguments")
         calls.append(ScriptedToolCall(name=name, arguments=dict(arguments), id=_opt_str(item, "id", at)))
     return tuple(calls)
+
+
+def _parse_question(raw: Any, where: str) -> ScriptedToolCall:
+    """``ask_user: "text"`` or ``{question, choices}``: a call of the runtime's ask_user tool."""
+    if isinstance(raw, str):
+        raw = {"question": raw}
+    if not isinstance(raw, Mapping):
+        raise InvalidScriptError(f"{where}: give the question as text, or {{question: ..., choices: [...]}}")
+    _check_keys(raw, _ASK_KEYS, where, "question")
+    question = raw.get("question")
+    if not isinstance(question, str) or not question.strip():
+        raise InvalidScriptError(f"{where}.question: the question (non-empty text) is required")
+    arguments: dict[str, Any] = {"question": question}
+    if "choices" in raw:
+        choices = raw["choices"]
+        if not isinstance(choices, list) or not all(isinstance(c, str) for c in choices) or not choices:
+            raise InvalidScriptError(f"{where}.choices: must be a non-empty list of strings")
+        arguments["choices"] = list(choices)
+    _check_templates_in(arguments, where)
+    return ScriptedToolCall(name=ASK_USER_TOOL, arguments=arguments)
 
 
 def _parse_error(raw: Any, where: str) -> ScriptedHttpError:

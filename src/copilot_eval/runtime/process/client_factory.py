@@ -6,20 +6,14 @@ an orphaned runtime behind.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.runtime.process.home import asset_cache_dir, new_copilot_home
+from copilot_eval.runtime.process.environment import EnvironmentPolicy, runtime_environment
+from copilot_eval.runtime.process.home import new_copilot_home
+from copilot_eval.runtime.sdk_internals import keep_wire_events
 
-__all__ = ["runtime_environment", "start_client"]
-
-
-def runtime_environment() -> dict[str, str]:
-    """Environment for a runtime process: the caller's, with the shared asset cache."""
-    env = dict(os.environ)
-    env["XDG_CACHE_HOME"] = str(asset_cache_dir())
-    return env
+__all__ = ["start_client"]
 
 
 async def start_client(
@@ -29,13 +23,19 @@ async def start_client(
     mode: str = "copilot-cli",
     github_token: str | None = None,
     base_directory: Path | None = None,
+    environment: EnvironmentPolicy | None = None,
 ) -> Any:
-    """Start a CopilotClient on the given runtime executable and return it, started."""
+    """Start a CopilotClient on the given runtime executable and return it, started.
+
+    ``environment`` says which variables the runtime (and so its MCP servers and the agent's
+    shell) receives; the default passes the whole environment on.
+    """
     from copilot import CopilotClient, RuntimeConnection
 
+    keep_wire_events()  # evidence is built from what the runtime sent, not the SDK's typed subset
     client = CopilotClient(
         connection=RuntimeConnection.for_stdio(path=str(executable)),
-        env=runtime_environment(),
+        env=runtime_environment(environment),
         base_directory=str(base_directory or new_copilot_home()),
         request_handler=request_handler,
         log_level="error",

@@ -18,9 +18,10 @@ import threading
 from collections import deque
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from copilot_eval.runtime.process.client_factory import start_client
+from copilot_eval.runtime.process.environment import EnvironmentPolicy
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home, sweep_stale_homes
 from copilot_eval.runtime.process.host import runtime_host
@@ -44,6 +45,14 @@ CLOSE_CLEANUPS_S = 4.0  # how long closing the pool waits for sessions still bei
 
 log = logging.getLogger("copilot_eval.runtime")
 _swept = False
+
+
+class _Key(NamedTuple):
+    """What a pooled runtime process was started with; runs share a process only when all of it matches."""
+
+    mode: str
+    github_token: str | None
+    environment: EnvironmentPolicy
 
 
 def default_max_runtimes() -> int:
@@ -76,9 +85,11 @@ class RuntimePool:
         self._runtime_path = runtime_path
         self.max_runtimes = max_runtimes or default_max_runtimes()
         self.recycle = recycle or RecyclePolicy.from_env()
-        self._handles: dict[tuple[str, str | None], list[RuntimeHandle]] = {}
+        # Keyed by what a process was started with: a run never shares a runtime started with
+        # another mode, token or environment (a minimal one must not get a full one, and back).
+        self._handles: dict[_Key, list[RuntimeHandle]] = {}
         self._retired: list[RuntimeHandle] = []  # recycled, waiting for their runs and cleanups
-        self._spares: dict[tuple[str, str | None], asyncio.Future[RuntimeHandle]] = {}
+        self._spares: dict[_Key, asyncio.Future[RuntimeHandle]] = {}
         self._background: set[asyncio.Future[Any]] = set()
         self._lock = asyncio.Lock()
         self.replacements = 0
@@ -87,15 +98,20 @@ class RuntimePool:
         self.closed = False
 
     async def lease(
-        self, *, mode: str = "copilot-cli", runtime_path: str | Path | None = None, github_token: str | None = None
+        self,
+        *,
+        mode: str = "copilot-cli",
+        runtime_path: str | Path | None = None,
+        github_token: str | None = None,
+        environment: EnvironmentPolicy | None = None,
     ) -> RuntimeHandle:
-        """A live runtime for this mode, starting or replacing one when needed (from any loop)."""
-        return await runtime_host().run(self._lease(mode, runtime_path, github_token))
+        """A live runtime for this mode, token and environment, starting or replacing one when needed (from any loop)."""
+        key = _Key(mode, github_token, environment or EnvironmentPolicy())
+        return await runtime_host().run(self._lease(key, runtime_path))
 
-    async def _lease(self, mode: str, runtime_path: str | Path | None, github_token: str | None) -> RuntimeHandle:
+    async def _lease(self, key: _Key, runtime_path: str | Path | None) -> RuntimeHandle:
         if self.closed:
             raise RuntimeError("this runtime pool is closed")
-        key = (mode, github_token)
         async with self._lock:
             handles = self._handles.setdefault(key, [])
             for dead in [handle for handle in handles if not handle.alive()]:
@@ -107,17 +123,17 @@ class RuntimePool:
                 self._retire(worn, self.recycle.due(worn.sessions_started, worn.process) or "recycled")
             handle = min(handles, key=lambda h: h.active_sessions, default=None)
             if handle is None or (handle.active_sessions > 0 and len(handles) < self.max_runtimes):
-                handle = await self._take_spare(key) or await self._start(mode, runtime_path, github_token)
+                handle = await self._take_spare(key) or await self._start(key, runtime_path)
                 handles.append(handle)
             handle.sessions_started += 1
             handle.active_sessions += 1
             limit = self.recycle.max_sessions
             if limit is not None and handle.sessions_started >= limit and key not in self._spares:
                 # Its last session: start the successor now, so the next run does not wait for it.
-                self._spares[key] = asyncio.ensure_future(self._start(mode, runtime_path, github_token))
+                self._spares[key] = asyncio.ensure_future(self._start(key, runtime_path))
             return handle
 
-    async def _take_spare(self, key: tuple[str, str | None]) -> RuntimeHandle | None:
+    async def _take_spare(self, key: _Key) -> RuntimeHandle | None:
         spare = self._spares.pop(key, None)
         if spare is None:
             return None
@@ -127,7 +143,7 @@ class RuntimePool:
             return None
         return handle if handle.alive() else None
 
-    async def _start(self, mode: str, runtime_path: str | Path | None, github_token: str | None) -> RuntimeHandle:
+    async def _start(self, key: _Key, runtime_path: str | Path | None) -> RuntimeHandle:
         global _swept
         if not _swept:  # leftovers of Python processes killed outright, once per process
             _swept = True
@@ -137,7 +153,12 @@ class RuntimePool:
         home = new_copilot_home()
         try:
             client = await start_client(
-                location.path, request_handler=router, mode=mode, github_token=github_token, base_directory=home
+                location.path,
+                request_handler=router,
+                mode=key.mode,
+                github_token=key.github_token,
+                base_directory=home,
+                environment=key.environment,
             )
         except BaseException:
             remove_home(home)
@@ -146,7 +167,7 @@ class RuntimePool:
             client=client,
             router=router,
             executable=location.path,
-            mode=mode,
+            mode=key.mode,
             process=runtime_process(client),
             home=home,
         )

@@ -1,7 +1,8 @@
 """The request-handler chain of one run, built in one place.
 
 Outermost the model-call log (it sees what the gate and the audit refused), then the stop gate,
-then the request audit when asked for, then the run's own endpoint (a ScriptedModel, a
+then the request audit when asked for, then the tool-message log (what the model was sent for each
+tool call) where the run sees its requests anyway, then the run's own endpoint (a ScriptedModel, a
 FunctionModel, a Replay, a Recorder), or the real endpoint when the model source has none.
 """
 
@@ -14,6 +15,7 @@ from copilot_eval.runtime.requests.model_calls import ModelCallLog
 from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
 from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.requests.stop_gate import StopGate
+from copilot_eval.runtime.requests.tool_messages import ToolMessageLog
 
 __all__ = ["RequestChain", "build_request_chain"]
 
@@ -26,6 +28,7 @@ class RequestChain:
     gate: StopGate
     auditor: AuditingEndpoint | None
     endpoint: Any
+    tool_messages: ToolMessageLog | None = None
 
     @property
     def model_calls(self) -> ModelCallLog:
@@ -34,7 +37,13 @@ class RequestChain:
 
 
 def build_request_chain(endpoint: Any, control: RunControl, *, audit: bool = False) -> RequestChain:
-    """Log -> stop gate -> (audit) -> ``endpoint`` (None: the real model endpoint)."""
-    auditor = AuditingEndpoint(endpoint, control) if audit else None
-    gate = StopGate(auditor or endpoint, control)
-    return RequestChain(head=ModelCallLog(gate), gate=gate, auditor=auditor, endpoint=endpoint)
+    """Log -> stop gate -> (audit) -> (tool messages) -> ``endpoint`` (None: the real model endpoint).
+
+    The tool messages are read where the requests are ours to see: an in-process model source,
+    or a real model with the audit on (its bodies are read anyway).
+    """
+    notes = ToolMessageLog(endpoint) if endpoint is not None or audit else None
+    inner = notes or endpoint
+    auditor = AuditingEndpoint(inner, control) if audit else None
+    gate = StopGate(auditor or inner, control)
+    return RequestChain(head=ModelCallLog(gate), gate=gate, auditor=auditor, endpoint=endpoint, tool_messages=notes)

@@ -13,6 +13,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from copilot_eval.evidence.stop_reason import StopReason
+from copilot_eval.evidence.tool_call import ToolException
 
 
 @dataclass
@@ -21,7 +22,8 @@ class RunControl:
 
     max_tool_calls: int | None = None
     tool_calls_admitted: int = 0
-    tool_exceptions: dict[str, str] = field(default_factory=dict)
+    tool_exceptions: dict[str, ToolException] = field(default_factory=dict)  # what Python handlers raised
+    tool_results: dict[str, tuple[str, str, str | None]] = field(default_factory=dict)  # type, text, error
     abandoned_call_ids: list[str] = field(default_factory=list)
     refused_tools: list[str] = field(default_factory=list)
     stop_reason: StopReason | None = None

@@ -27,17 +27,23 @@ from copilot_eval.runtime.session.session_run import SessionRun
 CLEANUP_BUDGET_S = ABORT_DEADLINE_S + ABORT_SETTLE_S
 
 
-async def _lease(pool: RuntimePool, agent: CopilotEval, choice: Any, deadline: float) -> RuntimeHandle:
+async def _lease(pool: RuntimePool, run: SessionRun) -> RuntimeHandle:
     """A runtime from the pool within the run's deadline.
 
     The lease itself is shielded: a runtime that is still starting when the deadline passes keeps
     starting and stays in the pool for later runs instead of being cancelled half-way.
     """
+    agent = run.agent
     lease = asyncio.ensure_future(
-        pool.lease(mode=agent.client_mode, runtime_path=agent.runtime_path, github_token=choice.github_token)
+        pool.lease(
+            mode=agent.client_mode,
+            runtime_path=agent.runtime_path,
+            github_token=run.choice.github_token,
+            environment=run.environment,
+        )
     )
     try:
-        return await asyncio.wait_for(asyncio.shield(lease), max(deadline - time.monotonic(), 0.001))
+        return await asyncio.wait_for(asyncio.shield(lease), max(run.deadline - time.monotonic(), 0.001))
     except TimeoutError:
         # Nobody will use the lease that is still coming: hand it back as soon as it arrives.
         lease.add_done_callback(
@@ -104,7 +110,7 @@ async def _run_on_host(
     pool = pool or shared_pool()
     run = SessionRun(agent, prompts, choice, caller_loop)
     try:
-        await run.open(await _lease(pool, agent, choice, run.deadline))
+        await run.open(await _lease(pool, run))
         await run.send_all()
     except Exception as error:
         await run.record_failure(error)

@@ -11,6 +11,7 @@ from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.models.choice import ModelChoice
+from copilot_eval.redaction import register_server_secrets
 
 __all__ = [
     "configuration_snapshot",
@@ -65,6 +66,10 @@ def session_settings(
     if agent.disabled_skills:
         settings["disabled_skills"] = list(agent.disabled_skills)
     settings.update(agent.extra_config)
+    # An MCP server gets its entry's env and headers; one that prints them sends them straight back.
+    register_server_secrets(settings.get("mcp_servers") or {})
+    for custom in settings.get("custom_agents") or []:
+        register_server_secrets(custom.get("mcp_servers") or {} if isinstance(custom, dict) else {})
     return settings
 
 

@@ -17,6 +17,7 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.models.choice import ModelChoice
+from copilot_eval.runtime.process.environment import EnvironmentPolicy
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
@@ -24,6 +25,7 @@ from copilot_eval.runtime.requests.chain import build_request_chain
 from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.session.closing import abort_if_busy, close_session
 from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded, settle_exit
+from copilot_eval.runtime.session.host_requests import HostAnswering, policy_snapshot
 from copilot_eval.runtime.session.mcp_status import check_mcp_startup, list_mcp_servers
 from copilot_eval.runtime.session.permissions import permission_handler
 from copilot_eval.runtime.session.session_config import (
@@ -62,7 +64,10 @@ class SessionRun:
         self.settings = session_settings(
             agent, choice, working_directory=self.working_directory, config_directory=str(self.home), tools=self.tools
         )
-        self.configuration = configuration_snapshot(self.settings, choice)
+        self.environment = EnvironmentPolicy(minimal=agent.minimal_env, pass_env=agent.pass_env)
+        self.configuration = {**configuration_snapshot(self.settings, choice), **policy_snapshot(agent)}
+        self.configuration["environment"] = self.environment.description
+        self.host = HostAnswering(agent, self.control, caller_loop=caller_loop)
         self.session_id = f"copilot-eval-{uuid.uuid4()}"
         endpoint = (
             choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
@@ -89,17 +94,21 @@ class SessionRun:
         # The pre-tool-use hook is a round trip to Python for every tool call (about 30 ms of runtime
         # time per call here), so it is only installed when there is a tool budget to enforce.
         hooks = {"on_pre_tool_use": _pre_tool_use(self.control)} if self.control.max_tool_calls is not None else None
+        # A handler the user set through extra_config wins over the answering policy's.
+        answering = {k: v for k, v in self.host.session_handlers().items() if k not in self.settings}
         self.session = await guarded(
             handle.client.create_session(
                 session_id=self.session_id,
                 on_permission_request=permission_handler(self.agent.permission_policy),
                 hooks=hooks,
                 on_event=self.watch,
+                **answering,
                 **self.settings,
             ),
             handle,
             self.deadline,
         )
+        self.host.attach(self.session, session_id=self.session_id, working_directory=self.working_directory)
         if self.agent.skill_directories:  # discovery happens before the first prompt, so a block costs no model call
             self.skill_discovery, blocked = await check_skills(self.session, self.agent)
             if blocked:
@@ -148,6 +157,7 @@ class SessionRun:
         if "timed_out_while" in self.facts:  # before the abort cancels what was still waiting
             self.facts["known_at_timeout"] = [p for p in (still_running(self.watch), self.model_calls.summary()) if p]
         self.control.end()
+        await self.host.settle()  # a sampling answer still being sent belongs to this run
         if self.handle is None:
             asyncio.get_running_loop().run_in_executor(None, remove_home, self.home)
             return
@@ -172,11 +182,14 @@ class SessionRun:
             prompt=self.prompts[0],
             abandoned_call_ids=frozenset(control.abandoned_call_ids),
             tool_exceptions=dict(control.tool_exceptions),
+            tool_results=dict(control.tool_results),
+            tool_messages_sent=dict(self.chain.tool_messages.sent) if self.chain.tool_messages else {},
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
             skill_discovery=self.skill_discovery,
             mcp_servers=self.mcp_servers,
             model_failure_status=self.model_calls.last_failure_status,
             model_retry_after_s=self.model_calls.last_retry_after_s,
+            host_answers=tuple(self.host.answers),
         )
         return result_from_events(list(self.watch.events), agent=self.agent, facts=facts)

@@ -2,8 +2,13 @@
 
 A sync handler runs in a daemon thread (the event loop stays free, and a handler that never
 returns cannot keep the interpreter alive); an async handler runs as a task. Either way the
-runner can abandon it when the run ends: the call is then recorded as not completed. A
-handler's exception is kept verbatim ("Type: message"), unlike the SDK's generic text.
+runner can abandon it when the run ends: the call is then recorded as not completed.
+
+The model sees exactly what the plain SDK would show it: a handler that raises is answered the
+way ``define_tool`` answers it (the runtime then tells the model its standard failure text, never
+the exception), and invalid arguments get the SDK's own validation text. What the model is not
+told stays in the evidence only: the exception (type, message, traceback summary) and the result
+type and text of every result the handler handed over.
 """
 
 from __future__ import annotations
@@ -11,13 +16,18 @@ from __future__ import annotations
 import asyncio
 import inspect
 import threading
+import traceback
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ValidationError, create_model
 
+from copilot_eval.evidence.tool_call import ToolException
+from copilot_eval.redaction import redact
 from copilot_eval.runtime.requests.run_control import RunControl
-from copilot_eval.runtime.sdk_internals import define_tool_parts, normalize_tool_result
+from copilot_eval.runtime.sdk_internals import define_tool_parts, exception_tool_result, normalize_tool_result
+
+TRACEBACK_FRAMES = 12  # the innermost frames kept in the evidence: the handler's own code, not the caller's
 
 
 def _params_model(fn: Callable[..., Any]) -> tuple[type[BaseModel], list[str], str | None]:
@@ -43,6 +53,32 @@ def _params_model(fn: Callable[..., Any]) -> tuple[type[BaseModel], list[str], s
 def _describe(fn: Callable[..., Any]) -> str:
     doc = inspect.getdoc(fn) or ""
     return doc.split("\n\n")[0].strip() or f"The {fn.__name__} tool."
+
+
+def _exception_record(error: BaseException) -> ToolException:
+    """What the handler raised, with the frames of its own code (this module's are left out)."""
+    frames = [frame for frame in traceback.extract_tb(error.__traceback__) if frame.filename != __file__]
+    return ToolException(
+        type=type(error).__name__,
+        message=str(error),
+        traceback=[f"{frame.filename}:{frame.lineno} in {frame.name}" for frame in frames[-TRACEBACK_FRAMES:]],
+    )
+
+
+def _invalid_arguments(error: ValidationError) -> Any:
+    """The SDK's answer to arguments its parameter model refuses: one ``loc: msg`` line per problem."""
+    from copilot.tools import ToolResult
+
+    lines = []
+    for problem in error.errors():
+        where = ".".join(map(str, problem["loc"]))
+        lines.append(f"{where}: {problem['msg']}" if where else problem["msg"])
+    return ToolResult(
+        text_result_for_llm="Invalid tool arguments:\n" + "\n".join(lines),
+        result_type="failure",
+        error=f"Invalid tool arguments: {error}",
+        tool_telemetry={},
+    )
 
 
 def _sdk_tool_parts(tool: Any) -> tuple[Callable[..., Any], Callable[[Any], list[Any]]]:
@@ -138,8 +174,7 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
         try:
             args = make_args(invocation)
         except ValidationError as error:
-            text = f"Invalid tool arguments: {error}"
-            return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
+            return _handed_over(call_id, _invalid_arguments(error))
         work = _start(fn, args, caller_loop)
         ended = asyncio.ensure_future(control.ended.wait())
         control.handlers_running += 1
@@ -156,14 +191,22 @@ def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractE
             control.abandoned_call_ids.append(call_id)
             text = f"tool {name!r} abandoned: the run ended before it returned"
             return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
-        raised = work.exception()
-        if raised is not None:
-            text = f"{type(raised).__name__}: {raised}"
-            control.tool_exceptions[call_id] = text
-            return ToolResult(text_result_for_llm=text, result_type="failure", error=text, tool_telemetry={})
-        value = work.result()
-        if inspect.isawaitable(value):
-            value = await value
-        return normalize_tool_result(value)
+        try:
+            value = work.result()  # raises what the handler raised
+            if inspect.isawaitable(value):
+                value = await value
+            result = normalize_tool_result(value)  # a value JSON cannot show raises, as in define_tool
+        except asyncio.CancelledError:
+            raise
+        except BaseException as error:  # SystemExit in a handler thread too: the call must be answered
+            control.tool_exceptions[call_id] = _exception_record(error)
+            # The runtime gets the message as the SDK sends it (it tells the model none of it), minus secrets.
+            return exception_tool_result(redact(str(error)))
+        return _handed_over(call_id, result)
+
+    def _handed_over(call_id: str, result: ToolResult) -> ToolResult:
+        # The completion event keeps neither the type nor the text of a failed result: kept here.
+        control.tool_results[call_id] = (result.result_type, result.text_result_for_llm, result.error)
+        return result
 
     return Tool(name=name, description=description, handler=handler, parameters=schema, **extra)

@@ -1,13 +1,20 @@
 """One redactor for every secret the tool hands out: register the value once, scrub it everywhere.
 
 A secret (a BYOK key read from ``api_key_env``, a GitHub token, a Copilot Studio secret or token)
-is registered with the name of the variable it came from, at the moment the tool reads it. Every
-output path then passes its text through :func:`redact` or :func:`redact_data`: the result built
-by capture, ``summary()``, the evidence JSON, run files, the command's console, log records and
-pytest's failure text. A value is replaced by ``[redacted:NAME]`` wherever it appears, also in
-the forms it takes on the wire (URL-encoded, JSON-escaped, base64).
+is registered with the name of the variable it came from, at the moment the tool reads it. The
+secrets of the environment (GitHub token variables, variables named like secrets, passwords in
+connection strings and URLs: see :mod:`copilot_eval.redaction.environment`) are registered on the
+redactor's first use, and again from the environment each Copilot runtime is started with: the
+runtime, its MCP servers and the agent's shell inherit that environment and can print it.
 
-This module sits below every layer (it imports nothing of the project), so the lowest layer
+Every output path then passes its text through :func:`redact` or :func:`redact_data`: the result
+built by capture, ``summary()``, the evidence JSON, run files, the command's console, log records
+and pytest's failure text. A value is replaced by ``[redacted:NAME]`` wherever it appears, also in
+the forms it takes on the wire (URL-encoded, JSON-escaped, base64). Well-known token shapes (see
+:mod:`copilot_eval.redaction.shapes`) are replaced by ``[redacted:KIND]`` even when no variable
+held them.
+
+This package sits below every layer (it imports nothing else of the project), so the lowest layer
 (``evidence``) and the highest (``cli``, the pytest plugin) can both use it. The registry is
 process-wide on purpose: a key read by one run may come back in the error text of another.
 """
@@ -17,11 +24,21 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import os
 import re
 import threading
 from collections.abc import Mapping
 from typing import Any, TextIO, overload
 from urllib.parse import quote, quote_plus
+
+# The package's public names are listed in __all__; the helpers it uses from its own modules are
+# bound under private names, so that the package binds no public name it does not list.
+from copilot_eval.redaction.environment import GITHUB_TOKEN_VARIABLES, is_secret_name
+from copilot_eval.redaction.environment import secret_header_values as _secret_header_values
+from copilot_eval.redaction.environment import secret_values as _secret_values
+from copilot_eval.redaction.shapes import SHAPE_KINDS
+from copilot_eval.redaction.shapes import holds_shape as _holds_shape
+from copilot_eval.redaction.shapes import scrub_shapes as _scrub_shapes
 
 MIN_SECRET_LENGTH = 8
 """Shorter values are not registered: scrubbing them would mangle ordinary text (and ``no-key``
@@ -32,10 +49,11 @@ _secrets: dict[str, str] = {}  # secret form (raw or encoded) -> variable name
 _pattern: re.Pattern[str] | None = None
 _known_forms: tuple[str, ...] = ()  # the keys of _secrets, as an immutable snapshot for lock-free readers
 _log_factory_installed = False
+_environment_read = False  # the process environment is read on the redactor's first use
 
 
 def marker(name: str) -> str:
-    """The text that replaces a secret: ``[redacted:NAME]``."""
+    """The text that replaces a secret: ``[redacted:NAME]`` (a variable's name or a token kind)."""
     return f"[redacted:{name}]"
 
 
@@ -58,7 +76,7 @@ def register_secret(value: str | None, name: str) -> None:
     same value again is cheap. Call it as soon as the secret is read, before it is used.
     """
     global _pattern, _known_forms
-    if not isinstance(value, str) or len(value) < MIN_SECRET_LENGTH:
+    if not isinstance(value, str) or len(value) < MIN_SECRET_LENGTH or value in _secrets:
         return
     # The marker must stay plain text in JSON, CSV and Markdown: keep the name to safe characters.
     name = re.sub(r"[^A-Za-z0-9_.:-]", "_", str(name)) or "secret"
@@ -72,6 +90,53 @@ def register_secret(value: str | None, name: str) -> None:
         _known_forms = tuple(alternatives)
         _pattern = re.compile("|".join(re.escape(form) for form in alternatives))
     _install_log_redaction()
+
+
+def register_environment_secrets(environ: Mapping[str, str] | None = None) -> list[str]:
+    """Register the secrets of an environment (default: this process's); return their variable names.
+
+    Which variables count is decided in :mod:`copilot_eval.redaction.environment`. The redactor
+    calls this itself on its first use, and the runtime pool with the environment of every runtime
+    it starts; call it yourself after putting a secret into ``os.environ`` that no runtime was
+    started with (a Python tool of yours reads it there). Repeating it costs a dict look-up per
+    secret.
+    """
+    global _environment_read
+    found = _secret_values(os.environ if environ is None else environ, minimum=MIN_SECRET_LENGTH)
+    names = set()
+    for name, value in found:
+        register_secret(value, name)
+        names.add(name)
+    if environ is None:
+        _environment_read = True
+    _install_log_redaction()  # token shapes are scrubbed from log records even with nothing registered
+    return sorted(names)
+
+
+def register_server_secrets(servers: Mapping[str, Any]) -> list[str]:
+    """Register the secrets of MCP server entries (name -> entry): ``env`` values named like secrets
+    and ``headers`` that carry credentials; return the marker names (``SERVER.VARIABLE``).
+
+    A server gets these values from its entry, and one that prints its environment or request
+    headers sends them straight back into a tool result.
+    """
+    names = set()
+    for server, entry in servers.items():
+        if not isinstance(entry, Mapping):
+            continue
+        env, headers = entry.get("env"), entry.get("headers")
+        found = [*_secret_values(env, minimum=MIN_SECRET_LENGTH)] if isinstance(env, Mapping) else []
+        found += [*_secret_header_values(headers, minimum=MIN_SECRET_LENGTH)] if isinstance(headers, Mapping) else []
+        for name, value in found:
+            register_secret(value, f"{server}.{name}")
+            names.add(f"{server}.{name}")
+    return sorted(names)
+
+
+def _start_up() -> None:
+    """The first use: read the process environment once (cheap: its names, then a few values)."""
+    if not _environment_read:
+        register_environment_secrets()
 
 
 def forget_secrets() -> None:
@@ -88,57 +153,71 @@ def registered_secret_names() -> list[str]:
     return sorted(set(_secrets.values()))
 
 
-def contains_secret(text: str) -> bool:
-    """Whether ``text`` contains a registered secret in any of its forms."""
+def _holds_registered(text: str) -> bool:
     # Plain substring tests run at C speed; the regex only runs on the rare text that needs it.
     forms = _known_forms
-    return bool(forms) and isinstance(text, str) and any(form in text for form in forms)
+    return bool(forms) and any(form in text for form in forms)
+
+
+def contains_secret(text: str) -> bool:
+    """Whether ``text`` contains a registered secret in any of its forms, or a token shape."""
+    if not _environment_read:
+        _start_up()
+    return isinstance(text, str) and (_holds_registered(text) or _holds_shape(text))
 
 
 @overload
 def redact(text: str) -> str: ...
 @overload
 def redact(text: None) -> None: ...
-
-
 def redact(text: str | None) -> str | None:
-    """``text`` with every registered secret replaced by its marker (unchanged when none; ``None``
-    stays ``None``, so an optional field can be passed as it is)."""
-    pattern = _pattern
-    if pattern is None or text is None or not contains_secret(text):
+    """``text`` with every registered secret and token shape replaced by its marker (unchanged when none;
+    ``None`` stays ``None``, so an optional field can be passed as it is)."""
+    if not _environment_read:
+        _start_up()
+    if not isinstance(text, str):
         return text
-    return pattern.sub(lambda match: marker(_secrets.get(match.group(0), "secret")), text)
+    pattern = _pattern
+    if pattern is not None and _holds_registered(text):
+        text = pattern.sub(lambda match: marker(_secrets.get(match.group(0), "secret")), text)
+    return _scrub_shapes(text, marker)
 
 
 def redact_bytes(data: bytes) -> bytes:
-    """UTF-8 ``data`` with every registered secret replaced (bytes that are not UTF-8 pass as is)."""
-    if _pattern is None:
-        return data
+    """UTF-8 ``data`` with every secret replaced (bytes that are not UTF-8 pass as is)."""
     text = data.decode("utf-8", errors="surrogateescape")
-    return redact(text).encode("utf-8", errors="surrogateescape") if contains_secret(text) else data
+    redacted = redact(text)
+    return data if redacted == text else redacted.encode("utf-8", errors="surrogateescape")
+
+
+def _probe_is_clean(value: Any) -> bool | None:
+    """True when the JSON of ``value`` shows no secret; None when it has no JSON form."""
+    try:
+        probe = json.dumps(value, default=str, check_circular=False)
+    except (TypeError, ValueError, RecursionError):  # keys JSON cannot show, or a cycle: walk it instead
+        return None
+    # The JSON-escaped form of every secret is registered, and the shapes allow JSON escapes, so
+    # the dump shows any secret inside.
+    return not (_holds_registered(probe) or _holds_shape(probe))
 
 
 def redact_data(value: Any) -> Any:
     """A JSON-like value (dicts, lists, tuples, strings) with every string redacted.
 
     Containers are copied only when something inside them changed. Dict keys are redacted too (an
-    HTTP header map can use a token as a key). Clean data costs one JSON dump and a substring scan:
-    the JSON-escaped form of every secret is registered, so the dump shows any secret inside.
+    HTTP header map can use a token as a key). Clean data costs one JSON dump and a substring scan.
     """
-    if _pattern is None:
+    if not _environment_read:
+        _start_up()
+    if isinstance(value, str):
+        return redact(value)
+    if not isinstance(value, (list, tuple, Mapping)) or _probe_is_clean(value):
         return value
     if isinstance(value, (list, tuple)):  # each item probed on its own: only a dirty event is walked
         redacted = [redact_data(item) for item in value]
         if all(new is old for new, old in zip(redacted, value, strict=True)):
             return value
         return type(value)(redacted) if isinstance(value, tuple) else redacted
-    if isinstance(value, Mapping):
-        try:
-            probe = json.dumps(value, default=str)
-        except (TypeError, ValueError):  # keys JSON cannot show, or a cycle: walk it instead
-            probe = None
-        if probe is not None and not contains_secret(probe):
-            return value
     return _redact_walk(value)
 
 
@@ -164,7 +243,7 @@ def _redact_walk(value: Any) -> Any:
 def _install_log_redaction() -> None:
     """Redact every log record of the process at creation, whichever handler later writes it.
 
-    Installed on the first registration only, so a process with no secrets pays nothing.
+    Installed on the redactor's first use (token shapes are scrubbed even with nothing registered).
     """
     global _log_factory_installed
     with _lock:
@@ -218,15 +297,20 @@ class RedactingStream:
 
 
 __all__ = [
+    "GITHUB_TOKEN_VARIABLES",
     "MIN_SECRET_LENGTH",
+    "SHAPE_KINDS",
     "RedactingStream",
     "contains_secret",
     "forget_secrets",
+    "is_secret_name",
     "marker",
     "redact",
     "redact_bytes",
     "redact_data",
     "redact_log_record",
+    "register_environment_secrets",
     "register_secret",
+    "register_server_secrets",
     "registered_secret_names",
 ]

@@ -1,0 +1,64 @@
+"""Requests the runtime handed to the host while the agent ran, and how each was answered.
+
+Three kinds reach the host (measured with SDK 1.0.27 and runtime 1.0.102): the agent's own
+question to the user (the ``ask_user`` tool), an MCP server's elicitation (a form to fill in, or a
+URL to open), and an MCP server's request for LLM sampling. In a test nobody sits at the keyboard,
+so each is answered by the agent's policy (scripted answers, a function, a model for sampling) or
+declined at once; the record says which, and what the agent or the server was told.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+HostRequestKind = Literal["question", "elicitation", "sampling"]
+ReplyAction = Literal["accept", "decline", "cancel"]
+
+
+class HostRequest(BaseModel):
+    """One request to the host: who asked, what, the answer given, who gave it, and when.
+
+    ``asked_by`` is ``"agent"`` for the agent's own question and the MCP server's name for an
+    elicitation or a sampling request. ``message`` is the question, the elicitation's message, or
+    the text of the sampling request's last message. ``answer`` is the text answered to a
+    question, the form values of an accepted form, or the text a sampling model gave; ``None``
+    when nothing was answered. ``answered_by`` names the policy that decided (``user_answers[0]``,
+    ``function``, ``sampling model ...``, ``no matching answer: declined``, ...). Times are the
+    runtime's own timestamps of the request and of its completion.
+    """
+
+    kind: HostRequestKind
+    request_id: str | None = None
+    asked_by: str | None = None
+    agent_id: str | None = None
+    tool_call_id: str | None = None
+    mode: Literal["form", "url"] | None = None
+    message: str | None = None
+    choices: list[str] | None = None
+    allow_freeform: bool | None = None
+    requested_schema: dict[str, Any] | None = None
+    url: str | None = None
+    sampling_request: dict[str, Any] | None = None
+    action: ReplyAction | None = None
+    answer: Any = None
+    response: dict[str, Any] | None = None
+    answered_by: str | None = None
+    problem: str | None = None
+    requested_at: str | None = None
+    answered_at: str | None = None
+    completed: bool | None = None
+
+    @property
+    def declined(self) -> bool:
+        """Whether the request was declined or cancelled rather than answered."""
+        return self.action in ("decline", "cancel")
+
+    def __str__(self) -> str:
+        who = self.asked_by or "?"
+        outcome = self.action or "unanswered"
+        return f"{self.kind} from {who}: {(self.message or '')[:80]!r} -> {outcome}"
+
+
+__all__ = ["HostRequest", "HostRequestKind", "ReplyAction"]
