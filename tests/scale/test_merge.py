@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.reports.repeat_words import case_label, failing_cases
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.runs import flaky_cases, pass_rates
 from copilot_eval.runs.merge import MergeError, merge_run_folders
@@ -52,6 +53,9 @@ def test_three_shards_merged_equal_one_whole_run(runs, tmp_path):
     assert outcomes(merged.run) == outcomes(whole)
     assert (merged.run.passed, merged.run.failed, merged.run.errored) == (whole.passed, whole.failed, whole.errored)
     assert pass_rates(merged.run) == pass_rates(whole) and flaky_cases(merged.run) == flaky_cases(whole)
+    assert merged.run.case_repeats == whole.case_repeats  # each case over its tries, from the union
+    # A scripted model answers every repeat alike: the merged run says so, as the whole run does.
+    assert (merged.run.repeats_independent, merged.run.repeat_dependence) == (False, whole.repeat_dependence)
     assert (merged.run.runtime_limitation is None) == (whole.runtime_limitation is None)
     assert _evidence(tmp_path / "merged") == _evidence(runs["whole"])  # same files, same conversations
     data = json.loads((tmp_path / "merged" / "run.json").read_text())
@@ -140,6 +144,31 @@ async def test_every_refusal_is_listed_at_once(project, runs, tmp_path):
     assert any("which belongs to shard 1/3" in p for p in problems)
     assert any(p.startswith("shard 3/3 is missing") for p in problems)
     assert not (tmp_path / "out").exists()
+
+
+async def test_the_shards_minimum_pass_rate_judges_each_case_of_the_merged_run(project, runs, tmp_path):
+    # --min-pass-rate belongs to the run, not to a grader: the shards must agree on it, and the
+    # merged run judges each case over its tries in every shard, as a whole run would.
+    rated = [tmp_path / f"rated{index}" for index in (1, 2, 3)]
+    for index, folder in enumerate(rated, start=1):
+        await play(project["set"], project["agent"], folder, shard=shard(index, 3), repeat=2, min_pass_rate=0.5)
+    await play(project["set"], project["agent"], tmp_path / "whole", repeat=2, min_pass_rate=0.5)
+    merged = merge_run_folders(rated, tmp_path / "merged")[0].run
+    whole = read_run_folder(tmp_path / "whole").run
+    assert merged.min_pass_rate == 0.5 and merged.case_repeats == whole.case_repeats
+    assert [case_label(record) for record in failing_cases(merged)] == ["case 3 turn 2"]
+    with pytest.raises(MergeError) as refused:
+        merge_run_folders([rated[0], runs["shard2"], rated[2]], tmp_path / "out")
+    assert any(p.startswith("different minimum pass rates") and "shard2" in p for p in refused.value.problems)
+    gate = subprocess.run(
+        [*CLI, "merge", *map(str, rated), "--out", str(tmp_path / "cli")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        timeout=120,
+    )
+    assert gate.returncode == 1, gate.stderr
+    assert "1 case(s) below --min-pass-rate 50%: case 3 turn 2" in gate.stdout
 
 
 def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(runs, tmp_path):

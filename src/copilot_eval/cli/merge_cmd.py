@@ -1,7 +1,8 @@
 """`copilot-eval merge SHARD_DIR... --out DIR`: one run folder from the folders of `run --shard I/N`.
 
-Exit codes: 0 merged (whatever the score); 1 the score missed ``--fail-under`` (on any surface);
-2 refused: every problem is printed, one per line, and nothing was written.
+Exit codes: 0 merged (whatever the score); 1 the score missed ``--fail-under``, or a case missed the
+shards' ``--min-pass-rate`` over its tries (on any surface); 2 refused: every problem is printed,
+one per line, and nothing was written.
 """
 
 from __future__ import annotations
@@ -41,8 +42,8 @@ def merge(
     # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
-    from copilot_eval.evalsets.repeat_stats import flaky_cases, pass_rates
     from copilot_eval.reports.after_run import write_run_reports
+    from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs.merge import MergeError, merge_run_folders
 
@@ -55,6 +56,7 @@ def merge(
         raise typer.Exit(EXIT_REFUSED) from None
     console = Console()
     below = []
+    missed_rate = False
     for item in merged:
         run, folder = item.run, item.folder
         junit_file = junit
@@ -63,12 +65,6 @@ def merge(
         reports = write_run_reports(folder.folder, junit=junit_file)
         record = run.merge
         extra = [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
-        if run.repeat and run.repeat > 1:
-            at_k, all_k = pass_rates(run)
-            shown = [f"{v:g}%" if v is not None else "unknown" for v in (at_k, all_k)]
-            extra.append(
-                f"pass@{run.repeat} {shown[0]}, pass^{run.repeat} {shown[1]}; flaky cases: {flaky_cases(run) or 'none'}"
-            )
         extra.append(f"outputs: {folder.folder / 'run.json'}, {folder.folder / 'results.csv'}")
         if item.label is not None:
             console.print(f"[bold]surface {item.label}[/]")
@@ -76,8 +72,13 @@ def merge(
         print_summary(run, folder.test_set, console, extra=extra + reports.lines)
         if fail_under is not None and run.general_quality_percent < fail_under:
             below.append(item.label or "the merged run")
+        if missed := failing_cases(run):
+            shown = ", ".join(case_label(record) for record in missed)
+            console.print(f"[red]{len(missed)} case(s) below --min-pass-rate {percent(run.min_pass_rate)}: {shown}[/]")
+            missed_rate = True
     if below:
         console.print(f"[red]score below --fail-under {fail_under:g} on: {', '.join(below)}[/]")
+    if below or missed_rate:
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
 
 

@@ -144,6 +144,9 @@ def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> M
         started=started,
         duration_ms=max(durations) if durations else None,  # the shards ran side by side
         note=note,
+        # The shards agree on both (merge_checks): one minimum pass rate, one agent whose repeats are or are not independent.
+        min_pass_rate=first.run.min_pass_rate,
+        repeat_dependence=first.run.repeat_dependence,
     )
     record = MergeRecord(
         shard_count=check.count,

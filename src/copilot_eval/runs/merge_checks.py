@@ -1,7 +1,7 @@
 """What must hold before shard runs are merged; every problem found, not just the first.
 
 The shards must be parts of one run: the same test set, agent and graders (their fingerprints),
-the same shard count and repeat count, each shard once, no case in two shards, and each holding
+the same shard count, repeat count and minimum pass rate, each shard once, no case in two shards, and each holding
 the conversations the set's content assigns to it. A shard missing, or a shard whose run did not
 finish, leaves conversations unplayed: that refuses the merge unless a partial one was asked for,
 and then those conversations are named.
@@ -76,6 +76,7 @@ def _basics(folders: Sequence[RunFolder]) -> list[str]:
     problems += _agree(folders, "agents", lambda f: _short(f.run.fingerprints and f.run.fingerprints.agent))
     problems += _agree(folders, "graders", lambda f: _short(f.run.fingerprints and f.run.fingerprints.graders))
     problems += _agree(folders, "repeat counts", lambda f: f.run.repeat)
+    problems += _agree(folders, "minimum pass rates (--min-pass-rate)", lambda f: f.run.min_pass_rate)
     return problems
 
 
