@@ -65,8 +65,22 @@ def test_the_graders_fingerprint_covers_specs_and_the_judge(tmp_path):
     assert base == graders_fingerprint(["similarity:0.7"]) != graders_fingerprint(["similarity:0.8"])
     with_judge = graders_fingerprint(["compare_meaning"], judge_path=judge)
     (judge.parent / "script.yaml").write_text("rules:\n  - turns: [{text: other}]\n")
-    assert graders_fingerprint(["compare_meaning"], judge_path=judge) != with_judge
+    changed = graders_fingerprint(["compare_meaning"], judge_path=judge)
+    assert changed != with_judge
     assert graders_fingerprint(None) == graders_fingerprint(["similarity"])
+    # Asking each judge several times (--judge-repeat) is another way of grading.
+    assert graders_fingerprint(["compare_meaning"], judge_path=judge, judge_repeat=3) != changed
+    assert graders_fingerprint(["compare_meaning"], judge_path=judge, judge_repeat=1) == changed
+
+
+def test_the_graders_fingerprint_covers_the_content_of_a_trajectory_file(tmp_path):
+    steps = tmp_path / "steps.yaml"
+    steps.write_text("conversations:\n  1: [{tool: search}]\n")
+    spec = f"trajectory:{steps}"
+    before = graders_fingerprint([spec])
+    assert graders_fingerprint([spec]) == before
+    steps.write_text("conversations:\n  1: [{tool: refund}]\n")  # same spec, other expected steps
+    assert graders_fingerprint([spec]) != before
 
 
 def test_prepare_run_records_all_three(tmp_path):

@@ -1,7 +1,8 @@
 """Fingerprints: one content hash per input of a run, each computed by one function here.
 
 ``sha256:<hex>`` of the test set's cases, of the agent file and every file it names (see
-``agent.agent_files``), and of the grader specs with the judge agent's fingerprint. Shards of one
+``agent.agent_files``), and of the grader specs with the files they name (a trajectory file), the
+judge agent's fingerprint and how many times each judge is asked. Shards of one
 run must agree on all three before they are merged; the history store groups runs by them.
 Paths enter the agent's hash as written relative to its folder, so the same agent checked out on
 two machines hashes the same.
@@ -49,10 +50,37 @@ def agent_fingerprint(path: str | Path) -> str:
     return PREFIX + digest.hexdigest()
 
 
-def graders_fingerprint(specs: Sequence[str] | None, *, judge_path: str | Path | None = None) -> str:
-    """The hash of the grader specs as given (default similarity) and of the judge agent, if any."""
+def _file_digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return "unreadable"
+
+
+def _named_files(specs: Sequence[str]) -> dict[str, str]:
+    """spec -> the content hash of the file it names, for the specs that name one (``trajectory:FILE``)."""
+    files = {}
+    for spec in specs:
+        name, _, argument = spec.strip().partition(":")
+        if name.strip().lower().replace("-", "_") == "trajectory" and argument.strip():
+            files[spec] = _file_digest(Path(argument.strip()))
+    return files
+
+
+def graders_fingerprint(
+    specs: Sequence[str] | None, *, judge_path: str | Path | None = None, judge_repeat: int = 1
+) -> str:
+    """The hash of the grader specs as given (default similarity), of the files they name, of the judge
+    agent, if any, and of how many times each judge is asked (``--judge-repeat``)."""
+    specs = list(specs or ["similarity"])
     judge = agent_fingerprint(judge_path) if judge_path is not None else None
-    return _digest(_canonical({"graders": list(specs or ["similarity"]), "judge": judge}))
+    content: dict[str, object] = {"graders": specs, "judge": judge}
+    # Keys only when they matter, so that the fingerprints of runs without them stay as they were.
+    if files := _named_files(specs):
+        content["files"] = files
+    if judge_repeat != 1:
+        content["judgeRepeat"] = judge_repeat
+    return _digest(_canonical(content))
 
 
 def run_fingerprints(
@@ -61,12 +89,13 @@ def run_fingerprints(
     agent_path: str | Path | None = None,
     grader_specs: Sequence[str] | None = None,
     judge_path: str | Path | None = None,
+    judge_repeat: int = 1,
 ) -> RunFingerprints:
     """All three fingerprints; the agent's is None when the agent is not a file."""
     return RunFingerprints(
         test_set=test_set_fingerprint(test_set),
         agent=agent_fingerprint(agent_path) if agent_path is not None else None,
-        graders=graders_fingerprint(grader_specs, judge_path=judge_path),
+        graders=graders_fingerprint(grader_specs, judge_path=judge_path, judge_repeat=judge_repeat),
     )
 
 

@@ -158,7 +158,9 @@ def prepare_run(
     judge = load_agent(judge_path, option=options.judge) if judge_path else None
     graders = build_graders(grader_specs, judge=judge, options=options, judge_repeat=judge_repeat)
     check_graders_fit(test_set, graders, set_path)
-    fingerprints = run_fingerprints(test_set, agent_path=agent_path, grader_specs=grader_specs, judge_path=judge_path)
+    fingerprints = run_fingerprints(
+        test_set, agent_path=agent_path, grader_specs=grader_specs, judge_path=judge_path, judge_repeat=judge_repeat
+    )
     return PreparedRun(test_set, agent, graders, fingerprints)
 
 
