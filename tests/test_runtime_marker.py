@@ -54,7 +54,9 @@ def test_module_marked():
 def test_unmarked_tests_that_reach_the_runtime_fail_and_name_the_fix(pytester, monkeypatch):
     monkeypatch.setenv("PYTHONPATH", str(REPO))  # the guard is the suite's own plugin, tests.runtime_guard
     pytester.makepyfile(test_guarded=TESTS, test_module_marked=MODULE_MARKED)
-    outcome = pytester.runpytest_subprocess("-p", "tests.runtime_guard", "-p", "no:cacheprovider")
+    # -rN: no short summary, whose lines repeat each message only when the terminal is wide enough,
+    # so the count below is of the failure sections alone, on any terminal
+    outcome = pytester.runpytest_subprocess("-p", "tests.runtime_guard", "-p", "no:cacheprovider", "-rN")
     outcome.assert_outcomes(passed=3, failed=3)
     text = outcome.stdout.str()
     assert "test_a_unmarked_first_run has no `runtime` marker but" in text
