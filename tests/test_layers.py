@@ -38,13 +38,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "capture": LEAVES | {"evidence"},
     "evalsets": LEAVES,
     "models": LEAVES,
-    "targets": LEAVES,
+    # A Copilot Studio target's evidence names where it was played (evidence.PlayedOn), as a CopilotResult does.
+    "targets": LEAVES | {"evidence"},
     "testing": LEAVES,
     "agent": LEAVES | {"models"},
     "runtime": LEAVES | {"agent", "capture", "evidence", "models"},
     "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
     "reports": LEAVES | {"evalsets", "evidence"},
-    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "reports", "runtime", "targets"},
+    # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
+    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runtime", "targets"},
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},

@@ -22,6 +22,7 @@ from copilot_eval.redaction import contains_secret, redact
 
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
 _LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copilot-no-live-models set it
+_SHARD_KEY = pytest.StashKey[Any]()  # the ShardInfo of --copilot-shard, or None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -91,6 +92,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "each agent run (env COPILOT_EVAL_REPORT)",
     )
     group.addoption(
+        "--copilot-shard",
+        default=os.environ.get("COPILOT_EVAL_SHARD"),
+        metavar="I/N",
+        help="run only shard I of N of the collected tests (stable by node id, balanced by count), "
+        "so a CI matrix of N jobs splits the suite (env COPILOT_EVAL_SHARD)",
+    )
+    group.addoption(
         "--copilot-history",
         action="store_true",
         default=False,
@@ -110,6 +118,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
     config.addinivalue_line("markers", MARKER_HELP)
+    config.stash[_SHARD_KEY] = _shard_option(config.getoption("--copilot-shard", default=None))
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
     report = config.getoption("--copilot-report", default=None)
@@ -135,6 +144,33 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ[NO_LIVE_MODELS_ENV] = "1"
     if config.getoption("--copilot-agent", default=None):
         configure(config, config.stash[_EVIDENCE_DIR_KEY])
+
+
+def _shard_option(text: str | None) -> Any:
+    if not text:
+        return None
+    # imported on use: every pytest session loads this plugin, and runs loads the runtime and the SDK
+    from copilot_eval.runs.shards import ShardError, parse_shard
+
+    try:
+        return parse_shard(text, option="--copilot-shard")
+    except ShardError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _deselect_other_shards(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With ``--copilot-shard I/N``, deselect the items of the other shards (the same split on every machine)."""
+    shard = config.stash.get(_SHARD_KEY, None)
+    if shard is None:
+        return
+    # imported on use: every pytest session loads this plugin, and runs loads the runtime and the SDK
+    from copilot_eval.runs.shards import select_node_ids
+
+    keep = select_node_ids([item.nodeid for item in items], shard)
+    deselected = [item for item in items if item.nodeid not in keep]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if item.nodeid in keep]
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -287,7 +323,9 @@ def pytest_pycollect_makeitem(collector: Any, name: str, obj: object) -> Any:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Turn every ``@pytest.mark.copilot_repeat(K, min_pass_rate=P)`` test into K tries with one verdict."""
+    """Keep this shard's items (``--copilot-shard I/N``), then turn every
+    ``@pytest.mark.copilot_repeat(K, min_pass_rate=P)`` test into K tries with one verdict."""
+    _deselect_other_shards(config, items)
     if any(item.get_closest_marker(MARKER) is not None for item in items):
         wrap_repeated_items(config, items)
 

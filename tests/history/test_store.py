@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select, text
 
 from copilot_eval import redaction
-from copilot_eval.evalsets import LimitationStanding
+from copilot_eval.evalsets import LimitationStanding, RunFingerprints, ShardInfo
 from copilot_eval.evalsets.json_io import read_run_json
 from copilot_eval.history import HistoryError, HistoryStore, list_runs, resolve_history
 from copilot_eval.history.from_folder import record_from_folder
@@ -103,19 +103,14 @@ def test_a_limitation_confirmed_later_updates_the_run_instead_of_storing_it_twic
 
 
 def test_fingerprints_shard_and_provenance_are_stored_when_the_run_records_them(history_url, tmp_path):
-    # Other versions add `fingerprints` and `shard` to run.json; a run model that has them is read as it is.
-    from copilot_eval.evalsets import EvalRun
-
-    class RunWithNewFields(EvalRun):
-        fingerprints: dict | None = None
-        shard: dict | None = None
-
+    # A shard's run.json records the fingerprints of its inputs and which shard it played (`run --shard I/N`).
     write_run(tmp_path / "run", ["pass"])
     folder = read_run_folder(tmp_path / "run")
-    newer = RunWithNewFields(
-        **folder.run.model_dump(),
-        fingerprints={"testSet": "sha256:set", "agent": "sha256:agent", "graders": "sha256:graders"},
-        shard={"index": 1, "count": 4},
+    newer = folder.run.model_copy(
+        update={
+            "fingerprints": RunFingerprints(test_set="sha256:set", agent="sha256:agent", graders="sha256:graders"),
+            "shard": ShardInfo(index=1, count=4),
+        }
     )
     provenance = Provenance("0123456789abcdef", "main", "https://ci.example.invalid/runs/7")
     record = record_from_folder(

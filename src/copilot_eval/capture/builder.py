@@ -118,6 +118,7 @@ def _finalise_root(result: CopilotResult, session: SessionFacts, facts: RunFacts
     )
     outcome = decide_outcome(facts, session, blocking_errors(result.capture_errors), mcp_failure=mcp_failure)
     result.stop_reason, result.success, result.error = outcome.stop_reason, outcome.success, outcome.error
+    result.rate_limit = outcome.rate_limit
 
 
 def _redacted_exception(raised: ToolException | str) -> ToolException | str:

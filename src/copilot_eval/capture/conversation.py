@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from copilot_eval.capture.events import event_data, event_id, event_type, list_or_empty, text_or_none
+from copilot_eval.capture.events import event_data, event_id, event_type, int_or_none, list_or_empty, text_or_none
 from copilot_eval.capture.session_error import session_error_message
 from copilot_eval.evidence import CaptureError, PermissionRecord, ToolCall, Turn, UsageEntry
 
@@ -93,6 +93,8 @@ class SessionFacts:
     idle_seen: bool = False
     aborted: bool = False
     error: str | None = None
+    error_status: int | None = None  # statusCode of the last session.error, when it had one
+    error_type: str | None = None  # errorType of the last session.error ("rate_limit", "query", ...)
     shutdown: dict[str, Any] | None = None
 
 
@@ -127,6 +129,9 @@ def session_facts(events: Iterable[dict[str, Any]], errors: list[CaptureError]) 
                     )
                 )
             messages.append(session_error_message(data))
+            if data is not None:
+                facts.error_status = int_or_none(data.get("statusCode"))
+                facts.error_type = text_or_none(data.get("errorType"))
         elif kind == "session.shutdown" and data is not None:
             facts.shutdown = data
     if messages:

@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from copilot_eval.capture.conversation import SessionFacts
+from copilot_eval.capture.rate_limit import rate_limit_of
 from copilot_eval.capture.run_facts import RunFacts
-from copilot_eval.evidence import CaptureError, StopReason
+from copilot_eval.evidence import CaptureError, RateLimit, StopReason
 
 
 @dataclass(frozen=True)
@@ -24,6 +25,7 @@ class Outcome:
     stop_reason: StopReason | None
     success: bool
     error: str | None
+    rate_limit: RateLimit | None = None  # the run ended on the model's rate limit (not a verdict)
 
 
 def _join(*parts: str | None) -> str | None:
@@ -77,7 +79,7 @@ def decide_outcome(
         error = session.error
         if not success and error is None:
             error = _explain(blocking, unfinished if not session.idle_seen else "capture failed")
-        return Outcome(None, success, error)
+        return Outcome(None, success, error, rate_limit_of(None, session, ended_by_session_error=True))
     reason, words, from_session = _cause(facts, session)
     # A run that already failed keeps its first cause (a timeout whose abort also overran is
     # still a timeout); only a run that would otherwise have completed ends as cleanup_error.
@@ -88,7 +90,7 @@ def decide_outcome(
     success = reason == "completed" and session.error is None and not blocking
     if not success and error is None:
         error = _explain(blocking, f"stop reason: {reason}")
-    return Outcome(reason, success, error)
+    return Outcome(reason, success, error, rate_limit_of(facts, session, ended_by_session_error=from_session))
 
 
 def _explain(blocking: list[CaptureError], fallback: str) -> str:

@@ -34,6 +34,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "history_cmd",
     "inspect_cmd",
     "login_cmd",
+    "merge_cmd",
     "quickstart_cmd",
     "regrade_cmd",
     "report_cmd",

@@ -3,14 +3,16 @@
 Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under`` or a case
 missed ``--min-pass-rate``; 2 bad input (a missing or unreadable set, agent file or grader spec is
 named in one line; every problem of an invalid set is printed; ``--repeat`` over ``--replay`` without
-``--allow-replayed-repeats``); 130 interrupted (what finished is kept; continue with ``--resume``).
+``--allow-replayed-repeats``; an executor that cannot run the agent says why before anything runs);
+3 the executor lost every worker (what finished is kept; continue with ``--resume``);
+130 interrupted (what finished is kept; continue with ``--resume``).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -18,7 +20,9 @@ from copilot_eval.cli.clean_cmd import discard_passing_workdirs
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_BAD_INPUT = 2
+EXIT_WORKERS_LOST = 3
 EXIT_INTERRUPTED = 130
+EXECUTORS = ("local", "ray")
 
 
 def _bad_input(message: str) -> typer.Exit:
@@ -139,6 +143,40 @@ def run(
             "--record-missing", help="With --record: keep DIR's cassettes and record only the calls they lack."
         ),
     ] = False,
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            metavar="I/N",
+            help="Play only shard I of N (whole conversations, assigned from the set's content); "
+            "merge the shards' folders with `copilot-eval merge`.",
+        ),
+    ] = None,
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
+            "--concurrency each; needs the ray extra).",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            metavar="ADDR",
+            help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
+        ),
+    ] = None,
+    ray_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--ray-workers",
+            min=1,
+            metavar="N",
+            help="With --executor ray: use at most N nodes (default: every node with a CPU).",
+        ),
+    ] = None,
     history: Annotated[
         str | None,
         typer.Option(
@@ -159,11 +197,20 @@ def run(
     from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, run_eval_set
+    from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
     from copilot_eval.runs.independence import refuse_replayed_repeats
     from copilot_eval.runs.prepare import PrepareError, prepare_run
 
     if data_type not in (None, "SingleTurn", "Conversation"):
         raise _bad_input(f"--data-type {data_type!r}: expected SingleTurn or Conversation")
+    shard_info = _shard_option(shard)
+    run_executor = _executor_option(
+        executor,
+        ray_address,
+        ray_workers,
+        recording=bool(record or replay or record_missing),
+        discard=discard_passing,
+    )
     refusal = refuse_replayed_repeats(
         repeat, replaying=replay is not None, allowed=allow_replayed_repeats, option="--allow-replayed-repeats"
     )
@@ -210,6 +257,7 @@ def run(
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
     console = Console()
+    spread = {"shard": shard_info, "fingerprints": prepared.fingerprints, "executor": run_executor}
     if len(agent_paths) > 1:
         _run_several(
             test_set,
@@ -223,6 +271,7 @@ def run(
             progress=not no_progress,
             validate=False,
             min_pass_rate=rate,
+            **spread,
             history=history,
         )
         return
@@ -239,10 +288,17 @@ def run(
                 progress=not no_progress,
                 validate=False,
                 min_pass_rate=rate,
+                agent_file=agent_paths[0],
+                **spread,
             )
         )
     except CheckpointError as exc:
         raise _bad_input(str(exc)) from None
+    except AllWorkersLost as exc:
+        typer.echo(f"error: {exc}; finished cases are kept in {out}; continue with --resume --out {out}", err=True)
+        raise typer.Exit(EXIT_WORKERS_LOST) from None
+    except ExecutorError as exc:
+        raise _bad_input(f"--executor {executor}: {exc}") from None
     except KeyboardInterrupt:
         console.print(f"[yellow]interrupted[/]: finished cases are kept in {out}; continue with --resume --out {out}")
         raise typer.Exit(EXIT_INTERRUPTED) from None
@@ -252,6 +308,11 @@ def run(
 
         close_all_pools()  # a graceful stop now; the exit hook would only kill
     extra = []
+    if shard_info is not None:
+        extra.append(
+            f"shard {shard_info.label()}: {len({r.conversation_number for r in result.results or []})} conversations; "
+            "merge the shards' folders with `copilot-eval merge`"
+        )
     if discard_passing:
         extra.append(
             f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases"
@@ -272,6 +333,45 @@ def run(
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
     if missed:
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
+
+
+def _shard_option(text: str | None) -> Any:
+    if text is None:
+        return None
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.runs.shards import ShardError, parse_shard
+
+    try:
+        return parse_shard(text)
+    except ShardError as exc:
+        raise _bad_input(str(exc)) from None
+
+
+def _executor_option(name: str, address: str | None, workers: int | None, *, recording: bool, discard: bool) -> Any:
+    """The executor ``--executor`` names, refusing what cannot work with it before anything runs."""
+    if name not in EXECUTORS:
+        raise _bad_input(f"--executor {name!r}: expected one of {', '.join(EXECUTORS)}")
+    if name == "local":
+        if address is not None or workers is not None:
+            raise _bad_input("--ray-address and --ray-workers need --executor ray")
+        return None
+    if recording:
+        raise _bad_input("--record/--replay run with --executor local only (cassettes are files of this machine)")
+    if discard:
+        raise _bad_input(
+            "--discard-passing-workdirs runs with --executor local only: with ray the working "
+            "directories are on the worker nodes (`copilot-eval clean` there removes them)"
+        )
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.runs.executor import ExecutorError
+    from copilot_eval.runs.ray_executor import RayExecutor
+
+    try:
+        return RayExecutor(
+            address=address, workers=workers, say=lambda message: typer.echo(f"note: {message}", err=True)
+        )
+    except ExecutorError as exc:
+        raise _bad_input(f"--executor ray: {exc}") from None
 
 
 def _record_history(folders: list[Path], history: str | None) -> list[str]:
@@ -300,6 +400,7 @@ def _run_several(
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.cli.run_several import run_several
     from copilot_eval.runs import CheckpointError
+    from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
     from copilot_eval.runs.prepare import PrepareError
     from copilot_eval.runtime.process.pool import close_all_pools
 
@@ -307,6 +408,11 @@ def _run_several(
         runs = run_several(test_set, agent_paths, out, **options)
     except (PrepareError, CheckpointError) as exc:
         raise _bad_input(str(exc)) from None
+    except AllWorkersLost as exc:
+        typer.echo(f"error: {exc}; finished cases are kept in {out}; continue with --resume --out {out}", err=True)
+        raise typer.Exit(EXIT_WORKERS_LOST) from None
+    except ExecutorError as exc:
+        raise _bad_input(f"--executor ray: {exc}") from None
     except KeyboardInterrupt:
         typer.echo(f"interrupted: finished cases are kept in {out}; continue with --resume --out {out}", err=True)
         raise typer.Exit(EXIT_INTERRUPTED) from None

@@ -68,7 +68,10 @@ def run_several(test_set: EvalTestSet, agent_paths: list[Path], out: Path, **opt
 
     agents = [load_agent(path, option="--agent") for path in agent_paths]
     names = [getattr(agent, "name", None) or path.stem for agent, path in zip(agents, agent_paths, strict=True)]
-    surfaces = [Surface(label, agent) for label, agent in zip(surface_labels(names), agents, strict=True)]
+    surfaces = [
+        Surface(label, agent, Path(path))
+        for label, agent, path in zip(surface_labels(names), agents, agent_paths, strict=True)
+    ]
     runs = asyncio.run(run_surfaces(test_set, surfaces, output_dir=out, **options))
     print_comparison(test_set, runs, Console(), out)
     return runs

@@ -47,6 +47,7 @@ from copilot_eval.evalsets.platform_record import ExportJoinRecord, PlatformRunR
 from copilot_eval.evalsets.preamble import preamble_lines
 from copilot_eval.evalsets.results_reader import ExportedResult, read_results_export
 from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
+from copilot_eval.evalsets.run_execution import ConcurrencyChange, ExecutionRecord, RetryRecord, WorkerInfo
 from copilot_eval.evalsets.run_model import (
     CaseRepeatRecord,
     CaseStatus,
@@ -56,6 +57,7 @@ from copilot_eval.evalsets.run_model import (
     JudgeTally,
     LimitationStanding,
 )
+from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
 
 __all__ = [
@@ -77,6 +79,7 @@ __all__ = [
     "TEMPLATES",
     "CaseRepeatRecord",
     "CaseStatus",
+    "ConcurrencyChange",
     "Confidence",
     "ConfidenceMixin",
     "Conversation",
@@ -89,14 +92,20 @@ __all__ = [
     "EvalSetWriteError",
     "EvalTestCase",
     "EvalTestSet",
+    "ExecutionRecord",
     "ExportJoinRecord",
     "ExportedResult",
     "GradeRecord",
     "JudgeTally",
     "LimitationStanding",
+    "MergeRecord",
     "PlatformRunRecord",
+    "RetryRecord",
     "RuleSet",
+    "RunFingerprints",
+    "ShardInfo",
     "SnapshotRecord",
+    "WorkerInfo",
     "check_csv",
     "check_json",
     "csv_text",

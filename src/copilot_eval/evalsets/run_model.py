@@ -16,7 +16,9 @@ from pydantic import Field, model_validator
 
 from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
 from copilot_eval.evalsets.platform_record import PlatformRunRecord
+from copilot_eval.evalsets.run_execution import ExecutionRecord
 from copilot_eval.evalsets.run_layouts import upgrade_limitation
+from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
 
 
 class CaseStatus(StrEnum):
@@ -202,6 +204,15 @@ class EvalRun(ConfidenceMixin):
         description="Standing of runtimeLimitation: suspected (this run's signals) or confirmed (a re-run or "
         "another surface). 'confidence' stays about the record itself.",
     )
+    repeat: int | None = Field(default=None, ge=1, description="How many times each case was played (--repeat).")
+    shard: ShardInfo | None = Field(default=None, description="The shard of the set this run played (--shard I/N).")
+    fingerprints: RunFingerprints | None = Field(
+        default=None, description="Content hashes of the test set, the agent (with its files) and the graders."
+    )
+    execution: ExecutionRecord | None = Field(
+        default=None, description="Executor, workers, concurrency history and retries of the run."
+    )
+    merge: MergeRecord | None = Field(default=None, description="Set when this run was merged from shard runs.")
     limitation_confirmed_by: list[str] = Field(
         default_factory=list,
         description="What confirmed runtimeLimitation, in words (a re-run, another surface that answered well).",

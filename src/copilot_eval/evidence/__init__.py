@@ -6,6 +6,8 @@ from copilot_eval.evidence.content import ContentItem, ToolProgress
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
+from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
 from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
@@ -24,6 +26,8 @@ __all__ = [
     "McpServerStatus",
     "ModelPrice",
     "PermissionRecord",
+    "PlayedOn",
+    "RateLimit",
     "RequestAuditRecord",
     "SkillDiscovery",
     "StopReason",

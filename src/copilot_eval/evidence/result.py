@@ -16,6 +16,8 @@ from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
+from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
@@ -70,6 +72,8 @@ class CopilotResult(BaseModel):
     success: bool = False
     error: str | None = None
     stop_reason: StopReason | None = None
+    # Set by capture when the run ended on the model's rate limit: not a verdict, play it again.
+    rate_limit: RateLimit | None = None
     session_id: str | None = None
     agent_name: str | None = None
     prompt: str | None = None
@@ -92,6 +96,7 @@ class CopilotResult(BaseModel):
     duration_ms: float | None = None
     runtime_version: str | None = None
     comparison_role: str | None = None
+    played_on: PlayedOn | None = None  # set by a distributed executor; None: played where the run was written
     raw_events: list[dict[str, Any]] = Field(default_factory=list)
 
     # -- responses -------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 run.json gives the run and its results; the kept test set gives each case's question; the
 evidence files give what run.json does not hold: the session's tokens and premium requests and
-the model that answered. Fields that other versions add to run.json (``fingerprints``,
-``shard``) are read when present and stay ``None`` when absent. Redaction is the store's job (it
+the model that answered. A run's ``fingerprints`` and ``shard`` (``run --shard I/N``) are
+stored when run.json has them and stay ``None`` when absent. Redaction is the store's job (it
 scrubs everything on the way in).
 """
 
@@ -19,33 +19,18 @@ from copilot_eval.history.records import CaseRecord, RunRecord, case_key
 from copilot_eval.reports.html_run import REPORT_HTML, case_anchor
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
-_FINGERPRINT_KEYS = {"testSet": ("testSet", "test_set"), "agent": ("agent",), "graders": ("graders",)}
-
-
-def _plain(value: Any) -> dict[str, Any] | None:
-    """A run.json object field as a dict, whether the model holds it as a dict or as a model."""
-    if value is None:
-        return None
-    if hasattr(value, "model_dump"):
-        value = value.model_dump(by_alias=True, mode="json")
-    return value if isinstance(value, dict) else None
-
 
 def fingerprints_of(run: EvalRun) -> dict[str, str | None]:
     """``fingerprints`` of run.json (content hashes of test set, agent, graders); each None when absent."""
-    found = _plain(getattr(run, "fingerprints", None)) or {}
-    result: dict[str, str | None] = {}
-    for key, names in _FINGERPRINT_KEYS.items():
-        value = next((found[name] for name in names if found.get(name) is not None), None)
-        result[key] = str(value) if value is not None else None
-    return result
+    found = run.fingerprints
+    if found is None:
+        return {"testSet": None, "agent": None, "graders": None}
+    return {"testSet": found.test_set, "agent": found.agent, "graders": found.graders}
 
 
 def shard_of(run: EvalRun) -> tuple[int | None, int | None]:
     """``shard`` of run.json as (index, count); (None, None) for a run that was not sharded."""
-    found = _plain(getattr(run, "shard", None)) or {}
-    index, count = found.get("index"), found.get("count")
-    return (index if isinstance(index, int) else None, count if isinstance(count, int) else None)
+    return (run.shard.index, run.shard.count) if run.shard is not None else (None, None)
 
 
 def _score(result: EvalCaseResult) -> float | None:

@@ -7,28 +7,43 @@ from copilot_eval.evalsets.repeat_stats import CaseRepeats, flaky_cases, pass_ra
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
 from copilot_eval.runs.eval_runner import DEFAULT_CONCURRENCY, check_references, plan_units, run_eval_set, summarise
+from copilot_eval.runs.executor import AllWorkersLost, Executor, ExecutorError, LocalExecutor, Worker, WorkerLost
 from copilot_eval.runs.limitation import (
     KNOWN_FALLBACK_TEXTS,
     Limitation,
     confirm_limitation,
     detect_runtime_limitation,
 )
+from copilot_eval.runs.merge import MergeError, merge_run_folders
 from copilot_eval.runs.platform_errors import KNOWN_ERROR_CODES, platform_error_code
+from copilot_eval.runs.ray_executor import RayExecutor
+from copilot_eval.runs.shards import ShardError, parse_shard
 
 __all__ = [
     "CHECKPOINT_NAME",
     "DEFAULT_CONCURRENCY",
     "KNOWN_ERROR_CODES",
     "KNOWN_FALLBACK_TEXTS",
+    "AllWorkersLost",
     "CaseRepeats",
     "Checkpoint",
     "CheckpointError",
+    "Executor",
+    "ExecutorError",
     "Limitation",
+    "LocalExecutor",
+    "MergeError",
+    "RayExecutor",
+    "ShardError",
     "Unit",
+    "Worker",
+    "WorkerLost",
     "check_references",
     "confirm_limitation",
     "detect_runtime_limitation",
     "flaky_cases",
+    "merge_run_folders",
+    "parse_shard",
     "pass_rates",
     "plan_units",
     "platform_error_code",

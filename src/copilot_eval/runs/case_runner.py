@@ -40,6 +40,16 @@ class Unit:
         return self.turns or tuple(range(1, len(self.cases) + 1))
 
 
+def failed_play(prompts: Sequence[str], error: str) -> CopilotResult:
+    """The evidence of a unit that could not be played at all: an execution error with ``error``."""
+    return CopilotResult(success=False, stop_reason="execution_error", prompt=prompts[0], error=error)
+
+
+async def play_unit(unit: Unit, agent: Any, *, pool: Any = None) -> PlayedEvidence:
+    """Play ``unit`` in one fresh session and return its evidence; a failure to start is recorded, not raised."""
+    return await _play(agent, [case.question for case in unit.cases], pool)
+
+
 async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
     # imported on use: the runtime loads the Copilot SDK (about 0.6 s); a Copilot Studio target never needs it
     from copilot_eval.runtime.session.runner import run_copilot
@@ -49,12 +59,7 @@ async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
             return await agent.play(prompts)
         return await run_copilot(agent, prompts[0] if len(prompts) == 1 else prompts, pool=pool)
     except Exception as exc:
-        return CopilotResult(
-            success=False,
-            stop_reason="execution_error",
-            prompt=prompts[0],
-            error=f"could not start the session: {type(exc).__name__}: {exc}",
-        )
+        return failed_play(prompts, f"could not start the session: {type(exc).__name__}: {exc}")
 
 
 async def graded_result(
@@ -93,7 +98,14 @@ async def run_unit(
     unit: Unit, agent: Any, graders: Sequence[Grader], *, pool: Any = None, evidence_dir: Path | None = None
 ) -> list[EvalCaseResult]:
     """Run ``unit`` in one session, save its evidence, and grade each of its cases."""
-    result = await _play(agent, [case.question for case in unit.cases], pool)
+    result = await play_unit(unit, agent, pool=pool)
+    return await grade_unit(unit, result, graders, evidence_dir=evidence_dir)
+
+
+async def grade_unit(
+    unit: Unit, result: PlayedEvidence, graders: Sequence[Grader], *, evidence_dir: Path | None = None
+) -> list[EvalCaseResult]:
+    """Save the evidence of a played ``unit`` (wherever it was played), then grade each of its cases."""
     path = _evidence_path(evidence_dir, unit)
     saved = str(result.save(path)) if path is not None else None
     answers = result.responses_per_prompt
@@ -116,4 +128,4 @@ async def run_unit(
     return outcomes
 
 
-__all__ = ["Unit", "graded_result", "run_unit"]
+__all__ = ["Unit", "failed_play", "grade_unit", "graded_result", "play_unit", "run_unit"]

@@ -2,15 +2,16 @@
 
 SingleTurn sets run each case in a fresh session; in a Conversation set, rows sharing a
 ``conversationNumber`` form one conversation, played in file order in one fresh session, and each
-conversation is its own session. Units run ``concurrency`` at a time on one pooled
-runtime; each finished unit is checkpointed before it counts, so an interrupted run (Ctrl-C or a
-hard kill) resumes without losing or repeating a case. On Ctrl-C the outputs of what finished are
-written before the cancellation propagates.
+conversation is its own session. An executor plays the units (this process's runtime pool by
+default, ``concurrency`` at a time, or Ray workers); ``runs.dispatch`` hands them out, plays
+rate-limited units again and adapts the concurrency. Each finished unit is graded here and
+checkpointed before it counts, so an interrupted run (Ctrl-C or a hard kill) resumes without
+losing or repeating a case. On Ctrl-C the outputs of what finished are written before the
+cancellation propagates.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
@@ -26,7 +27,10 @@ from copilot_eval.evalsets import (
     EvalSetError,
     EvalTestCase,
     EvalTestSet,
+    ExecutionRecord,
     LimitationStanding,
+    RunFingerprints,
+    ShardInfo,
     play_groups,
     turn_numbers,
     validate_eval_test_set,
@@ -35,11 +39,16 @@ from copilot_eval.evalsets.repeat_stats import repeat_records
 from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.reports.run_files import write_run_outputs
-from copilot_eval.runs.case_runner import Unit, run_unit
+from copilot_eval.runs.case_runner import Unit, grade_unit
 from copilot_eval.runs.checkpoint import Checkpoint
+from copilot_eval.runs.dispatch import DEFAULT_RATE_LIMIT_RETRIES, Dispatcher
+from copilot_eval.runs.executor import Executor, ExecutorError, LocalExecutor
+from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.progress import RunProgress
+from copilot_eval.runs.shards import units_of_shard
+from copilot_eval.runs.target import PlayedEvidence
 
 DEFAULT_CONCURRENCY = 4
 
@@ -143,7 +152,7 @@ def write_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None
     write_run_outputs(run, test_set, output_dir)
 
 
-def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int) -> dict[str, Any]:
+def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int, shard: ShardInfo | None) -> dict[str, Any]:
     header = {
         "testSet": test_set.name,
         "dataType": test_set.data_type.value,
@@ -155,7 +164,21 @@ def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int) -> di
         # Earlier versions played a whole Conversation set as one unit; their checkpoints lack this
         # key, so --resume refuses them instead of silently replaying everything.
         header["units"] = "one session per conversationNumber"
+    if shard is not None:  # only when sharded, so checkpoints of unsharded runs keep resuming
+        header["shard"] = shard.label()
     return header
+
+
+def _with_note(results: list[EvalCaseResult], note: str | None) -> list[EvalCaseResult]:
+    """The note (why a unit was given up on) put in front of each error's reason; statuses unchanged."""
+    if note is None:
+        return results
+    return [
+        r.model_copy(update={"failure_reason": f"{note}: {r.failure_reason}" if r.failure_reason else note})
+        if r.effective_status is CaseStatus.ERROR
+        else r
+        for r in results
+    ]
 
 
 async def run_eval_set(
@@ -173,6 +196,11 @@ async def run_eval_set(
     profile: str | None = None,
     validate: bool = True,
     min_pass_rate: float | None = None,
+    shard: ShardInfo | None = None,
+    fingerprints: RunFingerprints | None = None,
+    executor: Executor | None = None,
+    agent_file: str | Path | None = None,
+    rate_limit_retries: int = DEFAULT_RATE_LIMIT_RETRIES,
 ) -> EvalRun:
     """Run ``test_set`` against ``agent`` (a CopilotEval) and return the graded EvalRun.
 
@@ -181,7 +209,12 @@ async def run_eval_set(
     (``runs.prepare``). ``min_pass_rate`` (0..1) gives each case a verdict over its repeats. With
     ``output_dir`` every unit's evidence, the
     checkpoint, ``run.json`` and ``results.csv`` are written there; ``resume`` continues the run
-    recorded in it. Raises EvalSetError for an invalid set, CheckpointError for a foreign checkpoint.
+    recorded in it. ``shard`` plays only that shard's conversations; ``fingerprints`` are recorded
+    (the test set's is computed when not given). ``executor`` moves the playing elsewhere (default:
+    this process, on ``pool``); ``agent_file`` is the file ``agent`` was loaded from, for executors
+    that load it on other machines. A rate-limited unit is played up to ``rate_limit_retries`` more
+    times. Raises EvalSetError for an invalid set, CheckpointError for a foreign checkpoint,
+    ExecutorError when the executor cannot run the agent or loses every worker.
     """
     graders = list(graders) if graders else [TextSimilarity()]
     if validate:
@@ -192,6 +225,8 @@ async def run_eval_set(
         raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
     if min_pass_rate is not None and not 0 <= min_pass_rate <= 1:
         raise ValueError(f"min_pass_rate must be a fraction between 0 and 1, got {min_pass_rate}")
+    fingerprints = fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
+    executor = executor or LocalExecutor(pool=pool)
     started, clock = datetime.now(UTC), time.monotonic()
     out = Path(output_dir) if output_dir is not None else None
     evidence_dir = out / "evidence" if out is not None else None
@@ -199,19 +234,13 @@ async def run_eval_set(
     checkpoint = None
     if out is not None:
         evidence_dir.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
-        checkpoint, done = Checkpoint.start(out, _header(test_set, graders, repeat), resume=resume)
-    units = plan_units(test_set, repeat)
+        checkpoint, done = Checkpoint.start(out, _header(test_set, graders, repeat, shard), resume=resume)
+    units = units_of_shard(plan_units(test_set, repeat), test_set, shard)
     finished: list[EvalCaseResult] = [r for unit in units for r in done.get(unit.key, [])]
-    gate = asyncio.Semaphore(concurrency)
-    if pool is None:
-        # imported on use: the runtime loads the Copilot SDK (about 0.6 s); a Copilot Studio target never needs it
-        from copilot_eval.runtime.process.pool import shared_pool
+    execution = ExecutionRecord(executor=executor.name, concurrency=concurrency)
 
-        pool = shared_pool()
-
-    async def play(unit: Unit, bar: RunProgress) -> None:
-        async with gate:
-            results = await run_unit(unit, agent, graders, pool=pool, evidence_dir=evidence_dir)
+    async def deliver(unit: Unit, evidence: PlayedEvidence, note: str | None, bar: RunProgress) -> None:
+        results = _with_note(await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir), note)
         if checkpoint is not None:
             checkpoint.append(unit.key, results)  # durable before it counts
         finished.extend(results)
@@ -229,26 +258,60 @@ async def run_eval_set(
             min_pass_rate=min_pass_rate,
             repeat_dependence=repeat_dependence_of(agent),
         )
+        run = run.model_copy(
+            update={"repeat": repeat, "shard": shard, "fingerprints": fingerprints, "execution": execution}
+        )
         if out is not None:
             write_outputs(run, test_set, out)
         return run
 
     todo = [unit for unit in units if unit.key not in done]
-    with RunProgress(sum(len(u.cases) for u in units), enabled=progress) as bar:
+    total = sum(len(u.cases) for u in units)
+    with RunProgress(total, enabled=progress) as bar:
         bar.add(finished)
-        tasks = [asyncio.ensure_future(play(unit, bar)) for unit in todo]
         try:
-            await asyncio.gather(*tasks)
-        except BaseException:
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            finish(
-                f"interrupted: {len(finished)} of {sum(len(u.cases) for u in units)} results finished; "
-                "continue with --resume"
+            await _dispatch(
+                executor,
+                agent,
+                Path(agent_file) if agent_file is not None else None,
+                todo,
+                execution,
+                concurrency=concurrency,
+                deliver=lambda unit, evidence, note: deliver(unit, evidence, note, bar),
+                rate_limit_retries=rate_limit_retries,
             )
+        except BaseException as stop:
+            if execution.workers:  # the workers were started: what finished is written, then the stop goes on
+                why = str(stop) if isinstance(stop, ExecutorError) else "interrupted"
+                finish(f"{why}: {len(finished)} of {total} results finished; continue with --resume")
             raise
     return finish()
+
+
+async def _dispatch(
+    executor: Executor,
+    agent: Any,
+    agent_file: Path | None,
+    todo: list[Unit],
+    execution: ExecutionRecord,
+    *,
+    concurrency: int,
+    deliver: Any,
+    rate_limit_retries: int,
+) -> None:
+    """Play ``todo`` on the executor's workers; their names and the dispatch log land in ``execution``, whatever happens."""
+    dispatcher = None
+    try:
+        async with executor.open(agent, agent_file=agent_file, concurrency=concurrency) as workers:
+            execution.workers = [worker.info for worker in workers]
+            dispatcher = Dispatcher(
+                todo, workers, concurrency=concurrency, deliver=deliver, rate_limit_retries=rate_limit_retries
+            )
+            await dispatcher.run()
+    finally:
+        if dispatcher is not None:
+            execution.concurrency_history = list(dispatcher.log.history)
+            execution.retries = list(dispatcher.log.retries)
 
 
 __all__ = [

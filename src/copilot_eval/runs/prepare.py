@@ -18,12 +18,14 @@ from copilot_eval.evalsets import (
     EvalDataType,
     EvalSetError,
     EvalTestSet,
+    RunFingerprints,
     load_csv,
     read_test_set_json,
     validate_eval_test_set,
 )
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 from copilot_eval.runs.eval_runner import check_references
+from copilot_eval.runs.fingerprints import run_fingerprints
 from copilot_eval.targets.agent import agent_from_data, is_target_file
 
 
@@ -129,6 +131,7 @@ class PreparedRun:
     test_set: EvalTestSet
     agent: Any
     graders: list[Any]
+    fingerprints: RunFingerprints | None = None
 
 
 def check_graders_fit(test_set: EvalTestSet, graders: Sequence[Any], path: str | Path | None = None) -> None:
@@ -149,13 +152,16 @@ def prepare_run(
     options: OptionNames = CLI_OPTIONS,
     judge_repeat: int = 1,
 ) -> PreparedRun:
-    """Read and check the set, load the agent and the judge, and build the graders: each once."""
+    """Read and check the set, load the agent and the judge, build the graders (each once), and fingerprint them."""
     test_set = read_test_set(set_path, profile=profile, data_type=data_type)
     agent = load_agent(agent_path, option=options.agent)
     judge = load_agent(judge_path, option=options.judge) if judge_path else None
     graders = build_graders(grader_specs, judge=judge, options=options, judge_repeat=judge_repeat)
     check_graders_fit(test_set, graders, set_path)
-    return PreparedRun(test_set, agent, graders)
+    fingerprints = run_fingerprints(
+        test_set, agent_path=agent_path, grader_specs=grader_specs, judge_path=judge_path, judge_repeat=judge_repeat
+    )
+    return PreparedRun(test_set, agent, graders, fingerprints)
 
 
 __all__ = [

@@ -19,6 +19,7 @@ from typing import Any
 from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.runs.eval_runner import run_eval_set, write_outputs
+from copilot_eval.runs.fingerprints import agent_fingerprint
 from copilot_eval.runs.limitation import confirm_limitation
 from copilot_eval.targets.evidence import TargetResult
 
@@ -29,10 +30,11 @@ CONFIRMING_PASS_RATE = 0.5
 
 @dataclass(frozen=True)
 class Surface:
-    """One agent of a multi-surface run: its label (folder name) and the loaded agent."""
+    """One agent of a multi-surface run: its label (folder name), the loaded agent, and its file when it has one."""
 
     label: str
     agent: Any
+    agent_file: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -164,14 +166,26 @@ async def run_surfaces(
 ) -> list[SurfaceRun]:
     """Run ``test_set`` against every surface (one after the other), confirm limitations across them.
 
-    ``options`` go to ``run_eval_set`` unchanged. With ``output_dir``, each surface writes into
+    ``options`` go to ``run_eval_set`` unchanged, but for ``fingerprints``, whose agent part is each
+    surface's own (from its ``agent_file``). With ``output_dir``, each surface writes into
     ``output_dir/<label>`` and the confirmed runs and ``comparison.json`` are written at the end.
     """
     out = Path(output_dir) if output_dir is not None else None
+    shared = options.pop("fingerprints", None)
     finished = []
     for surface in surfaces:
         folder = out / surface.label if out is not None else None
-        run = await run_eval_set(test_set, surface.agent, output_dir=folder, **options)
+        fingerprints = shared
+        if shared is not None and surface.agent_file is not None:  # each surface is its own agent
+            fingerprints = shared.model_copy(update={"agent": agent_fingerprint(surface.agent_file)})
+        run = await run_eval_set(
+            test_set,
+            surface.agent,
+            output_dir=folder,
+            fingerprints=fingerprints,
+            agent_file=surface.agent_file,
+            **options,
+        )
         finished.append(SurfaceRun(surface.label, run, folder))
     confirmed = confirm_across_surfaces(finished)
     if out is not None:

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps
 
 SCHEMA_VERSION = 1
@@ -102,6 +103,7 @@ class TargetResult(BaseModel):
     http: list[HttpExchange] = Field(default_factory=list)
     capture_errors: list[str] = Field(default_factory=list)
     duration_ms: float | None = None
+    played_on: PlayedOn | None = None  # set by a distributed executor; None: played where the run was written
 
     @property
     def prompt(self) -> str | None:

@@ -28,6 +28,8 @@ class ModelCallLog(ForwardingHandler):
         self.calls = 0
         self.failures_in_a_row = 0
         self.last_failure: str | None = None
+        self.last_failure_status: int | None = None  # HTTP status of the last failed call (None: no status)
+        self.last_retry_after_s: float | None = None  # the Retry-After it sent, in seconds
         self._pending: dict[int, float] = {}
 
     async def send_request(self, request: httpx.Request, ctx: Any) -> httpx.Response:
@@ -38,12 +40,16 @@ class ModelCallLog(ForwardingHandler):
         try:
             response = await self.forward_request(request, ctx)
         except BaseException as error:
-            self._failed(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
+            self._failed(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__, None, None)
             raise
         finally:
             self._pending.pop(number, None)
         if response.status_code >= 400:
-            self._failed(f"HTTP {response.status_code}{await _error_message(response)}")
+            self._failed(
+                f"HTTP {response.status_code}{await _error_message(response)}",
+                response.status_code,
+                retry_after_seconds(response.headers.get("retry-after")),
+            )
         else:
             self.failures_in_a_row = 0
         return response
@@ -54,9 +60,10 @@ class ModelCallLog(ForwardingHandler):
         failures surface as session errors."""
         return self.inner
 
-    def _failed(self, description: str) -> None:
+    def _failed(self, description: str, status: int | None, retry_after_s: float | None) -> None:
         self.failures_in_a_row += 1
         self.last_failure = description
+        self.last_failure_status, self.last_retry_after_s = status, retry_after_s
 
     def summary(self) -> str | None:
         """One sentence on the calls that explain an unfinished run, or None when nothing is notable."""
@@ -70,6 +77,25 @@ class ModelCallLog(ForwardingHandler):
         if not parts and self.calls == 0:
             parts.append("no model call was made")
         return "; ".join(parts) or None
+
+
+def retry_after_seconds(value: str | None) -> float | None:
+    """Seconds from a Retry-After header: a number, or an HTTP date (None when absent or unreadable)."""
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    from email.utils import parsedate_to_datetime
+
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when.tzinfo is None:
+        return None
+    return max(0.0, when.timestamp() - time.time())
 
 
 async def _error_message(response: httpx.Response) -> str:

@@ -188,6 +188,8 @@ class SessionRun:
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
             skill_discovery=self.skill_discovery,
             mcp_servers=self.mcp_servers,
+            model_failure_status=self.model_calls.last_failure_status,
+            model_retry_after_s=self.model_calls.last_retry_after_s,
             host_answers=tuple(self.host.answers),
         )
         return result_from_events(list(self.watch.events), agent=self.agent, facts=facts)

@@ -1,0 +1,87 @@
+"""`copilot-eval merge SHARD_DIR... --out DIR`: one run folder from the folders of `run --shard I/N`.
+
+Exit codes: 0 merged (whatever the score); 1 the score missed ``--fail-under``, or a case missed the
+shards' ``--min-pass-rate`` over its tries (on any surface); 2 refused: every problem is printed,
+one per line, and nothing was written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+EXIT_BELOW_THRESHOLD = 1
+EXIT_REFUSED = 2
+
+
+def merge(
+    shard_dirs: Annotated[
+        list[Path],
+        typer.Argument(metavar="SHARD_DIR...", help="Run folders written by `copilot-eval run --shard I/N`."),
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Folder the merged run is written to.")],
+    allow_partial: Annotated[
+        bool,
+        typer.Option(
+            "--allow-partial",
+            help="Merge although shards are missing or unfinished; the run names the conversations not played.",
+        ),
+    ] = False,
+    junit: Annotated[
+        Path | None,
+        typer.Option("--junit", help="Also write the merged run as JUnit XML (one file per surface: NAME-LABEL.xml)."),
+    ] = None,
+    fail_under: Annotated[
+        float | None,
+        typer.Option("--fail-under", min=0, max=100, help="Exit 1 when the merged score is below this percent."),
+    ] = None,
+) -> None:
+    """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from rich.console import Console
+
+    from copilot_eval.reports.after_run import write_run_reports
+    from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
+    from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.runs.merge import MergeError, merge_run_folders
+
+    try:
+        merged = merge_run_folders(shard_dirs, out, allow_partial=allow_partial)
+    except MergeError as exc:
+        typer.echo(f"error: cannot merge {len(shard_dirs)} folders, nothing was written:", err=True)
+        for problem in exc.problems:
+            typer.echo(f"  - {problem}", err=True)
+        raise typer.Exit(EXIT_REFUSED) from None
+    console = Console()
+    below = []
+    missed_rate = False
+    for item in merged:
+        run, folder = item.run, item.folder
+        junit_file = junit
+        if junit is not None and item.label is not None:
+            junit_file = junit.with_name(f"{junit.stem}-{item.label}{junit.suffix or '.xml'}")
+        reports = write_run_reports(folder.folder, junit=junit_file)
+        record = run.merge
+        extra = [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
+        extra.append(f"outputs: {folder.folder / 'run.json'}, {folder.folder / 'results.csv'}")
+        if item.label is not None:
+            console.print(f"[bold]surface {item.label}[/]")
+        assert folder.test_set is not None
+        print_summary(run, folder.test_set, console, extra=extra + reports.lines)
+        if fail_under is not None and run.general_quality_percent < fail_under:
+            below.append(item.label or "the merged run")
+        if missed := failing_cases(run):
+            shown = ", ".join(case_label(record) for record in missed)
+            console.print(f"[red]{len(missed)} case(s) below --min-pass-rate {percent(run.min_pass_rate)}: {shown}[/]")
+            missed_rate = True
+    if below:
+        console.print(f"[red]score below --fail-under {fail_under:g} on: {', '.join(below)}[/]")
+    if below or missed_rate:
+        raise typer.Exit(EXIT_BELOW_THRESHOLD)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `merge` command."""
+    app.command(name="merge")(merge)

@@ -1,0 +1,90 @@
+"""The Ray worker: one actor per node, owning that node's runtime pool, playing whole units.
+
+It runs in a Ray worker process. The agent's bundle (the agent file and the files it names, sent
+through Ray's object store) is written into a folder of this worker's own, and the agent is
+loaded from there by the same relative paths as on the driver. It plays and returns evidence; it never grades, never
+writes the run folder and never retries: the driver does all of that.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.models.choice import choose_model
+from copilot_eval.runs.case_runner import Unit, play_unit
+from copilot_eval.runs.prepare import load_agent
+from copilot_eval.targets.evidence import TargetResult
+
+
+def _version() -> str | None:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("copilot-eval")
+    except PackageNotFoundError:
+        return None
+
+
+class PlayWorker:
+    """A Ray actor class (made remote by the executor): load the agent once, play units on request."""
+
+    def __init__(self, agent_relative: str, bundle: dict[str, tuple[bytes, int]], environment: dict[str, str]) -> None:
+        os.environ.update(environment)  # switches such as COPILOT_EVAL_NO_LIVE_MODELS, as the driver has them
+        self.agent: Any = None
+        self.problem: str | None = None
+        self.folder = Path(tempfile.mkdtemp(prefix="copilot-eval-agent-"))
+        try:
+            for name, (content, mode) in bundle.items():
+                target = self.folder / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(content)
+                target.chmod(mode)
+            self.agent = load_agent(self.folder / agent_relative, option="--agent (on the Ray worker)")
+            self._check_model()
+        except Exception as exc:  # reported by describe(), before any unit is sent
+            self.problem = str(exc)
+
+    def _check_model(self) -> None:
+        if isinstance(self.agent, CopilotEval):
+            choose_model(self.agent)  # a BYOK key variable missing on this node fails here, by name
+
+    def describe(self) -> dict[str, Any]:
+        """Where this worker runs, which copilot-eval it has, and whether the agent loaded here."""
+        import ray
+
+        context = ray.get_runtime_context()
+        return {
+            "node_id": context.get_node_id(),
+            "node_address": ray.util.get_node_ip_address(),
+            "hostname": socket.gethostname(),
+            "pid": os.getpid(),
+            "version": _version(),
+            "problem": self.problem,
+        }
+
+    async def play(self, unit: Unit, played_on: dict[str, Any]) -> Any:
+        """Play ``unit`` on this node's runtime pool; the evidence names this node and process."""
+        result = await play_unit(unit, self.agent)
+        # An agent file loads a CopilotEval or a Copilot Studio target: their evidence names where it was played.
+        if isinstance(result, CopilotResult | TargetResult):
+            result.played_on = PlayedOn(**played_on)
+        return result
+
+    async def close(self) -> None:
+        """Stop this worker's runtimes (a killed worker's runtimes die with their pipes anyway)."""
+        # imported on use: the runtime loads the Copilot SDK (about 0.6 s), and `import copilot_eval.runs` loads this module
+        from copilot_eval.runtime.process.pool import close_shared_pool
+
+        await close_shared_pool()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+__all__ = ["PlayWorker"]

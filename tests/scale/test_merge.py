@@ -1,0 +1,240 @@
+"""copilot-eval merge: shard runs checked, then merged into one run folder equal to a whole run."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.reports.repeat_words import case_label, failing_cases
+from copilot_eval.reports.run_folder import read_run_folder
+from copilot_eval.runs import flaky_cases, pass_rates
+from copilot_eval.runs.merge import MergeError, merge_run_folders
+from tests.runs.runs_helpers import CLI
+from tests.scale.shard_helpers import outcomes, play, shard, write_project
+
+pytestmark = pytest.mark.runtime
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> dict[str, Path]:
+    return write_project(tmp_path_factory.mktemp("project"))
+
+
+@pytest.fixture(scope="module")
+async def runs(project, tmp_path_factory) -> dict[str, Path]:
+    """A whole run and its three shards (repeat 2), all from the same files."""
+    base = tmp_path_factory.mktemp("runs")
+    await play(project["set"], project["agent"], base / "whole", repeat=2)
+    for index in (1, 2, 3):
+        await play(project["set"], project["agent"], base / f"shard{index}", shard=shard(index, 3), repeat=2)
+    return {name: base / name for name in ("whole", "shard1", "shard2", "shard3")}
+
+
+def _shards(runs) -> list[Path]:
+    return [runs["shard1"], runs["shard2"], runs["shard3"]]
+
+
+def _evidence(folder: Path) -> dict[str, list[tuple[str, str]]]:
+    return {
+        path.name: [(t.role, t.content) for t in CopilotResult.load(path).turns]
+        for path in sorted((folder / "evidence").glob("*.json"))
+    }
+
+
+def test_three_shards_merged_equal_one_whole_run(runs, tmp_path):
+    merged = merge_run_folders(_shards(runs), tmp_path / "merged")[0]
+    whole = read_run_folder(runs["whole"]).run
+    assert outcomes(merged.run) == outcomes(whole)
+    assert (merged.run.passed, merged.run.failed, merged.run.errored) == (whole.passed, whole.failed, whole.errored)
+    assert pass_rates(merged.run) == pass_rates(whole) and flaky_cases(merged.run) == flaky_cases(whole)
+    assert merged.run.case_repeats == whole.case_repeats  # each case over its tries, from the union
+    # A scripted model answers every repeat alike: the merged run says so, as the whole run does.
+    assert (merged.run.repeats_independent, merged.run.repeat_dependence) == (False, whole.repeat_dependence)
+    assert (merged.run.runtime_limitation is None) == (whole.runtime_limitation is None)
+    assert _evidence(tmp_path / "merged") == _evidence(runs["whole"])  # same files, same conversations
+    data = json.loads((tmp_path / "merged" / "run.json").read_text())
+    assert data["merge"] == {
+        "shardCount": 3,
+        "shards": [1, 2, 3],
+        "missingShards": [],
+        "missingConversations": [],
+        "complete": True,
+    }
+    assert data["fingerprints"] == json.loads((runs["shard1"] / "run.json").read_text())["fingerprints"]
+    assert "shard" not in data and data["repeat"] == 2
+
+
+def test_each_shard_records_its_part_and_the_fingerprints(runs):
+    datas = [json.loads((folder / "run.json").read_text()) for folder in _shards(runs)]
+    assert [d["shard"] for d in datas] == [{"index": i, "count": 3} for i in (1, 2, 3)]
+    assert all(set(d["fingerprints"]) == {"testSet", "agent", "graders"} for d in datas)
+    assert sorted(len({r["conversationNumber"] for r in d["results"]}) for d in datas) == [2, 2, 3]
+
+
+def test_merging_again_writes_the_same_files(runs, tmp_path):
+    out = tmp_path / "merged"
+    merge_run_folders(_shards(runs), out)
+    first = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    merge_run_folders(list(reversed(_shards(runs))), out)
+    second = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+    assert first == second
+
+
+def test_a_missing_shard_refuses_unless_partial_and_then_the_run_names_what_was_not_played(runs, tmp_path):
+    with pytest.raises(MergeError) as refused:
+        merge_run_folders(_shards(runs)[:2], tmp_path / "no")
+    assert any(p.startswith("shard 3/3 is missing (conversations ") for p in refused.value.problems)
+    assert not (tmp_path / "no").exists()  # nothing was written
+    partial = merge_run_folders(_shards(runs)[:2], tmp_path / "partial", allow_partial=True)[0].run
+    third = sorted({r.conversation_number for r in read_run_folder(runs["shard3"]).run.results})
+    assert partial.merge.complete is False and partial.merge.missing_shards == [3]
+    assert partial.merge.missing_conversations == third
+    assert partial.note.startswith("incomplete merge: shards missing: 3/3; conversations not played: ")
+
+
+async def test_every_refusal_is_listed_at_once(project, runs, tmp_path):
+    changed = write_project(tmp_path / "changed", changed_question=True)
+    await play(changed["set"], project["agent"], tmp_path / "other-set", shard=shard(2, 3), repeat=2)
+    await play(project["set"], project["other"], tmp_path / "other-agent", shard=shard(2, 3), repeat=2)
+    await play(
+        project["set"],
+        project["agent"],
+        tmp_path / "other-graders",
+        shard=shard(2, 3),
+        graders=["similarity"],
+        repeat=2,
+    )
+    await play(project["set"], project["agent"], tmp_path / "other-repeat", shard=shard(2, 3), repeat=1)
+    await play(project["set"], project["agent"], tmp_path / "other-count", shard=shard(2, 4), repeat=2)
+    for name, problem in [
+        ("other-set", "different test sets"),
+        ("other-agent", "different agents"),
+        ("other-graders", "different graders"),
+        ("other-repeat", "different repeat counts"),
+        ("other-count", "different shard counts"),
+    ]:
+        with pytest.raises(MergeError) as refused:
+            merge_run_folders([runs["shard1"], tmp_path / name, runs["shard3"]], tmp_path / "out")
+        assert any(p.startswith(problem) and name in p for p in refused.value.problems), refused.value.problems
+    shutil.copytree(runs["shard1"], tmp_path / "again")
+    overlap = tmp_path / "overlap"
+    shutil.copytree(runs["shard2"], overlap)
+    data = json.loads((overlap / "run.json").read_text())
+    stolen = json.loads((runs["shard1"] / "run.json").read_text())["results"][0]
+    data["results"].append(stolen)
+    data["passed"] += stolen["status"] == "pass"
+    data["failed"] += stolen["status"] == "fail"
+    data["gradedCases"] = data["passed"] + data["failed"]
+    (overlap / "run.json").write_text(json.dumps(data))
+    with pytest.raises(MergeError) as refused:
+        merge_run_folders([runs["shard1"], tmp_path / "again", overlap, runs["whole"]], tmp_path / "out")
+    problems = refused.value.problems
+    assert any("not a shard run" in p and "whole" in p for p in problems)
+    with pytest.raises(MergeError) as refused:
+        merge_run_folders([runs["shard1"], tmp_path / "again", overlap], tmp_path / "out")
+    problems = refused.value.problems
+    assert any(p.startswith("shard 1/3 given twice: ") for p in problems)
+    assert any(p.startswith(f"case {stolen['conversationNumber']} turn ") and "is in two shards" in p for p in problems)
+    assert any("which belongs to shard 1/3" in p for p in problems)
+    assert any(p.startswith("shard 3/3 is missing") for p in problems)
+    assert not (tmp_path / "out").exists()
+
+
+async def test_the_shards_minimum_pass_rate_judges_each_case_of_the_merged_run(project, runs, tmp_path):
+    # --min-pass-rate belongs to the run, not to a grader: the shards must agree on it, and the
+    # merged run judges each case over its tries in every shard, as a whole run would.
+    rated = [tmp_path / f"rated{index}" for index in (1, 2, 3)]
+    for index, folder in enumerate(rated, start=1):
+        await play(project["set"], project["agent"], folder, shard=shard(index, 3), repeat=2, min_pass_rate=0.5)
+    await play(project["set"], project["agent"], tmp_path / "whole", repeat=2, min_pass_rate=0.5)
+    merged = merge_run_folders(rated, tmp_path / "merged")[0].run
+    whole = read_run_folder(tmp_path / "whole").run
+    assert merged.min_pass_rate == 0.5 and merged.case_repeats == whole.case_repeats
+    assert [case_label(record) for record in failing_cases(merged)] == ["case 3 turn 2"]
+    with pytest.raises(MergeError) as refused:
+        merge_run_folders([rated[0], runs["shard2"], rated[2]], tmp_path / "out")
+    assert any(p.startswith("different minimum pass rates") and "shard2" in p for p in refused.value.problems)
+    gate = subprocess.run(
+        [*CLI, "merge", *map(str, rated), "--out", str(tmp_path / "cli")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "200"},
+        timeout=120,
+    )
+    assert gate.returncode == 1, gate.stderr
+    assert "1 case(s) below --min-pass-rate 50%: case 3 turn 2" in gate.stdout
+
+
+def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(runs, tmp_path):
+    env = {**os.environ, "COLUMNS": "200"}
+    out = tmp_path / "merged"
+    done = subprocess.run(
+        [*CLI, "merge", *map(str, _shards(runs)), "--out", str(out), "--junit", str(tmp_path / "j.xml")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "merged shards 1, 2, 3 of 3" in done.stdout and "pass@2" in done.stdout
+    assert (out / "report.html").is_file() and "<testsuite" in (tmp_path / "j.xml").read_text()
+    gate = subprocess.run(
+        [*CLI, "merge", *map(str, _shards(runs)), "--out", str(out), "--fail-under", "100"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert gate.returncode == 1 and "below --fail-under 100" in gate.stdout
+    refused = subprocess.run(
+        [*CLI, "merge", str(runs["shard1"]), "--out", str(tmp_path / "none")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert refused.returncode == 2 and "nothing was written" in refused.stderr
+    assert "shard 2/3 is missing" in refused.stderr and "shard 3/3 is missing" in refused.stderr
+
+
+async def test_surfaces_merge_surface_by_surface_and_confirm_limitations(tmp_path):
+    from copilot_eval.runs.prepare import prepare_run
+    from copilot_eval.runs.surfaces import Surface, run_surfaces
+
+    project = write_project(tmp_path / "p")
+    (tmp_path / "p" / "fallback-script.yaml").write_text('rules:\n  - turns: [{text: "Sorry, something went wrong"}]\n')
+    (tmp_path / "p" / "fallback.yaml").write_text(
+        "name: fallback\nmodel: {scripted: fallback-script.yaml}\ntimeout_s: 30\n", encoding="utf-8"
+    )
+    good = prepare_run(project["set"], project["agent"], grader_specs=["exact"])
+    surfaces = [
+        Surface("echo", good.agent, project["agent"]),
+        Surface(
+            "fallback",
+            prepare_run(project["set"], tmp_path / "p" / "fallback.yaml").agent,
+            tmp_path / "p" / "fallback.yaml",
+        ),
+    ]
+    for index in (1, 2):
+        await run_surfaces(
+            good.test_set,
+            surfaces,
+            output_dir=tmp_path / f"s{index}",
+            graders=good.graders,
+            shard=shard(index, 2),
+            fingerprints=good.fingerprints,
+            validate=False,
+        )
+    merged = merge_run_folders([tmp_path / "s1", tmp_path / "s2"], tmp_path / "m")
+    assert [m.label for m in merged] == ["echo", "fallback"]
+    assert all((tmp_path / "m" / label / "run.json").is_file() for label in ("echo", "fallback"))
+    fallback = merged[1].run
+    assert fallback.passed == 0 and fallback.limitation_standing.value == "confirmed"
+    assert any(by.startswith("surface echo answered the same") for by in fallback.limitation_confirmed_by)
+    assert json.loads((tmp_path / "m" / "comparison.json").read_text())["surfaces"][0]["label"] == "echo"
