@@ -44,8 +44,8 @@ def item_facts(item: dict[str, Any]) -> list[str]:
     kind = item.get("type")
     facts: list[str] = []
     if kind == "resource_link":
-        facts += [repr(item["name"])] if item.get("name") else []
-        facts += [f"title {item['title']!r}"] if item.get("title") else []
+        facts += [f'"{item["name"]}"'] if item.get("name") else []
+        facts += [f'title "{item["title"]}"'] if item.get("title") else []
     if item.get("uri"):
         facts.append(str(item["uri"]))
     if item.get("mime_type"):
@@ -132,8 +132,8 @@ def request_asked(request: dict[str, Any]) -> list[str]:
 
 
 def request_action(request: dict[str, Any]) -> str:
-    """The answer's action (``accept``, ``decline``, ``cancel``) or ``unanswered``."""
-    return str(request.get("action") or "unanswered")
+    """The answer's action (``accept``, ``decline``, ``cancel``), or ``answer not recorded`` (an event log's view)."""
+    return str(request.get("action") or "answer not recorded")
 
 
 def request_policy(request: dict[str, Any]) -> str:

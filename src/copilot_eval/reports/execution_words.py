@@ -42,7 +42,7 @@ def concurrency_lines(execution: ExecutionRecord) -> list[tuple[str, str]]:
     per_worker: dict[str, list[str]] = {}
     for change in sorted(execution.concurrency_history, key=lambda c: c.at_s):
         steps = per_worker.setdefault(change.worker, [])
-        when = "" if change.cause == "start" else f" at {change.at_s:.1f} s"
+        when = "" if change.cause == "start" else f" at {change.at_s:.2f} s"
         steps.append(f"{change.limit}{when} ({change.cause})")
     return [(worker, " → ".join(steps)) for worker, steps in per_worker.items()]
 

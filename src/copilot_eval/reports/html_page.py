@@ -43,6 +43,7 @@ button { font: inherit; margin-right: 6px; }
 .tag.action { font-weight: 600; }
 tr.call-content > td { background: #fbfcfd; padding-left: 24px; }
 ol.content-items { margin: 2px 0; padding-left: 20px; } ol.content-items li { margin: 3px 0; }
+ol.content-items pre, table.tool-calls pre { max-height: 18em; overflow: auto; }
 img.tool-image { max-width: 320px; max-height: 240px; border: 1px solid var(--line); margin-top: 3px; }
 table.host-requests div { white-space: pre-wrap; word-break: break-word; }
 .delta-up { color: var(--pass); } .delta-down { color: var(--fail); }
