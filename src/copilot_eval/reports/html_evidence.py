@@ -1,7 +1,8 @@
 """The evidence part of a drill-down, read from the saved evidence JSON as a plain dict.
 
-Any target's evidence is accepted: a CopilotResult (tool calls, subagents, usage, premium requests)
-or a Copilot Studio target's record (citations, attachments, activities). Every field is optional
+Any target's evidence is accepted: a CopilotResult (tool calls with their content items and
+progress, requests to the user and the client, subagents, usage, premium requests, the node that
+played it) or a Copilot Studio target's record (citations, attachments, activities). Every field is optional
 and read defensively: what is absent is shown as unknown or left out, never as zero.
 """
 
@@ -9,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from copilot_eval.reports.html_page import esc, pre, table
-
-_OUTCOME = {True: "ok", False: "failed", None: "unknown"}
+from copilot_eval.reports.evidence_words import played_on_text
+from copilot_eval.reports.html_page import esc, table
+from copilot_eval.reports.html_tool_content import host_requests_html, tool_calls_html
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -30,26 +31,6 @@ def evidence_tokens(data: dict[str, Any] | None) -> int | None:
         return int(total)
     direct = _dict(data).get("total_tokens")  # a target that reports a total of its own
     return int(direct) if isinstance(direct, (int, float)) else None
-
-
-def _tool_calls(data: dict[str, Any]) -> str:
-    calls = [_dict(call) for call in _list(data.get("all_tool_calls"))]
-    if not calls:
-        return ""
-    rows = []
-    for call in calls:
-        outcome = _OUTCOME.get(call.get("success"), "unknown")
-        output = call.get("error") if call.get("error") is not None else call.get("result")
-        rows.append(
-            [
-                esc(call.get("name")),
-                esc(call.get("mcp_server_name") or ""),
-                esc(outcome),
-                pre(call.get("arguments")),
-                pre(output),
-            ]
-        )
-    return "<h3>Tool calls</h3>" + table(["tool", "server", "outcome", "arguments", "result or error"], rows)
 
 
 def _subagents(data: dict[str, Any]) -> str:
@@ -137,8 +118,18 @@ def evidence_html(data: dict[str, Any] | None, link: str | None) -> str:
     ]
     if data.get("error"):
         facts.append(("error", esc(data.get("error"))))
+    if (played := played_on_text(data.get("played_on"))) is not None:
+        facts.append(("played on", esc(played)))
     overview = table(["fact", "value"], [[esc(name), value] for name, value in facts])
-    return where + overview + _citations(data) + _tool_calls(data) + _subagents(data) + _usage(data)
+    return (
+        where
+        + overview
+        + _citations(data)
+        + tool_calls_html(data)
+        + host_requests_html(data)
+        + _subagents(data)
+        + _usage(data)
+    )
 
 
 __all__ = ["evidence_html", "evidence_tokens"]

@@ -39,6 +39,13 @@ pre { white-space: pre-wrap; word-break: break-word; background: var(--soft); pa
 .charts { display: flex; flex-wrap: wrap; gap: 24px; }
 svg text { font: 11px system-ui, sans-serif; fill: #1f2328; }
 button { font: inherit; margin-right: 6px; }
+.tag { display: inline-block; padding: 0 6px; margin: 0 2px; border: 1px solid var(--line); border-radius: 8px; font-size: 12px; background: #fff; }
+.tag.action { font-weight: 600; }
+tr.call-content > td { background: #fbfcfd; padding-left: 24px; }
+ol.content-items { margin: 2px 0; padding-left: 20px; } ol.content-items li { margin: 3px 0; }
+ol.content-items pre, table.tool-calls pre { max-height: 18em; overflow: auto; }
+img.tool-image { max-width: 320px; max-height: 240px; border: 1px solid var(--line); margin-top: 3px; }
+table.host-requests div { white-space: pre-wrap; word-break: break-word; }
 .delta-up { color: var(--pass); } .delta-down { color: var(--fail); }
 """
 

@@ -1,4 +1,4 @@
-"""The HTML report of one evaluation run: summary, limitation banner, repeats, charts, a drill-down per case."""
+"""The HTML report of one evaluation run: summary, limitation banner, repeats, execution, charts, a drill-down per case."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.repeat_stats import repeat_stats
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
+from copilot_eval.reports.html_execution import execution_html
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.html_platform import platform_html
 from copilot_eval.reports.repeat_words import (
@@ -192,6 +193,10 @@ def _charts(results: list[EvalCaseResult], evidence: dict[str, Any], repeats: bo
     )
 
 
+def _played_on(data: Any) -> Any:
+    return data.get("played_on") if isinstance(data, dict) else None
+
+
 def _snapshot_link(folder: RunFolder) -> str | None:
     record = folder.run.platform_run
     if record is None or record.snapshot is None:
@@ -218,6 +223,7 @@ def run_report_html(folder: RunFolder) -> str:
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + _repeats(folder)
         + platform_html(run.platform_run, snapshot_link=_snapshot_link(folder))
+        + execution_html(run, [(_label(r, repeats), _played_on(evidence.get(r.evidence_path or ""))) for r in results])
         + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")
         + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
         '<button id="close-all" type="button">close all</button></p>'

@@ -1,13 +1,48 @@
-"""The evidence tables of one CopilotResult (`copilot-eval inspect`): overview, tools, capture errors,
-MCP servers, warnings, subagents. Tables fold long cells to the terminal's width."""
+"""The evidence tables of one CopilotResult (`copilot-eval inspect`): overview, tools, content items,
+host requests, capture errors, MCP servers, warnings, subagents. Tables fold long cells to the
+terminal's width. Every recorded string is printed as plain text: a server chose it, so neither
+Rich markup in it nor a terminal control character takes effect."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from copilot_eval.reports.evidence_words import (
+    annotation_tags,
+    clipped,
+    item_facts,
+    item_kind,
+    ordered_requests,
+    played_on_text,
+    progress_text,
+    request_action,
+    request_asked,
+    request_kind,
+    request_policy,
+)
+
 if TYPE_CHECKING:
     from copilot_eval.evidence import CopilotResult
+
+TEXT_LIMIT = 120
+"""Characters of an item's text or an answer shown in the terminal; the full length is said."""
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def plain(value: Any) -> Any:
+    """``value`` as Rich text that is never read as markup, control characters shown as escapes."""
+    from rich.text import Text
+
+    text = "" if value is None else str(value)
+    return Text(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
+
+
+def _short(text: str) -> str:
+    # One line per cell: the terminal view is a summary, the evidence file holds the text whole.
+    shown, note = clipped(text, TEXT_LIMIT)
+    return shown.replace("\r\n", "\n").replace("\n", " ⏎ ") + (f" … ({note})" if note else "")
 
 
 def render_result(result: CopilotResult, source: Path, console: Any = None) -> None:
@@ -21,43 +56,37 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
     overview.add_column(overflow="fold")
     overview.add_row("success", str(result.success))
     overview.add_row("stop reason", str(result.stop_reason))
-    overview.add_row("error", result.error or "-")
-    overview.add_row("model", result.model_used or "unknown")
+    overview.add_row("error", plain(result.error or "-"))
+    overview.add_row("model", plain(result.model_used or "unknown"))
     overview.add_row("turns", str(len(result.turns)))
-    overview.add_row("final response", result.final_response or "-")
+    overview.add_row("final response", plain(result.final_response or "-"))
     overview.add_row("evidence complete", str(result.evidence_complete))
     overview.add_row("tokens", ", ".join(f"{k}={v}" for k, v in result.token_usage.items()) or "unknown")
     overview.add_row(
         "premium requests", "unknown" if result.total_premium_requests is None else str(result.total_premium_requests)
     )
+    if (played := played_on_text(result.played_on.model_dump() if result.played_on else None)) is not None:
+        overview.add_row("played on", plain(played))
     console.print(overview)
 
     if result.all_tool_calls:
-        tools = Table(title="Tool calls")
-        for column in ("call id", "tool", "completed", "outcome", "evidence", "error"):
-            tools.add_column(column)
-        for call in result.all_tool_calls:
-            tools.add_row(
-                call.call_id or "?",
-                call.name or "?",
-                str(call.completion_received),
-                call.outcome,
-                "complete" if call.evidence_complete else "incomplete",
-                call.error or "",
-            )
-        console.print(tools)
+        console.print(_tool_table(result))
+    if any(call.content_items for call in result.all_tool_calls):
+        console.print(_content_table(result))
+    if result.host_requests:
+        console.print(_host_request_table(result))
     if result.capture_errors:
         errors = Table(title="Capture errors")
         errors.add_column("kind")
         errors.add_column("call id")
         errors.add_column("message")
         for error in result.capture_errors:
-            errors.add_row(error.kind, error.call_id or "", error.message)
+            errors.add_row(error.kind, plain(error.call_id or ""), plain(error.message))
         console.print(errors)
     if result.mcp_servers:
         console.print(mcp_server_table(result.mcp_servers))
     for warning in result.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+        console.print(plain("warning: ").stylize("yellow", 0, 8) + plain(warning), highlight=False)
     if result.subagent_invocations:
         children = Table(title="Subagents")
         for column in ("name", "kind", "status", "duration ms", "child turns", "child tools"):
@@ -65,14 +94,83 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
         for invocation in result.subagent_invocations:
             child = invocation.result
             children.add_row(
-                invocation.name or "?",
-                invocation.kind or "?",
-                invocation.status or "?",
+                plain(invocation.name or "?"),
+                plain(invocation.kind or "?"),
+                plain(invocation.status or "?"),
                 "" if invocation.duration_ms is None else f"{invocation.duration_ms:g}",
                 "-" if child is None else str(len(child.turns)),
                 "-" if child is None else str(len(child.all_tool_calls)),
             )
         console.print(children)
+
+
+def _tool_table(result: CopilotResult) -> Any:
+    from rich.table import Table
+
+    progress = any(call.progress is not None for call in result.all_tool_calls)
+    tools = Table(title="Tool calls")
+    for column in ("call id", "tool", "completed", "outcome", "evidence", "error", *(["progress"] if progress else [])):
+        tools.add_column(column, overflow="fold")
+    for call in result.all_tool_calls:
+        row = [
+            plain(call.call_id or "?"),
+            plain(call.name or "?"),
+            str(call.completion_received),
+            call.outcome,
+            "complete" if call.evidence_complete else "incomplete",
+            plain(call.error or ""),
+        ]
+        if progress:
+            row.append(plain(progress_text(call.progress.model_dump() if call.progress else None) or ""))
+        tools.add_row(*row)
+    return tools
+
+
+def _content_table(result: CopilotResult) -> Any:
+    """Every content item of every call, in order: kind, what identifies it, its tags, its text cut short."""
+    from rich.table import Table
+
+    table = Table(title="Content items")
+    for column in ("call id", "#", "type", "item", "annotations", "text"):
+        table.add_column(column, overflow="fold")
+    for call in result.all_tool_calls:
+        for number, content in enumerate(call.content_items, start=1):
+            item = content.model_dump(mode="json", exclude={"data"})
+            text = item.get("text")
+            table.add_row(
+                plain(call.call_id or "?"),
+                str(number),
+                plain(item_kind(item)),
+                plain("; ".join(item_facts(item))),
+                plain(", ".join(annotation_tags(item))),
+                plain(_short(text) if isinstance(text, str) else ""),
+            )
+    return table
+
+
+def _host_request_table(result: CopilotResult) -> Any:
+    """The requests to the user and the client in the order they were asked, with the policy's answer."""
+    import json
+
+    from rich.table import Table
+
+    table = Table(title="Requests to the user and the client")
+    for column in ("#", "kind", "asked by", "what was asked", "answer", "answered by"):
+        table.add_column(column, overflow="fold")
+    requests = ordered_requests([request.model_dump(mode="json") for request in result.host_requests])
+    for number, request in enumerate(requests, start=1):
+        answer = request.get("answer")
+        if answer is not None and not isinstance(answer, str):
+            answer = json.dumps(answer, ensure_ascii=False)
+        table.add_row(
+            str(number),
+            plain(request_kind(request)),
+            plain(request.get("asked_by") or "unknown"),
+            plain("\n".join(_short(line) for line in request_asked(request))),
+            plain(request_action(request) + (f": {_short(answer)}" if answer is not None else "")),
+            plain(request_policy(request)),
+        )
+    return table
 
 
 def mcp_server_table(servers: Any) -> Any:
@@ -84,12 +182,12 @@ def mcp_server_table(servers: Any) -> Any:
         table.add_column(column, overflow="fold")
     for server in servers:
         table.add_row(
-            server.name,
-            server.status or "unknown",
+            plain(server.name),
+            plain(server.status or "unknown"),
             "unknown" if server.tools_loaded is None else str(server.tools_loaded),
-            server.error or "",
+            plain(server.error or ""),
         )
     return table
 
 
-__all__ = ["mcp_server_table", "render_result"]
+__all__ = ["TEXT_LIMIT", "mcp_server_table", "plain", "render_result"]
