@@ -9,6 +9,7 @@ from pathlib import Path
 from sqlalchemy import create_engine, text
 
 from copilot_eval.history import HistoryStore, list_runs, load_series, resolve_history, runs_document, series_trends
+from copilot_eval.history.dashboard import pass_rate_chart
 from copilot_eval.history.ingest import ingest_folders
 from copilot_eval.history.json_forms import series_json
 from copilot_eval.history.schema import alembic_config
@@ -149,7 +150,9 @@ def test_trends_mark_the_run_where_the_agent_changed(history_url, tmp_path):
     with _open(history_url) as store:
         ingest_folders(store, folders)
         points = _trends(store)["runs"]
+        chart = pass_rate_chart(series_trends(load_series(store, "shop", "shop-agent")), lambda run: None)
     assert [point["agentChanged"] for point in points] == [None, False, True, None, False]
+    assert chart.count('class="agent-changed"') == 1 and "the agent changed here" in chart
     assert [point["changed"]["testSet"] for point in points] == [None, False, False, False, False]
     assert points[2]["fingerprints"]["agent"] == "sha256:b2"
 
