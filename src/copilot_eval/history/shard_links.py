@@ -75,8 +75,9 @@ def link_shards(connection: Any, run_id: int) -> int:
     linked = 0
     cache: dict[int, dict[tuple[int, int], tuple[Any, ...]]] = {}
     for merged, shard in pairs:
-        held = cache.setdefault(merged["id"], _results(connection, merged["id"]) if pairs else {})
-        if _holds(connection, merged, shard, held):
+        if merged["id"] not in cache:
+            cache[merged["id"]] = _results(connection, merged["id"])
+        if _holds(connection, merged, shard, cache[merged["id"]]):
             connection.execute(update(runs).where(runs.c.id == shard["id"]).values(merged_into=merged["id"]))
             linked += 1
             if run["shard_index"] is not None:
