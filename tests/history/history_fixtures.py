@@ -22,10 +22,13 @@ from copilot_eval.evalsets import (
     GradeRecord,
     LimitationStanding,
 )
+from copilot_eval.evalsets.run_provenance import RunFingerprints, ShardInfo
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import UsageEntry
 from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.runs.eval_runner import summarise
+from copilot_eval.runs.shards import conversation_shards
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_AGENT = ROOT / "examples" / "evaluation" / "agent-good.yaml"
@@ -150,6 +153,56 @@ def write_run(
     return run
 
 
+def write_shards(
+    root: Path,
+    statuses: Sequence[str] | Sequence[Sequence[str]],
+    *,
+    count: int = 2,
+    run_at: datetime = START,
+    played: float = 0.0,
+    min_pass_rate: float | None = None,
+    agent: str | None = "shop-agent",
+    only: Sequence[int] | None = None,
+) -> list[Path]:
+    """The folders of ``run --shard I/N`` for I in 1..count (or ``only``), each holding its conversations' results.
+
+    ``played`` is added to every case's duration: two runs of the same statuses differ in how long
+    each case took, as two real nights do.
+    """
+    test_set = shop_set(len(statuses))
+    owner = conversation_shards(test_set, count)
+    prints = RunFingerprints(test_set="sha256:set", agent="sha256:agent", graders="sha256:graders")
+    repeats = max(1 if isinstance(entry, str) else len(entry) for entry in statuses)
+    folders = []
+    for index in only or range(1, count + 1):
+        folder = root / f"shard-{index}"
+        (folder / "evidence").mkdir(parents=True, exist_ok=True)
+        results = []
+        for number, entry in enumerate(statuses, start=1):
+            if owner[number] != index:
+                continue
+            for repeat, status in enumerate([entry] if isinstance(entry, str) else list(entry)):
+                answer = None if status == "error" else f"answer {number}"
+                path = _evidence(folder / "evidence" / f"case{number}-r{repeat}.json", answer, 500)
+                result = _result(number, repeat, status, path)
+                results.append(result.model_copy(update={"duration_ms": result.duration_ms + played}))
+        run = summarise(
+            test_set,
+            results,
+            agent_name=agent,
+            started=run_at + timedelta(seconds=index),
+            duration_ms=2000.0 + index,
+            min_pass_rate=min_pass_rate,
+            repeat_dependence="answered by a scripted model" if repeats > 1 else None,
+        )
+        run = run.model_copy(
+            update={"shard": ShardInfo(index=index, count=count), "fingerprints": prints, "repeat": repeats}
+        )
+        write_run_outputs(run, test_set, folder)
+        folders.append(folder)
+    return folders
+
+
 def write_series(
     root: Path, rows: Sequence[Sequence[str]], *, limitation_runs: Sequence[int] = (), **options: object
 ) -> list[Path]:
@@ -175,4 +228,5 @@ __all__ = [
     "shop_set",
     "write_run",
     "write_series",
+    "write_shards",
 ]

@@ -124,3 +124,10 @@ def test_a_history_that_cannot_be_written_is_one_warning_and_the_run_stands(tmp_
     )
     assert off.returncode == 0 and "history" not in off.stdout + off.stderr
     assert not (tmp_path / ".copilot-eval").exists()
+    skipped = cli(
+        "run", "one.csv", "--agent", GOOD_AGENT, "--out", "skipped", "--no-progress",
+        "--history", tmp_path / "wanted.db", "--no-history",
+        cwd=tmp_path, env=env,
+    )  # fmt: skip
+    assert skipped.returncode == 0 and "history" not in skipped.stdout + skipped.stderr
+    assert not (tmp_path / "wanted.db").exists()

@@ -63,7 +63,37 @@ def test_a_newer_schema_version_is_refused_by_name(tmp_path):
     data = json.loads(run_json.read_text(encoding="utf-8"))
     data["schemaVersion"] = RUN_SCHEMA_VERSION + 1
     run_json.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(EvalSetReadError, match=rf"(?s)run\.json.*schemaVersion {RUN_SCHEMA_VERSION + 1} is newer"):
+    with pytest.raises(EvalSetReadError) as raised:
+        read_run_folder(tmp_path / "run")
+    assert str(raised.value) == (
+        f"{run_json} has schemaVersion {RUN_SCHEMA_VERSION + 1}; this copilot-eval reads up to {RUN_SCHEMA_VERSION}: "
+        "upgrade copilot-eval (pip install -U copilot-eval)"
+    )
+
+
+def test_a_newer_run_json_with_fields_this_version_does_not_know_says_to_upgrade_not_what_failed(tmp_path):
+    build_run_folder(tmp_path / "run")
+    run_json = tmp_path / "run" / "run.json"
+    data = json.loads(run_json.read_text(encoding="utf-8"))
+    data["schemaVersion"] = RUN_SCHEMA_VERSION + 1
+    data["somethingNew"] = {"added": "later"}
+    data["results"][0]["newCaseField"] = 1
+    run_json.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(EvalSetReadError) as raised:
+        read_run_folder(tmp_path / "run")
+    message = str(raised.value)
+    assert message.startswith(f"{run_json} has schemaVersion {RUN_SCHEMA_VERSION + 1}; this copilot-eval reads up to")
+    assert "pip install -U copilot-eval" in message
+    assert "somethingNew" not in message and "Extra inputs" not in message
+
+
+def test_an_unknown_field_in_a_run_json_of_this_version_is_still_named(tmp_path):
+    build_run_folder(tmp_path / "run")
+    run_json = tmp_path / "run" / "run.json"
+    data = json.loads(run_json.read_text(encoding="utf-8"))
+    data["somethingNew"] = 1
+    run_json.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(EvalSetReadError, match=r"somethingNew"):
         read_run_folder(tmp_path / "run")
 
 

@@ -3,6 +3,7 @@
 For people who ran the Evaluate tab themselves: the export becomes an EvalRun (SOURCE-INSPECTED,
 read from a file), platform error codes in answers become errors rather than failures, and the
 runtime-limitation detection of our own runs says when a low score measures the platform.
+The run folder (run.json) is added to the history like a run's (``--history``, ``--no-history``).
 Exit codes: 0 the export was analysed (whatever its score); 2 unreadable input, every problem listed.
 """
 
@@ -14,6 +15,8 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+
 EXIT_BAD_INPUT = 2
 
 
@@ -23,6 +26,8 @@ def analyze(
         Path | None, typer.Option("--out", help="Where run.json goes (default: eval-runs/NAME-analysis-TIME).")
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
+    history: RecordHistoryOption = None,
+    no_history: NoHistoryOption = False,
 ) -> None:
     """Read an Evaluate-tab results export, judge it like our own runs, write run.json and print the summary."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -30,6 +35,7 @@ def analyze(
 
     from copilot_eval.atomic_write import write_bytes_atomically
     from copilot_eval.evalsets import EvalSetError, to_json
+    from copilot_eval.history.records import SOURCE_ANALYZE
     from copilot_eval.platform_runs.export import run_from_export
     from copilot_eval.reports.run_folder import RUN_JSON
     from copilot_eval.reports.terminal import print_summary
@@ -45,7 +51,8 @@ def analyze(
     out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
     write_bytes_atomically(out / RUN_JSON, to_json(run).encode("utf-8"))
-    print_summary(run, test_set, Console(), extra=[f"output: {out / RUN_JSON}"])
+    recorded = record_history([out], history, no_history=no_history, source=SOURCE_ANALYZE)
+    print_summary(run, test_set, Console(), extra=[f"output: {out / RUN_JSON}", *recorded])
 
 
 def register(app: typer.Typer) -> None:

@@ -1,5 +1,8 @@
 """`copilot-eval merge SHARD_DIR... --out DIR`: one run folder from the folders of `run --shard I/N`.
 
+The merged run is added to the history (``--history``, ``--no-history``; never a failure), and
+shard runs already stored are linked to it, so trends count its cases once.
+
 Exit codes: 0 merged (whatever the score); 1 the score missed ``--fail-under``, or a case missed the
 shards' ``--min-pass-rate`` over its tries (on any surface); 2 refused: every problem is printed,
 one per line, and nothing was written.
@@ -11,6 +14,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_REFUSED = 2
@@ -37,11 +42,14 @@ def merge(
         float | None,
         typer.Option("--fail-under", min=0, max=100, help="Exit 1 when the merged score is below this percent."),
     ] = None,
+    history: RecordHistoryOption = None,
+    no_history: NoHistoryOption = False,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
     # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
+    from copilot_eval.history.records import SOURCE_MERGE
     from copilot_eval.reports.after_run import write_run_reports
     from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
@@ -55,6 +63,10 @@ def merge(
             typer.echo(f"  - {problem}", err=True)
         raise typer.Exit(EXIT_REFUSED) from None
     console = Console()
+    # Recorded before the summaries, so each says where it went; the shards already there are linked to it.
+    recorded = record_history(
+        [item.folder.folder for item in merged], history, no_history=no_history, source=SOURCE_MERGE
+    )
     below = []
     missed_rate = False
     for item in merged:
@@ -69,7 +81,9 @@ def merge(
         if item.label is not None:
             console.print(f"[bold]surface {item.label}[/]")
         assert folder.test_set is not None
-        print_summary(run, folder.test_set, console, extra=extra + reports.lines)
+        print_summary(
+            run, folder.test_set, console, extra=extra + reports.lines + (recorded if item is merged[-1] else [])
+        )
         if fail_under is not None and run.general_quality_percent < fail_under:
             below.append(item.label or "the merged run")
         if missed := failing_cases(run):

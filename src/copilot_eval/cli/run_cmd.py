@@ -17,6 +17,7 @@ from typing import Annotated, Any
 import typer
 
 from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_BAD_INPUT = 2
@@ -177,15 +178,8 @@ def run(
             help="With --executor ray: use at most N nodes (default: every node with a CPU).",
         ),
     ] = None,
-    history: Annotated[
-        str | None,
-        typer.Option(
-            "--history",
-            metavar="URL",
-            help="History database the run is added to: sqlite:///PATH, postgresql://..., a file path, or off "
-            "(default: env COPILOT_EVAL_HISTORY, else .copilot-eval/history.db in the project folder).",
-        ),
-    ] = None,
+    history: RecordHistoryOption = None,
+    no_history: NoHistoryOption = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -193,6 +187,7 @@ def run(
 
     from rich.console import Console
 
+    from copilot_eval.history.records import SOURCE_RUN
     from copilot_eval.reports.after_run import baseline_problem, write_run_reports
     from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
@@ -272,7 +267,7 @@ def run(
             validate=False,
             min_pass_rate=rate,
             **spread,
-            history=history,
+            history="off" if no_history else history,
         )
         return
     try:
@@ -319,7 +314,7 @@ def run(
         )
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
     reports = write_run_reports(out, junit=junit, baseline=baseline)
-    extra.extend(_record_history([out], history))
+    extra.extend(record_history([out], history, no_history=no_history, source=SOURCE_RUN))
     print_summary(result, test_set, console, extra=extra + reports.lines)
     reports.print_comparison(console)
     missed = failing_cases(result)
@@ -374,20 +369,6 @@ def _executor_option(name: str, address: str | None, workers: int | None, *, rec
         raise _bad_input(f"--executor ray: {exc}") from None
 
 
-def _record_history(folders: list[Path], history: str | None) -> list[str]:
-    """Add the finished run folders to the history; a problem is one warning on stderr, never a failed run."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import record_after_run
-
-    note = record_after_run(folders, history=history)
-    if note is None:
-        return []
-    if not note.ok:
-        typer.echo(note.line, err=True)
-        return []
-    return [note.line]
-
-
 def _run_several(
     test_set,
     agent_paths: list[Path],
@@ -419,12 +400,13 @@ def _run_several(
     finally:
         close_all_pools()
     # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.history.records import SOURCE_RUN
     from copilot_eval.reports.after_run import write_run_reports
 
     for surface in runs:  # one HTML report per agent's folder
         if surface.output_dir is not None:
             typer.echo(write_run_reports(surface.output_dir).lines[0])
-    for line in _record_history([s.output_dir for s in runs if s.output_dir is not None], history):
+    for line in record_history([s.output_dir for s in runs if s.output_dir is not None], history, source=SOURCE_RUN):
         typer.echo(line)
     below = [s.label for s in runs if fail_under is not None and s.run.general_quality_percent < fail_under]
     if below:

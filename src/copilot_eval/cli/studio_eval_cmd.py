@@ -2,7 +2,8 @@
 
 ``list`` shows an agent's test sets (and with ``--runs`` its runs); ``run`` starts one run of a test
 set on the draft (or ``--published``) agent, polls it, and writes a run folder; ``get RUN_ID`` reads
-an existing run into a run folder without starting one. Exit codes:
+an existing run into a run folder without starting one; both add the run folder to the history
+(``--history``, ``--no-history``; never a failure), where the platform's run id keeps it once. Exit codes:
 0 the run completed at or above ``--fail-under`` (or without one);
 1 below ``--fail-under``;
 2 unusable input (options, the export, an unsafe export join, unknown ids, missing credentials or permissions);
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
 
 EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_BAD_INPUT, EXIT_PLATFORM = 0, 1, 2, 3
 
@@ -158,10 +161,11 @@ def _read_inputs(
     return found
 
 
-def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
+def _finish(outcome: Any, fail_under: float | None, junit: Path | None, history: str | None, no_history: bool) -> None:
     # imported on use: every command module loads with `--help` (see app.py)
     from rich.console import Console
 
+    from copilot_eval.history.records import SOURCE_STUDIO_EVAL
     from copilot_eval.reports.after_run import write_run_reports
     from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading
     from copilot_eval.reports.terminal import print_summary
@@ -170,7 +174,9 @@ def _finish(outcome: Any, fail_under: float | None, junit: Path | None) -> None:
     if outcome.run is not None and outcome.folder is not None:
         reports = write_run_reports(outcome.folder, junit=junit)
         record = outcome.run.platform_run
-        lines = [*outcome.lines, f"run folder: {outcome.folder}", *reports.lines]
+        # The platform's run id is its identity in the history: reading the same run again stores it once.
+        recorded = record_history([outcome.folder], history, no_history=no_history, source=SOURCE_STUDIO_EVAL)
+        lines = [*outcome.lines, f"run folder: {outcome.folder}", *reports.lines, *recorded]
         if record is not None and record.run_id:
             lines.insert(0, f"platform run {record.run_id}: {record.state}")
         if outcome.run.results:
@@ -276,6 +282,8 @@ def run_cmd(
     token_env: TokenEnvOption = None,
     client_id: ClientIdOption = None,
     tenant_id: TenantOption = None,
+    history: RecordHistoryOption = None,
+    no_history: NoHistoryOption = False,
 ) -> None:
     """Start one run of a test set on the platform, wait for it, and write its run folder."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -292,7 +300,7 @@ def run_cmd(
         async with client:
             return await start_studio_run(client, test_set, folder, options, say=_say)
 
-    _finish(_run_async(go), fail_under, junit)
+    _finish(_run_async(go), fail_under, junit, history, no_history)
 
 
 @studio_app.command("get")
@@ -312,6 +320,8 @@ def get_cmd(
     token_env: TokenEnvOption = None,
     client_id: ClientIdOption = None,
     tenant_id: TenantOption = None,
+    history: RecordHistoryOption = None,
+    no_history: NoHistoryOption = False,
 ) -> None:
     """Read an existing run into a run folder without starting one (--timeout-s waits for one still going)."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -326,7 +336,7 @@ def get_cmd(
         async with client:
             return await read_studio_run(client, run_id, folder, options, say=_say)
 
-    _finish(_run_async(go), fail_under, junit)
+    _finish(_run_async(go), fail_under, junit, history, no_history)
 
 
 def _say(line: str) -> None:

@@ -35,6 +35,7 @@ td.lim { opacity: .45; }
 .cols { display: flex; flex-wrap: wrap; gap: 24px; } .cols > div { flex: 1 1 420px; }
 svg .episode { fill: #fff8c5; } svg .band { fill: #dafbe1; } svg .rate { fill: none; stroke: #1a7f37; stroke-width: 2; }
 svg .point { fill: #1a7f37; } svg .no-rate { fill: #afb8c1; } svg .axis { stroke: #d0d7de; }
+svg .agent-changed { stroke: #8250df; stroke-width: 1.5; stroke-dasharray: 4 3; }
 </style>
 """
 
@@ -94,7 +95,7 @@ def _run_label(run: dict[str, Any]) -> str:
 
 
 def pass_rate_chart(series: SeriesTrends, link: Callable[[dict[str, Any]], str | None]) -> str:
-    """An inline SVG of the pass rate per run with its interval, limitation episodes shaded."""
+    """An inline SVG of the pass rate per run with its interval, limitation episodes shaded, agent changes marked."""
     points, count = series.runs, len(series.runs)
     step = (_WIDTH - _LEFT - 16) / max(count - 1, 1)
     index_of = {point.run["id"]: index for index, point in enumerate(points)}
@@ -112,6 +113,13 @@ def pass_rate_chart(series: SeriesTrends, link: Callable[[dict[str, Any]], str |
     for rate in (0, 50, 100):
         parts.append(f'<line class="axis" x1="{_LEFT}" x2="{_WIDTH - 8}" y1="{_y(rate):.1f}" y2="{_y(rate):.1f}"/>')
         parts.append(f'<text x="{_LEFT - 6}" y="{_y(rate) + 4:.1f}" text-anchor="end">{rate}%</text>')
+    for index, point in enumerate(points):
+        if point.changed.get("agent"):  # the agent's fingerprint differs from the run before: mark where
+            x = _x(index, count)
+            parts.append(
+                f'<line class="agent-changed" x1="{x:.1f}" x2="{x:.1f}" y1="{_TOP}" y2="{_TOP + _PLOT_H}">'
+                f"<title>the agent changed here ({esc(_run_label(point.run))})</title></line>"
+            )
     parts.extend(_rate_shapes(points))
     for index, point in enumerate(points):
         parts.append(_marker(point, _x(index, count), link(point.run)))

@@ -2,8 +2,9 @@
 
 run.json gives the run and its results; the kept test set gives each case's question; the
 evidence files give what run.json does not hold: the session's tokens and premium requests and
-the model that answered. A run's ``fingerprints`` and ``shard`` (``run --shard I/N``) are
-stored when run.json has them and stay ``None`` when absent. Redaction is the store's job (it
+the model that answered. A run's ``fingerprints``, ``shard`` (``run --shard I/N``), ``merge``,
+``minPassRate``, ``caseRepeats``, ``repeatsIndependent``, its rate-limit retries (``execution``)
+and ``platformRun`` are stored when run.json has them and stay ``None`` when absent. Redaction is the store's job (it
 scrubs everything on the way in).
 """
 
@@ -15,7 +16,7 @@ from typing import Any
 
 from copilot_eval.evalsets import EvalCaseResult, EvalRun, turn_numbers
 from copilot_eval.history.provenance import Provenance
-from copilot_eval.history.records import CaseRecord, RunRecord, case_key
+from copilot_eval.history.records import CaseRecord, MergeFacts, RunRecord, VerdictRecord, case_key
 from copilot_eval.reports.html_run import REPORT_HTML, case_anchor
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
@@ -31,6 +32,56 @@ def fingerprints_of(run: EvalRun) -> dict[str, str | None]:
 def shard_of(run: EvalRun) -> tuple[int | None, int | None]:
     """``shard`` of run.json as (index, count); (None, None) for a run that was not sharded."""
     return (run.shard.index, run.shard.count) if run.shard is not None else (None, None)
+
+
+def merge_of(run: EvalRun) -> MergeFacts | None:
+    """``merge`` of run.json (a run of ``copilot-eval merge``); None for any other run."""
+    found = run.merge
+    return None if found is None else MergeFacts(found.shard_count, list(found.shards), found.complete)
+
+
+def rate_limit_retries(run: EvalRun) -> int | None:
+    """How many plays were retried after a rate limit; None when the run recorded no execution."""
+    if run.execution is None:
+        return None
+    return sum(1 for retry in run.execution.retries if retry.cause == "rate_limit")
+
+
+def platform_identity(run: EvalRun) -> tuple[str | None, ...] | None:
+    """The ids that name a platform's run (source, API, environment, bot, run); None for runs made here."""
+    record = run.platform_run
+    if record is None or not record.run_id:
+        return None
+    return (record.source, record.api_url, record.environment_id, record.bot_id, record.run_id)
+
+
+def verdicts_of(run: EvalRun) -> list[VerdictRecord]:
+    """Each case over its repeats as run.json's ``caseRepeats`` keeps it (empty for a run without them)."""
+    verdicts = []
+    for item in run.case_repeats or []:
+        interval = item.pass_rate_interval
+        verdicts.append(
+            VerdictRecord(
+                key=case_key(item.conversation_number, item.turn),
+                attempts=item.attempts,
+                tries=item.tries,
+                passes=item.passes,
+                errors=item.errors,
+                pass_rate=item.pass_rate,
+                interval=(interval[0], interval[1]) if interval and len(interval) == 2 else None,
+                verdict=str(item.verdict.value) if item.verdict is not None else None,
+                judge_unstable=item.judge_unstable,
+                flaky=item.flaky,
+            )
+        )
+    return verdicts
+
+
+def _judge_unstable(result: EvalCaseResult) -> bool | None:
+    # No judge's calls recorded: whether a judge would have wavered is unknown, not "stable".
+    if not any(grade.judge is not None for grade in result.grades):
+        return None
+    return result.judge_unstable
 
 
 def _score(result: EvalCaseResult) -> float | None:
@@ -108,6 +159,8 @@ def _case_records(folder: RunFolder) -> tuple[list[CaseRecord], Counter[str]]:
                     result.actual_response,
                     [[grade.method, str(grade.status), grade.score] for grade in result.grades],
                 ),
+                platform_case_id=result.case_id,
+                judge_unstable=_judge_unstable(result),
             )
         )
     return cases, models
@@ -143,6 +196,14 @@ def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance
         fingerprints=fingerprints_of(run),
         shard_index=shard_index,
         shard_count=shard_count,
+        merge=merge_of(run),
+        min_pass_rate=run.min_pass_rate,
+        repeats_independent=run.repeats_independent,
+        repeat_dependence=run.repeat_dependence,
+        rate_limit_retries=rate_limit_retries(run),
+        verdicts=verdicts_of(run),
+        platform_identity=platform_identity(run),
+        platform_state=run.platform_run.state if run.platform_run is not None else None,
         provenance=provenance or Provenance(),
         run_folder=str(folder.folder.resolve()),
         report_path=str(report.resolve()) if report.is_file() else None,
@@ -155,4 +216,13 @@ def record_run_folder(path: Path | str, *, source: str, provenance: Provenance |
     return record_from_folder(read_run_folder(path), source=source, provenance=provenance)
 
 
-__all__ = ["fingerprints_of", "record_from_folder", "record_run_folder", "shard_of"]
+__all__ = [
+    "fingerprints_of",
+    "merge_of",
+    "platform_identity",
+    "rate_limit_retries",
+    "record_from_folder",
+    "record_run_folder",
+    "shard_of",
+    "verdicts_of",
+]

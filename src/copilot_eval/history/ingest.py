@@ -1,4 +1,4 @@
-"""Run folders into the history: after every ``copilot-eval run``, and ``copilot-eval history ingest RUN_DIR...``.
+"""Run folders into the history: after every command that writes one, and ``copilot-eval history ingest RUN_DIR...``.
 
 After a run the history is a by-product: :func:`record_after_run` never raises, and whatever goes
 wrong (a locked or unreachable database, a missing driver, a bad URL) comes back as one warning
@@ -46,9 +46,13 @@ def _describe(location: HistoryLocation, outcomes: list[AddOutcome]) -> str:
 
 
 def record_after_run(
-    folders: Sequence[Path], *, history: str | None = None, project_dir: Path | None = None
+    folders: Sequence[Path],
+    *,
+    history: str | None = None,
+    project_dir: Path | None = None,
+    source: str = SOURCE_RUN,
 ) -> HistoryNote | None:
-    """Record finished run folders in the history; None when recording is off. Never raises."""
+    """Record finished run folders in the history (``source``: the command that made them); None when off. Never raises."""
     display = "the history database"
     try:
         location = resolve_history(history, project_dir=project_dir)
@@ -57,7 +61,7 @@ def record_after_run(
         display = location.display
         provenance = detect_provenance(project_dir or Path.cwd())
         with HistoryStore.open(location) as store:
-            outcomes = [add_folder(store, folder, source=SOURCE_RUN, provenance=provenance) for folder in folders]
+            outcomes = [add_folder(store, folder, source=source, provenance=provenance) for folder in folders]
         return HistoryNote(_describe(location, outcomes), True)
     except Exception as exc:  # the history is a by-product: nothing it does may fail the run
         reason = str(exc).removeprefix(f"{display}: ")

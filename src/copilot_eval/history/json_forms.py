@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from copilot_eval.history.trends import CaseTrend, Episode, Regression, RunPoint, SeriesTrends
+from copilot_eval.history.trends import FINGERPRINT_COLUMNS, CaseTrend, Episode, Regression, RunPoint, SeriesTrends
 
 JSON_SCHEMA_VERSION = 1
 """The version of both JSON forms."""
@@ -20,11 +20,47 @@ def _time(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
+def _percent(fraction: float | None, digits: int = 2) -> float | None:
+    return None if fraction is None else round(100 * fraction, digits)
+
+
+def _shard(run: dict[str, Any]) -> dict[str, Any] | None:
+    if run["shard_index"] is None and run["shard_count"] is None:
+        return None
+    return {"index": run["shard_index"], "count": run["shard_count"]}
+
+
+def _merge(run: dict[str, Any]) -> dict[str, Any] | None:
+    if run.get("merge_shard_count") is None:
+        return None
+    return {
+        "shardCount": run["merge_shard_count"],
+        "shards": run["merged_shards"] or [],
+        "complete": run["merge_complete"],
+    }
+
+
+def _round_facts(run: dict[str, Any]) -> dict[str, Any]:
+    """What a run recorded of its shards or merge, its repeats, retries and platform run (both JSON forms)."""
+    return {
+        "shard": _shard(run),
+        "merge": _merge(run),
+        "mergedInto": run.get("merged_into"),
+        "minPassRate": _percent(run.get("min_pass_rate")),
+        "repeatsIndependent": run.get("repeats_independent"),
+        "repeatDependence": run.get("repeat_dependence"),
+        "rateLimitRetries": run.get("rate_limit_retries"),
+        "platformRunId": run.get("platform_run_id"),
+        "platformState": run.get("platform_state"),
+    }
+
+
+def _fingerprints(run: dict[str, Any]) -> dict[str, str | None]:
+    return {name: run[column] for name, column in FINGERPRINT_COLUMNS.items()}
+
+
 def run_json(run: dict[str, Any]) -> dict[str, Any]:
     """One stored run as the ``runs`` entries of ``history runs --json``."""
-    shard = None
-    if run["shard_index"] is not None or run["shard_count"] is not None:
-        shard = {"index": run["shard_index"], "count": run["shard_count"]}
     return {
         "id": run["id"],
         "runKey": run["run_key"],
@@ -45,12 +81,8 @@ def run_json(run: dict[str, Any]) -> dict[str, Any]:
         "runtimeLimitation": run["runtime_limitation"],
         "limitationStanding": run["limitation_standing"],
         "limitationConfirmedBy": run["limitation_confirmed_by"] or [],
-        "fingerprints": {
-            "testSet": run["test_set_fingerprint"],
-            "agent": run["agent_fingerprint"],
-            "graders": run["graders_fingerprint"],
-        },
-        "shard": shard,
+        "fingerprints": _fingerprints(run),
+        **_round_facts(run),
         "git": {"commit": run["git_commit"], "branch": run["git_branch"]},
         "ciRunUrl": run["ci_run_url"],
         "source": run["source"],
@@ -88,6 +120,10 @@ def _point(point: RunPoint) -> dict[str, Any]:
         "results": run["case_count"],
         "limitation": point.limitation,
         "limitationStanding": run["limitation_standing"],
+        "fingerprints": _fingerprints(run),
+        "changed": point.changed,
+        "agentChanged": point.changed.get("agent"),
+        **_round_facts(run),
     }
 
 
@@ -107,7 +143,27 @@ def _regression(regression: Regression | None) -> dict[str, Any] | None:
     return {**(_run_ref(regression.run) or {}), "lastPass": _run_ref(regression.last_pass)}
 
 
-def _case(trend: CaseTrend) -> dict[str, Any]:
+def _verdict(row: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A case's verdict over its repeats in one run; ``metRate`` is None without a minimum rate or a graded try."""
+    if row is None:
+        return None
+    low, high = row["interval_low"], row["interval_high"]
+    verdict = row["verdict"]
+    return {
+        "attempts": row["attempts"],
+        "tries": row["tries"],
+        "passes": row["passes"],
+        "errors": row["errors"],
+        "passRate": _percent(row["pass_rate"]),
+        "interval": None if low is None or high is None else {"low": _percent(low, 1), "high": _percent(high, 1)},
+        "verdict": verdict,
+        "metRate": verdict == "pass" if verdict in ("pass", "fail") else None,
+        "judgeUnstable": row["judge_unstable"],
+        "flaky": row["flaky"],
+    }
+
+
+def _case(trend: CaseTrend, trends: SeriesTrends) -> dict[str, Any]:
     case = trend.case
     return {
         "key": case["case_key"],
@@ -115,7 +171,13 @@ def _case(trend: CaseTrend) -> dict[str, Any]:
         "turn": case["turn"],
         "question": case["question"],
         "statuses": [
-            {"run": run["id"], "statuses": statuses, "limitation": bool(run["runtime_limitation"])}
+            {
+                "run": run["id"],
+                "statuses": statuses,
+                "limitation": bool(run["runtime_limitation"]),
+                "verdict": _verdict(trends.verdicts.get((run["id"], case["id"]))),
+                "judgeUnstable": trends.judge_unstable.get((run["id"], case["id"])),
+            }
             for run, statuses, _, _ in trend.cells
         ],
         "counts": trend.counts,
@@ -136,7 +198,7 @@ def series_json(trends: SeriesTrends) -> dict[str, Any]:
         "agent": trends.agent_name,
         "runs": [_point(point) for point in trends.runs],
         "limitationEpisodes": [_episode(episode) for episode in trends.episodes],
-        "cases": [_case(trend) for trend in trends.cases],
+        "cases": [_case(trend, trends) for trend in trends.cases],
     }
 
 

@@ -1,7 +1,8 @@
-"""The history's tables (SQLAlchemy 2.x): runs, the cases of each test set, and every case result.
+"""The history's tables (SQLAlchemy 2.x): runs, the cases of each test set, every case result and verdict.
 
 ``cases`` holds a case's identity once per test set (conversation and turn, or a pytest node id)
-with its latest question; ``case_results`` holds one row per case, repeat and run. Unknown stays
+with its latest question; ``case_results`` holds one row per case, repeat and run;
+``case_verdicts`` one row per case and run over its repeats, for runs that recorded them. Unknown stays
 NULL in every column (a missing token count is not 0). The schema is created and changed only by
 the Alembic migrations in ``migrations/``; these classes must describe the schema the newest
 migration leaves, and a test compares the two.
@@ -14,6 +15,7 @@ from datetime import UTC, datetime
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -80,6 +82,20 @@ class Run(Base):
     graders_fingerprint: Mapped[str | None] = mapped_column(String(128))
     shard_index: Mapped[int | None] = mapped_column(Integer)
     shard_count: Mapped[int | None] = mapped_column(Integer)
+    # A merged run (``copilot-eval merge``): how many shards the run was cut in, which were merged, complete or not.
+    merge_shard_count: Mapped[int | None] = mapped_column(Integer)
+    merged_shards: Mapped[list[int] | None] = mapped_column(JSON)
+    merge_complete: Mapped[bool | None] = mapped_column(Boolean)
+    # A shard run whose results are also stored in a merged run: trends count the merged run only.
+    merged_into: Mapped[int | None] = mapped_column(
+        ForeignKey("runs.id", ondelete="SET NULL", name="fk_runs_merged_into")
+    )
+    min_pass_rate: Mapped[float | None] = mapped_column(Float)  # a fraction 0..1, as run.json keeps it
+    repeats_independent: Mapped[bool | None] = mapped_column(Boolean)
+    repeat_dependence: Mapped[str | None] = mapped_column(Text)
+    rate_limit_retries: Mapped[int | None] = mapped_column(Integer)  # None: the run did not record its execution
+    platform_run_id: Mapped[str | None] = mapped_column(Text)
+    platform_state: Mapped[str | None] = mapped_column(String(40))
     git_commit: Mapped[str | None] = mapped_column(String(64))
     git_branch: Mapped[str | None] = mapped_column(Text)
     ci_run_url: Mapped[str | None] = mapped_column(Text)
@@ -126,6 +142,8 @@ class CaseResult(Base):
     session_premium_requests: Mapped[float | None] = mapped_column(Float)
     evidence_path: Mapped[str | None] = mapped_column(Text)
     report_anchor: Mapped[str | None] = mapped_column(Text)
+    platform_case_id: Mapped[str | None] = mapped_column(Text)  # the platform's test-case id (Copilot Studio)
+    judge_unstable: Mapped[bool | None] = mapped_column(Boolean)  # None: no LLM judge's calls were recorded
 
     __table_args__ = (
         UniqueConstraint("run_id", "case_id", "repeat_index", name="uq_case_results_run_case_repeat"),
@@ -133,4 +151,29 @@ class CaseResult(Base):
     )
 
 
-__all__ = ["Base", "Case", "CaseResult", "Run", "UtcDateTime"]
+class CaseVerdict(Base):
+    """One case of one run over its repeats (run.json's ``caseRepeats``): pass rate, interval, verdict."""
+
+    __tablename__ = "case_verdicts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"))
+    attempts: Mapped[int] = mapped_column(Integer)
+    tries: Mapped[int] = mapped_column(Integer)  # attempts with a pass or fail verdict
+    passes: Mapped[int] = mapped_column(Integer)
+    errors: Mapped[int] = mapped_column(Integer)  # error or unknown attempts: not tries
+    pass_rate: Mapped[float | None] = mapped_column(Float)  # fractions 0..1, as run.json keeps them
+    interval_low: Mapped[float | None] = mapped_column(Float)
+    interval_high: Mapped[float | None] = mapped_column(Float)
+    verdict: Mapped[str | None] = mapped_column(String(40))  # against minPassRate; None without one
+    judge_unstable: Mapped[bool] = mapped_column(Boolean)
+    flaky: Mapped[bool] = mapped_column(Boolean)
+
+    __table_args__ = (
+        UniqueConstraint("run_id", "case_id", name="uq_case_verdicts_run_case"),
+        Index("ix_case_verdicts_case", "case_id", "run_id"),
+    )
+
+
+__all__ = ["Base", "Case", "CaseResult", "CaseVerdict", "Run", "UtcDateTime"]

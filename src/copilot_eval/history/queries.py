@@ -8,7 +8,7 @@ the columns' names; nothing is computed here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.history.store import HistoryStore
@@ -33,6 +33,10 @@ class SeriesData:
     runs: list[dict[str, Any]]
     cases: dict[int, dict[str, Any]]
     results: list[tuple[Any, ...]]
+    # (run id, case id) -> the case's verdict over its repeats, for runs that recorded one (case_verdicts rows)
+    verdicts: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    # (run id, case id) -> whether an LLM judge wavered on some repeat; absent where no judge's calls were kept
+    judge_unstable: dict[tuple[int, int], bool] = field(default_factory=dict)
 
 
 def _when(runs: Any) -> Any:
@@ -86,7 +90,8 @@ def series_names(
 def _series_runs(runs: Any, test_set: str, agent: str | None, last: int | None, *columns: Any) -> Any:
     from sqlalchemy import select
 
-    query = select(*columns).where(runs.c.test_set_name == test_set)
+    # A shard whose results a stored merged run holds is counted there, once (see shard_links).
+    query = select(*columns).where(runs.c.test_set_name == test_set, runs.c.merged_into.is_(None))
     query = query.where(runs.c.agent_name.is_(None) if agent is None else runs.c.agent_name == agent)
     query = query.order_by(_when(runs).desc(), runs.c.id.desc())
     return query.limit(last) if last is not None else query
@@ -99,9 +104,10 @@ def load_series(
     from sqlalchemy import select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import Case, CaseResult, Run
+    from copilot_eval.history.models import Case, CaseResult, CaseVerdict, Run
 
     runs, cases, results = Run.__table__, Case.__table__, CaseResult.__table__
+    verdicts = CaseVerdict.__table__
     chosen_ids = _series_runs(runs, test_set, agent, last, runs.c.id).subquery()
     fields = RESULT_FIELDS + (DETAIL_FIELDS if details else ())
     picked = (
@@ -115,9 +121,21 @@ def load_series(
         rows = _raw_rows(connection, picked)
         case_query = select(cases).where(cases.c.test_set_name == test_set)
         known = {row["id"]: dict(row) for row in connection.execute(case_query).mappings()}
+        in_window = verdicts.c.run_id.in_(select(chosen_ids.c.id))
+        over_repeats = {
+            (row["run_id"], row["case_id"]): dict(row)
+            for row in connection.execute(select(verdicts).where(in_window)).mappings()
+        }
+        wavered: dict[tuple[int, int], bool] = {}
+        judged = select(results.c.run_id, results.c.case_id, results.c.judge_unstable).where(
+            results.c.run_id.in_(select(chosen_ids.c.id)), results.c.judge_unstable.is_not(None)
+        )
+        for run_id, case_id, unstable in connection.execute(judged):
+            wavered[(run_id, case_id)] = wavered.get((run_id, case_id), False) or bool(unstable)
     used = {row[1] for row in rows}
     chosen.reverse()
-    return SeriesData(test_set, agent, chosen, {key: value for key, value in known.items() if key in used}, rows)
+    kept = {key: value for key, value in known.items() if key in used}
+    return SeriesData(test_set, agent, chosen, kept, rows, over_repeats, wavered)
 
 
 def _raw_rows(connection: Any, query: Any) -> list[tuple[Any, ...]]:

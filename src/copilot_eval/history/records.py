@@ -23,6 +23,9 @@ from copilot_eval.history.provenance import Provenance
 SOURCE_RUN = "run"
 SOURCE_INGEST = "ingest"
 SOURCE_PYTEST = "pytest"
+SOURCE_MERGE = "merge"
+SOURCE_STUDIO_EVAL = "studio-eval"
+SOURCE_ANALYZE = "analyze"
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,33 @@ class CaseRecord:
     evidence_path: str | None = None
     report_anchor: str | None = None  # the case's anchor in the run's report.html
     identity: tuple[Any, ...] = ()  # what the run key hashes for this case (verdicts, answer)
+    platform_case_id: str | None = None  # the platform's test-case id (Copilot Studio's evaluation API)
+    judge_unstable: bool | None = None  # an LLM judge disagreed with itself; None when no judge's calls were kept
+
+
+@dataclass(frozen=True)
+class VerdictRecord:
+    """One case of a run over its repeats (run.json's ``caseRepeats``); rates are fractions 0..1."""
+
+    key: str
+    attempts: int
+    tries: int
+    passes: int
+    errors: int
+    pass_rate: float | None = None
+    interval: tuple[float, float] | None = None  # the pass rate's 95 % Wilson interval
+    verdict: str | None = None  # pass / fail / error against minPassRate; None without one
+    judge_unstable: bool = False
+    flaky: bool = False
+
+
+@dataclass(frozen=True)
+class MergeFacts:
+    """A merged run's shards: how many the run was cut in, which were merged, and whether nothing is missing."""
+
+    shard_count: int
+    shards: list[int]
+    complete: bool
 
 
 @dataclass(frozen=True)
@@ -70,6 +100,15 @@ class RunRecord:
     fingerprints: dict[str, str | None] = field(default_factory=dict)  # testSet, agent, graders
     shard_index: int | None = None
     shard_count: int | None = None
+    merge: MergeFacts | None = None
+    min_pass_rate: float | None = None  # a fraction 0..1
+    repeats_independent: bool | None = None
+    repeat_dependence: str | None = None
+    rate_limit_retries: int | None = None  # None: the run recorded no execution (platform runs, older runs)
+    verdicts: list[VerdictRecord] = field(default_factory=list)
+    # (source, API, environment, bot, run id) of a run the platform made: its identity, whatever was joined to it
+    platform_identity: tuple[str | None, ...] | None = None
+    platform_state: str | None = None
     provenance: Provenance = field(default_factory=Provenance)
     run_folder: str | None = None
     report_path: str | None = None
@@ -82,7 +121,17 @@ def case_key(conversation_number: int, turn: int | None) -> str:
 
 
 def run_key(record: RunRecord) -> str:
-    """The run's identity: a SHA-256 of what happened (set, agent, time, shard, every result and verdict)."""
+    """The run's identity: a SHA-256 of what happened (set, agent, time, shard, every result and verdict).
+
+    A run the platform made is the platform's run: its key is the platform's ids and the state it
+    was read in, so reading it again (``studio-eval get`` twice, with or without the export's text,
+    or ``history ingest`` of a copy) finds it stored. A run read before it finished is a second
+    record once it has (its state differs).
+    """
+    if record.platform_identity is not None:
+        platform = {"platform": list(record.platform_identity), "state": record.platform_state}
+        text = json.dumps(platform, sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
     identity = {
         "testSet": record.test_set_name,
         "agent": record.agent_name,
@@ -95,4 +144,17 @@ def run_key(record: RunRecord) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-__all__ = ["SOURCE_INGEST", "SOURCE_PYTEST", "SOURCE_RUN", "CaseRecord", "RunRecord", "case_key", "run_key"]
+__all__ = [
+    "SOURCE_ANALYZE",
+    "SOURCE_INGEST",
+    "SOURCE_MERGE",
+    "SOURCE_PYTEST",
+    "SOURCE_RUN",
+    "SOURCE_STUDIO_EVAL",
+    "CaseRecord",
+    "MergeFacts",
+    "RunRecord",
+    "VerdictRecord",
+    "case_key",
+    "run_key",
+]

@@ -4,7 +4,8 @@
 idempotent: a run already stored (same :func:`~copilot_eval.history.records.run_key`) is not
 stored again; only what may change about a finished run (its limitation's standing and what
 confirmed it, the note) is updated, and what was unknown before is filled in. Every value
-passes through the redactor on its way in, so no registered secret reaches the database.
+passes through the redactor on its way in, so no registered secret reaches the database. A
+shard run and the merged run that holds it are linked as either is stored (``shard_links``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from copilot_eval.history.location import HistoryLocation
 from copilot_eval.history.records import RunRecord, run_key
 from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
+from copilot_eval.history.shard_links import link_shards
 from copilot_eval.redaction import redact_data
 
 if TYPE_CHECKING:
@@ -36,6 +38,14 @@ _FILL_IN = (
     "test_set_fingerprint",
     "agent_fingerprint",
     "graders_fingerprint",
+    "merge_shard_count",
+    "merged_shards",
+    "merge_complete",
+    "min_pass_rate",
+    "repeats_independent",
+    "repeat_dependence",
+    "rate_limit_retries",
+    "platform_run_id",
 )
 
 
@@ -112,6 +122,15 @@ def _row(record: RunRecord, key: str) -> dict[str, Any]:
         "graders_fingerprint": prints.get("graders"),
         "shard_index": record.shard_index,
         "shard_count": record.shard_count,
+        "merge_shard_count": record.merge.shard_count if record.merge else None,
+        "merged_shards": record.merge.shards if record.merge else None,
+        "merge_complete": record.merge.complete if record.merge else None,
+        "min_pass_rate": record.min_pass_rate,
+        "repeats_independent": record.repeats_independent,
+        "repeat_dependence": record.repeat_dependence,
+        "rate_limit_retries": record.rate_limit_retries,
+        "platform_run_id": record.platform_identity[-1] if record.platform_identity else None,
+        "platform_state": record.platform_state,
         "git_commit": provenance.commit,
         "git_branch": provenance.branch,
         "ci_run_url": provenance.ci_run_url,
@@ -185,7 +204,9 @@ class HistoryStore:
                 changes |= {name: row[name] for name in _FILL_IN if found[name] is None and row[name] is not None}
                 if changes:
                     connection.execute(update(runs).where(runs.c.id == found["id"]).values(**changes))
-                return AddOutcome(found["id"], UPDATED if changes else ALREADY_STORED)
+                # A run stored before verdicts were kept gets them when it is read again.
+                added = self._add_verdicts(connection, record, found["id"], missing_only=True)
+                return AddOutcome(found["id"], UPDATED if changes or added else ALREADY_STORED)
             case_ids = self._case_ids(connection, record)
             run_id = connection.execute(insert(runs).values(**row)).inserted_primary_key[0]
             rows = [
@@ -201,12 +222,61 @@ class HistoryStore:
                     "session_premium_requests": case.session_premium_requests,
                     "evidence_path": case.evidence_path,
                     "report_anchor": case.report_anchor,
+                    "platform_case_id": case.platform_case_id,
+                    "judge_unstable": case.judge_unstable,
                 }
                 for case in record.cases
             ]
             if rows:
                 connection.execute(insert(results), redact_data(rows))
+            self._add_verdicts(connection, record, run_id, case_ids=case_ids)
+            link_shards(connection, run_id)
         return AddOutcome(run_id, STORED)
+
+    def _add_verdicts(
+        self,
+        connection: Any,
+        record: RunRecord,
+        run_id: int,
+        *,
+        case_ids: dict[str, int] | None = None,
+        missing_only: bool = False,
+    ) -> bool:
+        """Insert the record's per-case verdicts for ``run_id`` (with ``missing_only``: when it has none yet)."""
+        from sqlalchemy import insert, select
+
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+        from copilot_eval.history.models import CaseVerdict
+
+        if not record.verdicts:
+            return False
+        verdicts = cast("Table", CaseVerdict.__table__)
+        if missing_only:
+            if connection.execute(select(verdicts.c.id).where(verdicts.c.run_id == run_id).limit(1)).first():
+                return False
+            case_ids = self._case_ids(connection, record)
+        assert case_ids is not None
+        rows = [
+            {
+                "run_id": run_id,
+                "case_id": case_ids[item.key],
+                "attempts": item.attempts,
+                "tries": item.tries,
+                "passes": item.passes,
+                "errors": item.errors,
+                "pass_rate": item.pass_rate,
+                "interval_low": item.interval[0] if item.interval else None,
+                "interval_high": item.interval[1] if item.interval else None,
+                "verdict": item.verdict,
+                "judge_unstable": item.judge_unstable,
+                "flaky": item.flaky,
+            }
+            for item in record.verdicts
+            if item.key in case_ids  # a verdict of a case without a stored result (none today) is not invented
+        ]
+        if rows:
+            connection.execute(insert(verdicts), rows)
+        return bool(rows)
 
     def _case_ids(self, connection: Any, record: RunRecord) -> dict[str, int]:
         """The id of every case of the record, inserting new ones and keeping each question current."""

@@ -16,6 +16,9 @@ Every definition the trends use lives here, once:
   repeat neither extend nor break a streak. ``lastPass`` is the run before the streak where it
   passed; none means it failed every time it was graded in the window.
 - **Limitation episode**: consecutive runs of the series that recorded a runtime limitation.
+- **Changed here**: a run whose fingerprint (test set, agent, graders) differs from the last earlier
+  run of the series that recorded one; a run without it, or with none before it, is unknown.
+- A shard run that a stored merged run holds is not in the series: the merged run counts it once.
 """
 
 from __future__ import annotations
@@ -41,6 +44,9 @@ class RunPoint:
     pass_rate: float | None
     interval: tuple[float, float] | None
     limitation: bool
+    # Per fingerprint (testSet, agent, graders): True where it differs from the last earlier run that had one
+    # ("the agent changed here"), False where equal, None where this run or every earlier one lacks it.
+    changed: dict[str, bool | None] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,8 @@ class SeriesTrends:
     runs: list[RunPoint]
     episodes: list[Episode]
     cases: list[CaseTrend]
+    verdicts: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)  # see SeriesData.verdicts
+    judge_unstable: dict[tuple[int, int], bool] = field(default_factory=dict)  # see SeriesData.judge_unstable
 
 
 def percent_interval(successes: int, trials: int) -> tuple[float, float] | None:
@@ -139,10 +147,33 @@ def limitation_episodes(runs: Sequence[dict[str, Any]]) -> list[Episode]:
     return episodes
 
 
-def _run_point(run: dict[str, Any]) -> RunPoint:
+FINGERPRINT_COLUMNS = {
+    "testSet": "test_set_fingerprint",
+    "agent": "agent_fingerprint",
+    "graders": "graders_fingerprint",
+}
+"""The fingerprints a run point compares with the runs before it, by their name in the JSON forms."""
+
+
+def fingerprint_changes(runs: Sequence[dict[str, Any]]) -> list[dict[str, bool | None]]:
+    """Per run (oldest first), per fingerprint: changed since the last earlier run that had one, or None (unknown)."""
+    last: dict[str, str | None] = dict.fromkeys(FINGERPRINT_COLUMNS)
+    changes = []
+    for run in runs:
+        change: dict[str, bool | None] = {}
+        for name, column in FINGERPRINT_COLUMNS.items():
+            value = run.get(column)
+            change[name] = None if value is None or last[name] is None else value != last[name]
+            if value is not None:
+                last[name] = value
+        changes.append(change)
+    return changes
+
+
+def _run_point(run: dict[str, Any], changed: dict[str, bool | None]) -> RunPoint:
     graded = run["passed"] + run["failed"]
     rate = round(100 * run["passed"] / graded, 2) if graded else None
-    return RunPoint(run, rate, percent_interval(run["passed"], graded), bool(run["runtime_limitation"]))
+    return RunPoint(run, rate, percent_interval(run["passed"], graded), bool(run["runtime_limitation"]), changed)
 
 
 def _case_order(case: dict[str, Any]) -> tuple[Any, ...]:
@@ -212,7 +243,7 @@ def _case_trend(
 
 def series_trends(data: SeriesData) -> SeriesTrends:
     """Compute every trend of one series from its stored rows."""
-    runs = [_run_point(run) for run in data.runs]
+    runs = [_run_point(run, changed) for run, changed in zip(data.runs, fingerprint_changes(data.runs), strict=True)]
     cells_of = _cells_by_case(data.results, {run["id"]: index for index, run in enumerate(data.runs)})
     cases = sorted(data.cases.values(), key=_case_order)
     return SeriesTrends(
@@ -221,6 +252,8 @@ def series_trends(data: SeriesData) -> SeriesTrends:
         runs,
         limitation_episodes(data.runs),
         [_case_trend(case, cells_of.get(case["id"], []), runs) for case in cases],
+        data.verdicts,
+        data.judge_unstable,
     )
 
 
@@ -244,6 +277,7 @@ def ranked(cases: Sequence[CaseTrend]) -> list[CaseTrend]:
 __all__ = [
     "ERROR",
     "FAIL",
+    "FINGERPRINT_COLUMNS",
     "GRADED",
     "PASS",
     "UNKNOWN",
@@ -253,6 +287,7 @@ __all__ = [
     "RunPoint",
     "SeriesTrends",
     "cell_status",
+    "fingerprint_changes",
     "flips_and_flakiness",
     "limitation_episodes",
     "percent_interval",

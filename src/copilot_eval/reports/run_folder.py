@@ -130,6 +130,26 @@ class RunFolder:
         return data if isinstance(data, dict) else None
 
 
+def _stated_version(path: Path) -> Any:
+    """The ``schemaVersion`` a run.json states, read without the model (None when it cannot be read)."""
+    try:
+        data = json.loads(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+    return data.get("schemaVersion") if isinstance(data, dict) else None
+
+
+def _refuse_newer(path: Path, version: Any) -> None:
+    """Raise EvalSetReadError saying to upgrade when ``version`` is newer than this copilot-eval reads."""
+    if isinstance(version, int) and not isinstance(version, bool) and version > RUN_SCHEMA_VERSION:
+        error = EvalSetReadError(path, [f"schemaVersion {version} is newer than this copilot-eval reads"])
+        error.args = (
+            f"{path} has schemaVersion {version}; this copilot-eval reads up to {RUN_SCHEMA_VERSION}: "
+            "upgrade copilot-eval (pip install -U copilot-eval)",
+        )
+        raise error
+
+
 def read_run_folder(folder: Path | str) -> RunFolder:
     """Read ``folder/run.json`` (and the kept test set); raise EvalSetReadError naming the file and problem."""
     folder = Path(folder)
@@ -137,15 +157,14 @@ def read_run_folder(folder: Path | str) -> RunFolder:
     folder = path.parent
     if not path.is_file():
         raise EvalSetReadError(path, [f"no {RUN_JSON} here; pass the folder `copilot-eval run --out` wrote"])
-    run = read_run_json(path)
-    if run.schema_version is not None and run.schema_version > RUN_SCHEMA_VERSION:
-        raise EvalSetReadError(
-            path,
-            [
-                f"schemaVersion {run.schema_version} is newer than this copilot-eval reads "
-                f"({RUN_SCHEMA_VERSION}); upgrade copilot-eval"
-            ],
-        )
+    try:
+        run = read_run_json(path)
+    except EvalSetReadError:
+        # The version decides first: a newer layout may hold fields this version refuses, and
+        # "upgrade copilot-eval" is the fix, not the validation errors those fields cause.
+        _refuse_newer(path, _stated_version(path))
+        raise
+    _refuse_newer(path, run.schema_version)
     test_set = None
     if (folder / TEST_SET_JSON).is_file():
         test_set = read_test_set_json(folder / TEST_SET_JSON)

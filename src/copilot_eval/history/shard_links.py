@@ -1,0 +1,88 @@
+"""Shards and the merged run that holds them: found by what they recorded, so trends count each play once.
+
+A sharded run can reach the history twice: each ``run --shard I/N`` records its shard, and
+``copilot-eval merge`` records the merged run, whose results are the shards' results. A shard run
+and a merged run belong together when they are of the same series (test set, agent), the shard
+is one of those the merge names (same shard count, its index among the merged shards), their
+fingerprints agree where both have them, and every stored result of the shard (case, repeat,
+status, score, reason, duration) is the merged run's result for that case and repeat. The
+measured durations make that a match of the plays themselves, not of two nights that happened
+to pass the same cases. The shard's ``merged_into`` then names the merged run, and trends leave
+the shard out. It works in either order: a merged run stored first links the shards ingested
+after it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+_COMPARED = ("status", "score", "reason", "duration_ms")
+_FINGERPRINTS = ("test_set_fingerprint", "agent_fingerprint", "graders_fingerprint")
+
+
+def _same_series(runs: Any, run: Any) -> Any:
+    agent = runs.c.agent_name
+    return (runs.c.test_set_name == run["test_set_name"]) & (
+        agent.is_(None) if run["agent_name"] is None else agent == run["agent_name"]
+    )
+
+
+def _results(connection: Any, run_id: int) -> dict[tuple[int, int], tuple[Any, ...]]:
+    from sqlalchemy import select
+
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+    from copilot_eval.history.models import CaseResult
+
+    results = cast("Any", CaseResult.__table__)
+    query = select(results.c.case_id, results.c.repeat_index, *(results.c[name] for name in _COMPARED))
+    return {(row[0], row[1]): tuple(row[2:]) for row in connection.execute(query.where(results.c.run_id == run_id))}
+
+
+def _fingerprints_agree(shard: Any, merged: Any) -> bool:
+    return all(shard[name] is None or merged[name] is None or shard[name] == merged[name] for name in _FINGERPRINTS)
+
+
+def _holds(connection: Any, merged: Any, shard: Any, merged_results: dict[tuple[int, int], tuple[Any, ...]]) -> bool:
+    """Whether ``merged`` holds every stored result of ``shard`` as it is."""
+    if shard["shard_index"] not in (merged["merged_shards"] or []) or not _fingerprints_agree(shard, merged):
+        return False
+    played = _results(connection, shard["id"])
+    return bool(played) and all(merged_results.get(key) == value for key, value in played.items())
+
+
+def link_shards(connection: Any, run_id: int) -> int:
+    """Link the run just stored to its shards (a merged run) or its merged run (a shard); how many links were made."""
+    from sqlalchemy import select, update
+
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+    from copilot_eval.history.models import Run
+
+    runs = cast("Any", Run.__table__)
+    run = connection.execute(select(runs).where(runs.c.id == run_id)).mappings().one()
+    if run["merge_shard_count"] is not None:
+        query = select(runs).where(
+            _same_series(runs, run),
+            runs.c.shard_count == run["merge_shard_count"],
+            runs.c.merged_into.is_(None),
+            runs.c.id != run_id,
+        )
+        pairs = [(run, shard) for shard in connection.execute(query).mappings()]
+    elif run["shard_index"] is not None and run["merged_into"] is None:
+        query = select(runs).where(_same_series(runs, run), runs.c.merge_shard_count == run["shard_count"])
+        pairs = [(merged, run) for merged in connection.execute(query.order_by(runs.c.id)).mappings()]
+    else:
+        return 0
+    linked = 0
+    cache: dict[int, dict[tuple[int, int], tuple[Any, ...]]] = {}
+    for merged, shard in pairs:
+        if merged["id"] not in cache:
+            cache[merged["id"]] = _results(connection, merged["id"])
+        if _holds(connection, merged, shard, cache[merged["id"]]):
+            connection.execute(update(runs).where(runs.c.id == shard["id"]).values(merged_into=merged["id"]))
+            linked += 1
+            if run["shard_index"] is not None:
+                break  # a shard belongs to one merged run
+    return linked
+
+
+__all__ = ["link_shards"]

@@ -1,0 +1,109 @@
+"""Every command that writes a run folder records it: merge, studio-eval run and get, analyze (and the newer-run.json message)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from copilot_eval.cli.app import app
+from copilot_eval.history import HistoryStore, list_runs, resolve_history, runs_document
+from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION
+from copilot_eval.testing import FakeStudioEval, LoopbackServer
+from tests.history.history_fixtures import write_run, write_shards
+from tests.studio_eval.studio_helpers import TOKEN_ENV, bike_shop_set, studio_cli, write_export
+
+ANALYZE_EXPORT = Path(__file__).resolve().parents[1] / "runs" / "data" / "export_healthy.csv"
+
+
+def _stored(url: str) -> list[dict]:
+    location = resolve_history(url)
+    assert location is not None
+    with HistoryStore.open(location, create=False) as store:
+        return runs_document(list_runs(store), database="db")["runs"]
+
+
+def test_merge_records_the_merged_run_and_links_the_shards_already_stored(tmp_path):
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    shards = write_shards(tmp_path, ["pass", "fail", "pass", "pass"], count=2)
+    ingested = CliRunner().invoke(app, ["history", "ingest", *map(str, shards), "--history", url])
+    assert ingested.exit_code == 0, ingested.output
+    merged = CliRunner().invoke(app, ["merge", *map(str, shards), "--out", str(tmp_path / "m"), "--history", url])
+    assert merged.exit_code == 0, merged.output
+    assert "history: stored as run 3 in" in merged.output
+    runs = {run["id"]: run for run in _stored(url)}
+    assert runs[3]["source"] == "merge" and runs[3]["merge"]["shards"] == [1, 2]
+    assert runs[1]["mergedInto"] == runs[2]["mergedInto"] == 3
+
+
+def test_merge_with_no_history_records_nothing(tmp_path):
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    shards = write_shards(tmp_path, ["pass", "fail"], count=2)
+    done = CliRunner().invoke(
+        app, ["merge", *map(str, shards), "--out", str(tmp_path / "m"), "--history", url, "--no-history"]
+    )
+    assert done.exit_code == 0, done.output
+    assert "history: " not in done.output and not (tmp_path / "history.db").exists()
+
+
+def test_a_history_merge_cannot_write_is_a_warning_and_the_merge_stands(tmp_path):
+    blocked = tmp_path / "a-folder-not-a-database"
+    blocked.mkdir()
+    shards = write_shards(tmp_path, ["pass", "fail"], count=2)
+    done = CliRunner().invoke(
+        app, ["merge", *map(str, shards), "--out", str(tmp_path / "m"), "--history", str(blocked)]
+    )
+    assert done.exit_code == 0, done.output
+    assert f"warning: the run was not recorded in the history ({blocked})" in done.output
+    assert (tmp_path / "m" / "run.json").is_file()
+
+
+def test_studio_eval_run_and_get_record_the_platform_run_once_with_its_ids(tmp_path, monkeypatch):
+    monkeypatch.setenv("COPILOT_EVAL_HOME", str(tmp_path / "home"))  # the ledger of started runs
+    monkeypatch.setenv(TOKEN_ENV, "fake-power-platform-token")
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    fake = FakeStudioEval([bike_shop_set()])
+    with LoopbackServer(fake):
+        ran = studio_cli(fake, "run", "--test-set", "Bike shop nightly", "--out", str(tmp_path / "a"), "--history", url)
+        assert ran.exit_code == 0, ran.output
+        run_id = json.loads((tmp_path / "a" / "run.json").read_text())["platformRun"]["runId"]
+        export = write_export(tmp_path)
+        again = studio_cli(fake, "get", run_id, "--out", str(tmp_path / "b"), "--export", str(export), "--history", url)
+        assert again.exit_code == 0, again.output
+    assert "history: stored as run 1" in ran.output
+    # The same platform run, now with the export's text: its note is revised, it is not stored twice.
+    assert "history: updated as run 1" in again.output
+    [stored] = _stored(url)
+    assert stored["source"] == "studio-eval" and stored["platformRunId"] == run_id
+    assert stored["platformState"] == "Completed" and stored["rateLimitRetries"] is None
+    location = resolve_history(url)
+    assert location is not None
+    from copilot_eval.history.queries import run_results
+
+    with HistoryStore.open(location, create=False) as store:
+        case_ids = [row["platform_case_id"] for row in run_results(store, stored["id"])]
+    assert case_ids == [case["testCaseId"] for case in fake.runs[run_id].test_set.cases]
+
+
+def test_analyze_records_its_run_folder(tmp_path):
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    done = CliRunner().invoke(app, ["analyze", str(ANALYZE_EXPORT), "--out", str(tmp_path / "a"), "--history", url])
+    assert done.exit_code == 0, done.output
+    [stored] = _stored(url)
+    assert stored["source"] == "analyze" and (stored["passed"], stored["failed"]) == (3, 1)
+
+
+def test_ingest_of_a_run_json_from_a_newer_copilot_eval_says_to_upgrade(tmp_path):
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    write_run(tmp_path / "run", ["pass"])
+    path = tmp_path / "run" / "run.json"
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "schemaVersion": RUN_SCHEMA_VERSION + 1, "aFieldOfLater": True}))
+    done = CliRunner().invoke(app, ["history", "ingest", str(tmp_path / "run"), "--history", url])
+    assert done.exit_code == 2
+    assert (
+        f"{path} has schemaVersion {RUN_SCHEMA_VERSION + 1}; this copilot-eval reads up to {RUN_SCHEMA_VERSION}: "
+        "upgrade copilot-eval (pip install -U copilot-eval)"
+    ) in done.output
+    assert "aFieldOfLater" not in done.output
