@@ -1,5 +1,6 @@
 """Shared test configuration: the pytester fixture for plugin tests, the `runtime` marker enforced, one
-runtime install for the whole suite, and a history kept out of the repository."""
+runtime install for the whole suite, a history kept out of the repository, and inner pytest sessions
+that name their asyncio fixture loop scope."""
 
 from __future__ import annotations
 
@@ -14,6 +15,10 @@ from copilot_eval.cache_root import CACHE_ROOT_ENV, cache_root
 pytest_plugins = ["pytester", "tests.runtime_guard"]
 
 _HISTORY_ENV = "COPILOT_EVAL_HISTORY"
+# pytester's inner sessions do not read our pyproject.toml, and pytest-asyncio warns in each one
+# whose ini leaves this unset (the warning then lands in the suite's summary). A test that writes
+# its own ini with makeini replaces this one and names the scope there.
+INNER_INI = "[pytest]\nasyncio_default_fixture_loop_scope = function\n"
 _saved: dict[str, str | None] = {}
 
 
@@ -37,6 +42,13 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = tempfile.mkdtemp(prefix="copilot-eval-test-history-")
     _saved["before"], _saved["folder"] = os.environ.get(_HISTORY_ENV), folder
     os.environ[_HISTORY_ENV] = os.path.join(folder, "history.db")
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester) -> pytest.Pytester:
+    """pytester, with an ini that names the loop scope pytest-asyncio would otherwise warn about."""
+    pytester.makeini(INNER_INI)
+    return pytester
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -24,7 +24,7 @@ async def test_failing_agent(copilot_eval):
 
 @pytest.mark.runtime
 def test_fixture_runs_agents_and_writes_evidence(pytester: pytest.Pytester) -> None:
-    pytester.makeini("[pytest]\nasyncio_mode = auto\n")
+    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(test_user=USER_TEST)
     evidence = pytester.path / "evidence"
     outcome = pytester.runpytest_subprocess(f"--copilot-evidence-dir={evidence}", "-p", "no:cacheprovider")
@@ -37,7 +37,7 @@ def test_fixture_runs_agents_and_writes_evidence(pytester: pytest.Pytester) -> N
 
 
 def test_an_agent_without_a_model_names_the_option(pytester: pytest.Pytester) -> None:
-    pytester.makeini("[pytest]\nasyncio_mode = auto\n")
+    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(
         test_nomodel="""
 from copilot_eval import CopilotEval

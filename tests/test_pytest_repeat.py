@@ -45,7 +45,7 @@ def test_only_errors_is_an_error():
 
 
 def test_each_marked_test_gets_one_verdict_over_its_tries(pytester: pytest.Pytester) -> None:
-    pytester.makeini("[pytest]\nasyncio_mode = auto\n")
+    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(test_repeats=USER_TEST)
     junit = pytester.path / "junit.xml"
     outcome = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--junitxml={junit}", "-rA")
@@ -63,7 +63,7 @@ def test_each_marked_test_gets_one_verdict_over_its_tries(pytester: pytest.Pytes
 
 
 def test_replayed_repeats_are_refused_unless_asked_for(pytester: pytest.Pytester) -> None:
-    pytester.makeini("[pytest]\nasyncio_mode = auto\n")
+    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(
         test_replayed="""
 import pytest

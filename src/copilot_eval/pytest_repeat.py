@@ -13,10 +13,11 @@ the model's answers: the test then says its repeats are not independent, and wit
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -105,14 +106,8 @@ def repeated(function: Callable[..., Any], item: pytest.Item, k: int, min_pass_r
             __tracebackhide__ = True
             tries = _Tries()
             for index in range(k):
-                try:
+                with _attempt(tries, index):
                     await function(*args, **kwargs)
-                except pytest.skip.Exception:
-                    raise
-                except (Exception, pytest.fail.Exception) as exc:
-                    _record(tries, index, exc)
-                else:
-                    _record(tries, index, None)
             _verdict(item, tries, k, min_pass_rate)
 
         return run_async
@@ -122,17 +117,25 @@ def repeated(function: Callable[..., Any], item: pytest.Item, k: int, min_pass_r
         __tracebackhide__ = True
         tries = _Tries()
         for index in range(k):
-            try:
+            with _attempt(tries, index):
                 function(*args, **kwargs)
-            except pytest.skip.Exception:
-                raise
-            except (Exception, pytest.fail.Exception) as exc:
-                _record(tries, index, exc)
-            else:
-                _record(tries, index, None)
         _verdict(item, tries, k, min_pass_rate)
 
     return run_sync
+
+
+@contextlib.contextmanager
+def _attempt(tries: _Tries, index: int) -> Iterator[None]:
+    """One try of the test: its failure is recorded and kept back for the verdict; a skip skips them all."""
+    __tracebackhide__ = True
+    try:
+        yield
+    except pytest.skip.Exception:
+        raise
+    except (Exception, pytest.fail.Exception) as exc:
+        _record(tries, index, exc)
+    else:
+        _record(tries, index, None)
 
 
 def _options(item: pytest.Item) -> tuple[int, float]:

@@ -44,12 +44,28 @@ def test_a_503_is_a_rate_limit_only_when_the_service_sent_retry_after():
 def test_other_errors_and_other_ends_are_not_rate_limits():
     assert _ended(500, "query", model_failure_status=500, model_retry_after_s=2.0).rate_limit is None
     assert _ended(401, "authentication", model_failure_status=401).rate_limit is None
-    # A timeout while the runtime was still retrying 429s ended on our deadline, not on the model.
-    timed_out = result_from_events(
-        [start(), user("hi")],
-        facts=RunFacts(timed_out_while="waiting for the agent to finish", timeout_s=5, model_failure_status=429),
+
+
+def _timed_out(**facts) -> object:
+    return result_from_events(
+        [start(), user("hi")], facts=RunFacts(timed_out_while="waiting for the agent to finish", timeout_s=5, **facts)
     )
-    assert timed_out.stop_reason == "timeout" and timed_out.rate_limit is None
+
+
+def test_a_timeout_while_the_runtime_still_retried_a_refusal_is_a_rate_limit():
+    # The model refused up to the deadline: the run is played again later, not graded as the agent's timeout.
+    result = _timed_out(model_failure_status=429, model_retry_after_s=30.0)
+    assert result.stop_reason == "timeout" and not result.success
+    assert result.rate_limit is not None
+    assert (result.rate_limit.status, result.rate_limit.retry_after_s) == (429, 30.0)
+    assert result.rate_limit.message.startswith("timed out after 5 s (timeout_s)")
+    assert _timed_out(model_failure_status=503, model_retry_after_s=2.0).rate_limit.status == 503
+
+
+def test_a_timeout_after_other_failures_or_none_stays_a_plain_timeout():
+    for facts in ({}, {"model_failure_status": 500}, {"model_failure_status": 503}):
+        result = _timed_out(**facts)
+        assert result.stop_reason == "timeout" and result.rate_limit is None, facts
 
 
 def test_a_saved_log_of_a_429_end_reads_as_a_rate_limit():

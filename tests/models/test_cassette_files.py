@@ -11,6 +11,7 @@ from copilot_eval.models.replay import CassetteError
 from copilot_eval.models.replay.cassette import Exchange, cassette_name, read_cassette
 from copilot_eval.models.replay.normalise import diff_fields, normalise_body, request_key
 from copilot_eval.models.replay.store import Cassette
+from copilot_eval.redaction import is_secret_name, redact
 
 
 def _body(prompt: str, when: str = "2026-11-30T23:51:23.938+00:00", wd: str = "/tmp/copilot-eval-run-abc") -> dict:
@@ -53,6 +54,26 @@ def test_secrets_in_the_environment_are_never_stored(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("MY_PROVIDER_API_KEY", "very-secret-value-123")
     stored = normalise_body({"messages": [{"role": "user", "content": "key very-secret-value-123 leaked"}]}, None)
     assert stored["messages"][0]["content"] == "key <redacted> leaked"
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("AZURE_DEVOPS_PAT", "pat-value-not-for-cassettes"),
+        ("SERVICE_CREDENTIALS", "credential-not-for-cassettes"),
+        ("ORDERS_DB_PASSWD", "passwd-not-for-cassettes"),
+        ("ORDERS_CONNECTION_STRING", "Server=db;User Id=app;Pwd=pwd-not-for-cassettes"),
+    ],
+)
+def test_every_name_the_redactor_calls_secret_is_kept_out_of_a_cassette(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
+) -> None:
+    redact("warm up")  # the redactor has read the environment already: only normalise's own reading can find it
+    monkeypatch.setenv(name, value)
+    assert is_secret_name(name)
+    stored = normalise_body({"input": [{"content": f"the value is {value} here"}]}, None)
+    assert value not in json.dumps(stored)
+    assert stored["input"][0]["content"] == "the value is <redacted> here"
 
 
 def test_a_cassette_of_another_version_or_format_is_refused_naming_the_line(tmp_path: Path) -> None:

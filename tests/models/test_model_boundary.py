@@ -77,7 +77,7 @@ async def test_scripted(copilot_eval):
 @pytest.mark.runtime
 def test_the_pytest_option_forbids_live_models(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(NO_LIVE_MODELS_ENV, raising=False)
-    pytester.makeini("[pytest]\nasyncio_mode = auto\n")
+    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(test_guard=PLUGIN_TEST)
     outcome = pytester.runpytest_subprocess("--copilot-no-live-models", "-p", "no:cacheprovider")
     outcome.assert_outcomes(passed=1, failed=1)

@@ -28,7 +28,7 @@ async def test_answer(copilot_eval):
 
 @pytest.mark.runtime
 def test_record_then_replay_with_the_pytest_options(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytester.makeini("[pytest]\nasyncio_mode = auto\n")
+    pytester.makeini("[pytest]\nasyncio_mode = auto\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(test_user=USER_TEST)
     cassettes = pytester.path / "cassettes"
     monkeypatch.setenv("SERVE", "1")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 
 import pytest
 
+from copilot_eval import run_copilot
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.grading import ExactMatch
 from copilot_eval.models.scripted import ScriptedModel
@@ -51,3 +53,31 @@ async def test_a_503_with_retry_after_is_a_rate_limit_too_and_the_case_is_played
     run = await run_eval_set(numbered_set(1), limited, graders=[ExactMatch()], concurrency=1, output_dir=tmp_path)
     assert run.passed == 1
     assert [r["cause"] for r in run.execution.model_dump(by_alias=True)["retries"]] == ["rate_limit"]
+
+
+async def test_a_timeout_while_the_runtime_still_retries_a_429_is_a_rate_limit_not_a_plain_timeout():
+    # Retry-After 30: the runtime waits that long before its next try, so the run's deadline comes first.
+    quota = QuotaModel(_echo(), refusals=100, retry_after="30")
+    result = await run_copilot(CopilotEval(name="quota", timeout_s=8, model=quota), "hello")
+    assert result.stop_reason == "timeout" and not result.success
+    assert result.rate_limit is not None, result.error
+    assert (result.rate_limit.status, result.rate_limit.retry_after_s) == (429, 30.0)
+    assert "HTTP 429: over quota, slow down" in result.error and quota.refused >= 1
+
+
+async def slow_lookup(account: str) -> str:
+    """Look an account up (slower than any run's deadline)."""
+    await asyncio.sleep(120)
+    return account
+
+
+async def test_a_timeout_after_a_refusal_the_runtime_got_past_is_a_plain_timeout():
+    # Refused once, answered on the runtime's retry, then a tool outlasts the deadline: the model
+    # was not refusing when the run timed out.
+    script = {"rules": [{"turns": [{"tool_calls": [{"name": "slow_lookup", "arguments": {"account": "A-7"}}]}]}]}
+    quota = QuotaModel(ScriptedModel.from_dict(script), refusals=1, retry_after="1")
+    agent = CopilotEval(name="slow", timeout_s=8, model=quota, tools=(slow_lookup,))
+    result = await run_copilot(agent, "look up A-7")
+    assert result.stop_reason == "timeout" and quota.refused == 1
+    assert result.tool_was_called("slow_lookup")
+    assert result.rate_limit is None, result.error

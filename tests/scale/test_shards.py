@@ -99,7 +99,6 @@ def test_node_ids_are_split_the_same_way():
 
 
 def test_pytest_copilot_shard_deselects_the_other_shards(pytester: pytest.Pytester) -> None:
-    pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
     pytester.makepyfile(test_many="\n".join(f"def test_{n}():\n    pass\n" for n in range(7)))
     ran = []
     for index in (1, 2, 3):

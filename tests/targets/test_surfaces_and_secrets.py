@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -48,6 +50,20 @@ def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path):
         "error",
         "pass",
     ]
+
+
+def test_the_example_exits_with_the_code_of_a_failing_gate(tmp_path):
+    # Draft and Published score 0: --fail-under 50 fails the run, and the script's process says so.
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--out", str(tmp_path), "--fail-under", "50"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "score below --fail-under 50 on: raybot-draft, raybot-published" in done.stderr
+    assert json.loads((tmp_path / "raybot-preview" / "run.json").read_text())["passed"] == 6
 
 
 def test_two_surfaces_name_the_bad_agent_file(tmp_path):

@@ -90,7 +90,9 @@ def decide_outcome(
     success = reason == "completed" and session.error is None and not blocking
     if not success and error is None:
         error = _explain(blocking, f"stop reason: {reason}")
-    return Outcome(reason, success, error, rate_limit_of(facts, session, ended_by_session_error=from_session))
+    timed_out = words if reason == "timeout" and facts.timed_out_while is not None else None
+    rate_limit = rate_limit_of(facts, session, ended_by_session_error=from_session, timed_out=timed_out)
+    return Outcome(reason, success, error, rate_limit)
 
 
 def _explain(blocking: list[CaptureError], fallback: str) -> str:

@@ -51,8 +51,9 @@ class RunFacts:
     exception: str | None = None  # "Type: message" of what a call into the runtime raised
     known_at_timeout: tuple[str, ...] = ()  # tool calls still running, what the model calls were doing
     session_error_note: str | None = None  # how to fix the session error, when the model source knows
-    # The last model call that failed, as the request-handler seam saw it: its HTTP status and the
-    # Retry-After it sent (seconds); session events carry neither the header nor, over WebSocket, the status.
+    # The latest model call, when it failed and no call has started since, as the request-handler
+    # seam saw it: its HTTP status and the Retry-After it sent (seconds); session events carry
+    # neither the header nor, over WebSocket, the status.
     model_failure_status: int | None = None
     model_retry_after_s: float | None = None
     duration_ms: float | None = None

@@ -14,7 +14,8 @@ import re
 import tempfile
 from typing import Any
 
-from copilot_eval.redaction import redact
+from copilot_eval.redaction import MIN_SECRET_LENGTH, redact
+from copilot_eval.redaction.environment import secret_values as _environment_secrets
 
 __all__ = [
     "WORKING_DIRECTORY",
@@ -36,16 +37,16 @@ _PATTERNS = (
 )
 # Fields whose value is minted per session (a cache key derived from the session id, a user id).
 VOLATILE_FIELDS = frozenset({"prompt_cache_key", "user", "safety_identifier"})
-_SECRET_NAME = re.compile(r"(TOKEN|KEY|SECRET|PASSWORD)$", re.IGNORECASE)
 
 
 def secret_values() -> list[str]:
-    """Values of environment variables named like secrets (..._TOKEN, ..._KEY): never written to a cassette."""
-    return sorted(
-        {value for name, value in os.environ.items() if _SECRET_NAME.search(name) and len(value) >= 8},
-        key=len,
-        reverse=True,
-    )
+    """The environment's secrets as the redactor judges them (by name and by form): never written to a cassette.
+
+    Read afresh on every call, unlike the redactor's own start-up read: a test may put its key into
+    the environment after the redactor's first use.
+    """
+    found = _environment_secrets(os.environ, minimum=MIN_SECRET_LENGTH)
+    return sorted({value for _name, value in found}, key=len, reverse=True)
 
 
 def normalise_text(text: str, working_directory: str | None) -> str:

@@ -2,7 +2,8 @@
 
 A link wraps the next handler (``inner``), or nothing, which means the SDK's own forwarder to the
 real model endpoint. Links override ``send_request`` / ``open_websocket`` to do their part and call
-``forward_request`` / ``forward_websocket`` for the rest. It sits with the runtime process because
+``forward_request`` / ``forward_websocket`` for the rest; a link that looks at WebSocket frames
+wraps the next handler's connection in a ``ForwardingWebSocket``. It sits with the runtime process because
 the first link, the process's session router, is built there; the links of one run's chain
 (``runtime/requests/``) build on it from above.
 """
@@ -12,9 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from copilot import CopilotRequestContext, CopilotRequestHandler, CopilotWebSocketHandler
+from copilot import (
+    CopilotRequestContext,
+    CopilotRequestHandler,
+    CopilotWebSocketCloseStatus,
+    CopilotWebSocketHandler,
+)
 
-__all__ = ["ForwardingHandler"]
+from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_websocket_completion
+
+__all__ = ["ForwardingHandler", "ForwardingWebSocket"]
 
 
 class ForwardingHandler(CopilotRequestHandler):
@@ -48,3 +56,34 @@ class ForwardingHandler(CopilotRequestHandler):
     async def open_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
         """Pass the connection on unchanged (links override this to do their part)."""
         return await self.forward_websocket(ctx)
+
+
+class ForwardingWebSocket(CopilotWebSocketHandler):
+    """Passes one WebSocket connection on to ``inner``; links override
+    ``send_request_message_with_context`` to look at each outgoing frame."""
+
+    def __init__(self, context: CopilotRequestContext, inner: CopilotWebSocketHandler) -> None:
+        super().__init__(context)
+        self._inner = inner
+        self._completion = shared_websocket_completion(inner)
+
+    async def open(self) -> None:
+        """Open the inner connection."""
+        await self._inner.open()
+
+    async def send_request_message(self, data: str | bytes) -> None:
+        """Send a frame with the connection's own context."""
+        await self.send_request_message_with_context(data, self.context)
+
+    async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
+        """Pass a frame on unchanged."""
+        await self._inner.send_request_message_with_context(data, ctx)
+
+    async def close(self, status: CopilotWebSocketCloseStatus | None = None) -> None:
+        """Close the inner connection."""
+        await self._inner.close(status)
+
+    async def aclose(self) -> None:
+        """Dispose of the inner connection the way the SDK asked this one to be disposed of."""
+        pass_close_on_dispose(self, self._inner)
+        await self._inner.aclose()

@@ -28,14 +28,18 @@ class ModelCallLog(ForwardingHandler):
         self.calls = 0
         self.failures_in_a_row = 0
         self.last_failure: str | None = None
-        self.last_failure_status: int | None = None  # HTTP status of the last failed call (None: no status)
-        self.last_retry_after_s: float | None = None  # the Retry-After it sent, in seconds
+        # The latest call's HTTP status when it failed and no call has started since (None: no status,
+        # or the runtime has moved on), and the Retry-After it sent, in seconds. A refusal followed by
+        # a call still waiting for its answer says nothing of how the run ended.
+        self.last_failure_status: int | None = None
+        self.last_retry_after_s: float | None = None
         self._pending: dict[int, float] = {}
 
     async def send_request(self, request: httpx.Request, ctx: Any) -> httpx.Response:
         """Answer through the wrapped endpoint; an error status or exception is recorded, then passed on."""
         self.calls += 1
         number = self.calls
+        self.last_failure_status = self.last_retry_after_s = None
         self._pending[number] = time.monotonic()
         try:
             response = await self.forward_request(request, ctx)

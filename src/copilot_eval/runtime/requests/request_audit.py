@@ -16,9 +16,8 @@ import httpx
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
 from copilot_eval.evidence.audit import RequestAuditRecord
-from copilot_eval.runtime.process.forwarding import ForwardingHandler
+from copilot_eval.runtime.process.forwarding import ForwardingHandler, ForwardingWebSocket
 from copilot_eval.runtime.requests.run_control import RunControl
-from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_websocket_completion
 
 __all__ = ["AuditingEndpoint", "RequestAuditError", "audit_body", "instructions_hash"]
 
@@ -206,22 +205,14 @@ class AuditingEndpoint(ForwardingHandler):
         return _AuditingWebSocket(ctx, inner, self)
 
 
-class _AuditingWebSocket(CopilotWebSocketHandler):
+class _AuditingWebSocket(ForwardingWebSocket):
     """Audits frames on their way out; everything else is the inner handler's job."""
 
     def __init__(
         self, context: CopilotRequestContext, inner: CopilotWebSocketHandler, auditor: AuditingEndpoint
     ) -> None:
-        super().__init__(context)
-        self._inner = inner
+        super().__init__(context, inner)
         self._auditor = auditor
-        self._completion = shared_websocket_completion(inner)
-
-    async def open(self) -> None:
-        await self._inner.open()
-
-    async def send_request_message(self, data: str | bytes) -> None:
-        await self.send_request_message_with_context(data, self.context)
 
     async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
         """Record one ``response.create`` (request id = the connection id); refuse anything else."""
@@ -249,10 +240,3 @@ class _AuditingWebSocket(CopilotWebSocketHandler):
             return
         self._auditor.records.append(record)
         await self._inner.send_request_message_with_context(data, ctx)
-
-    async def close(self, status: CopilotWebSocketCloseStatus | None = None) -> None:
-        await self._inner.close(status)
-
-    async def aclose(self) -> None:
-        pass_close_on_dispose(self, self._inner)
-        await self._inner.aclose()

@@ -18,10 +18,9 @@ import json
 from typing import Any
 
 import httpx
-from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
+from copilot import CopilotRequestContext, CopilotWebSocketHandler
 
-from copilot_eval.runtime.process.forwarding import ForwardingHandler
-from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_websocket_completion
+from copilot_eval.runtime.process.forwarding import ForwardingHandler, ForwardingWebSocket
 
 __all__ = ["ToolMessageLog", "tool_messages_of"]
 
@@ -99,28 +98,13 @@ class ToolMessageLog(ForwardingHandler):
         return _NotingWebSocket(ctx, await self.forward_websocket(ctx), self)
 
 
-class _NotingWebSocket(CopilotWebSocketHandler):
+class _NotingWebSocket(ForwardingWebSocket):
     """Notes outgoing frames; everything else is the inner handler's job."""
 
     def __init__(self, context: CopilotRequestContext, inner: CopilotWebSocketHandler, log: ToolMessageLog) -> None:
-        super().__init__(context)
-        self._inner = inner
+        super().__init__(context, inner)
         self._log = log
-        self._completion = shared_websocket_completion(inner)
-
-    async def open(self) -> None:
-        await self._inner.open()
-
-    async def send_request_message(self, data: str | bytes) -> None:
-        await self.send_request_message_with_context(data, self.context)
 
     async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
         self._log.note(data, frame=True)
         await self._inner.send_request_message_with_context(data, ctx)
-
-    async def close(self, status: CopilotWebSocketCloseStatus | None = None) -> None:
-        await self._inner.close(status)
-
-    async def aclose(self) -> None:
-        pass_close_on_dispose(self, self._inner)
-        await self._inner.aclose()
