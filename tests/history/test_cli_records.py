@@ -14,7 +14,7 @@ from copilot_eval.testing import FakeStudioEval, LoopbackServer
 from tests.history.history_fixtures import write_run, write_shards
 from tests.studio_eval.studio_helpers import TOKEN_ENV, bike_shop_set, studio_cli, write_export
 
-ANALYZE_EXPORT = Path(__file__).resolve().parents[1] / "runs" / "data" / "export_healthy.csv"
+ANALYZE_EXPORT = Path(__file__).resolve().parents[1] / "platform_runs" / "data" / "export_healthy.csv"
 
 
 def _stored(url: str) -> list[dict]:
