@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
@@ -23,7 +24,10 @@ from copilot_eval.reports.execution_words import shows_nodes
 from copilot_eval.reports.html_execution import execution_html
 from copilot_eval.reports.html_run import write_run_report
 from copilot_eval.reports.html_session import session_report_html
+from copilot_eval.reports.markdown import run_summary_markdown
 from copilot_eval.reports.pytest_report import SessionReport
+from copilot_eval.reports.run_folder import read_run_folder
+from copilot_eval.reports.terminal import print_summary
 from tests.reports.protocol_runs import HOSTILE, build_protocol_run, protocol_result
 
 ESCAPED = "&lt;script&gt;document.title=&#x27;pwned&#x27;&lt;/script&gt;"
@@ -115,6 +119,24 @@ def test_shard_and_merge_facts_are_shown_and_a_local_run_names_no_node():
         ExecutionRecord(executor="ray", concurrency=1), set()
     )
     assert execution_html(_run(), []) == ""  # a run of before issue 24: no section at all
+
+
+def test_the_terminal_and_markdown_summaries_say_what_was_retried_and_which_part_a_run_is(protocol_report):
+    folder = read_run_folder(protocol_report.parent)
+    console = Console(record=True, width=200)
+    print_summary(folder.run, folder.test_set, console)
+    text = console.export_text()
+    markdown = run_summary_markdown(folder.run)
+    for summary in (text, markdown):
+        assert "2 plays retried (1 infrastructure, 1 rate limit)" in summary
+        assert re.search(r"concurrency of a: 4 \(start\) → 2 at [\d.]+ s \(rate limit\)", summary)
+    quiet = _run(execution=ExecutionRecord(executor="local", concurrency=2))
+    assert "retried" not in run_summary_markdown(quiet)  # nothing retried, nothing lowered: no line
+    merge = MergeRecord(shard_count=3, shards=[1, 3], missing_shards=[2], missing_conversations=[4], complete=False)
+    assert "- merged from shards 1, 3 of 3 (incomplete; missing: shards 2; conversations 4)" in run_summary_markdown(
+        _run(merge=merge)
+    )
+    assert "- shard 2/3 of the set" in run_summary_markdown(_run(shard=ShardInfo(index=2, count=3)))
 
 
 def test_the_pytest_session_report_shows_the_same_evidence(tmp_path):

@@ -85,6 +85,23 @@ def _fingerprint_words(run: EvalRun) -> str:
     return "; fingerprints: " + ", ".join(known) if known else ""
 
 
+def retry_notes(run: EvalRun) -> list[str]:
+    """The summary's lines on plays retried and limits lowered; none when nothing was retried or lowered.
+
+    A run that slowed down for rate limits or lost a worker says so where people look first (the
+    terminal, the CI step summary), not only in the HTML report: it explains a long run.
+    """
+    execution = run.execution
+    if execution is None or not (execution.retries or concurrency_changed(execution)):
+        return []
+    lines = [retry_summary(execution)]
+    changed = {change.worker for change in execution.concurrency_history if change.cause != "start"}
+    lines += [
+        f"concurrency of {worker}: {steps}" for worker, steps in concurrency_lines(execution) if worker in changed
+    ]
+    return lines
+
+
 def node_key(played_on: Any) -> str | None:
     """What tells nodes apart in a case's ``played_on``: the node id, else its address, else its host."""
     if not isinstance(played_on, dict):
@@ -106,6 +123,7 @@ __all__ = [
     "execution_line",
     "merge_line",
     "node_key",
+    "retry_notes",
     "retry_summary",
     "shard_line",
     "shows_nodes",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from copilot_eval.evalsets.run_model import CaseStatus, EvalRun
+from copilot_eval.reports.execution_words import merge_line, retry_notes, shard_line
 from copilot_eval.reports.repeat_words import (
     case_flag,
     case_label,
@@ -35,7 +36,8 @@ def run_summary_markdown(run: EvalRun) -> str:
             "",
             f"> **{heading}:** {_cell(run.runtime_limitation, 600)}" + (f" {_cell(confirmed)}" if confirmed else ""),
         ]
-    notes = [line for line in [*repeat_lines(run), judge_cost_line(run)] if line]
+    part = [merge_line(run) or shard_line(run)]  # a shard's or a merge's summary says which part it is
+    notes = [line for line in [*part, *repeat_lines(run), judge_cost_line(run), *retry_notes(run)] if line]
     lines += ["", *(f"- {_cell(line, 600)}" for line in notes)] if notes else []
     if shows_repeats(run):
         lines += ["", "| case | attempts | pass rate over graded tries | verdict |", "| --- | --- | --- | --- |"]

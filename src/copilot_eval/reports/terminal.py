@@ -6,6 +6,7 @@ from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.evalsets.conversations import case_turns
+from copilot_eval.reports.execution_words import retry_notes
 from copilot_eval.reports.repeat_words import (
     JUDGE_UNSTABLE,
     case_flag,
@@ -93,6 +94,8 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
     judges = judge_cost_line(run)
     for line in [*repeat_lines(run), *([judges] if judges else []), *(extra or [])]:
         console.print(line)
+    for line in retry_notes(run):  # worker names come from the cluster: printed as text, not markup
+        console.print(line, markup=False, highlight=False)
     if run.note:
         console.print(f"[dim]{run.note}[/]")
     if (heading := limitation_heading(run)) is not None:
