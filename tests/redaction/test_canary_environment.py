@@ -22,13 +22,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 from tests.mcp.third_party_servers import everything_server
+from tests.redaction.leak_search import leaking_files, leaks, sessions_dir
 
 pytestmark = [pytest.mark.runtime, pytest.mark.slow]
 
@@ -66,34 +66,6 @@ CALLS = [
 ]
 SCRIPT = {"rules": [{"turns": [{"tool_calls": CALLS}, {"text": "done"}]}]}
 CLI = [sys.executable, "-m", "copilot_eval.cli.app"]
-
-
-def _leaks(text: str) -> list[str]:
-    return sorted(form for form in CANARY_FORMS if form in text)
-
-
-def _leaking_files(*roots: Path, since: float) -> dict[str, list[str]]:
-    # os.walk, and a file that vanishes mid-search skipped: other runs clean their homes meanwhile.
-    found = {}
-    for root in roots:
-        for folder, _dirs, names in os.walk(root):
-            for name in names:
-                path = Path(folder) / name
-                try:
-                    if path.stat().st_mtime < since:
-                        continue
-                    leaks = _leaks(path.read_text(encoding="utf-8", errors="replace"))
-                except OSError:
-                    continue
-                if leaks:
-                    found[str(path)] = leaks
-    return found
-
-
-def _sessions_dir() -> Path:
-    from copilot_eval.runtime.process.home import sessions_dir
-
-    return sessions_dir()
 
 
 @pytest.fixture
@@ -146,9 +118,9 @@ async def test_a_printed_environment_reaches_no_result_field_or_file(fresh_pool,
     # (The runtime masks a URL's credentials itself; the password is in the leak search below.)
     saved = result.save(tmp_path / "result.json").read_text(encoding="utf-8")
     for text in (result.model_dump_json(), result.summary(), json.dumps(result.raw_events), saved):
-        assert _leaks(text) == []
+        assert leaks(CANARY_FORMS, text) == []
     await fresh_pool.drain_cleanups()  # sessions are closed after the results; scan what stays on disk
-    assert _leaking_files(tmp_path, _sessions_dir(), since=started) == {}
+    assert leaking_files(CANARY_FORMS, tmp_path, sessions_dir(), since=started) == {}
 
 
 async def test_a_minimal_environment_passes_on_only_what_the_runtime_needs_and_what_is_named(fresh_pool, monkeypatch):
@@ -215,13 +187,13 @@ def test_pytest_output_evidence_and_reports_hold_no_secret_of_the_environment(ca
     )
     printed = "\n".join(outcome.outlines + outcome.errlines)
     outcome.assert_outcomes(failed=2)
-    assert _leaks(printed) == [], printed
+    assert leaks(CANARY_FORMS, printed) == [], printed
     assert "[redacted:GH_TOKEN] rotate [redacted:aws-access-key-id] next week" in printed, (
         "a secret printed before any run is scrubbed too (the redactor reads the environment on first use)"
     )
     assert "[redacted:CANARY_SERVICE_API_KEY]" in printed
     assert len(list((pytester.path / "evidence").glob("*.json"))) == 1
-    assert _leaking_files(pytester.path, _sessions_dir(), since=started) == {}
+    assert leaking_files(CANARY_FORMS, pytester.path, sessions_dir(), since=started) == {}
 
 
 def test_copilot_eval_run_outputs_hold_no_secret_of_the_environment(canary_env, tmp_path):
@@ -247,9 +219,9 @@ def test_copilot_eval_run_outputs_hold_no_secret_of_the_environment(canary_env, 
         timeout=600,
     )
     assert done.returncode == 0, done.stdout + done.stderr
-    assert _leaks(done.stdout + done.stderr) == []
+    assert leaks(CANARY_FORMS, done.stdout + done.stderr) == []
     written = (out / "run.json").read_text(encoding="utf-8") + "".join(
         path.read_text(encoding="utf-8") for path in out.glob("evidence/*")
     )
     assert all(marker in written for marker in MARKERS), "the echoes came back, as markers"
-    assert _leaking_files(tmp_path, _sessions_dir(), since=started) == {}
+    assert leaking_files(CANARY_FORMS, tmp_path, sessions_dir(), since=started) == {}

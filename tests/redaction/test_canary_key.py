@@ -22,12 +22,12 @@ import time
 import uuid
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from copilot_eval import ByokProvider, CopilotEval, run_copilot
+from tests.redaction.leak_search import leaking_files, leaks, sessions_dir
 
 ENV = "CANARY_BYOK_KEY"
 MARKER = f"[redacted:{ENV}]"
@@ -102,34 +102,6 @@ async def fresh_pool(canary_env) -> Iterator[object]:
         await pool.close()
 
 
-def _leaks(text: str) -> list[str]:
-    return [form for form in CANARY_FORMS if form in text]
-
-
-def _leaking_files(*roots: Path, since: float = 0.0) -> dict[str, list[str]]:
-    # os.walk, and a file that vanishes mid-search skipped: other runs clean their homes meanwhile.
-    found = {}
-    for root in roots:
-        for folder, _dirs, names in os.walk(root):
-            for name in names:
-                path = Path(folder) / name
-                try:
-                    if path.stat().st_mtime < since:
-                        continue
-                    leaks = _leaks(path.read_text(encoding="utf-8", errors="replace"))
-                except OSError:
-                    continue
-                if leaks:
-                    found[str(path)] = leaks
-    return found
-
-
-def _sessions_dir() -> Path:
-    from copilot_eval.runtime.process.home import sessions_dir
-
-    return sessions_dir()
-
-
 async def test_result_error_summary_events_and_evidence_file_hold_no_key(echo_url, fresh_pool, tmp_path):
     started = time.time()
     agent = CopilotEval(model="echo-model", provider=ByokProvider(base_url=echo_url, api_key_env=ENV), timeout_s=120)
@@ -138,12 +110,12 @@ async def test_result_error_summary_events_and_evidence_file_hold_no_key(echo_ur
         assert result.success is False, code
         saved = result.save(tmp_path / f"{code}.json").read_text()
         for text in (result.model_dump_json(), result.summary(), str(result.error), saved):
-            assert _leaks(text) == [], (code, text)
+            assert leaks(CANARY_FORMS, text) == [], (code, text)
         assert MARKER in json.dumps(result.raw_events), f"HTTP {code}: the echo came back, as a marker"
     assert MARKER in results[1].error and MARKER in results[2].error, "429 and 500 errors quote the body"
     assert f"secret=[redacted:{NAMED_ENV}] upstream=[redacted:github-token]" in results[2].error
     await fresh_pool.drain_cleanups()  # sessions are closed after the results; scan what stays on disk
-    assert _leaking_files(tmp_path, _sessions_dir(), since=started) == {}
+    assert leaking_files(CANARY_FORMS, tmp_path, sessions_dir(), since=started) == {}
 
 
 INNER_TEST = """
@@ -203,13 +175,13 @@ def test_pytest_output_evidence_and_reports_hold_no_key(echo_url, canary_env, py
         del os.environ["ECHO_URL"]
     printed = "\n".join(outcome.outlines + outcome.errlines)
     outcome.assert_outcomes(failed=4)
-    assert _leaks(printed) == [], printed
+    assert leaks(CANARY_FORMS, printed) == [], printed
     assert f"Last error: 429 credentials rejected: Authorization: Bearer {MARKER}" in printed, (
         "the echoed key was shown in the failure text, as a marker"
     )
     assert f"[redacted:{NAMED_ENV}]" in printed and "[redacted:github-token]" in printed
     assert len(list((pytester.path / "evidence").glob("*.json"))) == 3
-    assert _leaking_files(pytester.path, _sessions_dir(), since=started) == {}
+    assert leaking_files(CANARY_FORMS, pytester.path, sessions_dir(), since=started) == {}
 
 
 def test_copilot_eval_run_outputs_hold_no_key(echo_url, canary_env, tmp_path):
@@ -245,7 +217,7 @@ def test_copilot_eval_run_outputs_hold_no_key(echo_url, canary_env, tmp_path):
         timeout=600,
     )
     assert done.returncode == 0, done.stderr
-    assert _leaks(done.stdout + done.stderr) == []
+    assert leaks(CANARY_FORMS, done.stdout + done.stderr) == []
     assert {"run.json", "results.csv"} <= {p.name for p in out.iterdir()}
     assert MARKER in (out / "run.json").read_text() + "".join(p.read_text() for p in out.glob("evidence/*"))
-    assert _leaking_files(tmp_path, _sessions_dir(), since=started) == {}
+    assert leaking_files(CANARY_FORMS, tmp_path, sessions_dir(), since=started) == {}
