@@ -11,6 +11,7 @@ import tempfile
 import pytest
 
 from copilot_eval.cache_root import CACHE_ROOT_ENV, cache_root
+from tests.reports.headless_chromium import Browser, find_chromium
 
 pytest_plugins = ["pytester", "tests.runtime_guard"]
 
@@ -49,6 +50,19 @@ def pytester(pytester: pytest.Pytester) -> pytest.Pytester:
     """pytester, with an ini that names the loop scope pytest-asyncio would otherwise warn about."""
     pytester.makeini(INNER_INI)
     return pytester
+
+
+@pytest.fixture
+def browser():
+    """A fresh headless Chromium for the report and dashboard tests; skipped, saying why, where none is installed."""
+    executable = find_chromium()
+    if executable is None:
+        pytest.skip(
+            "headless Chromium not found: install the Debian package `chromium` (.ci/run does) "
+            "or set COPILOT_EVAL_CHROMIUM to a Chromium executable"
+        )
+    with Browser(executable) as driven:
+        yield driven
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -41,18 +41,3 @@ def history_url(request, tmp_path) -> str:
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'history.db'}"
     return request.getfixturevalue("postgres_url")
-
-
-@pytest.fixture
-def browser():
-    """A fresh headless Chromium (as in the report tests); skipped, saying why, where none is installed."""
-    from tests.reports.headless_chromium import Browser, find_chromium
-
-    executable = find_chromium()
-    if executable is None:
-        pytest.skip(
-            "headless Chromium not found: install the Debian package `chromium` (.ci/run does) "
-            "or set COPILOT_EVAL_CHROMIUM to a Chromium executable"
-        )
-    with Browser(executable) as driven:
-        yield driven
