@@ -267,7 +267,8 @@ def run(
             validate=False,
             min_pass_rate=rate,
             **spread,
-            history="off" if no_history else history,
+            history=history,
+            no_history=no_history,
         )
         return
     try:
@@ -376,6 +377,7 @@ def _run_several(
     fail_under: float | None,
     *,
     history: str | None = None,
+    no_history: bool = False,
     **options,
 ) -> None:
     # imported on use: every command module loads with `--help` (see app.py)
@@ -406,7 +408,8 @@ def _run_several(
     for surface in runs:  # one HTML report per agent's folder
         if surface.output_dir is not None:
             typer.echo(write_run_reports(surface.output_dir).lines[0])
-    for line in record_history([s.output_dir for s in runs if s.output_dir is not None], history, source=SOURCE_RUN):
+    folders = [s.output_dir for s in runs if s.output_dir is not None]
+    for line in record_history(folders, history, no_history=no_history, source=SOURCE_RUN):
         typer.echo(line)
     below = [s.label for s in runs if fail_under is not None and s.run.general_quality_percent < fail_under]
     if below:
