@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
+import socket
 import subprocess
 
+import pytest
+
 from copilot_eval.agent.agent_files import agent_files
-from copilot_eval.runs.ray_executor import build_bundle
+from copilot_eval.runs.executor import ExecutorError
+from copilot_eval.runs.ray_executor import RayExecutor, build_bundle
 from tests.runs.runs_helpers import CLI
 from tests.scale.shard_helpers import write_project
 
@@ -67,3 +72,13 @@ def test_options_that_cannot_work_with_ray_are_refused_before_anything_runs(tmp_
         done = _cli_run(*base, *extra)
         assert done.returncode == 2 and message in done.stderr, (extra, done.stderr)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_ray_address_where_nothing_listens_is_refused_at_once_naming_it():
+    # ray.init alone keeps retrying such an address for as long as it is left (10 minutes, measured)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # free once closed: nothing listens there
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        with pytest.raises(ExecutorError, match=rf"cannot connect to the Ray cluster at {re.escape(address)}: nothing"):
+            RayExecutor(address=address)._connect()

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -98,6 +99,30 @@ def _first_line(exc: BaseException) -> str:
     return text[0][:300] if text else type(exc).__name__
 
 
+REACH_TIMEOUT_S = 5.0
+
+
+def _refuse_unreachable(address: str | None) -> None:
+    """Refuse at once an address ``HOST:PORT`` (or ``ray://HOST:PORT``) where nothing accepts a connection.
+
+    ``ray.init`` does not give up on such an address: it retries the GCS connection for as long as
+    the run is left waiting (measured: still retrying after 10 minutes), with only log lines to say so.
+    """
+    if not address or address in ("auto", "local"):
+        return
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return  # a form Ray reads its own way: let ray.init judge it
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()
+    except OSError as exc:
+        raise ExecutorError(
+            f"cannot connect to the Ray cluster at {address}: nothing accepts a connection there "
+            f"({exc.strerror or type(exc).__name__}); check the address and port of the head "
+            "(`ray start --head` prints them; the Ray client port is usually 10001, the GCS port 6379)"
+        ) from None
+
+
 class RayExecutor:
     """Plays units on a Ray cluster: ``address`` as for ``ray.init`` (None: RAY_ADDRESS, else a local Ray)."""
 
@@ -115,6 +140,7 @@ class RayExecutor:
     def _connect(self) -> Any:
         ray = _ray()
         if not ray.is_initialized():
+            _refuse_unreachable(self.address or os.environ.get("RAY_ADDRESS"))
             try:
                 ray.init(address=self.address, logging_level=logging.WARNING, log_to_driver=False)
             except Exception as exc:
