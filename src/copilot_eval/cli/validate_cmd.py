@@ -3,8 +3,8 @@
 Without ``--profile`` the rule set is ``copilot-studio``, today's templates (a file with or without
 their comment block); ``--profile seed`` applies the seed importer's rules instead.
 
-Exit status: 0 when every file imports cleanly, 1 when any file has problems, 2 for usage errors
-(a missing file, for instance, which Typer reports before the command runs).
+Exit codes (``copilot_eval.exit_codes``): 0 when every file imports cleanly; 2 unusable input: a file
+has problems, or a usage error (a missing file, for instance, which Typer reports before the command runs).
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from copilot_eval.cli.exits import bad_input
 
 
 def _problems_of(path: Path, profile: str | None) -> list[str]:
@@ -71,7 +73,8 @@ def validate(
             for problem in problems:
                 typer.echo(f"  - {problem}")
     if not all_clean:
-        raise typer.Exit(code=1)
+        bad = [str(path) for path, problems in reports if problems]
+        raise bad_input(f"{len(bad)} of {len(reports)} files would not import: {', '.join(bad)}")
 
 
 def register(app: typer.Typer) -> None:
