@@ -64,7 +64,7 @@ async def our_run(answer: str, verdicts: list[CaseStatus]) -> CaseStatus:
     reply = [{"type": "message", "text": answer}]
     turn = fill_turn(TargetTurn(prompt=QUESTION), reply, typing_observable=False)
     result = TargetResult(target_type="directline", turns=[turn], error=turn.error, success=turn.error is None)
-    evidence = CaseEvidence(answer=turn.answer, result=result)  # type: ignore[arg-type]
+    evidence = CaseEvidence(answer=turn.answer, result=result)
     graders = [Says(status, f"method {n}") for n, status in enumerate(verdicts, start=1)]
     case = EvalTestCase(conversation_number=1, question=QUESTION, response=REFERENCE)
     return (await grade_case(case, evidence, graders)).status
@@ -138,7 +138,7 @@ def test_what_only_the_evaluation_api_records_meets_its_row_of_the_one_rule(fact
 async def test_an_empty_answer_is_an_error_before_any_grader_is_asked():
     grader = Says(CaseStatus.PASS, "lenient")
     case = EvalTestCase(conversation_number=1, question=QUESTION, response=REFERENCE)
-    evidence = CaseEvidence(answer=" \n", result=TargetResult(target_type="directline", success=True))  # type: ignore[arg-type]
+    evidence = CaseEvidence(answer=" \n", result=TargetResult(target_type="directline", success=True))
     verdict = await grade_case(case, evidence, [grader])
     assert (verdict.status, verdict.reason, verdict.grades, grader.asked) == (E, "the agent's answer is empty", [], 0)
 
