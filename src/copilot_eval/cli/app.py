@@ -35,6 +35,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "compare_cmd",
     "convert_cmd",
     "history_cmd",
+    "init_cmd",
     "inspect_cmd",
     "login_cmd",
     "merge_cmd",
@@ -62,7 +63,7 @@ _register_commands()
 
 def _show_version(value: bool) -> None:
     if value:
-        from copilot_eval import __version__
+        from copilot_eval.version import __version__  # a leaf: no heavy import to print one line
 
         typer.echo(f"copilot-eval {__version__}")
         raise typer.Exit()
@@ -81,7 +82,7 @@ def _options(
     if no_color:
         import os
 
-        from copilot_eval.reports.console import NO_COLOR_ENV
+        from copilot_eval.reports.console import NO_COLOR_ENV  # imported on use, like every command's imports
 
         # The environment, not a flag: the consoles of every command read it, and so do the
         # subprocesses a command starts (the quickstart's stories, npm).

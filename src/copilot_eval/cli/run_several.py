@@ -62,6 +62,7 @@ def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any
 
 def run_several(test_set: EvalTestSet, agent_paths: list[Path], out: Path, **options: Any) -> list[SurfaceRun]:
     """Load every agent (PrepareError names the bad one), run them all, print and return the comparison."""
+    # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
     from copilot_eval.reports.console import make_console

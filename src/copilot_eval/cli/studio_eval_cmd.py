@@ -222,6 +222,7 @@ def list_cmd(
     tenant_id: TenantOption = None,
 ) -> None:
     """List the agent's test sets (and its runs with --runs); reads only, no run is started."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.table import Table
 
     from copilot_eval.reports.console import make_console

@@ -56,6 +56,7 @@ def tools(
 
 
 def _render(listing: ToolListing) -> None:
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.table import Table
 
     from copilot_eval.reports.console import make_console

@@ -47,6 +47,7 @@ def _short(text: str) -> str:
 
 def render_result(result: CopilotResult, source: Path, console: Any = None) -> None:
     """Print the evidence tables of ``result`` (read from ``source``) to ``console`` (default: stdout)."""
+    # imported on use: the command line starts faster without rich and the report layers
     from rich.table import Table
 
     from copilot_eval.reports.console import make_console
