@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.hook import HookDecision
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
@@ -84,6 +85,9 @@ class CopilotResult(BaseModel):
     session_premium_requests: float | None = None
     subagent_invocations: list[SubagentInvocation] = Field(default_factory=list)
     permissions: list[PermissionRecord] = Field(default_factory=list)
+    # What each session hook handler (ours and the user's extra_config hooks) decided, in order;
+    # None when no runner recorded it (a saved event log).
+    hook_decisions: list[HookDecision] | None = None
     host_requests: list[HostRequest] = Field(default_factory=list)  # questions, elicitation, sampling
     capture_errors: list[CaptureError] = Field(default_factory=list)
     mcp_servers: list[McpServerStatus] = Field(default_factory=list)
