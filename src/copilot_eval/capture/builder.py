@@ -16,7 +16,7 @@ from copilot_eval.capture.run_facts import HookCall, RunFacts
 from copilot_eval.capture.scopes import Scope, split_scopes
 from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
 from copilot_eval.capture.tool_calls import tool_calls_of
-from copilot_eval.capture.usage import premium_requests, usage_of
+from copilot_eval.capture.usage import premium_requests, unfinished_compactions, usage_of
 from copilot_eval.evidence import CaptureError, CopilotResult, HookDecision, RequestAuditRecord, SubagentInvocation
 from copilot_eval.evidence.tool_call import ToolException
 from copilot_eval.redaction import redact, redact_data
@@ -187,6 +187,7 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
     result.agent_name = getattr(agent, "name", None)
     for custom in getattr(agent, "custom_agents", None) or ():
         result.warnings.extend(getattr(custom, "warnings", ()))
+    result.warnings.extend(unfinished_compactions(all_events))
     result.mcp_servers = mcp_server_statuses(all_events, facts.mcp_servers if facts is not None else None)
     result.host_requests = host_requests_of(all_events, facts.host_answers if facts is not None else ())
     if facts is not None:

@@ -30,11 +30,13 @@ from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the native JSON form. 2 added content items, tool progress, host requests and each
-tool call's result type, message sent to the model and exception; files of version 1 are still
-read (what they lack is empty: they never recorded it)."""
-READABLE_VERSIONS = frozenset({1, 2})
+tool call's result type, message sent to the model and exception. 3 counts the runtime's
+compaction calls in ``usage`` (entries of purpose ``compaction``) and so in the totals, and adds
+hook decisions and a rejection's feedback. Files of older versions are still read (what they
+lack is empty or unknown: they never recorded it; their usage entries are all turns)."""
+READABLE_VERSIONS = frozenset({1, 2, 3})
 
 
 class SubagentInvocation(BaseModel):
@@ -340,7 +342,9 @@ def upgrade_result_data(data: dict[str, Any]) -> dict[str, Any]:
 
     Version 1 had no content items, progress, host requests, result types, messages sent to the
     model or exceptions: they stay empty, since a file of that version never recorded them; its
-    tool calls keep their text, error, images and structured result.
+    tool calls keep their text, error, images and structured result. Versions 1 and 2 never
+    recorded compaction calls (their usage entries are turns; their totals may leave compactions
+    out), hook decisions (``None``: unknown) or a rejection's feedback.
     """
     data = {**data, "schema_version": SCHEMA_VERSION}
     invocations = data.get("subagent_invocations")

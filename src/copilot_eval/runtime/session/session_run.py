@@ -35,7 +35,12 @@ from copilot_eval.runtime.session.session_config import (
     explain_session_error,
     session_settings,
 )
-from copilot_eval.runtime.session.session_watch import SessionWatch, still_running, wait_for_idle
+from copilot_eval.runtime.session.session_watch import (
+    SessionWatch,
+    still_running,
+    wait_for_compactions,
+    wait_for_idle,
+)
 from copilot_eval.runtime.session.skill_check import SkillCheckError, check_skills
 from copilot_eval.runtime.session.tools import build_tool
 
@@ -156,6 +161,7 @@ class SessionRun:
                     self.facts["session_error_note"] = explained.removeprefix(message).strip()
             if ended != "idle" or self.watch.errors:
                 return
+        await wait_for_compactions(self.watch, self.handle, self.deadline)
 
     async def record_failure(self, error: BaseException) -> None:
         """What a call into the runtime raised, as facts (the phase of a timeout is already known)."""
