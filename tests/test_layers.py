@@ -24,7 +24,7 @@ PACKAGE = "copilot_eval"
 
 # Leaf modules: any part may import them; they import nothing of copilot_eval but other leaves.
 # exit_codes: the one table of exit codes, read by the command modules at import time and by runs' gates.
-LEAVES = frozenset({"atomic_write", "cache_root", "exit_codes", "loopback_server", "redaction"})
+LEAVES = frozenset({"atomic_write", "cache_root", "exit_codes", "loopback_server", "redaction", "version", "workdirs"})
 # The leaves that are packages: the redactor keeps its environment reader and its token shapes in
 # modules of their own, which import nothing of copilot_eval at all.
 LEAF_PACKAGES = frozenset({"redaction"})
@@ -35,6 +35,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "cache_root": frozenset(),
     "exit_codes": frozenset(),
     "loopback_server": frozenset(),
+    "version": frozenset(),
+    "workdirs": frozenset(),
     "atomic_write": frozenset({"redaction"}),
     "evidence": LEAVES,
     "capture": LEAVES | {"evidence"},
@@ -53,6 +55,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
     "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
+    # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
+    # evidence and run folders they wrote) and the starter `init` writes.
+    "first_steps": LEAVES | {"evidence", "reports"},
     # The memory across runs reads run folders (the contract), never the internals of runs.
     "history": LEAVES | {"evalsets", "reports"},
     # Entry points: thin, on top of everything below them.
@@ -67,6 +72,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "capture",
         "evalsets",
         "evidence",
+        "first_steps",
         "history",
         "models",
         "platform_runs",

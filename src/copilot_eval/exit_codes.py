@@ -48,9 +48,12 @@ PLATFORM = ExitRow(
     "with or without a gate",
     rank=2,
 )
-INTERRUPTED = ExitRow(130, "interrupted", "Ctrl-C: what finished is kept; continue with `--resume`", rank=4)
+INTERRUPTED = ExitRow(130, "interrupted", "SIGINT (Ctrl-C): what finished is kept; continue with `--resume`", rank=4)
+TERMINATED = ExitRow(
+    143, "terminated", "SIGTERM (a CI cancel, `timeout`): what finished is kept; continue with `--resume`", rank=4
+)
 
-EXIT_TABLE: tuple[ExitRow, ...] = (OK, BELOW_GATE, UNUSABLE_INPUT, PLATFORM, INTERRUPTED)
+EXIT_TABLE: tuple[ExitRow, ...] = (OK, BELOW_GATE, UNUSABLE_INPUT, PLATFORM, INTERRUPTED, TERMINATED)
 """Every row, in code order: what docs/evaluation-runs.md shows."""
 
 
@@ -102,6 +105,7 @@ __all__ = [
     "OK",
     "PASSED",
     "PLATFORM",
+    "TERMINATED",
     "UNUSABLE_INPUT",
     "ExitRow",
     "Verdict",

@@ -69,8 +69,7 @@ def inspect(
         try:
             events = load_event_log(events_file)
         except EventLogError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(code=2) from exc
+            raise bad_input(str(exc)) from exc
         result = result_from_events(events)
     if as_json:
         # imported on use: every command module loads with `--help` (see app.py)

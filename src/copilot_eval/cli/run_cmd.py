@@ -12,11 +12,11 @@ from typing import Annotated, Any
 
 import typer
 
+from copilot_eval.cli import interrupts
 from copilot_eval.cli.clean_cmd import discard_passing_workdirs
 from copilot_eval.cli.exits import bad_input as _bad_input
 from copilot_eval.cli.exits import leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
-from copilot_eval.exit_codes import INTERRUPTED, Verdict
 
 EXECUTORS = ("local", "ray")
 
@@ -175,10 +175,9 @@ def run(
     # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
-    from rich.console import Console
-
     from copilot_eval.history.records import SOURCE_RUN
     from copilot_eval.reports.after_run import baseline_problem, write_run_reports
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, run_eval_set
     from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
@@ -221,10 +220,10 @@ def run(
         if len(agent_paths) > 1:
             raise _bad_input("--record/--replay take one --agent (cassettes are per case of one agent)")
         # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.agent.config import CopilotEval
         from copilot_eval.models.replay.wrap import with_test_set_cassettes
+        from copilot_eval.runs.target import runtime_agent
 
-        if not isinstance(agent, CopilotEval):
+        if runtime_agent(agent) is None:
             raise _bad_input(
                 f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
                 "the model calls of a Copilot runtime agent (a target's raw activities are kept in "
@@ -241,7 +240,7 @@ def run(
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
-    console = Console()
+    console = make_console()
     spread = {"shard": shard_info, "fingerprints": prepared.fingerprints, "executor": run_executor}
     if len(agent_paths) > 1:
         _run_several(
@@ -285,9 +284,7 @@ def run(
     except ExecutorError as exc:
         raise _bad_input(f"--executor {executor}: {exc}") from None
     except KeyboardInterrupt:
-        raise leave(
-            Verdict(INTERRUPTED, f"finished cases are kept in {out}; continue with --resume --out {out}")
-        ) from None
+        raise leave(interrupts.resume_verdict(out)) from None
     finally:
         # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
         from copilot_eval.runtime.process.pool import close_all_pools
@@ -376,9 +373,7 @@ def _run_several(
     except ExecutorError as exc:
         raise _bad_input(f"--executor ray: {exc}") from None
     except KeyboardInterrupt:
-        raise leave(
-            Verdict(INTERRUPTED, f"finished cases are kept in {out}; continue with --resume --out {out}")
-        ) from None
+        raise leave(interrupts.resume_verdict(out)) from None
     finally:
         close_all_pools()
     # imported on use: every command module loads with `--help` (see app.py)
