@@ -1,11 +1,12 @@
 """The agent that plays a prompt file: its model, and each case's session with the row's system message.
 
 The session model is, in this order: ``--model``, the agent file's ``model``, the prompt file's
-``model`` mapped to the runtime's name (``evalsets.prompt_model_names``); a prompt file's model
+``model`` mapped to the runtime's name (``evalsets.prompt_runtime``); a prompt file's model
 with no runtime equivalent is refused before anything runs. Without an agent file the agent is
 the Copilot runtime with its defaults. Each case's session gets the row's system message (and
 the answer format the file asks for) as its instructions, in place of the agent file's. The
-runtime takes no sampling parameters, so ``modelParameters`` are named once as not applied.
+runtime takes no sampling parameters: ``modelParameters`` are named once as not applied
+(``evalsets.prompt_runtime.unapplied_parameters``).
 """
 
 from __future__ import annotations
@@ -16,11 +17,8 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import EvalTestCase
 from copilot_eval.evalsets.prompt_cases import session_instructions
 from copilot_eval.evalsets.prompt_model import PromptFileRecord
-from copilot_eval.evalsets.prompt_model_names import runtime_model_name, unmapped_model_message
+from copilot_eval.evalsets.prompt_runtime import runtime_model_name, unmapped_model_message
 from copilot_eval.runs.target import is_target
-
-#: modelParameters the runtime's sessions can take, and the agent field each one sets (none today).
-APPLIED_PARAMETERS: dict[str, str] = {}
 
 
 class PromptAgentError(ValueError):
@@ -48,19 +46,6 @@ def prompt_agent(agent: Any, record: PromptFileRecord, *, model: str | None = No
     return base.with_options(model=mapped)
 
 
-def unapplied_parameters(record: PromptFileRecord | None) -> str | None:
-    """The one line naming the file's modelParameters the runtime does not apply, or ``None`` when there are none."""
-    if record is None:
-        return None
-    names = [name for name in record.model_parameters if name not in APPLIED_PARAMETERS]
-    if not names:
-        return None
-    return (
-        f"modelParameters {', '.join(names)} not applied: the Copilot runtime's sessions take no sampling "
-        "parameters (the answers use the model's own defaults)"
-    )
-
-
 def session_agent(agent: Any, case: EvalTestCase) -> Any:
     """``agent`` as it plays ``case``: with the row's system message as instructions when the case has one."""
     if case.prompt is None or is_target(agent) or not isinstance(agent, CopilotEval):
@@ -71,4 +56,4 @@ def session_agent(agent: Any, case: EvalTestCase) -> Any:
     return agent.with_options(instructions=instructions)
 
 
-__all__ = ["APPLIED_PARAMETERS", "PromptAgentError", "prompt_agent", "session_agent", "unapplied_parameters"]
+__all__ = ["PromptAgentError", "prompt_agent", "session_agent"]

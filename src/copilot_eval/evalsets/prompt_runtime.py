@@ -1,4 +1,4 @@
-"""A prompt file's ``model`` (a GitHub Models id such as ``openai/gpt-4o``) as the Copilot runtime names it.
+"""How a prompt file's settings reach the Copilot runtime: its ``model`` under the runtime's name, its parameters.
 
 GitHub Models names a model ``publisher/name``; the Copilot runtime asks for ``name`` alone, and
 serves only some of GitHub Models' catalogue. This table is the one place the two are joined: a
@@ -7,9 +7,15 @@ model GitHub Models and Copilot both serve, under Copilot's name. Anything else 
 starts, with a message naming ``--model`` and the agent file's ``model`` as the way to choose one.
 Which of these models an account may use is decided by GitHub when the session starts: a model
 the account lacks then fails that session with the runtime's own error, recorded as evidence.
+
+The runtime's sessions take no sampling parameters (``temperature``, ``topP``, ``maxTokens``), so
+a file's ``modelParameters`` are kept with the set and named once as not applied.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
 
 #: GitHub Models id -> the model name the Copilot runtime asks for (as of runtime 1.0.102).
 RUNTIME_MODEL_NAMES: dict[str, str] = {
@@ -44,4 +50,25 @@ def unmapped_model_message(model: str, *, field: str = "model") -> str:
     )
 
 
-__all__ = ["RUNTIME_MODEL_NAMES", "runtime_model_name", "unmapped_model_message"]
+#: modelParameters the runtime's sessions can take (none today); every other one is named as not applied.
+APPLIED_PARAMETERS: frozenset[str] = frozenset()
+
+
+def unapplied_parameters(model_parameters: Mapping[str, Any]) -> str | None:
+    """The one line naming the file's modelParameters the runtime does not apply, or ``None`` when there are none."""
+    names = [name for name in model_parameters if name not in APPLIED_PARAMETERS]
+    if not names:
+        return None
+    return (
+        f"modelParameters {', '.join(names)} not applied: the Copilot runtime's sessions take no sampling "
+        "parameters (the answers use the model's own defaults)"
+    )
+
+
+__all__ = [
+    "APPLIED_PARAMETERS",
+    "RUNTIME_MODEL_NAMES",
+    "runtime_model_name",
+    "unapplied_parameters",
+    "unmapped_model_message",
+]
