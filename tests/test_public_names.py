@@ -151,6 +151,7 @@ PUBLIC: dict[str, list[str]] = {
         "ContentItem",
         "CopilotResult",
         "DiscoveredSkill",
+        "HookDecision",
         "HostRequest",
         "McpServerStatus",
         "ModelPrice",

@@ -27,7 +27,13 @@ def _prompt(name: str) -> str:
 
 
 def builtin_judge(
-    builtin: str, judge: CopilotEval, *, name: str, pass_fraction: float | None = None, pool: Any = None
+    builtin: str,
+    judge: CopilotEval,
+    *,
+    name: str,
+    pass_fraction: float | None = None,
+    pool: Any = None,
+    repeat: int = 1,
 ) -> PromptChoiceJudge:
     """The judge of built-in ``builtin`` (``similarity`` ...), named as the file names the evaluator."""
     if builtin not in BUILTIN_EVALUATORS:
@@ -40,6 +46,7 @@ def builtin_judge(
         system_prompt=_prompt("builtin_system"),
         pass_fraction=BUILTIN_PASS_FRACTION if pass_fraction is None else pass_fraction,
         pool=pool,
+        repeat=repeat,
     )
 
 

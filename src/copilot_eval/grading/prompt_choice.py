@@ -62,6 +62,7 @@ class PromptChoiceJudge(LlmJudge):
         system_prompt: str = "",
         pass_fraction: float = DEFAULT_PASS_FRACTION,
         pool: Any = None,
+        repeat: int = 1,
     ) -> None:
         if not choices:
             raise ValueError(f"{name}: an llm evaluator needs choices")
@@ -72,7 +73,7 @@ class PromptChoiceJudge(LlmJudge):
             raise ValueError(f"{name}: no choice scores above 0, so no answer could pass")
         if system_prompt.strip():
             judge = judge.with_options(instructions=system_prompt, system_message_mode="replace")
-        super().__init__(judge, name=name, pool=pool)
+        super().__init__(judge, name=name, pool=pool, repeat=repeat)
         self.prompt, self.choices, self.pass_fraction = prompt, tuple(choices), pass_fraction
 
     @property

@@ -18,8 +18,7 @@ from typing import Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import EvalTestSet
 from copilot_eval.evalsets.prompt_evaluators import BUILTIN_MODEL_ID, EvaluatorSpec, evaluator_specs
-from copilot_eval.evalsets.prompt_model_names import runtime_model_name, unmapped_model_message
-from copilot_eval.grading.judge_votes import RepeatedJudge
+from copilot_eval.evalsets.prompt_runtime import runtime_model_name, unmapped_model_message
 from copilot_eval.grading.prompt_builtins import builtin_judge
 from copilot_eval.grading.prompt_choice import DEFAULT_PASS_FRACTION, PromptChoiceJudge
 from copilot_eval.grading.prompt_string import PromptStringCheck
@@ -133,6 +132,7 @@ def prompt_graders(
                 system_prompt=spec.llm.system_prompt,
                 pass_fraction=_or_default(scores.for_evaluator(spec.name), DEFAULT_PASS_FRACTION),
                 pool=pool,
+                repeat=judge_repeat,
             )
         else:
             assert spec.uses is not None
@@ -142,9 +142,8 @@ def prompt_graders(
                 name=spec.name,
                 pass_fraction=scores.for_evaluator(spec.name),
                 pool=pool,
+                repeat=judge_repeat,
             )
-        if judge_repeat > 1 and isinstance(grader, PromptChoiceJudge):
-            grader = RepeatedJudge(grader, judge_repeat)
         graders.append(grader)
     if record.response_format in ("json_object", "json_schema"):
         graders.append(ResponseFormatCheck(record.response_format, record.json_schema))
@@ -157,8 +156,7 @@ def _or_default(value: float | None, default: float) -> float:
 
 def is_gh_models_evaluator(grader: object) -> bool:
     """Whether ``grader`` stands for one of a prompt file's evaluators (gh-models would have run it)."""
-    inner = getattr(grader, "judge", None) if isinstance(grader, RepeatedJudge) else grader
-    return isinstance(inner, (PromptStringCheck, PromptChoiceJudge))
+    return isinstance(grader, (PromptStringCheck, PromptChoiceJudge))
 
 
 def gh_models_case_passed(graders: Sequence[object], grades: Sequence[Grade]) -> bool | None:

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from copilot_eval.agent.suggest import closest
 from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
 from copilot_eval.grading.exact import ExactMatch, Normalisation
 from copilot_eval.grading.general_quality import GeneralQuality
-from copilot_eval.grading.judge import LlmJudge
-from copilot_eval.grading.judge_votes import RepeatedJudge
 from copilot_eval.grading.keywords import KeywordMatch
 from copilot_eval.grading.labels import LabelClassifier
 from copilot_eval.grading.protocol import Grader
@@ -50,6 +49,12 @@ class _Bad(ValueError):
 
 def _fail(spec: str, why: str, name: str | None = None) -> _Bad:
     return _Bad(why, name)
+
+
+def _unknown(kind: str, given: str, known: list[str]) -> str:
+    """``unknown grader 'simlarity' (did you mean 'similarity'?)``: a typo is named with its fix."""
+    guess = closest(given, known)
+    return f"unknown {kind} {given!r}" + (f" (did you mean {guess!r}?)" if guess else "")
 
 
 def _message(spec: str, why: str, name: str | None, option: str) -> str:
@@ -96,29 +101,28 @@ def parse_grader_spec(
 ) -> Grader:
     """Build the grader a spec names; ``judge`` is the judge CopilotEval for judge graders.
 
-    A judge grader with ``judge_repeat`` above 1 asks the judge that many times per answer
-    (``RepeatedJudge``). ``option`` and ``judge_option`` are the option names errors speak of (the
+    A judge grader asks the judge ``judge_repeat`` times per answer (``LlmJudge(repeat=...)``);
+    other graders ignore it. ``option`` and ``judge_option`` are the option names errors speak of (the
     pytest plugin's differ from the command line's).
     """
     name, _, args = spec.strip().partition(":")
     name = name.strip().lower().replace("-", "_")
     if name not in SPEC_FORMS:
-        raise GraderSpecError(_message(spec, f"unknown grader {name!r}", None, option))
+        raise GraderSpecError(_message(spec, _unknown("grader", name, list(SPEC_FORMS)), None, option))
     if name in JUDGE_GRADERS and judge is None:
         why = f"this grader is an LLM judge: give a judge agent file with {judge_option}"
         raise GraderSpecError(_message(spec, why, name, option))
     if judge_repeat < 1:
         raise GraderSpecError(f"judge repeat must be at least 1, got {judge_repeat}")
     try:
-        grader = _build(spec, name, args, judge, pool)
-        return RepeatedJudge(grader, judge_repeat) if judge_repeat > 1 and isinstance(grader, LlmJudge) else grader
+        return _build(spec, name, args, judge, pool, judge_repeat)
     except _Bad as exc:
         raise GraderSpecError(_message(spec, exc.why, exc.name, option)) from None
     except ValueError as exc:
         raise GraderSpecError(_message(spec, str(exc), name, option)) from None
 
 
-def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
+def _build(spec: str, name: str, args: str, judge: Any, pool: Any, repeat: int) -> Grader:
     if name == "exact":
         modes = {
             "": Normalisation(),
@@ -126,7 +130,7 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
             "punctuation": Normalisation(punctuation=True),
         }
         if args not in modes:
-            raise _fail(spec, f"unknown option {args!r}", name)
+            raise _fail(spec, _unknown("option", args, [mode for mode in modes if mode]), name)
         return ExactMatch(modes[args])
     if name == "keywords":
         mode, _, words = args.partition(":")
@@ -145,12 +149,13 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
         except TrajectoryFileError as exc:
             raise _fail(spec, str(exc), name) from None
     if name == "compare_meaning":
-        return CompareMeaning(judge, pass_score=_number(spec, name, args) if args else DEFAULT_PASS_SCORE, pool=pool)
+        pass_score = _number(spec, name, args) if args else DEFAULT_PASS_SCORE
+        return CompareMeaning(judge, pass_score=pass_score, pool=pool, repeat=repeat)
     if name == "general_quality":
         if args:
             raise _fail(spec, "takes no options", name)
-        return GeneralQuality(judge, pool=pool)
-    return LabelClassifier(judge, _labels(spec, args), pool=pool)
+        return GeneralQuality(judge, pool=pool, repeat=repeat)
+    return LabelClassifier(judge, _labels(spec, args), pool=pool, repeat=repeat)
 
 
 __all__ = ["JUDGE_GRADERS", "SPEC_FORMS", "GraderSpecError", "parse_grader_spec"]

@@ -54,7 +54,7 @@ def gh_models_document(run: EvalRun, test_set: EvalTestSet) -> dict[str, Any]:
     names = [spec.name for spec in evaluator_specs(record.evaluators)]
     cases: dict[int, EvalTestCase] = {case.conversation_number: case for case in test_set.cases}
     ordered = sorted(run.results or [], key=lambda r: (r.repeat_index or 0, r.conversation_number))
-    tests = []
+    tests: list[dict[str, Any]] = []
     for result in ordered:
         case = cases.get(result.conversation_number)
         row = dict(case.prompt.variables) if case is not None and case.prompt is not None else {}
