@@ -46,7 +46,7 @@ def unmapped_model_message(model: str, *, field: str = "model") -> str:
     known = ", ".join(sorted(RUNTIME_MODEL_NAMES))
     return (
         f"{field} {model!r} has no Copilot runtime equivalent (mapped: {known}); choose the model with "
-        "--model NAME or the agent file's model:"
+        "--model NAME, or an agent file that names a model"
     )
 
 
