@@ -9,7 +9,7 @@ import jsonschema
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, GhModelsVerdict, GradeRecord
 from copilot_eval.evalsets.prompt_cases import load_prompt_file
-from copilot_eval.reports.gh_json import gh_models_document, write_gh_models_json
+from copilot_eval.reports.gh_json import gh_models_document, gh_models_line, write_gh_models_json
 
 # gh-models' output structure (cmd/eval/eval.go: EvaluationSummary, TestResult, EvaluationResult, Summary),
 # written as a JSON Schema: every field Go marshals is required, `details` is omitted when empty.
@@ -135,3 +135,21 @@ def test_the_document_has_gh_models_structure_and_rule(tmp_path):
     assert document["summary"] == {"totalTests": 2, "passedTests": 1, "failedTests": 1, "passRate": 50.0}
     written = write_gh_models_json(run, test_set, tmp_path / "gh.json")
     assert json.loads(written.read_text(encoding="utf-8")) == document
+
+
+def test_one_line_says_where_gh_models_rule_and_ours_differ():
+    def case(number: int, status: CaseStatus, gh: bool | None) -> EvalCaseResult:
+        return result(number, status, [], "x", case_key=f"row{number}", gh_models_passed=gh)
+
+    run = EvalRun(
+        test_set_name="t",
+        general_quality_percent=50,
+        passed=1,
+        failed=1,
+        errored=1,
+        results=[case(1, CaseStatus.PASS, True), case(2, CaseStatus.FAIL, True), case(3, CaseStatus.ERROR, None)],
+    )
+    assert gh_models_line(run) == (
+        "gh-models' own rule (an evaluator passes on any score above 0) passes 2 of 2 cases; it differs from "
+        "ours on 1: row2"
+    )

@@ -360,11 +360,14 @@ def run(
             f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases"
         )
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
-    if gh_json is not None:
+    if test_set.prompt_file is not None:
         # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.reports.gh_json import write_gh_models_json
+        from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json
 
-        extra.append(f"gh-models JSON: {write_gh_models_json(result, test_set, gh_json)}")
+        if (verdicts := gh_models_line(result)) is not None:
+            extra.append(verdicts)
+        if gh_json is not None:
+            extra.append(f"gh-models JSON: {write_gh_models_json(result, test_set, gh_json)}")
     reports = write_run_reports(out, junit=junit, baseline=baseline)
     extra.extend(record_history([out], history, no_history=no_history, source=SOURCE_RUN))
     print_summary(result, test_set, console, extra=extra + reports.lines)

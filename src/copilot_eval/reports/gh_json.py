@@ -81,6 +81,21 @@ def gh_models_document(run: EvalRun, test_set: EvalTestSet) -> dict[str, Any]:
     }
 
 
+def gh_models_line(run: EvalRun) -> str | None:
+    """One line saying how gh-models' own rule would have judged the run's cases, and where it and ours differ."""
+    judged = [r for r in run.results or [] if r.gh_models_passed is not None]
+    if not judged:
+        return None
+    passed = sum(bool(r.gh_models_passed) for r in judged)
+    differ = [r for r in judged if r.gh_models_passed != (r.effective_status.value == "pass")]
+    shown = ", ".join(r.case_key or str(r.conversation_number) for r in differ[:8])
+    more = f" and {len(differ) - 8} more" if len(differ) > 8 else ""
+    tail = f"; it differs from ours on {len(differ)}: {shown}{more}" if differ else "; it agrees with ours on every one"
+    return (
+        f"gh-models' own rule (an evaluator passes on any score above 0) passes {passed} of {len(judged)} cases{tail}"
+    )
+
+
 def write_gh_models_json(run: EvalRun, test_set: EvalTestSet, path: Path | str) -> Path:
     """Write the gh-models document of ``run`` to ``path`` (indented as gh-models indents it)."""
     path = Path(path)
@@ -89,4 +104,4 @@ def write_gh_models_json(run: EvalRun, test_set: EvalTestSet, path: Path | str) 
     return path
 
 
-__all__ = ["gh_models_document", "write_gh_models_json"]
+__all__ = ["gh_models_document", "gh_models_line", "write_gh_models_json"]
