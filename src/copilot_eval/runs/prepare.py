@@ -29,7 +29,7 @@ from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 from copilot_eval.runs.eval_runner import check_references
 from copilot_eval.runs.fingerprints import run_fingerprints
 from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
-from copilot_eval.runs.target import is_target
+from copilot_eval.runs.target import runtime_agent
 from copilot_eval.targets.agent import agent_from_data, is_target_file
 
 
@@ -241,7 +241,7 @@ def _agent(
                 f"{options.agent}: give the agent file to evaluate (a prompt file alone may run without one)"
             )
         if model is not None:
-            if is_target(loaded):
+            if runtime_agent(loaded) is None:
                 raise PrepareError("--model: a Copilot Studio target chooses its own model")
             return loaded.with_options(model=model), loaded
         return loaded, loaded
@@ -249,7 +249,7 @@ def _agent(
         agent = prompt_agent(loaded, test_set.prompt_file, model=model, name=test_set.name)
     except PromptAgentError as exc:
         raise PrepareError(f"{test_set.prompt_file.source or test_set.name}: {exc}") from None
-    if is_target(agent) and any(session_instructions(case) for case in test_set.cases):
+    if runtime_agent(agent) is None and any(session_instructions(case) for case in test_set.cases):
         raise PrepareError(
             f"{options.agent} {agent_path}: a Copilot Studio target takes no instructions, and the prompt file's "
             "system message (or responseFormat) would be dropped; play it against a Copilot runtime agent"

@@ -18,7 +18,7 @@ from copilot_eval.evalsets import EvalTestCase
 from copilot_eval.evalsets.prompt_cases import session_instructions
 from copilot_eval.evalsets.prompt_model import PromptFileRecord
 from copilot_eval.evalsets.prompt_runtime import runtime_model_name, unmapped_model_message
-from copilot_eval.runs.target import is_target
+from copilot_eval.runs.target import runtime_agent
 
 
 class PromptAgentError(ValueError):
@@ -27,7 +27,7 @@ class PromptAgentError(ValueError):
 
 def prompt_agent(agent: Any, record: PromptFileRecord, *, model: str | None = None, name: str | None = None) -> Any:
     """The agent a prompt file is played with: ``agent`` (or a default one) with the session model chosen."""
-    if agent is not None and is_target(agent):
+    if agent is not None and runtime_agent(agent) is None:  # a Copilot Studio target
         if model is not None:
             raise PromptAgentError("--model: a Copilot Studio target chooses its own model")
         return agent
@@ -48,12 +48,13 @@ def prompt_agent(agent: Any, record: PromptFileRecord, *, model: str | None = No
 
 def session_agent(agent: Any, case: EvalTestCase) -> Any:
     """``agent`` as it plays ``case``: with the row's system message as instructions when the case has one."""
-    if case.prompt is None or is_target(agent) or not isinstance(agent, CopilotEval):
+    runtime = runtime_agent(agent)
+    if case.prompt is None or runtime is None:
         return agent
     instructions = session_instructions(case)
     if instructions is None:
         return agent
-    return agent.with_options(instructions=instructions)
+    return runtime.with_options(instructions=instructions)
 
 
 __all__ = ["PromptAgentError", "prompt_agent", "session_agent"]
