@@ -11,7 +11,7 @@ from typing import Any
 
 from copilot_eval.runtime.process.environment import EnvironmentPolicy, runtime_environment
 from copilot_eval.runtime.process.home import new_copilot_home
-from copilot_eval.runtime.sdk_internals import keep_wire_events
+from copilot_eval.runtime.sdk_internals import keep_wire_events, send_disable_model_invocation
 
 __all__ = ["start_client"]
 
@@ -33,6 +33,7 @@ async def start_client(
     from copilot import CopilotClient, RuntimeConnection
 
     keep_wire_events()  # evidence is built from what the runtime sent, not the SDK's typed subset
+    send_disable_model_invocation()  # the switch runtime 1.0.102 reads for "the model may not pick this agent"
     client = CopilotClient(
         connection=RuntimeConnection.for_stdio(path=str(executable)),
         env=runtime_environment(environment),
