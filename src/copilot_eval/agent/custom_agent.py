@@ -17,7 +17,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from copilot_eval.agent.mcp_config import mcp_server_problems
-from copilot_eval.agent.suggest import closest
+from copilot_eval.suggest import closest
 
 FRONT_MATTER_KEYS = {
     "name": "name",

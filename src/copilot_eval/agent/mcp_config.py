@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlparse
 
-from copilot_eval.agent.suggest import unknown_key
+from copilot_eval.suggest import unknown_key
 
 COMMON_KEYS = ("tools", "type", "timeout", "optional")
 STDIO_KEYS = ("command", "args", "env", "cwd", "working_directory")
