@@ -51,6 +51,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
     "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
+    # Injection suites play through the runtime (their scripted agents are FunctionModels) and write
+    # a normal run folder through the run summary and the reports.
+    "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
     # The memory across runs reads run folders (the contract), never the internals of runs.
     "history": LEAVES | {"evalsets", "reports"},
     # Entry points: thin, on top of everything below them.
@@ -71,6 +74,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "reports",
         "runs",
         "runtime",
+        "security",
         "studio_eval",
         "targets",
     },

@@ -158,6 +158,24 @@ class CopilotResult(BaseModel):
         calls = self.tool_calls_for(tool) if tool is not None else self.all_tool_calls
         return any(call.returned_resource(uri) for call in calls)
 
+    # -- what reached the model -----------------------------------------------------------
+    def model_was_sent(self, marker: str) -> bool | None:
+        """Whether some request gave ``marker`` to the model (``audit_markers``); None when it was not watched.
+
+        Read from the request audit: ``False`` means the marker was watched and no request that
+        was sent carried it (also when no request was sent at all); ``None`` means this run cannot
+        say (no audit, or the marker was not among ``audit_markers``).
+        """
+        if self.request_audit is None:
+            return None
+        watched = [record.markers for record in self.request_audit if record.markers is not None]
+        if not self.request_audit:
+            configured = (self.configuration or {}).get("audit_markers") or []
+            return False if marker in configured else None
+        if not watched or any(marker not in found for found in watched):
+            return None
+        return any(found[marker] for found in watched)
+
     # -- requests to the host --------------------------------------------------------------
     @property
     def questions_asked(self) -> list[HostRequest]:

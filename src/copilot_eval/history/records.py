@@ -26,6 +26,7 @@ SOURCE_PYTEST = "pytest"
 SOURCE_MERGE = "merge"
 SOURCE_STUDIO_EVAL = "studio-eval"
 SOURCE_ANALYZE = "analyze"
+SOURCE_ATTACK = "attack"  # an injection suite (`copilot-eval attack`)
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,7 @@ def run_key(record: RunRecord) -> str:
 
 __all__ = [
     "SOURCE_ANALYZE",
+    "SOURCE_ATTACK",
     "SOURCE_INGEST",
     "SOURCE_MERGE",
     "SOURCE_PYTEST",

@@ -36,7 +36,9 @@ class RequestChain:
         return self.head
 
 
-def build_request_chain(endpoint: Any, control: RunControl, *, audit: bool = False) -> RequestChain:
+def build_request_chain(
+    endpoint: Any, control: RunControl, *, audit: bool = False, markers: tuple[str, ...] = ()
+) -> RequestChain:
     """Log -> stop gate -> (audit) -> (tool messages) -> ``endpoint`` (None: the real model endpoint).
 
     The tool messages are read where the requests are ours to see: an in-process model source,
@@ -44,6 +46,6 @@ def build_request_chain(endpoint: Any, control: RunControl, *, audit: bool = Fal
     """
     notes = ToolMessageLog(endpoint) if endpoint is not None or audit else None
     inner = notes or endpoint
-    auditor = AuditingEndpoint(inner, control) if audit else None
+    auditor = AuditingEndpoint(inner, control, markers=markers) if audit else None
     gate = StopGate(auditor or inner, control)
     return RequestChain(head=ModelCallLog(gate), gate=gate, auditor=auditor, endpoint=endpoint, tool_messages=notes)

@@ -67,12 +67,16 @@ class SessionRun:
         self.environment = EnvironmentPolicy(minimal=agent.minimal_env, pass_env=agent.pass_env)
         self.configuration = {**configuration_snapshot(self.settings, choice), **policy_snapshot(agent)}
         self.configuration["environment"] = self.environment.description
+        if agent.audit_markers:  # so that a run that sent no request still says what it watched for
+            self.configuration["audit_markers"] = list(agent.audit_markers)
         self.host = HostAnswering(agent, self.control, caller_loop=caller_loop)
         self.session_id = f"copilot-eval-{uuid.uuid4()}"
         endpoint = (
             choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
         )
-        self.chain = build_request_chain(endpoint, self.control, audit=agent.audit_requests)
+        self.chain = build_request_chain(
+            endpoint, self.control, audit=agent.audit_requests, markers=agent.audit_markers
+        )
         self.model_calls, self.auditor = self.chain.model_calls, self.chain.auditor
         self.handle: RuntimeHandle | None = None
         self.session: Any = None
