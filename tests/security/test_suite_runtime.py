@@ -80,6 +80,9 @@ def test_the_follower_run_is_a_normal_run_folder_with_its_figures_beside_it(foll
     assert evidence.model_was_sent(attacked["canary"]) is True
     first = evidence.request_audit[0].markers  # type: ignore[index]
     assert first == {attacked["canary"]: False}  # the attack arrives with the resource, not before
+    # The tools the model was offered, each with the hash `copilot-eval audit --pin` would store.
+    assert evidence.tool_definitions is not None and "shop-get_manual" in evidence.tool_definitions
+    assert "create" in evidence.tool_definitions
 
 
 def test_an_agent_that_ignores_injections_resists_every_delivered_case(ignorer_run: SecurityRun) -> None:

@@ -29,6 +29,7 @@ app = typer.Typer(
 _COMMAND_MODULES: tuple[str, ...] = (
     "analyze_cmd",
     "attack_cmd",
+    "audit_cmd",
     "clean_cmd",
     "compare_cmd",
     "convert_cmd",

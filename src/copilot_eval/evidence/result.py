@@ -90,6 +90,10 @@ class CopilotResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     tool_calls_admitted: int | None = None  # calls the tool budget let through; None without max_tool_calls
     request_audit: list[RequestAuditRecord] | None = None
+    # The tools the model was offered: name as it saw it -> SHA-256 of the definition (name,
+    # description, parameters) in the first request that offered tools; None where the run did not
+    # read its requests (a real model without audit_requests).
+    tool_definitions: dict[str, str] | None = None
     skill_discovery: SkillDiscovery | None = None
     configuration: dict[str, Any] | None = None
     working_directory: str | None = None

@@ -188,6 +188,7 @@ class SessionRun:
             tool_exceptions=dict(control.tool_exceptions),
             tool_results=dict(control.tool_results),
             tool_messages_sent=dict(self.chain.tool_messages.sent) if self.chain.tool_messages else {},
+            tool_definitions=self.chain.tool_definitions.hashes if self.chain.tool_definitions else None,
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
             skill_discovery=self.skill_discovery,
