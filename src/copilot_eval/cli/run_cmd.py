@@ -5,7 +5,7 @@ missed ``--min-pass-rate``; 2 bad input (a missing or unreadable set, agent file
 named in one line; every problem of an invalid set is printed; ``--repeat`` over ``--replay`` without
 ``--allow-replayed-repeats``; an executor that cannot run the agent says why before anything runs);
 3 the executor lost every worker (what finished is kept; continue with ``--resume``);
-130 interrupted (what finished is kept; continue with ``--resume``).
+130 interrupted, 143 terminated (SIGTERM) (what finished is kept; continue with ``--resume``).
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from typing import Annotated, Any
 
 import typer
 
+from copilot_eval.cli import interrupts
 from copilot_eval.cli.clean_cmd import discard_passing_workdirs
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_BAD_INPUT = 2
 EXIT_WORKERS_LOST = 3
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = interrupts.EXIT_INTERRUPTED  # 143 when SIGTERM ended the run (cli/interrupts.py)
 EXECUTORS = ("local", "ray")
 
 
@@ -185,10 +186,9 @@ def run(
     # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
-    from rich.console import Console
-
     from copilot_eval.history.records import SOURCE_RUN
     from copilot_eval.reports.after_run import baseline_problem, write_run_reports
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, run_eval_set
@@ -231,10 +231,10 @@ def run(
         if len(agent_paths) > 1:
             raise _bad_input("--record/--replay take one --agent (cassettes are per case of one agent)")
         # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.agent.config import CopilotEval
         from copilot_eval.models.replay.wrap import with_test_set_cassettes
+        from copilot_eval.runs.target import runtime_agent
 
-        if not isinstance(agent, CopilotEval):
+        if runtime_agent(agent) is None:
             raise _bad_input(
                 f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
                 "the model calls of a Copilot runtime agent (a target's raw activities are kept in "
@@ -251,7 +251,7 @@ def run(
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
-    console = Console()
+    console = make_console()
     spread = {"shard": shard_info, "fingerprints": prepared.fingerprints, "executor": run_executor}
     if len(agent_paths) > 1:
         _run_several(
@@ -296,8 +296,8 @@ def run(
     except ExecutorError as exc:
         raise _bad_input(f"--executor {executor}: {exc}") from None
     except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted[/]: finished cases are kept in {out}; continue with --resume --out {out}")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        console.print(f"[yellow]{interrupts.resume_line(out)}[/]")
+        raise typer.Exit(interrupts.exit_code()) from None
     finally:
         # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
         from copilot_eval.runtime.process.pool import close_all_pools
@@ -397,8 +397,8 @@ def _run_several(
     except ExecutorError as exc:
         raise _bad_input(f"--executor ray: {exc}") from None
     except KeyboardInterrupt:
-        typer.echo(f"interrupted: finished cases are kept in {out}; continue with --resume --out {out}", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        typer.echo(interrupts.resume_line(out), err=True)
+        raise typer.Exit(interrupts.exit_code()) from None
     finally:
         close_all_pools()
     # imported on use: every command module loads with `--help` (see app.py)

@@ -13,27 +13,33 @@ from pydantic import BaseModel, ConfigDict, Field
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.hook import HookDecision
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.evidence.protocol import CitedSource
 from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
 from copilot_eval.evidence.trajectory.alignment import MatchMode
+from copilot_eval.evidence.trajectory.calls import ObservedCall
 from copilot_eval.evidence.trajectory.check import check_trajectory
+from copilot_eval.evidence.trajectory.from_result import observed_calls
 from copilot_eval.evidence.trajectory.steps import StepLike
 from copilot_eval.evidence.trajectory.verdict import Metric, TrajectoryMatch
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the native JSON form. 2 added content items, tool progress, host requests and each
-tool call's result type, message sent to the model and exception; files of version 1 are still
-read (what they lack is empty: they never recorded it)."""
-READABLE_VERSIONS = frozenset({1, 2})
+tool call's result type, message sent to the model and exception. 3 counts the runtime's
+compaction calls in ``usage`` (entries of purpose ``compaction``) and so in the totals, and adds
+hook decisions and a rejection's feedback. Files of older versions are still read (what they
+lack is empty or unknown: they never recorded it; their usage entries are all turns)."""
+READABLE_VERSIONS = frozenset({1, 2, 3})
 
 
 class SubagentInvocation(BaseModel):
@@ -84,6 +90,9 @@ class CopilotResult(BaseModel):
     session_premium_requests: float | None = None
     subagent_invocations: list[SubagentInvocation] = Field(default_factory=list)
     permissions: list[PermissionRecord] = Field(default_factory=list)
+    # What each session hook handler (ours and the user's extra_config hooks) decided, in order;
+    # None when no runner recorded it (a saved event log).
+    hook_decisions: list[HookDecision] | None = None
     host_requests: list[HostRequest] = Field(default_factory=list)  # questions, elicitation, sampling
     capture_errors: list[CaptureError] = Field(default_factory=list)
     mcp_servers: list[McpServerStatus] = Field(default_factory=list)
@@ -129,6 +138,11 @@ class CopilotResult(BaseModel):
             elif answers and turn.content.strip():
                 answers[-1] = turn.content
         return answers
+
+    @property
+    def citations(self) -> list[CitedSource]:
+        """Always empty: the runtime's answers carry no citations (what a tool returned is in its call)."""
+        return []
 
     # -- permissions -----------------------------------------------------------------------
     @property
@@ -229,6 +243,10 @@ class CopilotResult(BaseModel):
             metric=metric,
             subagent_calls=subagent_calls,
         )
+
+    def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall]:
+        """The session's calls as one trajectory (of user turn ``turn`` when given), subagents as steps."""
+        return observed_calls(self, turn=turn, subagent_calls=subagent_calls)
 
     # -- evidence --------------------------------------------------------------------------
     @property
@@ -358,7 +376,9 @@ def upgrade_result_data(data: dict[str, Any]) -> dict[str, Any]:
 
     Version 1 had no content items, progress, host requests, result types, messages sent to the
     model or exceptions: they stay empty, since a file of that version never recorded them; its
-    tool calls keep their text, error, images and structured result.
+    tool calls keep their text, error, images and structured result. Versions 1 and 2 never
+    recorded compaction calls (their usage entries are turns; their totals may leave compactions
+    out), hook decisions (``None``: unknown) or a rejection's feedback.
     """
     data = {**data, "schema_version": SCHEMA_VERSION}
     invocations = data.get("subagent_invocations")
