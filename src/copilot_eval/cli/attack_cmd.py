@@ -4,7 +4,7 @@ Each task is played without an attack and under each of its attacks; the run fol
 one (run.json, results.csv, evidence, report.html) with security.json beside it, and the run is
 added to the history. Exit codes: 0 measured, 1 attack success above ``--max-attack-rate``, 2 bad
 input (agent file, suite, options), 3 nothing could be measured (no attack reached the model, or
-every play failed), 130 interrupted.
+every play failed), 130 interrupted (143 by SIGTERM).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.cli import interrupts
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
 
 
@@ -78,8 +79,9 @@ def attack(
         typer.echo(f"error: {error}", err=True)
         raise typer.Exit(code=2) from None
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
-        raise typer.Exit(code=130) from None
+        # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
+        typer.echo(f"interrupted ({interrupts.signal_name()}): no run folder was written", err=True)
+        raise typer.Exit(interrupts.exit_code()) from None
     console = Console()
     table = Table(title=f"Injection suite {chosen.name} against {agent.name}")
     for column in ("figure", "value", "in no rate"):

@@ -114,6 +114,8 @@ class RunRecord:
     run_folder: str | None = None
     report_path: str | None = None
     schema_version: int | None = None
+    # tool name -> the distinct definition hashes its sessions saw; None when no evidence recorded them
+    tool_hashes: dict[str, list[str]] | None = None
 
 
 def case_key(conversation_number: int, turn: int | None) -> str:
