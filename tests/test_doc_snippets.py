@@ -1,6 +1,7 @@
-"""The README's and the docs' code snippets hold: Python compiles, YAML and JSON parse, every
-`copilot-eval ...` command line names a real command with real options, and the README's first
-test is the file `copilot-eval init` writes (which tests/cli/test_installed_package.py runs)."""
+"""The README's and the docs' code snippets hold: Python compiles, and the snippets that need nothing
+from their surroundings run; YAML and JSON parse; every `copilot-eval ...` command line names a real
+command with real options; every relative link leads to a file; and the README's first test is the
+file `copilot-eval init` writes (which tests/cli/test_installed_package.py runs)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import ast
 import json
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -135,3 +139,73 @@ def test_relative_links_of_the_readme_and_the_docs_lead_to_files_that_exist() ->
             if not (document.parent / target).exists():
                 broken.append(f"{document.relative_to(REPO)}: {target}")
     assert not broken, broken
+
+
+def _free_names(tree: ast.AST) -> set[str]:
+    """Names a snippet reads but neither imports, defines nor binds (builtins aside)."""
+    import builtins
+
+    bound = set(dir(builtins)) | {"__file__"}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            bound |= {alias.asname or alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            bound.add(node.name)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            bound.add(node.id)
+    read = {node.id for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)}
+    return read - bound
+
+
+def self_contained() -> list[Snippet]:
+    """The Python snippets that name nothing they do not define: these are run, not only compiled."""
+    found = []
+    for block in snippets("python"):
+        tree = compile(block.text, str(block), "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT | ast.PyCF_ONLY_AST)
+        if not _free_names(tree):
+            found.append(block)
+    return found
+
+
+# Runs each snippet as a reader would paste it: top-level await on an event loop, in a folder that
+# holds the files the docs name (knowledge.csv, agent.yaml, the examples), every snippet in one process.
+RUNNER = """
+import ast, asyncio, json, sys, traceback
+failures = []
+for name, text in json.load(open(sys.argv[1])):
+    code = compile(text, name, "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    try:
+        outcome = eval(code, {"__name__": "__snippet__", "__file__": "snippet.py"})
+        if asyncio.iscoroutine(outcome):
+            asyncio.run(outcome)
+    except Exception:
+        failures.append(name + "\\n" + traceback.format_exc(limit=3))
+print(json.dumps(failures))
+"""
+
+
+def test_the_self_contained_snippets_are_found() -> None:
+    names = {str(block) for block in self_contained()}
+    assert any(name.startswith("docs/scripted-model.md") for name in names), names
+    assert len(names) >= 4, names
+
+
+@pytest.mark.runtime
+def test_the_self_contained_snippets_run(tmp_path: Path) -> None:
+    shutil.copy(REPO / "examples" / "evalsets" / "knowledge.csv", tmp_path / "knowledge.csv")
+    shutil.copy(REPO / "examples" / "evaluation" / "agent-good.yaml", tmp_path / "agent.yaml")
+    shutil.copy(REPO / "examples" / "evaluation" / "script-good.yaml", tmp_path / "script-good.yaml")
+    (tmp_path / "examples").symlink_to(REPO / "examples")
+    (tmp_path / "snippets.json").write_text(json.dumps([(str(block), block.text) for block in self_contained()]))
+    done = subprocess.run(
+        [sys.executable, "-c", RUNNER, str(tmp_path / "snippets.json")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    failures = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not failures, "\n".join(failures)
