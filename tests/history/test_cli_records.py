@@ -39,6 +39,23 @@ def test_merge_records_the_merged_run_and_links_the_shards_already_stored(tmp_pa
     assert runs[1]["mergedInto"] == runs[2]["mergedInto"] == 3
 
 
+def test_history_runs_marks_shards_and_merges_and_lists_a_merge_with_its_shards(tmp_path):
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    shards = write_shards(tmp_path, ["pass", "fail", "pass", "pass"], count=2)
+    for folder in (shards[1], shards[0]):  # stored in another order than they ran
+        assert CliRunner().invoke(app, ["history", "ingest", str(folder), "--history", url]).exit_code == 0
+    merged = CliRunner().invoke(app, ["merge", *map(str, shards), "--out", str(tmp_path / "m"), "--history", url])
+    assert merged.exit_code == 0, merged.output
+    listing = CliRunner().invoke(app, ["history", "runs", "--history", url], env={"COLUMNS": "250"})
+    assert listing.exit_code == 0, listing.output
+    rows = [line for line in listing.output.splitlines() if line.startswith("│")]
+    parts = [
+        next((p for p in ("merge of shards 1, 2 of 2", "shard 1/2 in run 3", "shard 2/2 in run 3") if p in row), row)
+        for row in rows
+    ]
+    assert parts == ["merge of shards 1, 2 of 2", "shard 1/2 in run 3", "shard 2/2 in run 3"]
+
+
 def test_merge_with_no_history_records_nothing(tmp_path):
     url = f"sqlite:///{tmp_path / 'history.db'}"
     shards = write_shards(tmp_path, ["pass", "fail"], count=2)
