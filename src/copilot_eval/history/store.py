@@ -46,6 +46,7 @@ _FILL_IN = (
     "repeat_dependence",
     "rate_limit_retries",
     "platform_run_id",
+    "tool_hashes",
 )
 
 
@@ -138,6 +139,7 @@ def _row(record: RunRecord, key: str) -> dict[str, Any]:
         "run_folder": record.run_folder,
         "report_path": record.report_path,
         "schema_version": record.schema_version,
+        "tool_hashes": record.tool_hashes,
     }
 
 
@@ -191,7 +193,7 @@ class HistoryStore:
         from sqlalchemy import insert, select, update
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import Run
+        from copilot_eval.history.tables import Run
 
         # A declarative class's table is a Table; SQLAlchemy's stubs type it as any FromClause.
         runs = cast("Table", Run.__table__)
@@ -230,7 +232,7 @@ class HistoryStore:
         from sqlalchemy import delete, update
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import CaseResult, CaseVerdict, Run
+        from copilot_eval.history.tables import CaseResult, CaseVerdict, Run
 
         for table in (CaseResult.__table__, CaseVerdict.__table__):
             connection.execute(delete(cast("Table", table)).where(cast("Table", table).c.run_id == run_id))
@@ -243,7 +245,7 @@ class HistoryStore:
         from sqlalchemy import insert
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import CaseResult
+        from copilot_eval.history.tables import CaseResult
 
         results = cast("Table", CaseResult.__table__)
         case_ids = self._case_ids(connection, record)
@@ -282,7 +284,7 @@ class HistoryStore:
         from sqlalchemy import insert, select
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import CaseVerdict
+        from copilot_eval.history.tables import CaseVerdict
 
         if not record.verdicts:
             return False
@@ -319,7 +321,7 @@ class HistoryStore:
         from sqlalchemy import insert, select, update
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import Case
+        from copilot_eval.history.tables import Case
 
         cases = cast("Table", Case.__table__)
         wanted = {case.key: case for case in record.cases}
