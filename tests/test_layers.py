@@ -53,7 +53,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
     "reports": LEAVES | {"evalsets", "evidence"},
     # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
-    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runtime", "targets"},
+    # history: the finisher (runs/finish.py) records a finished folder, read back through the folder (the contract).
+    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "history", "models", "reports", "runtime", "targets"},
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},

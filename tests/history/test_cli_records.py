@@ -183,3 +183,19 @@ def test_ingest_of_a_run_json_from_a_newer_copilot_eval_says_to_upgrade(tmp_path
         f"upgrade copilot-eval (this is {__version__}; `copilot-eval --version` after the upgrade says which)"
     ) in done.output
     assert "aFieldOfLater" not in done.output
+
+
+def test_regrade_records_its_run_with_the_graders_changed_and_nothing_else(tmp_path):
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    analysed, regraded = tmp_path / "analysed", tmp_path / "regraded"
+    first = CliRunner().invoke(app, ["analyze", str(ANALYZE_EXPORT), "--out", str(analysed), "--history", url])
+    assert first.exit_code == 0, first.output
+    done = CliRunner().invoke(
+        app, ["regrade", str(analysed), "--grader", "keywords:any:daily", "--out", str(regraded), "--history", url]
+    )
+    assert done.exit_code == 0, done.output
+    assert "history: stored as run 2 in" in done.output
+    runs = {run["id"]: run for run in _stored(url)}
+    assert (runs[1]["source"], runs[2]["source"]) == ("analyze", "regrade")
+    before, after = runs[1]["fingerprints"], runs[2]["fingerprints"]
+    assert after["testSet"] == before["testSet"] and after["graders"] != before["graders"]
