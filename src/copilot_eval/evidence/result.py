@@ -16,8 +16,10 @@ from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
+from copilot_eval.evidence.phase_times import PhaseTimes
 from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.evidence.rate_limit import RateLimit
+from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
@@ -29,11 +31,15 @@ from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the native JSON form. 2 added content items, tool progress, host requests and each
-tool call's result type, message sent to the model and exception; files of version 1 are still
-read (what they lack is empty: they never recorded it)."""
-READABLE_VERSIONS = frozenset({1, 2})
+tool call's result type, message sent to the model and exception; 3 the runtime's own trace
+(``runtime_trace``, its spans saved beside the JSON) and the time by phase (``phase_times``).
+Files of versions 1 and 2 are still read (what they lack is empty or ``None``: they never
+recorded it)."""
+READABLE_VERSIONS = frozenset({1, 2, 3})
+TRACE_SUFFIX = ".trace.jsonl"
+"""The runtime trace of ``x.json`` is saved as ``x.trace.jsonl``, one span per line."""
 
 
 class SubagentInvocation(BaseModel):
@@ -97,6 +103,9 @@ class CopilotResult(BaseModel):
     runtime_version: str | None = None
     comparison_role: str | None = None
     played_on: PlayedOn | None = None  # set by a distributed executor; None: played where the run was written
+    # The runtime's own OpenTelemetry spans of this session; None: the runtime wrote none (unknown).
+    runtime_trace: RuntimeTrace | None = None
+    phase_times: PhaseTimes | None = None  # where the time went, read from runtime_trace
     raw_events: list[dict[str, Any]] = Field(default_factory=list)
 
     # -- responses -------------------------------------------------------------------------
@@ -310,7 +319,15 @@ class CopilotResult(BaseModel):
 
         Registered secrets are replaced by their markers (see :mod:`copilot_eval.redaction`).
         """
-        text = json.dumps(result_to_dict(self), indent=2, ensure_ascii=False)
+        data = result_to_dict(self)
+        if self.runtime_trace is not None and self.runtime_trace.spans:
+            # The spans go beside the JSON, one per line: a session's trace is a few hundred spans
+            # (about 120 kB), and a line per span is what trace tools read.
+            trace_path = trace_file_for(path)
+            lines = [json.dumps(redact_data(span.to_line()), ensure_ascii=False) for span in self.runtime_trace.spans]
+            write_text_atomically(trace_path, "\n".join(lines) + "\n")
+            data["runtime_trace"] = {**data["runtime_trace"], "spans": [], "file": trace_path.name}
+        text = json.dumps(data, indent=2, ensure_ascii=False)
         return write_text_atomically(path, text + "\n")
 
     @classmethod
@@ -322,6 +339,15 @@ class CopilotResult(BaseModel):
             readable = ", ".join(str(v) for v in sorted(READABLE_VERSIONS))
             raise ValueError(f"{path}: schema_version {version!r} is not supported (this version reads {readable})")
         data.pop("derived", None)
+        trace = data.get("runtime_trace")
+        if isinstance(trace, dict) and trace.get("file") and not trace.get("spans"):
+            trace_path = Path(path).parent / str(trace["file"])
+            if not trace_path.is_file():
+                raise ValueError(
+                    f"{path}: runtime_trace: the spans file {trace_path} is missing; copy it with the evidence JSON"
+                )
+            spans = RuntimeTrace.from_lines(trace_path.read_text(encoding="utf-8").splitlines()).spans
+            data["runtime_trace"] = {**trace, "spans": [span.model_dump() for span in spans]}
         return cls.model_validate(upgrade_result_data(data))
 
     def summary(self) -> str:
@@ -331,12 +357,19 @@ class CopilotResult(BaseModel):
         return redact(f"{state}; {len(self.turns)} turns, {tools} tool calls, tokens={self.token_usage}")
 
 
+def trace_file_for(path: str | Path) -> Path:
+    """Where the runtime trace of the evidence file ``path`` is saved: ``x.json`` -> ``x.trace.jsonl``."""
+    target = Path(path)
+    return target.with_name(target.stem + TRACE_SUFFIX)
+
+
 def upgrade_result_data(data: dict[str, Any]) -> dict[str, Any]:
     """The saved form of an older schema version as the current one (children included).
 
     Version 1 had no content items, progress, host requests, result types, messages sent to the
     model or exceptions: they stay empty, since a file of that version never recorded them; its
-    tool calls keep their text, error, images and structured result.
+    tool calls keep their text, error, images and structured result. Versions 1 and 2 had no
+    runtime trace and no time by phase: both stay ``None`` (unknown).
     """
     data = {**data, "schema_version": SCHEMA_VERSION}
     invocations = data.get("subagent_invocations")

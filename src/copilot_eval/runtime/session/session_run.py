@@ -8,6 +8,7 @@ run ended: ``capture.outcome`` does, from the facts and the events.
 from __future__ import annotations
 
 import asyncio
+import logging
 import tempfile
 import time
 import uuid
@@ -21,6 +22,7 @@ from copilot_eval.runtime.process.environment import EnvironmentPolicy
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
+from copilot_eval.runtime.process.trace_file import collect_session_trace
 from copilot_eval.runtime.requests.chain import build_request_chain
 from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.session.closing import abort_if_busy, close_session
@@ -36,6 +38,8 @@ from copilot_eval.runtime.session.session_config import (
 from copilot_eval.runtime.session.session_watch import SessionWatch, still_running, wait_for_idle
 from copilot_eval.runtime.session.skill_check import SkillCheckError, check_skills
 from copilot_eval.runtime.session.tools import build_tool
+
+log = logging.getLogger("copilot_eval.runtime")
 
 
 def _pre_tool_use(control: RunControl) -> Any:
@@ -81,6 +85,8 @@ class SessionRun:
         self.facts: dict[str, Any] = {}  # raw facts as seen; RunFacts fields
         self.cleanup_problems: list[str] = []
         self.phase = "while starting the Copilot runtime"  # what a timeout interrupted
+        self.prompts_sent = 0
+        self.runtime_trace: Any = None  # the runtime's spans of this session, once collected
 
     def remaining(self) -> float:
         """Seconds left before the run's deadline."""
@@ -123,6 +129,7 @@ class SessionRun:
         for text in self.prompts:
             self.watch.idle.clear()
             self.phase = "while sending the prompt"
+            self.prompts_sent += 1
             await guarded(self.session.send(text), self.handle, self.deadline)
             ended = await wait_for_idle(self.watch, self.control, self.handle, self.deadline)
             if ended == "timeout":
@@ -167,6 +174,17 @@ class SessionRun:
         pool.release(self.handle)  # the next run may lease this runtime while this session closes
         pool.track_cleanup(self.handle, close_session(self.session, self.handle, self.session_id, self.home))
 
+    async def collect_trace(self) -> None:
+        """Take this session's spans from the runtime's trace file (bounded wait for the last ones)."""
+        if self.handle is None or self.handle.trace is None:
+            return
+        try:
+            self.runtime_trace = await collect_session_trace(
+                self.handle.trace, self.session_id, prompts_sent=self.prompts_sent
+            )
+        except Exception as error:  # an unreadable trace costs the trace (unknown), never the run
+            log.warning("copilot-eval: reading the runtime's trace failed: %s: %s", type(error).__name__, error)
+
     def result(self) -> CopilotResult:
         """The evidence: the events so far and the raw facts, judged by capture."""
         control = self.control
@@ -191,5 +209,7 @@ class SessionRun:
             model_failure_status=self.model_calls.last_failure_status,
             model_retry_after_s=self.model_calls.last_retry_after_s,
             host_answers=tuple(self.host.answers),
+            runtime_trace=self.runtime_trace,
+            ended_ns=time.time_ns(),
         )
         return result_from_events(list(self.watch.events), agent=self.agent, facts=facts)
