@@ -313,7 +313,8 @@ def _check_subagents(
             child_tools = index.tools_of(nested)
             _check_tools(child.all_tool_calls, child_tools, True, errors)
             chats = [chat for span in nested for chat in index.chats_of(span)]
-            _check_model_calls(f"subagent {invocation.name!r}", child.usage, chats, errors)
+            turns = [entry for entry in child.usage if entry.purpose == "turn"]  # compactions are not chat spans
+            _check_model_calls(f"subagent {invocation.name!r}", turns, chats, errors)
             _check_subagents(child, child_tools, index, errors)
     for tool in tool_spans:
         if tool.span_id in covered or not index.children.get(tool.span_id):
