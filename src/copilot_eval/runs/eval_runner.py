@@ -35,6 +35,7 @@ from copilot_eval.evalsets import (
     turn_numbers,
     validate_eval_test_set,
 )
+from copilot_eval.evalsets.phase_record import median_phases
 from copilot_eval.evalsets.repeat_stats import repeat_records
 from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.similarity import TextSimilarity
@@ -120,6 +121,8 @@ def summarise(
     if ungradable:
         notes.append(f"{ungradable} of {len(results)} results could not be graded and are not in the score")
     evidence = sorted({r.evidence_path for r in results if r.evidence_path})
+    # One session per conversation and repeat: its phases count once, however many turns it had.
+    sessions = {(r.repeat_index or 0, r.conversation_number): r.phases for r in results if r.phases is not None}
     repeated = any(r.repeat_index for r in results)
     if repeated and repeat_dependence:
         notes.append(repeat_dependence)
@@ -144,6 +147,7 @@ def summarise(
         case_repeats=repeat_records(results, min_pass_rate) if repeated or min_pass_rate is not None else None,
         repeats_independent=(repeat_dependence is None) if repeated else None,
         repeat_dependence=repeat_dependence if repeated else None,
+        phase_medians=median_phases(sessions.values()),
     )
 
 
