@@ -20,7 +20,6 @@ from copilot_eval.capture.tool_calls import tool_calls_of
 from copilot_eval.capture.trace_check import check_against_trace
 from copilot_eval.capture.usage import premium_requests, unfinished_compactions, usage_of
 from copilot_eval.evidence import CaptureError, CopilotResult, HookDecision, RequestAuditRecord, SubagentInvocation
-from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.tool_call import ToolException
 from copilot_eval.redaction import redact, redact_data
 
@@ -143,7 +142,7 @@ def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
         stop_request = (stop_request[0], redact(stop_request[1]) or "")
     trace = facts.runtime_trace
     if trace is not None:
-        trace = RuntimeTrace.model_validate(redact_data(trace.model_dump()))
+        trace = trace.redacted(redact_data)
     return dataclasses.replace(
         facts,
         runtime_trace=trace,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from copilot_eval.capture.trace_tree import TraceTree
 from copilot_eval.evidence.phase_times import PhaseTimes
 from copilot_eval.evidence.runtime_trace import RuntimeTrace, TraceSpan
 
@@ -48,33 +49,25 @@ def _union_ms(spans: Iterable[TraceSpan]) -> float:
     return covered / 1e6
 
 
-def _inside(span: TraceSpan, by_id: dict[str, TraceSpan], operation: str) -> bool:
-    seen: set[str] = set()
-    parent = by_id.get(span.parent_span_id or "")
-    while parent is not None and parent.span_id not in seen:
-        seen.add(parent.span_id)
-        if parent.operation == operation:
-            return True
-        parent = by_id.get(parent.parent_span_id or "")
-    return False
-
-
 def runtime_phases(trace: RuntimeTrace) -> dict[str, float]:
     """Every ``session.timing.*`` step of the session, summed by its phase name (milliseconds)."""
     totals: dict[str, float] = {}
+    phase_key, duration_key = _TIMING + "phase", _TIMING + "duration_ms"
     for span in trace.spans:
-        phase = span.attributes.get(_TIMING + "phase")
-        duration = _ms(span.attributes.get(_TIMING + "duration_ms"))
+        attributes = span.attributes
+        phase = attributes.get(phase_key)
+        if phase is None:
+            continue
+        duration = _ms(attributes.get(duration_key))
         if isinstance(phase, str) and duration is not None:
             totals[phase] = totals.get(phase, 0.0) + duration
     return totals
 
 
-def _steps(trace: RuntimeTrace, segment: str, names: frozenset[str]) -> float:
-    by_id = trace.by_id()
+def _steps(tree: TraceTree, segment: str, names: frozenset[str]) -> float:
     total = 0.0
-    for span in trace.spans:
-        parent = by_id.get(span.parent_span_id or "")
+    for span in tree.spans:
+        parent = tree.by_id.get(span.parent_span_id or "")
         if parent is None or parent.name != segment:
             continue
         phase = span.attributes.get(_TIMING + "phase")
@@ -87,21 +80,19 @@ def phase_times(trace: RuntimeTrace | None, *, duration_ms: float | None, ended_
     """The session's time by phase; ``None`` when there is no trace to read it from."""
     if trace is None or not trace.spans:
         return None
-    by_id = trace.by_id()
+    tree = TraceTree(trace)
     provisioning = _segment_total(trace.spans, "session.provisioning")
     mcp_wait = _segment_total(trace.spans, "session.mcp_startup_wait")
-    host_in_start = _steps(trace, "session.provisioning", HOST_STEPS) if provisioning is not None else 0.0
+    host_in_start = _steps(tree, "session.provisioning", HOST_STEPS) if provisioning is not None else 0.0
     session_start = None
     if provisioning is not None or mcp_wait is not None:
         session_start = max((provisioning or 0.0) + (mcp_wait or 0.0) - host_in_start, 0.0)
     context = (
-        _steps(trace, "session.first_turn", CONTEXT_STEPS)
+        _steps(tree, "session.first_turn", CONTEXT_STEPS)
         if _segment_total(trace.spans, "session.first_turn") is not None
         else None
     )
-    roots = [s for s in trace.spans if s.operation == "invoke_agent" and not _inside(s, by_id, "execute_tool")]
-    chats = [s for s in trace.spans if s.operation == "chat" and not _inside(s, by_id, "execute_tool")]
-    tools = [s for s in trace.spans if s.operation == "execute_tool" and not _inside(s, by_id, "execute_tool")]
+    roots, chats, tools = (tree.top_level(op) for op in ("invoke_agent", "chat", "execute_tool"))
     permissions = [s for s in trace.spans if s.name == "permission"]
     permission_ms = _union_ms(permissions)
     host_callbacks = host_in_start + permission_ms

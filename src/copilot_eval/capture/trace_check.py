@@ -20,10 +20,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.capture.events import ROOT, agent_scope, event_data, event_type
+from copilot_eval.capture.trace_tree import TraceTree
 from copilot_eval.capture.usage import usage_entry
 from copilot_eval.evidence import CaptureError, CopilotResult, ToolCall, UsageEntry
 from copilot_eval.evidence.runtime_trace import RuntimeTrace, TraceSpan
@@ -35,56 +35,35 @@ _USAGE_FIELDS = (
 )
 
 
-@dataclass
-class _Agent:
-    """One agent's spans: the ``invoke_agent`` spans (one per prompt for the root) and what they own."""
-
-    invocations: list[TraceSpan] = field(default_factory=list)
-    tools: list[TraceSpan] = field(default_factory=list)
-    chats: dict[str, list[TraceSpan]] = field(default_factory=dict)  # invoke_agent span id -> its chat spans
-
-
 class _TraceIndex:
     """The trace's spans grouped by the agent that owns them (the nearest ``invoke_agent`` above)."""
 
     def __init__(self, trace: RuntimeTrace) -> None:
-        self.spans = sorted(trace.spans, key=lambda s: s.start_ns or 0)
-        self.by_id = {span.span_id: span for span in self.spans}
-        self.roots: list[TraceSpan] = []
+        tree = TraceTree(trace)
+        places = tree.places
+        # Root invoke_agent spans (one per prompt) are in no tool call; a subagent's is in its task call.
+        self.roots = tree.top_level("invoke_agent")
         self.children: dict[str, list[TraceSpan]] = {}  # execute_tool span id -> nested invoke_agent spans
-        self.agents: dict[str, _Agent] = {}  # owning invoke_agent span id -> its spans
-        for span in self.spans:
-            if span.operation == "invoke_agent" or span.name.startswith("invoke_agent"):
-                tool = self._nearest(span, "execute_tool")
-                if tool is None:
-                    self.roots.append(span)
-                else:
-                    self.children.setdefault(tool.span_id, []).append(span)
-        for span in self.spans:
-            owner = self._nearest(span, "invoke_agent")
-            if owner is None:
+        for span in tree.of("invoke_agent"):
+            tool = places[span.span_id].tool
+            if tool is not None:
+                self.children.setdefault(tool, []).append(span)
+        self._tools: dict[str, list[TraceSpan]] = {}  # invoke_agent span id -> its own tool calls
+        self._chats: dict[str, list[TraceSpan]] = {}  # invoke_agent span id -> its own model calls
+        for span in tree.spans:
+            place = places[span.span_id]
+            if place.agent is None:
                 continue
-            agent = self.agents.setdefault(owner.span_id, _Agent(invocations=[owner]))
-            if span.operation == "execute_tool":
-                agent.tools.append(span)
-            elif span.operation == "chat":
-                agent.chats.setdefault(owner.span_id, []).append(span)
-
-    def _nearest(self, span: TraceSpan, operation: str) -> TraceSpan | None:
-        seen: set[str] = set()
-        parent = self.by_id.get(span.parent_span_id or "")
-        while parent is not None and parent.span_id not in seen:
-            seen.add(parent.span_id)
-            if parent.operation == operation or parent.name.split(" ")[0] == operation:
-                return parent
-            parent = self.by_id.get(parent.parent_span_id or "")
-        return None
+            if place.operation == "execute_tool":
+                self._tools.setdefault(place.agent, []).append(span)
+            elif place.operation == "chat":
+                self._chats.setdefault(place.agent, []).append(span)
 
     def tools_of(self, invocations: Iterable[TraceSpan]) -> list[TraceSpan]:
-        return [tool for span in invocations for tool in self.agents.get(span.span_id, _Agent()).tools]
+        return [tool for span in invocations for tool in self._tools.get(span.span_id, [])]
 
     def chats_of(self, invocation: TraceSpan) -> list[TraceSpan]:
-        return self.agents.get(invocation.span_id, _Agent()).chats.get(invocation.span_id, [])
+        return self._chats.get(invocation.span_id, [])
 
 
 def _hashed(name: str) -> str:

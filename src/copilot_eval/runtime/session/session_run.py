@@ -48,6 +48,15 @@ from copilot_eval.runtime.session.tools import build_tool
 _log = logging.getLogger(__name__)
 
 
+# Events after which the runtime has written spans worth reading early.
+_SPANS_ENDED = {"assistant.turn_end": True, "tool.execution_complete": True, "assistant.turn_start": True}
+
+
+def _kind(event: Any) -> str:
+    kind = getattr(event, "type", None)
+    return str(getattr(kind, "value", kind))
+
+
 def _pre_tool_use(control: RunControl) -> Any:
     def hook(hook_input: Any, _context: Any) -> Any:
         if control.admit_tool_call(hook_input.get("toolName", "?")):
@@ -100,9 +109,14 @@ class SessionRun:
         self.phase = "while starting the Copilot runtime"  # what a timeout interrupted
         self.prompts_sent = 0
         self.runtime_trace: Any = None  # the runtime's spans of this session, once collected
+        self._host_loop = asyncio.get_running_loop()
 
     def _on_event(self, event: Any) -> None:
         self.watch(event)
+        if self.handle is not None and self.handle.trace is not None and _SPANS_ENDED.get(_kind(event)):
+            # Spans the runtime has just ended are read while it works on, so that little is left
+            # to read once the run is over (the reader lives on the host loop).
+            self._host_loop.call_soon_threadsafe(self.handle.trace.read_new)
         if self.their_on_event is not None:
             try:  # the user's listener from extra_config; the SDK, too, lets a listener fail alone
                 self.their_on_event(event)
