@@ -51,14 +51,27 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
     "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
+    # The OpenTelemetry export: a graded case (evalsets) and the evidence that played it, out over OTLP.
+    "otel": LEAVES | {"evalsets", "evidence"},
     # The memory across runs reads run folders (the contract), never the internals of runs.
     "history": LEAVES | {"evalsets", "reports"},
     # Entry points: thin, on top of everything below them.
     "pytest_history": LEAVES | {"history", "reports", "runs"},
-    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "reports", "runs", "runtime"},
+    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "pytest_otel", "reports", "runs", "runtime"},
     "pytest_repeat": LEAVES | {"evalsets", "reports", "runs"},
+    "pytest_otel": LEAVES | {"evalsets", "otel"},
     "pytest_plugin": LEAVES
-    | {"models", "pytest_evalset", "pytest_history", "pytest_repeat", "reports", "runs", "runtime"},
+    | {
+        "models",
+        "otel",
+        "pytest_evalset",
+        "pytest_history",
+        "pytest_otel",
+        "pytest_repeat",
+        "reports",
+        "runs",
+        "runtime",
+    },
     "cli": LEAVES
     | {
         "agent",
@@ -67,6 +80,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "evidence",
         "history",
         "models",
+        "otel",
         "platform_runs",
         "reports",
         "runs",

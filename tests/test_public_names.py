@@ -168,6 +168,18 @@ PUBLIC: dict[str, list[str]] = {
         "UsageEntry",
         "estimate_cost",
     ],
+    "copilot_eval.otel": [
+        "CONTENT_ATTRIBUTES",
+        "DEFAULT_FLUSH_S",
+        "MISSING_EXTRA",
+        "CaseContext",
+        "OtelSettings",
+        "OtelSettingsError",
+        "RunExporter",
+        "SpanRecord",
+        "case_trace",
+        "resolve_otel_settings",
+    ],
     "copilot_eval.evidence.trajectory": [
         "ANY",
         "CALL_KINDS",

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from copilot_eval.evalsets import (
     CaseStatus,
@@ -86,6 +86,13 @@ def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[s
         for g in graders
         if needs_reference(g)
     ]
+
+
+class CaseExport(Protocol):
+    """Where graded cases go as they are delivered (an OpenTelemetry exporter): queued, never waited for."""
+
+    def export_case(self, case: EvalTestCase, result: EvalCaseResult, evidence: Any, *, turn_index: int) -> None:
+        """Take one graded case and the evidence of the session that played it."""
 
 
 def summarise(
@@ -205,6 +212,7 @@ async def run_eval_set(
     executor: Executor | None = None,
     agent_file: str | Path | None = None,
     rate_limit_retries: int = DEFAULT_RATE_LIMIT_RETRIES,
+    export: CaseExport | None = None,
 ) -> EvalRun:
     """Run ``test_set`` against ``agent`` (a CopilotEval) and return the graded EvalRun.
 
@@ -247,6 +255,9 @@ async def run_eval_set(
         results = _with_note(await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir), note)
         if checkpoint is not None:
             checkpoint.append(unit.key, results)  # durable before it counts
+        if export is not None:
+            for index, (case, result) in enumerate(zip(unit.cases, results, strict=True)):
+                export.export_case(case, result, evidence, turn_index=index)
         finished.extend(results)
         bar.add(results)
 
