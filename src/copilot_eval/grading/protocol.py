@@ -12,19 +12,24 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet, GradeRecord, JudgeTally
-from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.evalsets.prompt_model import GhModelsVerdict
+from copilot_eval.evidence.protocol import PlayedEvidence
+
+#: The key of ``Grade.details`` holding a prompt-file evaluator's ``GhModelsVerdict`` (kept by judges' repeats too).
+GH_MODELS_DETAIL = "ghModels"
 
 
 @dataclass(frozen=True)
 class CaseEvidence:
     """What the agent did for one case: its answer to this case's question and the session evidence.
 
-    In a Conversation set several cases share one session (``result``); ``answer`` is the reply
-    to this case's own question, ``None`` when there was none.
+    In a Conversation set several cases share one session (``result``, of whichever target played
+    it: graders read it through ``PlayedEvidence``); ``answer`` is the reply to this case's own
+    question, ``None`` when there was none.
     """
 
     answer: str | None
-    result: CopilotResult
+    result: PlayedEvidence
     turn_index: int = 0
     evidence_path: str | None = None
     # The case's 1-based turn among the rows sharing its conversationNumber (what names it in a run):
@@ -66,7 +71,14 @@ class Grade:
             explanation=self.reason,
             evidence_path=self.evidence_path,
             judge=self.judge,
+            gh_models=self.gh_models,
         )
+
+    @property
+    def gh_models(self) -> GhModelsVerdict | None:
+        """gh-models' own verdict on this answer, for a prompt file's evaluator; ``None`` for any other grader."""
+        verdict = self.details.get(GH_MODELS_DETAIL)
+        return verdict if isinstance(verdict, GhModelsVerdict) else None
 
 
 @runtime_checkable
@@ -124,6 +136,7 @@ def passed_if(condition: bool) -> CaseStatus:
 
 
 __all__ = [
+    "GH_MODELS_DETAIL",
     "NO_REFERENCE",
     "CaseEvidence",
     "Grade",

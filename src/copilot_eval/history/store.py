@@ -191,7 +191,7 @@ class HistoryStore:
         from sqlalchemy import insert, select, update
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import CaseResult, Run
+        from copilot_eval.history.tables import CaseResult, Run
 
         # A declarative class's table is a Table; SQLAlchemy's stubs type it as any FromClause.
         runs, results = cast("Table", Run.__table__), cast("Table", CaseResult.__table__)
@@ -246,7 +246,7 @@ class HistoryStore:
         from sqlalchemy import insert, select
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import CaseVerdict
+        from copilot_eval.history.tables import CaseVerdict
 
         if not record.verdicts:
             return False
@@ -283,7 +283,7 @@ class HistoryStore:
         from sqlalchemy import insert, select, update
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import Case
+        from copilot_eval.history.tables import Case
 
         cases = cast("Table", Case.__table__)
         wanted = {case.key: case for case in record.cases}

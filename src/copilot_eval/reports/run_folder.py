@@ -11,8 +11,10 @@ limitation's standing and what confirmed it in fields of their own (``limitation
 beside ``generalQualityPercent``. Older layouts are read into today's fields
 (``evalsets.run_layouts``). A run the platform made (``platform_runs``) adds optional fields
 within layout 2 (``platformRun``, a case's ``caseId``, a grade's ``errorReason`` and ``data``),
-and so does the time by phase read from the runtime's trace (a case's ``phases``, the run's
-``phaseMedians``); nothing in them changes what the other fields mean.
+and so does a run of a prompt file (a case's ``caseKey`` and ``ghModelsPassed``, a grade's
+``ghModels``; the set's ``promptFile`` and each case's ``prompt`` in ``test-set.json``), and the
+time by phase read from the runtime's trace (a case's ``phases``, the run's ``phaseMedians``);
+nothing in them changes what the other fields mean.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.json_io import read_run_json, read_test_set_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
+from copilot_eval.version import __version__
 
 RUN_SCHEMA_VERSION = 2
 """The run.json layout this version writes (see the module docstring); readers accept every older one."""
@@ -72,6 +75,7 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
     return run.model_copy(
         update={
             "schema_version": RUN_SCHEMA_VERSION,
+            "copilot_eval_version": __version__,
             "results": results,
             "evidence": [_relative(item, folder) or item for item in run.evidence],
         }
@@ -146,7 +150,7 @@ def _refuse_newer(path: Path, version: Any) -> None:
         error = EvalSetReadError(path, [f"schemaVersion {version} is newer than this copilot-eval reads"])
         error.args = (
             f"{path} has schemaVersion {version}; this copilot-eval reads up to {RUN_SCHEMA_VERSION}: "
-            "upgrade copilot-eval (pip install -U copilot-eval)",
+            f"upgrade copilot-eval (this is {__version__}; `copilot-eval --version` after the upgrade says which)",
         )
         raise error
 

@@ -16,11 +16,14 @@ from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
 from copilot_eval.evalsets.phase_record import PhaseRecord
+from copilot_eval.evalsets.prompt_cases import played_prompt
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import grade_case
+from copilot_eval.grading.prompt_graders import gh_models_case_passed
 from copilot_eval.grading.protocol import CaseEvidence, Grader
 from copilot_eval.reports.evidence_names import unit_evidence_name
-from copilot_eval.runs.target import PlayedEvidence, is_target
+from copilot_eval.runs.prompt_agent import session_agent
+from copilot_eval.runs.target import PlayedEvidence, as_target
 
 
 @dataclass(frozen=True)
@@ -47,18 +50,17 @@ def failed_play(prompts: Sequence[str], error: str) -> CopilotResult:
 
 
 async def play_unit(unit: Unit, agent: Any, *, pool: Any = None) -> PlayedEvidence:
-    """Play ``unit`` in one fresh session and return its evidence; a failure to start is recorded, not raised."""
-    return await _play(agent, [case.question for case in unit.cases], pool)
+    """Play ``unit`` in one fresh session and return its evidence; a failure to start is recorded, not raised.
+
+    A prompt file's case is asked with its earlier messages before the question, in a session whose
+    instructions are the row's system message (``prompt_agent``).
+    """
+    return await _play(session_agent(agent, unit.cases[0]), [played_prompt(case) for case in unit.cases], pool)
 
 
 async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
-    # imported on use: the runtime loads the Copilot SDK (about 0.6 s); a Copilot Studio target never needs it
-    from copilot_eval.runtime.session.runner import run_copilot
-
     try:
-        if is_target(agent):  # a Copilot Studio agent (or any Target) plays the conversation itself
-            return await agent.play(prompts)
-        return await run_copilot(agent, prompts[0] if len(prompts) == 1 else prompts, pool=pool)
+        return await as_target(agent, pool=pool).play(prompts)
     except Exception as exc:
         return failed_play(prompts, f"could not start the session: {type(exc).__name__}: {exc}")
 
@@ -78,6 +80,8 @@ async def graded_result(
     verdict = await grade_case(case, evidence, graders)
     return EvalCaseResult(
         conversation_number=case.conversation_number,
+        case_key=case.case_key,
+        gh_models_passed=gh_models_case_passed(graders, verdict.grades) if case.prompt is not None else None,
         turn=turn,
         passed=verdict.status is CaseStatus.PASS,
         actual_response=evidence.answer,
@@ -127,8 +131,7 @@ async def grade_unit(
         answer = answers[index] if index < len(answers) else None
         evidence = CaseEvidence(
             answer=answer,
-            # A target's evidence is not a CopilotResult; the graders that need one check what they got.
-            result=result,  # type: ignore[arg-type]
+            result=result,
             turn_index=index,
             evidence_path=saved,
             turn=turn,

@@ -22,6 +22,44 @@ def runtime_process(client: Any) -> Any:
     return getattr(client, "_cli_process", None) or getattr(client, "_process", None)
 
 
+class _OwnProcessGroup:
+    """The ``subprocess`` module as the SDK's client module sees it, with every child started in a
+    process group of its own (POSIX; elsewhere unchanged)."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+    def Popen(self, *args: Any, **kwargs: Any) -> Any:  # the name the SDK calls
+        import os
+
+        if os.name == "posix":
+            kwargs.setdefault("process_group", 0)
+        return self._module.Popen(*args, **kwargs)
+
+
+def start_runtimes_in_their_own_process_group() -> bool:
+    """Make the SDK start each runtime in a process group of its own; False when it cannot be done.
+
+    A terminal's Ctrl-C, or a signal a CI job sends to the command's group, reached the runtimes
+    too: they ended at once (exit 0) while the command still played cases on them, and those cases
+    were recorded as the agent's execution errors. In a group of their own they get no signal meant
+    for the command; the command stops them itself, and they still end with their stdio pipe when
+    it dies outright. The SDK calls ``subprocess.Popen`` through its client module (SDK 1.0.27), so
+    that module's view of ``subprocess`` is wrapped, once per process.
+    """
+    import copilot.client as client_module
+
+    current = getattr(client_module, "subprocess", None)
+    if current is None or not hasattr(current, "Popen"):
+        return False
+    if not isinstance(current, _OwnProcessGroup):
+        client_module.subprocess = _OwnProcessGroup(current)  # type: ignore[assignment]
+    return True
+
+
 def session_map_size(client: Any) -> int | None:
     """How many sessions the client still holds in memory (``None`` when not visible)."""
     sessions = getattr(client, "_sessions", None)
@@ -94,6 +132,35 @@ def keep_wire_events() -> bool:
     return True
 
 
+def send_disable_model_invocation() -> bool:
+    """Make the SDK hand a custom agent's ``disable_model_invocation`` to the runtime as ``disableModelInvocation``.
+
+    SDK 1.0.27 sends a custom agent's ``infer`` and nothing like it; runtime 1.0.102 ignores
+    ``infer`` from the SDK (measured: an agent with ``infer: false`` was still offered in the
+    ``task`` tool and ran when the model called it) and reads ``disableModelInvocation`` instead,
+    as its own loader sets it for an ``.agent.md`` file with ``disable-model-invocation: true`` or
+    ``infer: false``. The SDK's converter is wrapped once per process; False when it is not where
+    this SDK version keeps it (the agent can then still be picked by the model).
+    """
+    from copilot import CopilotClient
+
+    convert = getattr(CopilotClient, "_convert_custom_agent_to_wire_format", None)
+    if convert is None:
+        return False
+    if getattr(convert, "sends_disable_model_invocation", False):
+        return True
+
+    def convert_with_switch(self: Any, agent: Any) -> Any:
+        wire = convert(self, agent)
+        if isinstance(agent, dict) and agent.get("disable_model_invocation") is True:
+            wire["disableModelInvocation"] = True
+        return wire
+
+    convert_with_switch.sends_disable_model_invocation = True  # type: ignore[attr-defined]
+    CopilotClient._convert_custom_agent_to_wire_format = convert_with_switch  # type: ignore[method-assign]
+    return True
+
+
 def exception_tool_result(error_text: str) -> Any:
     """The ``ToolResult`` the SDK's ``define_tool`` makes of a handler's exception, marked the way the
     SDK marks it: the session then sends the runtime only the error, and the runtime tells the
@@ -129,6 +196,8 @@ __all__ = [
     "normalize_tool_result",
     "pass_close_on_dispose",
     "runtime_process",
+    "send_disable_model_invocation",
     "session_map_size",
     "shared_websocket_completion",
+    "start_runtimes_in_their_own_process_group",
 ]
