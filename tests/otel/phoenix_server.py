@@ -8,6 +8,7 @@ its product telemetry off and its data in a temporary folder that goes with it. 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import shutil
 import signal
@@ -26,10 +27,12 @@ START_TIMEOUT_S = 300.0
 
 
 def phoenix_command() -> list[str] | None:
-    """How to start Phoenix with this interpreter's packages; ``None`` when arize-phoenix is missing."""
-    try:
-        import phoenix.server.main  # noqa: F401
-    except ImportError:
+    """How to start Phoenix with this interpreter's packages; ``None`` when arize-phoenix is missing.
+
+    Found, not imported: importing Phoenix here would load its whole server (and its warnings) into
+    every test session that collects this module.
+    """
+    if importlib.util.find_spec("phoenix") is None:
         return None
     executable = Path(sys.executable).with_name("phoenix")
     return (

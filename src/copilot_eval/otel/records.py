@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
-from copilot_eval.evidence import CopilotResult
 from copilot_eval.evidence.runtime_trace import RuntimeTrace, TraceSpan
 from copilot_eval.redaction import redact, redact_data
 
@@ -44,6 +43,7 @@ CONTENT_ATTRIBUTES = frozenset(
 )
 _CONTENT_PREFIXES = ("github.copilot.tool.parameters.",)
 EVALUATION_EVENT = "gen_ai.evaluation.result"
+STUDIO_KIND = "copilot-studio-target"  # TargetResult.kind: its turns become spans (it has no runtime trace)
 RUNTIME_RESOURCE = {"service.name": "github-copilot"}
 
 
@@ -238,7 +238,8 @@ def case_trace(
 ) -> list[SpanRecord]:
     """The spans of one case: its case span first, then what played it, each with fresh ids.
 
-    ``evidence`` is the session's evidence (a ``CopilotResult`` or a target's result), or a list
+    ``evidence`` is the session's evidence (any ``PlayedEvidence``: a Copilot runtime session's
+    spans come from its ``runtime_trace``, a Copilot Studio target's from its turns), or a list
     of them (a pytest test that ran several); ``turn_index`` picks the case's prompt in the
     session, ``None`` takes every prompt. ``key`` names the case (default: its number and turn).
     """
@@ -249,8 +250,10 @@ def case_trace(
     children: list[SpanRecord] = []
     sessions: list[str] = []
     for item in played:
-        if isinstance(item, CopilotResult):
-            sessions.extend([item.session_id] if item.session_id else [])
+        if item is None:
+            continue
+        if getattr(item, "kind", None) != STUDIO_KIND:  # a Copilot runtime session
+            sessions.extend([item.session_id] if getattr(item, "session_id", None) else [])
             trace = item.runtime_trace
             if trace is None:
                 continue
@@ -259,8 +262,9 @@ def case_trace(
                 mine = list(trace.spans)
             else:
                 mine = (session if turn_index == 0 else []) + (groups[turn_index] if turn_index < len(groups) else [])
-            children += _runtime_records(mine, trace_id, case_id, context.capture_content, item.runtime_version)
-        elif item is not None:
+            version = getattr(item, "runtime_version", None)
+            children += _runtime_records(mine, trace_id, case_id, context.capture_content, version)
+        else:
             sessions.extend([item.conversation_id] if getattr(item, "conversation_id", None) else [])
             turns = range(len(getattr(item, "turns", []) or [])) if turn_index is None else [turn_index]
             for number in turns:
@@ -284,14 +288,14 @@ def case_trace(
         "gen_ai.agent.name": context.surface,
         "gen_ai.conversation.id": sessions[0] if len(sessions) == 1 else None,
     }
-    copilot = [item for item in played if isinstance(item, CopilotResult)]
+    copilot = [item for item in played if item is not None and getattr(item, "kind", None) != STUDIO_KIND]
     if len(copilot) == 1:
         # Known totals only: an unknown count is left out, never exported as 0. Not gen_ai.usage.*:
         # the chat spans beneath carry those, and a backend adding up a trace would count them twice.
         attributes["copilot_eval.usage.input_tokens"] = copilot[0].total_input_tokens
         attributes["copilot_eval.usage.output_tokens"] = copilot[0].total_output_tokens
     if copilot:
-        attributes["copilot_eval.evidence_complete"] = all(item.evidence_complete for item in copilot)
+        attributes["copilot_eval.evidence_complete"] = all(getattr(item, "evidence_complete", True) for item in copilot)
     if context.capture_content:
         attributes["copilot_eval.case.question"] = case.question if case is not None else None
         attributes["copilot_eval.case.reference"] = case.response if case is not None else None

@@ -97,10 +97,12 @@ async def graded_result(
 
 def phase_record_of(result: PlayedEvidence) -> PhaseRecord | None:
     """The run record's form of a session's time by phase; ``None`` for a target or a session without a trace."""
-    times = getattr(result, "phase_times", None) if isinstance(result, CopilotResult) else None
+    times = result.phase_times
     if times is None:
         return None
-    return PhaseRecord(total_ms=times.total_ms, **{f"{phase}_ms": ms for phase, ms in times.by_phase().items()})
+    return PhaseRecord.model_validate(
+        {"total_ms": times.total_ms, **{f"{phase}_ms": ms for phase, ms in times.by_phase().items()}}
+    )
 
 
 def _evidence_path(evidence_dir: Path | None, unit: Unit) -> Path | None:
