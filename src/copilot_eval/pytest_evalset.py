@@ -31,6 +31,8 @@ class EvalSetSettings:
     graders: list[Any]
     evidence_dir: Path | None
     tally: Counter[str]
+    judge: Any = None  # a set whose rows name a judge's method (CompareMeaning ...) grades with it
+    judge_repeat: int = 1
 
 
 SETTINGS_KEY = pytest.StashKey[EvalSetSettings]()
@@ -75,15 +77,13 @@ def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
         agent = load_agent(config.getoption("--copilot-agent"), option=PYTEST_OPTIONS.agent)
         judge_path = config.getoption("--copilot-judge")
         judge = load_agent(judge_path, option=PYTEST_OPTIONS.judge) if judge_path else None
+        judge_repeat = config.getoption("--copilot-judge-repeat")
         graders = build_graders(
-            config.getoption("--copilot-grader"),
-            judge=judge,
-            options=PYTEST_OPTIONS,
-            judge_repeat=config.getoption("--copilot-judge-repeat"),
+            config.getoption("--copilot-grader"), judge=judge, options=PYTEST_OPTIONS, judge_repeat=judge_repeat
         )
     except PrepareError as exc:
         raise pytest.UsageError(str(exc)) from None
-    config.stash[SETTINGS_KEY] = EvalSetSettings(agent, graders, evidence_dir, Counter())
+    config.stash[SETTINGS_KEY] = EvalSetSettings(agent, graders, evidence_dir, Counter(), judge, judge_repeat)
     config.pluginmanager.register(EvalSetCollector(), "copilot-eval-evalset")
 
 
@@ -113,12 +113,16 @@ class EvalSetFile(pytest.File):
         """Read and validate the file once; a set that cannot be used is a collection error listing every problem."""
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.runs.eval_runner import plan_units
-        from copilot_eval.runs.prepare import PrepareError, check_graders_fit, read_test_set
+        from copilot_eval.runs.prepare import PrepareError, check_graders_fit, graders_for_set, read_test_set
 
         settings = self.config.stash[SETTINGS_KEY]
         try:
             test_set = read_test_set(self.path)
-            check_graders_fit(test_set, settings.graders, self.path)
+            # Rows that name their own test method are graded by it, as `copilot-eval run` grades them.
+            graders = graders_for_set(
+                test_set, settings.graders, judge=settings.judge, judge_repeat=settings.judge_repeat
+            )
+            check_graders_fit(test_set, graders, self.path)
         except PrepareError as exc:
             # A collection error, like a test module that does not import: the file cannot become
             # tests, nothing of it runs, and it is counted neither as a pass nor as an agent failure.
@@ -127,6 +131,7 @@ class EvalSetFile(pytest.File):
             # conversation3 -> conversation-3, case3 -> case-3, case3.2 -> case-3.2
             name = unit.key.removesuffix("#0").replace("conversation", "conversation-", 1).replace("case", "case-", 1)
             item = EvalSetItem.from_parent(self, name=name, cases=unit.cases, turns=unit.turn_numbers())
+            item.graders = graders
             item.test_set = test_set  # the history records a set's items as one run of that set
             yield item
 
@@ -147,6 +152,7 @@ class EvalSetItem(pytest.Item):
         self.cases = tuple(cases)
         self.turns = tuple(turns)
         self.test_set: Any = None
+        self.graders: list[Any] | None = None  # the set's graders (its rows' own methods); None: the session's
 
     def runtest(self) -> None:
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
@@ -160,7 +166,7 @@ class EvalSetItem(pytest.Item):
         # The unit key names the evidence file: the node id keeps two sets' case 3 apart.
         unit = Unit(evidence_file_name(self.nodeid).removesuffix(".json"), self.cases, 0, self.turns)
         results = runtime_host().run_sync(
-            run_unit(unit, settings.agent, settings.graders, evidence_dir=settings.evidence_dir)
+            run_unit(unit, settings.agent, self.graders or settings.graders, evidence_dir=settings.evidence_dir)
         )
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.reports.pytest_report import session_report

@@ -16,13 +16,15 @@ from typing import Annotated
 import typer
 
 
-def _problems_of(path: Path, profile: str | None) -> list[str]:
+def _check(path: Path, profile: str | None) -> tuple[list[str], list[str], list[str]]:
+    """(problems, warnings, notes) of one file; only problems make it fail to import."""
     # Imported here so that `copilot-eval --help` does not pay for pydantic model building.
-    from copilot_eval.evalsets import check_csv, check_json
+    from copilot_eval.evalsets import check_json, inspect_csv
 
     if path.suffix.lower() == ".json":
-        return check_json(path, profile=profile)
-    return check_csv(path, profile=profile)
+        return check_json(path, profile=profile), [], []
+    found = inspect_csv(path, profile=profile)
+    return found.problems, found.warnings, found.notes
 
 
 def validate(
@@ -53,23 +55,31 @@ def validate(
     if profile is not None and profile not in RULE_SETS:
         raise typer.BadParameter(f"{profile!r}: expected one of {', '.join(RULE_SETS)}", param_hint="--profile")
     rules = profile or DEFAULT_RULE_SET
-    reports = [(path, _problems_of(path, rules)) for path in files]
-    all_clean = all(not problems for _, problems in reports)
+    reports = [(path, *_check(path, rules)) for path in files]
+    all_clean = all(not problems for _, problems, _, _ in reports)
     if as_json:
         document = {
             "ok": all_clean,
             "profile": rules,
-            "files": [{"path": str(path), "ok": not problems, "problems": problems} for path, problems in reports],
+            "files": [
+                {"path": str(path), "ok": not problems, "problems": problems, "warnings": warnings, "notes": notes}
+                for path, problems, warnings, notes in reports
+            ],
         }
         typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
     else:
-        for path, problems in reports:
+        for path, problems, warnings, notes in reports:
             if not problems:
                 typer.echo(f"{path}: OK, imports cleanly ({rules} rules)")
-                continue
-            typer.echo(f"{path}: {len(problems)} problem{'s' if len(problems) != 1 else ''} ({rules} rules)")
+            else:
+                typer.echo(f"{path}: {len(problems)} problem{'s' if len(problems) != 1 else ''} ({rules} rules)")
             for problem in problems:
                 typer.echo(f"  - {problem}")
+            # Warnings and notes never fail the check: the file imports; they say what to look at.
+            for warning in warnings:
+                typer.echo(f"  warning: {warning}")
+            for note in notes:
+                typer.echo(f"  note: {note}")
     if not all_clean:
         raise typer.Exit(code=1)
 

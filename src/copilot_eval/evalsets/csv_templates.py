@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from copilot_eval.evalsets.limits import EVAL_CSV_COLUMNS
+from copilot_eval.evalsets.method_rows import METHOD_ROWS_COLUMNS
 from copilot_eval.evalsets.model import EvalDataType, EvalTestSet
 
 
@@ -25,6 +26,9 @@ class CsvTemplate:
     question_column: int
     response_column: int
     testing_method_column: int | None = None
+    passing_score_column: int | None = None
+    # Found by column name rather than position (the per-row method dialect, see method_rows).
+    by_name: bool = False
 
     @property
     def has_numbers(self) -> bool:
@@ -60,8 +64,21 @@ LEGACY_SINGLE_RESPONSE = CsvTemplate(
     testing_method_column=2,
 )
 
+# Written in this order; read by column name (trimmed), so real files with extra or reordered columns load.
+METHOD_ROWS = CsvTemplate(
+    name="method-rows",
+    header=METHOD_ROWS_COLUMNS,
+    default_data_type=EvalDataType.SINGLE_TURN,
+    number_column=None,
+    question_column=0,
+    response_column=1,
+    testing_method_column=2,
+    passing_score_column=3,
+    by_name=True,
+)
+
 TEMPLATES: dict[str, CsvTemplate] = {
-    template.name: template for template in (CONVERSATION, SINGLE_RESPONSE, LEGACY_SINGLE_RESPONSE)
+    template.name: template for template in (CONVERSATION, SINGLE_RESPONSE, LEGACY_SINGLE_RESPONSE, METHOD_ROWS)
 }
 
 
@@ -77,7 +94,7 @@ def template_named(name: str) -> CsvTemplate:
 def template_for_header(header: list[str]) -> CsvTemplate | None:
     """Return the template whose header is exactly ``header``, or None."""
     for template in TEMPLATES.values():
-        if tuple(header) == template.header:
+        if not template.by_name and tuple(header) == template.header:
             return template
     return None
 
@@ -86,7 +103,7 @@ def describe_header_problem(header: list[str]) -> str:
     """Explain why ``header`` matches no template, spotting the reordered-columns case."""
     shown = ",".join(header)
     for template in TEMPLATES.values():
-        if sorted(header) == sorted(template.header):
+        if not template.by_name and sorted(header) == sorted(template.header):
             return (
                 f"header {shown!r} has the {template.name} template's columns in the wrong order; "
                 f"the importer is positional and needs {','.join(template.header)!r}"
@@ -98,6 +115,7 @@ def describe_header_problem(header: list[str]) -> str:
 __all__ = [
     "CONVERSATION",
     "LEGACY_SINGLE_RESPONSE",
+    "METHOD_ROWS",
     "SINGLE_RESPONSE",
     "TEMPLATES",
     "CsvTemplate",
@@ -108,7 +126,9 @@ __all__ = [
 
 
 def default_template_for(test_set: EvalTestSet) -> CsvTemplate:
-    """Pick the template that loses nothing of ``test_set``: legacy if any case has a method."""
+    """Pick the template that loses nothing of ``test_set``: the per-row dialect for pass marks, legacy for methods."""
+    if any(case.passing_score is not None for case in test_set.cases):
+        return METHOD_ROWS
     if any(case.testing_method for case in test_set.cases):
         return LEGACY_SINGLE_RESPONSE
     if test_set.data_type is EvalDataType.SINGLE_TURN:

@@ -57,13 +57,22 @@ async def _grade_one(grader: Grader, case: EvalTestCase, evidence: CaseEvidence)
         return Grade(method, CaseStatus.ERROR, f"grader crashed: {type(exc).__name__}: {exc}")
 
 
+def graders_for(case: EvalTestCase, graders: Sequence[Grader]) -> list[Grader]:
+    """The graders of one case: a grader that chooses per case (``graders_for``, a row's own method) gives its own."""
+    chosen: list[Grader] = []
+    for grader in graders:
+        per_case = getattr(grader, "graders_for", None)
+        chosen += per_case(case) if callable(per_case) else [grader]
+    return chosen
+
+
 async def grade_case(case: EvalTestCase, evidence: CaseEvidence, graders: Sequence[Grader]) -> CaseVerdict:
     """Grade one case: ``error`` without running a grader when the session gave no answer, else the graders' combined verdict."""
     if (problem := evidence.runtime_error) is not None:
         return CaseVerdict(CaseStatus.ERROR, problem)
-    grades = [await _grade_one(grader, case, evidence) for grader in graders]
+    grades = [await _grade_one(grader, case, evidence) for grader in graders_for(case, graders)]
     status, reason = combine_grades(grades)
     return CaseVerdict(status, reason, grades)
 
 
-__all__ = ["STATUS_PRECEDENCE", "CaseVerdict", "combine_grades", "combined_status", "grade_case"]
+__all__ = ["STATUS_PRECEDENCE", "CaseVerdict", "combine_grades", "combined_status", "grade_case", "graders_for"]

@@ -31,7 +31,12 @@ def _canonical(value: object) -> bytes:
 
 def test_set_fingerprint(test_set: EvalTestSet) -> str:
     """The hash of what the set asks and expects: data type and cases in order (not its name or comments)."""
-    cases = [[c.conversation_number, c.question, c.response, c.testing_method] for c in test_set.cases]
+    # A row's own pass mark joins its case only when given, so sets without one hash as they always did.
+    cases = [
+        [c.conversation_number, c.question, c.response, c.testing_method]
+        + ([c.passing_score] if c.passing_score is not None else [])
+        for c in test_set.cases
+    ]
     return _digest(_canonical({"dataType": test_set.data_type.value, "cases": cases}))
 
 

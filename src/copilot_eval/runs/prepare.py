@@ -23,6 +23,7 @@ from copilot_eval.evalsets import (
     read_test_set_json,
     validate_eval_test_set,
 )
+from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 from copilot_eval.runs.eval_runner import check_references
 from copilot_eval.runs.fingerprints import run_fingerprints
@@ -88,6 +89,19 @@ def build_graders(
         ]
     except GraderSpecError as exc:
         raise PrepareError(str(exc)) from None
+
+
+def graders_for_set(
+    test_set: EvalTestSet, graders: Sequence[Any], *, judge: Any = None, judge_repeat: int = 1
+) -> list[Any]:
+    """The graders a run of ``test_set`` uses: each row's own test method where rows name one, ``graders`` for the rest.
+
+    A set in the per-row dialect (or the legacy template with its Testing method) is graded the way
+    Copilot Studio grades it, row by row; rows that name no method get ``graders`` (``--grader``).
+    """
+    if not uses_row_methods(test_set):
+        return list(graders)
+    return [RowMethods(graders, judge=judge, judge_repeat=judge_repeat)]
 
 
 def _problems_text(path: Path, problems: list[str]) -> str:
@@ -156,7 +170,12 @@ def prepare_run(
     test_set = read_test_set(set_path, profile=profile, data_type=data_type)
     agent = load_agent(agent_path, option=options.agent)
     judge = load_agent(judge_path, option=options.judge) if judge_path else None
-    graders = build_graders(grader_specs, judge=judge, options=options, judge_repeat=judge_repeat)
+    graders = graders_for_set(
+        test_set,
+        build_graders(grader_specs, judge=judge, options=options, judge_repeat=judge_repeat),
+        judge=judge,
+        judge_repeat=judge_repeat,
+    )
     check_graders_fit(test_set, graders, set_path)
     fingerprints = run_fingerprints(
         test_set, agent_path=agent_path, grader_specs=grader_specs, judge_path=judge_path, judge_repeat=judge_repeat
@@ -172,6 +191,7 @@ __all__ = [
     "PreparedRun",
     "build_graders",
     "check_graders_fit",
+    "graders_for_set",
     "load_agent",
     "prepare_run",
     "read_test_set",
