@@ -23,10 +23,11 @@ class CompareMeaning(LlmJudge):
         pass_score: float = DEFAULT_PASS_SCORE,
         pool: Any = None,
         name: str = "Compare meaning",
+        repeat: int = 1,
     ) -> None:
         if not 0 <= pass_score <= 100:
             raise ValueError(f"compare_meaning: pass score must be between 0 and 100, got {pass_score}")
-        super().__init__(judge, name=name, pool=pool)
+        super().__init__(judge, name=name, pool=pool, repeat=repeat)
         self.pass_score = pass_score
 
     def verdict(self, answer: dict[str, Any]) -> Grade | None:

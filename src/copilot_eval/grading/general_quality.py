@@ -21,8 +21,8 @@ class GeneralQuality(LlmJudge):
     prompt_name = "general_quality"
     needs_reference = False
 
-    def __init__(self, judge: CopilotEval, *, pool: Any = None, name: str = "General quality") -> None:
-        super().__init__(judge, name=name, pool=pool)
+    def __init__(self, judge: CopilotEval, *, pool: Any = None, name: str = "General quality", repeat: int = 1) -> None:
+        super().__init__(judge, name=name, pool=pool, repeat=repeat)
 
     def verdict(self, answer: dict[str, Any]) -> Grade | None:
         """Read ``{"relevance": bool, "groundedness": bool, "completeness": bool, "abstention": bool, "reason"}``."""

@@ -8,6 +8,7 @@ replies with one JSON object; an answer that cannot be read is an ``error`` grad
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from importlib import resources
@@ -53,13 +54,19 @@ def _slug(text: str) -> str:
 
 
 class LlmJudge:
-    """Base of the judge graders: fills the prompt, runs the judge session, keeps its evidence."""
+    """Base of the judge graders: fills the prompt, runs the judge session ``repeat`` times, keeps its evidence.
+
+    With ``repeat`` above 1 the judge is asked that many times per answer (concurrently, each call
+    its own session) and its grade is their majority (``judge_votes.combine_calls``).
+    """
 
     prompt_name = ""
     needs_reference = True
 
-    def __init__(self, judge: CopilotEval, *, name: str, pool: Any = None) -> None:
-        self.judge, self.name, self.pool = judge, name, pool
+    def __init__(self, judge: CopilotEval, *, name: str, pool: Any = None, repeat: int = 1) -> None:
+        if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
+            raise ValueError(f"judge repeat must be a whole number of at least 1, got {repeat!r}")
+        self.judge, self.name, self.pool, self.repeat = judge, name, pool, repeat
         self.template = load_prompt(self.prompt_name)
 
     def prompt_fields(self, case: EvalTestCase, evidence: CaseEvidence) -> dict[str, str]:
@@ -71,10 +78,11 @@ class LlmJudge:
         raise NotImplementedError
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
-        """Ask the judge once; errors of the agent, the reference or the judge become ``error`` grades."""
+        """Ask the judge ``repeat`` times; errors of the agent, the reference or the judge become ``error`` grades."""
         if (error := ungradable(self.name, case, evidence, needs_reference=self.needs_reference)) is not None:
             return error
-        return combine_calls(self.name, [await self.ask(case, evidence)])
+        calls = await asyncio.gather(*(self.ask(case, evidence, attempt=n) for n in range(1, self.repeat + 1)))
+        return combine_calls(self.name, calls)
 
     async def ask(self, case: EvalTestCase, evidence: CaseEvidence, *, attempt: int = 1) -> JudgeCall:
         """One judge call on a gradable answer: its grade and its session (``attempt`` names its evidence file)."""

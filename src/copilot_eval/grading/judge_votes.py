@@ -1,5 +1,8 @@
 """One verdict from several calls of an LLM judge (``--judge-repeat J``), and what they cost.
 
+Pure vote arithmetic over finished calls: ``LlmJudge`` makes the calls and hands them here, and
+this module knows nothing of judges (it imports none of them).
+
 A judge asked J times about the same answer may not say the same thing; that variance belongs
 to the judge, not to the agent, so it is measured apart. The verdict is the majority of the
 readable calls (pass or fail; a tie is ``unknown``), the score their mean, and the tally keeps
@@ -9,17 +12,12 @@ every call's verdict, how far they agree and the tokens they used. A call that g
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from copilot_eval.evalsets import CaseStatus, EvalTestCase, JudgeTally
+from copilot_eval.evalsets import CaseStatus, JudgeTally
 from copilot_eval.evidence.result import CopilotResult
-from copilot_eval.grading.protocol import CaseEvidence, Grade, ungradable
-
-if TYPE_CHECKING:  # the judges import this module to tally their own single call
-    from copilot_eval.grading.judge import LlmJudge
+from copilot_eval.grading.protocol import Grade
 
 
 @dataclass(frozen=True)
@@ -104,24 +102,4 @@ def combine_calls(name: str, calls: Sequence[JudgeCall]) -> Grade:
     )
 
 
-class RepeatedJudge:
-    """An LLM judge asked ``repeat`` times per answer; its grade is their majority, its tally their agreement."""
-
-    def __init__(self, judge: LlmJudge, repeat: int) -> None:
-        if repeat < 1:
-            raise ValueError(f"judge repeat must be at least 1, got {repeat}")
-        self.judge, self.repeat = judge, repeat
-        self.name = judge.name
-        self.needs_reference = judge.needs_reference
-
-    async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
-        """Ask the judge ``repeat`` times (concurrently, each call its own session) and combine the answers."""
-        if (error := ungradable(self.name, case, evidence, needs_reference=self.needs_reference)) is not None:
-            return error
-        calls = await asyncio.gather(
-            *(self.judge.ask(case, evidence, attempt=attempt) for attempt in range(1, self.repeat + 1))
-        )
-        return combine_calls(self.name, calls)
-
-
-__all__ = ["JudgeCall", "RepeatedJudge", "combine_calls", "tally"]
+__all__ = ["JudgeCall", "combine_calls", "tally"]

@@ -25,10 +25,11 @@ class LabelClassifier(LlmJudge):
         instructions: str = "",
         pool: Any = None,
         name: str = "Custom",
+        repeat: int = 1,
     ) -> None:
         if not labels or not any(labels.values()):
             raise ValueError("labels: give at least one label, and at least one mapped to pass")
-        super().__init__(judge, name=name, pool=pool)
+        super().__init__(judge, name=name, pool=pool, repeat=repeat)
         self.labels, self.instructions = dict(labels), instructions
 
     def prompt_fields(self, case: EvalTestCase, evidence: CaseEvidence) -> dict[str, str]:

@@ -12,8 +12,6 @@ from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
 from copilot_eval.grading.exact import ExactMatch, Normalisation
 from copilot_eval.grading.general_quality import GeneralQuality
-from copilot_eval.grading.judge import LlmJudge
-from copilot_eval.grading.judge_votes import RepeatedJudge
 from copilot_eval.grading.keywords import KeywordMatch
 from copilot_eval.grading.labels import LabelClassifier
 from copilot_eval.grading.protocol import Grader
@@ -96,8 +94,8 @@ def parse_grader_spec(
 ) -> Grader:
     """Build the grader a spec names; ``judge`` is the judge CopilotEval for judge graders.
 
-    A judge grader with ``judge_repeat`` above 1 asks the judge that many times per answer
-    (``RepeatedJudge``). ``option`` and ``judge_option`` are the option names errors speak of (the
+    A judge grader asks the judge ``judge_repeat`` times per answer (``LlmJudge(repeat=...)``);
+    other graders ignore it. ``option`` and ``judge_option`` are the option names errors speak of (the
     pytest plugin's differ from the command line's).
     """
     name, _, args = spec.strip().partition(":")
@@ -110,15 +108,14 @@ def parse_grader_spec(
     if judge_repeat < 1:
         raise GraderSpecError(f"judge repeat must be at least 1, got {judge_repeat}")
     try:
-        grader = _build(spec, name, args, judge, pool)
-        return RepeatedJudge(grader, judge_repeat) if judge_repeat > 1 and isinstance(grader, LlmJudge) else grader
+        return _build(spec, name, args, judge, pool, judge_repeat)
     except _Bad as exc:
         raise GraderSpecError(_message(spec, exc.why, exc.name, option)) from None
     except ValueError as exc:
         raise GraderSpecError(_message(spec, str(exc), name, option)) from None
 
 
-def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
+def _build(spec: str, name: str, args: str, judge: Any, pool: Any, repeat: int) -> Grader:
     if name == "exact":
         modes = {
             "": Normalisation(),
@@ -145,12 +142,13 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any) -> Grader:
         except TrajectoryFileError as exc:
             raise _fail(spec, str(exc), name) from None
     if name == "compare_meaning":
-        return CompareMeaning(judge, pass_score=_number(spec, name, args) if args else DEFAULT_PASS_SCORE, pool=pool)
+        pass_score = _number(spec, name, args) if args else DEFAULT_PASS_SCORE
+        return CompareMeaning(judge, pass_score=pass_score, pool=pool, repeat=repeat)
     if name == "general_quality":
         if args:
             raise _fail(spec, "takes no options", name)
-        return GeneralQuality(judge, pool=pool)
-    return LabelClassifier(judge, _labels(spec, args), pool=pool)
+        return GeneralQuality(judge, pool=pool, repeat=repeat)
+    return LabelClassifier(judge, _labels(spec, args), pool=pool, repeat=repeat)
 
 
 __all__ = ["JUDGE_GRADERS", "SPEC_FORMS", "GraderSpecError", "parse_grader_spec"]
