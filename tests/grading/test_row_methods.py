@@ -16,7 +16,9 @@ from copilot_eval.runs.prepare import PrepareError, check_graders_fit, graders_f
 
 def _answered(text: str) -> CaseEvidence:
     result = CopilotResult(
-        success=True, stop_reason="completed", turns=[Turn(role="user", content="q"), Turn(role="assistant", content=text)]
+        success=True,
+        stop_reason="completed",
+        turns=[Turn(role="user", content="q"), Turn(role="assistant", content=text)],
     )
     return CaseEvidence(answer=text, result=result)
 

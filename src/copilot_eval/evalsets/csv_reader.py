@@ -302,4 +302,14 @@ def check_csv(
     return load_csv(path, data_type=data_type, profile=profile)[1]
 
 
-__all__ = ["CsvCheck", "CsvParse", "check_csv", "inspect_csv", "is_comment_row", "load_csv", "looks_like_test_set", "parse_csv_bytes", "read_csv"]
+__all__ = [
+    "CsvCheck",
+    "CsvParse",
+    "check_csv",
+    "inspect_csv",
+    "is_comment_row",
+    "load_csv",
+    "looks_like_test_set",
+    "parse_csv_bytes",
+    "read_csv",
+]

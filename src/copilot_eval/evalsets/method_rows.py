@@ -142,9 +142,7 @@ class MethodRows:
             return None
         low, high = found.pass_mark
         if not low <= value <= high:
-            self.problems.append(
-                f"line {line}, {PASSING}: {text!r} is outside {method}'s range {low:g}-{high:g}"
-            )
+            self.problems.append(f"line {line}, {PASSING}: {text!r} is outside {method}'s range {low:g}-{high:g}")
             return False
         return value
 

@@ -14,7 +14,9 @@ import re
 
 # Characters a UTF-8 sequence turns into when read as Windows-1252: Latin-1 letters and the
 # punctuation cp1252 puts at 0x80-0x9F. A mis-decoded sequence is at least two of them.
-_SUSPECT_RUN = re.compile(r"[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u2122]{2,}")
+_SUSPECT_RUN = re.compile(
+    r"[\u0080-\u00ff\u0152\u0153\u0160\u0161\u0178\u017d\u017e\u0192\u02c6\u02dc\u2013-\u2122]{2,}"
+)
 
 
 def _as_cp1252_bytes(text: str) -> bytes | None:

@@ -77,6 +77,10 @@ class LlmJudge:
         """Turn the parsed JSON into a grade; ``None`` when the JSON lacks what is needed."""
         raise NotImplementedError
 
+    def verdict_for(self, case: EvalTestCase, evidence: CaseEvidence, answer: dict[str, Any]) -> Grade | None:
+        """The grade of ``answer`` for this case; judges whose rule depends on the case (its context) override it."""
+        return self.verdict(answer)
+
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Ask the judge ``repeat`` times; errors of the agent, the reference or the judge become ``error`` grades."""
         if (error := ungradable(self.name, case, evidence, needs_reference=self.needs_reference)) is not None:
@@ -102,7 +106,7 @@ class LlmJudge:
                 Grade(self.name, CaseStatus.ERROR, f"judge call failed: {result.error}", evidence_path=path), result
             )
         parsed = parse_judge_answer(result.final_response)
-        grade = self.verdict(parsed) if parsed is not None else None
+        grade = self.verdict_for(case, evidence, parsed) if parsed is not None else None
         if grade is None:
             shown = (result.final_response or "").strip().replace("\n", " ")[:120]
             return JudgeCall(
@@ -116,6 +120,7 @@ class LlmJudge:
             passing_score=grade.passing_score,
             details={**grade.details, "judge": parsed},
             evidence_path=path,
+            data=grade.data,
         )
         return JudgeCall(graded, result)
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.played_on import PlayedOn
-from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps
+from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps, search_results
 
 SCHEMA_VERSION = 1
 TurnEnd = Literal["quiet", "end_of_conversation", "end_event", "stream_closed", "timeout", "error"]
@@ -85,6 +85,16 @@ class TargetTurn(BaseModel):
     def plan_steps(self) -> list[PlanStep]:
         """The topics, actions and knowledge searches this turn's activities report, in order."""
         return plan_steps(self.activities)
+
+    @property
+    def knowledge_results(self) -> list[str]:
+        """The text the turn's knowledge searches found, as the traces report it (empty when they show none)."""
+        return search_results(self.activities)
+
+    @property
+    def knowledge_searched(self) -> bool:
+        """Whether the turn reports a knowledge search at all (with or without the text it found)."""
+        return any(step.kind == "knowledge" for step in self.plan_steps)
 
 
 class TargetResult(BaseModel):
