@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from copilot_eval.history.grade_rows import add_grades
 from copilot_eval.history.location import HistoryLocation
 from copilot_eval.history.records import RunRecord, run_key
 from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
@@ -204,8 +205,9 @@ class HistoryStore:
                 changes |= {name: row[name] for name in _FILL_IN if found[name] is None and row[name] is not None}
                 if changes:
                     connection.execute(update(runs).where(runs.c.id == found["id"]).values(**changes))
-                # A run stored before verdicts were kept gets them when it is read again.
+                # A run stored before verdicts (or grades) were kept gets them when it is read again.
                 added = self._add_verdicts(connection, record, found["id"], missing_only=True)
+                added |= add_grades(connection, record, found["id"], self._case_ids(connection, record))
                 return AddOutcome(found["id"], UPDATED if changes or added else ALREADY_STORED)
             case_ids = self._case_ids(connection, record)
             run_id = connection.execute(insert(runs).values(**row)).inserted_primary_key[0]
@@ -230,6 +232,7 @@ class HistoryStore:
             if rows:
                 connection.execute(insert(results), redact_data(rows))
             self._add_verdicts(connection, record, run_id, case_ids=case_ids)
+            add_grades(connection, record, run_id, case_ids)
             link_shards(connection, run_id)
         return AddOutcome(run_id, STORED)
 
