@@ -148,6 +148,7 @@ PUBLIC: dict[str, list[str]] = {
         "ContentItem",
         "CopilotResult",
         "DiscoveredSkill",
+        "HookDecision",
         "HostRequest",
         "McpServerStatus",
         "ModelPrice",

@@ -1,7 +1,8 @@
 """The quickstart suite: ordinary pytest tests of an agent, run through the real Copilot runtime.
 
-Copy this file to start your own suite. Each test checks execution first (success), then the
-task itself with plain assertions on the working directory, then the evidence.
+Its `agent` fixture comes from the conftest.py beside it; to start a suite of your own,
+`copilot-eval init DIR` writes one that runs alone. Each test checks execution first (success),
+then the task itself with plain assertions on the working directory, then the evidence.
 """
 
 from copilot_eval import CopilotEval

@@ -206,7 +206,7 @@ def test_a_file_of_schema_version_1_is_still_read(everything, tmp_path):
     data["schema_version"] = 1
     (tmp_path / "old.json").write_text(json.dumps(data))
     old = CopilotResult.load(tmp_path / "old.json")
-    assert old.schema_version == SCHEMA_VERSION == 2
+    assert old.schema_version == SCHEMA_VERSION == 3
     assert old.all_tool_calls[0].result == everything.all_tool_calls[0].result
     assert old.all_tool_calls[0].content_items == [] and old.host_requests == []
     assert [(c.result_type, c.sent_to_model, c.exception) for c in old.all_tool_calls] == [(None, None, None)] * len(
@@ -214,7 +214,20 @@ def test_a_file_of_schema_version_1_is_still_read(everything, tmp_path):
     )
 
 
+def test_a_file_of_schema_version_2_is_read_with_what_it_never_recorded_unknown(everything, tmp_path):
+    data = json.loads(everything.save(tmp_path / "new.json").read_text())
+    data.pop("hook_decisions")
+    for entry in data["usage"]:
+        entry.pop("purpose"), entry.pop("request_count")
+    data["schema_version"] = 2
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    old = CopilotResult.load(tmp_path / "old.json")
+    assert old.hook_decisions is None  # version 2 never recorded hooks: unknown, not "none ran"
+    assert {(e.purpose, e.request_count) for e in old.usage} <= {("turn", 1)}
+    assert old.total_input_tokens == everything.total_input_tokens
+
+
 def test_an_unknown_schema_version_is_refused_naming_what_is_read(tmp_path):
     (tmp_path / "future.json").write_text(json.dumps({"schema_version": 99}))
-    with pytest.raises(ValueError, match=r"schema_version 99 is not supported \(this version reads 1, 2\)"):
+    with pytest.raises(ValueError, match=r"schema_version 99 is not supported \(this version reads 1, 2, 3\)"):
         CopilotResult.load(tmp_path / "future.json")

@@ -184,3 +184,39 @@ def test_premium_requests_of_a_tree_count_child_work_once():
     assert result.session_premium_requests == 2.0
     assert result.subagent_invocations[0].result.session_premium_requests == 1.0
     assert result.total_premium_requests == 3.0
+
+
+def _compaction(kind: str, attempt: str, **data) -> dict:
+    return event(f"session.compaction_{kind}", {"compactionAttemptId": attempt, "model": "gpt-4.1", **data})
+
+
+TOKENS_USED = {"requestCount": 1, "inputTokens": 12691, "outputTokens": 516, "cacheReadTokens": 0, "model": "gpt-4.1"}
+
+
+def test_a_compactions_model_calls_are_usage_and_count_in_the_totals():
+    log = session(
+        usage(inputTokens=100, outputTokens=10),
+        _compaction("start", "c1"),
+        usage(inputTokens=200, outputTokens=20),
+        _compaction("complete", "c1", success=True, compactionTokensUsed=TOKENS_USED),
+    )
+    result = result_from_events(log)
+    assert [(e.purpose, e.input_tokens, e.request_count) for e in result.usage] == [
+        ("turn", 100, 1),
+        ("compaction", 12691, 1),
+        ("turn", 200, 1),
+    ]
+    assert (result.total_input_tokens, result.total_output_tokens) == (12991, 546)
+    assert not result.warnings
+    assert result.session_premium_requests is None  # a compaction reports no cost: unknown, not 0
+
+
+def test_a_compaction_that_never_reported_makes_the_totals_unknown():
+    unfinished = result_from_events(session(usage(), _compaction("start", "c9")))
+    assert unfinished.total_input_tokens is None and unfinished.token_usage == {}
+    assert unfinished.warnings == [
+        "the runtime started a compaction (c9) that had not reported its model usage when the run ended: "
+        "the token totals are unknown"
+    ]
+    silent = result_from_events(session(usage(), _compaction("complete", "c2", success=False)))
+    assert silent.usage[-1].purpose == "compaction" and silent.total_input_tokens is None

@@ -54,19 +54,6 @@ async def test_append_mode_keeps_the_runtime_prompt_and_adds_ours() -> None:
 
 
 @pytest.mark.runtime
-async def test_deny_all_policy_refuses_the_write_and_the_session_goes_on() -> None:
-    agent = CopilotEval(
-        model=scripted(_write("no.txt"), {"text": "I could not write it."}), permission_policy="deny_all"
-    )
-    result = await run_copilot(agent, "write a file")
-    assert result.success, result.error  # a refused tool is not a failed session
-    (call,) = result.tool_calls_for("create")
-    assert call.success is False
-    assert not result.file_exists("no.txt")
-    assert result.permissions and result.permissions[0].decision not in (None, "approved")
-
-
-@pytest.mark.runtime
 async def test_a_github_hosted_model_without_a_login_says_how_to_fix_it(monkeypatch) -> None:
     for name in ("COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"):
         monkeypatch.delenv(name, raising=False)

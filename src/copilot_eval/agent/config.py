@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from copilot_eval.agent.agent_file import agent_file_error, read_agent_file, validation_problems
 from copilot_eval.agent.custom_agent import CustomAgent
+from copilot_eval.agent.extra_handlers import extra_handler_problems
 from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.agent.sampling_policy import parse_sampling
 from copilot_eval.agent.user_answers import parse_user_answers
@@ -115,6 +116,14 @@ class CopilotEval(BaseModel):
     def _policy(cls, value: Any) -> Any:
         if isinstance(value, str) and value not in ("approve_all", "deny_all"):
             raise ValueError("must be 'approve_all', 'deny_all' or a callable")
+        return value
+
+    @field_validator("extra_config")
+    @classmethod
+    def _extra_handlers(cls, value: Mapping[str, Any]) -> Mapping[str, Any]:
+        problems = extra_handler_problems(value)
+        if problems:
+            raise ValueError("; ".join(problems))
         return value
 
     @field_validator("user_answers", mode="before")

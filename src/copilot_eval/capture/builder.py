@@ -8,15 +8,16 @@ from typing import Any
 
 from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
 from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
+from copilot_eval.capture.hooks import hook_decisions_of
 from copilot_eval.capture.host_requests import host_requests_of
 from copilot_eval.capture.mcp_servers import mcp_server_statuses, mcp_startup_failure, mcp_warnings
 from copilot_eval.capture.outcome import decide_outcome
-from copilot_eval.capture.run_facts import RunFacts
+from copilot_eval.capture.run_facts import HookCall, RunFacts
 from copilot_eval.capture.scopes import Scope, split_scopes
 from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
 from copilot_eval.capture.tool_calls import tool_calls_of
-from copilot_eval.capture.usage import premium_requests, usage_of
-from copilot_eval.evidence import CaptureError, CopilotResult, RequestAuditRecord, SubagentInvocation
+from copilot_eval.capture.usage import premium_requests, unfinished_compactions, usage_of
+from copilot_eval.evidence import CaptureError, CopilotResult, HookDecision, RequestAuditRecord, SubagentInvocation
 from copilot_eval.evidence.tool_call import ToolException
 from copilot_eval.redaction import redact, redact_data
 
@@ -153,7 +154,13 @@ def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
         known_at_timeout=tuple(redact(part) or "" for part in facts.known_at_timeout),
         session_error_note=redact(facts.session_error_note),
         host_answers=tuple(dataclasses.replace(a, **redact_data(_answer_parts(a))) for a in facts.host_answers),
+        hook_calls=tuple(_redacted_hook_call(call) for call in facts.hook_calls),
     )
+
+
+def _redacted_hook_call(call: HookCall) -> HookCall:
+    decisions = tuple(HookDecision.model_validate(redact_data(d.model_dump())) for d in call.decisions)
+    return dataclasses.replace(call, tool_args=redact_data(call.tool_args), decisions=decisions)
 
 
 def _answer_parts(answer: Any) -> dict[str, Any]:
@@ -180,6 +187,7 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
     result.agent_name = getattr(agent, "name", None)
     for custom in getattr(agent, "custom_agents", None) or ():
         result.warnings.extend(getattr(custom, "warnings", ()))
+    result.warnings.extend(unfinished_compactions(all_events))
     result.mcp_servers = mcp_server_statuses(all_events, facts.mcp_servers if facts is not None else None)
     result.host_requests = host_requests_of(all_events, facts.host_answers if facts is not None else ())
     if facts is not None:
@@ -191,5 +199,6 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
         result.request_audit = facts.request_audit
         result.tool_calls_admitted = facts.tool_calls_admitted
         result.skill_discovery = facts.skill_discovery
+        result.hook_decisions = hook_decisions_of(all_events, facts.hook_calls)
     _finalise_root(result, session, facts)
     return result

@@ -79,6 +79,7 @@ def permissions_of(
             result = data.get("result")
             if requested is not None and isinstance(result, dict):
                 requested.decision = text_or_none(result.get("kind"))
+                requested.feedback = text_or_none(result.get("feedback"))
     return [*records.values(), *anonymous]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from copilot_eval.evidence import RequestAuditRecord, SkillDiscovery, StopReason
+from copilot_eval.evidence import HookDecision, RequestAuditRecord, SkillDiscovery, StopReason
 from copilot_eval.evidence.tool_call import ToolException
 
 
@@ -28,6 +28,21 @@ class HostAnswer:
     response: dict[str, Any] | None = None
     problem: str | None = None
     request_id: str | None = None
+
+
+@dataclass(frozen=True)
+class HookCall:
+    """One invocation of a session hook as the runner saw it, with each handler's own decision.
+
+    The handlers are not told the tool call's id (SDK 1.0.27 hands a pre-tool-use hook the tool's
+    name and arguments only); capture finds it in the runtime's ``hook.start`` event of the same
+    invocation, by hook type, tool name and arguments.
+    """
+
+    hook: str
+    tool_name: str | None
+    tool_args: Any
+    decisions: tuple[HookDecision, ...]
 
 
 @dataclass(frozen=True)
@@ -81,9 +96,12 @@ class RunFacts:
     mcp_servers: list[dict[str, Any]] | None = None
     # How each request to the host (question, elicitation, sampling) was answered, in order.
     host_answers: tuple[HostAnswer, ...] = ()
+    # Every invocation of a hook the runner installed (its own, the user's extra_config hooks), in order.
+    hook_calls: tuple[HookCall, ...] = ()
 
     def __post_init__(self) -> None:
         # Accept any iterable of ids from the runner, but keep the record immutable.
         object.__setattr__(self, "abandoned_call_ids", frozenset(self.abandoned_call_ids))
         object.__setattr__(self, "known_at_timeout", tuple(self.known_at_timeout))
         object.__setattr__(self, "host_answers", tuple(self.host_answers))
+        object.__setattr__(self, "hook_calls", tuple(self.hook_calls))

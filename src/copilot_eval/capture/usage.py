@@ -1,6 +1,11 @@
 """Token usage and premium requests, read from the runtime's own reports.
 
-``assistant.usage`` carries one model call; a count the runtime left out stays ``None``.
+``assistant.usage`` carries one model call of the conversation; a count the runtime left out stays
+``None``. When the runtime compacts a long conversation it calls the model itself to summarise,
+and reports those calls only in ``session.compaction_complete`` (``compactionTokensUsed``, in the
+shape of ``assistant.usage``, with ``requestCount``): each compaction is one entry of purpose
+``compaction``. A ``session.compaction_start`` whose completion never came (the run ended first)
+is an entry with unknown counts, so the totals are unknown rather than short.
 Premium requests: the runtime's ``session.shutdown`` event totals the whole session including
 subagents (``totalPremiumRequests``) and splits it per agent (``agentMetrics``: ``"main"`` for
 the root, the child's ``agentId`` for each subagent, each with per-model ``requests.cost``).
@@ -53,22 +58,79 @@ def usage_entry(data: dict[str, Any], scope: str) -> UsageEntry:
     )
 
 
+def compaction_entry(data: dict[str, Any], scope: str) -> UsageEntry:
+    """The usage of one compaction, from its ``session.compaction_complete`` payload."""
+    used = data.get("compactionTokensUsed")
+    if not isinstance(used, dict):  # completed without reporting its counts: unknown, not zero
+        return UsageEntry(
+            purpose="compaction", request_count=None, model=text_or_none(data.get("model")), agent_id=scope or None
+        )
+    entry = usage_entry(used, scope)
+    return entry.model_copy(
+        update={
+            "purpose": "compaction",
+            "request_count": int_or_none(used.get("requestCount")),
+            "model": entry.model or text_or_none(data.get("model")),
+            "premium_requests": None,  # compactionTokensUsed carries no cost
+        }
+    )
+
+
+_USAGE_EVENTS = ("assistant.usage", "session.compaction_start", "session.compaction_complete")
+
+
 def usage_of(events: Iterable[dict[str, Any]], *, scope: str, errors: list[CaptureError]) -> list[UsageEntry]:
     """Usage entries of one scope, in order; an unreadable payload becomes a capture error."""
     entries: list[UsageEntry] = []
+    unfinished: dict[str | None, int] = {}  # compaction attempt id -> index of its placeholder entry
     for event in events:
-        if event_type(event) != "assistant.usage":
+        kind = event_type(event)
+        if kind not in _USAGE_EVENTS:
             continue
         data = event_data(event)
         if data is None:
             errors.append(
                 CaptureError(
-                    kind="unparsed_event", event_id=event_id(event), message="assistant.usage without a payload object"
+                    kind="unparsed_event", event_id=event_id(event), message=f"{kind} without a payload object"
                 )
             )
             continue
-        entries.append(usage_entry(data, scope))
+        if kind == "assistant.usage":
+            entries.append(usage_entry(data, scope))
+            continue
+        attempt = text_or_none(data.get("compactionAttemptId"))
+        if kind == "session.compaction_start":
+            unfinished[attempt] = len(entries)
+            entries.append(
+                UsageEntry(
+                    purpose="compaction",
+                    request_count=None,
+                    model=text_or_none(data.get("model")),
+                    agent_id=scope or None,
+                )
+            )
+        elif attempt in unfinished:
+            entries[unfinished.pop(attempt)] = compaction_entry(data, scope)
+        else:
+            entries.append(compaction_entry(data, scope))
     return entries
+
+
+def unfinished_compactions(events: Iterable[dict[str, Any]]) -> list[str]:
+    """Warnings for compactions that started and never reported their usage before the run ended."""
+    started: dict[str | None, None] = {}
+    for event in events:
+        kind, data = event_type(event), event_data(event) or {}
+        attempt = text_or_none(data.get("compactionAttemptId"))
+        if kind == "session.compaction_start":
+            started[attempt] = None
+        elif kind == "session.compaction_complete":
+            started.pop(attempt, None)
+    return [
+        f"the runtime started a compaction ({attempt or 'no attempt id'}) that had not reported its model "
+        "usage when the run ended: the token totals are unknown"
+        for attempt in started
+    ]
 
 
 def _agent_share(shutdown: dict[str, Any], scope: str) -> float | None:

@@ -31,12 +31,11 @@ def analyze(
 ) -> None:
     """Read an Evaluate-tab results export, judge it like our own runs, write run.json and print the summary."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from rich.console import Console
-
     from copilot_eval.atomic_write import write_bytes_atomically
     from copilot_eval.evalsets import EvalSetError, to_json
     from copilot_eval.history.records import SOURCE_ANALYZE
     from copilot_eval.platform_runs.export import run_from_export
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.run_folder import RUN_JSON
     from copilot_eval.reports.terminal import print_summary
 
@@ -52,7 +51,7 @@ def analyze(
     out.mkdir(parents=True, exist_ok=True)
     write_bytes_atomically(out / RUN_JSON, to_json(run).encode("utf-8"))
     recorded = record_history([out], history, no_history=no_history, source=SOURCE_ANALYZE)
-    print_summary(run, test_set, Console(), extra=[f"output: {out / RUN_JSON}", *recorded])
+    print_summary(run, test_set, make_console(), extra=[f"output: {out / RUN_JSON}", *recorded])
 
 
 def register(app: typer.Typer) -> None:

@@ -11,7 +11,10 @@ import shutil
 
 import typer
 
+from copilot_eval.cli import help_format
 from copilot_eval.redaction import RedactingStream
+
+help_format.install()
 
 # Help text uses the terminal's whole width (click's default stops at 80 columns).
 _WIDTH = max(80, shutil.get_terminal_size((100, 24)).columns)
@@ -32,6 +35,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "compare_cmd",
     "convert_cmd",
     "history_cmd",
+    "init_cmd",
     "inspect_cmd",
     "login_cmd",
     "merge_cmd",
@@ -56,6 +60,34 @@ def _register_commands() -> None:
 
 
 _register_commands()
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from copilot_eval.version import __version__  # a leaf: no heavy import to print one line
+
+        typer.echo(f"copilot-eval {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: bool = typer.Option(
+        False, "--version", is_eager=True, callback=_show_version, help="Print the version and exit."
+    ),
+    no_color: bool = typer.Option(
+        False, "--no-color", help="No colour in the output (the same as setting NO_COLOR=1); before the command."
+    ),
+) -> None:
+    """Test agents built on GitHub Copilot through the real Copilot runtime."""
+    if no_color:
+        import os
+
+        from copilot_eval.reports.console import NO_COLOR_ENV  # imported on use, like every command's imports
+
+        # The environment, not a flag: the consoles of every command read it, and so do the
+        # subprocesses a command starts (the quickstart's stories, npm).
+        os.environ[NO_COLOR_ENV] = "1"
 
 
 DEBUG_ENV = "COPILOT_EVAL_DEBUG"

@@ -30,17 +30,16 @@ def compare(
 ) -> None:
     """Compare two runs: improved, regressed, changed, new, removed and unchanged cases, and the score delta."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from rich.console import Console
-
     from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.run_comparison import compare_folders
 
     comparison = compare_folders(baseline, candidate)
     if markdown == "-":
         typer.echo(comparison_markdown(comparison), nl=False)
     else:
-        print_comparison(comparison, Console())
+        print_comparison(comparison, make_console())
         if markdown:
             write_text_atomically(markdown, comparison_markdown(comparison))
     if html:

@@ -98,17 +98,16 @@ def runs(
 ) -> None:
     """List the stored runs, newest first."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from rich.console import Console
-
     from copilot_eval.history import list_runs, runs_document
     from copilot_eval.history.terminal import runs_table
+    from copilot_eval.reports.console import make_console
 
     with open_store(history, create=False) as store:
         found = list_runs(store, test_set=test_set, agent=agent, last=last)
         if as_json:
             typer.echo(json.dumps(runs_document(found, database=store.location.display), indent=2, ensure_ascii=False))
             return
-        Console().print(runs_table(found, title=f"{len(found)} runs in {store.location.display}"))
+        make_console().print(runs_table(found, title=f"{len(found)} runs in {store.location.display}"))
 
 
 def trends(
@@ -120,10 +119,9 @@ def trends(
 ) -> None:
     """Per test set and agent: pass rates over time, flaky cases, regression points, limitation episodes."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from rich.console import Console
-
     from copilot_eval.history import load_series, series_names, series_trends, trends_document
     from copilot_eval.history.terminal import print_series
+    from copilot_eval.reports.console import make_console
 
     with open_store(history, create=False) as store:
         names = series_names(store, test_set=test_set, agent=agent)
@@ -132,7 +130,7 @@ def trends(
             document = trends_document(found, database=store.location.display, last=last)
             typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
             return
-        console = Console()
+        console = make_console()
         if not found:
             console.print(f"no runs in {store.location.display} match", highlight=False)
         for series in found:

@@ -47,10 +47,9 @@ def merge(
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from rich.console import Console
-
     from copilot_eval.history.records import SOURCE_MERGE
     from copilot_eval.reports.after_run import write_run_reports
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs.merge import MergeError, merge_run_folders
@@ -62,7 +61,7 @@ def merge(
         for problem in exc.problems:
             typer.echo(f"  - {problem}", err=True)
         raise typer.Exit(EXIT_REFUSED) from None
-    console = Console()
+    console = make_console()
     # Recorded before the summaries, so each says where it went; the shards already there are linked to it.
     recorded = record_history(
         [item.folder.folder for item in merged], history, no_history=no_history, source=SOURCE_MERGE

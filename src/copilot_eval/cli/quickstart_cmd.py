@@ -1,27 +1,12 @@
-"""`copilot-eval quickstart`: run the example suite through the real runtime and show the evidence."""
+"""`copilot-eval quickstart`: play the example stories through the real runtime and say what each showed."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import os
 import tempfile
-from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
-
-if TYPE_CHECKING:  # rich is imported where it is used: the CLI starts faster without it
-    from rich.console import Console
-
-
-def find_examples() -> Path:
-    """The repository's examples/ folder: from the current directory, else beside the package."""
-    candidates = [Path.cwd() / "examples", Path(__file__).resolve().parents[3] / "examples"]
-    for candidate in candidates:
-        if (candidate / "quickstart" / "test_quickstart.py").is_file():
-            return candidate
-    raise typer.BadParameter("examples/quickstart not found: run this from a clone of the copilot-eval repository")
 
 
 def register(app: typer.Typer) -> None:
@@ -30,118 +15,82 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def quickstart(
         model: str = typer.Option(None, "--model", help="run on this real model instead of the scripted one"),
-        provider_url: str = typer.Option(None, "--provider-url", help="BYOK endpoint for --model"),
-        api_key_env: str = typer.Option(None, "--api-key-env", help="env var holding the BYOK API key"),
-        out: Path = typer.Option(None, "--out", help="where to write the evidence JSON (default: a temp dir)"),
+        provider_url: str = typer.Option(None, "--provider-url", metavar="URL", help="BYOK endpoint for --model"),
+        api_key_env: str = typer.Option(None, "--api-key-env", metavar="NAME", help="env var holding the BYOK API key"),
+        out: Path = typer.Option(
+            None, "--out", metavar="DIR", help="where to write the evidence and the runs (default: a temp dir)"
+        ),
+        history: str = typer.Option(
+            None,
+            "--history",
+            metavar="URL",
+            help="record the quickstart's runs in this history (default: a temporary one in the output folder)",
+        ),
     ) -> None:
-        """Run the example suite (MCP tool, file creation, answer) and summarise its evidence."""
+        """Run the example suite and evaluations (offline, scripted models) and summarise what each showed."""
         # imported on use: every command module loads with `--help` (see app.py)
-        from rich.console import Console
-
+        from copilot_eval.first_steps.examples import ExamplesNotFound, copy_examples
+        from copilot_eval.first_steps.stories import (
+            evaluation_story,
+            run_process,
+            studio_eval_story,
+            suite_story,
+            surfaces_story,
+        )
+        from copilot_eval.history.location import HISTORY_ENV
+        from copilot_eval.reports.console import make_console
         from copilot_eval.reports.evidence_table import evidence_table
         from copilot_eval.runtime.process.locate import locate_runtime
 
-        console = Console()
-        examples = find_examples()
-        with console.status("locating the Copilot runtime (installs it on first use)"):
-            locate_runtime()
-        evidence_dir = out or Path(tempfile.mkdtemp(prefix="copilot-eval-quickstart-"))
-        earlier = _json_files(evidence_dir)
-        command = [
-            sys.executable,
-            "-m",
-            "pytest",
-            str(examples / "quickstart"),
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            f"--copilot-evidence-dir={evidence_dir}",
-            f"--rootdir={examples / 'quickstart'}",
-        ]
-        if model:
-            command.append(f"--copilot-model={model}")
-        if provider_url:
-            command.append(f"--copilot-provider-url={provider_url}")
-        if api_key_env:
-            command.append(f"--copilot-api-key-env={api_key_env}")
-        console.print(f"[bold]running[/bold] {examples / 'quickstart'} through the real Copilot runtime")
-        exit_code = subprocess.call(command)
-        # Only this run's files: an --out folder used before (or for other things) may hold
-        # older evidence or JSON that is not evidence at all.
-        written = sorted(path for path, stamp in _json_files(evidence_dir).items() if earlier.get(path) != stamp)
+        console = make_console()
+        output = (out or Path(tempfile.mkdtemp(prefix="copilot-eval-quickstart-"))).resolve()
+        try:
+            examples = copy_examples(output / "examples")
+        except ExamplesNotFound as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        locate_runtime()  # installs it on first use, saying how far it is
+        # The demo's runs go to a history of their own, never into the project the command is run from.
+        recorded_in = history or f"sqlite:///{output / 'history.db'}"
+        env = {**os.environ, HISTORY_ENV: recorded_in}
+
+        def call(command: list[str]) -> int:
+            # Each story runs in the output folder: what its tools leave in their working directory
+            # (pytest plugins' folders, default run folders) stays out of the folder the user is in.
+            return run_process(command, env=env, cwd=output)
+
+        extra = [f"--copilot-model={model}"] if model else []
+        extra += [f"--copilot-provider-url={provider_url}"] if provider_url else []
+        extra += [f"--copilot-api-key-env={api_key_env}"] if api_key_env else []
+        console.print(
+            f"[bold]1. running[/bold] {examples / 'quickstart'} with pytest, through the real Copilot runtime"
+        )
+        suite, written = suite_story(examples, output, extra, call)
         console.print(evidence_table(written))
-        console.print(f"evidence JSON: {evidence_dir}")
+        console.print(f"evidence JSON: {output}")
         if model:
-            console.print(
-                "note: the evaluation story below keeps its scripted agent; --model applies to the suite above"
-            )
-        eval_code = _run_evaluation_story(examples, evidence_dir, console)
-        studio_code = _run_copilot_studio_story(examples, evidence_dir, console)
-        studio_eval_code = _run_studio_eval_story(examples, evidence_dir, console)
-        raise typer.Exit(exit_code or eval_code or studio_code or studio_eval_code)
+            console.print("note: the stories below keep their scripted agents; --model applies to the suite above")
+        console.print("[bold]2. evaluating[/bold] a test set with copilot-eval run")
+        evaluation = evaluation_story(examples, output, call)
+        console.print(
+            "[bold]3. evaluating[/bold] a Copilot Studio agent on three surfaces "
+            "(local fakes of Direct Line and the Agents SDK endpoint)"
+        )
+        surfaces = surfaces_story(examples, output, call)
+        console.print(
+            "[bold]4. evaluating[/bold] Raybot with Copilot Studio's own evaluation "
+            "(copilot-eval studio-eval, a local fake of the evaluation REST API)"
+        )
+        studio = studio_eval_story(examples, output, call)
 
-
-def _json_files(folder: Path) -> dict[Path, int]:
-    """The JSON files directly in ``folder`` with their modification times (ns)."""
-    return {path: path.stat().st_mtime_ns for path in folder.glob("*.json")} if folder.is_dir() else {}
-
-
-# -- evaluation run: story 1 of docs/evaluation-runs.md, through `copilot-eval run` ----------------
-def _run_evaluation_story(examples: Path, evidence_dir: Path, console: Console) -> int:
-    """Run the three-conversation test set against the well-answering example agent and show its summary."""
-    # A file in the layout Copilot Studio hands out today: comment block, conversations of two turns.
-    test_set = examples / "evalsets" / "conversations.csv"
-    agent = examples / "evaluation" / "agent-good.yaml"
-    if not (test_set.is_file() and agent.is_file()):
-        return 0  # an older examples folder: nothing to show
-    # A fresh folder per quickstart: `run` refuses a folder that already holds a run, and running
-    # the quickstart twice with the same --out must work (and keep the earlier run).
-    evidence_dir.mkdir(parents=True, exist_ok=True)
-    out = Path(tempfile.mkdtemp(prefix=f"eval-run-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
-    console.print(f"[bold]evaluating[/bold] {test_set.name} against {agent.name} (copilot-eval run)")
-    command = [
-        sys.executable,
-        "-m",
-        "copilot_eval.cli.app",
-        "run",
-        str(test_set),
-        "--agent",
-        str(agent),
-        "--out",
-        str(out),
-        "--no-progress",
-    ]
-    code = subprocess.call(command)
-    report = out / "report.html"
-    if report.is_file():
-        # The page to open first: every case, its verdicts and its evidence, readable offline.
-        console.print(f"[bold]open the HTML report:[/bold] {report}", soft_wrap=True)
-    return code
-
-
-# -- Copilot Studio: the seed's Raybot on three surfaces (local fakes), docs/copilot-studio.md ---------
-def _run_copilot_studio_story(examples: Path, evidence_dir: Path, console: Console) -> int:
-    """Run the three-surface Raybot example (draft, published, preview) and show its comparison."""
-    script = examples / "copilot-studio" / "run_example.py"
-    if not script.is_file():
-        return 0
-    out = Path(tempfile.mkdtemp(prefix=f"raybot-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
-    console.print(
-        "[bold]evaluating[/bold] a Copilot Studio agent on three surfaces "
-        "(local fakes of Direct Line and the Agents SDK endpoint)"
-    )
-    return subprocess.call([sys.executable, str(script), "--out", str(out)])
-
-
-# -- Copilot Studio's own evaluation: `copilot-eval studio-eval run` against a fake of its REST API -----
-def _run_studio_eval_story(examples: Path, evidence_dir: Path, console: Console) -> int:
-    """Run the draft (with the Evaluate tab's export) and the published evaluation of Raybot on the fake API."""
-    script = examples / "copilot-studio" / "studio_eval_example.py"
-    if not script.is_file():
-        return 0
-    out = Path(tempfile.mkdtemp(prefix=f"studio-eval-{datetime.now():%Y%m%d-%H%M%S}-", dir=evidence_dir))
-    console.print(
-        "[bold]evaluating[/bold] Raybot with Copilot Studio's own evaluation "
-        "(copilot-eval studio-eval, a local fake of the evaluation REST API)"
-    )
-    return subprocess.call([sys.executable, str(script), "--out", str(out)])
+        stories = [suite, evaluation, surfaces, studio]
+        console.print()
+        console.print("[bold]What the quickstart showed[/bold]")
+        for number, story in enumerate(stories, start=1):
+            mark = "ok" if story.as_told else f"[red]not as told (exit {story.code})[/red]"
+            console.print(f"  {number}. {story.title}: {mark}: {story.showed}")
+        console.print(f"  the examples it played: {examples} (copy them, or start your own with copilot-eval init)")
+        console.print(
+            f"  its runs are in the history {recorded_in} (copilot-eval history runs --history {recorded_in})"
+        )
+        raise typer.Exit(0 if all(story.as_told for story in stories) else 1)

@@ -33,8 +33,7 @@ def regrade(
     # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
-    from rich.console import Console
-
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs.prepare import PrepareError, build_graders, check_graders_fit, load_agent
     from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
@@ -61,7 +60,7 @@ def regrade(
     print_summary(
         result,
         test_set,
-        Console(),
+        make_console(),
         extra=[f"regraded without running the agent; outputs: {out / 'run.json'}, {out / 'results.csv'}"],
     )
 

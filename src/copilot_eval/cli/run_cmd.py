@@ -185,10 +185,9 @@ def run(
     # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
-    from rich.console import Console
-
     from copilot_eval.history.records import SOURCE_RUN
     from copilot_eval.reports.after_run import baseline_problem, write_run_reports
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, run_eval_set
@@ -251,7 +250,7 @@ def run(
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
-    console = Console()
+    console = make_console()
     spread = {"shard": shard_info, "fingerprints": prepared.fingerprints, "executor": run_executor}
     if len(agent_paths) > 1:
         _run_several(

@@ -62,9 +62,10 @@ def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any
 
 def run_several(test_set: EvalTestSet, agent_paths: list[Path], out: Path, **options: Any) -> list[SurfaceRun]:
     """Load every agent (PrepareError names the bad one), run them all, print and return the comparison."""
+    # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
-    from rich.console import Console
+    from copilot_eval.reports.console import make_console
 
     agents = [load_agent(path, option="--agent") for path in agent_paths]
     names = [getattr(agent, "name", None) or path.stem for agent, path in zip(agents, agent_paths, strict=True)]
@@ -73,7 +74,7 @@ def run_several(test_set: EvalTestSet, agent_paths: list[Path], out: Path, **opt
         for label, agent, path in zip(surface_labels(names), agents, agent_paths, strict=True)
     ]
     runs = asyncio.run(run_surfaces(test_set, surfaces, output_dir=out, **options))
-    print_comparison(test_set, runs, Console(), out)
+    print_comparison(test_set, runs, make_console(), out)
     return runs
 
 

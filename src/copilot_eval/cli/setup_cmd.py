@@ -12,15 +12,13 @@ def register(app: typer.Typer) -> None:
     def setup(force: bool = typer.Option(False, "--force", help="reinstall even when already set up")) -> None:
         """Install the pinned Copilot runtime with npm, unpack its assets once, check its protocol."""
         # imported on use: every command module loads with `--help` (see app.py)
-        from rich.console import Console
-
+        from copilot_eval.reports.console import make_console
         from copilot_eval.runtime.process.errors import RuntimeSetupError
-        from copilot_eval.runtime.process.install import install_runtime
+        from copilot_eval.runtime.process.install import install_runtime, on_stderr
 
-        console = Console(stderr=True)
+        console = make_console(stderr=True)
         try:
-            with console.status("setting up the Copilot runtime (first time: npm install, ~235 MB of assets)"):
-                report = install_runtime(force=force)
+            report = install_runtime(force=force, progress=on_stderr)
         except RuntimeSetupError as error:
             console.print(f"[red]setup failed:[/red] {error}")
             raise typer.Exit(1) from None

@@ -163,14 +163,13 @@ def _read_inputs(
 
 def _finish(outcome: Any, fail_under: float | None, junit: Path | None, history: str | None, no_history: bool) -> None:
     # imported on use: every command module loads with `--help` (see app.py)
-    from rich.console import Console
-
     from copilot_eval.history.records import SOURCE_STUDIO_EVAL
     from copilot_eval.reports.after_run import write_run_reports
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading
     from copilot_eval.reports.terminal import print_summary
 
-    console = Console(soft_wrap=True)  # paths and ids stay whole: CI logs are searched for them
+    console = make_console()
     if outcome.run is not None and outcome.folder is not None:
         reports = write_run_reports(outcome.folder, junit=junit)
         record = outcome.run.platform_run
@@ -223,8 +222,10 @@ def list_cmd(
     tenant_id: TenantOption = None,
 ) -> None:
     """List the agent's test sets (and its runs with --runs); reads only, no run is started."""
-    from rich.console import Console
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.table import Table
+
+    from copilot_eval.reports.console import make_console
 
     client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
 
@@ -233,7 +234,7 @@ def list_cmd(
             return await client.list_test_sets(), (await client.list_runs() if runs else [])
 
     sets, found_runs = _run_async(read)
-    console = Console(soft_wrap=True)
+    console = make_console()
     table = Table(title=f"test sets of bot {bot_id}")
     for column in ("id", "name", "state", "cases", "modified (UTC)"):
         table.add_column(column, overflow="fold")

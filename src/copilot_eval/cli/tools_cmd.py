@@ -56,10 +56,12 @@ def tools(
 
 
 def _render(listing: ToolListing) -> None:
-    from rich.console import Console
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.table import Table
 
-    console = Console()  # rich sizes tables to the terminal's width
+    from copilot_eval.reports.console import make_console
+
+    console = make_console()  # tables sized to the terminal, or wide in a log
     table = Table(title="Tools offered to the model")
     for column in ("tool", "from", "description"):
         table.add_column(column, overflow="fold")

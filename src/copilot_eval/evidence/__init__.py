@@ -3,6 +3,7 @@
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.content import ContentItem, ToolProgress
+from copilot_eval.evidence.hook import HookDecision
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
@@ -22,6 +23,7 @@ __all__ = [
     "ContentItem",
     "CopilotResult",
     "DiscoveredSkill",
+    "HookDecision",
     "HostRequest",
     "McpServerStatus",
     "ModelPrice",

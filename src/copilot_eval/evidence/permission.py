@@ -8,7 +8,12 @@ from pydantic import BaseModel
 
 
 class PermissionRecord(BaseModel):
-    """One permission request and its decision (``None`` when no decision was seen)."""
+    """One permission request and its decision (``None`` when no decision was seen).
+
+    ``decision`` is the runtime's kind of result (``approved``, ``denied-interactively-by-user``,
+    ...); ``feedback`` the text the model was given with a rejection, ``None`` when it was given
+    none (a plain rejection) or no decision was seen.
+    """
 
     request_id: str | None = None
     kind: str | None = None
@@ -16,3 +21,4 @@ class PermissionRecord(BaseModel):
     tool_call_id: str | None = None
     details: dict[str, Any] | None = None
     decision: str | None = None
+    feedback: str | None = None

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.hook import HookDecision
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
@@ -29,11 +30,13 @@ from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """Version of the native JSON form. 2 added content items, tool progress, host requests and each
-tool call's result type, message sent to the model and exception; files of version 1 are still
-read (what they lack is empty: they never recorded it)."""
-READABLE_VERSIONS = frozenset({1, 2})
+tool call's result type, message sent to the model and exception. 3 counts the runtime's
+compaction calls in ``usage`` (entries of purpose ``compaction``) and so in the totals, and adds
+hook decisions and a rejection's feedback. Files of older versions are still read (what they
+lack is empty or unknown: they never recorded it; their usage entries are all turns)."""
+READABLE_VERSIONS = frozenset({1, 2, 3})
 
 
 class SubagentInvocation(BaseModel):
@@ -84,6 +87,9 @@ class CopilotResult(BaseModel):
     session_premium_requests: float | None = None
     subagent_invocations: list[SubagentInvocation] = Field(default_factory=list)
     permissions: list[PermissionRecord] = Field(default_factory=list)
+    # What each session hook handler (ours and the user's extra_config hooks) decided, in order;
+    # None when no runner recorded it (a saved event log).
+    hook_decisions: list[HookDecision] | None = None
     host_requests: list[HostRequest] = Field(default_factory=list)  # questions, elicitation, sampling
     capture_errors: list[CaptureError] = Field(default_factory=list)
     mcp_servers: list[McpServerStatus] = Field(default_factory=list)
@@ -336,7 +342,9 @@ def upgrade_result_data(data: dict[str, Any]) -> dict[str, Any]:
 
     Version 1 had no content items, progress, host requests, result types, messages sent to the
     model or exceptions: they stay empty, since a file of that version never recorded them; its
-    tool calls keep their text, error, images and structured result.
+    tool calls keep their text, error, images and structured result. Versions 1 and 2 never
+    recorded compaction calls (their usage entries are turns; their totals may leave compactions
+    out), hook decisions (``None``: unknown) or a rejection's feedback.
     """
     data = {**data, "schema_version": SCHEMA_VERSION}
     invocations = data.get("subagent_invocations")

@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Literal
 
 from pydantic import BaseModel
 
+UsagePurpose = Literal["turn", "compaction"]
+
 
 class UsageEntry(BaseModel):
-    """The runtime's report of one model call."""
+    """The runtime's report of one model call, or of one compaction's model calls.
 
+    ``purpose`` is ``turn`` for a call of the agent's conversation (``assistant.usage``) and
+    ``compaction`` for the runtime's own summarising calls when it compacted the conversation
+    (``session.compaction_complete``; ``request_count`` says how many requests the runtime made for
+    it). A compaction that started and never reported its counts has ``None`` counts: the totals
+    are then unknown, not smaller.
+    """
+
+    purpose: UsagePurpose = "turn"
+    request_count: int | None = 1
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from copilot_eval.agent.suggest import closest
 from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
 from copilot_eval.grading.exact import ExactMatch, Normalisation
@@ -48,6 +49,12 @@ class _Bad(ValueError):
 
 def _fail(spec: str, why: str, name: str | None = None) -> _Bad:
     return _Bad(why, name)
+
+
+def _unknown(kind: str, given: str, known: list[str]) -> str:
+    """``unknown grader 'simlarity' (did you mean 'similarity'?)``: a typo is named with its fix."""
+    guess = closest(given, known)
+    return f"unknown {kind} {given!r}" + (f" (did you mean {guess!r}?)" if guess else "")
 
 
 def _message(spec: str, why: str, name: str | None, option: str) -> str:
@@ -101,7 +108,7 @@ def parse_grader_spec(
     name, _, args = spec.strip().partition(":")
     name = name.strip().lower().replace("-", "_")
     if name not in SPEC_FORMS:
-        raise GraderSpecError(_message(spec, f"unknown grader {name!r}", None, option))
+        raise GraderSpecError(_message(spec, _unknown("grader", name, list(SPEC_FORMS)), None, option))
     if name in JUDGE_GRADERS and judge is None:
         why = f"this grader is an LLM judge: give a judge agent file with {judge_option}"
         raise GraderSpecError(_message(spec, why, name, option))
@@ -123,7 +130,7 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any, repeat: int) 
             "punctuation": Normalisation(punctuation=True),
         }
         if args not in modes:
-            raise _fail(spec, f"unknown option {args!r}", name)
+            raise _fail(spec, _unknown("option", args, [mode for mode in modes if mode]), name)
         return ExactMatch(modes[args])
     if name == "keywords":
         mode, _, words = args.partition(":")

@@ -58,7 +58,8 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
         "limitation",
         "commit",
     ):
-        table.add_column(column)
+        # The id, the time and the score are what a reader looks for: never cut (the other columns wrap).
+        table.add_column(column, no_wrap=column in ("id", "ran", "score"))
     for run in runs:
         if not run["passed"] + run["failed"]:
             score = NOTHING_GRADED  # as every view of a run says it (reports.run_words)

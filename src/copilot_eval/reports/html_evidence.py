@@ -87,6 +87,7 @@ def _usage(data: dict[str, Any]) -> str:
     if entries:
         rows = [
             [
+                esc(e.get("purpose") or "turn"),  # evidence before schema 3 recorded turns only
                 esc(e.get("model")),
                 esc(e.get("input_tokens")),
                 esc(e.get("output_tokens")),
@@ -95,7 +96,7 @@ def _usage(data: dict[str, Any]) -> str:
             ]
             for e in entries
         ]
-        html += table(["model", "input", "output", "premium requests", "duration ms"], rows)
+        html += table(["call", "model", "input", "output", "premium requests", "duration ms"], rows)
     return html
 
 

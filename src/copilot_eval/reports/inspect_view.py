@@ -47,10 +47,12 @@ def _short(text: str) -> str:
 
 def render_result(result: CopilotResult, source: Path, console: Any = None) -> None:
     """Print the evidence tables of ``result`` (read from ``source``) to ``console`` (default: stdout)."""
-    from rich.console import Console
+    # imported on use: the command line starts faster without rich and the report layers
     from rich.table import Table
 
-    console = console or Console()
+    from copilot_eval.reports.console import make_console
+
+    console = console or make_console()
     overview = Table(title=f"Session evidence: {source}", show_header=False)
     overview.add_column(overflow="fold")
     overview.add_column(overflow="fold")

@@ -84,6 +84,13 @@ class RuntimeHandle:
         return self.active_sessions == 0 and not self.cleanups
 
     def forget_process(self) -> None:
-        """The process has ended: the exit hook need not look at it any more."""
+        """The process has ended: the exit hook need not look at it any more, and its pipes are closed
+        (the SDK leaves them open; Python would warn about each one when it collects the process)."""
         if self.process is not None:
             _live_processes.pop(self.process, None)
+            for pipe in (self.process.stdin, self.process.stdout, self.process.stderr):
+                try:
+                    if pipe is not None:
+                        pipe.close()
+                except (OSError, ValueError):
+                    pass

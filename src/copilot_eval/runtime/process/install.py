@@ -1,4 +1,9 @@
-"""`copilot-eval setup`: install the pinned runtime with npm, warm its assets, check its protocol."""
+"""`copilot-eval setup`: install the pinned runtime with npm, warm its assets, check its protocol.
+
+Both long steps say what they do and how far they are: the folder each one fills is measured every
+few seconds against the size it reaches (measured once per runtime version), so a first run on a
+slow network shows megabytes growing instead of a silent wait.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,14 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from copilot_eval.runtime.process.client_factory import start_client
 from copilot_eval.runtime.process.errors import ProtocolMismatchError, RuntimeSetupError
@@ -23,6 +32,14 @@ from copilot_eval.runtime.process.versions import (
 )
 
 READY_MARKER = "copilot-eval-ready.json"
+# What runtime 1.0.102 fills, measured with `du -m` on Linux x64: the npm install and the unpacked
+# assets (423 MiB in all). Only the progress lines use them, as "of about N MiB".
+INSTALL_MIB = 189
+ASSETS_MIB = 235
+PROGRESS_EVERY_S = 3.0
+
+Progress = Callable[[str], None]
+"""Where a step's progress lines go (one line each); ``None`` for silence."""
 
 
 @dataclass
@@ -42,7 +59,59 @@ def _executable_in(install_dir: Path) -> Path:
     return install_dir / "node_modules" / "@github" / platform_package() / executable_name()
 
 
-def _npm_install(target: Path, steps: list[str]) -> None:
+def on_stderr(line: str) -> None:
+    """Progress for a person: one line on stderr (stdout stays the command's own output)."""
+    print(f"copilot-eval: {line}", file=sys.stderr, flush=True)
+
+
+def _folder_mib(folder: Path) -> float:
+    total = 0
+    for root, _dirs, files in os.walk(folder):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+    return total / 2**20
+
+
+def _watched(
+    command: list[str],
+    folder: Path,
+    doing: str,
+    expected_mib: int,
+    progress: Progress | None,
+    *,
+    timeout: float,
+    env: dict[str, str] | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``command``, saying every few seconds how much of ``folder`` it has filled."""
+    started = time.monotonic()
+    if progress is not None:
+        progress(f"{doing} (about {expected_mib} MiB, once) ...")
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env) as process:
+        reader: dict[str, Any] = {}
+
+        def read() -> None:
+            reader["out"], reader["err"] = process.communicate()
+
+        thread = threading.Thread(target=read, daemon=True)
+        thread.start()
+        while thread.is_alive():
+            thread.join(PROGRESS_EVERY_S)
+            elapsed = time.monotonic() - started
+            if elapsed > timeout:
+                process.kill()
+                thread.join()
+                raise RuntimeSetupError(f"{doing}: no end after {timeout:.0f} s; run `copilot-eval setup` again")
+            if thread.is_alive() and progress is not None:
+                progress(f"{doing}: {_folder_mib(folder):.0f} of about {expected_mib} MiB, {elapsed:.0f} s")
+    if progress is not None and process.returncode == 0:
+        progress(f"{doing}: done, {_folder_mib(folder):.0f} MiB in {time.monotonic() - started:.1f} s")
+    return subprocess.CompletedProcess(command, process.returncode, reader.get("out", ""), reader.get("err", ""))
+
+
+def _npm_install(target: Path, steps: list[str], progress: Progress | None = None) -> None:
     npm = shutil.which("npm")
     if npm is None:
         raise RuntimeSetupError(
@@ -56,7 +125,7 @@ def _npm_install(target: Path, steps: list[str]) -> None:
     spec = f"{RUNTIME_NPM_PACKAGE}@{RUNTIME_VERSION}"
     command = [npm, "install", "--prefix", str(scratch), "--no-audit", "--no-fund", "--no-save", spec]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+        done = _watched(command, scratch, f"installing {spec} with npm", INSTALL_MIB, progress, timeout=600)
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-8:]
             raise RuntimeSetupError(
@@ -78,10 +147,16 @@ def _npm_install(target: Path, steps: list[str]) -> None:
     steps.append(f"installed {spec} with npm into {target}")
 
 
-def _warm_assets(executable: Path, steps: list[str]) -> None:
+def _warm_assets(executable: Path, steps: list[str], progress: Progress | None = None) -> None:
     env = dict(os.environ, XDG_CACHE_HOME=str(asset_cache_dir()))
-    done = subprocess.run(
-        [str(executable), "--version"], capture_output=True, text=True, env=env, timeout=120, check=False
+    done = _watched(
+        [str(executable), "--version"],
+        asset_cache_dir(),
+        "unpacking the runtime's assets",
+        ASSETS_MIB,
+        progress,
+        timeout=120,
+        env=env,
     )
     if done.returncode != 0:
         raise RuntimeSetupError(f"{executable} --version failed (exit {done.returncode}): {done.stderr.strip()[-400:]}")
@@ -118,8 +193,13 @@ def check_protocol(executable: Path) -> int:
     return version
 
 
-def install_runtime(*, force: bool = False, executable: Path | None = None) -> SetupReport:
-    """Install (when needed), warm and check the runtime; fast and silent when already done."""
+def install_runtime(
+    *, force: bool = False, executable: Path | None = None, progress: Progress | None = None
+) -> SetupReport:
+    """Install (when needed), warm and check the runtime; fast and silent when already done.
+
+    ``progress`` receives a line as each long step starts, every few seconds while it runs, and as it ends.
+    """
     started = time.perf_counter()
     install_dir = runtime_install_dir(RUNTIME_VERSION)
     target = executable or _executable_in(install_dir)
@@ -133,9 +213,9 @@ def install_runtime(*, force: bool = False, executable: Path | None = None) -> S
             report.seconds = time.perf_counter() - started
             return report
     if executable is None and (force or not target.is_file()):
-        _npm_install(install_dir, report.steps)
+        _npm_install(install_dir, report.steps, progress)
         report.installed = True
-    _warm_assets(target, report.steps)
+    _warm_assets(target, report.steps, progress)
     report.warmed = True
     report.protocol_version = check_protocol(target)
     report.steps.append(f"protocol version {report.protocol_version} matches the SDK")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from copilot_eval.runtime.process.errors import RuntimeSetupError
 from copilot_eval.runtime.process.home import runtime_install_dir
-from copilot_eval.runtime.process.install import install_runtime
+from copilot_eval.runtime.process.install import install_runtime, on_stderr
 from copilot_eval.runtime.process.versions import (
     RUNTIME_VERSION,
     executable_name,
@@ -59,5 +59,6 @@ def locate_runtime(explicit: str | os.PathLike[str] | None = None, *, install: b
     if not install:
         raise RuntimeSetupError(f"Copilot runtime {RUNTIME_VERSION} is not installed; run `copilot-eval setup`")
 
-    report = install_runtime()
+    # First use: a person waits for the install and the unpacking, so both say how far they are.
+    report = install_runtime(progress=on_stderr)
     return RuntimeLocation(path=report.executable, source="installed now")

@@ -1,4 +1,10 @@
-"""The permission policy of a run, as the SDK's permission callback."""
+"""The permission policy of a run, as the SDK's permission callback.
+
+A "no" is the rejection a person gives in the Copilot CLI without typing anything: the runtime
+tells the model "The user rejected this tool call." and ends the turn (runtime 1.0.102 asks the
+model once). Feedback is sent only when the policy gives some, as text: the runtime then adds
+"User feedback: ..." and asks the model again, as it does for a person who typed a reason.
+"""
 
 from __future__ import annotations
 
@@ -9,8 +15,9 @@ from typing import Any
 def permission_handler(policy: Any) -> Any:
     """SDK ``on_permission_request`` for "approve_all", "deny_all" or a user callable.
 
-    A user callable receives the SDK's PermissionRequest and returns True / False (or an SDK
-    decision object, passed through unchanged).
+    A user callable receives the SDK's PermissionRequest and returns True (approve), False or
+    None (a plain rejection), a string (a rejection with that feedback for the model), or an SDK
+    decision object (passed through unchanged).
     """
     from copilot import PermissionHandler
     from copilot.generated.rpc import PermissionDecisionReject
@@ -23,7 +30,9 @@ def permission_handler(policy: Any) -> Any:
         if allowed is True:
             return PermissionDecisionApproveOnce()
         if allowed is False or allowed is None:
-            return PermissionDecisionReject(feedback="denied by the copilot-eval permission policy")
+            return PermissionDecisionReject()
+        if isinstance(allowed, str):
+            return PermissionDecisionReject(feedback=allowed)
         return allowed
 
     if policy == "deny_all":

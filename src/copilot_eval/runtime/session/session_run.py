@@ -8,6 +8,7 @@ run ended: ``capture.outcome`` does, from the facts and the events.
 from __future__ import annotations
 
 import asyncio
+import logging
 import tempfile
 import time
 import uuid
@@ -25,6 +26,7 @@ from copilot_eval.runtime.requests.chain import build_request_chain
 from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.session.closing import abort_if_busy, close_session
 from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded, settle_exit
+from copilot_eval.runtime.session.hooks import SessionHooks
 from copilot_eval.runtime.session.host_requests import HostAnswering, policy_snapshot
 from copilot_eval.runtime.session.mcp_status import check_mcp_startup, list_mcp_servers
 from copilot_eval.runtime.session.permissions import permission_handler
@@ -33,9 +35,16 @@ from copilot_eval.runtime.session.session_config import (
     explain_session_error,
     session_settings,
 )
-from copilot_eval.runtime.session.session_watch import SessionWatch, still_running, wait_for_idle
+from copilot_eval.runtime.session.session_watch import (
+    SessionWatch,
+    still_running,
+    wait_for_compactions,
+    wait_for_idle,
+)
 from copilot_eval.runtime.session.skill_check import SkillCheckError, check_skills
 from copilot_eval.runtime.session.tools import build_tool
+
+_log = logging.getLogger(__name__)
 
 
 def _pre_tool_use(control: RunControl) -> Any:
@@ -64,9 +73,16 @@ class SessionRun:
         self.settings = session_settings(
             agent, choice, working_directory=self.working_directory, config_directory=str(self.home), tools=self.tools
         )
+        # The pre-tool-use hook is a round trip to Python for every tool call (about 30 ms of runtime
+        # time per call here), so ours is only installed when there is a tool budget to enforce.
+        ours = {"on_pre_tool_use": _pre_tool_use(self.control)} if self.control.max_tool_calls is not None else {}
+        self.hooks = SessionHooks(ours, self.settings.pop("hooks", None), caller_loop=caller_loop)
+        self.their_on_event = self.settings.pop("on_event", None)
         self.environment = EnvironmentPolicy(minimal=agent.minimal_env, pass_env=agent.pass_env)
         self.configuration = {**configuration_snapshot(self.settings, choice), **policy_snapshot(agent)}
         self.configuration["environment"] = self.environment.description
+        if self.hooks.their_hooks:
+            self.configuration["hooks"] = self.hooks.their_hooks
         self.host = HostAnswering(agent, self.control, caller_loop=caller_loop)
         self.session_id = f"copilot-eval-{uuid.uuid4()}"
         endpoint = (
@@ -82,6 +98,14 @@ class SessionRun:
         self.cleanup_problems: list[str] = []
         self.phase = "while starting the Copilot runtime"  # what a timeout interrupted
 
+    def _on_event(self, event: Any) -> None:
+        self.watch(event)
+        if self.their_on_event is not None:
+            try:  # the user's listener from extra_config; the SDK, too, lets a listener fail alone
+                self.their_on_event(event)
+            except Exception:
+                _log.warning("the extra_config on_event listener raised", exc_info=True)
+
     def remaining(self) -> float:
         """Seconds left before the run's deadline."""
         return self.deadline - time.monotonic()
@@ -91,18 +115,19 @@ class SessionRun:
         self.handle = handle
         handle.router.register(self.session_id, self.model_calls)
         self.phase = "while creating the session"
-        # The pre-tool-use hook is a round trip to Python for every tool call (about 30 ms of runtime
-        # time per call here), so it is only installed when there is a tool budget to enforce.
-        hooks = {"on_pre_tool_use": _pre_tool_use(self.control)} if self.control.max_tool_calls is not None else None
-        # A handler the user set through extra_config wins over the answering policy's.
-        answering = {k: v for k, v in self.host.session_handlers().items() if k not in self.settings}
+        # A handler the user set through extra_config wins over the answering policy's and over the
+        # permission policy (extra_config is applied last); hooks and on_event compose with ours.
+        handlers = {
+            "on_permission_request": permission_handler(self.agent.permission_policy),
+            **self.host.session_handlers(),
+        }
+        handlers = {k: v for k, v in handlers.items() if k not in self.settings}
         self.session = await guarded(
             handle.client.create_session(
                 session_id=self.session_id,
-                on_permission_request=permission_handler(self.agent.permission_policy),
-                hooks=hooks,
-                on_event=self.watch,
-                **answering,
+                hooks=self.hooks.handlers(),
+                on_event=self._on_event,
+                **handlers,
                 **self.settings,
             ),
             handle,
@@ -136,6 +161,7 @@ class SessionRun:
                     self.facts["session_error_note"] = explained.removeprefix(message).strip()
             if ended != "idle" or self.watch.errors:
                 return
+        await wait_for_compactions(self.watch, self.handle, self.deadline)
 
     async def record_failure(self, error: BaseException) -> None:
         """What a call into the runtime raised, as facts (the phase of a timeout is already known)."""
@@ -191,5 +217,6 @@ class SessionRun:
             model_failure_status=self.model_calls.last_failure_status,
             model_retry_after_s=self.model_calls.last_retry_after_s,
             host_answers=tuple(self.host.answers),
+            hook_calls=tuple(self.hooks.calls),
         )
         return result_from_events(list(self.watch.events), agent=self.agent, facts=facts)

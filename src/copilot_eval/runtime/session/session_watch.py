@@ -28,6 +28,7 @@ class SessionWatch:
         self.turns = 0
         self.running_tools: dict[str, str] = {}  # call id -> tool name, started and not completed
         self.completed_tools = 0
+        self.compactions: set[str] = set()  # compaction attempts started and not yet completed
         self._control = control
         self._max_turns = max_turns
 
@@ -39,6 +40,10 @@ class SessionWatch:
         elif kind == "tool.execution_complete":
             self.running_tools.pop(str(event.data.tool_call_id), None)
             self.completed_tools += 1
+        elif kind == "session.compaction_start":
+            self.compactions.add(str(getattr(event.data, "compaction_attempt_id", None)))
+        elif kind == "session.compaction_complete":
+            self.compactions.discard(str(getattr(event.data, "compaction_attempt_id", None)))
         if getattr(event, "agent_id", None):
             return  # a subagent's event: the root's idle and errors are what end the run
         if kind == "session.idle":
@@ -89,6 +94,18 @@ async def _drain_admitted_calls(
         running = bool(watch.running_tools) or control.handlers_running > 0
         if not running and (watch.completed_tools >= decided or watch.idle.is_set()):
             return
+        await asyncio.sleep(POLL_INTERVAL_S / 2)
+
+
+async def wait_for_compactions(watch: SessionWatch, handle: RuntimeHandle, deadline: float) -> None:
+    """Let a compaction the runtime started in the background report its usage before the run ends.
+
+    Runtime 1.0.102 compacts after a turn, in the background: the root can go idle while the
+    compaction's own model call is still being answered, and its counts arrive about 30 ms later in
+    ``session.compaction_complete``. Without them the run's token totals would be unknown. The
+    wait ends at the run's deadline (capture then says the totals are unknown), never in a timeout.
+    """
+    while watch.compactions and handle.alive() and time.monotonic() < deadline:
         await asyncio.sleep(POLL_INTERVAL_S / 2)
 
 

@@ -1,0 +1,65 @@
+"""Readable value names in `--help`: `--out PATH`, `--json` alone, `run [OPTIONS] SET`.
+
+Typer shows every option's Python type (`--json <bool>`, `--agent <list[Path]>`) and wraps a
+required argument in braces (`{SET}`, `{FILE...}...`). Each command's help is read by people who
+type it; this module gives Typer's two display hooks the names a command line uses. It touches
+only those two methods of typer.core, and leaves Typer's own display when they are gone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# A parameter's type as a value name; anything not listed shows Typer's own name in capitals.
+_NAMES = {"str": "TEXT", "int": "N", "float": "NUMBER", "path": "PATH", "Path": "PATH"}
+
+
+def value_name(option: Any, ctx: Any, typer_display: Any) -> str | None:
+    """What follows an option in help: nothing for a flag, its metavar, else a name for its type."""
+    if getattr(option, "is_flag", False) or getattr(option, "count", False):
+        return None
+    if option.metavar is not None:
+        return str(option.metavar)
+    descriptor = getattr(option, "type_descriptor", None)
+    if descriptor is not None and getattr(descriptor, "is_choice", False):
+        return str(typer_display(option, ctx))  # the choices themselves: a|b|c
+    shown = str(typer_display(option, ctx) or "").strip("<>")
+    shown = shown.removeprefix("list[").removesuffix("]").removesuffix(" range")
+    return _NAMES.get(shown, shown.upper() or None)
+
+
+def usage_name(argument: Any) -> str:
+    """An argument in the usage line: SET, [DIR], FILE... (no braces, "..." once)."""
+    name = str(argument.metavar if argument.metavar is not None else argument.name).upper()
+    if argument.nargs != 1 and not name.endswith("..."):
+        name += "..."
+    return name if argument.required else f"[{name}]"
+
+
+def install() -> bool:
+    """Put the readable names into Typer's help; False when this Typer has no such hooks."""
+    try:
+        from typer.core import TyperArgument, TyperOption
+    except ImportError:
+        return False
+    original = getattr(TyperOption, "display_type_rich", None)
+    typer_display = getattr(TyperOption, "display_type", None)
+    if original is None or typer_display is None or not hasattr(TyperArgument, "_usage_display_name"):
+        return False
+
+    def display_type_rich(self: Any, ctx: Any) -> str | None:
+        return value_name(self, ctx, typer_display)
+
+    def usage_display_name(self: Any) -> str:
+        return usage_name(self)
+
+    def argument_type(self: Any, ctx: Any) -> str | None:
+        return None  # the argument's name (SET, FILE...) already says what it takes
+
+    TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign]
+    TyperArgument._usage_display_name = usage_display_name  # type: ignore[method-assign]
+    return True
+
+
+__all__ = ["install", "usage_name", "value_name"]
