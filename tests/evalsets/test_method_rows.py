@@ -195,3 +195,30 @@ def test_the_pytest_collector_knows_the_dialect(tmp_path):
 def test_a_set_without_pass_marks_keeps_its_legacy_template(tmp_path):
     test_set = EvalTestSet(name="x", cases=[{"conversationNumber": 1, "question": "q", "testingMethod": "ExactMatch"}])
     assert default_template_for(test_set).name == "legacy-single-response"
+
+
+def test_validate_and_convert_say_the_warnings_and_notes_and_keep_the_methods(tmp_path):
+    from typer.testing import CliRunner
+
+    from copilot_eval.cli.app import app
+
+    path = _write(tmp_path, ESS_LIKE)
+    runner = CliRunner()
+    checked = runner.invoke(app, ["validate", str(path)])
+    assert checked.exit_code == 0, checked.output  # warnings and notes never fail the check
+    assert "OK, imports cleanly" in checked.output
+    assert "  warning: line 7, Prompt: 'theyâ€™ll' looks mis-decoded" in checked.output
+    assert "  note: 3 blank rows ignored (lines 8-10)" in checked.output
+    converted = runner.invoke(app, ["convert", str(path), str(tmp_path / "set.json")])
+    assert converted.exit_code == 0, converted.output
+    assert "note: 3 blank rows ignored" in converted.output
+    cases = read_test_set_json(tmp_path / "set.json").cases
+    assert [(c.testing_method, c.passing_score) for c in cases][:2] == [
+        ("CompareMeaning", 70.0),
+        ("CompareMeaning", 50.0),
+    ]
+    dropped = runner.invoke(
+        app,
+        ["convert", str(tmp_path / "set.json"), str(tmp_path / "legacy.csv"), "--template", "legacy-single-response"],
+    )
+    assert "passing-score column; the rows' pass marks are dropped" in dropped.output

@@ -147,10 +147,9 @@ def agreement(
 ) -> None:
     """Per grader, how far it agrees with people's verdicts: TPR, TNR, accuracy, Cohen's kappa with its 95% interval."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from rich.console import Console
-
     from copilot_eval.history.agreement import agreement_document, flagged_line, grader_agreement
     from copilot_eval.history.terminal import agreement_table
+    from copilot_eval.reports.console import make_console
 
     with open_store(history, create=False) as store:
         found = grader_agreement(store, grader=grader)
@@ -158,7 +157,7 @@ def agreement(
             document = agreement_document(found, database=store.location.display, min_kappa=min_kappa)
             typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
             return
-        console = Console()
+        console = make_console()
         if not found:
             console.print(
                 f"no reviewed cases in {store.location.display}"

@@ -122,7 +122,7 @@ def flagged_line(item: GraderAgreement, min_kappa: float) -> str:
     """``grader 'General quality' agrees with people at kappa 0.42 (95% 0.1-0.7, 24 reviewed) below 0.6``."""
     kappa, interval = item.agreement.kappa, item.agreement.kappa_interval
     shown = "unknown" if kappa is None else f"{kappa:.2f}"
-    spread = f"95% {interval[0]:.2f}-{interval[1]:.2f}, " if interval else ""
+    spread = f"95% interval {interval[0]:.2f} to {interval[1]:.2f}, " if interval else ""
     return (
         f"grader {item.grader!r} agrees with people at kappa {shown} ({spread}{item.agreement.count} reviewed), "
         f"below the floor of {min_kappa:g}: check its verdicts by hand before trusting them"

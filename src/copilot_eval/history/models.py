@@ -190,7 +190,8 @@ class CaseGrade(Base):
     status: Mapped[str] = mapped_column(String(40))
     score: Mapped[float | None] = mapped_column(Float)
     passing_score: Mapped[float | None] = mapped_column(Float)
-    parts: Mapped[dict[str, str] | None] = mapped_column(JSON)  # relevance: Yes ... (General quality only)
+    # relevance: Yes ... (General quality only); a grade without parts is SQL NULL, not JSON null
+    parts: Mapped[dict[str, str] | None] = mapped_column(JSON(none_as_null=True))
     judge_unstable: Mapped[bool | None] = mapped_column(Boolean)
 
     __table_args__ = (

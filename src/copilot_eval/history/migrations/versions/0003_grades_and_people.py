@@ -34,7 +34,7 @@ def upgrade() -> None:
         sa.Column("status", sa.String(40), nullable=False),
         sa.Column("score", sa.Float(), nullable=True),
         sa.Column("passing_score", sa.Float(), nullable=True),
-        sa.Column("parts", sa.JSON(), nullable=True),
+        sa.Column("parts", sa.JSON(none_as_null=True), nullable=True),
         sa.Column("judge_unstable", sa.Boolean(), nullable=True),
         sa.UniqueConstraint("case_result_id", "position", name="uq_case_grades_result_position"),
     )
