@@ -23,7 +23,7 @@ SRC = Path(copilot_eval.__file__).parent
 PACKAGE = "copilot_eval"
 
 # Leaf modules: any part may import them; they import nothing of copilot_eval but other leaves.
-LEAVES = frozenset({"atomic_write", "cache_root", "loopback_server", "redaction", "version"})
+LEAVES = frozenset({"atomic_write", "cache_root", "loopback_server", "redaction", "version", "workdirs"})
 # The leaves that are packages: the redactor keeps its environment reader and its token shapes in
 # modules of their own, which import nothing of copilot_eval at all.
 LEAF_PACKAGES = frozenset({"redaction"})
@@ -34,6 +34,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "cache_root": frozenset(),
     "loopback_server": frozenset(),
     "version": frozenset(),
+    "workdirs": frozenset(),
     "atomic_write": frozenset({"redaction"}),
     "evidence": LEAVES,
     "capture": LEAVES | {"evidence"},

@@ -1,9 +1,11 @@
-"""`copilot-eval clean` and --discard-passing-workdirs: kept run folders go, nothing else does."""
+"""`copilot-eval clean` and --discard-passing-workdirs: finished runs' folders go, nothing else does."""
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -14,6 +16,7 @@ from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
 from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+from tests.runs.runs_helpers import CLI
 
 
 @pytest.fixture
@@ -73,3 +76,44 @@ def test_evidence_of_a_run_with_a_relative_out_is_found(temp_root: Path, monkeyp
     )
     assert discard_passing_workdirs([case], out) == 1
     assert not passing.exists()
+
+
+# A second process makes a run folder, as a run does, and stays alive; `clean` runs beside it.
+HOLDER = """
+import sys, time
+from copilot_eval.workdirs import new_working_directory
+print(new_working_directory(), flush=True)
+sys.stdin.readline()  # alive until the test says so
+"""
+
+
+def test_clean_leaves_a_running_processs_folder_and_removes_it_once_that_process_has_ended(tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path)}
+    finished = tmp_path / "copilot-eval-run-finished"
+    finished.mkdir()
+    (tmp_path / "copilot-eval-run-killed").mkdir()
+    (tmp_path / "copilot-eval-run-killed.running").write_text("999999999\n")  # its process is gone
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+    )
+    try:
+        assert holder.stdout is not None
+        running = Path(holder.stdout.readline().strip())
+        assert running.parent == tmp_path and (tmp_path / f"{running.name}.running").is_file()
+
+        cleaned = subprocess.run([*CLI, "clean", "--older-than", "0"], capture_output=True, text=True, env=env)
+        assert cleaned.returncode == 0, cleaned.stderr
+        assert running.is_dir()  # the live run keeps its folder
+        assert not finished.exists() and not (tmp_path / "copilot-eval-run-killed").exists()
+        assert not (tmp_path / "copilot-eval-run-killed.running").exists()
+        assert "2 working directories" in cleaned.stdout
+        assert f"kept 1 of runs still going:\n  {running} (in use by process {holder.pid})" in cleaned.stdout
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        holder.wait(timeout=30)
+    # The process ended: its marker went with it, its folder stayed for people to read; now clean takes it.
+    assert running.is_dir() and not (tmp_path / f"{running.name}.running").exists()
+    again = subprocess.run([*CLI, "clean", "--older-than", "0"], capture_output=True, text=True, env=env)
+    assert not running.exists() and "1 working directory" in again.stdout

@@ -157,6 +157,7 @@ def test_the_quickstart_runs_from_an_empty_folder_and_says_what_each_story_showe
     (run_dir,) = out.glob("eval-run-*")
     run = json.loads((run_dir / "run.json").read_text())
     assert (run["passed"], run["failed"], run["errored"], run["generalQualityPercent"]) == (6, 0, 0, 100.0)
+    assert run["copilotEvalVersion"] == __version__  # which copilot-eval wrote the run
     assert (run_dir / "report.html").is_file()
     (raybot_dir,) = out.glob("raybot-*")
     surfaces = json.loads((raybot_dir / "comparison.json").read_text())["surfaces"]

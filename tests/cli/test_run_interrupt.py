@@ -1,4 +1,6 @@
-"""Ctrl-C during `copilot-eval run`: exit 130, finished cases kept, no runtime left, resume completes."""
+"""Signals during `copilot-eval run`: SIGINT and SIGTERM, to the command or to its whole group, with
+SIGINT inherited ignored or not, all end the same way: finished cases kept, a --resume line, exit 130
+(SIGINT) or 143 (SIGTERM), no runtime left, and no case blamed on the agent for a runtime that died."""
 
 from __future__ import annotations
 
@@ -6,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -16,6 +19,13 @@ from tests.runs.runs_helpers import CLI, checkpoint_units, write_interruptible_s
 
 pytestmark = pytest.mark.runtime
 
+# What `cmd &` in a script does: the command starts with SIGINT ignored (exec keeps that).
+IGNORING_SIGINT = [
+    sys.executable,
+    "-c",
+    "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_IGN); os.execv(sys.argv[1], sys.argv[1:])",
+]
+
 
 def _command_line(pid: int) -> str:
     try:
@@ -24,30 +34,35 @@ def _command_line(pid: int) -> str:
         return ""
 
 
-# A terminal's Ctrl-C signals the whole foreground process group (the runtimes too); `kill -INT`
-# reaches only the command. Both must end the same way.
-@pytest.mark.parametrize("target", ["process group", "command only"])
-def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, target):
+def _base(tmp_path: Path) -> list[str]:
     write_interruptible_set(tmp_path, "interruptible")
     out = tmp_path / "out"
-    base = [
-        *CLI,
-        "run",
-        tmp_path / "set.csv",
-        "--agent",
-        tmp_path / "agent.yaml",
-        "--out",
-        out,
-        "--grader",
-        "exact",
-        "--no-progress",
-    ]
+    command = [*CLI, "run", tmp_path / "set.csv", "--agent", tmp_path / "agent.yaml", "--out", out]
+    return [str(part) for part in [*command, "--grader", "exact", "--no-progress"]]
+
+
+# A terminal's Ctrl-C signals the whole foreground group; `kill -INT` the command alone; a CI cancel
+# or `timeout` sends SIGTERM; a background job of a script inherited SIGINT ignored.
+@pytest.mark.parametrize(
+    ("signum", "target", "sigint_ignored", "code"),
+    [
+        (signal.SIGINT, "group", False, 130),
+        (signal.SIGINT, "command", True, 130),
+        (signal.SIGTERM, "command", False, 143),
+        (signal.SIGINT, "group", True, 130),
+        (signal.SIGTERM, "group", True, 143),
+    ],
+    ids=["sigint-group", "sigint-command-ignored", "sigterm-command", "sigint-group-ignored", "sigterm-group-ignored"],
+)
+def test_a_signal_ends_the_run_the_same_way_and_resume_completes(tmp_path, signum, target, sigint_ignored, code):
+    base = _base(tmp_path)
+    out = tmp_path / "out"
     process = subprocess.Popen(
-        [str(c) for c in [*base, "--concurrency", "2"]],
+        [*(IGNORING_SIGINT if sigint_ignored else []), *base, "--concurrency", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        start_new_session=True,
+        start_new_session=True,  # its own group, as a shell gives a job: the group signal is the test's alone
         env={**os.environ, "COLUMNS": "400"},
     )
     checkpoint = out / "checkpoint.jsonl"
@@ -56,15 +71,18 @@ def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, ta
         time.sleep(0.05)
     runtimes = {pid for pid in child_pids(process.pid) if RUNTIME in _command_line(pid)}
     assert runtimes, "the run should have started at least one runtime process"
+    # The runtimes are in groups of their own: a signal to the command's group does not reach them.
+    assert all(os.getpgid(pid) != os.getpgid(process.pid) for pid in runtimes)
 
-    if target == "process group":
-        os.killpg(process.pid, signal.SIGINT)
+    if target == "group":
+        os.killpg(process.pid, signum)
     else:
-        os.kill(process.pid, signal.SIGINT)
+        os.kill(process.pid, signum)
     stdout, stderr = process.communicate(timeout=30)
 
-    assert process.returncode == 130, stdout + stderr
-    assert "interrupted" in stdout and "--resume" in stdout
+    assert process.returncode == code, stdout + stderr
+    name = signal.Signals(signum).name
+    assert f"interrupted ({name})" in stdout and f"--resume --out {out}" in stdout
     # The command stops its runtimes itself; the short grace only covers a process still being reaped.
     grace = time.monotonic() + 2
     while time.monotonic() < grace and not all(process_gone(pid) for pid in runtimes):
@@ -72,13 +90,16 @@ def test_sigint_exits_130_keeps_finished_cases_and_resume_completes(tmp_path, ta
     assert all(process_gone(pid) for pid in runtimes), f"runtime left running: {runtimes}"
     before = checkpoint_units(checkpoint)
     assert 4 <= len(before) < 8, before
-    # What finished is also written out, marked as interrupted, so the partial run can be read now.
+    # What finished is also written out, marked as interrupted, so the partial run can be read now;
+    # and no case is an execution error: the runtimes never got the signal, nothing played on after it.
     partial = json.loads((out / "run.json").read_text())
     assert "interrupted" in partial["note"] and len(partial["results"]) == len(before)
+    assert [r["status"] for r in partial["results"]] == ["pass"] * len(before)
+    assert "execution_error" not in checkpoint.read_text()
 
-    resumed = subprocess.run(
-        [str(c) for c in [*base, "--concurrency", "4", "--resume"]], capture_output=True, text=True, timeout=120
-    )
+    if (signum, target, sigint_ignored) != (signal.SIGINT, "group", False):
+        return  # resuming is the same after every signal: shown once
+    resumed = subprocess.run([*base, "--concurrency", "4", "--resume"], capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     after = checkpoint_units(checkpoint)
     assert after[: len(before)] == before  # the finished units were kept, not re-run

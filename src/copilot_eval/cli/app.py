@@ -11,7 +11,7 @@ import shutil
 
 import typer
 
-from copilot_eval.cli import help_format
+from copilot_eval.cli import help_format, interrupts
 from copilot_eval.redaction import RedactingStream
 
 help_format.install()
@@ -119,7 +119,11 @@ def main() -> None:
     """Entry point of the `copilot-eval` console script."""
     _quiet_sdk_logs()
     _redact_console()
-    app()
+    interrupts.install()
+    try:
+        app()
+    except SystemExit as done:
+        raise SystemExit(interrupts.final_exit_code(done.code)) from None
 
 
 if __name__ == "__main__":

@@ -1,43 +1,19 @@
-"""`copilot-eval clean`: remove the working directories runs left behind.
+"""`copilot-eval clean`: remove the working directories finished runs left behind.
 
-Every run without an explicit ``working_directory`` works in a fresh ``copilot-eval-run-*`` folder
-of the system's temporary directory (A/B runs: ``copilot-eval-ab-*``), kept after the run so that
-assertions and people can read the files the agent wrote. This command removes them; by default
-only folders untouched for an hour, so runs still in progress keep theirs.
+Which folders are run folders, and which are still in use, is decided in ``copilot_eval.workdirs``;
+this command lists, removes and says what it kept. By default only folders untouched for an hour.
 """
 
 from __future__ import annotations
 
 import json
-import shutil
-import tempfile
-import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-PREFIXES = ("copilot-eval-run-", "copilot-eval-ab-")
-
-
-def _is_ours(path: Path) -> bool:
-    """Only folders this tool created in the temporary directory are ever removed."""
-    return path.name.startswith(PREFIXES) and path.parent.resolve() == Path(tempfile.gettempdir()).resolve()
-
-
-def kept_working_directories(older_than_s: float = 0.0) -> list[Path]:
-    """The run folders in the temporary directory, untouched for at least ``older_than_s``."""
-    now = time.time()
-    found = []
-    for prefix in PREFIXES:
-        for path in Path(tempfile.gettempdir()).glob(f"{prefix}*"):
-            try:
-                if path.is_dir() and not path.is_symlink() and now - path.stat().st_mtime >= older_than_s:
-                    found.append(path)
-            except OSError:
-                continue
-    return sorted(found)
+from copilot_eval.workdirs import PREFIXES, kept_working_directories, remove_working_directory, why_kept
 
 
 def _size(path: Path) -> int:
@@ -49,15 +25,6 @@ def _size(path: Path) -> int:
         except OSError:
             continue
     return total
-
-
-def remove_working_directory(path: str | Path) -> bool:
-    """Remove one run folder if it is one of ours; whether it was removed."""
-    folder = Path(path)
-    if not _is_ours(folder) or not folder.is_dir():
-        return False
-    shutil.rmtree(folder, ignore_errors=True)
-    return not folder.exists()
 
 
 def discard_passing_workdirs(case_results: Iterable[Any], out: Path) -> int:
@@ -85,13 +52,18 @@ def clean(
     older_than: Annotated[
         float,
         typer.Option(
-            "--older-than", min=0, help="Only folders untouched for this many minutes (default 60; 0 removes all)."
+            "--older-than",
+            min=0,
+            metavar="MINUTES",
+            help="Only folders untouched for this many minutes (default 60; 0: every finished run's).",
         ),
     ] = 60,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be removed, remove nothing.")] = False,
 ) -> None:
-    """Remove the working directories runs kept in the temporary directory (copilot-eval-run-*)."""
-    folders = kept_working_directories(older_than * 60)
+    """Remove the working directories finished runs kept in the temporary directory (copilot-eval-run-*)."""
+    found = kept_working_directories(older_than * 60)
+    kept = {folder: why for folder in found if (why := why_kept(folder)) is not None}
+    folders = [folder for folder in found if folder not in kept]
     total = sum(_size(folder) for folder in folders)
     for folder in folders:
         typer.echo(f"{'would remove' if dry_run else 'removing'} {folder}")
@@ -99,8 +71,19 @@ def clean(
             remove_working_directory(folder)
     verb = "would free" if dry_run else "freed"
     typer.echo(f"{len(folders)} working director{'y' if len(folders) == 1 else 'ies'}, {verb} {total / 1e6:.1f} MB")
+    in_use = [folder for folder, why in kept.items() if why.startswith("in use")]
+    if in_use:
+        typer.echo(f"kept {len(in_use)} of runs still going:")
+        for folder in in_use:
+            typer.echo(f"  {folder} ({kept[folder]})")
+    others = len(kept) - len(in_use)
+    if others:
+        typer.echo(f"kept {others} of other users")
 
 
 def register(app: typer.Typer) -> None:
     """Add the `clean` command to ``app``."""
     app.command("clean")(clean)
+
+
+__all__ = ["PREFIXES", "clean", "discard_passing_workdirs", "register"]

@@ -5,7 +5,7 @@ missed ``--min-pass-rate``; 2 bad input (a missing or unreadable set, agent file
 named in one line; every problem of an invalid set is printed; ``--repeat`` over ``--replay`` without
 ``--allow-replayed-repeats``; an executor that cannot run the agent says why before anything runs);
 3 the executor lost every worker (what finished is kept; continue with ``--resume``);
-130 interrupted (what finished is kept; continue with ``--resume``).
+130 interrupted, 143 terminated (SIGTERM) (what finished is kept; continue with ``--resume``).
 """
 
 from __future__ import annotations
@@ -16,13 +16,14 @@ from typing import Annotated, Any
 
 import typer
 
+from copilot_eval.cli import interrupts
 from copilot_eval.cli.clean_cmd import discard_passing_workdirs
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
 
 EXIT_BELOW_THRESHOLD = 1
 EXIT_BAD_INPUT = 2
 EXIT_WORKERS_LOST = 3
-EXIT_INTERRUPTED = 130
+EXIT_INTERRUPTED = interrupts.EXIT_INTERRUPTED  # 143 when SIGTERM ended the run (cli/interrupts.py)
 EXECUTORS = ("local", "ray")
 
 
@@ -295,8 +296,8 @@ def run(
     except ExecutorError as exc:
         raise _bad_input(f"--executor {executor}: {exc}") from None
     except KeyboardInterrupt:
-        console.print(f"[yellow]interrupted[/]: finished cases are kept in {out}; continue with --resume --out {out}")
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        console.print(f"[yellow]{interrupts.resume_line(out)}[/]")
+        raise typer.Exit(interrupts.exit_code()) from None
     finally:
         # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
         from copilot_eval.runtime.process.pool import close_all_pools
@@ -396,8 +397,8 @@ def _run_several(
     except ExecutorError as exc:
         raise _bad_input(f"--executor ray: {exc}") from None
     except KeyboardInterrupt:
-        typer.echo(f"interrupted: finished cases are kept in {out}; continue with --resume --out {out}", err=True)
-        raise typer.Exit(EXIT_INTERRUPTED) from None
+        typer.echo(interrupts.resume_line(out), err=True)
+        raise typer.Exit(interrupts.exit_code()) from None
     finally:
         close_all_pools()
     # imported on use: every command module loads with `--help` (see app.py)

@@ -173,6 +173,10 @@ class EvalRun(ConfidenceMixin):
         description="Layout version of run.json (written as schemaVersion); absent in files written before "
         "versioning, whose evidence paths are absolute.",
     )
+    copilot_eval_version: str | None = Field(
+        default=None,
+        description="The copilot-eval that wrote run.json (`copilot-eval --version`); absent in older files.",
+    )
     test_set_name: str
     run_at: datetime | None = None
     tested_by: str | None = None

@@ -10,6 +10,7 @@ stories are there to show, and count as the story working, not as the quickstart
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import tempfile
@@ -138,9 +139,26 @@ def studio_eval_story(examples: Path, out_dir: Path, call: Callable[[list[str]],
     return StoryOutcome(title, code, showed)
 
 
+STOP_GRACE_S = 30.0  # how long an interrupted story may take to keep what it finished
+
+
 def run_process(command: list[str], *, env: dict[str, str] | None = None, cwd: Path | None = None) -> int:
-    """Run one story's process, its output going straight to ours; its exit code."""
-    return subprocess.call(command, env=env, cwd=cwd)
+    """Run one story's process, its output going straight to ours; its exit code.
+
+    Interrupted, the story is asked to stop as a Ctrl-C would (a SIGTERM sent to the quickstart alone
+    reaches it this way too) and given time to keep what it finished, before the interrupt goes on.
+    """
+    with subprocess.Popen(command, env=env, cwd=cwd) as child:
+        try:
+            return child.wait()
+        except KeyboardInterrupt:
+            if child.poll() is None:
+                child.send_signal(signal.SIGINT)
+                try:
+                    child.wait(STOP_GRACE_S)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+            raise
 
 
 __all__ = [

@@ -25,6 +25,7 @@ from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.json_io import read_run_json, read_test_set_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
+from copilot_eval.version import __version__
 
 RUN_SCHEMA_VERSION = 2
 """The run.json layout this version writes (see the module docstring); readers accept every older one."""
@@ -71,6 +72,7 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
     return run.model_copy(
         update={
             "schema_version": RUN_SCHEMA_VERSION,
+            "copilot_eval_version": __version__,
             "results": results,
             "evidence": [_relative(item, folder) or item for item in run.evidence],
         }

@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.runtime.process.pool import RuntimePool
 from copilot_eval.runtime.session.runner import run_copilot
+from copilot_eval.workdirs import new_working_directory
 
 __all__ = ["ABResult", "ab_run"]
 
@@ -52,7 +51,7 @@ def _isolated(agent: CopilotEval, role: Role, repetition: int) -> CopilotEval:
     """The agent with a working directory no other run uses."""
     if agent.working_directory is None:
         return agent  # the runner makes a fresh temporary directory for every run
-    copy = Path(tempfile.mkdtemp(prefix=f"copilot-eval-ab-{role}-{repetition}-")) / "work"
+    copy = new_working_directory(f"copilot-eval-ab-{role}-{repetition}-") / "work"
     shutil.copytree(agent.working_directory, copy, symlinks=True)
     return agent.with_options(working_directory=copy)
 

@@ -22,6 +22,44 @@ def runtime_process(client: Any) -> Any:
     return getattr(client, "_cli_process", None) or getattr(client, "_process", None)
 
 
+class _OwnProcessGroup:
+    """The ``subprocess`` module as the SDK's client module sees it, with every child started in a
+    process group of its own (POSIX; elsewhere unchanged)."""
+
+    def __init__(self, module: Any) -> None:
+        self._module = module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._module, name)
+
+    def Popen(self, *args: Any, **kwargs: Any) -> Any:  # the name the SDK calls
+        import os
+
+        if os.name == "posix":
+            kwargs.setdefault("process_group", 0)
+        return self._module.Popen(*args, **kwargs)
+
+
+def start_runtimes_in_their_own_process_group() -> bool:
+    """Make the SDK start each runtime in a process group of its own; False when it cannot be done.
+
+    A terminal's Ctrl-C, or a signal a CI job sends to the command's group, reached the runtimes
+    too: they ended at once (exit 0) while the command still played cases on them, and those cases
+    were recorded as the agent's execution errors. In a group of their own they get no signal meant
+    for the command; the command stops them itself, and they still end with their stdio pipe when
+    it dies outright. The SDK calls ``subprocess.Popen`` through its client module (SDK 1.0.27), so
+    that module's view of ``subprocess`` is wrapped, once per process.
+    """
+    import copilot.client as client_module
+
+    current = getattr(client_module, "subprocess", None)
+    if current is None or not hasattr(current, "Popen"):
+        return False
+    if not isinstance(current, _OwnProcessGroup):
+        client_module.subprocess = _OwnProcessGroup(current)  # type: ignore[assignment]
+    return True
+
+
 def session_map_size(client: Any) -> int | None:
     """How many sessions the client still holds in memory (``None`` when not visible)."""
     sessions = getattr(client, "_sessions", None)
@@ -131,4 +169,5 @@ __all__ = [
     "runtime_process",
     "session_map_size",
     "shared_websocket_completion",
+    "start_runtimes_in_their_own_process_group",
 ]

@@ -1,7 +1,8 @@
 """Start one Copilot runtime process over stdio, the way every part of the tool does it.
 
 stdio rather than TCP: the runtime dies with its pipe, so a crashed Python process cannot leave
-an orphaned runtime behind.
+an orphaned runtime behind. Each runtime runs in a process group of its own: a Ctrl-C or a CI
+job's signal to the command's group reaches the command, which stops its runtimes itself.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from copilot_eval.runtime.process.environment import EnvironmentPolicy, runtime_environment
 from copilot_eval.runtime.process.home import new_copilot_home
-from copilot_eval.runtime.sdk_internals import keep_wire_events
+from copilot_eval.runtime.sdk_internals import keep_wire_events, start_runtimes_in_their_own_process_group
 
 __all__ = ["start_client"]
 
@@ -33,6 +34,7 @@ async def start_client(
     from copilot import CopilotClient, RuntimeConnection
 
     keep_wire_events()  # evidence is built from what the runtime sent, not the SDK's typed subset
+    start_runtimes_in_their_own_process_group()  # a signal meant for the command reaches the command only
     client = CopilotClient(
         connection=RuntimeConnection.for_stdio(path=str(executable)),
         env=runtime_environment(environment),

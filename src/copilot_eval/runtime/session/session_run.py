@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import tempfile
 import time
 import uuid
 from typing import Any
@@ -43,6 +42,7 @@ from copilot_eval.runtime.session.session_watch import (
 )
 from copilot_eval.runtime.session.skill_check import SkillCheckError, check_skills
 from copilot_eval.runtime.session.tools import build_tool
+from copilot_eval.workdirs import new_working_directory
 
 _log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class SessionRun:
         self.deadline = self.started + agent.timeout_s
         self.control = RunControl(max_tool_calls=agent.max_tool_calls)
         self.watch = SessionWatch(self.control, agent.max_turns)
-        self.working_directory = str(agent.working_directory or tempfile.mkdtemp(prefix="copilot-eval-run-"))
+        self.working_directory = str(agent.working_directory or new_working_directory())
         self.tools = [build_tool(tool, self.control, caller_loop=caller_loop) for tool in agent.tools]
         self.home = new_copilot_home()
         self.settings = session_settings(
