@@ -208,7 +208,7 @@ def part_of(module: str) -> str:
 
 def test_every_part_of_the_package_has_a_place_in_the_layers() -> None:
     parts = {part_of(module) for module in _MODULES} - {PACKAGE}
-    assert parts == set(MAY_IMPORT), "place a new part in MAY_IMPORT (and the README's layout section)"
+    assert parts == set(MAY_IMPORT), "place a new part in MAY_IMPORT (and the layout section of docs/development.md)"
     runtime_parts = {module.split(".")[2] for module in _MODULES if module.startswith(f"{PACKAGE}.runtime.")}
     assert runtime_parts == set(RUNTIME_ORDER)
     models_parts = {module.split(".")[2] for module in _MODULES if module.startswith(f"{PACKAGE}.models.")}
@@ -362,8 +362,8 @@ def test_function_level_imports_of_our_modules_say_why() -> None:
     assert not bare, "import at module level, or say in a comment why not:\n" + "\n".join(bare)
 
 
-def test_the_readme_layout_section_names_every_part() -> None:
-    readme = (SRC.parents[1] / "README.md").read_text(encoding="utf-8")
+def test_the_layout_section_names_every_part() -> None:
+    readme = (SRC.parents[1] / "docs" / "development.md").read_text(encoding="utf-8")
     section = readme.split("\n## Layout\n", 1)[1].split("\n## ", 1)[0]
     names = [f"`{part}/`" if (SRC / part).is_dir() else f"`{part}.py`" for part in MAY_IMPORT]
     names += [
@@ -371,4 +371,4 @@ def test_the_readme_layout_section_names_every_part() -> None:
     ]
     names += [f"`{part}/`" if (SRC / "models" / part).is_dir() else f"`{part}.py`" for part in MODELS_MAY_IMPORT]
     missing = [name for name in names if name not in section]
-    assert not missing, f"README.md's layout section does not mention {missing}"
+    assert not missing, f"docs/development.md's layout section does not mention {missing}"

@@ -283,7 +283,7 @@ PUBLIC: dict[str, list[str]] = {
         "StudioInputError",
         "StudioOptions",
         "StudioOutcome",
-        "case_status",
+        "case_facts",
         "confirm_with_folders",
         "join_export",
         "metric_grade",

@@ -28,7 +28,8 @@ def test_tools_as_one_comma_separated_string_and_invocation_switches() -> None:
     agent = CustomAgent.from_file(AGENTS / "release.agent.md")
     assert agent.tools == ("Read", "Edit", "Bash")
     assert agent.user_invocable is True and agent.disable_model_invocation is True
-    assert agent.session_config()["infer"] is False, "the model may not pick it on its own"
+    config = agent.session_config()
+    assert config["infer"] is False and config["disable_model_invocation"] is True, "the model may not pick it"
 
 
 def test_model_list_mcp_servers_and_unknown_keys() -> None:
@@ -63,6 +64,7 @@ def test_all_problems_of_an_agent_md_file_are_reported_at_once(tmp_path: Path) -
     for key in ("tools:", "infer:", "model:", "mcp-servers:"):
         assert f"{bad}: {key}" in message
     assert "mcp-servers.x.args: expected a list of strings, got '--flag'" in message
+    assert f"{bad}: description: required" in message  # the runtime's loader skips it for that too
 
 
 @pytest.mark.parametrize(
@@ -109,3 +111,39 @@ def test_optional_is_ours_and_never_reaches_the_sdk() -> None:
     agent = CopilotEval(model="gpt-4.1", mcp_servers={"git": {"command": "uvx", "optional": True}})
     settings = session_settings(agent, choose_model(agent), working_directory="/tmp", config_directory="/tmp", tools=[])
     assert settings["mcp_servers"] == {"git": {"tools": ["*"], "command": "uvx"}}
+
+
+def test_the_runtimes_own_mcp_server_keys_are_accepted_and_checked() -> None:
+    servers = {
+        "remote": {"type": "http", "url": "https://mcp.example.com/mcp", "auth": True, "oauthClientId": "app-1"},
+        "local": {"command": "uvx", "args": ["srv"], "auth": {"redirectPort": 8123}, "excludeTools": ["rm"]},
+    }
+    assert CopilotEval(model="gpt-4.1", mcp_servers=servers).mcp_servers == servers
+    with pytest.raises(ValidationError) as caught:
+        CopilotEval(model="gpt-4.1", mcp_servers={"x": {"command": "uvx", "auth": "yes", "deferTools": "later"}})
+    assert "mcp_servers.x.auth: expected true, false or {redirectPort: PORT}, got 'yes'" in str(caught.value)
+    assert "mcp_servers.x.deferTools: expected auto or never, got 'later'" in str(caught.value)
+
+
+def test_a_file_the_runtime_skips_is_read_but_never_given_to_the_session(tmp_path: Path) -> None:
+    from copilot_eval.models.choice import choose_model
+    from copilot_eval.runtime.session.session_config import session_settings
+
+    (tmp_path / "quiet.agent.md").write_text("---\nname: quiet\n---\nNo description here.\n")
+    (tmp_path / "bare.agent.md").write_text("A prompt and nothing else.\n")
+    quiet, bare = (CustomAgent.from_file(tmp_path / f"{n}.agent.md") for n in ("quiet", "bare"))
+    assert "description: Required" in quiet.skipped and "no YAML front matter" in bare.skipped
+    assert quiet.warnings == (
+        f"{tmp_path / 'quiet.agent.md'}: not loaded: the Copilot runtime's agent loader skips this file "
+        "(its front matter has no description: 'description: Required'; add description: <what the agent does>)",
+    )
+    agent = CopilotEval(model="gpt-4.1", custom_agents=(quiet, bare))
+    settings = session_settings(agent, choose_model(agent), working_directory="/tmp", config_directory="/tmp", tools=[])
+    assert "custom_agents" not in settings
+
+
+def test_switches_are_true_or_false_as_the_runtime_reads_them(tmp_path: Path) -> None:
+    text = tmp_path / "r.agent.md"
+    text.write_text("---\ndescription: d\ndisable-model-invocation: 'yes'\n---\nB\n")
+    with pytest.raises(ValueError, match="disable-model-invocation: Input should be a valid boolean"):
+        CustomAgent.from_file(text)

@@ -90,8 +90,10 @@ async def test_capability_reads_completed_tools_skills_and_subagents():
             ToolCall(name="lookup", success=True),
             ToolCall(name="skill", arguments={"skill": "greet"}, success=True),
             ToolCall(name="refund", success=None),
+            ToolCall(name="task", call_id="t1", arguments={"agent_type": "researcher"}, success=True),
         ],
-        subagent_invocations=[SubagentInvocation(name="researcher", status="completed")],
+        # The runtime records a subagent the agent started with the call of its task tool.
+        subagent_invocations=[SubagentInvocation(name="researcher", status="completed", parent_call_id="t1")],
     )
     ok = await CapabilityUse(tools=["lookup"], skills=["greet"], subagents=["researcher"]).grade(CASE, evidence)
     assert ok.status is CaseStatus.PASS

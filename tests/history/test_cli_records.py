@@ -11,6 +11,7 @@ from copilot_eval.cli.app import app
 from copilot_eval.history import HistoryStore, list_runs, resolve_history, runs_document
 from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION
 from copilot_eval.testing import FakeStudioEval, LoopbackServer
+from copilot_eval.version import __version__
 from tests.history.history_fixtures import write_run, write_shards
 from tests.studio_eval.studio_helpers import TOKEN_ENV, bike_shop_set, studio_cli, write_export
 
@@ -104,6 +105,6 @@ def test_ingest_of_a_run_json_from_a_newer_copilot_eval_says_to_upgrade(tmp_path
     assert done.exit_code == 2
     assert (
         f"{path} has schemaVersion {RUN_SCHEMA_VERSION + 1}; this copilot-eval reads up to {RUN_SCHEMA_VERSION}: "
-        "upgrade copilot-eval (pip install -U copilot-eval)"
+        f"upgrade copilot-eval (this is {__version__}; `copilot-eval --version` after the upgrade says which)"
     ) in done.output
     assert "aFieldOfLater" not in done.output

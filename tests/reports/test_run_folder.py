@@ -13,6 +13,7 @@ from copilot_eval.evalsets import EvalSetReadError
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.reports.html_run import run_report_html
 from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION, read_run_folder
+from copilot_eval.version import __version__
 from tests.reports.report_fixtures import build_run_folder
 
 
@@ -67,7 +68,7 @@ def test_a_newer_schema_version_is_refused_by_name(tmp_path):
         read_run_folder(tmp_path / "run")
     assert str(raised.value) == (
         f"{run_json} has schemaVersion {RUN_SCHEMA_VERSION + 1}; this copilot-eval reads up to {RUN_SCHEMA_VERSION}: "
-        "upgrade copilot-eval (pip install -U copilot-eval)"
+        f"upgrade copilot-eval (this is {__version__}; `copilot-eval --version` after the upgrade says which)"
     )
 
 
@@ -83,7 +84,7 @@ def test_a_newer_run_json_with_fields_this_version_does_not_know_says_to_upgrade
         read_run_folder(tmp_path / "run")
     message = str(raised.value)
     assert message.startswith(f"{run_json} has schemaVersion {RUN_SCHEMA_VERSION + 1}; this copilot-eval reads up to")
-    assert "pip install -U copilot-eval" in message
+    assert "upgrade copilot-eval (this is" in message
     assert "somethingNew" not in message and "Extra inputs" not in message
 
 

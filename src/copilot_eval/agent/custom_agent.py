@@ -6,6 +6,11 @@ list in order of preference), ``mcp-servers`` (given to the runtime as the agent
 servers), ``argument-hint``, ``user-invocable``, ``disable-model-invocation``, ``handoffs``,
 ``target``, ``agents`` and ``infer``. Keys we do not know are kept in ``ignored`` and reported in
 ``warnings``, never refused: agent files written for other hosts carry their own keys.
+
+A file the runtime's own agent loader skips (runtime 1.0.102: one without front matter, or whose
+front matter has no ``description``, which GitHub's custom agent reference requires) is read,
+marked ``skipped`` with the reason and a warning, and never given to a session: in production it
+would not exist. A wrong value of a known key (which the loader also skips the file for) is refused.
 """
 
 from __future__ import annotations
@@ -14,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
-from copilot_eval.agent.mcp_config import mcp_server_problems
+from copilot_eval.agent.mcp_config import mcp_file_problems, mcp_server_problems
 from copilot_eval.agent.suggest import closest
 
 FRONT_MATTER_KEYS = {
@@ -44,16 +49,16 @@ class CustomAgent(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     name: str = Field(min_length=1)
-    prompt: str = Field(min_length=1)
+    prompt: str
     description: str | None = None
     display_name: str | None = None
     tools: tuple[str, ...] | None = None
     model: str | tuple[str, ...] | None = None
-    infer: bool | None = None
+    infer: StrictBool | None = None
     mcp_servers: dict[str, dict[str, Any]] | None = None
     argument_hint: str | None = None
-    user_invocable: bool | None = None
-    disable_model_invocation: bool | None = None
+    user_invocable: StrictBool | None = None
+    disable_model_invocation: StrictBool | None = None
     handoffs: tuple[dict[str, Any], ...] | None = None
     target: str | None = None
     agents: tuple[str, ...] | None = None
@@ -61,6 +66,14 @@ class CustomAgent(BaseModel):
     file_stem: str | None = None
     ignored: dict[str, Any] = Field(default_factory=dict)
     warnings: tuple[str, ...] = ()
+    # Why the runtime's agent loader would not load this file; a skipped agent is never given to a session.
+    skipped: str | None = None
+
+    @model_validator(mode="after")
+    def _prompt_given(self) -> CustomAgent:
+        if not self.prompt.strip() and self.skipped is None:
+            raise ValueError("prompt: must not be empty (the Markdown body of the file is the agent's prompt)")
+        return self
 
     @field_validator("tools", "agents", mode="before")
     @classmethod
@@ -108,9 +121,13 @@ class CustomAgent(BaseModel):
         Every problem of the file is reported at once in one ``ValueError`` naming the file.
         """
         file = Path(path)
-        front, body = _split_front_matter(file, file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
+        front, body = _split_front_matter(file, text)
         stem = file.name.removesuffix(".md").removesuffix(".agent")
         data: dict[str, Any] = {"name": stem, "file_stem": stem, "prompt": body.strip(), "source_path": str(file)}
+        skip = _loader_skips(text, front)
+        if skip is not None and not front:
+            return cls(**data, skipped=skip, warnings=(_skip_warning(file, skip),))
         ignored: dict[str, Any] = {}
         warnings: list[str] = []
         for key, value in front.items():
@@ -125,15 +142,23 @@ class CustomAgent(BaseModel):
         if data.get("disable_model_invocation") is True and "infer" not in data:
             data["infer"] = False  # the model may not pick this agent on its own
         data["ignored"], data["warnings"] = ignored, tuple(warnings)
+        problems = [f"{file}: {problem}" for problem in mcp_file_problems(data.get("mcp_servers"))]
         try:
-            return cls.model_validate(data)
+            agent = cls.model_validate(data)
         except ValidationError as error:
-            problems = []
             for item in error.errors():
                 field = ".".join(str(p) for p in item["loc"]) or "front matter"
                 key = next((k for k, v in FRONT_MATTER_KEYS.items() if v == field), field)
                 problems.append(f"{file}: {key}: {str(item['msg']).removeprefix('Value error, ')}")
+        if problems and skip is not None:
+            problems.append(
+                f"{file}: description: required (GitHub's custom agent reference; the runtime's loader skips a file without it)"
+            )
+        if problems:
             raise ValueError("\n".join(problems)) from None
+        if skip is not None:  # nothing else wrong: the runtime would skip it quietly, so it is skipped and said
+            return agent.model_copy(update={"skipped": skip, "warnings": (*agent.warnings, _skip_warning(file, skip))})
+        return agent
 
     def session_config(self) -> dict[str, Any]:
         """The SDK ``CustomAgentConfig`` dict."""
@@ -142,6 +167,9 @@ class CustomAgent(BaseModel):
             value = getattr(self, key)
             if value is not None:
                 config[key] = value
+        if self.disable_model_invocation is True or self.infer is False:
+            # Runtime 1.0.102 reads this, not infer (see runtime.sdk_internals.send_disable_model_invocation).
+            config["disable_model_invocation"] = True
         if self.preferred_model is not None:
             config["model"] = self.preferred_model
         if self.tools is not None:
@@ -152,6 +180,19 @@ class CustomAgent(BaseModel):
                 for name, server in self.mcp_servers.items()
             }
         return config
+
+
+def _skip_warning(file: Path, reason: str) -> str:
+    return f"{file}: not loaded: the Copilot runtime's agent loader skips this file ({reason})"
+
+
+def _loader_skips(text: str, front: dict[str, Any]) -> str | None:
+    """Why the runtime's agent loader skips a file before reading its fields, in its own words."""
+    if not text.startswith("---"):
+        return "it has no YAML front matter: 'missing or malformed YAML frontmatter'"
+    if "description" not in front:
+        return "its front matter has no description: 'description: Required'; add description: <what the agent does>"
+    return None
 
 
 def _split_front_matter(file: Path, text: str) -> tuple[dict[str, Any], str]:

@@ -4,6 +4,13 @@ A malformed entry (``args`` as one string, ``command`` as a list, a bad ``url``,
 used to reach the runtime, which then waited for a server that never answered until
 ``timeout_s``. Every problem is named with its path: ``mcp_servers.git.args: expected a list of
 strings, got '--repository /tmp'``.
+
+The keys are the runtime's own: its MCP server configuration (``McpServerConfigStdio`` and
+``McpServerConfigHttp`` in runtime 1.0.102's ``schemas/api.schema.json``; a runtime test keeps this
+table equal to the installed runtime's), which the SDK hands over unchanged, less the keys its
+loader fills in itself (``source``, ``sourcePath``, ...). ``optional`` is ours, ``working_directory``
+the SDK's name for ``cwd``. An ``.agent.md`` file's ``mcp-servers`` are read by the runtime's
+agent loader, which asks for more (``FILE_REQUIRED``): a file it would skip is refused, saying so.
 """
 
 from __future__ import annotations
@@ -14,9 +21,50 @@ from urllib.parse import urlparse
 
 from copilot_eval.agent.suggest import unknown_key
 
-COMMON_KEYS = ("tools", "type", "timeout", "optional")
-STDIO_KEYS = ("command", "args", "env", "cwd", "working_directory")
-HTTP_KEYS = ("url", "headers")
+RUNTIME_COMMON_KEYS = (
+    "tools",
+    "type",
+    "timeout",
+    "displayName",
+    "safeForTelemetry",
+    "filterMapping",
+    "slowConnectionThresholdMs",
+    "oidc",
+    "auth",
+    "deferTools",
+    "disableToolCache",
+    "disableSecretMasking",
+    "excludeTools",
+    "events",
+    "notifications",
+)
+RUNTIME_STDIO_KEYS = ("command", "args", "env", "cwd")
+RUNTIME_HTTP_KEYS = (
+    "url",
+    "headers",
+    "headersRefreshTtlMs",
+    "oauthClientId",
+    "oauthScopes",
+    "oauthPublicClient",
+    "oauthGrantType",
+)
+"""The runtime's MCP server keys a person may write (runtime 1.0.102)."""
+LOADER_ONLY_KEYS = (
+    "isDefaultServer",
+    "source",
+    "sourcePlugin",
+    "sourcePluginVersion",
+    "sourcePluginSpec",
+    "sourcePath",
+    "configWarnings",
+)
+"""Keys of the runtime's schema that its own loader fills in; not for agent files."""
+COMMON_KEYS = (*RUNTIME_COMMON_KEYS, "optional")
+STDIO_KEYS = (*RUNTIME_STDIO_KEYS, "working_directory")
+HTTP_KEYS = RUNTIME_HTTP_KEYS
+FILE_REQUIRED = {"stdio": ("args", "tools"), "http": ("type", "tools")}
+"""What the runtime's agent loader requires of an ``.agent.md`` file's MCP server (runtime 1.0.102
+skips the file otherwise, reporting ``mcp-servers.NAME.tools: Required``)."""
 
 
 def _shown(value: Any) -> str:
@@ -63,13 +111,50 @@ def _field_problems(config: Mapping[str, Any]) -> list[tuple[str, str]]:
     timeout = config.get("timeout")
     if "timeout" in config and (isinstance(timeout, bool) or not isinstance(timeout, int) or timeout <= 0):
         problems.append(("timeout", f"expected a positive number of milliseconds, got {_shown(timeout)}"))
-    if "optional" in config and not isinstance(config["optional"], bool):
-        problems.append(("optional", f"expected true or false, got {_shown(config['optional'])}"))
+    for key in ("optional", "disableToolCache", "disableSecretMasking", "oauthPublicClient"):
+        if key in config and not isinstance(config[key], bool):
+            problems.append((key, f"expected true or false, got {_shown(config[key])}"))
+    for key in ("auth", "oidc"):
+        value = config.get(key)
+        port = value.get("redirectPort") if isinstance(value, Mapping) else None
+        if key in config and not (isinstance(value, bool) or (isinstance(value, Mapping) and _port(port))):
+            problems.append((key, f"expected true, false or {{redirectPort: PORT}}, got {_shown(value)}"))
+    for key in ("excludeTools", "oauthScopes", "events", "notifications"):
+        if key in config and not _string_list(config[key]):
+            problems.append((key, f"expected a list of strings, got {_shown(config[key])}"))
+    if "deferTools" in config and config["deferTools"] not in ("auto", "never"):
+        problems.append(("deferTools", f"expected auto or never, got {_shown(config['deferTools'])}"))
     known = COMMON_KEYS + (HTTP_KEYS if "url" in config and "command" not in config else STDIO_KEYS)
     for key in config:
         if key not in known:
             problems.append((str(key), unknown_key(str(key), known)))
     return problems
+
+
+def _port(value: Any) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool) and 0 < value < 65536)
+
+
+def _loader_problems(config: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """What the runtime's agent loader would skip an ``.agent.md`` file for, in this server entry."""
+    kind = "stdio" if "command" in config else "http"
+    return [
+        (key, "required in an .agent.md file: the Copilot runtime's agent loader skips the file without it")
+        for key in FILE_REQUIRED[kind]
+        if key not in config
+    ]
+
+
+def mcp_file_problems(servers: Any, *, where: str = "mcp-servers") -> list[str]:
+    """What the runtime's agent loader requires of an ``.agent.md`` file's servers and finds missing."""
+    if not isinstance(servers, Mapping):
+        return []
+    return [
+        f"{where}.{name}.{field}: {problem}"
+        for name, config in servers.items()
+        if isinstance(config, Mapping)
+        for field, problem in _loader_problems(config)
+    ]
 
 
 def mcp_server_problems(servers: Any, *, where: str = "mcp_servers") -> list[str]:

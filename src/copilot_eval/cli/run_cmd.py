@@ -231,10 +231,10 @@ def run(
         if len(agent_paths) > 1:
             raise _bad_input("--record/--replay take one --agent (cassettes are per case of one agent)")
         # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.agent.config import CopilotEval
         from copilot_eval.models.replay.wrap import with_test_set_cassettes
+        from copilot_eval.runs.target import runtime_agent
 
-        if not isinstance(agent, CopilotEval):
+        if runtime_agent(agent) is None:
             raise _bad_input(
                 f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
                 "the model calls of a Copilot runtime agent (a target's raw activities are kept in "

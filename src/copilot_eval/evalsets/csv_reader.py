@@ -2,7 +2,8 @@
 
 Python's ``csv`` module does the parsing; this module adds what it does not say on its own: which
 line a broken record starts on, bytes that are not UTF-8, a header that matches no template, and
-rows of the wrong width. The comment block that today's downloadable templates carry before the
+rows of the wrong width; and the files people give it that are not comma-separated text at all:
+an Excel workbook, or the CSV Excel saves with ``;`` where the list separator is ``;``. The comment block that today's downloadable templates carry before the
 header (each line one quoted field starting with ``#``) is kept as the set's preamble, and line
 numbers stay the file's own. ``strict=True`` matters: without it an unclosed quote silently swallows
 the rest of the file into one field.
@@ -13,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from copilot_eval.evalsets.csv_templates import (
     TEMPLATES,
     CsvTemplate,
     describe_header_problem,
+    folded_column,
     template_for_header,
 )
 from copilot_eval.evalsets.errors import EvalSetReadError
@@ -31,6 +34,10 @@ from copilot_eval.evalsets.rule_sets import RuleSet
 from copilot_eval.evalsets.validation import validate_eval_test_set
 
 _UTF8_BOM = b"\xef\xbb\xbf"
+SAVE_AS_CSV = 'save it as "CSV UTF-8 (comma delimited) (*.csv)"'
+_ZIP = b"PK\x03\x04"
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Excel 97-2003 .xls (and other Office files)
+_OTHER_SEPARATORS = {";": "';'", "\t": "tabs"}
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 # Enough to locate an encoding problem; a file in the wrong encoding would otherwise flood the list.
 _MAX_ENCODING_REPORTS = 10
@@ -84,6 +91,40 @@ def _encoding_problems(data: bytes) -> list[str]:
     return problems
 
 
+def _not_text(data: bytes) -> str | None:
+    """What a file is when it is a spreadsheet or an archive rather than CSV text, said so."""
+    if data.startswith(_OLE):
+        return f"this is an Excel 97-2003 workbook (.xls), not a CSV file: open it in Excel and {SAVE_AS_CSV}"
+    if not data.startswith(_ZIP):
+        return None
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            names = set(archive.namelist())
+    except zipfile.BadZipFile:
+        names = set()
+    if "xl/workbook.xml" in names:
+        return f"this is an Excel workbook (.xlsx), not a CSV file: open it in Excel and {SAVE_AS_CSV}"
+    if "content.xml" in names:
+        return "this is a spreadsheet (.ods), not a CSV file: save it as CSV, UTF-8, with ',' between fields"
+    return "this is a ZIP archive, not a CSV file: give the test set's .csv file itself"
+
+
+def _separator_problem(header: list[str]) -> str | None:
+    """The header read as one field holding another separator: the file is not comma-separated."""
+    if len(header) != 1:
+        return None
+    for separator, named in _OTHER_SEPARATORS.items():
+        if len(header[0].split(separator)) > 1:
+            if separator == ";":
+                return (
+                    "the fields are separated by ';', as Excel saves CSV where the list separator is ';' "
+                    f"(many European locales); the importer needs commas: in Excel, {SAVE_AS_CSV}, or set "
+                    "the list separator to ',' before saving"
+                )
+            return f"the fields are separated by {named}, not commas; {SAVE_AS_CSV}"
+    return None
+
+
 def _row_to_case(row: list[str], line: int, template: CsvTemplate, ordinal: int, parse: CsvParse) -> None:
     if template.number_column is None:
         number = ordinal  # single-response rows carry no number: file order is the number
@@ -118,6 +159,10 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
         data = data[len(_UTF8_BOM) :]
     if not data.strip():
         parse.problems.append("file is empty; expected a header line and at least one row")
+        return parse
+    not_text = _not_text(data)
+    if not_text is not None:
+        parse.problems.append(not_text)
         return parse
     parse.problems.extend(_encoding_problems(data))
     text = data.decode("utf-8", errors="replace")
@@ -162,6 +207,10 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
             parse.preamble.append(_comment_text(row))
             continue
         if header is None:
+            separated = _separator_problem(row)
+            if separated is not None:
+                parse.problems.append(f"line {start}: {separated}")
+                return parse  # every row would repeat it
             header = row
             parse.template = template_for_header(row)
             if parse.template is None and (columns := method_rows_header(row)) is not None:
@@ -190,7 +239,8 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
 
 
 def looks_like_test_set(path: Path | str) -> bool:
-    """Whether the first record after any comment block is a test-set header (exact, or reordered).
+    """Whether the first record after any comment block is a test-set header (case and spacing aside,
+    reordered, or separated by ';' as Excel saves it in many locales).
 
     Meant for tools that must tell a test set from any other CSV (the pytest collector): a
     reordered header is still a test set, one with a problem that ``check_csv`` will report.
@@ -205,9 +255,14 @@ def looks_like_test_set(path: Path | str) -> bool:
         return False
     if header is None:
         return False
+    if len(header) == 1 and ";" in header[0]:
+        header = header[0].split(";")  # Excel's ';' CSV: a test set, whose separator check_csv will name
     if method_rows_header(header) is not None:
         return True
-    return any(sorted(header) == sorted(template.header) for template in TEMPLATES.values() if not template.by_name)
+    folded = sorted(folded_column(column) for column in header)
+    return any(
+        folded == sorted(folded_column(c) for c in template.header) for template in TEMPLATES.values() if not template.by_name
+    )
 
 
 def _build_set(path: Path, parse: CsvParse, name: str | None, data_type: EvalDataType | str | None) -> EvalTestSet:

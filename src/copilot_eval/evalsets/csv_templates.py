@@ -1,8 +1,9 @@
 """The CSV templates the Copilot Studio importer has accepted, as data.
 
-The importer is positional and picks nothing by name, so a template is just an exact header plus
-what each column means. Reading chooses a template by matching the header; writing takes one by
-name.
+The importer is positional and picks nothing by name, so a template is just a header plus what
+each column means. Reading chooses a template by matching the header, ignoring case and spacing
+(people retype headers: a community set's ``Question,Expected response`` is the single-response
+template); writing takes one by name and writes its header exactly.
 """
 
 from __future__ import annotations
@@ -91,23 +92,48 @@ def template_named(name: str) -> CsvTemplate:
         raise ValueError(f"unknown CSV template {name!r}; known templates: {known}") from None
 
 
+def folded_column(name: str) -> str:
+    """A column name as it is compared: case, spaces, underscores and hyphens ignored."""
+    return "".join(ch for ch in name.casefold() if not ch.isspace() and ch not in "_-")
+
+
+def _folded(columns: tuple[str, ...] | list[str]) -> list[str]:
+    return [folded_column(column) for column in columns]
+
+
 def template_for_header(header: list[str]) -> CsvTemplate | None:
-    """Return the template whose header is exactly ``header``, or None."""
-    for template in TEMPLATES.values():
-        if not template.by_name and tuple(header) == template.header:
+    """Return the template whose header is ``header`` (case and spacing aside), or None."""
+    # The per-row dialect is found by its columns' names (method_rows), not here.
+    positional = [t for t in TEMPLATES.values() if not t.by_name]
+    for template in positional:
+        if tuple(header) == template.header:
             return template
-    return None
+    folded = _folded(header)
+    return next((t for t in positional if folded == _folded(t.header)), None)
 
 
 def describe_header_problem(header: list[str]) -> str:
-    """Explain why ``header`` matches no template, spotting the reordered-columns case."""
+    """Explain why ``header`` matches no template: reordered columns, a missing column, or neither."""
     shown = ",".join(header)
+    folded = _folded(header)
     for template in TEMPLATES.values():
-        if not template.by_name and sorted(header) == sorted(template.header):
+        if not template.by_name and sorted(folded) == sorted(_folded(template.header)):
             return (
                 f"header {shown!r} has the {template.name} template's columns in the wrong order; "
                 f"the importer is positional and needs {','.join(template.header)!r}"
             )
+    short = [
+        (template, [c for c in template.header if folded_column(c) not in folded])
+        for template in TEMPLATES.values()
+        if not template.by_name and folded and set(folded) < set(_folded(template.header))
+    ]
+    if short:
+        template, missing = min(short, key=lambda pair: len(pair[1]))
+        names = " and ".join(repr(c) for c in missing)
+        return (
+            f"header {shown!r} lacks the {template.name} template's {names} column"
+            f"{'s' if len(missing) > 1 else ''}; add the column (the template is {','.join(template.header)!r})"
+        )
     expected = "; ".join(f"{t.name}: {','.join(t.header)!r}" for t in TEMPLATES.values())
     return f"header {shown!r} matches no known template (expected one of {expected})"
 
@@ -120,6 +146,7 @@ __all__ = [
     "TEMPLATES",
     "CsvTemplate",
     "describe_header_problem",
+    "folded_column",
     "template_for_header",
     "template_named",
 ]

@@ -18,12 +18,15 @@ from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.evidence.protocol import CitedSource
 from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
 from copilot_eval.evidence.trajectory.alignment import MatchMode
+from copilot_eval.evidence.trajectory.calls import ObservedCall
 from copilot_eval.evidence.trajectory.check import check_trajectory
+from copilot_eval.evidence.trajectory.from_result import observed_calls
 from copilot_eval.evidence.trajectory.steps import StepLike
 from copilot_eval.evidence.trajectory.verdict import Metric, TrajectoryMatch
 from copilot_eval.evidence.turn import Turn
@@ -132,6 +135,11 @@ class CopilotResult(BaseModel):
                 answers[-1] = turn.content
         return answers
 
+    @property
+    def citations(self) -> list[CitedSource]:
+        """Always empty: the runtime's answers carry no citations (what a tool returned is in its call)."""
+        return []
+
     # -- permissions -----------------------------------------------------------------------
     @property
     def permission_requested(self) -> bool:
@@ -213,6 +221,10 @@ class CopilotResult(BaseModel):
             metric=metric,
             subagent_calls=subagent_calls,
         )
+
+    def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall]:
+        """The session's calls as one trajectory (of user turn ``turn`` when given), subagents as steps."""
+        return observed_calls(self, turn=turn, subagent_calls=subagent_calls)
 
     # -- evidence --------------------------------------------------------------------------
     @property

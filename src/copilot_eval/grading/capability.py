@@ -1,7 +1,10 @@
 """Capability use: the expected tools, skills and subagents were invoked and completed.
 
-Read from the recorded evidence only; no model call. A call that started but has no recorded
-outcome is not "completed": execution is not correctness, and unknown is not success.
+Read from the recorded steps only (``PlayedEvidence.observed_steps``), no model call: the Copilot
+runtime's tool calls and the subagents the agent started (with their own calls), or the actions a
+Copilot Studio agent's plan reports. A call that started but has no recorded outcome is not
+"completed": execution is not correctness, and unknown is not success. Steps a target does not
+show make the grade an ``error``: invisible is not absent.
 """
 
 from __future__ import annotations
@@ -9,25 +12,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from copilot_eval.evalsets import CaseStatus, EvalTestCase
-from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.evidence.trajectory import ObservedCall
 from copilot_eval.grading.protocol import CaseEvidence, Grade, passed_if
 
 SKILL_TOOL = "skill"  # the runtime loads a skill through this built-in tool: {"skill": name}
+TOOL_KINDS = ("tool", "action")  # a Copilot Studio plan's actions are its tools
 
 
-def _tool_completed(result: CopilotResult, name: str) -> bool:
-    return any(call.success is True for call in result.tool_calls_for(name))
-
-
-def _skill_completed(result: CopilotResult, name: str) -> bool:
+def _tool_completed(steps: Sequence[ObservedCall], name: str) -> bool:
     return any(
-        call.success is True and (call.arguments or {}).get("skill") == name
-        for call in result.tool_calls_for(SKILL_TOOL)
+        step.succeeded is True and ((step.kind in TOOL_KINDS and step.name == name) or step.via_tool == name)
+        for step in steps
     )
 
 
-def _subagent_completed(result: CopilotResult, name: str) -> bool:
-    return any(inv.name == name and inv.status == "completed" for inv in result.subagent_invocations)
+def _skill_completed(steps: Sequence[ObservedCall], name: str) -> bool:
+    return any(
+        step.succeeded is True
+        and step.kind == "tool"
+        and step.name == SKILL_TOOL
+        and (step.arguments or {}).get("skill") == name
+        for step in steps
+    )
+
+
+def _subagent_completed(steps: Sequence[ObservedCall], name: str) -> bool:
+    return any(step.succeeded is True and step.kind == "subagent" and step.name == name for step in steps)
 
 
 class CapabilityUse:
@@ -47,21 +57,16 @@ class CapabilityUse:
         self.tools, self.skills, self.subagents = tuple(tools), tuple(skills), tuple(subagents)
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
-        """Check the session evidence for each expected invocation."""
-        result = evidence.result
-        if not hasattr(result, "tool_calls_for"):  # a Copilot Studio target does not show its tool calls
-            return Grade(
-                self.name,
-                CaseStatus.ERROR,
-                "tool, skill and subagent calls are not visible for this "
-                "target (Copilot Studio over Direct Line / the Agents SDK): capability use cannot be graded",
-            )
-        if not result.turns:
-            return Grade(self.name, CaseStatus.ERROR, f"no session evidence: {result.error or 'empty result'}")
+        """Check the conversation's steps for each expected invocation."""
+        steps = evidence.result.observed_steps()
+        if isinstance(steps, str):  # the target does not show its steps
+            return Grade(self.name, CaseStatus.ERROR, f"capability use cannot be graded: {steps}")
+        if not steps and evidence.answer is None:
+            return Grade(self.name, CaseStatus.ERROR, f"no session evidence: {evidence.runtime_error}")
         checks = (
-            [(f"tool {n}", _tool_completed(result, n)) for n in self.tools]
-            + [(f"skill {n}", _skill_completed(result, n)) for n in self.skills]
-            + [(f"subagent {n}", _subagent_completed(result, n)) for n in self.subagents]
+            [(f"tool {n}", _tool_completed(steps, n)) for n in self.tools]
+            + [(f"skill {n}", _skill_completed(steps, n)) for n in self.skills]
+            + [(f"subagent {n}", _subagent_completed(steps, n)) for n in self.subagents]
         )
         missing = [label for label, done in checks if not done]
         found = [label for label, done in checks if done]

@@ -1,42 +1,122 @@
-"""The one grading step of a case, and stacked graders combined into one case status.
+"""The one rule for a case's status, whoever played and graded the case, and the grading step of our runs.
 
-``grade_case`` is the only place a case's status is decided, for every way a case is graded (a
-run, a pytest test-set item, a regrade). A case whose session produced no answer for it
-(``CaseEvidence.runtime_error``) is an ``error`` before any grader runs: the platform failed,
-which says nothing about the agent, and a judge is not paid to look at nothing. Otherwise every
-grader grades (one that raises gives an ``error`` grade) and ``combine_grades`` decides: a
-definite fail by any grader fails the case (it cannot pass whatever the others say); otherwise
-any error makes it an error (not fully graded: neither a pass nor the agent's failure);
-otherwise any unknown leaves it unknown. Nothing changes the status afterwards.
+``case_status`` decides the status of every case: one of our runs (through ``grade_case``, for a
+run, a pytest test-set item and a regrade), a row of the Evaluate tab's results export and a test
+case of the evaluation API (``platform_runs``). Each source only records facts (``CaseFacts``):
+why no answer came, whether the case is still unfinished, the answer, the verdicts. The first
+row of ``CASE_STATUS_RULES`` that holds decides, and nothing changes the status afterwards:
+
+| row | when                                                  | status  |
+|-----|-------------------------------------------------------|---------|
+| 1   | the session or the platform failed where the answer belongs (no answer, an error code in its place, the evaluator got none) | error |
+| 2   | the case has no outcome yet (still being evaluated)   | unknown |
+| 3   | the answer is empty or blank                          | error   |
+| 4   | no grader gave a verdict                              | unknown |
+| 5   | a grader failed it                                    | fail    |
+| 6   | a grader could not grade it                           | error   |
+| 7   | a grader could not tell                               | unknown |
+| 8   | otherwise: every grader passed it                     | pass    |
+
+Rows 1-3 hold before any grader runs (``PRE_GRADING_RULES``): a judge is not paid to look at
+nothing, and a platform failure says nothing about the agent. A definite fail outweighs an error
+(the agent got it wrong whatever else broke); an error is never a pass and never the agent's fault.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from copilot_eval.evalsets import CaseStatus, EvalTestCase
 from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
 
-#: Which status wins when several are combined, strongest first; PASS only when none of these is present.
+#: Which status wins when verdicts are combined, strongest first; PASS only when none of these is present.
 STATUS_PRECEDENCE: tuple[CaseStatus, ...] = (CaseStatus.FAIL, CaseStatus.ERROR, CaseStatus.UNKNOWN)
+#: What an empty answer is called (the same words as a grader that finds nothing to grade).
+EMPTY_ANSWER = "the agent's answer is empty"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One grader's (or platform method's) verdict on a case: who gave it, what it says, and why."""
+
+    method: str
+    status: CaseStatus
+    reason: str | None = None
+
+
+@dataclass(frozen=True)
+class CaseFacts:
+    """What was recorded about one case, from any source; ``case_status`` decides from these alone.
+
+    ``failure``: why no answer came (the session or the platform failed). ``unfinished``: why the
+    case has no outcome yet. ``answer``: the text where the agent's answer belongs, ``None`` when
+    the source does not hold it. ``ungraded``: how the source says that no grader gave a verdict.
+    """
+
+    failure: str | None = None
+    unfinished: str | None = None
+    answer: str | None = None
+    verdicts: Sequence[Verdict] = ()
+    ungraded: str = "no grader ran"
+
+
+def _any(status: CaseStatus) -> Callable[[CaseFacts], str | None]:
+    def deciding(facts: CaseFacts) -> str | None:
+        named = [v for v in facts.verdicts if v.status is status]
+        return "; ".join(f"{v.method}: {v.reason or 'no reason given'}" for v in named) if named else None
+
+    return deciding
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the rule: its status, and the reason it gives when it holds for a case (``None`` when not)."""
+
+    when: str
+    status: CaseStatus
+    reason: Callable[[CaseFacts], str | None] = field(repr=False)
+
+
+#: The rows that hold whatever the graders would say: decided before any grader runs.
+PRE_GRADING_RULES: tuple[Rule, ...] = (
+    Rule("the session or the platform failed where the answer belongs", CaseStatus.ERROR, lambda f: f.failure),
+    Rule("the case has no outcome yet", CaseStatus.UNKNOWN, lambda f: f.unfinished),
+    Rule(
+        "the answer is empty",
+        CaseStatus.ERROR,
+        lambda f: EMPTY_ANSWER if f.answer is not None and not f.answer.strip() else None,
+    ),
+)
+#: The whole rule, first row that holds wins; when none holds the case passed.
+CASE_STATUS_RULES: tuple[Rule, ...] = (
+    *PRE_GRADING_RULES,
+    Rule("no grader gave a verdict", CaseStatus.UNKNOWN, lambda f: None if f.verdicts else f.ungraded),
+    *(Rule(f"a verdict is {status.value}", status, _any(status)) for status in STATUS_PRECEDENCE),
+)
+
+
+def _first(rules: Sequence[Rule], facts: CaseFacts) -> tuple[CaseStatus, str] | None:
+    for rule in rules:
+        if (reason := rule.reason(facts)) is not None:
+            return rule.status, reason
+    return None
+
+
+def case_status(facts: CaseFacts) -> tuple[CaseStatus, str | None]:
+    """The status of a case and, unless it passed, why: the first row of ``CASE_STATUS_RULES`` that holds."""
+    return _first(CASE_STATUS_RULES, facts) or (CaseStatus.PASS, None)
 
 
 def combined_status(statuses: Iterable[CaseStatus]) -> CaseStatus:
-    """The one status of several (grades of a case, or the cases of a conversation): the same precedence everywhere."""
+    """The one status of several (the cases of a conversation): the verdicts' precedence of the rule."""
     present = set(statuses)
     return next((status for status in STATUS_PRECEDENCE if status in present), CaseStatus.PASS)
 
 
 def combine_grades(grades: Sequence[Grade]) -> tuple[CaseStatus, str | None]:
-    """The case status and, unless it passed, the reason of the first grade that decided it."""
-    if not grades:
-        return CaseStatus.UNKNOWN, "no grader ran"
-    for status in STATUS_PRECEDENCE:
-        deciding = [grade for grade in grades if grade.status is status]
-        if deciding:
-            return status, "; ".join(f"{g.method}: {g.reason}" for g in deciding)
-    return CaseStatus.PASS, None
+    """The case status of ``grades`` alone and, unless it passed, the reasons of the grades that decided it."""
+    return case_status(CaseFacts(verdicts=[Verdict(g.method, g.status, g.reason) for g in grades]))
 
 
 @dataclass(frozen=True)
@@ -67,12 +147,28 @@ def graders_for(case: EvalTestCase, graders: Sequence[Grader]) -> list[Grader]:
 
 
 async def grade_case(case: EvalTestCase, evidence: CaseEvidence, graders: Sequence[Grader]) -> CaseVerdict:
-    """Grade one case: ``error`` without running a grader when the session gave no answer, else the graders' combined verdict."""
-    if (problem := evidence.runtime_error) is not None:
-        return CaseVerdict(CaseStatus.ERROR, problem)
+    """Grade one case of our own runs: the rule's first rows without a grader, else the graders' verdicts."""
+    facts = CaseFacts(failure=evidence.runtime_error, answer=evidence.answer)
+    if (early := _first(PRE_GRADING_RULES, facts)) is not None:
+        return CaseVerdict(*early)
     grades = [await _grade_one(grader, case, evidence) for grader in graders_for(case, graders)]
-    status, reason = combine_grades(grades)
+    verdicts = [Verdict(g.method, g.status, g.reason) for g in grades]
+    status, reason = case_status(CaseFacts(failure=facts.failure, answer=facts.answer, verdicts=verdicts))
     return CaseVerdict(status, reason, grades)
 
 
-__all__ = ["STATUS_PRECEDENCE", "CaseVerdict", "combine_grades", "combined_status", "grade_case", "graders_for"]
+__all__ = [
+    "CASE_STATUS_RULES",
+    "EMPTY_ANSWER",
+    "PRE_GRADING_RULES",
+    "STATUS_PRECEDENCE",
+    "CaseFacts",
+    "CaseVerdict",
+    "Rule",
+    "Verdict",
+    "case_status",
+    "combine_grades",
+    "combined_status",
+    "grade_case",
+    "graders_for",
+]

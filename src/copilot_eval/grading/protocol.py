@@ -12,19 +12,20 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet, GradeRecord, JudgeTally
-from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.evidence.protocol import PlayedEvidence
 
 
 @dataclass(frozen=True)
 class CaseEvidence:
     """What the agent did for one case: its answer to this case's question and the session evidence.
 
-    In a Conversation set several cases share one session (``result``); ``answer`` is the reply
-    to this case's own question, ``None`` when there was none.
+    In a Conversation set several cases share one session (``result``, of whichever target played
+    it: graders read it through ``PlayedEvidence``); ``answer`` is the reply to this case's own
+    question, ``None`` when there was none.
     """
 
     answer: str | None
-    result: CopilotResult
+    result: PlayedEvidence
     turn_index: int = 0
     evidence_path: str | None = None
     # The case's 1-based turn among the rows sharing its conversationNumber (what names it in a run):

@@ -1,9 +1,10 @@
 """The trajectory grader: did the agent take the expected steps in this case's turn.
 
 Each case is one turn of a conversation; its steps are matched against the calls of that turn
-only. Runtime agents show their tool calls and subagents; Copilot Studio agents show the steps
-their orchestration reports in the activities (topics, actions, knowledge searches), where the
-platform sends them. Where it sends none the grade is ``error``: invisible is not absent.
+only, read through the evidence protocol (``PlayedEvidence.observed_steps``): runtime agents show
+their tool calls and subagents; Copilot Studio agents show the steps their orchestration reports
+in the activities (topics, actions, knowledge searches), where the platform sends them. Where the
+evidence says its steps are not visible the grade is ``error``: invisible is not absent.
 
 A match that failed only because some call's outcome was never recorded is ``unknown``, not
 ``fail``: unknown is not success, and not the agent's failure either.
@@ -18,48 +19,8 @@ from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet, turn_numbers
 from copilot_eval.evidence.trajectory import ObservedCall, TrajectoryMatch, match_trajectory
-from copilot_eval.evidence.trajectory.calls import renumbered
-from copilot_eval.evidence.trajectory.from_result import observed_calls
 from copilot_eval.grading.protocol import CaseEvidence, Grade
 from copilot_eval.grading.trajectory_file import TrajectoryExpectation, TrajectoryFile, read_trajectory_file
-
-NOT_VISIBLE = (
-    "the agent's steps are not visible for this target: the platform reported no orchestration steps "
-    "(plan steps, topics, knowledge searches) in this conversation's activities"
-)
-
-
-def _studio_calls(result: Any, turn: int) -> list[ObservedCall] | str:
-    """A Copilot Studio conversation's reported steps for one turn, or why they cannot be seen."""
-    turns = list(getattr(result, "turns", []))
-    if not any(getattr(t, "steps_reported", False) for t in turns):
-        kind = getattr(result, "target_type", None)
-        return NOT_VISIBLE + (f" (target type {kind})" if kind else "")
-    if turn > len(turns):
-        return f"turn {turn} was not played (the conversation has {len(turns)})"
-    calls = [
-        ObservedCall(
-            position=0,
-            name=step.name,
-            kind=step.kind,
-            arguments=step.arguments,
-            succeeded=step.succeeded,
-            error=step.error,
-            turn=turn,
-            call_id=step.step_id,
-        )
-        for step in turns[turn - 1].plan_steps
-    ]
-    return renumbered(calls)
-
-
-def case_calls(result: Any, turn: int, *, subagent_calls: bool = True) -> list[ObservedCall] | str:
-    """The calls of user turn ``turn`` (1-based) in any target's evidence, or why they are not visible."""
-    if hasattr(result, "all_tool_calls"):  # a Copilot runtime session
-        return observed_calls(result, turn=turn, subagent_calls=subagent_calls)
-    if hasattr(result, "turns") and getattr(result, "kind", None) == "copilot-studio-target":
-        return _studio_calls(result, turn)
-    return f"no recorded steps in this evidence ({type(result).__name__})"
 
 
 def _as_if_known(calls: Sequence[ObservedCall]) -> list[ObservedCall]:
@@ -107,7 +68,7 @@ class TrajectoryGrader:
                 f"no expected steps for conversation {case.conversation_number} turn {turn} in {self.expectations.path}"
             )
             return Grade(self.name, CaseStatus.ERROR, why)
-        calls = case_calls(evidence.result, prompt, subagent_calls=expectation.subagent_calls)
+        calls = evidence.result.observed_steps(turn=prompt, subagent_calls=expectation.subagent_calls)
         if isinstance(calls, str):
             return Grade(self.name, CaseStatus.ERROR, calls)
         match = match_trajectory(expectation.steps, calls, **expectation.options())
@@ -137,4 +98,4 @@ def trajectory_details(match: TrajectoryMatch) -> dict[str, Any]:
     }
 
 
-__all__ = ["NOT_VISIBLE", "TrajectoryGrader", "case_calls", "trajectory_details"]
+__all__ = ["TrajectoryGrader", "trajectory_details"]

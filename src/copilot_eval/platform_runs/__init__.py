@@ -13,7 +13,7 @@ from copilot_eval.platform_runs.export import run_from_export
 from copilot_eval.platform_runs.export_join import ExportJoin, ExportJoinError, join_export
 from copilot_eval.platform_runs.record import platform_run
 from copilot_eval.platform_runs.standing import confirm_with_folders
-from copilot_eval.platform_runs.studio import case_status, metric_grade, run_from_studio
+from copilot_eval.platform_runs.studio import case_facts, metric_grade, run_from_studio
 from copilot_eval.platform_runs.studio_flow import (
     StudioInputError,
     StudioOptions,
@@ -29,7 +29,7 @@ __all__ = [
     "StudioInputError",
     "StudioOptions",
     "StudioOutcome",
-    "case_status",
+    "case_facts",
     "confirm_with_folders",
     "join_export",
     "metric_grade",

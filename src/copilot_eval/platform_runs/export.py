@@ -1,8 +1,9 @@
 """An EvalRun from the Evaluate tab's results export, judged by the same rules as our own runs.
 
-Each row becomes a case result: its status is the methods' verdicts combined with the one
-precedence of ``grading.combine``, except that an answer holding a platform error code, or no
-answer at all, makes the case ``error`` (the platform failed; not the agent). The run is
+Each row becomes a case result whose status the one rule of ``grading.combine.case_status``
+decides from the row's facts: an answer holding a platform error code is the platform's failure,
+a blank answer cannot be graded (both ``error``, never the agent's fault), a row without a verdict
+is not graded (``unknown``), else the methods' verdicts decide (a fail wins). The run is
 SOURCE-INSPECTED: read from a file, not measured by this tool. Limitation detection is the one
 our own runs get, so an all-fallback export says that its 0 % measures the platform.
 """
@@ -23,7 +24,7 @@ from copilot_eval.evalsets import (
     ExportedResult,
     read_results_export,
 )
-from copilot_eval.grading.combine import combined_status
+from copilot_eval.grading.combine import CaseFacts, Verdict, case_status
 from copilot_eval.platform_runs.record import platform_run
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS
 from copilot_eval.runs.platform_errors import platform_error_code
@@ -31,35 +32,22 @@ from copilot_eval.runs.platform_errors import platform_error_code
 
 def _case_result(number: int, row: ExportedResult) -> EvalCaseResult:
     code = platform_error_code(row.actual_response)
-    grades = row.grades
-    reason: str | None
-    answer: str | None
-    if code is not None:
-        status, reason, answer = CaseStatus.ERROR, f"platform error code {code}: {row.actual_response.strip()}", None
-    elif not row.actual_response.strip():
-        status, reason, answer = CaseStatus.ERROR, "the export holds no answer for this question", None
-    elif not grades:
-        status, reason, answer = (
-            CaseStatus.UNKNOWN,
-            "the export holds no verdict for this question",
-            row.actual_response,
-        )
-    else:
-        status = combined_status(grade.status for grade in grades)
-        deciding = [g for g in grades if g.status is status]
-        reason = (
-            None
-            if status is CaseStatus.PASS
-            else "; ".join(f"{g.method}: {g.explanation or 'no explanation'}" for g in deciding)
-        )
-        answer = row.actual_response
+    facts = CaseFacts(
+        failure=f"platform error code {code}: {row.actual_response.strip()}" if code is not None else None,
+        answer=row.actual_response,
+        verdicts=[Verdict(g.method, g.status, g.explanation) for g in row.grades],
+        ungraded="the export holds no verdict for this question",
+    )
+    status, reason = case_status(facts)
+    # An error code or a blank cell is not the agent's answer.
+    answer = row.actual_response if code is None and row.actual_response.strip() else None
     return EvalCaseResult(
         conversation_number=number,
         passed=status is CaseStatus.PASS,
         actual_response=answer,
         failure_reason=reason,
         status=status,
-        grades=grades,
+        grades=row.grades,
     )
 
 

@@ -2,14 +2,15 @@
 
 Each metric becomes one GradeRecord (status, the AI's reason as ``explanation``, the platform's
 ``error_reason``, its ``data``). A metric with an error reason is an ``error`` whatever its status
-says. A case's status is decided here, once:
-- a case in state Error or Cancelled, or with no metric results, is ``error``, never a failure;
-- a case still Running when the run was read is ``unknown``;
-- a case where any metric says AgentResponseIsNullOrEmpty is ``error``: the evaluator got no
-  answer, so the other metrics judged nothing;
-- otherwise the metrics combine with the one precedence of ``grading.combine`` (a fail wins);
-- and an exported answer holding a platform error code makes a pass or a fail an ``error``, as
-  ``analyze`` does (the platform failed, not the agent).
+says. A case's status is decided by the one rule of ``grading.combine.case_status``, from the
+facts ``case_facts`` records of the platform's case:
+- the platform failed where the answer belongs (``error``, never a failure): the case ended in
+  state Error or Cancelled, a finished case has no metric results, a metric says
+  AgentResponseIsNullOrEmpty (the evaluator got no answer, so the other metrics judged nothing),
+  or the joined export's answer is a platform error code;
+- a case still Running when the run was read has no outcome yet (``unknown``);
+- a blank joined answer cannot be graded (``error``), as in ``analyze`` and our own runs;
+- otherwise the metrics' verdicts decide (a fail wins).
 The API returns ids only; text joined from an Evaluate-tab export (``export_join``) fills the
 questions, references and answers.
 """
@@ -30,7 +31,7 @@ from copilot_eval.evalsets import (
     GradeRecord,
     PlatformRunRecord,
 )
-from copilot_eval.grading.combine import combined_status
+from copilot_eval.grading.combine import CaseFacts, Verdict, case_status
 from copilot_eval.platform_runs.record import Signal, platform_run
 from copilot_eval.runs.platform_errors import platform_error_code
 from copilot_eval.studio_eval.shapes import StudioCaseResult, StudioMetricResult, StudioRun
@@ -62,51 +63,47 @@ def metric_grade(metric: StudioMetricResult) -> GradeRecord:
     )
 
 
+def _said(grade: GradeRecord) -> str | None:
+    # A metric's own error names what broke; the AI's reason, when it gave one too, follows it.
+    if grade.error_reason and grade.explanation:
+        return f"{grade.error_reason} ({grade.explanation})"
+    return grade.error_reason or grade.explanation
+
+
 def _why(grades: Sequence[GradeRecord]) -> str:
-    return "; ".join(f"{g.method}: {g.explanation or g.error_reason or 'no reason given'}" for g in grades)
+    return "; ".join(f"{g.method}: {_said(g) or 'no reason given'}" for g in grades)
 
 
-def case_status(
-    case: StudioCaseResult, grades: Sequence[GradeRecord], answer: str | None = None
-) -> tuple[CaseStatus, str | None]:
-    """The one decision of a case's status from the platform's case state, metric grades and exported answer."""
-    status, reason = _platform_status(case, grades)
+def case_facts(case: StudioCaseResult, grades: Sequence[GradeRecord], answer: str | None = None) -> CaseFacts:
+    """What the platform recorded of a test case, as the facts the one case-status rule decides from."""
+    failures = []
     code = platform_error_code(answer)
-    if code is None:
-        return status, reason
-    # The text where the answer belongs is the platform's error: the platform failed, not the agent.
-    why = f"platform error code {code} in the exported answer: {(answer or '').strip()}"
-    return (CaseStatus.ERROR if status in (CaseStatus.PASS, CaseStatus.FAIL) else status), (
-        f"{why}; {reason}" if reason else why
-    )
-
-
-def _platform_status(case: StudioCaseResult, grades: Sequence[GradeRecord]) -> tuple[CaseStatus, str | None]:
-    errors = [g for g in grades if g.error_reason]
+    if code is not None:  # the text where the answer belongs is the platform's error: the platform failed
+        failures.append(f"platform error code {code} in the exported answer: {(answer or '').strip()}")
     if case.state == "Error":
-        return CaseStatus.ERROR, "the platform's test case ended in state Error" + (
-            f" ({_why(errors)})" if errors else ""
-        )
-    if case.state == "Cancelled":
-        return CaseStatus.ERROR, "the test case was cancelled before it was evaluated"
-    if case.state == "Running":
-        return CaseStatus.UNKNOWN, "the test case was still running when the run was read"
-    if not grades:
-        return CaseStatus.ERROR, "the platform returned no metric results for this test case"
-    no_answer = [g for g in grades if g.error_reason == NO_ANSWER]
-    if no_answer:
-        return CaseStatus.ERROR, f"the evaluator got no answer from the agent ({NO_ANSWER}); " + _why(grades)
-    status = combined_status(g.status for g in grades)
-    if status is CaseStatus.PASS:
-        return status, None
-    return status, _why([g for g in grades if g.status is status])
+        errors = [g for g in grades if g.error_reason]
+        failures.append("the platform's test case ended in state Error" + (f" ({_why(errors)})" if errors else ""))
+    elif case.state == "Cancelled":
+        failures.append("the test case was cancelled before it was evaluated")
+    elif case.state != "Running" and not grades:
+        # Microsoft's own CI sample counts this as an error too: the evaluation ran and returned nothing.
+        failures.append("the platform returned no metric results for this test case")
+    if any(g.error_reason == NO_ANSWER for g in grades):
+        failures.append(f"the evaluator got no answer from the agent ({NO_ANSWER}); " + _why(grades))
+    return CaseFacts(
+        failure="; ".join(failures) if failures else None,
+        unfinished="the test case was still running when the run was read" if case.state == "Running" else None,
+        answer=None if code is not None else answer,
+        verdicts=[Verdict(g.method, g.status, _said(g)) for g in grades],
+        ungraded="the platform returned no metric results for this test case",
+    )
 
 
 def case_result(number: int, case: StudioCaseResult, row: ExportedResult | None = None) -> EvalCaseResult:
     """One test case as an EvalCaseResult numbered ``number``, with the export's answer when joined."""
     grades = [metric_grade(m) for m in case.metrics]
     answer = row.actual_response if row is not None else None
-    status, reason = case_status(case, grades, answer)
+    status, reason = case_status(case_facts(case, grades, answer))
     if platform_error_code(answer) is not None:
         answer = None  # an error code is not the agent's answer
     return EvalCaseResult(
@@ -221,8 +218,8 @@ def run_from_studio(
 __all__ = [
     "NO_ANSWER",
     "SOURCE",
+    "case_facts",
     "case_result",
-    "case_status",
     "metric_grade",
     "refused_signal",
     "reported_status",

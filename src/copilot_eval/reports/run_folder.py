@@ -147,7 +147,7 @@ def _refuse_newer(path: Path, version: Any) -> None:
         error = EvalSetReadError(path, [f"schemaVersion {version} is newer than this copilot-eval reads"])
         error.args = (
             f"{path} has schemaVersion {version}; this copilot-eval reads up to {RUN_SCHEMA_VERSION}: "
-            "upgrade copilot-eval (pip install -U copilot-eval)",
+            f"upgrade copilot-eval (this is {__version__}; `copilot-eval --version` after the upgrade says which)",
         )
         raise error
 

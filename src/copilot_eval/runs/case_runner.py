@@ -19,7 +19,7 @@ from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import grade_case
 from copilot_eval.grading.protocol import CaseEvidence, Grader
 from copilot_eval.reports.evidence_names import unit_evidence_name
-from copilot_eval.runs.target import PlayedEvidence, is_target
+from copilot_eval.runs.target import PlayedEvidence, as_target
 
 
 @dataclass(frozen=True)
@@ -51,13 +51,8 @@ async def play_unit(unit: Unit, agent: Any, *, pool: Any = None) -> PlayedEviden
 
 
 async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
-    # imported on use: the runtime loads the Copilot SDK (about 0.6 s); a Copilot Studio target never needs it
-    from copilot_eval.runtime.session.runner import run_copilot
-
     try:
-        if is_target(agent):  # a Copilot Studio agent (or any Target) plays the conversation itself
-            return await agent.play(prompts)
-        return await run_copilot(agent, prompts[0] if len(prompts) == 1 else prompts, pool=pool)
+        return await as_target(agent, pool=pool).play(prompts)
     except Exception as exc:
         return failed_play(prompts, f"could not start the session: {type(exc).__name__}: {exc}")
 
@@ -114,8 +109,7 @@ async def grade_unit(
         answer = answers[index] if index < len(answers) else None
         evidence = CaseEvidence(
             answer=answer,
-            # A target's evidence is not a CopilotResult; the graders that need one check what they got.
-            result=result,  # type: ignore[arg-type]
+            result=result,
             turn_index=index,
             evidence_path=saved,
             turn=turn,

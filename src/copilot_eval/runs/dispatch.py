@@ -40,10 +40,6 @@ class DispatchLog:
     retries: list[RetryRecord] = field(default_factory=list)
 
 
-def _rate_limit(evidence: PlayedEvidence) -> Any:
-    return getattr(evidence, "rate_limit", None)  # targets retry 429s themselves and carry none
-
-
 @dataclass
 class _Play:
     unit: Unit
@@ -122,7 +118,7 @@ class Dispatcher:
         except WorkerLost as lost:
             self._on_lost(play, lost)
             return
-        rate_limit = _rate_limit(evidence)
+        rate_limit = evidence.rate_limit  # targets retry a busy platform themselves and carry none
         if rate_limit is None:
             self.limits[name].clean()
             self._spawn(self.deliver(play.unit, evidence, None))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from copilot_eval.runs.target import is_target
+from copilot_eval.runs.target import runtime_agent
 
 _SOURCES = {
     "ScriptedModel": "a ScriptedModel, whose script gives the same answers on every try",
@@ -22,9 +22,10 @@ _SOURCES = {
 
 def repeat_dependence_of(agent: Any) -> str | None:
     """Why repeats of ``agent`` cannot differ in the model's answers; ``None`` when a live model answers each try."""
-    if is_target(agent):
-        return None
-    model = getattr(agent, "model", None)
+    runtime = runtime_agent(agent)
+    if runtime is None:
+        return None  # a target that plays itself (Copilot Studio) is a live platform
+    model = runtime.model
     if model is None or isinstance(model, str) or getattr(model, "live", True):
         return None  # a model name (GitHub-hosted or BYOK), a recorder in front of one, or a default model
     kind = type(model).__name__

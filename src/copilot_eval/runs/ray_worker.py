@@ -15,13 +15,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence.played_on import PlayedOn
-from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.models.choice import choose_model
 from copilot_eval.runs.case_runner import Unit, play_unit
 from copilot_eval.runs.prepare import load_agent
-from copilot_eval.targets.evidence import TargetResult
+from copilot_eval.runs.target import runtime_agent
 
 
 def _version() -> str | None:
@@ -53,8 +51,8 @@ class PlayWorker:
             self.problem = str(exc)
 
     def _check_model(self) -> None:
-        if isinstance(self.agent, CopilotEval):
-            choose_model(self.agent)  # a BYOK key variable missing on this node fails here, by name
+        if (runtime := runtime_agent(self.agent)) is not None:
+            choose_model(runtime)  # a BYOK key variable missing on this node fails here, by name
 
     def describe(self) -> dict[str, Any]:
         """Where this worker runs, which copilot-eval it has, and whether the agent loaded here."""
@@ -73,9 +71,7 @@ class PlayWorker:
     async def play(self, unit: Unit, played_on: dict[str, Any]) -> Any:
         """Play ``unit`` on this node's runtime pool; the evidence names this node and process."""
         result = await play_unit(unit, self.agent)
-        # An agent file loads a CopilotEval or a Copilot Studio target: their evidence names where it was played.
-        if isinstance(result, CopilotResult | TargetResult):
-            result.played_on = PlayedOn(**played_on)
+        result.played_on = PlayedOn(**played_on)  # the evidence of either kind of target names where it was played
         return result
 
     async def close(self) -> None:

@@ -11,7 +11,6 @@ judge model, and keeps its evidence in the new folder).
 
 from __future__ import annotations
 
-import json
 import shutil
 import time
 from collections.abc import Sequence
@@ -27,8 +26,7 @@ from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RUN_JSON, TEST_SET_JSON, RunFolder, read_run_folder
 from copilot_eval.runs.case_runner import graded_result
 from copilot_eval.runs.eval_runner import summarise
-from copilot_eval.runs.target import PlayedEvidence
-from copilot_eval.targets.evidence import TargetResult
+from copilot_eval.runs.target import PlayedEvidence, load_played
 
 __all__ = ["RegradeError", "read_saved_run", "regrade_run"]
 
@@ -68,14 +66,6 @@ def read_saved_run(run_dir: str | Path) -> tuple[EvalRun, EvalTestSet]:
     return folder.run, test_set
 
 
-def _load_session(file: Path) -> PlayedEvidence:
-    """The saved evidence of one session, of whichever target played it."""
-    data = json.loads(file.read_text(encoding="utf-8"))
-    if isinstance(data, dict) and data.get("kind") == "copilot-studio-target":
-        return TargetResult.load(file)
-    return CopilotResult.load(file)
-
-
 def _case_of(result: EvalCaseResult, cases: dict[tuple[int, int], EvalTestCase], run_json: Path) -> EvalTestCase:
     case = cases.get((result.conversation_number, result.turn or 1))
     if case is None:
@@ -106,7 +96,7 @@ class _Sessions:
             )
         if file not in self.loaded:
             try:
-                session = _load_session(file)
+                session = load_played(file)
             except (OSError, ValueError) as exc:
                 raise RegradeError(
                     f"{file}: cannot read the evidence of case {result.conversation_number}: {exc}"
@@ -137,7 +127,7 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
         session, copy = sessions.get(result)
         evidence = CaseEvidence(
             answer=result.actual_response,
-            result=session,  # type: ignore[arg-type]  # any target's evidence, as in run_unit
+            result=session,
             # A conversation's turn t was the session's prompt t; a single-turn case was its session's only one.
             turn_index=(result.turn or 1) - 1 if conversation else 0,
             evidence_path=copy,  # judges keep their own evidence beside it, in the new folder

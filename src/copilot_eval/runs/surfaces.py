@@ -21,7 +21,7 @@ from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.runs.eval_runner import run_eval_set, write_outputs
 from copilot_eval.runs.fingerprints import agent_fingerprint
 from copilot_eval.runs.limitation import confirm_limitation
-from copilot_eval.targets.evidence import TargetResult
+from copilot_eval.runs.target import load_played
 
 COMPARISON_JSON = "comparison.json"
 #: A surface confirms another's limitation when it passed at least this share of the questions that failed there.
@@ -65,12 +65,12 @@ def _not_passed(run: EvalRun) -> set[tuple[int, int]]:
 
 
 def _citations(run: EvalRun) -> int | None:
-    """Distinct cited URLs in a surface's evidence (Copilot Studio targets only; ``None`` when unknown)."""
+    """Distinct cited URLs in a surface's evidence (``None`` when no evidence could be read)."""
     urls: set[str] = set()
     seen_any = False
     for path in {r.evidence_path for r in run.results or [] if r.evidence_path}:
         try:
-            result = TargetResult.load(path)
+            result = load_played(path)
         except (OSError, ValueError):
             continue
         seen_any = True

@@ -1,34 +1,25 @@
 """The one small interface ``runs`` plays a unit through, whatever answers: runtime agent or target.
 
-A ``Target`` has a ``name`` and ``play(prompts)``; what it returns offers the per-prompt answers,
-an error and stop reason, a duration and ``save(path)`` - which both ``CopilotResult`` and the
-Copilot Studio ``TargetResult`` do. A ``CopilotEval`` is played through the pooled runtime; any
-object with an async ``play`` (``StudioAgent``, or a user's own target) is played by itself.
+A ``Target`` has a ``name`` and ``play(prompts)`` returning ``PlayedEvidence`` (the evidence
+protocol both ``CopilotResult`` and the Copilot Studio ``TargetResult`` implement). A Copilot
+Studio agent (``StudioAgent``), or a user's own target, is a Target by itself; a ``CopilotEval``
+becomes one through ``RuntimeTarget``, played in a session of the pooled runtime. This module is
+the runtime agent's adapter and the one place the two kinds of agent are told apart
+(``as_target``, ``runtime_agent``); their saved evidence is told apart in one place too
+(``load_played``).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-
-@runtime_checkable
-class PlayedEvidence(Protocol):
-    """What graders, limitation detection and the run files read from a played unit."""
-
-    error: str | None
-    stop_reason: Any
-    duration_ms: float | None
-
-    @property
-    def responses_per_prompt(self) -> list[str | None]:
-        """Per prompt played, the answer (``None`` when the turn failed)."""
-        ...
-
-    def save(self, path: str | Path) -> Path:
-        """Write the evidence as JSON."""
-        ...
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.evidence.protocol import PlayedEvidence
+from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.targets.evidence import TargetResult
 
 
 @runtime_checkable
@@ -42,9 +33,37 @@ class Target(Protocol):
         ...
 
 
-def is_target(agent: Any) -> bool:
-    """Whether ``agent`` plays itself (a Target) rather than running in the Copilot runtime."""
-    return isinstance(agent, Target)
+class RuntimeTarget:
+    """A Copilot runtime agent as a Target: each ``play`` is one fresh session on ``pool`` (the shared one by default)."""
+
+    def __init__(self, agent: CopilotEval, *, pool: Any = None) -> None:
+        self.agent, self.pool = agent, pool
+        self.name: str | None = agent.name
+
+    async def play(self, prompts: Sequence[str]) -> PlayedEvidence:
+        """Play ``prompts`` in one session (a single prompt as a plain run)."""
+        # imported on use: the runtime loads the Copilot SDK (about 0.6 s); a Copilot Studio target never needs it
+        from copilot_eval.runtime.session.runner import run_copilot
+
+        return await run_copilot(self.agent, prompts[0] if len(prompts) == 1 else list(prompts), pool=self.pool)
 
 
-__all__ = ["PlayedEvidence", "Target", "is_target"]
+def as_target(agent: Any, *, pool: Any = None) -> Target:
+    """``agent`` as a Target: itself when it plays itself, else the runtime adapter of a CopilotEval on ``pool``."""
+    return agent if isinstance(agent, Target) else RuntimeTarget(agent, pool=pool)
+
+
+def runtime_agent(agent: Any) -> CopilotEval | None:
+    """The Copilot runtime agent ``agent`` is (its model, cassettes, node checks), ``None`` for a target."""
+    return agent if isinstance(agent, CopilotEval) else None
+
+
+def load_played(path: str | Path) -> PlayedEvidence:
+    """Saved evidence of one conversation, of whichever kind of target played it (ValueError when unreadable)."""
+    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    if isinstance(data, dict) and data.get("kind") == "copilot-studio-target":
+        return TargetResult.load(path)
+    return CopilotResult.load(path)
+
+
+__all__ = ["PlayedEvidence", "RuntimeTarget", "Target", "as_target", "load_played", "runtime_agent"]

@@ -132,6 +132,35 @@ def keep_wire_events() -> bool:
     return True
 
 
+def send_disable_model_invocation() -> bool:
+    """Make the SDK hand a custom agent's ``disable_model_invocation`` to the runtime as ``disableModelInvocation``.
+
+    SDK 1.0.27 sends a custom agent's ``infer`` and nothing like it; runtime 1.0.102 ignores
+    ``infer`` from the SDK (measured: an agent with ``infer: false`` was still offered in the
+    ``task`` tool and ran when the model called it) and reads ``disableModelInvocation`` instead,
+    as its own loader sets it for an ``.agent.md`` file with ``disable-model-invocation: true`` or
+    ``infer: false``. The SDK's converter is wrapped once per process; False when it is not where
+    this SDK version keeps it (the agent can then still be picked by the model).
+    """
+    from copilot import CopilotClient
+
+    convert = getattr(CopilotClient, "_convert_custom_agent_to_wire_format", None)
+    if convert is None:
+        return False
+    if getattr(convert, "sends_disable_model_invocation", False):
+        return True
+
+    def convert_with_switch(self: Any, agent: Any) -> Any:
+        wire = convert(self, agent)
+        if isinstance(agent, dict) and agent.get("disable_model_invocation") is True:
+            wire["disableModelInvocation"] = True
+        return wire
+
+    convert_with_switch.sends_disable_model_invocation = True  # type: ignore[attr-defined]
+    CopilotClient._convert_custom_agent_to_wire_format = convert_with_switch  # type: ignore[method-assign]
+    return True
+
+
 def exception_tool_result(error_text: str) -> Any:
     """The ``ToolResult`` the SDK's ``define_tool`` makes of a handler's exception, marked the way the
     SDK marks it: the session then sends the runtime only the error, and the runtime tells the
@@ -167,6 +196,7 @@ __all__ = [
     "normalize_tool_result",
     "pass_close_on_dispose",
     "runtime_process",
+    "send_disable_model_invocation",
     "session_map_size",
     "shared_websocket_completion",
     "start_runtimes_in_their_own_process_group",

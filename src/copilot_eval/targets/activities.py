@@ -15,8 +15,9 @@ from copilot_eval.targets.evidence import Attachment, AttachmentKind, Citation, 
 
 # `[1]: https://host/doc "Title"` or `[2]: cite:1 "abstract"` on a line of its own.
 _REFERENCE = re.compile(r'^[ \t]*\[([^\]\s]+)\]:[ \t]*(\S+)(?:[ \t]+"((?:[^"\\]|\\.)*)")?[ \t]*$', re.MULTILINE)
-# Copilot Studio reports agent-side failures inside an ordinary message.
-_ERROR_CODE = re.compile(r"Error code:\s*([A-Za-z_][A-Za-z0-9_]*)")
+# Copilot Studio reports agent-side failures inside an ordinary message, with a name
+# ("Error code: SystemError.") or a number ("Something unexpected happened. ... Error code: 3000.").
+_ERROR_CODE = re.compile(r"Error code:\s*([A-Za-z0-9_]+)")
 _CARD_KINDS: dict[str, AttachmentKind] = {
     "application/vnd.microsoft.card.oauth": "signin_card",
     "application/vnd.microsoft.card.signin": "signin_card",
@@ -97,6 +98,29 @@ def platform_error_code(text: str | None) -> str | None:
     return match.group(1) if match else None
 
 
+def no_message_error(turn: TargetTurn, *, timeout_s: float, quiet_s: float | None = None) -> str:
+    """Why a turn that got no message has no answer, saying how the turn really ended.
+
+    The agent may have sent other activities (plan events, typing, traces) and then gone quiet, ended
+    its stream or the conversation; only a turn that ended by the timeout waited ``timeout_s``.
+    """
+    others = turn.activities
+    kinds = ", ".join(dict.fromkeys(str(a.get("type") or "?") for a in others))
+    sent = f"{len(others)} other activit{'y' if len(others) == 1 else 'ies'} ({kinds})" if others else "nothing"
+    ended = {
+        "quiet": f"then {quiet_s:g} s of quiet" if quiet_s is not None else "then a quiet period",
+        "end_of_conversation": "then the end of the conversation",
+        "end_event": "then the end of its stream (event: end)",
+        "stream_closed": "then the stream closed",
+    }.get(str(turn.ended_by))
+    if turn.ended_by == "timeout" or ended is None:
+        if not others:
+            return f"no reply from the agent within {timeout_s:g} s"
+        return f"no message from the agent within {timeout_s:g} s (it sent {sent})"
+    after = f" after {turn.duration_ms / 1000:.1f} s" if turn.duration_ms is not None else ""
+    return f"the agent sent no message: {sent}, {ended}{after}"
+
+
 def _stream_type(activity: dict[str, Any]) -> str | None:
     data = activity.get("channelData")
     return data.get("streamType") if isinstance(data, dict) else None
@@ -156,6 +180,7 @@ __all__ = [
     "entity_citations",
     "fill_turn",
     "merge_citations",
+    "no_message_error",
     "platform_error_code",
     "split_references",
 ]

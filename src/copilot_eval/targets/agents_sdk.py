@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 
-from copilot_eval.targets.activities import fill_turn
+from copilot_eval.targets.activities import fill_turn, no_message_error
 from copilot_eval.targets.config import CopilotStudioTarget
 from copilot_eval.targets.evidence import TargetTurn
 from copilot_eval.targets.http import Exchanges, TargetHttpError, error_of
@@ -163,8 +163,7 @@ class AgentsSdkConversation:
         turn.duration_ms = round((time.monotonic() - started) * 1000, 1)
         fill_turn(turn, stream.activities, typing_observable=True)
         if turn.error is None and turn.answer is None:
-            why = f"timed out after {self.timeout_s:g} s" if stream.ended_by == "timeout" else "sent no message"
-            turn.error = f"the agent {why}"
+            turn.error = no_message_error(turn, timeout_s=self.timeout_s)
         return turn
 
 

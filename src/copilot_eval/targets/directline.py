@@ -15,7 +15,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from copilot_eval.targets.activities import fill_turn
+from copilot_eval.targets.activities import fill_turn, no_message_error
 from copilot_eval.targets.config import DEFAULT_DIRECTLINE_URL, DirectLineTarget
 from copilot_eval.targets.directline_stream import ActivityStream
 from copilot_eval.targets.evidence import TargetTurn
@@ -148,7 +148,7 @@ class DirectLineConversation:
         turn.duration_ms = round((time.monotonic() - started) * 1000, 1)
         fill_turn(turn, replies, typing_observable=self._stream is not None)
         if turn.error is None and not any(a.get("type") == "message" for a in replies):
-            turn.error = f"no reply from the agent within {self.timeout_s:g} s"
+            turn.error = no_message_error(turn, timeout_s=self.timeout_s, quiet_s=self.config.quiet_s)
         return turn
 
     @property

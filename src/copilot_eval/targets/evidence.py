@@ -10,15 +10,23 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, Field
 
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.evidence.protocol import PlayedEvidence
+from copilot_eval.evidence.rate_limit import RateLimit
+from copilot_eval.evidence.trajectory.calls import ObservedCall, renumbered
 from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps, search_results
 
 SCHEMA_VERSION = 1
+#: Why a conversation's steps cannot be graded: invisible is not absent.
+STEPS_NOT_VISIBLE = (
+    "the agent's steps are not visible for this target: the platform reported no orchestration steps "
+    "(plan steps, topics, knowledge searches) in this conversation's activities"
+)
 TurnEnd = Literal["quiet", "end_of_conversation", "end_event", "stream_closed", "timeout", "error"]
 
 
@@ -98,7 +106,10 @@ class TargetTurn(BaseModel):
 
 
 class TargetResult(BaseModel):
-    """A whole conversation with a Copilot Studio agent over one transport."""
+    """A whole conversation with a Copilot Studio agent over one transport (a ``PlayedEvidence``).
+
+    The platform reports no token counts or premium requests to a client: they are ``None``.
+    """
 
     schema_version: int = SCHEMA_VERSION
     kind: Literal["copilot-studio-target"] = "copilot-studio-target"
@@ -141,6 +152,52 @@ class TargetResult(BaseModel):
         """Every citation of every turn, in order."""
         return [citation for turn in self.turns for citation in turn.citations]
 
+    @property
+    def rate_limit(self) -> RateLimit | None:
+        """Always ``None``: the transports retry a busy platform themselves (what they saw is in ``http``)."""
+        return None
+
+    @property
+    def total_input_tokens(self) -> int | None:
+        """Unknown (``None``): Copilot Studio reports no token counts to its clients."""
+        return None
+
+    @property
+    def total_output_tokens(self) -> int | None:
+        """Unknown (``None``): Copilot Studio reports no token counts to its clients."""
+        return None
+
+    @property
+    def total_premium_requests(self) -> float | None:
+        """Unknown (``None``): premium requests are a measure of the Copilot runtime, not of Copilot Studio."""
+        return None
+
+    def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:
+        """The plan steps the platform reported (of user turn ``turn``, or all), or why they are not visible.
+
+        ``subagent_calls`` is accepted for the protocol's sake: a Copilot Studio plan has no subagents.
+        """
+        if not any(t.steps_reported for t in self.turns):
+            return STEPS_NOT_VISIBLE + f" (target type {self.target_type})"
+        if turn is not None and turn > len(self.turns):
+            return f"turn {turn} was not played (the conversation has {len(self.turns)})"
+        chosen = range(1, len(self.turns) + 1) if turn is None else [turn]
+        calls = [
+            ObservedCall(
+                position=0,
+                name=step.name,
+                kind=step.kind,
+                arguments=step.arguments,
+                succeeded=step.succeeded,
+                error=step.error,
+                turn=number,
+                call_id=step.step_id,
+            )
+            for number in chosen
+            for step in self.turns[number - 1].plan_steps
+        ]
+        return renumbered(calls)
+
     def save(self, path: str | Path) -> Path:
         """Write this result as JSON, atomically."""
         data = self.model_dump(mode="json")
@@ -157,4 +214,7 @@ class TargetResult(BaseModel):
         return cls.model_validate(data)
 
 
-__all__ = ["Attachment", "Citation", "HttpExchange", "TargetResult", "TargetTurn"]
+if TYPE_CHECKING:  # mypy checks here that a target's evidence is what every reader reads
+    _READ_AS: type[PlayedEvidence] = TargetResult
+
+__all__ = ["STEPS_NOT_VISIBLE", "Attachment", "Citation", "HttpExchange", "TargetResult", "TargetTurn"]

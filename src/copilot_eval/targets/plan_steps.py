@@ -4,7 +4,9 @@ Agents with generative orchestration send their plan as ``event`` activities (na
 ``valueType``): ``DynamicPlanReceived``, then per step ``DynamicPlanStepTriggered`` (what runs:
 ``taskDialogId``), ``DynamicPlanStepBindUpdate`` (its arguments) and ``DynamicPlanStepFinished``
 (its state, error, observation). Knowledge searches also arrive as ``UniversalSearchToolTraceData``
-and topic changes as ``DialogRedirect`` traces. Which of these reach a client depends on the
+and topic changes as ``DialogRedirect`` traces. An MCP tool the plan calls is named
+``MCP:<agent>.topic.<server>:<tool>`` (as the test canvas records it): it is an action, the tool,
+of that server, not a topic. Which of these reach a client depends on the
 agent and the channel; a conversation without any of them shows no steps at all, and that is
 reported as "not visible", never as "no steps taken". Pure: read again from the raw activities.
 """
@@ -47,6 +49,7 @@ class PlanStep:
     error: str | None = None
     step_id: str | None = None
     thought: str | None = None
+    server: str | None = None  # the MCP server of an MCP tool step
 
 
 def activity_kind(activity: Mapping[str, Any]) -> str | None:
@@ -63,8 +66,20 @@ def reports_steps(activities: Sequence[Mapping[str, Any]]) -> bool:
     return any(activity_kind(a) is not None for a in activities)
 
 
+def mcp_tool(dialog_id: str) -> tuple[str, str] | None:
+    """``MCP:cr1_agent.topic.Server:get_forecast`` -> (``Server``, ``get_forecast``); ``None`` for other steps."""
+    if not dialog_id.startswith("MCP:") or ":" not in dialog_id[4:]:
+        return None
+    path, tool = dialog_id[4:].rsplit(":", 1)
+    return path.rsplit(".", 1)[-1], tool
+
+
 def _kind_and_name(dialog_id: str, step_type: Any) -> tuple[StepKind, str]:
-    """``cr1_agent.topic.Greeting`` -> topic Greeting; ``cr1_agent.action.Refund`` -> action Refund."""
+    """``cr1_agent.topic.Greeting`` -> topic Greeting; ``cr1_agent.action.Refund`` -> action Refund;
+    ``MCP:cr1_agent.topic.Server:tool`` -> action tool (the ``.topic.`` there is the server's place)."""
+    tool = mcp_tool(dialog_id)
+    if tool is not None:
+        return "action", tool[1]
     tail = dialog_id.rsplit(":", 1)[-1]
     name = tail.rsplit(".", 1)[-1] or dialog_id
     lowered, typed = dialog_id.lower(), str(step_type or "").lower()
@@ -141,6 +156,7 @@ def _step(key: str, record: Mapping[str, Any]) -> PlanStep:
         error=error,
         step_id=None if key.startswith(("trace-", "step-")) else key,
         thought=record.get("thought"),
+        server=tool[0] if (tool := mcp_tool(record["dialog"])) else None,
     )
 
 
@@ -180,6 +196,7 @@ __all__ = [
     "PlanStep",
     "StepKind",
     "activity_kind",
+    "mcp_tool",
     "plan_steps",
     "reports_steps",
     "search_results",

@@ -12,7 +12,11 @@ from typing import Any
 
 from copilot_eval.runtime.process.environment import EnvironmentPolicy, runtime_environment
 from copilot_eval.runtime.process.home import new_copilot_home
-from copilot_eval.runtime.sdk_internals import keep_wire_events, start_runtimes_in_their_own_process_group
+from copilot_eval.runtime.sdk_internals import (
+    keep_wire_events,
+    send_disable_model_invocation,
+    start_runtimes_in_their_own_process_group,
+)
 
 __all__ = ["start_client"]
 
@@ -34,6 +38,7 @@ async def start_client(
     from copilot import CopilotClient, RuntimeConnection
 
     keep_wire_events()  # evidence is built from what the runtime sent, not the SDK's typed subset
+    send_disable_model_invocation()  # the switch runtime 1.0.102 reads for "the model may not pick this agent"
     start_runtimes_in_their_own_process_group()  # a signal meant for the command reaches the command only
     client = CopilotClient(
         connection=RuntimeConnection.for_stdio(path=str(executable)),

@@ -59,8 +59,9 @@ def session_settings(
             name: {"tools": ["*"], **{k: v for k, v in config.items() if k != "optional"}}
             for name, config in agent.mcp_servers.items()
         }
-    if agent.custom_agents:
-        settings["custom_agents"] = [custom.session_config() for custom in agent.custom_agents]
+    loaded = [custom for custom in agent.custom_agents if custom.skipped is None]
+    if loaded:  # a file the runtime's own loader skips does not exist in production either
+        settings["custom_agents"] = [custom.session_config() for custom in loaded]
     if agent.skill_directories:
         settings["skill_directories"] = [str(path) for path in agent.skill_directories]
     if agent.disabled_skills:

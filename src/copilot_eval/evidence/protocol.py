@@ -1,0 +1,108 @@
+"""The evidence of one played conversation as its readers see it, whichever kind of target played it.
+
+Graders, limitation detection, the run files and the history read a played conversation through
+``PlayedEvidence`` alone: the answer to each prompt, the steps the agent took (the Copilot
+runtime's tool calls and subagents; the plan steps a Copilot Studio agent reports), the sources
+it cited, its usage, its timing and its error. ``CopilotResult`` (here) and the Copilot Studio
+``TargetResult`` (``targets.evidence``) implement it, and nothing else tells the two apart.
+What a kind of target cannot show stays ``None`` (tokens of a Copilot Studio agent) or says why
+it is not visible (steps a platform did not report), never a made-up zero or empty list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+from copilot_eval.evidence.played_on import PlayedOn
+from copilot_eval.evidence.rate_limit import RateLimit
+from copilot_eval.evidence.trajectory.calls import ObservedCall
+
+
+class CitedSource(Protocol):
+    """A source an answer cites: where it is and what it is called (either may be unknown)."""
+
+    @property
+    def url(self) -> str | None:
+        """The address of the source, ``None`` when the citation gave none."""
+        ...
+
+    @property
+    def title(self) -> str | None:
+        """The source's title, ``None`` when the citation gave none."""
+        ...
+
+
+@runtime_checkable
+class PlayedEvidence(Protocol):
+    """What graders, limitation detection, reports and the history read from one played conversation."""
+
+    # Settable: a distributed executor names the node and process that played the conversation.
+    played_on: PlayedOn | None
+
+    @property
+    def success(self) -> bool:
+        """Whether every prompt was played and answered by the platform (not whether the answers are right)."""
+        ...
+
+    @property
+    def error(self) -> str | None:
+        """Why the conversation did not complete, ``None`` when it did."""
+        ...
+
+    @property
+    def stop_reason(self) -> str | None:
+        """How the conversation ended (``completed``, ``timeout``, ``execution_error`` ...)."""
+        ...
+
+    @property
+    def duration_ms(self) -> float | None:
+        """How long the conversation took, ``None`` when not measured."""
+        ...
+
+    @property
+    def rate_limit(self) -> RateLimit | None:
+        """The model's rate limit that ended the conversation, for a run to play it again; ``None`` otherwise."""
+        ...
+
+    @property
+    def responses_per_prompt(self) -> list[str | None]:
+        """Per prompt played, its answer (``None`` when the turn got none); unplayed prompts are absent."""
+        ...
+
+    @property
+    def final_response(self) -> str | None:
+        """The last answer, ``None`` when there was none."""
+        ...
+
+    @property
+    def citations(self) -> Sequence[CitedSource]:
+        """The sources the answers cite, in order (empty for a target that cites none)."""
+        ...
+
+    @property
+    def total_input_tokens(self) -> int | None:
+        """Input tokens of the whole conversation, ``None`` when any count is unknown."""
+        ...
+
+    @property
+    def total_output_tokens(self) -> int | None:
+        """Output tokens of the whole conversation, ``None`` when any count is unknown."""
+        ...
+
+    @property
+    def total_premium_requests(self) -> float | None:
+        """Premium requests the conversation used, ``None`` when unknown."""
+        ...
+
+    def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:
+        """The agent's steps (of user turn ``turn``, 1-based, or of all turns), or why they are not visible."""
+        ...
+
+    def save(self, path: str | Path) -> Path:
+        """Write the evidence as JSON, atomically."""
+        ...
+
+
+__all__ = ["CitedSource", "PlayedEvidence"]
