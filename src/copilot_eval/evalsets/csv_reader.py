@@ -261,7 +261,9 @@ def looks_like_test_set(path: Path | str) -> bool:
         return True
     folded = sorted(folded_column(column) for column in header)
     return any(
-        folded == sorted(folded_column(c) for c in template.header) for template in TEMPLATES.values() if not template.by_name
+        folded == sorted(folded_column(c) for c in template.header)
+        for template in TEMPLATES.values()
+        if not template.by_name
     )
 
 
