@@ -159,3 +159,50 @@ def test_a_bad_grader_spec_or_missing_agent_names_the_option(pytester: pytest.Py
     outcome = _run(pytester, "--copilot-agent=missing.yaml")
     assert outcome.ret == pytest.ExitCode.USAGE_ERROR
     outcome.stderr.fnmatch_lines(["*--copilot-agent missing.yaml: agent file not found*"])
+
+
+PROMPT_FILE = """\
+name: Capitals
+model: openai/gpt-4o-mini
+messages:
+  - role: system
+    content: Answer with the capital only.
+  - role: user
+    content: "Capital of {{country}}?"
+testData:
+  - name: france
+    country: France
+    expected: Paris
+  - country: Peru
+    expected: Lima
+evaluators:
+  - name: exact
+    string:
+      equals: "{{expected}}"
+"""
+CAPITALS_SCRIPT = """\
+rules:
+  - when: {prompt_contains: France}
+    turns: [{text: "Paris"}]
+  - turns: [{text: "Cusco"}]
+"""
+
+
+@pytest.mark.runtime
+def test_a_prompt_file_gives_one_item_per_row_graded_by_its_evaluators(pytester: pytest.Pytester) -> None:
+    # makefile() would take ".prompt" for the suffix it replaces: the prompt file is written by name.
+    (pytester.path / "capitals.prompt.yml").write_text(PROMPT_FILE, encoding="utf-8")
+    pytester.makefile(".yml", workflow="on: push\njobs: {}\n")
+    pytester.makefile(".yaml", script=CAPITALS_SCRIPT)
+    agent = pytester.makefile(".yaml", agent="name: geo\nmodel: {scripted: script.yaml}\ntimeout_s: 60\n")
+    outcome = _run(pytester, "-v", f"--copilot-agent={agent}")
+    outcome.assert_outcomes(passed=1, failed=1)
+    outcome.stdout.fnmatch_lines(
+        [
+            "capitals.prompt.yml::france PASSED*",
+            "capitals.prompt.yml::2 FAILED*",
+            "*exact (fail): does not equal 'Lima' (answer 'Cusco')*",
+            "copilot-eval test sets: 1 passed, 1 failed (agent), 0 not graded (not an agent failure)",
+        ]
+    )
+    assert "workflow.yml" not in outcome.stdout.str()  # only prompt files are collected, not every YAML file

@@ -3,7 +3,9 @@
 Registered by the plugin only when ``--copilot-agent`` is given, so without it a CSV file is
 ignored as before. A CSV becomes a test set only when its header (after any comment block) is one
 of the import templates (see ``looks_like_test_set``); any other CSV is the user's data and is
-left alone. Such a file that cannot be read is a collection error, never silence. Preparation is
+left alone. A prompt file (``*.prompt.yml`` / ``*.prompt.yaml``) is a test set too, one item per
+``testData`` row named by its case key, graded by the file's own evaluators (plus any
+``--copilot-grader``), with the agent's model or else the file's. Such a file that cannot be read is a collection error, never silence. Preparation is
 ``runs.prepare``'s and playing and grading ``run_unit``'s, exactly as in ``copilot-eval run``; this
 module only maps results onto pytest outcomes.
 """
@@ -19,20 +21,27 @@ from typing import Any
 import pytest
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, looks_like_test_set
+from copilot_eval.evalsets.prompt_cases import is_prompt_file_name
 
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
 
 
 @dataclass
 class EvalSetSettings:
-    """What every test-set item needs: the agent, the graders, where evidence goes, and a tally."""
+    """What every test-set item needs: the agent, the graders, where evidence goes, and a tally.
+
+    ``judge``, ``grader_specs``, ``judge_repeat`` and ``pass_scores`` build a prompt file's graders,
+    which come from the file itself.
+    """
 
     agent: Any
     graders: list[Any]
     evidence_dir: Path | None
     tally: Counter[str]
-    judge: Any = None  # a set whose rows name a judge's method (CompareMeaning ...) grades with it
+    judge: Any = None
+    grader_specs: list[str] | None = None
     judge_repeat: int = 1
+    pass_scores: list[str] | None = None
 
 
 SETTINGS_KEY = pytest.StashKey[EvalSetSettings]()
@@ -66,6 +75,14 @@ def add_options(group: Any) -> None:
         metavar="J",
         help="ask each LLM judge J times per answer (as `copilot-eval run --judge-repeat`)",
     )
+    group.addoption(
+        "--copilot-prompt-pass-score",
+        action="append",
+        default=None,
+        metavar="[NAME=]MARK",
+        help="a prompt file's LLM evaluators pass at this share of the top score (as `copilot-eval run "
+        "--prompt-pass-score`)",
+    )
 
 
 def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
@@ -73,17 +90,26 @@ def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
     # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
     from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_graders, load_agent
 
+    specs = config.getoption("--copilot-grader")
     try:
         agent = load_agent(config.getoption("--copilot-agent"), option=PYTEST_OPTIONS.agent)
         judge_path = config.getoption("--copilot-judge")
         judge = load_agent(judge_path, option=PYTEST_OPTIONS.judge) if judge_path else None
-        judge_repeat = config.getoption("--copilot-judge-repeat")
         graders = build_graders(
-            config.getoption("--copilot-grader"), judge=judge, options=PYTEST_OPTIONS, judge_repeat=judge_repeat
+            specs, judge=judge, options=PYTEST_OPTIONS, judge_repeat=config.getoption("--copilot-judge-repeat")
         )
     except PrepareError as exc:
         raise pytest.UsageError(str(exc)) from None
-    config.stash[SETTINGS_KEY] = EvalSetSettings(agent, graders, evidence_dir, Counter(), judge, judge_repeat)
+    config.stash[SETTINGS_KEY] = EvalSetSettings(
+        agent,
+        graders,
+        evidence_dir,
+        Counter(),
+        judge=judge,
+        grader_specs=specs,
+        judge_repeat=config.getoption("--copilot-judge-repeat"),
+        pass_scores=config.getoption("--copilot-prompt-pass-score"),
+    )
     config.pluginmanager.register(EvalSetCollector(), "copilot-eval-evalset")
 
 
@@ -91,8 +117,10 @@ class EvalSetCollector:
     """The hooks, registered only when ``--copilot-agent`` is given."""
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-        """Collect a CSV whose header is a test-set template; leave every other file alone."""
+        """Collect a CSV whose header is a test-set template, and a prompt file; leave every other file alone."""
         if file_path.suffix.lower() == ".csv" and looks_like_test_set(file_path):
+            return EvalSetFile.from_parent(parent, path=file_path)
+        if is_prompt_file_name(file_path):
             return EvalSetFile.from_parent(parent, path=file_path)
         return None
 
@@ -118,22 +146,53 @@ class EvalSetFile(pytest.File):
         settings = self.config.stash[SETTINGS_KEY]
         try:
             test_set = read_test_set(self.path)
-            # Rows that name their own test method are graded by it, as `copilot-eval run` grades them.
-            graders = graders_for_set(
-                test_set, settings.graders, judge=settings.judge, judge_repeat=settings.judge_repeat
-            )
+            agent, graders = self._agent_and_graders(settings, test_set)
             check_graders_fit(test_set, graders, self.path)
         except PrepareError as exc:
             # A collection error, like a test module that does not import: the file cannot become
             # tests, nothing of it runs, and it is counted neither as a pass nor as an agent failure.
             raise self.CollectError(str(exc)) from None
         for unit in plan_units(test_set, 1):
-            # conversation3 -> conversation-3, case3 -> case-3, case3.2 -> case-3.2
+            # conversation3 -> conversation-3, case3 -> case-3, case3.2 -> case-3.2; a prompt file's row by its case key
             name = unit.key.removesuffix("#0").replace("conversation", "conversation-", 1).replace("case", "case-", 1)
+            if unit.cases[0].case_key is not None:
+                name = _item_name(unit.cases[0].case_key)
             item = EvalSetItem.from_parent(self, name=name, cases=unit.cases, turns=unit.turn_numbers())
-            item.graders = graders
             item.test_set = test_set  # the history records a set's items as one run of that set
+            item.agent, item.graders = agent, graders
             yield item
+
+    @staticmethod
+    def _agent_and_graders(settings: EvalSetSettings, test_set: Any) -> tuple[Any, list[Any]]:
+        """The session's agent and graders (rows naming their own test method graded by it), or a prompt file's."""
+        if test_set.prompt_file is None:
+            # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+            from copilot_eval.runs.prepare import graders_for_set
+
+            graders = graders_for_set(test_set, settings.graders, judge=settings.judge, judge_repeat=settings.judge_repeat)
+            return settings.agent, graders
+        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+        from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_set_graders
+        from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
+
+        try:
+            agent = prompt_agent(settings.agent, test_set.prompt_file, name=test_set.name)
+        except PromptAgentError as exc:
+            raise PrepareError(f"{test_set.prompt_file.source}: {exc}") from None
+        graders = build_set_graders(
+            test_set,
+            settings.grader_specs,
+            judge=settings.judge,
+            options=PYTEST_OPTIONS,
+            judge_repeat=settings.judge_repeat,
+            pass_scores=settings.pass_scores,
+        )
+        return agent, graders
+
+
+def _item_name(case_key: str) -> str:
+    """A prompt file's row as a test name: its case key, on one line, without pytest's ``::`` separator."""
+    return " ".join(case_key.split()).replace("::", ":") or case_key
 
 
 class EvalCaseFailed(AssertionError):
@@ -152,7 +211,8 @@ class EvalSetItem(pytest.Item):
         self.cases = tuple(cases)
         self.turns = tuple(turns)
         self.test_set: Any = None
-        self.graders: list[Any] | None = None  # the set's graders (its rows' own methods); None: the session's
+        self.agent: Any = None  # None: the settings' agent and graders
+        self.graders: list[Any] | None = None
 
     def runtest(self) -> None:
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
@@ -165,9 +225,9 @@ class EvalSetItem(pytest.Item):
         settings = self.config.stash[SETTINGS_KEY]
         # The unit key names the evidence file: the node id keeps two sets' case 3 apart.
         unit = Unit(evidence_file_name(self.nodeid).removesuffix(".json"), self.cases, 0, self.turns)
-        results = runtime_host().run_sync(
-            run_unit(unit, settings.agent, self.graders or settings.graders, evidence_dir=settings.evidence_dir)
-        )
+        agent = self.agent if self.agent is not None else settings.agent
+        graders = self.graders if self.graders is not None else settings.graders
+        results = runtime_host().run_sync(run_unit(unit, agent, graders, evidence_dir=settings.evidence_dir))
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.reports.pytest_report import session_report
 

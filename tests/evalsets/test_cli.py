@@ -107,7 +107,7 @@ def test_convert_unreadable_input_exits_1_and_writes_nothing(runner, data_dir, t
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["OUT.txt"], "suffix must be .csv or .json"),
+        (["OUT.txt"], "suffix must be .csv, .json or .prompt.yml"),
         (["OUT.csv", "--template", "excel"], "unknown CSV template 'excel'"),
         (["OUT.json", "--template", "conversation"], "--template applies only to CSV output"),
         (["OUT.csv", "--data-type", "Chat"], "Chat"),

@@ -104,14 +104,16 @@ def test_every_problem_is_reported_at_once_with_file_line_and_case(tmp_path):
         "unordered, subset, superset)",
         f"{path} line 7: conversation 1 turn 1: step 1: args.note: bad regular expression '(unclosed': missing ), "
         "unterminated subpattern at position 0",
-        f"{path} line 9: conversation 1 turn 1: step 2: unknown step key(s) tol (expected tool, subagent, topic, "
+        f"{path} line 9: conversation 1 turn 1: step 2: unknown step key(s) 'tol' (did you mean 'tool'?) (expected tool, "
+        "subagent, topic, "
         "action, knowledge, args, exact_args, must_succeed, agent)",
         f"{path} line 10: conversation 1 turn 1: step 3: give exactly one of tool, subagent, topic, action, "
         "knowledge (got tool, subagent)",
         f"{path} line 11: conversation 1 turn 1: step 4: must_succeed: true or false, got 'maybe'",
         f"{path} line 12: conversation 1 turn 1: listed twice (first at line 5)",
         f"{path} line 14: case 3: conversation (and turn, default 1) must be whole numbers, 1 or more",
-        f"{path} line 16: conversation 3 turn 1: unknown case key(s) colour (expected conversation, turn, steps, "
+        f"{path} line 16: conversation 3 turn 1: unknown case key(s) 'colour' (expected conversation, turn, "
+        "steps, "
         "mode, forbidden, max_steps, threshold, metric, subagent_calls)",
         f"{path} line 16: conversation 3 turn 1: steps: a list of steps (may be empty), got 'nope'",
         f"{path} line 16: conversation 3 turn 1: max_steps: a whole number, 0 or more, got -1",
@@ -125,7 +127,9 @@ def test_every_problem_is_reported_at_once_with_file_line_and_case(tmp_path):
     [
         ("[1, 2]", "expected a mapping with a `cases` list"),
         ("cases: [\n", "not valid YAML"),
-        ("cases: []\nextra: 1\n", "unknown top-level key(s) extra"),
+        ("cases: []\nextra: 1\n", "unknown top-level key(s) 'extra' (expected defaults, cases)"),
+        ("case: []\n", "expected a mapping with a `cases` list"),
+        ("cases: []\ndefault: {mode: strict}\n", "unknown top-level key(s) 'default' (did you mean 'defaults'?)"),
     ],
 )
 def test_files_that_are_not_trajectory_files(tmp_path, text, problem):
@@ -188,5 +192,8 @@ def test_the_command_line_exits_2_listing_every_problem(tmp_path):
         timeout=60,
     )
     assert done.returncode == 2
-    assert "unknown step key(s) tol" in done.stderr and "unknown trajectory mode 'sideways'" in done.stderr
+    assert (
+        "unknown step key(s) 'tol' (did you mean 'tool'?)" in done.stderr
+        and "unknown trajectory mode 'sideways'" in done.stderr
+    )
     assert not (tmp_path / "out").exists()

@@ -16,11 +16,11 @@ from copilot_eval.evalsets.json_io import read_run_json
 from copilot_eval.history import HistoryError, HistoryStore, list_runs, resolve_history
 from copilot_eval.history.from_folder import record_from_folder
 from copilot_eval.history.ingest import ingest_folders
-from copilot_eval.history.models import Base, Case, CaseResult
 from copilot_eval.history.provenance import Provenance
 from copilot_eval.history.queries import run_results
 from copilot_eval.history.records import SOURCE_INGEST
 from copilot_eval.history.schema import HEAD_REVISION, alembic_config
+from copilot_eval.history.tables import Base, Case, CaseResult
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.runs import confirm_limitation

@@ -21,9 +21,9 @@ from pydantic import ValidationError
 
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
-from copilot_eval.agent.suggest import unknown_key
 from copilot_eval.models.byok import ByokModel, ByokProvider
 from copilot_eval.models.scripted import ScriptedModel
+from copilot_eval.suggest import unknown_key
 
 PYTHON_ONLY = {
     "tools": "Python tools are given in Python, not in an agent file: "

@@ -22,7 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
 from copilot_eval.agent.mcp_config import mcp_file_problems, mcp_server_problems
-from copilot_eval.agent.suggest import closest
+from copilot_eval.suggest import closest
 
 FRONT_MATTER_KEYS = {
     "name": "name",

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlparse
 
-from copilot_eval.agent.suggest import unknown_key
+from copilot_eval.suggest import unknown_key
 
 RUNTIME_COMMON_KEYS = (
     "tools",

@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
+from copilot_eval.suggest import unknown_key
+
 RequestKind = Literal["question", "form", "url"]
 Action = Literal["accept", "decline", "cancel"]
 
@@ -111,13 +113,17 @@ class UserAnswer(BaseModel):
             raise ValueError(f"expected a mapping with when and answer, got {entry!r:.60}")
         unknown = [key for key in entry if key not in ("when", "answer", "action")]
         if unknown:
-            raise ValueError(f"unknown key {unknown[0]!r} (expected when, answer, action)")
+            raise ValueError(
+                f"{unknown_key(str(unknown[0]), ('when', 'answer', 'action'))} (expected when, answer, action)"
+            )
         when = entry.get("when") or {}
         if not isinstance(when, Mapping):
             raise ValueError("when: expected a mapping")
         odd = [key for key in when if key not in _WHEN_KEYS]
         if odd:
-            raise ValueError(f"when.{odd[0]}: unknown key (expected one of {', '.join(_WHEN_KEYS)})")
+            raise ValueError(
+                f"when.{odd[0]}: {unknown_key(str(odd[0]), _WHEN_KEYS)} (expected one of {', '.join(_WHEN_KEYS)})"
+            )
         try:
             return cls(**{k: v for k, v in entry.items() if k != "when"}, **when)
         except ValidationError as error:

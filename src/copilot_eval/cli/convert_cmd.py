@@ -1,8 +1,11 @@
-"""`copilot-eval convert IN OUT`: convert a test set between CSV templates and JSON.
+"""`copilot-eval convert IN OUT`: convert a test set between CSV templates, JSON and prompt files.
 
-The format of each side comes from its suffix (.csv or .json). Exit status: 0 when OUT was
-written, 1 when IN could not be read or OUT could not be written (nothing is written then), 2 for
-usage errors such as an unknown suffix or template.
+The format of each side comes from its suffix (.csv, .json, or .prompt.yml / .yml / .yaml for a
+prompt file; an input .yml is a prompt file when it holds ``messages``). A prompt file converts to
+and from a Copilot Studio set where the fields map; a field that cannot map refuses the
+conversion, naming it, unless ``--drop FIELD`` says to leave it out (``evalsets.prompt_convert``).
+Exit status: 0 when OUT was written, 1 when IN could not be read, a field cannot map or OUT could
+not be written (nothing is written then), 2 for usage errors such as an unknown suffix or template.
 """
 
 from __future__ import annotations
@@ -16,12 +19,22 @@ if TYPE_CHECKING:
     from copilot_eval.evalsets import CsvTemplate, EvalTestSet
 
 _FORMATS = (".csv", ".json")
+PROMPT = "prompt"
 
 
 def _format_of(path: Path, option: str) -> str:
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets.prompt_cases import is_prompt_file_name, looks_like_prompt_file
+
     suffix = path.suffix.lower()
+    if is_prompt_file_name(path) or suffix in (".yml", ".yaml"):
+        if option == "IN" and not looks_like_prompt_file(path):
+            raise typer.BadParameter(f"{path}: a YAML file without messages is no prompt file", param_hint=option)
+        return PROMPT
     if suffix not in _FORMATS:
-        raise typer.BadParameter(f"{path}: suffix must be .csv or .json, not {suffix or 'none'!r}", param_hint=option)
+        raise typer.BadParameter(
+            f"{path}: suffix must be .csv, .json or .prompt.yml, not {suffix or 'none'!r}", param_hint=option
+        )
     return suffix
 
 
@@ -44,9 +57,12 @@ def _warnings(test_set: EvalTestSet, template: CsvTemplate | None, profile: str 
 
 def convert(
     source: Annotated[
-        Path, typer.Argument(metavar="IN", help="Input .csv or .json test set.", exists=True, dir_okay=False)
+        Path,
+        typer.Argument(metavar="IN", help="Input .csv, .json or .prompt.yml test set.", exists=True, dir_okay=False),
     ],
-    target: Annotated[Path, typer.Argument(metavar="OUT", help="Output .csv or .json file (overwritten).")],
+    target: Annotated[
+        Path, typer.Argument(metavar="OUT", help="Output .csv, .json or .prompt.yml file (overwritten).")
+    ],
     template: Annotated[
         str | None,
         typer.Option(
@@ -72,8 +88,21 @@ def convert(
             "set's limits before the CSV header (default: when IN had one).",
         ),
     ] = None,
+    drop: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--drop",
+            metavar="FIELD",
+            help="Convert without a field the other format has no place for (system, evaluators, "
+            "responseFormat, testingMethod), repeatable; without it such a field refuses the conversion.",
+        ),
+    ] = None,
+    var: Annotated[
+        list[str] | None,
+        typer.Option("--var", metavar="NAME=VALUE", help="A value for an input prompt file's placeholders."),
+    ] = None,
 ) -> None:
-    """Convert a test set between CSV templates and JSON."""
+    """Convert a test set between CSV templates, JSON and prompt files."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets import (
         EvalDataType,
@@ -98,8 +127,18 @@ def convert(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 
+    if PROMPT in (in_format, out_format):
+        if in_format == out_format:
+            raise typer.BadParameter("IN and OUT are both prompt files: nothing to convert", param_hint="OUT")
+        if template is not None and out_format == PROMPT:
+            raise typer.BadParameter("--template applies only to CSV output", param_hint="--template")
+    elif drop or var:
+        raise typer.BadParameter("applies when IN or OUT is a prompt file", param_hint="--drop/--var")
     try:
-        if in_format == ".csv":
+        if in_format == PROMPT:
+            test_set = _from_prompt_file(source, drop or [], var)
+            test_set = test_set.model_copy(update={"name": name}) if name is not None else test_set
+        elif in_format == ".csv":
             found = inspect_csv(source, name=name, data_type=kind)
             if found.read_problems or found.test_set is None:
                 raise EvalSetReadError(source, found.read_problems)
@@ -110,6 +149,10 @@ def convert(
             test_set = read_test_set_json(source)
             updates = {"name": name, "data_type": kind}
             test_set = test_set.model_copy(update={k: v for k, v in updates.items() if v is not None})
+        if out_format == PROMPT:
+            _to_prompt_file(test_set, target, drop or [], source)
+            typer.echo(f"wrote {target} ({len(test_set.cases)} cases, prompt file)")
+            return
         if out_format == ".csv":
             chosen = chosen or default_template_for(test_set)
             for warning in _warnings(test_set, chosen, profile):
@@ -126,6 +169,47 @@ def convert(
         raise typer.Exit(code=1) from None
     described = f"{chosen.name} template" if out_format == ".csv" and chosen else "JSON"
     typer.echo(f"wrote {target} ({len(test_set.cases)} cases, {described})")
+
+
+def _from_prompt_file(source: Path, drop: list[str], var: list[str] | None) -> EvalTestSet:
+    """The prompt file at ``source`` as a Copilot Studio set (EvalSetError listing what cannot map)."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets import EvalSetReadError, load_prompt_file
+    from copilot_eval.evalsets.prompt_cases import parse_variables
+    from copilot_eval.evalsets.prompt_convert import copilot_studio_set
+
+    try:
+        variables = parse_variables(var)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--var") from None
+    prompt_set, problems, _ = load_prompt_file(source, variables=variables)
+    if prompt_set is None:
+        raise EvalSetReadError(source, problems)
+    try:
+        converted, warnings = copilot_studio_set(prompt_set, drop=drop, source=source)
+    except ValueError as exc:
+        if not hasattr(exc, "problems"):
+            raise typer.BadParameter(str(exc), param_hint="--drop") from None
+        raise
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    return converted
+
+
+def _to_prompt_file(test_set: EvalTestSet, target: Path, drop: list[str], source: Path) -> None:
+    """Write ``test_set`` as a prompt file (EvalSetError listing what cannot map; nothing written then)."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets.prompt_convert import prompt_document, write_prompt_file
+
+    try:
+        document, warnings = prompt_document(test_set, drop=drop, source=source)
+    except ValueError as exc:
+        if not hasattr(exc, "problems"):
+            raise typer.BadParameter(str(exc), param_hint="--drop") from None
+        raise
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    write_prompt_file(document, target)
 
 
 def register(app: typer.Typer) -> None:

@@ -26,12 +26,27 @@ def _bad_input(message: str) -> typer.Exit:
 
 def regrade(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A folder written by `copilot-eval run --out`.")],
-    grader: Annotated[list[str], typer.Option("--grader", help="Grader spec, repeatable (as for `run`).")],
+    grader: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--grader",
+            help="Grader spec, repeatable (as for `run`); a prompt file's run is graded by its evaluators, "
+            "and these are added.",
+        ),
+    ] = None,
     judge_path: Annotated[Path | None, typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
     judge_repeat: Annotated[
         int, typer.Option("--judge-repeat", min=1, help="Ask each LLM judge J times per answer (as for `run`).")
     ] = 1,
     out: Annotated[Path | None, typer.Option("--out", help="New run folder (default: RUN_DIR-regraded-TIME).")] = None,
+    prompt_pass_score: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--prompt-pass-score",
+            metavar="[NAME=]MARK",
+            help="A prompt file's LLM evaluators: pass at this share of the top score (as for `run`).",
+        ),
+    ] = None,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -40,14 +55,18 @@ def regrade(
     from copilot_eval.reports.console import make_console
     from copilot_eval.reports.platform_agreement import agreement_lines, is_platform_run, platform_agreement
     from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs.prepare import PrepareError, build_graders, check_graders_fit, load_agent
+    from copilot_eval.runs.prepare import PrepareError, build_set_graders, check_graders_fit, load_agent
     from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
 
     try:
         # The same agent loading and grader building as `copilot-eval run` (runs/prepare.py).
         judge = load_agent(judge_path, option="--judge") if judge_path is not None else None
-        graders = build_graders(grader, judge=judge, judge_repeat=judge_repeat)
         before, test_set = read_saved_run(run_dir)
+        if not grader and test_set.prompt_file is None:
+            raise PrepareError("--grader: name the graders to grade the run with (a prompt file's run has its own)")
+        graders = build_set_graders(
+            test_set, grader, judge=judge, judge_repeat=judge_repeat, pass_scores=prompt_pass_score, row_methods=False
+        )
         check_graders_fit(test_set, graders, run_dir / "test-set.json")
     except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
@@ -57,7 +76,7 @@ def regrade(
     except RegradeError as exc:
         raise _bad_input(str(exc)) from None
     finally:
-        if judge is not None:
+        if judge is not None or any(hasattr(g, "judge") for g in graders):
             # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
             from copilot_eval.runtime.process.pool import close_all_pools
 

@@ -49,15 +49,18 @@ def _fraction(value: float | None) -> float | None:
 
 
 def run(
-    test_set_path: Annotated[Path, typer.Argument(metavar="SET", help="Test set: .csv or .json.")],
+    test_set_path: Annotated[
+        Path, typer.Argument(metavar="SET", help="Test set: .csv, .json, or a prompt file (*.prompt.yml).")
+    ],
     agent_paths: Annotated[
-        list[Path],
+        list[Path] | None,
         typer.Option(
             "--agent",
             help="Agent file (YAML) to evaluate; repeat it to "
-            "compare several surfaces (one folder each under --out, plus comparison.json).",
+            "compare several surfaces (one folder each under --out, plus comparison.json). A prompt file may "
+            "run without one, on its own model.",
         ),
-    ],
+    ] = None,
     grader: Annotated[
         list[str] | None,
         typer.Option(
@@ -181,6 +184,40 @@ def run(
     ] = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
+    var: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--var",
+            metavar="NAME=VALUE",
+            help="A prompt file's {{NAME}} placeholders: the value of a file without testData, or under each "
+            "row's own (as `gh models run --var`), repeatable.",
+        ),
+    ] = None,
+    prompt_pass_score: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--prompt-pass-score",
+            metavar="[NAME=]MARK",
+            help="A prompt file's LLM evaluators pass at this share of the top choice score (0.6 or 60; NAME=0.6 "
+            "for one evaluator), repeatable. Default: half the top score, four stars of five for github/ built-ins.",
+        ),
+    ] = None,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            metavar="NAME",
+            help="The session model, over the agent file's and a prompt file's (a runtime model name, e.g. gpt-4.1).",
+        ),
+    ] = None,
+    gh_json: Annotated[
+        Path | None,
+        typer.Option(
+            "--gh-json",
+            metavar="FILE",
+            help="A prompt file's run: also write gh-models' `--json` document (its `passed` by gh-models' rule).",
+        ),
+    ] = None,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -212,18 +249,26 @@ def run(
     if refusal is not None:
         raise _bad_input(refusal)
     rate = _fraction(min_pass_rate)
+    agent_paths = agent_paths or []
     try:
         prepared = prepare_run(
             test_set_path,
-            agent_paths[0],
+            agent_paths[0] if agent_paths else None,
             grader_specs=grader,
             judge_path=judge_path,
             profile=_profile_option(profile),
             data_type=data_type,
             judge_repeat=judge_repeat,
+            variables=_variables(var),
+            pass_scores=prompt_pass_score,
+            model=model,
         )
     except PrepareError as exc:
         raise _bad_input(str(exc)) from None
+    if gh_json is not None and prepared.test_set.prompt_file is None:
+        raise _bad_input("--gh-json: gh-models' output describes a prompt file's run; the set is not one")
+    for line in _prompt_notes(prepared):
+        typer.echo(f"note: {line}", err=True)
     if (problem := baseline_problem(baseline)) is not None:
         raise _bad_input(problem)
     test_set, agent = prepared.test_set, prepared.agent
@@ -231,19 +276,20 @@ def run(
         if len(agent_paths) > 1:
             raise _bad_input("--record/--replay take one --agent (cassettes are per case of one agent)")
         # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.evalsets.prompt_cases import played_prompt
         from copilot_eval.models.replay.wrap import with_test_set_cassettes
         from copilot_eval.runs.target import runtime_agent
 
         if runtime_agent(agent) is None:
             raise _bad_input(
-                f"--record/--replay: {agent_paths[0]} is a Copilot Studio target; cassettes record "
+                f"--record/--replay: {agent_paths[0] if agent_paths else 'the agent'} is a Copilot Studio target; cassettes record "
                 "the model calls of a Copilot runtime agent (a target's raw activities are kept in "
                 "its evidence, and `copilot-eval regrade` grades them again)"
             )
 
         try:
             agent = with_test_set_cassettes(
-                agent, test_set, record=record, replay=replay, record_missing=record_missing
+                agent, test_set, record=record, replay=replay, record_missing=record_missing, prompt_of=played_prompt
             )
         except ValueError as exc:
             raise _bad_input(str(exc)) from None
@@ -269,6 +315,7 @@ def run(
             **spread,
             history=history,
             no_history=no_history,
+            model=model,
         )
         return
     try:
@@ -284,7 +331,7 @@ def run(
                 progress=not no_progress,
                 validate=False,
                 min_pass_rate=rate,
-                agent_file=agent_paths[0],
+                agent_file=agent_paths[0] if agent_paths else None,
                 **spread,
             )
         )
@@ -314,6 +361,14 @@ def run(
             f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases"
         )
     extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
+    if test_set.prompt_file is not None:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json
+
+        if (verdicts := gh_models_line(result)) is not None:
+            extra.append(verdicts)
+        if gh_json is not None:
+            extra.append(f"gh-models JSON: {write_gh_models_json(result, test_set, gh_json)}")
     reports = write_run_reports(out, junit=junit, baseline=baseline)
     extra.extend(record_history([out], history, no_history=no_history, source=SOURCE_RUN))
     print_summary(result, test_set, console, extra=extra + reports.lines)
@@ -329,6 +384,40 @@ def run(
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
     if missed:
         raise typer.Exit(EXIT_BELOW_THRESHOLD)
+
+
+def _variables(items: list[str] | None) -> dict[str, str]:
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets.prompt_cases import parse_variables
+
+    try:
+        return parse_variables(items)
+    except ValueError as exc:
+        raise _bad_input(str(exc)) from None
+
+
+def _prompt_notes(prepared: Any) -> list[str]:
+    """What a prompt file's run does not apply, said once before it starts."""
+    record = prepared.test_set.prompt_file
+    if record is None:
+        return []
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets.prompt_runtime import unapplied_parameters
+
+    model = getattr(prepared.agent, "model", None)
+    if model is None:
+        lines = ["session model: the target's own"]
+    else:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.models.base import ModelSource, describe
+
+        shown = (
+            describe(model) if isinstance(model, ModelSource) else f"{model} (GitHub-hosted, or the agent's provider)"
+        )
+        lines = [f"session model: {shown}"]
+    if (parameters := unapplied_parameters(record.model_parameters)) is not None:
+        lines.append(parameters)
+    return lines
 
 
 def _shard_option(text: str | None) -> Any:
@@ -378,6 +467,7 @@ def _run_several(
     *,
     history: str | None = None,
     no_history: bool = False,
+    model: str | None = None,
     **options,
 ) -> None:
     # imported on use: every command module loads with `--help` (see app.py)
@@ -388,7 +478,7 @@ def _run_several(
     from copilot_eval.runtime.process.pool import close_all_pools
 
     try:
-        runs = run_several(test_set, agent_paths, out, **options)
+        runs = run_several(test_set, agent_paths, out, model=model, **options)
     except (PrepareError, CheckpointError) as exc:
         raise _bad_input(str(exc)) from None
     except AllWorkersLost as exc:

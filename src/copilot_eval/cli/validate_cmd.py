@@ -1,7 +1,9 @@
-"""`copilot-eval validate [--profile seed|copilot-studio] FILE...`: report every import problem of test-set files.
+"""`copilot-eval validate [--profile seed|copilot-studio] [--var NAME=VALUE] FILE...`: every problem of test-set files.
 
 Without ``--profile`` the rule set is ``copilot-studio``, today's templates (a file with or without
-their comment block); ``--profile seed`` applies the seed importer's rules instead.
+their comment block); ``--profile seed`` applies the seed importer's rules instead. A prompt file
+(``*.prompt.yml``, or YAML with ``messages``) is checked as gh-models reads it, with the values of
+``--var`` for its placeholders, and its notes (ignored keys, what a run does not apply) are shown.
 
 Exit status: 0 when every file imports cleanly, 1 when any file has problems, 2 for usage errors
 (a missing file, for instance, which Typer reports before the command runs).
@@ -10,21 +12,58 @@ Exit status: 0 when every file imports cleanly, 1 when any file has problems, 2 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 
-def _check(path: Path, profile: str | None) -> tuple[list[str], list[str], list[str]]:
-    """(problems, warnings, notes) of one file; only problems make it fail to import."""
-    # Imported here so that `copilot-eval --help` does not pay for pydantic model building.
-    from copilot_eval.evalsets import check_json, inspect_csv
+@dataclass
+class _Report:
+    path: Path
+    problems: list[str]
+    notes: list[str] = field(default_factory=list)
+    cases: int | None = None  # a prompt file's: how many cases a run plays
+    # What reading a CSV noticed that does not stop the import (mis-decoded text, ignored columns).
+    warnings: list[str] = field(default_factory=list)
 
+    @property
+    def prompt_file(self) -> bool:
+        return self.cases is not None
+
+
+def _report(path: Path, profile: str | None, variables: dict[str, str]) -> _Report:
+    # Imported here so that `copilot-eval --help` does not pay for pydantic model building.
+    from copilot_eval.evalsets import check_json, inspect_csv, looks_like_prompt_file
+
+    if looks_like_prompt_file(path):
+        return _prompt_report(path, variables)
     if path.suffix.lower() == ".json":
-        return check_json(path, profile=profile), [], []
+        return _Report(path, check_json(path, profile=profile))
     found = inspect_csv(path, profile=profile)
-    return found.problems, found.warnings, found.notes
+    return _Report(path, found.problems, found.notes, warnings=found.warnings)
+
+
+def _prompt_report(path: Path, variables: dict[str, str]) -> _Report:
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets import load_prompt_file
+    from copilot_eval.evalsets.prompt_runtime import runtime_model_name, unapplied_parameters
+
+    test_set, problems, notes = load_prompt_file(path, variables=variables)
+    record = test_set.prompt_file if test_set is not None else None
+    if record is not None:
+        if record.model and runtime_model_name(record.model) is None:
+            notes.append(
+                f"model {record.model!r} has no Copilot runtime equivalent: `copilot-eval run` needs --model NAME "
+                "or an agent file with a model"
+            )
+        if (line := unapplied_parameters(record.model_parameters)) is not None:
+            notes.append(line)
+        if not record.evaluators and not record.response_format:
+            notes.append("no evaluators: `copilot-eval run` needs --grader SPEC to grade the answers")
+    # cases is set even when there are problems: it marks the report as a prompt file's.
+    return _Report(path, problems, notes, cases=len(test_set.cases) if test_set is not None else 0)
 
 
 def validate(
@@ -32,7 +71,8 @@ def validate(
         list[Path],
         typer.Argument(
             metavar="FILE...",
-            help="Test-set files: .json is read as JSON, anything else as CSV.",
+            help="Test-set files: *.prompt.yml (or YAML with messages) is a prompt file, .json is read as JSON, "
+            "anything else as CSV.",
             exists=True,
             dir_okay=False,
             readable=True,
@@ -47,41 +87,68 @@ def validate(
             "(the earlier importer: unique numbers, at most 6 pairs, references required).",
         ),
     ] = None,
+    var: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--var",
+            metavar="NAME=VALUE",
+            help="A value for a prompt file's {{NAME}} placeholders (as `gh models run --var`), repeatable.",
+        ),
+    ] = None,
 ) -> None:
-    """Check test-set files against the Copilot Studio importer's rules (one rule set, named)."""
+    """Check test-set files: Copilot Studio sets against the importer's rules, prompt files as gh-models reads them."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets import DEFAULT_RULE_SET, RULE_SETS
+    from copilot_eval.evalsets.prompt_cases import parse_variables
 
     if profile is not None and profile not in RULE_SETS:
         raise typer.BadParameter(f"{profile!r}: expected one of {', '.join(RULE_SETS)}", param_hint="--profile")
+    try:
+        variables = parse_variables(var)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--var") from None
     rules = profile or DEFAULT_RULE_SET
-    reports = [(path, *_check(path, rules)) for path in files]
-    all_clean = all(not problems for _, problems, _, _ in reports)
+    reports = [_report(path, rules, variables) for path in files]
+    all_clean = all(not report.problems for report in reports)
     if as_json:
-        document = {
-            "ok": all_clean,
-            "profile": rules,
-            "files": [
-                {"path": str(path), "ok": not problems, "problems": problems, "warnings": warnings, "notes": notes}
-                for path, problems, warnings, notes in reports
-            ],
-        }
-        typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(_document(reports, rules, all_clean), indent=2, ensure_ascii=False))
     else:
-        for path, problems, warnings, notes in reports:
-            if not problems:
-                typer.echo(f"{path}: OK, imports cleanly ({rules} rules)")
-            else:
-                typer.echo(f"{path}: {len(problems)} problem{'s' if len(problems) != 1 else ''} ({rules} rules)")
-            for problem in problems:
-                typer.echo(f"  - {problem}")
-            # Warnings and notes never fail the check: the file imports; they say what to look at.
-            for warning in warnings:
-                typer.echo(f"  warning: {warning}")
-            for note in notes:
-                typer.echo(f"  note: {note}")
+        for report in reports:
+            _print(report, rules)
     if not all_clean:
         raise typer.Exit(code=1)
+
+
+def _document(reports: list[_Report], rules: str, all_clean: bool) -> dict[str, Any]:
+    files: list[dict[str, Any]] = []
+    for report in reports:
+        entry: dict[str, Any] = {"path": str(report.path), "ok": not report.problems, "problems": report.problems}
+        entry.update(warnings=report.warnings, notes=report.notes)
+        if report.prompt_file:
+            entry.update(kind="prompt-file", cases=report.cases)
+        files.append(entry)
+    return {"ok": all_clean, "profile": rules, "files": files}
+
+
+def _print(report: _Report, rules: str) -> None:
+    count = len(report.problems)
+    kind = "prompt file" if report.prompt_file else f"{rules} rules"
+    if not count:
+        done = (
+            f"OK, {report.cases} case{'s' if report.cases != 1 else ''} to run"
+            if report.prompt_file
+            else "OK, imports cleanly"
+        )
+        typer.echo(f"{report.path}: {done} ({kind})")
+    else:
+        typer.echo(f"{report.path}: {count} problem{'s' if count != 1 else ''} ({kind})")
+    for problem in report.problems:
+        typer.echo(f"  - {problem}")
+    # Warnings and notes never fail the check: the file imports; they say what to look at.
+    for warning in report.warnings:
+        typer.echo(f"  warning: {warning}")
+    for note in report.notes:
+        typer.echo(f"  note: {note}")
 
 
 def register(app: typer.Typer) -> None:

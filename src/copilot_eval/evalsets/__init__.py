@@ -1,4 +1,7 @@
-"""Evaluation test sets and runs in the Copilot Studio shape: model, validation, CSV and JSON.
+"""Evaluation test sets and runs in the Copilot Studio shape: model, validation, CSV and JSON; and prompt files.
+
+GitHub's prompt files (``*.prompt.yml``, as gh-models reads them) load into the same model: each
+``testData`` row one case, the file's settings and evaluators on the set (``load_prompt_file``).
 
 Field trap: ``EvalTestCase.response`` is the *reference* answer (named after the CSV column);
 what the agent produced is ``EvalCaseResult.actual_response``.
@@ -46,6 +49,8 @@ from copilot_eval.evalsets.limits import (
 from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.platform_record import ExportJoinRecord, PlatformRunRecord, SnapshotRecord
 from copilot_eval.evalsets.preamble import preamble_lines
+from copilot_eval.evalsets.prompt_cases import load_prompt_file, looks_like_prompt_file
+from copilot_eval.evalsets.prompt_model import GhModelsVerdict, PromptFileRecord, PromptMessage, PromptRow
 from copilot_eval.evalsets.results_reader import ExportedResult, read_results_export
 from copilot_eval.evalsets.rule_sets import COPILOT_STUDIO, DEFAULT_RULE_SET, RULE_SETS, SEED, RuleSet, rule_set_named
 from copilot_eval.evalsets.run_execution import ConcurrencyChange, ExecutionRecord, RetryRecord, WorkerInfo
@@ -98,11 +103,15 @@ __all__ = [
     "ExecutionRecord",
     "ExportJoinRecord",
     "ExportedResult",
+    "GhModelsVerdict",
     "GradeRecord",
     "JudgeTally",
     "LimitationStanding",
     "MergeRecord",
     "PlatformRunRecord",
+    "PromptFileRecord",
+    "PromptMessage",
+    "PromptRow",
     "RetryRecord",
     "RuleSet",
     "RunFingerprints",
@@ -115,6 +124,8 @@ __all__ = [
     "group_conversations",
     "inspect_csv",
     "load_csv",
+    "load_prompt_file",
+    "looks_like_prompt_file",
     "looks_like_test_set",
     "play_groups",
     "preamble_lines",

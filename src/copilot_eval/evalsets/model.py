@@ -13,6 +13,7 @@ from enum import StrEnum
 from pydantic import Field
 
 from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
+from copilot_eval.evalsets.prompt_model import PromptFileRecord, PromptRow
 
 
 class EvalDataType(StrEnum):
@@ -49,6 +50,14 @@ class EvalTestCase(CamelModel):
         description="The row's own pass mark for its test method (the per-row dialect's Passing Score), "
         "when the file gave one.",
     )
+    case_key: str | None = Field(
+        default=None,
+        description="A stable name of the case that survives reordering: a prompt file row's 'name', else its "
+        "1-based position; absent for Copilot Studio rows, which are named by conversationNumber and turn.",
+    )
+    prompt: PromptRow | None = Field(
+        default=None, description="The prompt-file row this case was made from, with its filled-in messages."
+    )
 
 
 class EvalTestSet(ConfidenceMixin):
@@ -61,6 +70,10 @@ class EvalTestSet(ConfidenceMixin):
         default=None,
         description="Comment lines (each starting with '#') that came before the CSV header, kept so "
         "a round trip can write them back.",
+    )
+    prompt_file: PromptFileRecord | None = Field(
+        default=None,
+        description="Set when the set was read from a prompt file (*.prompt.yml): its settings and evaluators.",
     )
 
 

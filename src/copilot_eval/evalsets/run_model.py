@@ -16,6 +16,7 @@ from pydantic import Field, model_validator
 
 from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
 from copilot_eval.evalsets.platform_record import PlatformRunRecord
+from copilot_eval.evalsets.prompt_model import GhModelsVerdict
 from copilot_eval.evalsets.run_execution import ExecutionRecord
 from copilot_eval.evalsets.run_layouts import upgrade_limitation
 from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
@@ -76,6 +77,11 @@ class GradeRecord(CamelModel):
     data: dict[str, Any] | None = Field(
         default=None, description="The grader's own figures as the platform returned them (e.g. relevance: Yes)."
     )
+    gh_models: GhModelsVerdict | None = Field(
+        default=None,
+        description="A prompt file's evaluator: what gh-models itself would have recorded for this answer "
+        "(its score, and passed = score > 0), beside this grade's own status.",
+    )
 
 
 class EvalCaseResult(CamelModel):
@@ -107,6 +113,14 @@ class EvalCaseResult(CamelModel):
         default=None,
         description="The platform's id of the test case (Copilot Studio's evaluation API); compare matches "
         "cases by it when both runs have it.",
+    )
+    case_key: str | None = Field(
+        default=None, description="The case's stable name (a prompt file row's 'name', else its 1-based position)."
+    )
+    gh_models_passed: bool | None = Field(
+        default=None,
+        description="A prompt file's case: whether gh-models would have passed it (every evaluator's score above "
+        "0); absent when gh-models would have stopped the run instead (a model or judge call that failed).",
     )
 
     @model_validator(mode="after")

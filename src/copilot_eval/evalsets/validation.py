@@ -102,9 +102,14 @@ def validate_eval_test_set(test_set: EvalTestSet, profile: str | RuleSet | None 
     """Return every reason the importer would refuse ``test_set``; an empty list means it imports.
 
     ``profile`` names the rule set: ``"copilot-studio"`` (today's templates, the default) or
-    ``"seed"`` (the earlier importer: unique numbers, at most six pairs, a reference required).
+    ``"seed"`` (the earlier importer: unique numbers, at most six pairs, a reference required). A set
+    read from a prompt file is held to that file's rules instead, checked when it was read.
     """
     rules = rule_set_named(profile)
+    if test_set.prompt_file is not None:
+        # A prompt file's rows are checked by its own rules as it is read (prompt_checks); it is not imported
+        # into Copilot Studio, so the importer's limits (100 questions, 500 characters ...) do not apply.
+        return [] if test_set.cases else [f"test set {test_set.name!r} has no cases; at least one is required"]
     return _set_problems(test_set, rules) + _case_problems(test_set.cases, rules)
 
 

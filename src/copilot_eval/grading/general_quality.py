@@ -11,12 +11,13 @@ is our own (``prompts/general_quality.md``).
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import EvalTestCase
 from copilot_eval.evalsets.quality_parts import COMPLETENESS, CONTEXT_COVERAGE, GROUNDEDNESS, RELEVANCE
-from copilot_eval.grading.judge import LlmJudge, reason_of
+from copilot_eval.grading.judge import LlmJudge, parse_judge_answer, reason_of
 from copilot_eval.grading.knowledge_context import KnowledgeContext, knowledge_context
 from copilot_eval.grading.protocol import CaseEvidence, Grade
 from copilot_eval.grading.quality_rule import SCALES, QualityScores, quality_verdict
@@ -93,6 +94,12 @@ class GeneralQuality(LlmJudge):
         context = knowledge_context(evidence)
         extra = _context_fields(context) if context is not None else _NO_CONTEXT
         return {**super().prompt_fields(case, evidence), **extra}
+
+    def read_answer_for(self, case: EvalTestCase, evidence: CaseEvidence, text: str | None) -> Grade | None:
+        """The judge's answer read with the case's knowledge context (the rule's stage 2 where it has one)."""
+        parsed = parse_judge_answer(text)
+        grade = self.verdict_for(case, evidence, parsed) if parsed is not None else None
+        return None if grade is None else dataclasses.replace(grade, details={**grade.details, "judge": parsed})
 
     def verdict_for(self, case: EvalTestCase, evidence: CaseEvidence, answer: dict[str, Any]) -> Grade | None:
         """Read the judge's scores and apply the two-stage rule, stage 2 where the case has knowledge context."""

@@ -9,6 +9,7 @@ replies with one JSON object; an answer that cannot be read is an ``error`` grad
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import re
 from importlib import resources
@@ -67,19 +68,32 @@ class LlmJudge:
         if isinstance(repeat, bool) or not isinstance(repeat, int) or repeat < 1:
             raise ValueError(f"judge repeat must be a whole number of at least 1, got {repeat!r}")
         self.judge, self.name, self.pool, self.repeat = judge, name, pool, repeat
-        self.template = load_prompt(self.prompt_name)
+        # A judge that writes its own prompt (a prompt file's llm evaluator) has no package template.
+        self.template = load_prompt(self.prompt_name) if self.prompt_name else Template("")
 
     def prompt_fields(self, case: EvalTestCase, evidence: CaseEvidence) -> dict[str, str]:
         """Values for the prompt template."""
         return {"question": case.question, "reference": case.response, "answer": evidence.answer or ""}
 
+    def prompt_text(self, case: EvalTestCase, evidence: CaseEvidence) -> str:
+        """The judge's prompt for this answer: the package template filled with ``prompt_fields``."""
+        return self.template.safe_substitute(self.prompt_fields(case, evidence))
+
     def verdict(self, answer: dict[str, Any]) -> Grade | None:
         """Turn the parsed JSON into a grade; ``None`` when the JSON lacks what is needed."""
         raise NotImplementedError
 
-    def verdict_for(self, case: EvalTestCase, evidence: CaseEvidence, answer: dict[str, Any]) -> Grade | None:
-        """The grade of ``answer`` for this case; judges whose rule depends on the case (its context) override it."""
-        return self.verdict(answer)
+    def read_answer(self, text: str | None) -> Grade | None:
+        """The grade a judge's answer gives (the JSON object it holds, through ``verdict``); ``None`` if unreadable."""
+        parsed = parse_judge_answer(text)
+        grade = self.verdict(parsed) if parsed is not None else None
+        if grade is None:
+            return None
+        return dataclasses.replace(grade, details={**grade.details, "judge": parsed})
+
+    def read_answer_for(self, case: EvalTestCase, evidence: CaseEvidence, text: str | None) -> Grade | None:
+        """The grade of the judge's answer on this case; a judge whose rule depends on the case (its context) overrides it."""
+        return self.read_answer(text)
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Ask the judge ``repeat`` times; errors of the agent, the reference or the judge become ``error`` grades."""
@@ -93,7 +107,7 @@ class LlmJudge:
         # imported on use: running a judge loads the Copilot SDK (about 0.6 s); deterministic graders never need it
         from copilot_eval.runtime.session.runner import run_copilot
 
-        prompt = self.template.safe_substitute(self.prompt_fields(case, evidence))
+        prompt = self.prompt_text(case, evidence)
         try:
             result = await run_copilot(self.judge, prompt, pool=self.pool)
         except Exception as exc:
@@ -105,24 +119,13 @@ class LlmJudge:
             return JudgeCall(
                 Grade(self.name, CaseStatus.ERROR, f"judge call failed: {result.error}", evidence_path=path), result
             )
-        parsed = parse_judge_answer(result.final_response)
-        grade = self.verdict_for(case, evidence, parsed) if parsed is not None else None
+        grade = self.read_answer_for(case, evidence, result.final_response)
         if grade is None:
             shown = (result.final_response or "").strip().replace("\n", " ")[:120]
             return JudgeCall(
                 Grade(self.name, CaseStatus.ERROR, f"unreadable judge answer: {shown!r}", evidence_path=path), result
             )
-        graded = Grade(
-            grade.method,
-            grade.status,
-            grade.reason,
-            score=grade.score,
-            passing_score=grade.passing_score,
-            details={**grade.details, "judge": parsed},
-            evidence_path=path,
-            data=grade.data,
-        )
-        return JudgeCall(graded, result)
+        return JudgeCall(dataclasses.replace(grade, evidence_path=path), result)
 
     def _save(self, result: CopilotResult, evidence: CaseEvidence, attempt: int = 1) -> str | None:
         if evidence.evidence_path is None:

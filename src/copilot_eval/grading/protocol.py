@@ -12,7 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet, GradeRecord, JudgeTally
+from copilot_eval.evalsets.prompt_model import GhModelsVerdict
 from copilot_eval.evidence.protocol import PlayedEvidence
+
+#: The key of ``Grade.details`` holding a prompt-file evaluator's ``GhModelsVerdict`` (kept by judges' repeats too).
+GH_MODELS_DETAIL = "ghModels"
 
 
 @dataclass(frozen=True)
@@ -72,7 +76,14 @@ class Grade:
             evidence_path=self.evidence_path,
             judge=self.judge,
             data=self.data,
+            gh_models=self.gh_models,
         )
+
+    @property
+    def gh_models(self) -> GhModelsVerdict | None:
+        """gh-models' own verdict on this answer, for a prompt file's evaluator; ``None`` for any other grader."""
+        verdict = self.details.get(GH_MODELS_DETAIL)
+        return verdict if isinstance(verdict, GhModelsVerdict) else None
 
 
 @runtime_checkable
@@ -130,6 +141,7 @@ def passed_if(condition: bool) -> CaseStatus:
 
 
 __all__ = [
+    "GH_MODELS_DETAIL",
     "NO_REFERENCE",
     "CaseEvidence",
     "Grade",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from copilot_eval.agent.suggest import closest
 from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
 from copilot_eval.grading.exact import ExactMatch, Normalisation
@@ -19,6 +18,7 @@ from copilot_eval.grading.protocol import Grader
 from copilot_eval.grading.similarity import DEFAULT_THRESHOLD, TextSimilarity
 from copilot_eval.grading.trajectory import TrajectoryGrader
 from copilot_eval.grading.trajectory_file import TrajectoryFileError
+from copilot_eval.suggest import closest
 
 #: Every spec form, shown in help and in error messages.
 SPEC_FORMS: dict[str, str] = {

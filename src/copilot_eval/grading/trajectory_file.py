@@ -33,6 +33,7 @@ from copilot_eval.evidence.trajectory import ANY, CALL_KINDS, MatchMode, Metric,
 from copilot_eval.evidence.trajectory.alignment import as_mode
 from copilot_eval.evidence.trajectory.steps import Equals, Matcher, name_pattern
 from copilot_eval.evidence.trajectory.verdict import METRICS
+from copilot_eval.suggest import unknown_keys
 
 OPTION_KEYS = ("mode", "forbidden", "max_steps", "threshold", "metric", "subagent_calls")
 ENTRY_KEYS = ("conversation", "turn", "steps", *OPTION_KEYS)
@@ -139,8 +140,7 @@ class _Problems:
 
 
 def _unknown_keys(data: Mapping[str, Any], allowed: Sequence[str], what: str) -> str | None:
-    extra = [str(key) for key in data if key not in allowed]
-    return f"unknown {what} key(s) {', '.join(extra)} (expected {', '.join(allowed)})" if extra else None
+    return unknown_keys((str(key) for key in data), allowed, what=f"{what} key")
 
 
 def _matcher(key: str, value: Any) -> Matcher:

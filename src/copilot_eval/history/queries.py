@@ -60,7 +60,7 @@ def list_runs(
     from sqlalchemy import select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import Run
+    from copilot_eval.history.tables import Run
 
     runs = Run.__table__
     query = _filtered(select(runs), runs, test_set, agent).order_by(_when(runs).desc(), runs.c.id.desc())
@@ -77,7 +77,7 @@ def series_names(
     from sqlalchemy import func, select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import Run
+    from copilot_eval.history.tables import Run
 
     runs = Run.__table__
     latest = func.max(_when(runs))
@@ -104,7 +104,7 @@ def load_series(
     from sqlalchemy import select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import Case, CaseResult, CaseVerdict, Run
+    from copilot_eval.history.tables import Case, CaseResult, CaseVerdict, Run
 
     runs, cases, results = Run.__table__, Case.__table__, CaseResult.__table__
     verdicts = CaseVerdict.__table__
@@ -156,7 +156,7 @@ def run_results(store: HistoryStore, run_id: int) -> list[dict[str, Any]]:
     from sqlalchemy import select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import Case, CaseResult
+    from copilot_eval.history.tables import Case, CaseResult
 
     cases, results = Case.__table__, CaseResult.__table__
     query = (

@@ -232,7 +232,7 @@ class HistoryServer(ThreadingHTTPServer):
         from sqlalchemy import select
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import Run
+        from copilot_eval.history.tables import Run
 
         if not run_id.isdigit():
             return None

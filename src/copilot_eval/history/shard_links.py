@@ -31,7 +31,7 @@ def _results(connection: Any, run_id: int) -> dict[tuple[int, int], tuple[Any, .
     from sqlalchemy import select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import CaseResult
+    from copilot_eval.history.tables import CaseResult
 
     results = cast("Any", CaseResult.__table__)
     query = select(results.c.case_id, results.c.repeat_index, *(results.c[name] for name in _COMPARED))
@@ -55,7 +55,7 @@ def link_shards(connection: Any, run_id: int) -> int:
     from sqlalchemy import select, update
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import Run
+    from copilot_eval.history.tables import Run
 
     runs = cast("Any", Run.__table__)
     run = connection.execute(select(runs).where(runs.c.id == run_id)).mappings().one()

@@ -47,6 +47,7 @@ _FILL_IN = (
     "repeat_dependence",
     "rate_limit_retries",
     "platform_run_id",
+    "tool_hashes",
 )
 
 
@@ -139,6 +140,7 @@ def _row(record: RunRecord, key: str) -> dict[str, Any]:
         "run_folder": record.run_folder,
         "report_path": record.report_path,
         "schema_version": record.schema_version,
+        "tool_hashes": record.tool_hashes,
     }
 
 
@@ -192,7 +194,7 @@ class HistoryStore:
         from sqlalchemy import insert, select, update
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import CaseResult, Run
+        from copilot_eval.history.tables import CaseResult, Run
 
         # A declarative class's table is a Table; SQLAlchemy's stubs type it as any FromClause.
         runs, results = cast("Table", Run.__table__), cast("Table", CaseResult.__table__)
@@ -249,7 +251,7 @@ class HistoryStore:
         from sqlalchemy import insert, select
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import CaseVerdict
+        from copilot_eval.history.tables import CaseVerdict
 
         if not record.verdicts:
             return False
@@ -286,7 +288,7 @@ class HistoryStore:
         from sqlalchemy import insert, select, update
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.models import Case
+        from copilot_eval.history.tables import Case
 
         cases = cast("Table", Case.__table__)
         wanted = {case.key: case for case in record.cases}

@@ -10,8 +10,10 @@ limitation's standing and what confirmed it in fields of their own (``limitation
 ``limitationConfirmedBy``) instead of words in ``runtimeLimitation``, and states ``gradedCases``
 beside ``generalQualityPercent``. Older layouts are read into today's fields
 (``evalsets.run_layouts``). A run the platform made (``platform_runs``) adds optional fields
-within layout 2 (``platformRun``, a case's ``caseId``, a grade's ``errorReason`` and ``data``);
-nothing in them changes what the other fields mean.
+within layout 2 (``platformRun``, a case's ``caseId``, a grade's ``errorReason`` and ``data``),
+and so does a run of a prompt file (a case's ``caseKey`` and ``ghModelsPassed``, a grade's
+``ghModels``; the set's ``promptFile`` and each case's ``prompt`` in ``test-set.json``); nothing in
+them changes what the other fields mean.
 """
 
 from __future__ import annotations

@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
+from copilot_eval.evalsets.prompt_cases import played_prompt
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import grade_case
+from copilot_eval.grading.prompt_graders import gh_models_case_passed
 from copilot_eval.grading.protocol import CaseEvidence, Grader
 from copilot_eval.reports.evidence_names import unit_evidence_name
+from copilot_eval.runs.prompt_agent import session_agent
 from copilot_eval.runs.target import PlayedEvidence, as_target
 
 
@@ -46,8 +49,12 @@ def failed_play(prompts: Sequence[str], error: str) -> CopilotResult:
 
 
 async def play_unit(unit: Unit, agent: Any, *, pool: Any = None) -> PlayedEvidence:
-    """Play ``unit`` in one fresh session and return its evidence; a failure to start is recorded, not raised."""
-    return await _play(agent, [case.question for case in unit.cases], pool)
+    """Play ``unit`` in one fresh session and return its evidence; a failure to start is recorded, not raised.
+
+    A prompt file's case is asked with its earlier messages before the question, in a session whose
+    instructions are the row's system message (``prompt_agent``).
+    """
+    return await _play(session_agent(agent, unit.cases[0]), [played_prompt(case) for case in unit.cases], pool)
 
 
 async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
@@ -70,6 +77,8 @@ async def graded_result(
     verdict = await grade_case(case, evidence, graders)
     return EvalCaseResult(
         conversation_number=case.conversation_number,
+        case_key=case.case_key,
+        gh_models_passed=gh_models_case_passed(graders, verdict.grades) if case.prompt is not None else None,
         turn=turn,
         passed=verdict.status is CaseStatus.PASS,
         actual_response=evidence.answer,

@@ -32,12 +32,20 @@ def _canonical(value: object) -> bytes:
 def test_set_fingerprint(test_set: EvalTestSet) -> str:
     """The hash of what the set asks and expects: data type and cases in order (not its name or comments)."""
     # A row's own pass mark joins its case only when given, so sets without one hash as they always did.
-    cases = [
+    cases: list[list[object]] = [
         [c.conversation_number, c.question, c.response, c.testing_method]
         + ([c.passing_score] if c.passing_score is not None else [])
         for c in test_set.cases
     ]
-    return _digest(_canonical({"dataType": test_set.data_type.value, "cases": cases}))
+    content: dict[str, object] = {"dataType": test_set.data_type.value, "cases": cases}
+    if test_set.prompt_file is not None:
+        # A prompt file's rows are asked with their own instructions and earlier messages, and graded by the
+        # file's evaluators: all of it is what the set asks and expects. Absent for other sets, whose hash stays.
+        for case, entry in zip(test_set.cases, cases, strict=True):
+            entry.append(case.case_key)
+            entry.append(case.prompt.model_dump(mode="json", by_alias=True) if case.prompt is not None else None)
+        content["promptFile"] = test_set.prompt_file.model_dump(mode="json", by_alias=True, exclude={"source"})
+    return _digest(_canonical(content))
 
 
 test_set_fingerprint.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
@@ -53,6 +61,12 @@ def agent_fingerprint(path: str | Path) -> str:
             content = "unreadable"
         digest.update(f"{name}\0{content}\n".encode())
     return PREFIX + digest.hexdigest()
+
+
+def model_agent_fingerprint(agent_path: str | Path | None, model: str) -> str:
+    """The hash of an agent whose session model was chosen on the command line (``--model``) or by a prompt file."""
+    base = agent_fingerprint(agent_path) if agent_path is not None else None
+    return _digest(_canonical({"agent": base, "model": model}))
 
 
 def _file_digest(path: Path) -> str:
@@ -73,11 +87,17 @@ def _named_files(specs: Sequence[str]) -> dict[str, str]:
 
 
 def graders_fingerprint(
-    specs: Sequence[str] | None, *, judge_path: str | Path | None = None, judge_repeat: int = 1
+    specs: Sequence[str] | None,
+    *,
+    judge_path: str | Path | None = None,
+    judge_repeat: int = 1,
+    prompt_pass_scores: Sequence[str] | None = None,
+    default: Sequence[str] = ("similarity",),
 ) -> str:
-    """The hash of the grader specs as given (default similarity), of the files they name, of the judge
-    agent, if any, and of how many times each judge is asked (``--judge-repeat``)."""
-    specs = list(specs or ["similarity"])
+    """The hash of the grader specs as given (``default`` when none: similarity, nothing for a prompt file,
+    whose evaluators are in the set's hash), of the files they name, of the judge agent, if any, of how
+    many times each judge is asked (``--judge-repeat``) and of a prompt file's pass marks."""
+    specs = list(specs or default)
     judge = agent_fingerprint(judge_path) if judge_path is not None else None
     content: dict[str, object] = {"graders": specs, "judge": judge}
     # Keys only when they matter, so that the fingerprints of runs without them stay as they were.
@@ -85,6 +105,8 @@ def graders_fingerprint(
         content["files"] = files
     if judge_repeat != 1:
         content["judgeRepeat"] = judge_repeat
+    if prompt_pass_scores:
+        content["promptPassScores"] = list(prompt_pass_scores)
     return _digest(_canonical(content))
 
 
@@ -95,13 +117,33 @@ def run_fingerprints(
     grader_specs: Sequence[str] | None = None,
     judge_path: str | Path | None = None,
     judge_repeat: int = 1,
+    prompt_pass_scores: Sequence[str] | None = None,
+    session_model: str | None = None,
 ) -> RunFingerprints:
-    """All three fingerprints; the agent's is None when the agent is not a file."""
+    """All three fingerprints; the agent's is None when the agent is not a file and no model was chosen for it
+    (``session_model``: a prompt file's model, or ``--model``)."""
+    agent: str | None = None
+    if session_model is not None:
+        agent = model_agent_fingerprint(agent_path, session_model)
+    elif agent_path is not None:
+        agent = agent_fingerprint(agent_path)
     return RunFingerprints(
         test_set=test_set_fingerprint(test_set),
-        agent=agent_fingerprint(agent_path) if agent_path is not None else None,
-        graders=graders_fingerprint(grader_specs, judge_path=judge_path, judge_repeat=judge_repeat),
+        agent=agent,
+        graders=graders_fingerprint(
+            grader_specs,
+            judge_path=judge_path,
+            judge_repeat=judge_repeat,
+            prompt_pass_scores=prompt_pass_scores,
+            default=() if test_set.prompt_file is not None else ("similarity",),
+        ),
     )
 
 
-__all__ = ["agent_fingerprint", "graders_fingerprint", "run_fingerprints", "test_set_fingerprint"]
+__all__ = [
+    "agent_fingerprint",
+    "graders_fingerprint",
+    "model_agent_fingerprint",
+    "run_fingerprints",
+    "test_set_fingerprint",
+]

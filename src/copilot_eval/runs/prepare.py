@@ -8,7 +8,7 @@ message naming the file or option (the caller decides the exit code or the pytes
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,10 +23,14 @@ from copilot_eval.evalsets import (
     read_test_set_json,
     validate_eval_test_set,
 )
+from copilot_eval.evalsets.prompt_cases import load_prompt_file, looks_like_prompt_file, session_instructions
+from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
 from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 from copilot_eval.runs.eval_runner import check_references
 from copilot_eval.runs.fingerprints import run_fingerprints
+from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
+from copilot_eval.runs.target import runtime_agent
 from copilot_eval.targets.agent import agent_from_data, is_target_file
 
 
@@ -41,10 +45,16 @@ class OptionNames:
     agent: str = "--agent"
     judge: str = "--judge"
     grader: str = "--grader"
+    prompt_pass_score: str = "--prompt-pass-score"
 
 
 CLI_OPTIONS = OptionNames()
-PYTEST_OPTIONS = OptionNames(agent="--copilot-agent", judge="--copilot-judge", grader="--copilot-grader")
+PYTEST_OPTIONS = OptionNames(
+    agent="--copilot-agent",
+    judge="--copilot-judge",
+    grader="--copilot-grader",
+    prompt_pass_score="--copilot-prompt-pass-score",
+)
 
 
 def _peek_yaml(path: Path) -> Any:
@@ -109,18 +119,27 @@ def _problems_text(path: Path, problems: list[str]) -> str:
 
 
 def read_test_set(
-    path: str | Path, *, profile: str | None = None, data_type: EvalDataType | str | None = None
+    path: str | Path,
+    *,
+    profile: str | None = None,
+    data_type: EvalDataType | str | None = None,
+    variables: Mapping[str, str] | None = None,
 ) -> EvalTestSet:
-    """Read ``path`` (.json, else CSV) and check it against rule set ``profile``, parsing it once.
+    """Read ``path`` (a prompt file, .json, else CSV) and check it, parsing it once.
 
-    Raises PrepareError with one line for a missing or unreadable file, and every problem of a
-    set that cannot be used.
+    A prompt file (``*.prompt.yml``, or YAML with ``messages``) is checked by its own rules with the
+    ``--var`` ``variables``; any other set against rule set ``profile``. Raises PrepareError with
+    one line for a missing or unreadable file, and every problem of a set that cannot be used.
     """
     path = Path(path)
     if not path.exists():
         raise PrepareError(f"{path}: test set file not found")
     if not path.is_file():
-        raise PrepareError(f"{path}: not a file; give a .csv or .json test set")
+        raise PrepareError(f"{path}: not a file; give a .csv, .json or .prompt.yml test set")
+    if looks_like_prompt_file(path):
+        return _read_prompt_file(path, data_type, variables)
+    if variables:
+        raise PrepareError(f"--var: {path} is not a prompt file; only a prompt file's placeholders take values")
     try:
         if path.suffix.lower() == ".json":
             test_set = read_test_set_json(path)
@@ -133,6 +152,20 @@ def read_test_set(
         raise PrepareError(str(exc)) from None
     except OSError as exc:
         raise PrepareError(f"{path}: cannot read the test set: {exc.strerror or exc}") from None
+    if problems or test_set is None:
+        raise PrepareError(_problems_text(path, problems))
+    return test_set
+
+
+def _read_prompt_file(
+    path: Path, data_type: EvalDataType | str | None, variables: Mapping[str, str] | None
+) -> EvalTestSet:
+    if data_type is not None and EvalDataType(data_type) is not EvalDataType.SINGLE_TURN:
+        raise PrepareError(f"--data-type {data_type}: a prompt file's rows are single-turn cases, one session each")
+    try:
+        test_set, problems, _ = load_prompt_file(path, variables=variables)
+    except OSError as exc:
+        raise PrepareError(f"{path}: cannot read the prompt file: {exc.strerror or exc}") from None
     if problems or test_set is None:
         raise PrepareError(_problems_text(path, problems))
     return test_set
@@ -155,9 +188,99 @@ def check_graders_fit(test_set: EvalTestSet, graders: Sequence[Any], path: str |
         raise PrepareError(str(EvalSetError(path, problems)))
 
 
+def build_set_graders(
+    test_set: EvalTestSet,
+    specs: Sequence[str] | None,
+    *,
+    judge: Any = None,
+    options: OptionNames = CLI_OPTIONS,
+    judge_repeat: int = 1,
+    pass_scores: Sequence[str] | None = None,
+    path: str | Path | None = None,
+    row_methods: bool = True,
+) -> list[Any]:
+    """The graders of ``test_set``: a prompt file's evaluators (plus any ``specs``), else the ``specs`` (default similarity).
+
+    With ``row_methods`` a set whose rows name their own test method is graded by them, ``specs``
+    grading the rows that name none (``graders_for_set``); ``regrade`` turns it off, to grade with
+    exactly the graders it is given.
+    """
+    if test_set.prompt_file is None:
+        if pass_scores:
+            raise PrepareError(f"{options.prompt_pass_score}: applies to prompt files only (the set's evaluators)")
+        graders = build_graders(specs, judge=judge, options=options, judge_repeat=judge_repeat)
+        return graders_for_set(test_set, graders, judge=judge, judge_repeat=judge_repeat) if row_methods else graders
+    try:
+        graders: list[Any] = prompt_graders(
+            test_set,
+            judge=judge,
+            pass_scores=parse_pass_scores(pass_scores, option=options.prompt_pass_score),
+            judge_repeat=judge_repeat,
+            option=options.prompt_pass_score,
+            judge_option=options.judge,
+        )
+    except ValueError as exc:
+        raise PrepareError(f"{path or test_set.name}: {exc}") from None
+    if specs:
+        graders += build_graders(specs, judge=judge, options=options, judge_repeat=judge_repeat)
+    if not graders:
+        raise PrepareError(
+            f"{path or test_set.name}: the prompt file has no evaluators, so nothing would grade its answers; "
+            f"add evaluators to it or give {options.grader} SPEC"
+        )
+    return graders
+
+
+def _chosen_model(test_set: EvalTestSet, loaded: Any, agent: Any, model: str | None) -> str | None:
+    """The session model chosen outside the agent file (``--model``, or a prompt file's), for the fingerprint."""
+    if model is not None:
+        return model
+    if test_set.prompt_file is None or getattr(loaded, "model", None) is not None:
+        return None
+    chosen = getattr(agent, "model", None)
+    return chosen if isinstance(chosen, str) else None
+
+
+def prepare_agent(
+    test_set: EvalTestSet,
+    agent_path: str | Path | None,
+    *,
+    model: str | None = None,
+    options: OptionNames = CLI_OPTIONS,
+) -> Any:
+    """The agent that plays ``test_set``: the agent file's, and for a prompt file its session model chosen."""
+    return _agent(test_set, agent_path, model, options)[0]
+
+
+def _agent(
+    test_set: EvalTestSet, agent_path: str | Path | None, model: str | None, options: OptionNames
+) -> tuple[Any, Any]:
+    loaded = load_agent(agent_path, option=options.agent) if agent_path is not None else None
+    if test_set.prompt_file is None:
+        if loaded is None:
+            raise PrepareError(
+                f"{options.agent}: give the agent file to evaluate (a prompt file alone may run without one)"
+            )
+        if model is not None:
+            if runtime_agent(loaded) is None:
+                raise PrepareError("--model: a Copilot Studio target chooses its own model")
+            return loaded.with_options(model=model), loaded
+        return loaded, loaded
+    try:
+        agent = prompt_agent(loaded, test_set.prompt_file, model=model, name=test_set.name)
+    except PromptAgentError as exc:
+        raise PrepareError(f"{test_set.prompt_file.source or test_set.name}: {exc}") from None
+    if runtime_agent(agent) is None and any(session_instructions(case) for case in test_set.cases):
+        raise PrepareError(
+            f"{options.agent} {agent_path}: a Copilot Studio target takes no instructions, and the prompt file's "
+            "system message (or responseFormat) would be dropped; play it against a Copilot runtime agent"
+        )
+    return agent, loaded
+
+
 def prepare_run(
     set_path: str | Path,
-    agent_path: str | Path,
+    agent_path: str | Path | None,
     *,
     grader_specs: Sequence[str] | None = None,
     judge_path: str | Path | None = None,
@@ -165,20 +288,37 @@ def prepare_run(
     data_type: EvalDataType | str | None = None,
     options: OptionNames = CLI_OPTIONS,
     judge_repeat: int = 1,
+    variables: Mapping[str, str] | None = None,
+    pass_scores: Sequence[str] | None = None,
+    model: str | None = None,
 ) -> PreparedRun:
-    """Read and check the set, load the agent and the judge, build the graders (each once), and fingerprint them."""
-    test_set = read_test_set(set_path, profile=profile, data_type=data_type)
-    agent = load_agent(agent_path, option=options.agent)
+    """Read and check the set, load the agent and the judge, build the graders (each once), and fingerprint them.
+
+    A prompt file may come without ``agent_path`` (its ``model`` is then the session model) and
+    takes ``variables`` (``--var``), ``pass_scores`` (``--prompt-pass-score``) and ``model``
+    (``--model``, over the agent file's and the prompt file's).
+    """
+    test_set = read_test_set(set_path, profile=profile, data_type=data_type, variables=variables)
+    agent, loaded = _agent(test_set, agent_path, model, options)
     judge = load_agent(judge_path, option=options.judge) if judge_path else None
-    graders = graders_for_set(
+    graders = build_set_graders(
         test_set,
-        build_graders(grader_specs, judge=judge, options=options, judge_repeat=judge_repeat),
+        grader_specs,
         judge=judge,
+        options=options,
         judge_repeat=judge_repeat,
+        pass_scores=pass_scores,
+        path=set_path,
     )
     check_graders_fit(test_set, graders, set_path)
     fingerprints = run_fingerprints(
-        test_set, agent_path=agent_path, grader_specs=grader_specs, judge_path=judge_path, judge_repeat=judge_repeat
+        test_set,
+        agent_path=agent_path,
+        grader_specs=grader_specs,
+        judge_path=judge_path,
+        judge_repeat=judge_repeat,
+        prompt_pass_scores=pass_scores,
+        session_model=_chosen_model(test_set, loaded, agent, model),
     )
     return PreparedRun(test_set, agent, graders, fingerprints)
 
@@ -190,9 +330,11 @@ __all__ = [
     "PrepareError",
     "PreparedRun",
     "build_graders",
+    "build_set_graders",
     "check_graders_fit",
     "graders_for_set",
     "load_agent",
+    "prepare_agent",
     "prepare_run",
     "read_test_set",
 ]

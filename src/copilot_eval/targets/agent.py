@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import yaml
 
+from copilot_eval.suggest import did_you_mean
 from copilot_eval.targets.agents_sdk import AgentsSdkConversation
 from copilot_eval.targets.config import CopilotStudioTarget, DirectLineTarget, TargetConfigError, parse_target
 from copilot_eval.targets.directline import DirectLineConversation
@@ -24,6 +25,7 @@ from copilot_eval.targets.http import Exchanges, Secrets, TargetHttpError
 from copilot_eval.targets.tokens import TokenError, token_source
 
 DEFAULT_TIMEOUT_S = 60.0
+_AGENT_KEYS = ("name", "target", "timeout_s", "description")
 
 
 @dataclass(frozen=True)
@@ -93,10 +95,11 @@ def is_target_file(data: Any) -> bool:
 
 def agent_from_data(data: dict[str, Any], file: str | Path) -> StudioAgent:
     """A StudioAgent from parsed agent-file data; errors name the file and the field."""
-    unknown = sorted(set(data) - {"name", "target", "timeout_s", "description"})
+    unknown = sorted(set(data) - set(_AGENT_KEYS))
     if unknown:
+        guesses = "".join(did_you_mean(str(key), _AGENT_KEYS) for key in unknown)
         raise TargetConfigError(
-            f"{file}: unknown field(s) {unknown} for a target agent "
+            f"{file}: unknown field(s) {unknown}{guesses} for a target agent "
             "(expected name, target, timeout_s; models and tools belong to Copilot runtime agents)"
         )
     timeout = data.get("timeout_s", DEFAULT_TIMEOUT_S)

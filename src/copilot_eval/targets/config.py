@@ -11,6 +11,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.suggest import did_you_mean
+
 DIRECTLINE = "directline"
 COPILOT_STUDIO = "copilot-studio"
 DEFAULT_DIRECTLINE_URL = "https://directline.botframework.com/v3/directline"
@@ -82,7 +84,8 @@ def _check_types(cls: type, block: dict[str, Any], where: str) -> dict[str, Any]
     known = {f.name: f for f in fields(cls)}
     unknown = sorted(set(block) - set(known) - {"type"})
     if unknown:
-        raise TargetConfigError(f"{where}: unknown field(s) {unknown}; expected some of {sorted(known)}")
+        guesses = "".join(did_you_mean(str(key), known) for key in unknown)
+        raise TargetConfigError(f"{where}: unknown field(s) {unknown}{guesses}; expected some of {sorted(known)}")
     values = {}
     for name, value in block.items():
         if name == "type":

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from copilot_eval.history.models import Base
+from copilot_eval.history.tables import Base
 
 connection = context.config.attributes.get("connection")
 if connection is None:

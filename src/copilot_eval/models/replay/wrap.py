@@ -6,6 +6,7 @@ model is already offline (scripted, function, a Replay) is left as it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,10 +73,18 @@ def prompt_chooser(names: dict[str, str], fallback: str = "unmatched") -> Casset
 
 
 def with_test_set_cassettes(
-    agent: Any, test_set: Any, *, record: str | Path | None, replay: str | Path | None, record_missing: bool = False
+    agent: Any,
+    test_set: Any,
+    *,
+    record: str | Path | None,
+    replay: str | Path | None,
+    record_missing: bool = False,
+    prompt_of: Callable[[Any], str] | None = None,
 ) -> Any:
     """``agent`` recording to / replaying from one cassette per session: ``case<N>``, N the number of the
     case whose question the session starts with (a whole conversation is named by its first case).
+    ``prompt_of`` is what a case's session is asked first, when that is not its question (a prompt
+    file's row with earlier messages).
 
     ValueError naming the option for a combination that cannot work (for `copilot-eval run`).
     """
@@ -85,7 +94,8 @@ def with_test_set_cassettes(
         raise ValueError("--record and --replay exclude each other: give one of them")
     names: dict[str, str] = {}
     for case in sorted(test_set.cases, key=lambda case: case.conversation_number):
-        names.setdefault(case.question.strip(), f"case{case.conversation_number}")
+        asked = prompt_of(case) if prompt_of is not None else case.question
+        names.setdefault(asked.strip(), f"case{case.conversation_number}")
     store = cassette_store(record=record, replay=replay, record_missing=record_missing, cassette=prompt_chooser(names))
     wrapped = with_cassette(agent, store)
     if wrapped is agent:

@@ -7,8 +7,8 @@ about a case result (pass or fail), who, when, with an optional note and how it 
 terminal review, an imported labels file, the dashboard); a later verdict on the same case result
 supersedes an earlier one, and every one is kept. Only adds: runs stored before keep everything.
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: 0003
 Create Date: 2027-01-10
 """
 
@@ -17,8 +17,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

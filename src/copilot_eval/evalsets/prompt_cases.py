@@ -1,0 +1,178 @@
+"""A prompt file as a test set: each ``testData`` row one single-turn case, played as gh-models would send it.
+
+Each row's variables fill the messages (plain ``{{name}}`` replacement, see ``prompt_text``). The
+system message(s) become the session's instructions; the last user message is the case's
+question; the user and assistant messages before it are the conversation so far, which the
+runtime cannot be handed as turns it did not play, so they are written before the question as a
+transcript (``played_prompt``). A file without ``testData`` is one case filled from ``--var``.
+A row's ``expected`` is the case's reference answer; its ``name`` (else its position) its case key.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
+from copilot_eval.evalsets.prompt_checks import case_key, check_prompt_file, effective_rows
+from copilot_eval.evalsets.prompt_model import PromptFileRecord, PromptMessage, PromptRow
+from copilot_eval.evalsets.prompt_reader import PromptFileParse, read_prompt_file
+from copilot_eval.evalsets.prompt_text import fill, go_text
+
+PROMPT_SUFFIXES = (".prompt.yml", ".prompt.yaml")
+_YAML_SUFFIXES = (".yml", ".yaml")
+_SNIFF_BYTES = 1 << 20
+
+
+def is_prompt_file_name(path: Path | str) -> bool:
+    """Whether ``path`` is named as a prompt file: ``*.prompt.yml`` or ``*.prompt.yaml``."""
+    return str(path).lower().endswith(PROMPT_SUFFIXES)
+
+
+def looks_like_prompt_file(path: Path | str) -> bool:
+    """A prompt file by name, or another ``.yml``/``.yaml`` file whose top level holds ``messages``."""
+    path = Path(path)
+    if is_prompt_file_name(path):
+        return True
+    if path.suffix.lower() not in _YAML_SUFFIXES or not path.is_file():
+        return False
+    # imported on use: the reader's YAML is only needed once a file looks like YAML
+    from copilot_eval.evalsets.prompt_yaml import read_yaml
+
+    try:
+        document = read_yaml(path.read_bytes()[:_SNIFF_BYTES].decode("utf-8", errors="replace"))
+    except OSError:
+        return False
+    return isinstance(document.value, dict) and "messages" in document.value
+
+
+def set_name(record: PromptFileRecord, path: Path) -> str:
+    """The set's name: the file's ``name``, else the file name without ``.prompt.yml``."""
+    if record.name.strip():
+        return record.name.strip()
+    name = path.name
+    for suffix in (*PROMPT_SUFFIXES, *_YAML_SUFFIXES):
+        if name.lower().endswith(suffix):
+            return name[: -len(suffix)] or name
+    return path.stem
+
+
+def _case(
+    record: PromptFileRecord, variables: dict[str, Any], position: int, key: str, answer_format: str | None
+) -> EvalTestCase:
+    filled = [PromptMessage(role=m.role, content=fill(m.content, variables)) for m in record.messages]
+    system = [m.content for m in filled if m.role == "system" and m.content.strip()]
+    rest = [m for m in filled if m.role != "system"]
+    last_user = max(index for index, message in enumerate(rest) if message.role == "user")
+    expected = variables.get("expected")
+    return EvalTestCase(
+        conversation_number=position,
+        question=rest[last_user].content,
+        response=go_text(expected) if expected is not None and not isinstance(expected, (dict, list)) else "",
+        case_key=key,
+        prompt=PromptRow(
+            variables=variables,
+            instructions="\n\n".join(system) or None,
+            history=rest[:last_user],
+            answer_format=answer_format,
+        ),
+    )
+
+
+def prompt_test_set(parse: PromptFileParse, variables: Mapping[str, Any] | None = None) -> EvalTestSet:
+    """The test set of a checked prompt file: one SingleTurn case per row (or one from ``variables``)."""
+    assert parse.record is not None and not parse.problems, "build a set only from a file without problems"
+    rows = effective_rows(parse, variables or {})
+    originals = parse.rows if parse.rows is not None else [{}]
+    answer_format = answer_format_instruction(parse.record)
+    cases = [
+        _case(parse.record, row, position, case_key(original, position), answer_format)
+        for position, (row, original) in enumerate(zip(rows, originals, strict=True), start=1)
+    ]
+    return EvalTestSet(
+        name=set_name(parse.record, parse.path),
+        data_type=EvalDataType.SINGLE_TURN,
+        cases=cases,
+        evidence=[parse.path.name],
+        prompt_file=parse.record,
+    )
+
+
+def load_prompt_file(
+    path: Path | str, *, variables: Mapping[str, Any] | None = None
+) -> tuple[EvalTestSet | None, list[str], list[str]]:
+    """Read and check a prompt file in one pass: the set (``None`` with problems), every problem, and the notes."""
+    parse = read_prompt_file(path)
+    check_prompt_file(parse, variables)
+    if parse.problems or parse.record is None:
+        return None, parse.problems, parse.notes
+    return prompt_test_set(parse, variables), parse.problems, parse.notes
+
+
+def parse_variables(items: list[str] | None, *, option: str = "--var") -> dict[str, str]:
+    """``--var NAME=VALUE`` options as gh models run reads them: the value kept as written, a name given once."""
+    variables: dict[str, str] = {}
+    for item in items or []:
+        if not item.strip():
+            continue
+        name, sep, value = item.partition("=")
+        name = name.strip()
+        if not sep:
+            raise ValueError(f"{option} {item!r}: expected NAME=VALUE")
+        if not name:
+            raise ValueError(f"{option} {item!r}: the name before '=' is empty")
+        if name in variables:
+            raise ValueError(f"{option} {name}: given twice")
+        variables[name] = value
+    return variables
+
+
+TRANSCRIPT_HEAD = "The conversation so far:"
+TRANSCRIPT_TAIL = "Now answer this message:"
+
+
+def played_prompt(case: EvalTestCase) -> str:
+    """What the session is asked for ``case``: its question, after the earlier messages of a prompt file's row."""
+    if case.prompt is None or not case.prompt.history:
+        return case.question
+    lines = [TRANSCRIPT_HEAD]
+    for message in case.prompt.history:
+        lines.append(f"[{message.role}]\n{message.content}")
+    return "\n\n".join([*lines, TRANSCRIPT_TAIL, case.question])
+
+
+def answer_format_instruction(record: PromptFileRecord | None) -> str | None:
+    """What the session is told about the answer's format, which the runtime cannot enforce as the API does."""
+    if record is None or record.response_format in (None, "text"):
+        return None
+    if record.response_format == "json_object":
+        return "Answer with one JSON object and nothing else: no prose, no code fence."
+    schema = (record.json_schema or {}).get("schema")
+    return (
+        "Answer with one JSON object and nothing else (no prose, no code fence), conforming to this JSON Schema:\n"
+        + json.dumps(schema, indent=2, ensure_ascii=False)
+    )
+
+
+def session_instructions(case: EvalTestCase) -> str | None:
+    """The instructions of the session that plays a prompt file's ``case``: its system message, then the answer format."""
+    if case.prompt is None:
+        return None
+    text = "\n\n".join(part for part in (case.prompt.instructions, case.prompt.answer_format) if part)
+    return text or None
+
+
+__all__ = [
+    "PROMPT_SUFFIXES",
+    "answer_format_instruction",
+    "is_prompt_file_name",
+    "load_prompt_file",
+    "looks_like_prompt_file",
+    "parse_variables",
+    "played_prompt",
+    "prompt_test_set",
+    "session_instructions",
+    "set_name",
+]
