@@ -141,7 +141,7 @@ class EvalSetFile(pytest.File):
         """Read and validate the file once; a set that cannot be used is a collection error listing every problem."""
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.runs.eval_runner import plan_units
-        from copilot_eval.runs.prepare import PrepareError, check_graders_fit, graders_for_set, read_test_set
+        from copilot_eval.runs.prepare import PrepareError, check_graders_fit, read_test_set
 
         settings = self.config.stash[SETTINGS_KEY]
         try:
@@ -169,7 +169,9 @@ class EvalSetFile(pytest.File):
             # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
             from copilot_eval.runs.prepare import graders_for_set
 
-            graders = graders_for_set(test_set, settings.graders, judge=settings.judge, judge_repeat=settings.judge_repeat)
+            graders = graders_for_set(
+                test_set, settings.graders, judge=settings.judge, judge_repeat=settings.judge_repeat
+            )
             return settings.agent, graders
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_set_graders

@@ -44,7 +44,7 @@ def latest_verdicts(connection: Any) -> dict[int, str]:
     from sqlalchemy import select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import HumanVerdict
+    from copilot_eval.history.tables import HumanVerdict
 
     verdicts = cast("Table", HumanVerdict.__table__)
     query = select(verdicts.c.case_result_id, verdicts.c.verdict).order_by(verdicts.c.given_at, verdicts.c.id)
@@ -56,7 +56,7 @@ def grader_agreement(store: HistoryStore, *, grader: str | None = None) -> list[
     from sqlalchemy import select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import CaseGrade, CaseResult
+    from copilot_eval.history.tables import CaseGrade, CaseResult
 
     grades = cast("Table", CaseGrade.__table__)
     results = cast("Table", CaseResult.__table__)

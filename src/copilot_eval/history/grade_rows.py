@@ -21,7 +21,7 @@ def add_grades(connection: Any, record: RunRecord, run_id: int, case_ids: dict[s
     from sqlalchemy import insert, select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import CaseGrade, CaseResult
+    from copilot_eval.history.tables import CaseGrade, CaseResult
 
     grades, results = cast("Table", CaseGrade.__table__), cast("Table", CaseResult.__table__)
     stored = {

@@ -114,7 +114,7 @@ class Rescored:
 
 def _tables() -> tuple[Table, Table, Table]:
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import Case, CaseResult, HumanVerdict
+    from copilot_eval.history.tables import Case, CaseResult, HumanVerdict
 
     return (
         cast("Table", HumanVerdict.__table__),

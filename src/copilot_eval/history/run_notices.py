@@ -55,7 +55,7 @@ def stored_id(store: HistoryStore, key: str) -> int | None:
     from sqlalchemy import select
 
     # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.models import Run
+    from copilot_eval.history.tables import Run
 
     with store.engine.connect() as connection:
         return connection.execute(select(Run.id).where(Run.run_key == key)).scalar()

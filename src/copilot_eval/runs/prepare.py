@@ -208,8 +208,8 @@ def build_set_graders(
     if test_set.prompt_file is None:
         if pass_scores:
             raise PrepareError(f"{options.prompt_pass_score}: applies to prompt files only (the set's evaluators)")
-        graders = build_graders(specs, judge=judge, options=options, judge_repeat=judge_repeat)
-        return graders_for_set(test_set, graders, judge=judge, judge_repeat=judge_repeat) if row_methods else graders
+        chosen = build_graders(specs, judge=judge, options=options, judge_repeat=judge_repeat)
+        return graders_for_set(test_set, chosen, judge=judge, judge_repeat=judge_repeat) if row_methods else chosen
     try:
         graders: list[Any] = prompt_graders(
             test_set,
