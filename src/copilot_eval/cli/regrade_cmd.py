@@ -4,8 +4,9 @@ A run Copilot Studio graded (``studio-eval``, ``analyze``) regraded here, for in
 ``--grader general_quality``, also shows per case and overall where our verdicts agree with the
 platform's.
 
-Exit codes: 0 regraded (whatever the score); 2 bad input (a folder that is not a run, a bad grader
-spec, a missing judge file).
+Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by
+``runs.gates`` for the regraded run; 2 bad input (a folder that is not a run, a bad grader spec, a
+missing judge file).
 """
 
 from __future__ import annotations
@@ -16,12 +17,8 @@ from typing import Annotated
 
 import typer
 
-EXIT_BAD_INPUT = 2
-
-
-def _bad_input(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
+from copilot_eval.cli.exits import bad_input as _bad_input
+from copilot_eval.cli.exits import leave
 
 
 def regrade(
@@ -55,6 +52,7 @@ def regrade(
     from copilot_eval.reports.console import make_console
     from copilot_eval.reports.platform_agreement import agreement_lines, is_platform_run, platform_agreement
     from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.runs.gates import run_verdict
     from copilot_eval.runs.prepare import PrepareError, build_set_graders, check_graders_fit, load_agent
     from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
 
@@ -85,6 +83,7 @@ def regrade(
     if is_platform_run(before):  # a run Copilot Studio graded: where our graders agree with its verdicts
         extra += agreement_lines(platform_agreement(before, result))
     print_summary(result, test_set, make_console(), extra=extra)
+    raise leave(run_verdict(result))
 
 
 def register(app: typer.Typer) -> None:
