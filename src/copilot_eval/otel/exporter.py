@@ -173,6 +173,9 @@ class RunExporter:
             self._exporter.shutdown()
         except Exception:
             pass
-        for name in _SDK_LOGGERS:
-            logging.getLogger(name).removeFilter(self._filter)
+        if not self._worker.is_alive():
+            # A worker still waiting on a silent collector keeps its filter: its late failure is
+            # the warning already given, not a second one (the filter touches that thread only).
+            for name in _SDK_LOGGERS:
+                logging.getLogger(name).removeFilter(self._filter)
         return self.problem
