@@ -174,3 +174,29 @@ def test_a_run_graded_by_a_distrusted_grader_says_so_in_its_report(tmp_path):
     assert note is not None and note.ok
     assert note.notices and note.notices[0].startswith("grader 'Judge A' agrees with people at kappa 0.50")
     assert "below the floor of 0.6" in (later / "report.html").read_text(encoding="utf-8")
+
+
+def test_the_history_sets_a_local_run_beside_the_platforms_part_by_part(tmp_path):
+    ours = write_graded_run(
+        tmp_path / "ours", [["pass"], ["fail"]], methods=("General quality",), parts={2: {"completeness": "No"}}
+    )
+    platform = write_graded_run(
+        tmp_path / "platform",
+        [["pass"], ["pass"]],
+        methods=("GeneralQuality",),
+        agent="Copilot Studio bot b1 (draft)",
+        started=datetime(2027, 1, 5, 10, 0, tzinfo=UTC),
+    )
+    url = str(tmp_path / "history.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["history", "ingest", str(ours), str(platform), "--history", url]).exit_code == 0
+    done = runner.invoke(app, ["history", "parts", "--set", "people", "--json", "--history", url])
+    assert done.exit_code == 0, done.output
+    cases = {case["key"]: case for case in json.loads(done.output)["cases"]}
+    assert cases["1.1"]["differing"] == [] and cases["2.1"]["differing"] == ["completeness"]
+    assert [(r["grader"], r["status"], r["parts"]["completeness"]) for r in cases["2.1"]["runs"]] == [
+        ("GeneralQuality", "pass", "Yes"),
+        ("General quality", "fail", "No"),
+    ]
+    table = runner.invoke(app, ["history", "parts", "--set", "people", "--history", url])
+    assert "General quality part by part" in table.output and "Copilot Studio bot b1" in table.output
