@@ -15,6 +15,7 @@ from copilot_eval.evalsets import (
     GradeRecord,
     JudgeTally,
 )
+from copilot_eval.evalsets.quality_parts import is_general_quality
 from copilot_eval.grading.combine import combined_status
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.eval_runner import summarise
@@ -29,10 +30,13 @@ def write_graded_run(
     methods: Sequence[str] = ("Judge A",),
     unstable: Sequence[int] = (),
     started: datetime | None = None,
+    agent: str = "people-agent",
+    parts: dict[int, dict[str, str]] | None = None,
 ) -> Path:
     """A run folder whose case ``n`` (1-based) was graded ``verdicts[n-1][i]`` by ``methods[i]``.
 
-    ``unstable`` names cases whose first grader's judge disagreed with itself (3 calls, 2 to 1).
+    ``unstable`` names cases whose first grader's judge disagreed with itself (3 calls, 2 to 1);
+    a General quality grader (ours or the platform's) carries ``PARTS``, or ``parts[n]`` for case n.
     """
     cases = [
         EvalTestCase(conversation_number=n, question=f"Question {n}?", response=f"Reference {n}.")
@@ -53,7 +57,7 @@ def write_graded_run(
                     status=status,
                     explanation=f"{method} says {verdict}",
                     judge=judge,
-                    data=dict(PARTS) if method == "General quality" else None,
+                    data={**PARTS, **(parts or {}).get(number, {})} if is_general_quality(method) else None,
                 )
             )
         status = combined_status(g.status for g in grades)
@@ -70,7 +74,7 @@ def write_graded_run(
     run = summarise(
         test_set,
         results,
-        agent_name="people-agent",
+        agent_name=agent,
         started=started or datetime(2027, 1, 5, 9, 0, tzinfo=UTC),
         duration_ms=12.0,
     )

@@ -28,9 +28,9 @@ from tests.history.people_fixtures import write_graded_run
 #   TPR = 8 / (8 + 2) = 0.8          TNR = 7 / (7 + 3) = 0.7          accuracy p_o = 15 / 20 = 0.75
 #   grader passes 11 of 20, person 10 of 20: p_e = 0.55 * 0.5 + 0.45 * 0.5 = 0.5
 #   kappa = (0.75 - 0.5) / (1 - 0.5) = 0.5
-#   Wilson 95 % interval of 15 of 20 (z = 1.96): centre (0.75 + z²/40) / (1 + z²/20) = 0.70963,
-#   half-width z * sqrt(0.75 * 0.25 / 20 + z²/1600) / (1 + z²/20) = 0.17842: [0.53121, 0.88805];
-#   through kappa's formula: [(0.53121 - 0.5) / 0.5, (0.88805 - 0.5) / 0.5] = [0.0624, 0.7761]
+#   Wilson 95 % interval of 15 of 20 (z = 1.95996): centre (0.75 + z²/40) / (1 + z²/20) = 0.70972,
+#   half-width z * sqrt(0.75 * 0.25 / 20 + z²/1600) / (1 + z²/20) = 0.17842: [0.53130, 0.88814];
+#   through kappa's formula: [(0.53130 - 0.5) / 0.5, (0.88814 - 0.5) / 0.5] = [0.0626, 0.7763]
 GRADER = ["pass"] * 8 + ["fail"] * 2 + ["pass"] * 3 + ["fail"] * 7
 PERSON = ["pass"] * 10 + ["fail"] * 10
 
@@ -46,7 +46,7 @@ def test_the_agreement_figures_match_the_hand_computed_example():
     assert (figures.true_positive_rate, figures.true_negative_rate, figures.accuracy) == (0.8, 0.7, 0.75)
     assert figures.kappa == pytest.approx(0.5)
     low, high = figures.kappa_interval
-    assert (low, high) == (pytest.approx(0.0624, abs=5e-4), pytest.approx(0.7761, abs=5e-4))
+    assert (low, high) == (pytest.approx(0.0626, abs=1e-4), pytest.approx(0.7763, abs=1e-4))
 
 
 def test_kappa_where_chance_decides_everything_is_unknown_and_ten_agreeing_answers_are_not_certainty():
@@ -151,8 +151,8 @@ def test_agreement_through_the_history_matches_the_hand_computed_example(tmp_pat
         0.75,
     )
     assert judge["kappa"] == 0.5 and judge["kappaInterval"] == {
-        "low": pytest.approx(0.0624, abs=5e-4),
-        "high": pytest.approx(0.7761, abs=5e-4),
+        "low": pytest.approx(0.0626, abs=1e-4),
+        "high": pytest.approx(0.7763, abs=1e-4),
     }
     assert judge["belowMinKappa"] is True  # 0.5 < 0.6
     always = graders["Always pass"]
@@ -174,3 +174,29 @@ def test_a_run_graded_by_a_distrusted_grader_says_so_in_its_report(tmp_path):
     assert note is not None and note.ok
     assert note.notices and note.notices[0].startswith("grader 'Judge A' agrees with people at kappa 0.50")
     assert "below the floor of 0.6" in (later / "report.html").read_text(encoding="utf-8")
+
+
+def test_the_history_sets_a_local_run_beside_the_platforms_part_by_part(tmp_path):
+    ours = write_graded_run(
+        tmp_path / "ours", [["pass"], ["fail"]], methods=("General quality",), parts={2: {"completeness": "No"}}
+    )
+    platform = write_graded_run(
+        tmp_path / "platform",
+        [["pass"], ["pass"]],
+        methods=("GeneralQuality",),
+        agent="Copilot Studio bot b1 (draft)",
+        started=datetime(2027, 1, 5, 10, 0, tzinfo=UTC),
+    )
+    url = str(tmp_path / "history.db")
+    runner = CliRunner()
+    assert runner.invoke(app, ["history", "ingest", str(ours), str(platform), "--history", url]).exit_code == 0
+    done = runner.invoke(app, ["history", "parts", "--set", "people", "--json", "--history", url])
+    assert done.exit_code == 0, done.output
+    cases = {case["key"]: case for case in json.loads(done.output)["cases"]}
+    assert cases["1.1"]["differing"] == [] and cases["2.1"]["differing"] == ["completeness"]
+    assert [(r["grader"], r["status"], r["parts"]["completeness"]) for r in cases["2.1"]["runs"]] == [
+        ("GeneralQuality", "pass", "Yes"),
+        ("General quality", "fail", "No"),
+    ]
+    table = runner.invoke(app, ["history", "parts", "--set", "people", "--history", url])
+    assert "General quality part by part" in table.output and "Copilot Studio bot b1" in table.output

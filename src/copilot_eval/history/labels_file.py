@@ -2,7 +2,8 @@
 
 One row per reviewed case: ``case`` is the conversation number (``3``) or number and turn
 (``3.2``), ``verdict`` is pass or fail (any case), ``reviewer`` who decided (may be left empty
-when ``--reviewer`` names them), ``note`` optional. Headers are matched after trimming and
+when ``--reviewer`` names them), ``note`` optional. A label is about the case's first (or only)
+try; the tries of a repeated run are reviewed one by one in the terminal or the dashboard. Headers are matched after trimming and
 without regard to case. Every problem is reported at once, by line, and nothing is imported from
 a file that has any.
 """
