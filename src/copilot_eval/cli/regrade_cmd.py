@@ -1,9 +1,13 @@
 """`copilot-eval regrade RUN_DIR --grader SPEC`: grade a finished run's saved answers again, without the agent.
 
-The new folder is finished like every run folder (``runs.finish``: report.html, ``--junit``,
-``--markdown``, ``--baseline``, the history unless ``--no-history``). Exit codes: the table of
-``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by ``runs.gates`` for the
-regraded run; 2 bad input (a folder that is not a run, a bad grader spec, a missing judge file).
+A run Copilot Studio graded (``studio-eval``, ``analyze``) regraded here, for instance with
+``--grader general_quality``, also shows per case and overall where our verdicts agree with the
+platform's. The new folder is finished like every run folder (``runs.finish``: report.html,
+``--junit``, ``--markdown``, ``--baseline``, the history unless ``--no-history``).
+
+Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by
+``runs.gates`` for the regraded run; 2 bad input (a folder that is not a run, a bad grader spec, a
+missing judge file).
 """
 
 from __future__ import annotations
@@ -65,6 +69,7 @@ def regrade(
 
     from copilot_eval.history.records import SOURCE_REGRADE
     from copilot_eval.reports.console import make_console
+    from copilot_eval.reports.platform_agreement import agreement_lines, is_platform_run, platform_agreement
     from copilot_eval.runs.fingerprints import graders_fingerprint
     from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, baseline_problem, finish_run_folders
     from copilot_eval.runs.gates import Gates
@@ -74,11 +79,11 @@ def regrade(
     try:
         # The same agent loading and grader building as `copilot-eval run` (runs/prepare.py).
         judge = load_agent(judge_path, option="--judge") if judge_path is not None else None
-        _, test_set = read_saved_run(run_dir)
+        before, test_set = read_saved_run(run_dir)
         if not grader and test_set.prompt_file is None:
             raise PrepareError("--grader: name the graders to grade the run with (a prompt file's run has its own)")
         graders = build_set_graders(
-            test_set, grader, judge=judge, judge_repeat=judge_repeat, pass_scores=prompt_pass_score
+            test_set, grader, judge=judge, judge_repeat=judge_repeat, pass_scores=prompt_pass_score, row_methods=False
         )
         check_graders_fit(test_set, graders, run_dir / "test-set.json")
     except (PrepareError, RegradeError) as exc:
@@ -114,7 +119,10 @@ def regrade(
     )
     finished = finish_run_folders([FolderRun(out, result, test_set)], options)
     console = make_console(stderr=markdown == STDOUT)
-    raise print_finished(finished, console, extra=["regraded without running the agent"])
+    extra = ["regraded without running the agent"]
+    if is_platform_run(before):  # a run Copilot Studio graded: where our graders agree with its verdicts
+        extra += agreement_lines(platform_agreement(before, result))
+    raise print_finished(finished, console, extra=extra)
 
 
 def register(app: typer.Typer) -> None:
