@@ -144,10 +144,18 @@ class EvalSetCollector:
         """Count agent failures and not-graded items apart, as `copilot-eval run` does."""
         tally = terminalreporter.config.stash[SETTINGS_KEY].tally
         if tally:
+            # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+            from copilot_eval.runs.gates import tally_verdict
+
+            not_graded = tally["error"] + tally["unknown"]
             terminalreporter.write_line(
                 f"copilot-eval test sets: {tally['pass']} passed, {tally['fail']} failed (agent), "
-                f"{tally['error'] + tally['unknown']} not graded {NOT_AN_AGENT_FAILURE}"
+                f"{not_graded} not graded {NOT_AN_AGENT_FAILURE}"
             )
+            # The same row `copilot-eval run` would exit with for these facts (docs/evaluation-runs.md#exit-codes).
+            verdict = tally_verdict(passed=tally["pass"], failed=tally["fail"], not_graded=not_graded)
+            if (line := verdict.line()) is not None:
+                terminalreporter.write_line(f"copilot-eval verdict: {line}")
 
 
 class EvalSetFile(pytest.File):
