@@ -37,6 +37,18 @@ def _fraction(value: float | None) -> float | None:
     return value / 100 if value > 1 else value
 
 
+def _otel_export(endpoint: str | None, capture_content: bool, test_set: str, surface: str | None) -> Any:
+    """The run's OpenTelemetry exporter, or ``None`` when no endpoint option or variable asks for one."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
+
+    try:
+        settings = resolve_otel_settings(endpoint, capture_content=capture_content)
+        return RunExporter(settings, test_set=test_set, surface=surface) if settings is not None else None
+    except (OtelSettingsError, RuntimeError) as exc:
+        raise _bad_input(str(exc)) from None
+
+
 def run(
     test_set_path: Annotated[
         Path, typer.Argument(metavar="SET", help="Test set: .csv, .json, or a prompt file (*.prompt.yml).")
@@ -207,6 +219,22 @@ def run(
             help="A prompt file's run: also write gh-models' `--json` document (its `passed` by gh-models' rule).",
         ),
     ] = None,
+    otel_endpoint: Annotated[
+        str | None,
+        typer.Option(
+            "--otel-endpoint",
+            metavar="URL",
+            help="Export every case as an OpenTelemetry trace to this OTLP/HTTP collector (Phoenix, Jaeger, "
+            "Langfuse, ...; /v1/traces is appended). Default: OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT. Needs the otel extra.",
+        ),
+    ] = None,
+    otel_capture_content: Annotated[
+        bool,
+        typer.Option(
+            "--otel-capture-content",
+            help="Export message content too (questions, answers, tool arguments and results), redacted.",
+        ),
+    ] = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -285,6 +313,7 @@ def run(
     if resume and out is None:
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
+    export = _otel_export(otel_endpoint, otel_capture_content, test_set.name, getattr(agent, "name", None))
     out.mkdir(parents=True, exist_ok=True)
     console = make_console()
     spread = {"shard": shard_info, "fingerprints": prepared.fingerprints, "executor": run_executor}
@@ -321,6 +350,7 @@ def run(
                 validate=False,
                 min_pass_rate=rate,
                 agent_file=agent_paths[0] if agent_paths else None,
+                export=export,
                 **spread,
             )
         )
@@ -337,7 +367,11 @@ def run(
         from copilot_eval.runtime.process.pool import close_all_pools
 
         close_all_pools()  # a graceful stop now; the exit hook would only kill
+        if export is not None:
+            export.close()  # bounded; a collector that failed was one warning (logger copilot_eval.otel)
     extra = []
+    if export is not None and export.exported_traces:
+        extra.append(f"exported {export.exported_traces} case traces to {export.settings.endpoint}")
     if shard_info is not None:
         extra.append(
             f"shard {shard_info.label()}: {len({r.conversation_number for r in result.results or []})} conversations; "

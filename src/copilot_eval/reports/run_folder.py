@@ -12,8 +12,9 @@ beside ``generalQualityPercent``. Older layouts are read into today's fields
 (``evalsets.run_layouts``). A run the platform made (``platform_runs``) adds optional fields
 within layout 2 (``platformRun``, a case's ``caseId``, a grade's ``errorReason`` and ``data``),
 and so does a run of a prompt file (a case's ``caseKey`` and ``ghModelsPassed``, a grade's
-``ghModels``; the set's ``promptFile`` and each case's ``prompt`` in ``test-set.json``); nothing in
-them changes what the other fields mean.
+``ghModels``; the set's ``promptFile`` and each case's ``prompt`` in ``test-set.json``), and the
+time by phase read from the runtime's trace (a case's ``phases``, the run's ``phaseMedians``);
+nothing in them changes what the other fields mean.
 """
 
 from __future__ import annotations
