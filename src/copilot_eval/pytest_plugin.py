@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -365,10 +366,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Stop the runtimes the session started (an exit hook catches anything left)."""
-    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
-    from copilot_eval.runtime.process.pool import close_all_pools
-
-    close_all_pools()
+    # A session that started a runtime imported the pool; one that never ran an agent (most sessions
+    # that load this plugin) has nothing to stop, and importing the pool would load the Copilot SDK
+    # (about 1.7 s of CPU here) for nothing.
+    pool = sys.modules.get("copilot_eval.runtime.process.pool")
+    if pool is not None:
+        pool.close_all_pools()
     if (problem := close_export(session.config)) is not None:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:

@@ -143,6 +143,41 @@ def test_a_platform_run_read_while_running_and_again_when_finished_is_one_record
     assert stored["runFolder"] == str((tmp_path / "done").resolve())
 
 
+def test_people_s_verdicts_on_a_platform_run_read_while_running_survive_the_finished_read(tmp_path, monkeypatch):
+    from copilot_eval.history.human_verdicts import HumanLabel, add_verdicts, given_verdicts
+
+    monkeypatch.setenv("COPILOT_EVAL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(TOKEN_ENV, "fake-power-platform-token")
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    nightly = bike_shop_set()
+    fake = FakeStudioEval([nightly])
+    with LoopbackServer(fake):
+        run = fake.start_elsewhere(nightly)
+        done = studio_cli(fake, "get", run.id, "--out", str(tmp_path / "done"), "--timeout-s", "30", "--no-history")
+    assert done.exit_code == 0, done.output
+    early = _read_while_running(tmp_path / "done", tmp_path / "early", cases=2)
+    location = resolve_history(url)
+    assert location is not None
+    assert CliRunner().invoke(app, ["history", "ingest", str(early), "--history", url]).exit_code == 0
+    with HistoryStore.open(location, create=False) as store:
+        [stored] = list_runs(store)
+        run_id = stored["id"]
+        assert given_verdicts(store, run_id) == {}  # nobody has reviewed it yet
+        from copilot_eval.history.queries import run_results
+
+        first_key = run_results(store, run_id)[0]["case_key"]
+        add_verdicts(store, run_id, [HumanLabel(first_key, "fail", "ada", note="cites the wrong policy")])
+    # The finished read replaces the running one's results: what the person said is kept.
+    ingested = CliRunner().invoke(app, ["history", "ingest", str(tmp_path / "done"), "--history", url])
+    assert "updated (run 1)" in ingested.output, ingested.output
+    with HistoryStore.open(location, create=False) as store:
+        given = given_verdicts(store, run_id)
+        assert [(key, v.verdict, v.reviewer, v.note) for (key, _), v in given.items()] == [
+            (first_key, "fail", "ada", "cites the wrong policy")
+        ]
+        assert len(run_results(store, run_id)) == len(nightly.cases)
+
+
 def test_studio_eval_get_names_the_surface_this_machine_started(tmp_path, monkeypatch):
     monkeypatch.setenv("COPILOT_EVAL_HOME", str(tmp_path / "home"))
     monkeypatch.setenv(TOKEN_ENV, "fake-power-platform-token")

@@ -385,6 +385,11 @@ def run(
         extra.append(
             f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases"
         )
+    if (cassettes := getattr(getattr(agent, "model", None), "cassettes", None)) is not None:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.models.replay.wrap import cassette_summary
+
+        extra.extend(cassette_summary([cassettes]))  # where --record put the calls, what --replay served
     if test_set.prompt_file is not None:
         # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json

@@ -158,6 +158,10 @@ def _refuse_newer(path: Path, version: Any) -> None:
 def read_run_folder(folder: Path | str) -> RunFolder:
     """Read ``folder/run.json`` (and the kept test set); raise EvalSetReadError naming the file and problem."""
     folder = Path(folder)
+    if not folder.exists():  # a mistyped or never-written folder: not found, not "no run.json here"
+        raise EvalSetReadError(
+            folder, [f"not found: {folder} does not exist; pass the folder `copilot-eval run --out` wrote"]
+        )
     path = folder / RUN_JSON if folder.is_dir() else folder
     folder = path.parent
     if not path.is_file():
