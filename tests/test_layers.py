@@ -64,10 +64,11 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "history": LEAVES | {"evalsets", "reports"},
     # Entry points: thin, on top of everything below them.
     "pytest_history": LEAVES | {"history", "reports", "runs"},
-    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "reports", "runs", "runtime"},
+    "pytest_budget": LEAVES | {"agent"},
+    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_budget", "pytest_history", "reports", "runs", "runtime"},
     "pytest_repeat": LEAVES | {"evalsets", "reports", "runs"},
     "pytest_plugin": LEAVES
-    | {"models", "pytest_evalset", "pytest_history", "pytest_repeat", "reports", "runs", "runtime"},
+    | {"models", "pytest_budget", "pytest_evalset", "pytest_history", "pytest_repeat", "reports", "runs", "runtime"},
     "cli": LEAVES
     | {
         "agent",

@@ -201,5 +201,6 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
         result.tool_calls_admitted = facts.tool_calls_admitted
         result.skill_discovery = facts.skill_discovery
         result.hook_decisions = hook_decisions_of(all_events, facts.hook_calls)
+        result.warnings.extend(facts.budget_notes)
     _finalise_root(result, session, facts)
     return result

@@ -96,6 +96,11 @@ class PlayedEvidence(Protocol):
         """Premium requests the conversation used, ``None`` when unknown."""
         ...
 
+    @property
+    def total_ai_credits(self) -> float | None:
+        """AI credits the conversation used, ``None`` when unknown."""
+        ...
+
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:
         """The agent's steps (of user turn ``turn``, 1-based, or of all turns), or why they are not visible."""
         ...

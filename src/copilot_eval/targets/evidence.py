@@ -162,6 +162,11 @@ class TargetResult(BaseModel):
         """Unknown (``None``): premium requests are a measure of the Copilot runtime, not of Copilot Studio."""
         return None
 
+    @property
+    def total_ai_credits(self) -> float | None:
+        """Unknown (``None``): Copilot Studio reports no AI credits to its clients."""
+        return None
+
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:
         """The plan steps the platform reported (of user turn ``turn``, or all), or why they are not visible.
 
