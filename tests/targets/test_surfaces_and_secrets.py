@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
-import subprocess
-import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -24,8 +22,17 @@ def _load_example():
     return module
 
 
-def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path):
-    assert _load_example().main(["--out", str(tmp_path)]) == 0
+def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path, capsys):
+    # Draft and Published record runtime limitations: the run is no verdict on the agent there. That is
+    # the platform's row (3), which comes before the gate's (1), and the one line names both surfaces.
+    # (In this process: the example's `raise SystemExit(main())` hands the same code to the shell.)
+    assert _load_example().main(["--out", str(tmp_path), "--fail-under", "50"]) == 3
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith(
+        "exit 3 (the platform or the infrastructure): raybot-draft: a runtime limitation is confirmed"
+    )
+    assert "; raybot-published: no case could be graded; a runtime limitation is confirmed" in line
+    assert "raybot-preview" not in line
     runs = {
         name: json.loads((tmp_path / f"raybot-{name}" / "run.json").read_text())
         for name in ("draft", "published", "preview")
@@ -50,20 +57,6 @@ def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path):
         "error",
         "pass",
     ]
-
-
-def test_the_example_exits_with_the_code_of_a_failing_gate(tmp_path):
-    # Draft and Published score 0: --fail-under 50 fails the run, and the script's process says so.
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE), "--out", str(tmp_path), "--fail-under", "50"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
-    assert done.returncode == 1, done.stdout + done.stderr
-    assert "score below --fail-under 50 on: raybot-draft, raybot-published" in done.stderr
-    assert json.loads((tmp_path / "raybot-preview" / "run.json").read_text())["passed"] == 6
 
 
 def test_two_surfaces_name_the_bad_agent_file(tmp_path):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.evidence import HookDecision, RequestAuditRecord, SkillDiscovery, StopReason
+from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.tool_call import ToolException
 
 
@@ -103,6 +104,10 @@ class RunFacts:
     hook_calls: tuple[HookCall, ...] = ()
     # A usage budget that could not be enforced (the runtime left counts out), one sentence each.
     budget_notes: tuple[str, ...] = ()
+    # The runtime's own spans of this session (its file exporter); None when it wrote none.
+    runtime_trace: RuntimeTrace | None = None
+    # When the run ended, in nanoseconds since the epoch (the trace's clock): closes the last phase.
+    ended_ns: int | None = None
 
     def __post_init__(self) -> None:
         # Accept any iterable of ids from the runner, but keep the record immutable.

@@ -12,11 +12,14 @@ it is not visible (steps a platform did not report), never a made-up zero or emp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from copilot_eval.evidence.phase_times import PhaseTimes
 from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.evidence.rate_limit import RateLimit
+from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.trajectory.calls import ObservedCall
 
 
@@ -32,6 +35,22 @@ class CitedSource(Protocol):
     def title(self) -> str | None:
         """The source's title, ``None`` when the citation gave none."""
         ...
+
+
+@dataclass(frozen=True)
+class KnowledgeSeen:
+    """The knowledge one answer drew on, as the evidence shows it: how it was seen, and the text of it kept.
+
+    ``sources`` names how (``citations``, ``knowledge search``); ``passages`` are the text the record
+    holds (a citation's title, address and abstract; what a search found), possibly none even when a
+    search is seen (a trace may list what was searched and not what was found).
+    """
+
+    sources: tuple[str, ...] = ()
+    passages: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.sources)
 
 
 @runtime_checkable
@@ -81,6 +100,10 @@ class PlayedEvidence(Protocol):
         """The sources the answers cite, in order (empty for a target that cites none)."""
         ...
 
+    def knowledge_seen(self, *, turn: int) -> KnowledgeSeen:
+        """The knowledge the answer to user turn ``turn`` (1-based) drew on; empty when the evidence shows none."""
+        ...
+
     @property
     def total_input_tokens(self) -> int | None:
         """Input tokens of the whole conversation, ``None`` when any count is unknown."""
@@ -101,6 +124,16 @@ class PlayedEvidence(Protocol):
         """AI credits the conversation used, ``None`` when unknown."""
         ...
 
+    @property
+    def runtime_trace(self) -> RuntimeTrace | None:
+        """The Copilot runtime's own OpenTelemetry spans of the session; ``None`` when there are none to read."""
+        ...
+
+    @property
+    def phase_times(self) -> PhaseTimes | None:
+        """Where the session's time went, read from ``runtime_trace``; ``None`` without it."""
+        ...
+
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:
         """The agent's steps (of user turn ``turn``, 1-based, or of all turns), or why they are not visible."""
         ...
@@ -110,4 +143,4 @@ class PlayedEvidence(Protocol):
         ...
 
 
-__all__ = ["CitedSource", "PlayedEvidence"]
+__all__ = ["CitedSource", "KnowledgeSeen", "PlayedEvidence"]

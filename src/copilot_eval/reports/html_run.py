@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_execution import execution_html
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.html_platform import platform_html
+from copilot_eval.reports.phase_words import medians_html, phase_table_html
 from copilot_eval.reports.repeat_words import (
     case_flag,
     case_label,
@@ -159,6 +161,7 @@ def _case(
     parts.append(
         f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>"
     )
+    parts.append(phase_table_html(result.phases, title="Time by phase (this session)"))
     if result.evidence_path:
         parts.append(evidence_html(evidence.get(result.evidence_path), folder.link(result.evidence_path)))
     else:
@@ -204,8 +207,20 @@ def _snapshot_link(folder: RunFolder) -> str | None:
     return record.snapshot.path if (folder.folder / record.snapshot.path).is_file() else None
 
 
-def run_report_html(folder: RunFolder) -> str:
-    """The complete, self-contained HTML page of the run in ``folder``."""
+def _people(notices: Sequence[str]) -> str:
+    """What the history knows of people beside the judges: graders below the kappa floor, verdicts people changed."""
+    if not notices:
+        return ""
+    items = "".join(f"<li>{esc(line)}</li>" for line in notices)
+    return f'<div class="banner" id="people"><b>People and the judges:</b><ul>{items}</ul></div>'
+
+
+def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
+    """The complete, self-contained HTML page of the run in ``folder``.
+
+    ``notices`` are what the history adds (``history.run_notices``): graders that agree with people
+    too little, and the run re-scored with people's verdicts.
+    """
     run = folder.run
     results = list(run.results or [])
     repeats = any(r.repeat_index for r in results)
@@ -219,11 +234,13 @@ def run_report_html(folder: RunFolder) -> str:
     body = (
         _summary_cards(folder)
         + _limitation_banner(run)
+        + _people(notices)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + _repeats(folder)
         + platform_html(run.platform_run, snapshot_link=_snapshot_link(folder))
         + execution_html(run, [(_label(r, repeats), _played_on(evidence.get(r.evidence_path or ""))) for r in results])
+        + medians_html(run.phase_medians)
         + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")
         + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
         '<button id="close-all" type="button">close all</button></p>'
@@ -233,10 +250,11 @@ def run_report_html(folder: RunFolder) -> str:
     return page(f"{run.test_set_name}: evaluation run", subtitle, body)
 
 
-def write_run_report(run_dir: Path | str, path: Path | str | None = None) -> Path:
+def write_run_report(run_dir: Path | str, path: Path | str | None = None, *, notices: Sequence[str] = ()) -> Path:
     """Write the HTML report of the run folder ``run_dir`` (default ``RUN_DIR/report.html``); return its path."""
     folder = read_run_folder(run_dir)
-    return write_text_atomically(Path(path) if path else folder.folder / REPORT_HTML, run_report_html(folder))
+    target = Path(path) if path else folder.folder / REPORT_HTML
+    return write_text_atomically(target, run_report_html(folder, notices=notices))
 
 
 __all__ = ["REPORT_HTML", "case_anchor", "run_report_html", "write_run_report"]

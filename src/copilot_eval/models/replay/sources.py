@@ -56,6 +56,13 @@ class CassetteDir:
             self._open[file] = open_cassette(file, self.mode)
         return self._open[file]
 
+    def counts(self) -> tuple[int, int, int]:
+        """(cassettes opened, model calls recorded into them, calls served from earlier recordings)."""
+        opened = list(self._open.values())
+        recorded = sum(cassette.added for cassette in opened)
+        served = sum(sum(1 for e in cassette.exchanges if e.used) for cassette in opened) - recorded
+        return len(opened), recorded, served
+
     def for_run(self) -> Cassette | Callable[[dict[str, Any], str], Cassette]:
         """A fixed cassette, or a chooser that opens the one the first request names."""
         if callable(self.cassette):
@@ -80,6 +87,11 @@ class Recorder:
         self.record_missing = record_missing
         mode: Mode = "record_missing" if record_missing else "record"
         self._cassettes = path if isinstance(path, CassetteDir) else CassetteDir(path, cassette, mode)
+
+    @property
+    def cassettes(self) -> CassetteDir:
+        """Where the calls are recorded (and what was served from there), for the closing line of a run."""
+        return self._cassettes
 
     @property
     def live(self) -> bool:
@@ -134,6 +146,11 @@ class Replay:
         self._model = model
         self._wire_api = wire_api
         self._transport = transport
+
+    @property
+    def cassettes(self) -> CassetteDir:
+        """Where the answers are served from, for the closing line of a run."""
+        return self._cassettes
 
     @property
     def session_model(self) -> str:
