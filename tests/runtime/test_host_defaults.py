@@ -22,6 +22,7 @@ from copilot_eval.runtime.session.host_defaults import oauth_answer
 from copilot_eval.runtime.session.host_requests import HostAnswering
 
 AGENT = CopilotEval(model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "ok"}]}]}))
+REMOTE = AGENT.with_options(mcp_servers={"crm": {"type": "http", "url": "http://127.0.0.1:1/mcp"}})
 
 
 class Recorder:
@@ -53,10 +54,15 @@ def _event(kind: str, data: dict[str, Any]) -> Any:
 
 
 async def _answered(
-    kind: str, data: dict[str, Any], *, user_handlers: frozenset[str] = frozenset(), fail: bool = False
+    kind: str,
+    data: dict[str, Any],
+    *,
+    user_handlers: frozenset[str] = frozenset(),
+    fail: bool = False,
+    agent: CopilotEval = AGENT,
 ) -> tuple[HostAnswering, list[tuple[str, Any]], RunControl]:
     control, calls = RunControl(), []
-    host = HostAnswering(AGENT, control, caller_loop=None, user_handlers=user_handlers)
+    host = HostAnswering(agent, control, caller_loop=None, user_handlers=user_handlers)
     host.attach(_session(calls, fail=fail), session_id="s", working_directory="/tmp")
     host.on_event(_event(kind, data))
     await host.settle()
@@ -82,6 +88,7 @@ async def test_the_session_limit_is_answered_stop_and_the_run_stops_over_its_bud
     ("event_type", "rpc", "answer_shown"),
     [
         ("mcp.headers_refresh_required", "handle_pending_headers_refresh_request", "none"),
+        ("mcp.oauth_required", "handle_pending_request", "cancelled"),
         ("exit_plan_mode.requested", "handle_pending_exit_plan_mode", False),
         ("auto_mode_switch.requested", "handle_pending_auto_mode_switch", "no"),
         ("user_input.requested", "handle_pending_user_input", DECLINED_ANSWER),
@@ -94,6 +101,7 @@ async def test_each_kind_nobody_answers_gets_its_safe_default_at_once(event_type
     assert name == rpc and params.request_id == "r1"
     shown = {
         "handle_pending_headers_refresh_request": lambda p: p.result.kind.value,
+        "handle_pending_request": lambda p: p.result.kind.value,
         "handle_pending_exit_plan_mode": lambda p: p.response.approved,
         "handle_pending_auto_mode_switch": lambda p: p.response.value,
         "handle_pending_user_input": lambda p: p.response.answer,
@@ -126,8 +134,13 @@ async def test_a_handler_of_the_users_answers_its_kind_and_the_record_names_it()
 
 async def test_requests_answered_by_our_own_handlers_are_not_answered_twice() -> None:
     for kind in ("elicitation.requested", "mcp.oauth_required", "permission.requested", "external_tool.requested"):
-        host, calls, _ = await _answered(kind, {"requestId": "x1"})
+        host, calls, _ = await _answered(kind, {"requestId": "x1"}, agent=REMOTE)
         assert calls == [] and host.answers == [], kind
+
+
+def test_the_oauth_handler_is_given_only_to_an_agent_with_a_remote_server() -> None:
+    assert "on_mcp_auth_request" not in HostAnswering(AGENT, RunControl(), caller_loop=None).session_handlers()
+    assert "on_mcp_auth_request" in HostAnswering(REMOTE, RunControl(), caller_loop=None).session_handlers()
 
 
 async def test_an_answer_that_cannot_be_delivered_keeps_the_decision_and_says_why() -> None:

@@ -8,15 +8,15 @@ event arrives, and never left to the run's timeout (SDK 1.0.27, runtime 1.0.102)
 |---|---|---|---|
 | ``session_limits`` | the session's ``max_ai_credits`` are used up: stop or add credits? | stop (``cancel``) | the run stops: ``usage_budget_exceeded`` |
 | ``mcp_headers`` | dynamic headers for an HTTP MCP server | none to give (``none``) | the server gets no dynamic headers |
-| ``mcp_oauth`` | an interactive OAuth login for an MCP server | no interactive login: the runtime's own token refresh where it offers one, else ``cancelled`` | the server is ``needs-auth``, as without a login |
+| ``mcp_oauth`` | an interactive OAuth login for a remote MCP server | no interactive login: the runtime's own token refresh where it offers one, else ``cancelled`` | the server is ``needs-auth``, as without a login |
 | ``exit_plan_mode`` | approve the agent's plan and leave plan mode | not approved | the agent stays in plan mode |
 | ``auto_mode_switch`` | switch to auto model selection after a rate limit | ``no`` | the session keeps its model |
 | ``question`` | the agent's ``ask_user``, when no policy answers it | declined | the agent is told the user declined |
 | ``queued_command`` | run a slash command the host queued | not handled | the queue moves on |
 | ``unknown`` | a kind of request this version does not know | declined: no answer exists for it | the run stops (``execution_error``) instead of waiting |
 
-Three of them reach a host only when it registers a handler (``mcp_oauth``: copilot-eval does,
-see ``oauth_answer``; ``exit_plan_mode``, ``auto_mode_switch``: it does not, since the handler
+Three of them reach a host only when it registers a handler (``mcp_oauth``: copilot-eval does for
+an agent with a remote MCP server, see ``oauth_answer``; ``exit_plan_mode``, ``auto_mode_switch``: it does not, since the handler
 makes the runtime offer the model a tool, ``exit_plan_mode``, that the plain SDK does not); a
 handler of the user's (``extra_config``) then answers instead, and the default stays a net for a
 request that arrives anyway.
@@ -60,6 +60,8 @@ def default_answer(kind: HostRequestKind, event_type: str, data: dict[str, Any])
         return DefaultAnswer("cancel", "default: stop at the session limit", stop=("usage_budget_exceeded", message))
     if kind == "mcp_headers":
         return DefaultAnswer("decline", "default: no dynamic headers")
+    if kind == "mcp_oauth":
+        return DefaultAnswer("decline", "default: no interactive login", answer="cancelled")
     if kind == "exit_plan_mode":
         return DefaultAnswer("decline", "default: plan not approved")
     if kind == "auto_mode_switch":
@@ -99,6 +101,13 @@ async def answer_by_default(session: Any, kind: HostRequestKind, request_id: str
                 result=rpc.MCPHeadersHandlePendingHeadersRefreshRequest(
                     kind=rpc.MCPHeadersHandlePendingHeadersRefreshRequestKind.NONE
                 ),
+            )
+        )
+    elif kind == "mcp_oauth":
+        await session.rpc.mcp.oauth.handle_pending_request(
+            rpc.MCPOauthHandlePendingRequest(
+                request_id=request_id,
+                result=rpc.MCPOauthPendingRequestResponse(kind=rpc.MCPOauthPendingRequestResponseKind.CANCELLED),
             )
         )
     elif kind == "exit_plan_mode":

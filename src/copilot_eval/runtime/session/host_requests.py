@@ -89,6 +89,14 @@ async def _off_loop(fn: Callable[..., Any], argument: Any, caller_loop: asyncio.
     return await value if inspect.isawaitable(value) else value
 
 
+def _has_remote_servers(agent: Any) -> bool:
+    """Whether the agent or one of its custom agents has an MCP server reached over HTTP (a ``url``)."""
+    configs = [*agent.mcp_servers.values()]
+    for custom in agent.custom_agents:
+        configs += list((custom.mcp_servers or {}).values())
+    return any(isinstance(config, Mapping) and "url" in config for config in configs)
+
+
 def _function_name(fn: Any) -> str:
     return f"function {getattr(fn, '__qualname__', type(fn).__name__)}"
 
@@ -106,6 +114,7 @@ class HostAnswering:
     ) -> None:
         self.user_answers, self.sampling = agent.user_answers, agent.sampling
         self.control, self.caller_loop = control, caller_loop
+        self.remote_servers = _has_remote_servers(agent)
         self.user_handlers = user_handlers  # SDK handlers the user gave through extra_config: theirs answer
         self.answers: list[HostAnswer] = []
         self.session: Any = None
@@ -114,15 +123,16 @@ class HostAnswering:
         self._tasks: set[asyncio.Future[Any]] = set()
 
     def session_handlers(self) -> dict[str, Any]:
-        """The ``create_session`` handlers: elicitation and MCP OAuth always, questions when the agent has answers.
+        """The ``create_session`` handlers: elicitation always, MCP OAuth when the agent has a remote
+        MCP server (only those log in, and the SDK spends a round trip registering the handler),
+        questions when the agent has answers.
 
         No plan-mode or auto-mode handler: giving one makes the runtime offer the model a tool
         (``exit_plan_mode``) the plain SDK does not, and changes what the agent under test sees.
         """
-        handlers: dict[str, Any] = {
-            "on_elicitation_request": self.on_elicitation,
-            "on_mcp_auth_request": self.on_mcp_auth,
-        }
+        handlers: dict[str, Any] = {"on_elicitation_request": self.on_elicitation}
+        if self.remote_servers:
+            handlers["on_mcp_auth_request"] = self.on_mcp_auth
         if self.user_answers is not None:
             handlers["on_user_input_request"] = self.on_user_input
         return {key: handler for key, handler in handlers.items() if key not in self.user_handlers}
