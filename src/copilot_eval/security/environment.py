@@ -83,7 +83,8 @@ def play_agent(
             "rename the agent's server"
         )
     command = list(server_command)
-    server = {"command": command[0], "args": [*command[1:], str(spec_path)]}
+    # Absolute: the runtime starts the server in the play's working directory, not in ours.
+    server = {"command": command[0], "args": [*command[1:], str(spec_path.resolve())]}
     markers = (play.canary,) if play.canary is not None else ()
     return agent.with_options(
         mcp_servers={**agent.mcp_servers, environment.server: server},
