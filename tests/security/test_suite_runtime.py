@@ -103,7 +103,7 @@ def test_an_attack_dropped_on_its_way_is_not_delivered_and_in_no_rate(dropped_ru
     assert {p.vector for p in dropped_run.plays} == set(VECTORS)
     for play in dropped_run.plays:
         assert play.reason == f"no request sent to the model carried the attack (canary {play.canary})"
-        assert dropped_run.results[f"case{play.number}#0"].model_was_sent(str(play.canary)) is False
+        assert dropped_run.results[f"case{play.number}-r0"].model_was_sent(str(play.canary)) is False
 
 
 def test_the_attack_command_plays_a_slice_and_records_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,7 +8,9 @@ definitions' hashes (docs/security.md).
 """
 
 from copilot_eval.security.cases import SecurityCase, plan_cases
+from copilot_eval.security.data_suite import DataSuite
 from copilot_eval.security.outcomes import Outcome, PlayOutcome, decide_outcome
+from copilot_eval.security.playable import Judgement, PlayableSuite
 from copilot_eval.security.rates import GroupRate, PlayResult, Rate, SecuritySummary, summarise_plays
 from copilot_eval.security.runner import SecurityRun, run_suite
 from copilot_eval.security.scripted_agents import ScriptedSuiteAgent
@@ -21,13 +23,16 @@ from copilot_eval.security.tool_pins import PinChange, PinFileError
 __all__ = [
     "BUILTIN_SUITES",
     "VECTORS",
+    "DataSuite",
     "GroupRate",
     "InjectionSuite",
+    "Judgement",
     "Outcome",
     "PinChange",
     "PinFileError",
     "PlayOutcome",
     "PlayResult",
+    "PlayableSuite",
     "Rate",
     "ScriptedSuiteAgent",
     "SecurityCase",
