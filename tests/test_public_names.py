@@ -378,7 +378,9 @@ PUBLIC: dict[str, list[str]] = {
     "copilot_eval.security": [
         "BUILTIN_SUITES",
         "VECTORS",
+        "AgentDojoSuite",
         "DataSuite",
+        "DojoScriptedAgent",
         "GroupRate",
         "InjectionSuite",
         "Judgement",
@@ -401,6 +403,7 @@ PUBLIC: dict[str, list[str]] = {
         "check_tools",
         "decide_outcome",
         "load_suite",
+        "open_suite",
         "plan_cases",
         "run_suite",
         "summarise_plays",
