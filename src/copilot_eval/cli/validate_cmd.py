@@ -5,8 +5,8 @@ their comment block); ``--profile seed`` applies the seed importer's rules inste
 (``*.prompt.yml``, or YAML with ``messages``) is checked as gh-models reads it, with the values of
 ``--var`` for its placeholders, and its notes (ignored keys, what a run does not apply) are shown.
 
-Exit status: 0 when every file imports cleanly, 1 when any file has problems, 2 for usage errors
-(a missing file, for instance, which Typer reports before the command runs).
+Exit codes (``copilot_eval.exit_codes``): 0 when every file imports cleanly; 2 unusable input: a file
+has problems, or a usage error (a missing file, for instance, which Typer reports before the command runs).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from typing import Annotated, Any
 
 import typer
 
+from copilot_eval.cli.exits import bad_input
+
 
 @dataclass
 class _Report:
@@ -25,21 +27,24 @@ class _Report:
     problems: list[str]
     notes: list[str] = field(default_factory=list)
     cases: int | None = None  # a prompt file's: how many cases a run plays
+    # What reading a CSV noticed that does not stop the import (mis-decoded text, ignored columns).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def prompt_file(self) -> bool:
-        return self.cases is not None or bool(self.notes)
+        return self.cases is not None
 
 
 def _report(path: Path, profile: str | None, variables: dict[str, str]) -> _Report:
     # Imported here so that `copilot-eval --help` does not pay for pydantic model building.
-    from copilot_eval.evalsets import check_csv, check_json, looks_like_prompt_file
+    from copilot_eval.evalsets import check_json, inspect_csv, looks_like_prompt_file
 
     if looks_like_prompt_file(path):
         return _prompt_report(path, variables)
     if path.suffix.lower() == ".json":
         return _Report(path, check_json(path, profile=profile))
-    return _Report(path, check_csv(path, profile=profile))
+    found = inspect_csv(path, profile=profile)
+    return _Report(path, found.problems, found.notes, warnings=found.warnings)
 
 
 def _prompt_report(path: Path, variables: dict[str, str]) -> _Report:
@@ -113,15 +118,17 @@ def validate(
         for report in reports:
             _print(report, rules)
     if not all_clean:
-        raise typer.Exit(code=1)
+        bad = [str(report.path) for report in reports if report.problems]
+        raise bad_input(f"{len(bad)} of {len(reports)} files would not import: {', '.join(bad)}")
 
 
 def _document(reports: list[_Report], rules: str, all_clean: bool) -> dict[str, Any]:
     files: list[dict[str, Any]] = []
     for report in reports:
         entry: dict[str, Any] = {"path": str(report.path), "ok": not report.problems, "problems": report.problems}
+        entry.update(warnings=report.warnings, notes=report.notes)
         if report.prompt_file:
-            entry.update(kind="prompt-file", notes=report.notes, cases=report.cases)
+            entry.update(kind="prompt-file", cases=report.cases)
         files.append(entry)
     return {"ok": all_clean, "profile": rules, "files": files}
 
@@ -140,6 +147,9 @@ def _print(report: _Report, rules: str) -> None:
         typer.echo(f"{report.path}: {count} problem{'s' if count != 1 else ''} ({kind})")
     for problem in report.problems:
         typer.echo(f"  - {problem}")
+    # Warnings and notes never fail the check: the file imports; they say what to look at.
+    for warning in report.warnings:
+        typer.echo(f"  warning: {warning}")
     for note in report.notes:
         typer.echo(f"  note: {note}")
 

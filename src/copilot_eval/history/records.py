@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from copilot_eval.evalsets.platform_record import FINISHED_PLATFORM_STATES
 from copilot_eval.history.provenance import Provenance
 
 SOURCE_RUN = "run"
@@ -27,6 +28,18 @@ SOURCE_MERGE = "merge"
 SOURCE_STUDIO_EVAL = "studio-eval"
 SOURCE_ANALYZE = "analyze"
 SOURCE_ATTACK = "attack"  # an injection suite (`copilot-eval attack`)
+
+
+@dataclass(frozen=True)
+class GradeFacts:
+    """One grader's verdict on a case result: what agreement with people is measured on."""
+
+    method: str
+    status: str
+    score: float | None = None
+    passing_score: float | None = None
+    parts: dict[str, str] | None = None  # General quality's parts in the platform's names; None for other graders
+    judge_unstable: bool | None = None  # None when no judge's calls were kept
 
 
 @dataclass(frozen=True)
@@ -49,6 +62,7 @@ class CaseRecord:
     identity: tuple[Any, ...] = ()  # what the run key hashes for this case (verdicts, answer)
     platform_case_id: str | None = None  # the platform's test-case id (Copilot Studio's evaluation API)
     judge_unstable: bool | None = None  # an LLM judge disagreed with itself; None when no judge's calls were kept
+    grades: tuple[GradeFacts, ...] = ()  # each grader's verdict, in the order the case was graded
 
 
 @dataclass(frozen=True)
@@ -118,6 +132,18 @@ class RunRecord:
     tool_hashes: dict[str, list[str]] | None = None
 
 
+def supersedes(new_state: str | None, stored_state: str | None) -> bool:
+    """Whether a new read of a platform run in ``new_state`` replaces the stored read in ``stored_state``.
+
+    A finished read (``FINISHED_PLATFORM_STATES``) replaces one made while the run was going; a read
+    made while it was going never replaces a finished one (a stale copy ingested later); between two
+    reads of a run still going, the later one has more of it.
+    """
+    if new_state == stored_state:
+        return False
+    return new_state in FINISHED_PLATFORM_STATES or stored_state not in FINISHED_PLATFORM_STATES
+
+
 def case_key(conversation_number: int, turn: int | None) -> str:
     """The key of a test-set case in the history: ``"<conversationNumber>.<turn>"``."""
     return f"{conversation_number}.{turn or 1}"
@@ -126,14 +152,13 @@ def case_key(conversation_number: int, turn: int | None) -> str:
 def run_key(record: RunRecord) -> str:
     """The run's identity: a SHA-256 of what happened (set, agent, time, shard, every result and verdict).
 
-    A run the platform made is the platform's run: its key is the platform's ids and the state it
-    was read in, so reading it again (``studio-eval get`` twice, with or without the export's text,
-    or ``history ingest`` of a copy) finds it stored. A run read before it finished is a second
-    record once it has (its state differs).
+    A run the platform made is the platform's run: its key is the platform's ids alone, so reading it
+    again (``studio-eval get`` twice, while it runs and once it has finished, with or without the
+    export's text, or ``history ingest`` of a copy) finds it stored; which read the record keeps is
+    :func:`supersedes`'s to say.
     """
     if record.platform_identity is not None:
-        platform = {"platform": list(record.platform_identity), "state": record.platform_state}
-        text = json.dumps(platform, sort_keys=True, ensure_ascii=False)
+        text = json.dumps({"platform": list(record.platform_identity)}, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
     identity = {
         "testSet": record.test_set_name,
@@ -156,9 +181,11 @@ __all__ = [
     "SOURCE_RUN",
     "SOURCE_STUDIO_EVAL",
     "CaseRecord",
+    "GradeFacts",
     "MergeFacts",
     "RunRecord",
     "VerdictRecord",
     "case_key",
     "run_key",
+    "supersedes",
 ]

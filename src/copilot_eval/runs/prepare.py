@@ -25,6 +25,7 @@ from copilot_eval.evalsets import (
 )
 from copilot_eval.evalsets.prompt_cases import load_prompt_file, looks_like_prompt_file, session_instructions
 from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
+from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 from copilot_eval.runs.eval_runner import check_references
 from copilot_eval.runs.fingerprints import run_fingerprints
@@ -45,6 +46,7 @@ class OptionNames:
     judge: str = "--judge"
     grader: str = "--grader"
     prompt_pass_score: str = "--prompt-pass-score"
+    var: str = "--var"
 
 
 CLI_OPTIONS = OptionNames()
@@ -53,6 +55,7 @@ PYTEST_OPTIONS = OptionNames(
     judge="--copilot-judge",
     grader="--copilot-grader",
     prompt_pass_score="--copilot-prompt-pass-score",
+    var="--copilot-var",
 )
 
 
@@ -100,6 +103,19 @@ def build_graders(
         raise PrepareError(str(exc)) from None
 
 
+def graders_for_set(
+    test_set: EvalTestSet, graders: Sequence[Any], *, judge: Any = None, judge_repeat: int = 1
+) -> list[Any]:
+    """The graders a run of ``test_set`` uses: each row's own test method where rows name one, ``graders`` for the rest.
+
+    A set in the per-row dialect (or the legacy template with its Testing method) is graded the way
+    Copilot Studio grades it, row by row; rows that name no method get ``graders`` (``--grader``).
+    """
+    if not uses_row_methods(test_set):
+        return list(graders)
+    return [RowMethods(graders, judge=judge, judge_repeat=judge_repeat)]
+
+
 def _problems_text(path: Path, problems: list[str]) -> str:
     return str(EvalSetError(path, problems))
 
@@ -110,6 +126,7 @@ def read_test_set(
     profile: str | None = None,
     data_type: EvalDataType | str | None = None,
     variables: Mapping[str, str] | None = None,
+    options: OptionNames | None = None,
 ) -> EvalTestSet:
     """Read ``path`` (a prompt file, .json, else CSV) and check it, parsing it once.
 
@@ -122,10 +139,11 @@ def read_test_set(
         raise PrepareError(f"{path}: test set file not found")
     if not path.is_file():
         raise PrepareError(f"{path}: not a file; give a .csv, .json or .prompt.yml test set")
+    var_option = (options or CLI_OPTIONS).var
     if looks_like_prompt_file(path):
-        return _read_prompt_file(path, data_type, variables)
+        return _read_prompt_file(path, data_type, variables, var_option)
     if variables:
-        raise PrepareError(f"--var: {path} is not a prompt file; only a prompt file's placeholders take values")
+        raise PrepareError(f"{var_option}: {path} is not a prompt file; only a prompt file's placeholders take values")
     try:
         if path.suffix.lower() == ".json":
             test_set = read_test_set_json(path)
@@ -144,12 +162,12 @@ def read_test_set(
 
 
 def _read_prompt_file(
-    path: Path, data_type: EvalDataType | str | None, variables: Mapping[str, str] | None
+    path: Path, data_type: EvalDataType | str | None, variables: Mapping[str, str] | None, var_option: str
 ) -> EvalTestSet:
     if data_type is not None and EvalDataType(data_type) is not EvalDataType.SINGLE_TURN:
         raise PrepareError(f"--data-type {data_type}: a prompt file's rows are single-turn cases, one session each")
     try:
-        test_set, problems, _ = load_prompt_file(path, variables=variables)
+        test_set, problems, _ = load_prompt_file(path, variables=variables, var_option=var_option)
     except OSError as exc:
         raise PrepareError(f"{path}: cannot read the prompt file: {exc.strerror or exc}") from None
     if problems or test_set is None:
@@ -183,12 +201,19 @@ def build_set_graders(
     judge_repeat: int = 1,
     pass_scores: Sequence[str] | None = None,
     path: str | Path | None = None,
+    row_methods: bool = True,
 ) -> list[Any]:
-    """The graders of ``test_set``: a prompt file's evaluators (plus any ``specs``), else the ``specs`` (default similarity)."""
+    """The graders of ``test_set``: a prompt file's evaluators (plus any ``specs``), else the ``specs`` (default similarity).
+
+    With ``row_methods`` a set whose rows name their own test method is graded by them, ``specs``
+    grading the rows that name none (``graders_for_set``); ``regrade`` turns it off, to grade with
+    exactly the graders it is given.
+    """
     if test_set.prompt_file is None:
         if pass_scores:
             raise PrepareError(f"{options.prompt_pass_score}: applies to prompt files only (the set's evaluators)")
-        return build_graders(specs, judge=judge, options=options, judge_repeat=judge_repeat)
+        chosen = build_graders(specs, judge=judge, options=options, judge_repeat=judge_repeat)
+        return graders_for_set(test_set, chosen, judge=judge, judge_repeat=judge_repeat) if row_methods else chosen
     try:
         graders: list[Any] = prompt_graders(
             test_set,
@@ -277,7 +302,7 @@ def prepare_run(
     takes ``variables`` (``--var``), ``pass_scores`` (``--prompt-pass-score``) and ``model``
     (``--model``, over the agent file's and the prompt file's).
     """
-    test_set = read_test_set(set_path, profile=profile, data_type=data_type, variables=variables)
+    test_set = read_test_set(set_path, profile=profile, data_type=data_type, variables=variables, options=options)
     agent, loaded = _agent(test_set, agent_path, model, options)
     judge = load_agent(judge_path, option=options.judge) if judge_path else None
     graders = build_set_graders(
@@ -311,6 +336,7 @@ __all__ = [
     "build_graders",
     "build_set_graders",
     "check_graders_fit",
+    "graders_for_set",
     "load_agent",
     "prepare_agent",
     "prepare_run",
