@@ -53,6 +53,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
+    # GitHub's REST API for a pull request's comment: a wire client that knows nothing of runs.
+    "github": LEAVES,
     "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
@@ -72,6 +74,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "evalsets",
         "evidence",
         "first_steps",
+        "github",
         "history",
         "models",
         "platform_runs",

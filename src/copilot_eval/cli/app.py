@@ -32,6 +32,7 @@ app = typer.Typer(
 _COMMAND_MODULES: tuple[str, ...] = (
     "analyze_cmd",
     "clean_cmd",
+    "comment_cmd",
     "compare_cmd",
     "convert_cmd",
     "history_cmd",
