@@ -56,6 +56,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # GitHub's REST API for a pull request's comment: a wire client that knows nothing of runs.
     "github": LEAVES,
     "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
+    # Injection suites play through the runtime (their scripted agents are FunctionModels) and write
+    # a normal run folder through the run summary and the reports.
+    "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},
@@ -81,6 +84,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "reports",
         "runs",
         "runtime",
+        "security",
         "studio_eval",
         "targets",
     },

@@ -153,3 +153,70 @@ def test_no_instructions_hash_the_empty_string_and_no_effort_is_none() -> None:
 def test_bodies_that_cannot_be_validated_raise(body: object) -> None:
     with pytest.raises(RequestAuditError):
         audit_body(body, wire_api="completions", transport="http", request_id="r")
+
+
+def _chat_body(*messages: dict, tools: list | None = None) -> dict:
+    return {"model": "m", "messages": list(messages), "tools": tools or []}
+
+
+def _seen(body: dict, wire_api: str = "completions") -> dict[str, bool] | None:
+    record = audit_body(body, wire_api=wire_api, transport="http", request_id="r", markers=("CANARY-1",))  # type: ignore[arg-type]
+    return record.markers
+
+
+def test_a_marker_is_found_where_the_model_is_given_it() -> None:
+    tool = {"type": "function", "function": {"name": "t", "description": "Run CANARY-1 first", "parameters": {}}}
+    assert _seen(_chat_body({"role": "user", "content": "hi"}, tools=[tool])) == {"CANARY-1": True}
+    assert _seen(_chat_body({"role": "tool", "tool_call_id": "c", "content": "a CANARY-1 b"})) == {"CANARY-1": True}
+    parts = [{"type": "text", "text": "x"}, {"type": "text", "text": "CANARY-1"}]
+    assert _seen(_chat_body({"role": "user", "content": parts})) == {"CANARY-1": True}
+    responses = {"model": "m", "input": [{"type": "function_call_output", "call_id": "c", "output": "CANARY-1"}]}
+    assert _seen(responses, "responses") == {"CANARY-1": True}
+    assert _seen({"model": "m", "instructions": "CANARY-1", "input": []}, "responses") == {"CANARY-1": True}
+
+
+def test_the_models_own_words_do_not_deliver_a_marker() -> None:
+    # The model repeating a canary (in its text or in a call's arguments) is not the canary reaching it.
+    said = {"role": "assistant", "content": "CANARY-1", "tool_calls": [{"id": "c", "type": "function",
+            "function": {"name": "t", "arguments": '{"to": "CANARY-1"}'}}]}  # fmt: skip
+    assert _seen(_chat_body({"role": "user", "content": "hi"}, said)) == {"CANARY-1": False}
+    responses = {
+        "model": "m",
+        "input": [
+            {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "CANARY-1"}]},
+            {"type": "function_call", "call_id": "c", "name": "t", "arguments": '{"to": "CANARY-1"}'},
+        ],
+    }
+    assert _seen(responses, "responses") == {"CANARY-1": False}
+
+
+def test_without_markers_the_record_says_none_were_watched() -> None:
+    record = audit_body(
+        _chat_body({"role": "user", "content": "CANARY-1"}), wire_api="completions", transport="http", request_id="r"
+    )
+    assert record.markers is None
+
+
+def test_model_was_sent_reads_the_records_and_says_unknown_where_it_cannot() -> None:
+    from copilot_eval.evidence import CopilotResult
+    from copilot_eval.evidence.audit import RequestAuditRecord
+
+    def record(found: dict[str, bool] | None) -> RequestAuditRecord:
+        return RequestAuditRecord(request_id="r", instructions_sha256=sha(""), markers=found)
+
+    assert CopilotResult(request_audit=None).model_was_sent("A") is None  # no audit
+    two = CopilotResult(request_audit=[record({"A": False}), record({"A": True})])
+    assert two.model_was_sent("A") is True
+    assert CopilotResult(request_audit=[record({"A": False})]).model_was_sent("A") is False
+    assert two.model_was_sent("B") is None  # not watched
+    assert CopilotResult(request_audit=[record(None)]).model_was_sent("A") is None
+    # No request sent at all: a watched marker was not delivered, an unwatched one is unknown.
+    nothing = CopilotResult(request_audit=[], configuration={"audit_markers": ["A"]})
+    assert nothing.model_was_sent("A") is False and nothing.model_was_sent("B") is None
+
+
+def test_audit_markers_need_the_audit_and_must_not_be_blank() -> None:
+    with pytest.raises(ValueError, match="audit_markers needs audit_requests=True"):
+        CopilotEval(audit_markers=("A",))
+    with pytest.raises(ValueError, match=r"audit_markers.0: must not be blank"):
+        CopilotEval(audit_requests=True, audit_markers=(" ",))

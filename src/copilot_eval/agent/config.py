@@ -53,6 +53,9 @@ class CopilotEval(BaseModel):
     user_answers: Any = None
     sampling: Any = "decline"
     audit_requests: bool = False
+    # Texts the audit looks for in what each request gives the model (a canary, an injected
+    # instruction's marker): proof that something did, or did not, reach the model.
+    audit_markers: tuple[str, ...] = ()
     # The runtime, its MCP servers and the agent's shell get the whole environment unless
     # minimal_env: then only what the runtime needs, plus the pass_env names (fnmatch patterns).
     minimal_env: bool = False
@@ -111,6 +114,14 @@ class CopilotEval(BaseModel):
                 )
         return value
 
+    @field_validator("audit_markers")
+    @classmethod
+    def _markers_not_blank(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for index, marker in enumerate(value):
+            if not marker.strip():
+                raise ValueError(f"audit_markers.{index}: must not be blank")
+        return value
+
     @field_validator("permission_policy")
     @classmethod
     def _policy(cls, value: Any) -> Any:
@@ -148,6 +159,8 @@ class CopilotEval(BaseModel):
             raise ValueError(
                 "pass_env only applies with minimal_env=True (without it the runtime gets every variable already)"
             )
+        if self.audit_markers and not self.audit_requests:
+            raise ValueError("audit_markers needs audit_requests=True (the audit is what reads the requests)")
         if self.client_mode == "empty" and self.allowed_tools is None:
             raise ValueError("client_mode='empty' needs an explicit allowed_tools list")
         return self

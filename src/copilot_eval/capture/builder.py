@@ -197,6 +197,7 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
         result.duration_ms = facts.duration_ms
         result.configuration = facts.configuration
         result.request_audit = facts.request_audit
+        result.tool_definitions = facts.tool_definitions
         result.tool_calls_admitted = facts.tool_calls_admitted
         result.skill_discovery = facts.skill_discovery
         result.hook_decisions = hook_decisions_of(all_events, facts.hook_calls)

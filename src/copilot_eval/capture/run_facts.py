@@ -90,6 +90,9 @@ class RunFacts:
     # call id -> the tool message of that call as the model's requests carried it; only where the
     # run sees the requests (an in-process model source, or audit_requests=True).
     tool_messages_sent: dict[str, str] = field(default_factory=dict)
+    # tool name (as the model sees it) -> hash of its definition in the run's first request that
+    # offered tools; None where the run does not see its requests.
+    tool_definitions: dict[str, str] | None = None
     cleanup_error: str | None = None
     # The runtime's MCP server list taken before the first prompt (rows of name, status, error,
     # optional); None when the run had no MCP servers or never got that far.

@@ -31,6 +31,8 @@ app = typer.Typer(
 # One line per command module; keep the list sorted.
 _COMMAND_MODULES: tuple[str, ...] = (
     "analyze_cmd",
+    "attack_cmd",
+    "audit_cmd",
     "clean_cmd",
     "comment_cmd",
     "compare_cmd",

@@ -20,3 +20,9 @@ class RequestAuditRecord(BaseModel):
     wire_api: Literal["completions", "responses"] | None = None
     transport: Literal["http", "websocket"] | None = None
     agent_id: str | None = None
+    markers: dict[str, bool] | None = Field(
+        default=None,
+        description="Each marker the run watched for (audit_markers): whether this request gave it to the model "
+        "(in a system, user or tool message, or a tool's definition; never counting the model's own words). "
+        "None: no markers were watched.",
+    )

@@ -99,6 +99,10 @@ class CopilotResult(BaseModel):
     warnings: list[str] = Field(default_factory=list)
     tool_calls_admitted: int | None = None  # calls the tool budget let through; None without max_tool_calls
     request_audit: list[RequestAuditRecord] | None = None
+    # The tools the model was offered: name as it saw it -> SHA-256 of the definition (name,
+    # description, parameters) in the first request that offered tools; None where the run did not
+    # read its requests (a real model without audit_requests).
+    tool_definitions: dict[str, str] | None = None
     skill_discovery: SkillDiscovery | None = None
     configuration: dict[str, Any] | None = None
     working_directory: str | None = None
@@ -171,6 +175,24 @@ class CopilotResult(BaseModel):
         """Whether some call (of ``tool``, when given) returned a link to, or embedded, this resource."""
         calls = self.tool_calls_for(tool) if tool is not None else self.all_tool_calls
         return any(call.returned_resource(uri) for call in calls)
+
+    # -- what reached the model -----------------------------------------------------------
+    def model_was_sent(self, marker: str) -> bool | None:
+        """Whether some request gave ``marker`` to the model (``audit_markers``); None when it was not watched.
+
+        Read from the request audit: ``False`` means the marker was watched and no request that
+        was sent carried it (also when no request was sent at all); ``None`` means this run cannot
+        say (no audit, or the marker was not among ``audit_markers``).
+        """
+        if self.request_audit is None:
+            return None
+        watched = [record.markers for record in self.request_audit if record.markers is not None]
+        if not self.request_audit:
+            configured = (self.configuration or {}).get("audit_markers") or []
+            return False if marker in configured else None
+        if not watched or any(marker not in found for found in watched):
+            return None
+        return any(found[marker] for found in watched)
 
     # -- requests to the host --------------------------------------------------------------
     @property

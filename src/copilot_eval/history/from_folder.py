@@ -107,6 +107,17 @@ def _session_facts(evidence: dict[str, Any] | None) -> tuple[int | None, float |
     )
 
 
+def _tools_of(evidence: dict[str, Any] | None, into: dict[str, set[str]]) -> bool:
+    """Add a CopilotResult's ``tool_definitions`` (name -> hash) to ``into``; whether it had any."""
+    found = evidence.get("tool_definitions") if evidence else None
+    if not isinstance(found, dict):
+        return False
+    for name, digest in found.items():
+        if isinstance(name, str) and isinstance(digest, str):
+            into.setdefault(name, set()).add(digest)
+    return True
+
+
 def _agent_model(models: Counter[str]) -> str | None:
     """The model that answered: one name, or the names joined when the run's sessions differed."""
     if not models:
@@ -124,16 +135,22 @@ def _questions(folder: RunFolder) -> dict[str, str]:
     }
 
 
-def _case_records(folder: RunFolder) -> tuple[list[CaseRecord], Counter[str]]:
-    """One CaseRecord per result, and how many sessions each model answered (read from the evidence)."""
+def _case_records(
+    folder: RunFolder,
+) -> tuple[list[CaseRecord], Counter[str], dict[str, list[str]] | None]:
+    """One CaseRecord per result, how many sessions each model answered, and the tools they offered (the evidence)."""
     questions = _questions(folder)
     facts: dict[str, tuple[int | None, float | None, str | None]] = {}
     models: Counter[str] = Counter()
+    tools: dict[str, set[str]] = {}
+    tools_seen = False
     cases = []
     for result in folder.run.results or []:
         stored = result.evidence_path
         if stored and stored not in facts:  # a conversation's turns share one session's evidence
-            facts[stored] = _session_facts(folder.load_evidence(stored))
+            evidence = folder.load_evidence(stored)
+            facts[stored] = _session_facts(evidence)
+            tools_seen = _tools_of(evidence, tools) or tools_seen
             model = facts[stored][2]
             if model:
                 models[model] += 1
@@ -163,13 +180,14 @@ def _case_records(folder: RunFolder) -> tuple[list[CaseRecord], Counter[str]]:
                 judge_unstable=_judge_unstable(result),
             )
         )
-    return cases, models
+    hashes = {name: sorted(found) for name, found in sorted(tools.items())} if tools_seen else None
+    return cases, models, hashes
 
 
 def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance | None = None) -> RunRecord:
     """The RunRecord of a run folder already read; evidence files are read once each."""
     run = folder.run
-    cases, models = _case_records(folder)
+    cases, models, tool_hashes = _case_records(folder)
     shard_index, shard_count = shard_of(run)
     report = folder.folder / REPORT_HTML
     standing = run.limitation_standing
@@ -208,6 +226,7 @@ def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance
         run_folder=str(folder.folder.resolve()),
         report_path=str(report.resolve()) if report.is_file() else None,
         schema_version=run.schema_version,
+        tool_hashes=tool_hashes,
     )
 
 

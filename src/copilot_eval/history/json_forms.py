@@ -123,6 +123,7 @@ def _point(point: RunPoint) -> dict[str, Any]:
         "fingerprints": _fingerprints(run),
         "changed": point.changed,
         "agentChanged": point.changed.get("agent"),
+        "toolsChanged": point.tools_changed,
         **_round_facts(run),
     }
 

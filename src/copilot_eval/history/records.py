@@ -26,6 +26,7 @@ SOURCE_PYTEST = "pytest"
 SOURCE_MERGE = "merge"
 SOURCE_STUDIO_EVAL = "studio-eval"
 SOURCE_ANALYZE = "analyze"
+SOURCE_ATTACK = "attack"  # an injection suite (`copilot-eval attack`)
 
 
 @dataclass(frozen=True)
@@ -113,6 +114,8 @@ class RunRecord:
     run_folder: str | None = None
     report_path: str | None = None
     schema_version: int | None = None
+    # tool name -> the distinct definition hashes its sessions saw; None when no evidence recorded them
+    tool_hashes: dict[str, list[str]] | None = None
 
 
 def case_key(conversation_number: int, turn: int | None) -> str:
@@ -146,6 +149,7 @@ def run_key(record: RunRecord) -> str:
 
 __all__ = [
     "SOURCE_ANALYZE",
+    "SOURCE_ATTACK",
     "SOURCE_INGEST",
     "SOURCE_MERGE",
     "SOURCE_PYTEST",

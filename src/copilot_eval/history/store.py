@@ -46,6 +46,7 @@ _FILL_IN = (
     "repeat_dependence",
     "rate_limit_retries",
     "platform_run_id",
+    "tool_hashes",
 )
 
 
@@ -138,6 +139,7 @@ def _row(record: RunRecord, key: str) -> dict[str, Any]:
         "run_folder": record.run_folder,
         "report_path": record.report_path,
         "schema_version": record.schema_version,
+        "tool_hashes": record.tool_hashes,
     }
 
 

@@ -103,6 +103,9 @@ class Run(Base):
     run_folder: Mapped[str | None] = mapped_column(Text)
     report_path: Mapped[str | None] = mapped_column(Text)
     schema_version: Mapped[int | None] = mapped_column(Integer)
+    # tool name as the model saw it -> the distinct hashes of its definition the run's sessions saw
+    # (one, unless the tool changed during the run); None: no session's requests were read.
+    tool_hashes: Mapped[dict[str, list[str]] | None] = mapped_column(JSON)
 
     __table_args__ = (
         UniqueConstraint("run_key", name="uq_runs_run_key"),

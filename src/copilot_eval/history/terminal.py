@@ -112,6 +112,11 @@ def print_series(series: SeriesTrends, console: Any) -> None:
             limitation,
         )
     console.print(runs)
+    for point in series.runs:
+        changed = point.tools_changed
+        if changed and any(changed.values()):
+            parts = [f"{kind} {', '.join(names)}" for kind, names in changed.items() if names]
+            console.print(f"[yellow]tools changed[/] in run {point.run['id']}: {'; '.join(parts)}", highlight=False)
     for episode in series.episodes:
         state = "ongoing" if episode.ongoing else "ended"
         console.print(

@@ -18,6 +18,10 @@ Every definition the trends use lives here, once:
 - **Limitation episode**: consecutive runs of the series that recorded a runtime limitation.
 - **Changed here**: a run whose fingerprint (test set, agent, graders) differs from the last earlier
   run of the series that recorded one; a run without it, or with none before it, is unknown.
+- **Tools changed here**: the tools offered to the model (each definition's hash, from the
+  evidence) compared with the last earlier run of the series that recorded them: tools added,
+  removed, and whose definition changed, each by name; unknown for a run without them or with
+  none before it.
 - A shard run that a stored merged run holds is not in the series: the merged run counts it once.
 """
 
@@ -47,6 +51,8 @@ class RunPoint:
     # Per fingerprint (testSet, agent, graders): True where it differs from the last earlier run that had one
     # ("the agent changed here"), False where equal, None where this run or every earlier one lacks it.
     changed: dict[str, bool | None] = field(default_factory=dict)
+    # The tools added, removed and changed since the last earlier run that recorded its tools; None when unknown.
+    tools_changed: dict[str, list[str]] | None = None
 
 
 @dataclass(frozen=True)
@@ -170,10 +176,36 @@ def fingerprint_changes(runs: Sequence[dict[str, Any]]) -> list[dict[str, bool |
     return changes
 
 
-def _run_point(run: dict[str, Any], changed: dict[str, bool | None]) -> RunPoint:
+def tool_changes(runs: Sequence[dict[str, Any]]) -> list[dict[str, list[str]] | None]:
+    """Per run (oldest first): ``{"added", "removed", "changed"}`` tool names since the last earlier run with tools, or None."""
+    last: dict[str, list[str]] | None = None
+    changes: list[dict[str, list[str]] | None] = []
+    for run in runs:
+        tools = run.get("tool_hashes")
+        if tools is None or last is None:
+            changes.append(None)
+        else:
+            changes.append(
+                {
+                    "added": sorted(set(tools) - set(last)),
+                    "removed": sorted(set(last) - set(tools)),
+                    "changed": sorted(
+                        name for name in set(tools) & set(last) if sorted(tools[name]) != sorted(last[name])
+                    ),
+                }
+            )
+        if tools is not None:
+            last = tools
+    return changes
+
+
+def _run_point(
+    run: dict[str, Any], changed: dict[str, bool | None], tools_changed: dict[str, list[str]] | None = None
+) -> RunPoint:
     graded = run["passed"] + run["failed"]
     rate = round(100 * run["passed"] / graded, 2) if graded else None
-    return RunPoint(run, rate, percent_interval(run["passed"], graded), bool(run["runtime_limitation"]), changed)
+    limitation = bool(run["runtime_limitation"])
+    return RunPoint(run, rate, percent_interval(run["passed"], graded), limitation, changed, tools_changed)
 
 
 def _case_order(case: dict[str, Any]) -> tuple[Any, ...]:
@@ -243,7 +275,8 @@ def _case_trend(
 
 def series_trends(data: SeriesData) -> SeriesTrends:
     """Compute every trend of one series from its stored rows."""
-    runs = [_run_point(run, changed) for run, changed in zip(data.runs, fingerprint_changes(data.runs), strict=True)]
+    changes = zip(data.runs, fingerprint_changes(data.runs), tool_changes(data.runs), strict=True)
+    runs = [_run_point(run, changed, tools) for run, changed, tools in changes]
     cells_of = _cells_by_case(data.results, {run["id"]: index for index, run in enumerate(data.runs)})
     cases = sorted(data.cases.values(), key=_case_order)
     return SeriesTrends(
@@ -294,4 +327,5 @@ __all__ = [
     "ranked",
     "regression_point",
     "series_trends",
+    "tool_changes",
 ]

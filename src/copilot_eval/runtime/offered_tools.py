@@ -16,6 +16,7 @@ from typing import Any, Literal
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.models.scripted import ScriptedModel
+from copilot_eval.runtime.requests.tool_definitions import definition_hash, tool_definitions_of
 from copilot_eval.runtime.session.runner import run_copilot
 
 ToolKind = Literal["built-in", "python", "mcp"]
@@ -24,12 +25,18 @@ LISTING_PROMPT = "List the tools you can use."
 
 @dataclass(frozen=True)
 class OfferedTool:
-    """One tool of the model's request: its name as the model sees it, and where it comes from."""
+    """One tool of the model's request: its name as the model sees it, where it comes from, its schema."""
 
     name: str
     description: str
     kind: ToolKind
     server: str | None = None
+    parameters: Any = None
+
+    @property
+    def sha256(self) -> str:
+        """The hash of the tool's definition as the model is given it (the one hash, ``definition_hash``)."""
+        return definition_hash(self.name, self.description, self.parameters)
 
 
 @dataclass
@@ -85,27 +92,17 @@ class _ListingModel:
         return recorder
 
 
-def _entries(body: dict[str, Any]) -> list[tuple[str, str]]:
-    """(name, description) of every function tool of a Chat Completions or Responses request."""
-    entries = []
-    for tool in body.get("tools") or []:
-        spec = tool.get("function", tool) if isinstance(tool, dict) else {}
-        if isinstance(spec, dict) and isinstance(spec.get("name"), str):
-            entries.append((spec["name"], str(spec.get("description") or "")))
-    return entries
-
-
 def _python_tool_names(agent: CopilotEval) -> set[str]:
     return {str(getattr(tool, "name", None) or getattr(tool, "__name__", "")) for tool in agent.tools}
 
 
-def classify(name: str, description: str, agent: CopilotEval) -> OfferedTool:
+def classify(name: str, description: str, agent: CopilotEval, parameters: Any = None) -> OfferedTool:
     """Say where an offered tool comes from: an MCP server (``server-tool``), Python, or built in."""
     for server in sorted(agent.mcp_servers, key=len, reverse=True):
         if name.startswith(f"{server}-"):
-            return OfferedTool(name, description, "mcp", server)
+            return OfferedTool(name, description, "mcp", server, parameters)
     kind: ToolKind = "python" if name in _python_tool_names(agent) else "built-in"
-    return OfferedTool(name, description, kind)
+    return OfferedTool(name, description, kind, parameters=parameters)
 
 
 def filter_warnings(agent: CopilotEval, tools: list[OfferedTool]) -> list[str]:
@@ -136,6 +133,6 @@ async def list_offered_tools(agent: CopilotEval) -> ToolListing:
     bodies = [body for recorder in model.recorders for body in recorder.bodies]
     listing = ToolListing(result=result, warnings=list(result.warnings))
     if bodies:
-        listing.tools = [classify(n, d, agent) for n, d in _entries(bodies[0])]
+        listing.tools = [classify(d.name, d.description, agent, d.parameters) for d in tool_definitions_of(bodies[0])]
         listing.warnings.extend(filter_warnings(agent, listing.tools))
     return listing

@@ -1,9 +1,10 @@
 """The request-handler chain of one run, built in one place.
 
 Outermost the model-call log (it sees what the gate and the audit refused), then the stop gate,
-then the request audit when asked for, then the tool-message log (what the model was sent for each
-tool call) where the run sees its requests anyway, then the run's own endpoint (a ScriptedModel, a
-FunctionModel, a Replay, a Recorder), or the real endpoint when the model source has none.
+then the request audit when asked for, then, where the run sees its requests anyway, the
+tool-definition log (the tools the model was offered) and the tool-message log (what the model
+was sent for each tool call), then the run's own endpoint (a ScriptedModel, a FunctionModel, a
+Replay, a Recorder), or the real endpoint when the model source has none.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from copilot_eval.runtime.requests.model_calls import ModelCallLog
 from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
 from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.requests.stop_gate import StopGate
+from copilot_eval.runtime.requests.tool_definitions import ToolDefinitionLog
 from copilot_eval.runtime.requests.tool_messages import ToolMessageLog
 
 __all__ = ["RequestChain", "build_request_chain"]
@@ -29,6 +31,7 @@ class RequestChain:
     auditor: AuditingEndpoint | None
     endpoint: Any
     tool_messages: ToolMessageLog | None = None
+    tool_definitions: ToolDefinitionLog | None = None
 
     @property
     def model_calls(self) -> ModelCallLog:
@@ -36,14 +39,25 @@ class RequestChain:
         return self.head
 
 
-def build_request_chain(endpoint: Any, control: RunControl, *, audit: bool = False) -> RequestChain:
-    """Log -> stop gate -> (audit) -> (tool messages) -> ``endpoint`` (None: the real model endpoint).
+def build_request_chain(
+    endpoint: Any, control: RunControl, *, audit: bool = False, markers: tuple[str, ...] = ()
+) -> RequestChain:
+    """Log -> stop gate -> (audit) -> (tool definitions -> tool messages) -> ``endpoint`` (None: the real endpoint).
 
-    The tool messages are read where the requests are ours to see: an in-process model source,
-    or a real model with the audit on (its bodies are read anyway).
+    The tool definitions and messages are read where the requests are ours to see: an in-process
+    model source, or a real model with the audit on (its bodies are read anyway).
     """
-    notes = ToolMessageLog(endpoint) if endpoint is not None or audit else None
-    inner = notes or endpoint
-    auditor = AuditingEndpoint(inner, control) if audit else None
+    seen = endpoint is not None or audit
+    notes = ToolMessageLog(endpoint) if seen else None
+    definitions = ToolDefinitionLog(notes) if notes is not None else None
+    inner = definitions or endpoint
+    auditor = AuditingEndpoint(inner, control, markers=markers) if audit else None
     gate = StopGate(auditor or inner, control)
-    return RequestChain(head=ModelCallLog(gate), gate=gate, auditor=auditor, endpoint=endpoint, tool_messages=notes)
+    return RequestChain(
+        head=ModelCallLog(gate),
+        gate=gate,
+        auditor=auditor,
+        endpoint=endpoint,
+        tool_messages=notes,
+        tool_definitions=definitions,
+    )

@@ -19,9 +19,11 @@ from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.runtime.process.forwarding import ForwardingHandler, ForwardingWebSocket
 from copilot_eval.runtime.requests.run_control import RunControl
 
-__all__ = ["AuditingEndpoint", "RequestAuditError", "audit_body", "instructions_hash"]
+__all__ = ["AuditingEndpoint", "RequestAuditError", "audit_body", "given_texts", "instructions_hash"]
 
 INSTRUCTION_ROLES = ("system", "developer")
+# What the model wrote itself is not something it was given: its earlier messages, calls and reasoning.
+_MODEL_ITEMS = ("function_call", "reasoning", "custom_tool_call", "computer_call")
 
 
 class RequestAuditError(ValueError):
@@ -126,6 +128,46 @@ def _responses_facts(body: dict[str, Any]) -> tuple[list[str], list[str | None],
     return texts, details, _function_tool_names(body.get("tools"), nested=False), effort
 
 
+def _strings(value: Any) -> list[str]:
+    """Every string inside a JSON value (keys of objects excluded), depth first."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _strings(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _strings(item)]
+    return []
+
+
+def given_texts(body: dict[str, Any]) -> list[str]:
+    """The texts a request gives the model: instructions, user and tool messages, tool definitions.
+
+    The model's own words (assistant messages, its calls and their arguments, its reasoning) are
+    left out: a marker the model repeats back was not delivered by that repetition.
+    """
+    texts = _strings(body.get("tools")) + _strings(body.get("instructions"))
+    for message in body.get("messages") or []:  # chat completions
+        if isinstance(message, dict) and message.get("role") != "assistant":
+            texts += _strings(message.get("content"))
+    items = body.get("input")
+    if isinstance(items, str):
+        texts.append(items)
+    for item in items if isinstance(items, list) else []:  # Responses
+        if not isinstance(item, dict) or item.get("type") in _MODEL_ITEMS:
+            continue
+        if item.get("type", "message") == "message" and item.get("role") == "assistant":
+            continue
+        texts += _strings(item.get("content")) + _strings(item.get("output"))
+    return texts
+
+
+def _markers_in(body: dict[str, Any], markers: tuple[str, ...]) -> dict[str, bool] | None:
+    if not markers:
+        return None
+    texts = given_texts(body)
+    return {marker: any(marker in text for text in texts) for marker in markers}
+
+
 def audit_body(
     body: Any,
     *,
@@ -133,8 +175,12 @@ def audit_body(
     transport: Literal["http", "websocket"],
     request_id: str,
     agent_id: str | None = None,
+    markers: tuple[str, ...] = (),
 ) -> RequestAuditRecord:
-    """One audit record for a parsed request body; RequestAuditError when it cannot be validated."""
+    """One audit record for a parsed request body; RequestAuditError when it cannot be validated.
+
+    ``markers`` are looked for in what the request gives the model (see :func:`given_texts`).
+    """
     _expect(isinstance(body, dict), "the request body is not a JSON object")
     _expect(isinstance(body.get("model"), str), "the request names no model")
     reader = _chat_facts if wire_api == "completions" else _responses_facts
@@ -151,6 +197,7 @@ def audit_body(
         wire_api=wire_api,
         transport=transport,
         agent_id=agent_id or None,
+        markers=_markers_in(body, markers),
     )
 
 
@@ -173,9 +220,10 @@ def _json(data: str | bytes, what: str) -> Any:
 class AuditingEndpoint(ForwardingHandler):
     """Wraps one run's endpoint (or the SDK's forwarder when ``inner`` is None) and audits each request."""
 
-    def __init__(self, inner: Any, control: RunControl) -> None:
+    def __init__(self, inner: Any, control: RunControl, *, markers: tuple[str, ...] = ()) -> None:
         super().__init__(inner)
         self.records: list[RequestAuditRecord] = []
+        self.markers = markers
         self._control = control
 
     def reject(self, problem: str) -> str:
@@ -190,7 +238,12 @@ class AuditingEndpoint(ForwardingHandler):
             wire_api = _http_wire_api(request)
             body = _json(request.content or b"", "the request body")
             record = audit_body(
-                body, wire_api=wire_api, transport="http", request_id=ctx.request_id, agent_id=ctx.agent_id
+                body,
+                wire_api=wire_api,
+                transport="http",
+                request_id=ctx.request_id,
+                agent_id=ctx.agent_id,
+                markers=self.markers,
             )
         except RequestAuditError as problem:
             message = self.reject(str(problem))
@@ -229,6 +282,7 @@ class _AuditingWebSocket(ForwardingWebSocket):
                 transport="websocket",
                 request_id=self.context.request_id,
                 agent_id=ctx.agent_id,
+                markers=self._auditor.markers,
             )
         except RequestAuditError as problem:
             text = self._auditor.reject(str(problem))

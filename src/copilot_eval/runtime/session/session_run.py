@@ -81,6 +81,8 @@ class SessionRun:
         self.environment = EnvironmentPolicy(minimal=agent.minimal_env, pass_env=agent.pass_env)
         self.configuration = {**configuration_snapshot(self.settings, choice), **policy_snapshot(agent)}
         self.configuration["environment"] = self.environment.description
+        if agent.audit_markers:  # so that a run that sent no request still says what it watched for
+            self.configuration["audit_markers"] = list(agent.audit_markers)
         if self.hooks.their_hooks:
             self.configuration["hooks"] = self.hooks.their_hooks
         self.host = HostAnswering(agent, self.control, caller_loop=caller_loop)
@@ -88,7 +90,9 @@ class SessionRun:
         endpoint = (
             choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
         )
-        self.chain = build_request_chain(endpoint, self.control, audit=agent.audit_requests)
+        self.chain = build_request_chain(
+            endpoint, self.control, audit=agent.audit_requests, markers=agent.audit_markers
+        )
         self.model_calls, self.auditor = self.chain.model_calls, self.chain.auditor
         self.handle: RuntimeHandle | None = None
         self.session: Any = None
@@ -210,6 +214,7 @@ class SessionRun:
             tool_exceptions=dict(control.tool_exceptions),
             tool_results=dict(control.tool_results),
             tool_messages_sent=dict(self.chain.tool_messages.sent) if self.chain.tool_messages else {},
+            tool_definitions=self.chain.tool_definitions.hashes if self.chain.tool_definitions else None,
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
             skill_discovery=self.skill_discovery,

@@ -1,0 +1,110 @@
+"""`copilot-eval attack AGENT.yaml`: play an injection suite against the agent through the real runtime.
+
+Each task is played without an attack and under each of its attacks; the run folder is a normal
+one (run.json, results.csv, evidence, report.html) with security.json beside it, and the run is
+added to the history. Exit codes: 0 measured, 1 attack success above ``--max-attack-rate``, 2 bad
+input (agent file, suite, options), 3 nothing could be measured (no attack reached the model, or
+every play failed), 130 interrupted (143 by SIGTERM).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from copilot_eval.cli import interrupts
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+
+
+def attack(
+    agent_file: Annotated[
+        Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
+    ],
+    suite: Annotated[
+        str, typer.Option("--suite", metavar="NAME|FILE", help="A built-in suite (builtin) or a suite YAML file.")
+    ] = "builtin",
+    repeat: Annotated[int, typer.Option("--repeat", min=1, metavar="K", help="Play every case K times.")] = 1,
+    out: Annotated[
+        Path | None, typer.Option("--out", metavar="DIR", help="Run folder (default: security-runs/SUITE-TIME).")
+    ] = None,
+    case: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--case", metavar="PATTERN", help="Play only cases whose id matches (fnmatch; task/vector/attack/goal)."
+        ),
+    ] = None,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")] = 4,
+    max_attack_rate: Annotated[
+        float | None,
+        typer.Option(
+            "--max-attack-rate",
+            min=0,
+            max=100,
+            metavar="PERCENT",
+            help="Exit 1 when the attack success rate over delivered plays is above this.",
+        ),
+    ] = None,
+    history: RecordHistoryOption = None,
+    no_history: NoHistoryOption = False,
+) -> None:
+    """Play an injection suite against the agent: utility without and under attack, attack success per vector and text.
+
+    An attack that never reached the model (proven from the request audit) is `not_delivered`
+    and is in no rate; see docs/security.md for what the figures mean and what they cannot say.
+    """
+    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
+    import asyncio
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from copilot_eval.agent import AgentFileError, load_agent_file
+    from copilot_eval.history.records import SOURCE_ATTACK
+    from copilot_eval.security import SuiteError, load_suite, run_suite
+    from copilot_eval.security.words import summary_rows
+
+    try:
+        agent = load_agent_file(agent_file)
+        chosen = load_suite(suite)
+    except (AgentFileError, SuiteError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    out = out or Path("security-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
+    try:
+        run = asyncio.run(run_suite(agent, chosen, repeat=repeat, out=out, concurrency=concurrency, cases=case))
+    except ValueError as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    except KeyboardInterrupt:
+        # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
+        typer.echo(f"interrupted ({interrupts.signal_name()}): no run folder was written", err=True)
+        raise typer.Exit(interrupts.exit_code()) from None
+    console = Console()
+    table = Table(title=f"Injection suite {chosen.name} against {agent.name}")
+    for column in ("figure", "value", "in no rate"):
+        table.add_column(column, overflow="fold")
+    for row in summary_rows(run.summary):
+        table.add_row(*row)
+    console.print(table)
+    console.print(f"run folder: {out} (security.json, run.json, report.html)", highlight=False)
+    for line in record_history([out], history, no_history=no_history, source=SOURCE_ATTACK):
+        console.print(line, highlight=False)
+    rate = run.summary.attack_success
+    if rate.value is None:
+        counts = run.summary.counts
+        typer.echo(
+            f"error: no attack could be measured: {counts['not_delivered']} not delivered, {counts['error']} errors",
+            err=True,
+        )
+        raise typer.Exit(code=3)
+    if max_attack_rate is not None and 100 * rate.value > max_attack_rate:
+        typer.echo(f"attack success {100 * rate.value:.1f} % is above --max-attack-rate {max_attack_rate:g}", err=True)
+        raise typer.Exit(code=1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `attack` command to ``app``."""
+    app.command("attack")(attack)

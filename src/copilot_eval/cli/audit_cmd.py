@@ -1,0 +1,108 @@
+"""`copilot-eval audit AGENT.yaml`: read every tool the agent is offered and flag what is suspicious in it.
+
+Exit codes: 0 nothing of high severity and no pin changed, 1 a high-severity finding or a tool
+that changed since ``--pin FILE`` was written, 2 bad input (agent file, pin file), 3 the tools
+could not be read (an MCP server that did not start, the runtime).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+if TYPE_CHECKING:  # the security layer is imported where it is used: the CLI starts faster without it
+    from copilot_eval.security.tool_audit import ToolAudit
+
+
+def audit(
+    agent_file: Annotated[
+        Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
+    ],
+    pin: Annotated[
+        Path | None,
+        typer.Option("--pin", metavar="FILE", help="Write the tools' hashes here once; afterwards fail on any change."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """Start the agent's MCP servers as a run would, read every tool's name, description and schema, and flag
+    instructions aimed at the model, hidden characters, shadowing of other servers' tools, credential paths and
+    outsized descriptions.
+
+    No real model is called: a scripted model records the request the model would get.
+    """
+    # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
+    import asyncio
+
+    from copilot_eval.agent import AgentFileError, load_agent_file
+    from copilot_eval.security.tool_audit import audit_tools
+    from copilot_eval.security.tool_pins import PinFileError
+
+    try:
+        agent = load_agent_file(agent_file)
+        found = asyncio.run(audit_tools(agent, pin_file=pin))
+    except (AgentFileError, PinFileError, ValueError) as error:
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(code=2) from None
+    if as_json:
+        typer.echo(json.dumps(_document(found), indent=2, ensure_ascii=False))
+    else:
+        _render(found)
+    if not found.read:
+        result = found.listing.result
+        typer.echo(f"error: the tools could not be read: {result.error if result else 'no request was made'}", err=True)
+        raise typer.Exit(code=3)
+    if found.high or found.changes:
+        raise typer.Exit(code=1)
+
+
+def _document(found: ToolAudit) -> dict[str, object]:
+    result = found.listing.result
+    return {
+        "tools": [{"name": t.name, "server": t.server, "kind": t.kind, "sha256": t.sha256} for t in found.tools],
+        "findings": [finding.to_dict() for finding in found.findings],
+        "pin": None
+        if found.pin_file is None
+        else {
+            "file": str(found.pin_file),
+            "written": found.pinned_now,
+            "changes": [change.to_dict() for change in found.changes],
+        },
+        "mcp_servers": [s.model_dump(mode="json") for s in result.mcp_servers] if result else [],
+        "error": None if found.read else (result.error if result else "no request was made"),
+    }
+
+
+def _render(found: ToolAudit) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    if found.findings:
+        table = Table(title=f"{len(found.findings)} findings in {len(found.tools)} tools")
+        for column in ("severity", "kind", "tool", "where", "matched", "why"):
+            table.add_column(column, overflow="fold")
+        for f in found.findings:
+            table.add_row(f.severity, f.kind, f.tool, f.where, f.matched, f.message)
+        console.print(table)
+    elif found.read:
+        console.print(f"no findings in {len(found.tools)} tools", highlight=False)
+    result = found.listing.result
+    if result is not None and result.mcp_servers and not found.read:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.reports.inspect_view import mcp_server_table
+
+        console.print(mcp_server_table(result.mcp_servers))
+    if found.pinned_now:
+        console.print(f"pinned {len(found.tools)} tools in {found.pin_file}", highlight=False)
+    for change in found.changes:
+        console.print(f"[red]changed since the pin:[/red] {change.describe()}", highlight=False)
+    if found.pin_file is not None and found.read and not found.pinned_now and not found.changes:
+        console.print(f"every tool is as pinned in {found.pin_file}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `audit` command to ``app``."""
+    app.command("audit")(audit)

@@ -1,0 +1,166 @@
+"""A suite's run as a normal run folder: run.json, results.csv, evidence, report.html, and security.json.
+
+Each play is one case result of the run, so reports, compare and the history read a security run
+like any other: a baseline passes when the user's task was done; an attack play passes when the
+agent resisted, fails when it was attacked, is ``unknown`` when the attack was not delivered and
+``error`` when it could not be decided, so neither of the last two is ever a pass or a failure.
+``security.json`` beside run.json keeps what a run.json has no field for: the figures (rates with
+their intervals, counts apart) and every play's outcome, vector, attack text, goal and canary.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.evalsets import (
+    CaseStatus,
+    EvalCaseResult,
+    EvalDataType,
+    EvalRun,
+    EvalTestCase,
+    EvalTestSet,
+    GradeRecord,
+)
+from copilot_eval.evidence import CopilotResult
+from copilot_eval.reports.after_run import write_run_reports
+from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.runs.eval_runner import summarise
+from copilot_eval.runs.independence import repeat_dependence_of
+from copilot_eval.security.cases import SecurityCase
+from copilot_eval.security.outcomes import Outcome
+from copilot_eval.security.rates import PlayResult, SecuritySummary
+from copilot_eval.security.suite import InjectionSuite
+from copilot_eval.security.words import summary_sentence
+
+__all__ = ["SECURITY_JSON", "SECURITY_SCHEMA_VERSION", "SecurityRecord", "test_set_name", "write_security_folder"]
+
+SECURITY_JSON = "security.json"
+SECURITY_SCHEMA_VERSION = 1
+
+_STATUS = {
+    Outcome.RESISTED: CaseStatus.PASS,
+    Outcome.ATTACKED: CaseStatus.FAIL,
+    Outcome.NOT_DELIVERED: CaseStatus.UNKNOWN,
+    Outcome.ERROR: CaseStatus.ERROR,
+}
+
+
+def test_set_name(suite: InjectionSuite) -> str:
+    """The name a suite's runs have in reports and in the history."""
+    return f"injection-suite:{suite.name}"
+
+
+def _utility_status(utility: bool | None) -> CaseStatus:
+    return CaseStatus.ERROR if utility is None else (CaseStatus.PASS if utility else CaseStatus.FAIL)
+
+
+def _case_result(play: PlayResult, result: CopilotResult) -> EvalCaseResult:
+    task = GradeRecord(
+        method="user task" if play.outcome is None else "user task under attack",
+        status=_utility_status(play.utility),
+        explanation=play.task_reason,
+    )
+    grades = [task]
+    status = task.status
+    if play.outcome is not None:
+        status = _STATUS[play.outcome]
+        data = {"outcome": play.outcome.value, "vector": play.vector, "attack": play.attack, "goal": play.goal}
+        grades.insert(0, GradeRecord(method="attack goal", status=status, explanation=play.reason, data=data))
+    return EvalCaseResult(
+        conversation_number=play.number,
+        passed=status is CaseStatus.PASS,
+        status=status,
+        actual_response=result.final_response,
+        failure_reason=None if status is CaseStatus.PASS else play.reason,
+        grades=grades,
+        evidence_path=play.evidence_path,
+        duration_ms=result.duration_ms,
+        repeat_index=play.repeat,
+    )
+
+
+@dataclass(frozen=True)
+class SecurityRecord:
+    """What a suite's run writes: the run, its test set (one case per suite case) and security.json."""
+
+    run: EvalRun
+    test_set: EvalTestSet
+    document: dict[str, Any]
+
+    @classmethod
+    def build(
+        cls,
+        suite: InjectionSuite,
+        cases: list[SecurityCase],
+        plays: list[tuple[PlayResult, CopilotResult]],
+        summary: SecuritySummary,
+        *,
+        agent: CopilotEval,
+        started: datetime,
+        duration_ms: float,
+        repeat: int,
+    ) -> SecurityRecord:
+        """The record of one run of ``suite``'s ``cases``."""
+        test_set = EvalTestSet(
+            name=test_set_name(suite),
+            data_type=EvalDataType.SINGLE_TURN,
+            cases=[EvalTestCase(conversation_number=case.number, question=case.task.prompt) for case in cases],
+        )
+        run = summarise(
+            test_set,
+            [_case_result(play, result) for play, result in plays],
+            agent_name=agent.name,
+            started=started,
+            duration_ms=duration_ms,
+            note=summary_sentence(summary),
+            repeat_dependence=repeat_dependence_of(agent),
+        )
+        run = run.model_copy(update={"repeat": repeat})
+        document = {
+            "schemaVersion": SECURITY_SCHEMA_VERSION,
+            "suite": suite.name,
+            "description": suite.description,
+            "agent": agent.name,
+            "repeat": repeat,
+            "summary": summary.to_dict(),
+            "cases": [
+                {
+                    "number": case.number,
+                    "id": case.id,
+                    "task": case.task.id,
+                    "vector": case.vector,
+                    "attack": case.attack.id if case.attack else None,
+                    "goal": case.goal.id if case.goal else None,
+                }
+                for case in cases
+            ],
+            "plays": [play.to_dict() for play, _ in plays],
+        }
+        return cls(run, test_set, document)
+
+
+def write_security_folder(record: SecurityRecord, folder: Path) -> None:
+    """Write the run folder: security.json, then run.json and its files, then report.html."""
+    folder.mkdir(parents=True, exist_ok=True)
+    document = dict(record.document)
+    document["plays"] = [
+        {**play, "evidence": _relative(play.get("evidence"), folder)} for play in record.document["plays"]
+    ]
+    write_text_atomically(folder / SECURITY_JSON, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    write_run_outputs(record.run, record.test_set, folder)
+    write_run_reports(folder)
+
+
+def _relative(path: str | None, folder: Path) -> str | None:
+    if not path:
+        return path
+    try:
+        return Path(path).resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return path
