@@ -64,6 +64,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "first_steps": LEAVES | {"evidence", "reports"},
     # The memory across runs reads run folders (the contract), never the internals of runs.
     "history": LEAVES | {"evalsets", "reports"},
+    # The gate reads run folders and the history's baselines; runs only to load either kind of evidence.
+    "gate": LEAVES | {"evalsets", "evidence", "history", "reports", "runs"},
     # Entry points: thin, on top of everything below them.
     "pytest_history": LEAVES | {"history", "reports", "runs"},
     "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "reports", "runs", "runtime"},
@@ -77,6 +79,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "evalsets",
         "evidence",
         "first_steps",
+        "gate",
         "github",
         "history",
         "models",
