@@ -23,7 +23,10 @@ SRC = Path(copilot_eval.__file__).parent
 PACKAGE = "copilot_eval"
 
 # Leaf modules: any part may import them; they import nothing of copilot_eval but other leaves.
-LEAVES = frozenset({"atomic_write", "cache_root", "loopback_server", "redaction", "suggest", "version", "workdirs"})
+# exit_codes: the one table of exit codes, read by the command modules at import time and by runs' gates.
+LEAVES = frozenset(
+    {"atomic_write", "cache_root", "exit_codes", "loopback_server", "redaction", "suggest", "version", "workdirs"}
+)
 # The leaves that are packages: the redactor keeps its environment reader and its token shapes in
 # modules of their own, which import nothing of copilot_eval at all.
 LEAF_PACKAGES = frozenset({"redaction"})
@@ -32,6 +35,7 @@ LEAF_PACKAGES = frozenset({"redaction"})
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "redaction": frozenset(),
     "cache_root": frozenset(),
+    "exit_codes": frozenset(),
     "loopback_server": frozenset(),
     "suggest": frozenset(),
     "version": frozenset(),

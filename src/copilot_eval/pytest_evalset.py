@@ -42,6 +42,7 @@ class EvalSetSettings:
     grader_specs: list[str] | None = None
     judge_repeat: int = 1
     pass_scores: list[str] | None = None
+    variables: dict[str, str] | None = None
 
 
 SETTINGS_KEY = pytest.StashKey[EvalSetSettings]()
@@ -76,6 +77,13 @@ def add_options(group: Any) -> None:
         help="ask each LLM judge J times per answer (as `copilot-eval run --judge-repeat`)",
     )
     group.addoption(
+        "--copilot-var",
+        action="append",
+        default=None,
+        metavar="NAME=VALUE",
+        help="a value for the {{NAME}} placeholders of prompt files (as `copilot-eval run --var`), repeatable",
+    )
+    group.addoption(
         "--copilot-prompt-pass-score",
         action="append",
         default=None,
@@ -91,6 +99,13 @@ def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
     from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_graders, load_agent
 
     specs = config.getoption("--copilot-grader")
+    # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+    from copilot_eval.evalsets.prompt_cases import parse_variables
+
+    try:
+        variables = parse_variables(config.getoption("--copilot-var"), option="--copilot-var")
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
     try:
         agent = load_agent(config.getoption("--copilot-agent"), option=PYTEST_OPTIONS.agent)
         judge_path = config.getoption("--copilot-judge")
@@ -109,6 +124,7 @@ def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
         grader_specs=specs,
         judge_repeat=config.getoption("--copilot-judge-repeat"),
         pass_scores=config.getoption("--copilot-prompt-pass-score"),
+        variables=variables,
     )
     config.pluginmanager.register(EvalSetCollector(), "copilot-eval-evalset")
 
@@ -128,10 +144,18 @@ class EvalSetCollector:
         """Count agent failures and not-graded items apart, as `copilot-eval run` does."""
         tally = terminalreporter.config.stash[SETTINGS_KEY].tally
         if tally:
+            # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+            from copilot_eval.runs.gates import tally_verdict
+
+            not_graded = tally["error"] + tally["unknown"]
             terminalreporter.write_line(
                 f"copilot-eval test sets: {tally['pass']} passed, {tally['fail']} failed (agent), "
-                f"{tally['error'] + tally['unknown']} not graded {NOT_AN_AGENT_FAILURE}"
+                f"{not_graded} not graded {NOT_AN_AGENT_FAILURE}"
             )
+            # The same row `copilot-eval run` would exit with for these facts (docs/evaluation-runs.md#exit-codes).
+            verdict = tally_verdict(passed=tally["pass"], failed=tally["fail"], not_graded=not_graded)
+            if (line := verdict.line()) is not None:
+                terminalreporter.write_line(f"copilot-eval verdict: {line}")
 
 
 class EvalSetFile(pytest.File):
@@ -141,11 +165,12 @@ class EvalSetFile(pytest.File):
         """Read and validate the file once; a set that cannot be used is a collection error listing every problem."""
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.runs.eval_runner import plan_units
-        from copilot_eval.runs.prepare import PrepareError, check_graders_fit, read_test_set
+        from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, check_graders_fit, read_test_set
 
         settings = self.config.stash[SETTINGS_KEY]
         try:
-            test_set = read_test_set(self.path)
+            variables = settings.variables if is_prompt_file_name(self.path) else None
+            test_set = read_test_set(self.path, variables=variables, options=PYTEST_OPTIONS)
             agent, graders = self._agent_and_graders(settings, test_set)
             check_graders_fit(test_set, graders, self.path)
         except PrepareError as exc:

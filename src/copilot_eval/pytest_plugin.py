@@ -23,6 +23,7 @@ from copilot_eval.redaction import contains_secret, redact
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
 _LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copilot-no-live-models set it
 _SHARD_KEY = pytest.StashKey[Any]()  # the ShardInfo of --copilot-shard, or None
+_CASSETTES_KEY = pytest.StashKey[list[Any]]()  # every CassetteDir the session recorded to or replayed from
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -208,9 +209,11 @@ def _cassettes(config: pytest.Config, nodeid: str) -> Any:
     # imported on use: every pytest session loads this plugin, and most never run an agent
     from copilot_eval.models.replay.wrap import cassette_store
 
-    return cassette_store(
+    store = cassette_store(
         record=record, replay=replay, record_missing=config.getoption("--copilot-record-missing"), cassette=nodeid
     )
+    config.stash.setdefault(_CASSETTES_KEY, []).append(store)  # for the session's closing line
+    return store
 
 
 def _evidence_name(nodeid: str, index: int) -> str:
@@ -339,6 +342,18 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.longrepr is not None and contains_secret(text := str(report.longrepr)):
         report.longrepr = redact(text)  # plain text from here on: the formatted failure, minus secrets
     report.sections = [(title, redact(content)) for title, content in report.sections]
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Say where the session's cassettes went (--copilot-record) or what was served from them (--copilot-replay)."""
+    stores = config.stash.get(_CASSETTES_KEY, [])
+    if not stores:
+        return
+    # imported on use: only a session that recorded or replayed gets here
+    from copilot_eval.models.replay.wrap import cassette_summary
+
+    for line in cassette_summary(stores):
+        terminalreporter.write_line(f"copilot-eval: {line}")
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

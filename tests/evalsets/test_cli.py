@@ -30,10 +30,11 @@ def test_validate_clean_file_exits_0(runner):
     assert result.stdout == f"{EXAMPLE}: OK, imports cleanly (copilot-studio rules)\n"
 
 
-def test_validate_lists_every_problem_and_exits_1(runner, data_dir):
+def test_validate_lists_every_problem_and_exits_2_as_unusable_input(runner, data_dir):
     bad = data_dir / "several_problems.csv"
     result = runner.invoke(app, ["validate", "--profile", "seed", str(EXAMPLE), str(bad)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"exit 2 (unusable input): 1 of 2 files would not import: {bad}"
     lines = result.stdout.splitlines()
     assert lines[0].endswith("OK, imports cleanly (seed rules)")
     assert lines[1].startswith(f"{bad}: ") and lines[1].endswith("problems (seed rules)")
@@ -44,7 +45,7 @@ def test_validate_lists_every_problem_and_exits_1(runner, data_dir):
 def test_validate_json_output_is_pure_json(runner, data_dir):
     bad = data_dir / "seven_pairs.csv"
     result = runner.invoke(app, ["validate", "--json", "--profile", "seed", str(EXAMPLE), str(bad)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     document = json.loads(result.stdout)
     assert document["ok"] is False and document["profile"] == "seed"
     assert document["files"][0] == {"path": str(EXAMPLE), "ok": True, "problems": []}
@@ -57,7 +58,7 @@ def test_validate_reads_json_sets(runner, tmp_path):
     path = tmp_path / "set.json"
     path.write_text('{"name": "x", "cases": []}', encoding="utf-8")
     result = runner.invoke(app, ["validate", str(path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "has no cases" in result.stdout
 
 
@@ -96,10 +97,11 @@ def test_convert_between_templates(runner, data_dir, tmp_path):
     assert read_csv(legacy).cases == read_csv(data_dir / "valid_legacy.csv").cases
 
 
-def test_convert_unreadable_input_exits_1_and_writes_nothing(runner, data_dir, tmp_path):
+def test_convert_unreadable_input_exits_2_and_writes_nothing(runner, data_dir, tmp_path):
     out = tmp_path / "out.json"
     result = runner.invoke(app, ["convert", str(data_dir / "unbalanced_quotes.csv"), str(out)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
+    assert result.stderr.startswith("exit 2 (unusable input): ")
     assert "line 3:" in result.stderr
     assert not out.exists()
 

@@ -81,7 +81,7 @@ def test_a_set_without_its_reference_column_names_the_column(tmp_path, header, m
 
 def test_validate_says_it_too(tmp_path):
     result = CliRunner().invoke(app, ["validate", str(_excel_semicolon_export(tmp_path / "fragen.csv"))])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # unusable input (the table of exit codes)
     assert "the fields are separated by ';'" in result.stdout and "comma inside a field" not in result.stdout
 
 

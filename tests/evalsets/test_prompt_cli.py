@@ -72,7 +72,7 @@ def test_validate_lists_every_problem_and_takes_var(runner, tmp_path):
         """,
     )
     result = runner.invoke(app, ["validate", "--json", str(bad), "--var", "question=Why?"])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # unusable input (the table of exit codes)
     entry = json.loads(result.stdout)["files"][0]
     assert entry["kind"] == "prompt-file" and entry["ok"] is False
     assert entry["problems"] == [
@@ -88,7 +88,7 @@ def test_validate_lists_every_problem_and_takes_var(runner, tmp_path):
 def test_convert_refuses_what_cannot_map_naming_the_field(runner, tmp_path):
     source = write(tmp_path, "capitals.prompt.yml", EVAL)
     refused = runner.invoke(app, ["convert", str(source), str(tmp_path / "out.csv")])
-    assert refused.exit_code == 1
+    assert refused.exit_code == 2  # unusable input (the table of exit codes)
     assert "evaluators (1): a Copilot Studio test set holds no graders" in refused.stderr
     assert "give --drop evaluators" in refused.stderr
     assert not (tmp_path / "out.csv").exists()
@@ -136,6 +136,6 @@ def test_a_conversation_cannot_map_to_a_prompt_file(runner, tmp_path):
         """,
     )
     result = runner.invoke(app, ["convert", str(csv), str(tmp_path / "talk.prompt.yml")])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # unusable input (the table of exit codes)
     assert "conversationNumber 1: a conversation of 2 turns cannot map to a prompt file" in result.stderr
     assert not (tmp_path / "talk.prompt.yml").exists()

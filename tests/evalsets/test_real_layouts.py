@@ -199,7 +199,7 @@ def test_cli_validates_todays_files_and_names_the_rule_set(data_dir):
     assert result.exit_code == 0, result.output
     assert result.stdout.count("OK, imports cleanly (copilot-studio rules)") == 4
     seed = runner.invoke(app, ["validate", "--json", "--profile", "seed", files[2]])
-    assert seed.exit_code == 1
+    assert seed.exit_code == 2
     document = json.loads(seed.stdout)
     assert document["profile"] == "seed"
     assert "seed allows at most 6 in a Conversation set" in document["files"][0]["problems"][0]

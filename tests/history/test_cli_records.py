@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -36,6 +37,23 @@ def test_merge_records_the_merged_run_and_links_the_shards_already_stored(tmp_pa
     runs = {run["id"]: run for run in _stored(url)}
     assert runs[3]["source"] == "merge" and runs[3]["merge"]["shards"] == [1, 2]
     assert runs[1]["mergedInto"] == runs[2]["mergedInto"] == 3
+
+
+def test_history_runs_marks_shards_and_merges_and_lists_a_merge_with_its_shards(tmp_path):
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    shards = write_shards(tmp_path, ["pass", "fail", "pass", "pass"], count=2)
+    for folder in (shards[1], shards[0]):  # stored in another order than they ran
+        assert CliRunner().invoke(app, ["history", "ingest", str(folder), "--history", url]).exit_code == 0
+    merged = CliRunner().invoke(app, ["merge", *map(str, shards), "--out", str(tmp_path / "m"), "--history", url])
+    assert merged.exit_code == 0, merged.output
+    listing = CliRunner().invoke(app, ["history", "runs", "--history", url], env={"COLUMNS": "250"})
+    assert listing.exit_code == 0, listing.output
+    rows = [line for line in listing.output.splitlines() if line.startswith("│")]
+    parts = [
+        next((p for p in ("merge of shards 1, 2 of 2", "shard 1/2 in run 3", "shard 2/2 in run 3") if p in row), row)
+        for row in rows
+    ]
+    assert parts == ["merge of shards 1, 2 of 2", "shard 1/2 in run 3", "shard 2/2 in run 3"]
 
 
 def test_merge_with_no_history_records_nothing(tmp_path):
@@ -85,6 +103,63 @@ def test_studio_eval_run_and_get_record_the_platform_run_once_with_its_ids(tmp_p
     with HistoryStore.open(location, create=False) as store:
         case_ids = [row["platform_case_id"] for row in run_results(store, stored["id"])]
     assert case_ids == [case["testCaseId"] for case in fake.runs[run_id].test_set.cases]
+
+
+def _read_while_running(finished: Path, copy: Path, cases: int) -> Path:
+    """The run folder of a read made while the run was still going: its first cases, no end time yet."""
+    shutil.copytree(finished, copy)
+    data = json.loads((copy / "run.json").read_text())
+    data["platformRun"] |= {"state": "InProgress", "executionState": "EvaluatingRun", "endTime": None}
+    kept = data["results"][:cases]
+    counts = {key: sum(1 for r in kept if r.get("status") == key) for key in ("pass", "fail", "error")}
+    data |= {"results": kept, "durationMs": None, "passed": counts["pass"], "failed": counts["fail"]}
+    data |= {"errored": counts["error"], "gradedCases": counts["pass"] + counts["fail"]}
+    (copy / "run.json").write_text(json.dumps(data))
+    return copy
+
+
+def test_a_platform_run_read_while_running_and_again_when_finished_is_one_record(tmp_path, monkeypatch):
+    monkeypatch.setenv("COPILOT_EVAL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(TOKEN_ENV, "fake-power-platform-token")
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    nightly = bike_shop_set()
+    fake = FakeStudioEval([nightly])
+    with LoopbackServer(fake):
+        run = fake.start_elsewhere(nightly)
+        done = studio_cli(fake, "get", run.id, "--out", str(tmp_path / "done"), "--timeout-s", "30", "--no-history")
+    assert done.exit_code == 0, done.output
+    early = _read_while_running(tmp_path / "done", tmp_path / "early", cases=2)
+
+    def ingest(folder: Path) -> str:
+        outcome = CliRunner().invoke(app, ["history", "ingest", str(folder), "--history", url])
+        assert outcome.exit_code == 0, outcome.output
+        return outcome.output
+
+    assert "early: stored (run 1)" in ingest(early)
+    assert "done: updated (run 1)" in ingest(tmp_path / "done")  # the finished read replaces the running one
+    ingest(early)  # a stale copy of the running read, ingested again, changes nothing
+    [stored] = _stored(url)
+    assert stored["platformState"] == "Completed" and stored["results"] == len(nightly.cases)
+    assert stored["runFolder"] == str((tmp_path / "done").resolve())
+
+
+def test_studio_eval_get_names_the_surface_this_machine_started(tmp_path, monkeypatch):
+    monkeypatch.setenv("COPILOT_EVAL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(TOKEN_ENV, "fake-power-platform-token")
+    nightly = bike_shop_set()
+    fake = FakeStudioEval([nightly])
+    with LoopbackServer(fake):
+        ran = studio_cli(fake, "run", "--test-set", "Bike shop nightly", "--out", str(tmp_path / "a"), "--no-history")
+        run_id = json.loads((tmp_path / "a" / "run.json").read_text())["platformRun"]["runId"]
+        got = studio_cli(fake, "get", run_id, "--out", str(tmp_path / "b"), "--no-history")
+        elsewhere = fake.start_elsewhere(nightly)
+        other = studio_cli(fake, "get", elsewhere.id, "--out", str(tmp_path / "c"), "--timeout-s", "30", "--no-history")
+    assert ran.exit_code == got.exit_code == other.exit_code == 0, other.output
+    names = [json.loads((tmp_path / n / "run.json").read_text())["agentName"] for n in "abc"]
+    assert names[0] == names[1] == f"Copilot Studio bot {fake.bot_id} (draft)"
+    assert names[2] == f"Copilot Studio bot {fake.bot_id}"  # started elsewhere: the API does not say which surface
+    note = json.loads((tmp_path / "c" / "run.json").read_text())["note"]
+    assert "which surface (draft or published) ran it is not known" in note
 
 
 def test_analyze_records_its_run_folder(tmp_path):

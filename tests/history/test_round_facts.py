@@ -6,6 +6,7 @@ import json
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 from sqlalchemy import create_engine, text
 
 from copilot_eval.history import HistoryStore, list_runs, load_series, resolve_history, runs_document, series_trends
@@ -67,6 +68,25 @@ def test_a_merged_run_stored_first_links_the_shards_ingested_after_it(history_ur
         runs, trends = _runs(store), _trends(store)
     assert [runs[i]["mergedInto"] for i in later] == [first.run_id] * 3
     assert [point["run"] for point in trends["runs"]] == [first.run_id]
+
+
+@pytest.mark.parametrize("order", ["partial first", "full first"])
+def test_a_partial_and_the_full_merge_of_the_same_shards_count_once(history_url, tmp_path, order):
+    shards = write_shards(tmp_path, SIX, count=3)
+    partial = merge_run_folders(shards[:2], tmp_path / "partial", allow_partial=True)[0].folder.folder
+    full = merge_run_folders(shards, tmp_path / "full")[0].folder.folder
+    merges = [partial, full] if order == "partial first" else [full, partial]
+    with _open(history_url) as store:
+        ingest_folders(store, shards)
+        stored = {
+            folder: outcome.run_id for folder, (_, outcome) in zip(merges, ingest_folders(store, merges), strict=True)
+        }
+        runs, trends = _runs(store), _trends(store)
+    assert runs[stored[partial]]["merge"]["complete"] is False
+    assert runs[stored[partial]]["mergedInto"] == stored[full] and runs[stored[full]]["mergedInto"] is None
+    assert [point["run"] for point in trends["runs"]] == [stored[full]]
+    for case in trends["cases"]:
+        assert sum(case["counts"].values()) == 1, case
 
 
 def test_a_shard_of_another_night_is_not_taken_for_part_of_a_merged_run(history_url, tmp_path):

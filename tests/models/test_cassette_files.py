@@ -101,3 +101,28 @@ def test_recordings_are_served_in_order_and_record_missing_keeps_what_is_there(t
     assert filling.take("sha256:same") is not None
     filling.add(Exchange(0, "sha256:new", "completions", "http", {"n": 2}, {"status": 200, "body": "third"}))
     assert [e.index for e in read_cassette(path)] == [0, 1, 2]
+
+
+def test_the_summary_says_where_calls_were_recorded_and_what_was_served(tmp_path: Path) -> None:
+    from copilot_eval.models.replay.sources import CassetteDir
+    from copilot_eval.models.replay.wrap import cassette_summary
+
+    def call(body: str) -> Exchange:
+        return Exchange(0, f"sha256:{body}", "completions", "http", {"b": body}, {"status": 200, "body": body})
+
+    recording = [CassetteDir(tmp_path, f"test_{n}", "record") for n in (1, 2)]
+    for store, bodies in zip(recording, (["a", "b"], ["c"]), strict=True):
+        for body in bodies:
+            store.get(store.cassette).add(call(body))
+    assert cassette_summary(recording) == [f"recorded 3 model calls into 2 cassettes in {tmp_path}"]
+    replaying = CassetteDir(tmp_path, "test_1", "replay")
+    replaying.get("test_1").take("sha256:a")
+    assert cassette_summary([replaying]) == [
+        f"replayed 1 model call from 1 cassette in {tmp_path}; no live model was called"
+    ]
+    filling = CassetteDir(tmp_path, "test_2", "record_missing")
+    filling.get("test_2").take("sha256:c")
+    filling.get("test_2").add(call("d"))
+    assert cassette_summary([filling]) == [
+        f"recorded 1 model call missing from 1 cassette in {tmp_path}; 1 model call served from them"
+    ]

@@ -32,7 +32,9 @@ def test_record_then_replay_with_the_pytest_options(pytester: pytest.Pytester, m
     pytester.makepyfile(test_user=USER_TEST)
     cassettes = pytester.path / "cassettes"
     monkeypatch.setenv("SERVE", "1")
-    pytester.runpytest_subprocess(f"--copilot-record={cassettes}", "-p", "no:cacheprovider").assert_outcomes(passed=1)
+    recorded = pytester.runpytest_subprocess(f"--copilot-record={cassettes}", "-p", "no:cacheprovider")
+    recorded.assert_outcomes(passed=1)
+    recorded.stdout.fnmatch_lines([f"copilot-eval: recorded 1 model call into 1 cassette in {cassettes}"])
     (cassette,) = cassettes.glob("*.jsonl")
     assert cassette.name == "test_user.py_test_answer.jsonl"
     assert json.loads(cassette.read_text().splitlines()[0])["version"] == 1
@@ -42,6 +44,9 @@ def test_record_then_replay_with_the_pytest_options(pytester: pytest.Pytester, m
         f"--copilot-replay={cassettes}", "--copilot-no-live-models", "-p", "no:cacheprovider"
     )
     replayed.assert_outcomes(passed=1)
+    replayed.stdout.fnmatch_lines(
+        [f"copilot-eval: replayed 1 model call from 1 cassette in {cassettes}; no live model was called"]
+    )
 
     monkeypatch.setenv("PROMPT", "hello here")
     changed = pytester.runpytest_subprocess(f"--copilot-replay={cassettes}", "-p", "no:cacheprovider")

@@ -59,9 +59,14 @@ def test_platform_error_code_reads_sentences_and_bare_codes_only():
     assert platform_error_code("We are open daily.") is None and platform_error_code(None) is None
 
 
-def test_cli_writes_run_json_prints_the_summary_and_exits_0_whatever_the_score(tmp_path):
+def test_cli_writes_run_json_prints_the_summary_and_exits_3_for_a_suspected_limitation(tmp_path):
     result = CliRunner().invoke(app, ["analyze", str(DATA / "export_fallback.csv"), "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
+    # Every answer is the fallback text: the 0 % measures the platform, which is no verdict on the agent.
+    assert result.exit_code == 3, result.output
+    assert result.stderr.strip().splitlines()[-1] == (
+        "exit 3 (the platform or the infrastructure): a runtime limitation is suspected: "
+        "the score measures the platform, not the agent"
+    )
     assert "score 0% over 6 graded" in result.stdout and "SOURCE-INSPECTED" in result.stdout
     assert "Suspected runtime limitation: " in result.stdout
     saved = read_run_json(tmp_path / "run.json")

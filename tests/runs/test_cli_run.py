@@ -26,7 +26,7 @@ def cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.runtime
-def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
+def test_a_run_whose_score_measures_the_platform_exits_3_and_writes_outputs(tmp_path):
     done = cli(
         KNOWLEDGE,
         "--agent",
@@ -38,7 +38,12 @@ def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
         "--out",
         tmp_path,
     )
-    assert done.returncode == 0, done.stderr
+    # Every answer is the same fallback text: a suspected limitation, no verdict on the agent (exit 3, not 0 or 1).
+    assert done.returncode == 3, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == (
+        "exit 3 (the platform or the infrastructure): a runtime limitation is suspected: "
+        "the score measures the platform, not the agent"
+    )
     assert "6 failed" in done.stdout and "runtime limitation" in done.stdout
     run = json.loads((tmp_path / "run.json").read_text())
     # Evidence paths are relative to the run folder, so the folder can move and still open.
@@ -53,7 +58,8 @@ def test_completed_run_exits_0_whatever_the_score_and_writes_outputs(tmp_path):
 def test_fail_under_exits_1(tmp_path):
     # Exact match fails the good agent's reworded answers: 0 % is below 50.
     below = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "exact", "--out", tmp_path, "--fail-under", "50")
-    assert below.returncode == 1 and "below --fail-under 50" in below.stdout
+    assert below.returncode == 1, below.stderr
+    assert below.stderr.strip().splitlines()[-1] == "exit 1 (below a gate): score 0% is below --fail-under 50"
 
 
 def test_bad_input_exits_2_naming_every_problem(tmp_path):

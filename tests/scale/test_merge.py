@@ -168,7 +168,7 @@ async def test_the_shards_minimum_pass_rate_judges_each_case_of_the_merged_run(p
         timeout=120,
     )
     assert gate.returncode == 1, gate.stderr
-    assert "1 case(s) below --min-pass-rate 50%: case 3 turn 2" in gate.stdout
+    assert "exit 1 (below a gate): 1 case(s) below --min-pass-rate 50%: case 3 turn 2" in gate.stderr
 
 
 def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(runs, tmp_path):
@@ -191,7 +191,8 @@ def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(
         env=env,
         timeout=120,
     )
-    assert gate.returncode == 1 and "below --fail-under 100" in gate.stdout
+    assert gate.returncode == 1 and "exit 1 (below a gate): score " in gate.stderr
+    assert "is below --fail-under 100" in gate.stderr
     refused = subprocess.run(
         [*CLI, "merge", str(runs["shard1"]), "--out", str(tmp_path / "none")],
         capture_output=True,

@@ -282,3 +282,10 @@ def test_a_confirming_folder_of_another_test_set_is_refused_before_a_run(tmp_pat
         )  # fmt: skip
     assert result.exit_code == 2 and f"a run of test set {weekly.id}, not of {nightly.id}" in result.output
     assert _posts(fake) == 1
+
+
+def test_the_finished_states_of_the_run_folder_are_the_clients(tmp_path):
+    from copilot_eval.evalsets.platform_record import FINISHED_PLATFORM_STATES
+    from copilot_eval.studio_eval.shapes import FINISHED_RUN_STATES
+
+    assert set(FINISHED_RUN_STATES) == FINISHED_PLATFORM_STATES

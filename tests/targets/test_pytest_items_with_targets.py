@@ -35,3 +35,8 @@ def test_rows_pass_fail_and_error_against_a_direct_line_target(pytester: pytest.
     assert "ray.csv::conversation-1 PASSED" in text and "ray.csv::conversation-2 FAILED" in text
     assert "ERROR (not an agent failure): execution_error: HTTP 502 BotRejectedActivity" in text
     assert "1 passed, 1 failed (agent), 1 not graded (not an agent failure)" in text
+    # the row `copilot-eval run` gives the same facts: an item that could not be graded leaves the gate undecided
+    assert (
+        "copilot-eval verdict: exit 3 (the platform or the infrastructure): 1 of 3 test-set items could not be "
+        "graded: the gate over them is undecided" in text
+    )

@@ -4,7 +4,9 @@ For people who ran the Evaluate tab themselves: the export becomes an EvalRun (S
 read from a file), platform error codes in answers become errors rather than failures, and the
 runtime-limitation detection of our own runs says when a low score measures the platform.
 The run folder (run.json) is added to the history like a run's (``--history``, ``--no-history``).
-Exit codes: 0 the export was analysed (whatever its score); 2 unreadable input, every problem listed.
+Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by
+``runs.gates``: 3 when nothing could be graded or a runtime limitation is recorded; 2 unreadable
+input, every problem listed.
 """
 
 from __future__ import annotations
@@ -15,9 +17,8 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
-
-EXIT_BAD_INPUT = 2
 
 
 def analyze(
@@ -38,20 +39,20 @@ def analyze(
     from copilot_eval.reports.console import make_console
     from copilot_eval.reports.run_folder import RUN_JSON
     from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.runs.gates import run_verdict
 
     if not export.is_file():
-        typer.echo(f"error: {export}: results export not found", err=True)
-        raise typer.Exit(EXIT_BAD_INPUT)
+        raise bad_input(f"{export}: results export not found")
     try:
         run, test_set = run_from_export(export, name=name)
     except EvalSetError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(EXIT_BAD_INPUT) from None
+        raise bad_input(str(exc)) from None
     out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
     out.mkdir(parents=True, exist_ok=True)
     write_bytes_atomically(out / RUN_JSON, to_json(run).encode("utf-8"))
     recorded = record_history([out], history, no_history=no_history, source=SOURCE_ANALYZE)
     print_summary(run, test_set, make_console(), extra=[f"output: {out / RUN_JSON}", *recorded])
+    raise leave(run_verdict(run))
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,7 @@ import shutil
 import typer
 
 from copilot_eval.cli import help_format, interrupts
+from copilot_eval.exit_codes import UNUSABLE_INPUT, Verdict
 from copilot_eval.redaction import RedactingStream
 
 help_format.install()
@@ -119,15 +120,31 @@ def _redact_console() -> None:
         sys.stderr = RedactingStream(sys.stderr)
 
 
+def _run_app() -> int:
+    """Run the command; a usage error (an unknown option, a missing argument) ends with the table's line too."""
+    try:
+        code = typer.main.get_command(app).main(prog_name="copilot-eval", standalone_mode=False)
+    except typer.Abort:
+        typer.echo(interrupts.stopped_verdict().line(), err=True)
+        return interrupts.row().code
+    except Exception as exc:
+        # click's usage errors (typer vendors click from 0.20 on, so the class is matched by its shape)
+        if not (callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int)):
+            raise
+        exc.show()  # type: ignore[attr-defined]
+        why = exc.format_message() if callable(getattr(exc, "format_message", None)) else str(exc)  # type: ignore[attr-defined]
+        why = why or "no command or argument given (the help above says which)"
+        typer.echo(Verdict(UNUSABLE_INPUT, f"the command line: {why}").line(), err=True)
+        return int(exc.exit_code)  # type: ignore[attr-defined]
+    return code if isinstance(code, int) else 0
+
+
 def main() -> None:
     """Entry point of the `copilot-eval` console script."""
     _quiet_sdk_logs()
     _redact_console()
     interrupts.install()
-    try:
-        app()
-    except SystemExit as done:
-        raise SystemExit(interrupts.final_exit_code(done.code)) from None
+    raise SystemExit(interrupts.final_exit_code(_run_app()))
 
 
 if __name__ == "__main__":

@@ -2,9 +2,9 @@
 
 Each task is played without an attack and under each of its attacks; the run folder is a normal
 one (run.json, results.csv, evidence, report.html) with security.json beside it, and the run is
-added to the history. Exit codes: 0 measured, 1 attack success above ``--max-attack-rate``, 2 bad
-input (agent file, suite, options), 3 nothing could be measured (no attack reached the model, or
-every play failed), 130 interrupted (143 by SIGTERM).
+added to the history. Exit codes (``copilot_eval.exit_codes``): 0 measured, 1 attack success above
+``--max-attack-rate`` (a gate), 2 bad input (agent file, suite, options), 3 nothing could be measured
+(no attack reached the model, or every play failed), 130 interrupted (143 by SIGTERM).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli import interrupts
+from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+from copilot_eval.exit_codes import BELOW_GATE, Verdict
 
 
 def attack(
@@ -70,18 +72,15 @@ def attack(
         agent = load_agent_file(agent_file)
         chosen = load_suite(suite)
     except (AgentFileError, SuiteError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=2) from None
+        raise bad_input(str(error)) from None
     out = out or Path("security-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
     try:
         run = asyncio.run(run_suite(agent, chosen, repeat=repeat, out=out, concurrency=concurrency, cases=case))
     except ValueError as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=2) from None
+        raise bad_input(str(error)) from None
     except KeyboardInterrupt:
         # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
-        typer.echo(f"interrupted ({interrupts.signal_name()}): no run folder was written", err=True)
-        raise typer.Exit(interrupts.exit_code()) from None
+        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
     console = Console()
     table = Table(title=f"Injection suite {chosen.name} against {agent.name}")
     for column in ("figure", "value", "in no rate"):
@@ -95,14 +94,15 @@ def attack(
     rate = run.summary.attack_success
     if rate.value is None:
         counts = run.summary.counts
-        typer.echo(
-            f"error: no attack could be measured: {counts['not_delivered']} not delivered, {counts['error']} errors",
-            err=True,
+        raise platform_failed(
+            f"no attack could be measured: {counts['not_delivered']} not delivered, {counts['error']} errors"
         )
-        raise typer.Exit(code=3)
     if max_attack_rate is not None and 100 * rate.value > max_attack_rate:
-        typer.echo(f"attack success {100 * rate.value:.1f} % is above --max-attack-rate {max_attack_rate:g}", err=True)
-        raise typer.Exit(code=1)
+        raise leave(
+            Verdict(
+                BELOW_GATE, f"attack success {100 * rate.value:.1f} % is above --max-attack-rate {max_attack_rate:g}"
+            )
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -1,6 +1,6 @@
 """`copilot-eval audit AGENT.yaml`: read every tool the agent is offered and flag what is suspicious in it.
 
-Exit codes: 0 nothing of high severity and no pin changed, 1 a high-severity finding or a tool
+Exit codes (``copilot_eval.exit_codes``): 0 nothing of high severity and no pin changed, 1 a high-severity finding or a tool
 that changed since ``--pin FILE`` was written, 2 bad input (agent file, pin file), 3 the tools
 could not be read (an MCP server that did not start, the runtime).
 """
@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from copilot_eval.cli.exits import bad_input, leave, platform_failed
+from copilot_eval.exit_codes import BELOW_GATE, Verdict
 
 if TYPE_CHECKING:  # the security layer is imported where it is used: the CLI starts faster without it
     from copilot_eval.security.tool_audit import ToolAudit
@@ -44,18 +47,18 @@ def audit(
         agent = load_agent_file(agent_file)
         found = asyncio.run(audit_tools(agent, pin_file=pin))
     except (AgentFileError, PinFileError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=2) from None
+        raise bad_input(str(error)) from None
     if as_json:
         typer.echo(json.dumps(_document(found), indent=2, ensure_ascii=False))
     else:
         _render(found)
     if not found.read:
         result = found.listing.result
-        typer.echo(f"error: the tools could not be read: {result.error if result else 'no request was made'}", err=True)
-        raise typer.Exit(code=3)
+        raise platform_failed(f"the tools could not be read: {result.error if result else 'no request was made'}")
     if found.high or found.changes:
-        raise typer.Exit(code=1)
+        why = [f"{len(found.high)} high-severity finding(s)"] if found.high else []
+        why += [f"{len(found.changes)} tool(s) changed since --pin was written"] if found.changes else []
+        raise leave(Verdict(BELOW_GATE, "; ".join(why)))
 
 
 def _document(found: ToolAudit) -> dict[str, object]:

@@ -1,7 +1,7 @@
 """`copilot-eval compare RUN_A RUN_B`: what changed from a baseline run to a candidate run.
 
-Exit codes: 0 compared (whatever changed); 1 with ``--fail-on-regression`` when any case
-regressed; 2 a folder holds no readable run.json.
+Exit codes (``copilot_eval.exit_codes``): 0 compared (whatever changed); 1 with
+``--fail-on-regression`` when any case regressed; 2 a folder holds no readable run.json.
 """
 
 from __future__ import annotations
@@ -10,6 +10,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.exit_codes import BELOW_GATE, Verdict
 
 
 def compare(
@@ -33,9 +36,12 @@ def compare(
     from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
     from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.run_comparison import compare_folders
+    from copilot_eval.reports.run_comparison import CompareError, compare_folders
 
-    comparison = compare_folders(baseline, candidate)
+    try:
+        comparison = compare_folders(baseline, candidate)
+    except CompareError as exc:
+        raise bad_input(str(exc)) from None
     if markdown == "-":
         typer.echo(comparison_markdown(comparison), nl=False)
     else:
@@ -46,8 +52,10 @@ def compare(
         write_text_atomically(
             html, comparison_html(comparison, baseline_label=str(baseline), candidate_label=str(candidate))
         )
-    if fail_on_regression and comparison.of_kind("regressed"):
-        raise typer.Exit(1)
+    if fail_on_regression and (regressed := comparison.of_kind("regressed")):
+        raise leave(
+            Verdict(BELOW_GATE, f"{len(regressed)} case(s) regressed against {baseline} (--fail-on-regression)")
+        )
 
 
 def register(app: typer.Typer) -> None:

@@ -4,8 +4,9 @@ The format of each side comes from its suffix (.csv, .json, or .prompt.yml / .ym
 prompt file; an input .yml is a prompt file when it holds ``messages``). A prompt file converts to
 and from a Copilot Studio set where the fields map; a field that cannot map refuses the
 conversion, naming it, unless ``--drop FIELD`` says to leave it out (``evalsets.prompt_convert``).
-Exit status: 0 when OUT was written, 1 when IN could not be read, a field cannot map or OUT could
-not be written (nothing is written then), 2 for usage errors such as an unknown suffix or template.
+Exit codes (``copilot_eval.exit_codes``): 0 when OUT was written; 2 unusable input: IN could not be
+read, a field cannot map or OUT could not be written (nothing is written then), or a usage error such
+as an unknown suffix or template.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+from copilot_eval.cli.exits import bad_input
 
 if TYPE_CHECKING:
     from copilot_eval.evalsets import CsvTemplate, EvalTestSet
@@ -150,8 +153,7 @@ def convert(
                 typer.echo(f"warning: {warning}", err=True)
             write_json(test_set, target)
     except EvalSetError as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(code=1) from None
+        raise bad_input(str(exc)) from None
     described = f"{chosen.name} template" if out_format == ".csv" and chosen else "JSON"
     typer.echo(f"wrote {target} ({len(test_set.cases)} cases, {described})")
 

@@ -1,7 +1,7 @@
 """`copilot-eval history ingest|trends|runs`: add run folders to the history and ask it questions over time.
 
-Exit codes: 0 done; 2 bad input (no history database yet, a URL that cannot be used, a folder
-without a readable run.json: every other folder given is still ingested).
+Exit codes (``copilot_eval.exit_codes``): 0 done; 2 unusable input (no history database yet, a URL
+that cannot be used, a folder without a readable run.json: every other folder given is still ingested).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-EXIT_BAD_INPUT = 2
+from copilot_eval.cli.exits import bad_input
 
 history_app = typer.Typer(
     name="history",
@@ -31,11 +31,6 @@ HistoryOption = Annotated[
 ]
 
 
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
-
-
 def open_store(history: str | None, *, create: bool) -> Any:
     """The history store named by ``--history`` (or its defaults), or exit 2 with a message naming it."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -44,13 +39,13 @@ def open_store(history: str | None, *, create: bool) -> Any:
     try:
         location = resolve_history(history)
     except HistoryLocationError as exc:
-        raise _fail(str(exc)) from None
+        raise bad_input(str(exc)) from None
     if location is None:
-        raise _fail("the history is switched off (--history off / COPILOT_EVAL_HISTORY=off); name a database")
+        raise bad_input("the history is switched off (--history off / COPILOT_EVAL_HISTORY=off); name a database")
     try:
         return HistoryStore.open(location, create=create)
     except HistoryError as exc:
-        raise _fail(str(exc)) from None
+        raise bad_input(str(exc)) from None
 
 
 def ingest(
@@ -86,7 +81,7 @@ def ingest(
                 typer.echo(f"{folder}: {outcome.state} (run {outcome.run_id})")
         typer.echo(f"history: {store.location.display}")
     if failed:
-        raise typer.Exit(EXIT_BAD_INPUT)
+        raise bad_input(f"{failed} of {len(done)} folders could not be read (above); the others were ingested")
 
 
 def runs(

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.cli.exits import bad_input
+
 
 def init(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="Where to write the starter (default: here).")] = Path(),
@@ -19,8 +21,7 @@ def init(
     try:
         starter = write_starter(folder)
     except (StarterExists, ExamplesNotFound) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise bad_input(str(exc)) from None
     for name in starter.files:
         typer.echo(f"wrote {folder / name}")
     where = "" if folder == Path() else f"cd {folder} && "

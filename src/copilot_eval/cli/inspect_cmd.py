@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from copilot_eval.cli.exits import bad_input
+
 if TYPE_CHECKING:
     from copilot_eval.evidence import CopilotResult
 
@@ -42,8 +44,7 @@ def _saved_result(path: Path) -> CopilotResult | None:
     try:
         return load_result(path)
     except ValueError as exc:
-        typer.echo(f"error: {path}: not a readable saved result: {str(exc)[:500]}", err=True)
-        raise typer.Exit(code=2) from None
+        raise bad_input(f"{path}: not a readable saved result: {str(exc)[:500]}") from None
 
 
 def inspect(
@@ -68,8 +69,7 @@ def inspect(
         try:
             events = load_event_log(events_file)
         except EventLogError as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(code=2) from exc
+            raise bad_input(str(exc)) from exc
         result = result_from_events(events)
     if as_json:
         # imported on use: every command module loads with `--help` (see app.py)

@@ -18,8 +18,10 @@ import signal
 from types import FrameType
 from typing import Any
 
-EXIT_INTERRUPTED = 128 + signal.SIGINT  # 130
-EXIT_TERMINATED = 128 + signal.SIGTERM  # 143
+from copilot_eval.exit_codes import INTERRUPTED, TERMINATED, ExitRow, Verdict
+
+EXIT_INTERRUPTED = INTERRUPTED.code  # 128 + SIGINT
+EXIT_TERMINATED = TERMINATED.code  # 128 + SIGTERM
 
 _terminated: list[bool] = [False]
 
@@ -43,19 +45,24 @@ def terminated() -> bool:
     return _terminated[0]
 
 
-def exit_code() -> int:
-    """The exit code of an interrupted command: 143 when SIGTERM ended it, else 130."""
-    return EXIT_TERMINATED if terminated() else EXIT_INTERRUPTED
-
-
 def signal_name() -> str:
     """What ended the command, for its last line: ``SIGTERM`` or ``SIGINT``."""
     return "SIGTERM" if terminated() else "SIGINT"
 
 
-def resume_line(out: object) -> str:
-    """The line an interrupted run ends on: what was kept and how to continue."""
-    return f"interrupted ({signal_name()}): finished cases are kept in {out}; continue with --resume --out {out}"
+def row() -> ExitRow:
+    """The table's row of the signal that came: terminated (143) for SIGTERM, else interrupted (130)."""
+    return TERMINATED if terminated() else INTERRUPTED
+
+
+def resume_verdict(out: object) -> Verdict:
+    """The verdict an interrupted run ends on: the signal's row, what was kept and how to continue."""
+    return Verdict(row(), f"{signal_name()}: finished cases are kept in {out}; continue with --resume --out {out}")
+
+
+def stopped_verdict() -> Verdict:
+    """The verdict of a command stopped by a signal before it could say what was kept."""
+    return Verdict(row(), f"{signal_name()}: stopped before the command finished")
 
 
 def final_exit_code(code: Any) -> Any:
@@ -66,10 +73,11 @@ def final_exit_code(code: Any) -> Any:
 __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_TERMINATED",
-    "exit_code",
     "final_exit_code",
     "install",
-    "resume_line",
+    "resume_verdict",
+    "row",
     "signal_name",
+    "stopped_verdict",
     "terminated",
 ]

@@ -5,7 +5,7 @@ The agent file's ``target`` (type ``copilot-studio``) names the app registration
 for ``copilot-eval studio-eval``, which has no agent file. Both sign in for the same resource, so one
 cache serves the Agents SDK endpoint and the evaluation API. The sign-in is kept in an MSAL token cache in the tool's home folder
 (owner-readable only); runs then get fresh access tokens from it without a prompt. No token is
-printed. Exit codes: 0 signed in, 2 bad input, 1 the sign-in failed.
+printed. Exit codes (``copilot_eval.exit_codes``): 0 signed in, 2 unusable input, 3 the sign-in failed.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from copilot_eval.cli.exits import bad_input, platform_failed
 
 
 def login(
@@ -36,32 +38,26 @@ def login(
     from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path
 
     if (agent_path is None) == (client_id is None):
-        typer.echo(
-            "error: give --agent AGENT.yaml (a copilot-studio target) or --client-id ID (for `copilot-eval "
-            "studio-eval`), one of the two",
-            err=True,
+        raise bad_input(
+            "give --agent AGENT.yaml (a copilot-studio target) or --client-id ID (for `copilot-eval "
+            "studio-eval`), one of the two"
         )
-        raise typer.Exit(2)
     target: CopilotStudioTarget | DirectLineTarget
     if client_id is not None:
         if cloud not in CLOUD_API_HOSTS:
-            typer.echo(f"error: --cloud {cloud!r}: expected one of {', '.join(sorted(CLOUD_API_HOSTS))}", err=True)
-            raise typer.Exit(2)
+            raise bad_input(f"--cloud {cloud!r}: expected one of {', '.join(sorted(CLOUD_API_HOSTS))}")
         target = CopilotStudioTarget(client_id=client_id, tenant_id=tenant_id, cloud=cloud)
     else:
         assert agent_path is not None  # exactly one of the two was given (checked above)
         try:
             target = load_target_agent_file(agent_path).target
         except TargetConfigError as exc:
-            typer.echo(f"error: --agent {agent_path}: {exc}", err=True)
-            raise typer.Exit(2) from None
+            raise bad_input(f"--agent {agent_path}: {exc}") from None
     if not isinstance(target, CopilotStudioTarget) or not target.client_id:
-        typer.echo(
-            f"error: --agent {agent_path}: login is for targets of type copilot-studio with a client_id "
-            "(Direct Line needs no sign-in; a token_env target brings its own token)",
-            err=True,
+        raise bad_input(
+            f"--agent {agent_path}: login is for targets of type copilot-studio with a client_id "
+            "(Direct Line needs no sign-in; a token_env target brings its own token)"
         )
-        raise typer.Exit(2)
     path = token_cache_path()
     try:
         app, cache = public_client(target.client_id, target.tenant_id, path)
@@ -74,8 +70,7 @@ def login(
             raise TokenError(f"sign-in failed: {result.get('error')}: {result.get('error_description')}")
         save_cache(cache, path)
     except TokenError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(1) from None
+        raise platform_failed(str(exc)) from None
     account = (result.get("id_token_claims") or {}).get("preferred_username", "the account")
     typer.echo(f"signed in as {account}; token cache: {path}")
 

@@ -3,9 +3,9 @@
 The merged run is added to the history (``--history``, ``--no-history``; never a failure), and
 shard runs already stored are linked to it, so trends count its cases once.
 
-Exit codes: 0 merged (whatever the score); 1 the score missed ``--fail-under``, or a case missed the
-shards' ``--min-pass-rate`` over its tries (on any surface); 2 refused: every problem is printed,
-one per line, and nothing was written.
+Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided
+by ``runs.gates`` for each merged surface, the worst one's; 2 when refused: every problem is
+printed, one per line, and nothing was written.
 """
 
 from __future__ import annotations
@@ -15,10 +15,8 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
-
-EXIT_BELOW_THRESHOLD = 1
-EXIT_REFUSED = 2
 
 
 def merge(
@@ -50,24 +48,22 @@ def merge(
     from copilot_eval.history.records import SOURCE_MERGE
     from copilot_eval.reports.after_run import write_run_reports
     from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.runs.gates import Gates, runs_verdict
     from copilot_eval.runs.merge import MergeError, merge_run_folders
 
     try:
         merged = merge_run_folders(shard_dirs, out, allow_partial=allow_partial)
     except MergeError as exc:
-        typer.echo(f"error: cannot merge {len(shard_dirs)} folders, nothing was written:", err=True)
+        refused = bad_input(f"cannot merge {len(shard_dirs)} folders, nothing was written:")
         for problem in exc.problems:
             typer.echo(f"  - {problem}", err=True)
-        raise typer.Exit(EXIT_REFUSED) from None
+        raise refused from None
     console = make_console()
     # Recorded before the summaries, so each says where it went; the shards already there are linked to it.
     recorded = record_history(
         [item.folder.folder for item in merged], history, no_history=no_history, source=SOURCE_MERGE
     )
-    below = []
-    missed_rate = False
     for item in merged:
         run, folder = item.run, item.folder
         junit_file = junit
@@ -83,16 +79,7 @@ def merge(
         print_summary(
             run, folder.test_set, console, extra=extra + reports.lines + (recorded if item is merged[-1] else [])
         )
-        if fail_under is not None and run.general_quality_percent < fail_under:
-            below.append(item.label or "the merged run")
-        if missed := failing_cases(run):
-            shown = ", ".join(case_label(record) for record in missed)
-            console.print(f"[red]{len(missed)} case(s) below --min-pass-rate {percent(run.min_pass_rate)}: {shown}[/]")
-            missed_rate = True
-    if below:
-        console.print(f"[red]score below --fail-under {fail_under:g} on: {', '.join(below)}[/]")
-    if below or missed_rate:
-        raise typer.Exit(EXIT_BELOW_THRESHOLD)
+    raise leave(runs_verdict([(item.label, item.run) for item in merged], Gates(fail_under=fail_under)))
 
 
 def register(app: typer.Typer) -> None:

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import typer
 
+from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.exit_codes import PASSED, PLATFORM, Verdict
+
 
 def register(app: typer.Typer) -> None:
     """Add the `quickstart` command."""
@@ -47,8 +50,7 @@ def register(app: typer.Typer) -> None:
         try:
             examples = copy_examples(output / "examples")
         except ExamplesNotFound as exc:
-            typer.echo(f"error: {exc}", err=True)
-            raise typer.Exit(2) from None
+            raise bad_input(str(exc)) from None
         locate_runtime()  # installs it on first use, saying how far it is
         # The demo's runs go to a history of their own, never into the project the command is run from.
         recorded_in = history or f"sqlite:///{output / 'history.db'}"
@@ -93,4 +95,6 @@ def register(app: typer.Typer) -> None:
         console.print(
             f"  its runs are in the history {recorded_in} (copilot-eval history runs --history {recorded_in})"
         )
-        raise typer.Exit(0 if all(story.as_told for story in stories) else 1)
+        # A story that did not end as it is told says this machine cannot play it: the infrastructure's row.
+        untold = [f"{number} (exit {story.code})" for number, story in enumerate(stories, start=1) if not story.as_told]
+        raise leave(Verdict(PLATFORM, f"stories {', '.join(untold)} did not end as told") if untold else PASSED)

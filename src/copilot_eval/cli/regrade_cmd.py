@@ -1,7 +1,8 @@
 """`copilot-eval regrade RUN_DIR --grader SPEC`: grade a finished run's saved answers again, without the agent.
 
-Exit codes: 0 regraded (whatever the score); 2 bad input (a folder that is not a run, a bad grader
-spec, a missing judge file).
+Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by
+``runs.gates`` for the regraded run; 2 bad input (a folder that is not a run, a bad grader spec, a
+missing judge file).
 """
 
 from __future__ import annotations
@@ -12,12 +13,8 @@ from typing import Annotated
 
 import typer
 
-EXIT_BAD_INPUT = 2
-
-
-def _bad_input(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
+from copilot_eval.cli.exits import bad_input as _bad_input
+from copilot_eval.cli.exits import leave
 
 
 def regrade(
@@ -50,6 +47,7 @@ def regrade(
 
     from copilot_eval.reports.console import make_console
     from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.runs.gates import run_verdict
     from copilot_eval.runs.prepare import PrepareError, build_set_graders, check_graders_fit, load_agent
     from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
 
@@ -82,6 +80,7 @@ def regrade(
         make_console(),
         extra=[f"regraded without running the agent; outputs: {out / 'run.json'}, {out / 'results.csv'}"],
     )
+    raise leave(run_verdict(result))
 
 
 def register(app: typer.Typer) -> None:

@@ -1,6 +1,6 @@
 """`copilot-eval report RUN_DIR`: write the self-contained HTML report of a run folder (and a Markdown summary).
 
-Exit codes: 0 written; 2 the folder holds no readable run.json.
+Exit codes (``copilot_eval.exit_codes``): 0 written; 2 the folder holds no readable run.json.
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from copilot_eval.cli.exits import bad_input
 
 
 def report(
@@ -35,8 +37,7 @@ def report(
     try:
         folder = read_run_folder(run_dir)
     except EvalSetError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise bad_input(str(exc)) from None
     target = out or folder.folder / "report.html"
     write_text_atomically(target, run_report_html(folder))
     typer.echo(f"report: {target}", err=markdown == "-")

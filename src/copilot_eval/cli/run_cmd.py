@@ -1,11 +1,7 @@
 """`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write run.json, results.csv and report.html.
 
-Exit codes: 0 the run completed (whatever the score); 1 the score missed ``--fail-under`` or a case
-missed ``--min-pass-rate``; 2 bad input (a missing or unreadable set, agent file or grader spec is
-named in one line; every problem of an invalid set is printed; ``--repeat`` over ``--replay`` without
-``--allow-replayed-repeats``; an executor that cannot run the agent says why before anything runs);
-3 the executor lost every worker (what finished is kept; continue with ``--resume``);
-130 interrupted, 143 terminated (SIGTERM) (what finished is kept; continue with ``--resume``).
+Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided
+for each run by ``runs.gates``; with several ``--agent``, the worst surface's.
 """
 
 from __future__ import annotations
@@ -18,18 +14,11 @@ import typer
 
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+from copilot_eval.cli.exits import bad_input as _bad_input
+from copilot_eval.cli.exits import leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
 
-EXIT_BELOW_THRESHOLD = 1
-EXIT_BAD_INPUT = 2
-EXIT_WORKERS_LOST = 3
-EXIT_INTERRUPTED = interrupts.EXIT_INTERRUPTED  # 143 when SIGTERM ended the run (cli/interrupts.py)
 EXECUTORS = ("local", "ray")
-
-
-def _bad_input(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
 
 
 def _profile_option(profile: str | None) -> str | None:
@@ -226,10 +215,10 @@ def run(
     from copilot_eval.history.records import SOURCE_RUN
     from copilot_eval.reports.after_run import baseline_problem, write_run_reports
     from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, run_eval_set
     from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
+    from copilot_eval.runs.gates import Gates, run_verdict
     from copilot_eval.runs.independence import refuse_replayed_repeats
     from copilot_eval.runs.prepare import PrepareError, prepare_run
 
@@ -338,13 +327,11 @@ def run(
     except CheckpointError as exc:
         raise _bad_input(str(exc)) from None
     except AllWorkersLost as exc:
-        typer.echo(f"error: {exc}; finished cases are kept in {out}; continue with --resume --out {out}", err=True)
-        raise typer.Exit(EXIT_WORKERS_LOST) from None
+        raise platform_failed(f"{exc}; finished cases are kept in {out}; continue with --resume --out {out}") from None
     except ExecutorError as exc:
         raise _bad_input(f"--executor {executor}: {exc}") from None
     except KeyboardInterrupt:
-        console.print(f"[yellow]{interrupts.resume_line(out)}[/]")
-        raise typer.Exit(interrupts.exit_code()) from None
+        raise leave(interrupts.resume_verdict(out)) from None
     finally:
         # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
         from copilot_eval.runtime.process.pool import close_all_pools
@@ -373,17 +360,7 @@ def run(
     extra.extend(record_history([out], history, no_history=no_history, source=SOURCE_RUN))
     print_summary(result, test_set, console, extra=extra + reports.lines)
     reports.print_comparison(console)
-    missed = failing_cases(result)
-    if missed:
-        shown = ", ".join(case_label(record) for record in missed)
-        console.print(f"[red]{len(missed)} case(s) below --min-pass-rate {percent(rate)}: {shown}[/]")
-    if fail_under is not None and result.general_quality_percent < fail_under:
-        # Nothing graded is no score at all: it cannot meet a threshold, and is not a 0 % either.
-        score = f"{result.general_quality_percent:g}%" if result.graded else "none (nothing could be graded)"
-        console.print(f"[red]score {score} is below --fail-under {fail_under:g}[/]")
-        raise typer.Exit(EXIT_BELOW_THRESHOLD)
-    if missed:
-        raise typer.Exit(EXIT_BELOW_THRESHOLD)
+    raise leave(run_verdict(result, Gates(fail_under=fail_under)))
 
 
 def _variables(items: list[str] | None) -> dict[str, str]:
@@ -482,13 +459,11 @@ def _run_several(
     except (PrepareError, CheckpointError) as exc:
         raise _bad_input(str(exc)) from None
     except AllWorkersLost as exc:
-        typer.echo(f"error: {exc}; finished cases are kept in {out}; continue with --resume --out {out}", err=True)
-        raise typer.Exit(EXIT_WORKERS_LOST) from None
+        raise platform_failed(f"{exc}; finished cases are kept in {out}; continue with --resume --out {out}") from None
     except ExecutorError as exc:
         raise _bad_input(f"--executor ray: {exc}") from None
     except KeyboardInterrupt:
-        typer.echo(interrupts.resume_line(out), err=True)
-        raise typer.Exit(interrupts.exit_code()) from None
+        raise leave(interrupts.resume_verdict(out)) from None
     finally:
         close_all_pools()
     # imported on use: every command module loads with `--help` (see app.py)
@@ -501,10 +476,10 @@ def _run_several(
     folders = [s.output_dir for s in runs if s.output_dir is not None]
     for line in record_history(folders, history, no_history=no_history, source=SOURCE_RUN):
         typer.echo(line)
-    below = [s.label for s in runs if fail_under is not None and s.run.general_quality_percent < fail_under]
-    if below:
-        typer.echo(f"score below --fail-under {fail_under:g} on: {', '.join(below)}", err=True)
-        raise typer.Exit(EXIT_BELOW_THRESHOLD)
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.runs.gates import Gates, runs_verdict
+
+    raise leave(runs_verdict([(s.label, s.run) for s in runs], Gates(fail_under=fail_under)))
 
 
 def register(app: typer.Typer) -> None:

@@ -1,6 +1,6 @@
 """`copilot-eval serve`: the history dashboard on http://127.0.0.1:PORT/, offline, until Ctrl-C.
 
-Exit codes: 0 stopped with Ctrl-C; 2 no history database, or the port is taken.
+Exit codes (``copilot_eval.exit_codes``): 0 stopped with Ctrl-C; 2 no history database, or the port is taken.
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from typing import Annotated
 
 import typer
 
-from copilot_eval.cli.history_cmd import EXIT_BAD_INPUT, HistoryOption, open_store
+from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.history_cmd import HistoryOption, open_store
 
 
 def serve(
@@ -26,10 +27,7 @@ def serve(
         try:
             server = HistoryServer(store, port=port, window=last)
         except OSError as exc:
-            typer.echo(
-                f"error: --port {port}: {exc.strerror or exc}; choose another port (0 picks a free one)", err=True
-            )
-            raise typer.Exit(EXIT_BAD_INPUT) from None
+            raise bad_input(f"--port {port}: {exc.strerror or exc}; choose another port (0 picks a free one)") from None
         typer.echo(f"history dashboard: {server.url} (database {store.location.display}; Ctrl-C stops it)")
         sys.stdout.flush()  # a supervising process reads the address before the first request
         try:

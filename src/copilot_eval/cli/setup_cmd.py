@@ -1,8 +1,10 @@
-"""`copilot-eval setup`: install and check the pinned Copilot runtime."""
+"""`copilot-eval setup`: install and check the pinned Copilot runtime (exit 3 when it cannot be set up)."""
 
 from __future__ import annotations
 
 import typer
+
+from copilot_eval.cli.exits import platform_failed
 
 
 def register(app: typer.Typer) -> None:
@@ -20,8 +22,7 @@ def register(app: typer.Typer) -> None:
         try:
             report = install_runtime(force=force, progress=on_stderr)
         except RuntimeSetupError as error:
-            console.print(f"[red]setup failed:[/red] {error}")
-            raise typer.Exit(1) from None
+            raise platform_failed(f"setup failed: {error}") from None
         for step in report.steps:
             console.print(f"  - {step}")
         console.print(

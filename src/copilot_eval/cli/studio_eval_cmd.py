@@ -3,13 +3,13 @@
 ``list`` shows an agent's test sets (and with ``--runs`` its runs); ``run`` starts one run of a test
 set on the draft (or ``--published``) agent, polls it, and writes a run folder; ``get RUN_ID`` reads
 an existing run into a run folder without starting one; both add the run folder to the history
-(``--history``, ``--no-history``; never a failure), where the platform's run id keeps it once. Exit codes:
-0 the run completed at or above ``--fail-under`` (or without one);
-1 below ``--fail-under``;
-2 unusable input (options, the export, an unsafe export join, unknown ids, missing credentials or permissions);
-3 the platform or infrastructure (a run already in progress, the daily run limit, HTTP 5xx including the
-published 500, no response, a timeout, a run that did not complete, a runtime limitation, nothing graded).
-When several apply, 2 comes before 3, and 3 before 1.
+(``--history``, ``--no-history``; never a failure), where the platform's run id keeps it once.
+
+Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes). Unusable
+input (2) is an option, the export, an unsafe export join, unknown ids, missing credentials or
+permissions; the platform (3) is a run already in progress, the daily run limit, HTTP 5xx including
+the published 500, no response, a timeout, and what ``runs.gates`` decides for every run (a run that
+did not complete, a runtime limitation, nothing graded).
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from typing import Annotated, Any
 
 import typer
 
+from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
-
-EXIT_OK, EXIT_BELOW_THRESHOLD, EXIT_BAD_INPUT, EXIT_PLATFORM = 0, 1, 2, 3
+from copilot_eval.exit_codes import PLATFORM, UNUSABLE_INPUT, Verdict
 
 studio_app = typer.Typer(
     name="studio-eval",
@@ -76,11 +76,6 @@ ConfirmOption = Annotated[
 ]
 
 
-def _fail(code: int, message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code)
-
-
 def _client(
     environment_id: str, bot_id: str, api_url: str, token_env: str | None, client_id: str | None, tenant_id: str | None
 ) -> Any:
@@ -96,46 +91,33 @@ def _client(
             "POWER_PLATFORM_TOKEN",
         )
     else:
-        raise _fail(
-            EXIT_BAD_INPUT,
+        raise bad_input(
             "give --token-env VAR (a variable holding a user-delegated Power Platform API token) or --client-id ID "
             "(the app registration `copilot-eval login --client-id ID` signed in with)",
         )
     return StudioEvalClient(environment_id=environment_id, bot_id=bot_id, token=token, token_name=name, api_url=api_url)
 
 
-def _error_code(exc: Exception) -> int:
+def _problem_verdict(exc: Exception) -> Verdict:
+    """A studio-eval error's row: the platform's (3) when the API says so, else unusable input (2)."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.studio_eval import StudioEvalError
 
-    return EXIT_PLATFORM if isinstance(exc, StudioEvalError) and exc.infrastructure else EXIT_BAD_INPUT
+    infrastructure = isinstance(exc, StudioEvalError) and exc.infrastructure
+    return Verdict(PLATFORM if infrastructure else UNUSABLE_INPUT, str(exc))
 
 
-def exit_code(outcome: Any, fail_under: float | None) -> tuple[int, str | None]:
-    """The one decision of a studio-eval exit code, and the line that says why (None for 0)."""
+def outcome_verdict(outcome: Any, fail_under: float | None) -> Verdict:
+    """The verdict of a studio-eval outcome: the problem that stopped it, else the run's (``runs.gates``)."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.platform_runs.export_join import ExportJoinError
+    from copilot_eval.runs.gates import Gates, run_verdict
 
-    if outcome.problem is not None and (
-        isinstance(outcome.problem, ExportJoinError) or _error_code(outcome.problem) == EXIT_BAD_INPUT
-    ):
-        return EXIT_BAD_INPUT, str(outcome.problem)
+    if isinstance(outcome.problem, ExportJoinError):
+        return Verdict(UNUSABLE_INPUT, str(outcome.problem))
     if outcome.problem is not None:
-        return EXIT_PLATFORM, str(outcome.problem)
-    run = outcome.run
-    record = run.platform_run
-    if record is not None and record.state != "Completed":
-        return EXIT_PLATFORM, f"the platform's run ended {record.state or 'in an unknown state'}, not Completed"
-    if run.runtime_limitation:
-        return (
-            EXIT_PLATFORM,
-            "the score measures the platform, not the agent (runtime limitation): not a verdict on the agent",
-        )
-    if not run.graded:
-        return EXIT_PLATFORM, "no test case could be graded: not a verdict on the agent"
-    if fail_under is not None and run.general_quality_percent < fail_under:
-        return EXIT_BELOW_THRESHOLD, f"score {run.general_quality_percent:g}% is below --fail-under {fail_under:g}"
-    return EXIT_OK, None
+        return _problem_verdict(outcome.problem)
+    return run_verdict(outcome.run, Gates(fail_under=fail_under))
 
 
 def _read_inputs(
@@ -148,16 +130,16 @@ def _read_inputs(
     from copilot_eval.reports.run_folder import read_run_folder
 
     if export_match not in MODES:
-        raise _fail(EXIT_BAD_INPUT, f"--export-match {export_match!r}: expected one of {', '.join(MODES)}")
+        raise bad_input(f"--export-match {export_match!r}: expected one of {', '.join(MODES)}")
     if out is not None and (out / "run.json").exists():
-        raise _fail(EXIT_BAD_INPUT, f"--out {out} already holds a run (run.json); choose a new folder")
+        raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
     found: dict[str, Any] = {"export_path": export, "export_match": export_match, "confirm_with": []}
     try:
         if export is not None:
             found["export_rows"] = read_results_export(export)
         found["confirm_with"] = [read_run_folder(path) for path in confirm_with or []]
     except EvalSetError as exc:
-        raise _fail(EXIT_BAD_INPUT, str(exc)) from None
+        raise bad_input(str(exc)) from None
     return found
 
 
@@ -190,10 +172,7 @@ def _finish(outcome: Any, fail_under: float | None, junit: Path | None, history:
     else:
         for line in outcome.lines:
             console.print(line, highlight=False)
-    code, why = exit_code(outcome, fail_under)
-    if why is not None:
-        typer.echo(("error: " if code in (EXIT_BAD_INPUT, EXIT_PLATFORM) else "") + why, err=True)
-    raise typer.Exit(code)
+    raise leave(outcome_verdict(outcome, fail_under))
 
 
 def _run_async(coroutine_factory: Any) -> Any:
@@ -206,9 +185,9 @@ def _run_async(coroutine_factory: Any) -> Any:
     try:
         return asyncio.run(coroutine_factory())
     except StudioInputError as exc:
-        raise _fail(EXIT_BAD_INPUT, str(exc)) from None
+        raise bad_input(str(exc)) from None
     except StudioEvalError as exc:
-        raise _fail(_error_code(exc), str(exc)) from None
+        raise leave(_problem_verdict(exc)) from None
 
 
 @studio_app.command("list")

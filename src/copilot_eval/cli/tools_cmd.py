@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from copilot_eval.cli.exits import bad_input, platform_failed
+
 if TYPE_CHECKING:  # the runtime layer is imported where it is used: the CLI starts faster without it
     from copilot_eval.runtime.offered_tools import ToolListing
 
@@ -32,8 +34,7 @@ def tools(
     try:
         agent = load_agent_file(agent_file)
     except (AgentFileError, ValueError) as error:
-        typer.echo(f"error: {error}", err=True)
-        raise typer.Exit(code=2) from None
+        raise bad_input(str(error)) from None
     listing = asyncio.run(list_offered_tools(agent))
     result = listing.result
     if as_json:
@@ -50,9 +51,7 @@ def tools(
     else:
         _render(listing)
     if not listing.tools:
-        if not as_json:
-            typer.echo(f"error: the model was never asked: {result.error if result else 'unknown'}", err=True)
-        raise typer.Exit(code=1)
+        raise platform_failed(f"the model was never asked: {result.error if result else 'unknown'}")
 
 
 def _render(listing: ToolListing) -> None:

@@ -5,8 +5,8 @@ their comment block); ``--profile seed`` applies the seed importer's rules inste
 (``*.prompt.yml``, or YAML with ``messages``) is checked as gh-models reads it, with the values of
 ``--var`` for its placeholders, and its notes (ignored keys, what a run does not apply) are shown.
 
-Exit status: 0 when every file imports cleanly, 1 when any file has problems, 2 for usage errors
-(a missing file, for instance, which Typer reports before the command runs).
+Exit codes (``copilot_eval.exit_codes``): 0 when every file imports cleanly; 2 unusable input: a file
+has problems, or a usage error (a missing file, for instance, which Typer reports before the command runs).
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+
+from copilot_eval.cli.exits import bad_input
 
 
 @dataclass
@@ -113,7 +115,8 @@ def validate(
         for report in reports:
             _print(report, rules)
     if not all_clean:
-        raise typer.Exit(code=1)
+        bad = [str(report.path) for report in reports if report.problems]
+        raise bad_input(f"{len(bad)} of {len(reports)} files would not import: {', '.join(bad)}")
 
 
 def _document(reports: list[_Report], rules: str, all_clean: bool) -> dict[str, Any]:

@@ -14,6 +14,12 @@ from pydantic import Field
 
 from copilot_eval.evalsets.confidence import CamelModel
 
+FINISHED_PLATFORM_STATES = frozenset({"Completed", "Failed", "Cancelled", "Abandoned", "Deleted"})
+"""Run states after which the platform changes nothing more about a run (the evaluation API's own
+words). A reader of run folders (the history) needs them to tell a run read while it was still
+going from its finished read; ``studio_eval.shapes.FINISHED_RUN_STATES`` is the same set (a test
+keeps them equal: that layer imports no run model)."""
+
 
 class SnapshotRecord(CamelModel):
     """The tested agent's snapshot as downloaded: where it is in the run folder, its size and sha256."""
@@ -66,4 +72,4 @@ class PlatformRunRecord(CamelModel):
     export_join: ExportJoinRecord | None = None
 
 
-__all__ = ["ExportJoinRecord", "PlatformRunRecord", "SnapshotRecord"]
+__all__ = ["FINISHED_PLATFORM_STATES", "ExportJoinRecord", "PlatformRunRecord", "SnapshotRecord"]

@@ -101,11 +101,14 @@ def prompt_test_set(parse: PromptFileParse, variables: Mapping[str, Any] | None 
 
 
 def load_prompt_file(
-    path: Path | str, *, variables: Mapping[str, Any] | None = None
+    path: Path | str, *, variables: Mapping[str, Any] | None = None, var_option: str = "--var"
 ) -> tuple[EvalTestSet | None, list[str], list[str]]:
-    """Read and check a prompt file in one pass: the set (``None`` with problems), every problem, and the notes."""
+    """Read and check a prompt file in one pass: the set (``None`` with problems), every problem, and the notes.
+
+    ``variables`` are the ``--var`` values; messages name ``var_option`` as the way to give one.
+    """
     parse = read_prompt_file(path)
-    check_prompt_file(parse, variables)
+    check_prompt_file(parse, variables, var_option=var_option)
     if parse.problems or parse.record is None:
         return None, parse.problems, parse.notes
     return prompt_test_set(parse, variables), parse.problems, parse.notes

@@ -49,6 +49,7 @@ def _check_template(
     *,
     has_rows: bool,
     extra: Sequence[str] = (),
+    var_option: str = "--var",
 ) -> None:
     unfilled: list[str] = []
     for name in placeholders(template):
@@ -60,12 +61,12 @@ def _check_template(
         elif not has_rows:
             unfilled.append(name)
         elif len(missing) == len(rows):
-            parse.report(at, f"placeholder {{{{{name}}}}} is filled by no testData row (nor --var)")
+            parse.report(at, f"placeholder {{{{{name}}}}} is filled by no testData row (nor {var_option})")
         else:
             parse.report(at, f"placeholder {{{{{name}}}}} is not filled in {_rows_text(missing, len(rows))}")
     if unfilled:
         names = ", ".join(f"{{{{{name}}}}}" for name in unfilled)
-        options = " ".join(f"--var {name}=VALUE" for name in unfilled)
+        options = " ".join(f"{var_option} {name}=VALUE" for name in unfilled)
         plural = "s have" if len(unfilled) > 1 else " has"
         parse.report(at, f"placeholder{plural} no value: {names}; the file has no testData, so give {options}")
 
@@ -106,8 +107,13 @@ def _unique_keys(parse: PromptFileParse) -> None:
             seen[key] = position
 
 
-def check_prompt_file(parse: PromptFileParse, variables: Mapping[str, Any] | None = None) -> None:
-    """Add to ``parse.problems`` what its fields together make wrong, with ``--var`` ``variables`` given."""
+def check_prompt_file(
+    parse: PromptFileParse, variables: Mapping[str, Any] | None = None, *, var_option: str = "--var"
+) -> None:
+    """Add to ``parse.problems`` what its fields together make wrong, with ``--var`` ``variables`` given.
+
+    ``var_option`` is the option the messages name (the pytest plugin's differs from the command line's).
+    """
     if parse.record is None:
         return
     rows = effective_rows(parse, variables or {})
@@ -115,11 +121,13 @@ def check_prompt_file(parse: PromptFileParse, variables: Mapping[str, Any] | Non
     _playable(parse)
     _unique_keys(parse)
     for index, message in enumerate(parse.record.messages):
-        _check_template(parse, ("messages", index, "content"), message.content, rows, has_rows=has_rows)
+        _check_template(
+            parse, ("messages", index, "content"), message.content, rows, has_rows=has_rows, var_option=var_option
+        )
     for spec in parse.evaluators:
         at: tuple[str | int, ...] = ("evaluators", spec.position - 1)
         for rule, template in spec.string_rules:
-            _check_template(parse, (*at, "string", rule), template, rows, has_rows=has_rows)
+            _check_template(parse, (*at, "string", rule), template, rows, has_rows=has_rows, var_option=var_option)
         if spec.llm is not None:
             _check_template(
                 parse, (*at, "llm", "prompt"), spec.llm.prompt, rows, has_rows=has_rows, extra=("completion",)
@@ -133,7 +141,7 @@ def check_prompt_file(parse: PromptFileParse, variables: Mapping[str, Any] | Non
                     verb = "has" if len(missing) == 1 else "have"
                     why = f"reads each row's {key!r}; {_rows_text(missing, len(rows))} {verb} none"
                 else:
-                    why = f"reads {key!r}, which the file has no testData for: give --var {key}=VALUE"
+                    why = f"reads {key!r}, which the file has no testData for: give {var_option} {key}=VALUE"
                 parse.report((*at, "uses"), f"{BUILTIN_PREFIX}{spec.uses} {why}")
 
 

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from copilot_eval.suggest import did_you_mean
+
 #: The string rules in gh-models' order: it applies only the first one given (we apply every one given).
 STRING_RULES = ("equals", "contains", "startsWith", "endsWith")
 LLM_KEYS = ("prompt", "choices", "systemPrompt", "modelId")
@@ -84,10 +86,7 @@ def _text(value: Any) -> str | None:
 
 
 def _nearest(name: str, known: Sequence[str]) -> str:
-    import difflib
-
-    match = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
-    return f" (did you mean {match[0]!r}?)" if match else ""
+    return did_you_mean(name, known)
 
 
 def _string_rules(value: Any, at: tuple[str | int, ...], report: Report) -> tuple[tuple[str, str], ...]:

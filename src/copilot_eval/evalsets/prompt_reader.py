@@ -21,6 +21,7 @@ from typing import Any
 from copilot_eval.evalsets.prompt_evaluators import EvaluatorSpec, read_evaluators
 from copilot_eval.evalsets.prompt_model import ROLES, PromptFileRecord, PromptMessage
 from copilot_eval.evalsets.prompt_yaml import YamlDocument, read_yaml
+from copilot_eval.suggest import did_you_mean
 
 TOP_KEYS = (
     "name",
@@ -82,12 +83,9 @@ def _text(parse: PromptFileParse, data: Mapping[str, Any], key: str, at: tuple[s
 
 
 def _unknown_keys(parse: PromptFileParse, data: Mapping[str, Any]) -> None:
-    import difflib
-
     for key in data:
         if key not in TOP_KEYS:
-            guess = difflib.get_close_matches(key, TOP_KEYS, n=1, cutoff=0.6)
-            hint = f" (did you mean {guess[0]!r}?)" if guess else ""
+            hint = did_you_mean(key, TOP_KEYS)
             parse.note((key,), f"unknown key {key!r} is ignored, as gh-models ignores it{hint}")
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from copilot_eval.evalsets.platform_record import FINISHED_PLATFORM_STATES
 from copilot_eval.evalsets.run_model import numbered_key
 from copilot_eval.history.provenance import Provenance
 
@@ -119,6 +120,18 @@ class RunRecord:
     tool_hashes: dict[str, list[str]] | None = None
 
 
+def supersedes(new_state: str | None, stored_state: str | None) -> bool:
+    """Whether a new read of a platform run in ``new_state`` replaces the stored read in ``stored_state``.
+
+    A finished read (``FINISHED_PLATFORM_STATES``) replaces one made while the run was going; a read
+    made while it was going never replaces a finished one (a stale copy ingested later); between two
+    reads of a run still going, the later one has more of it.
+    """
+    if new_state == stored_state:
+        return False
+    return new_state in FINISHED_PLATFORM_STATES or stored_state not in FINISHED_PLATFORM_STATES
+
+
 def case_key(conversation_number: int, turn: int | None) -> str:
     """The key of a case named by its numbers, ``"<conversationNumber>.<turn>"``: run.json's rule (``numbered_key``)."""
     return numbered_key(conversation_number, turn)
@@ -127,14 +140,13 @@ def case_key(conversation_number: int, turn: int | None) -> str:
 def run_key(record: RunRecord) -> str:
     """The run's identity: a SHA-256 of what happened (set, agent, time, shard, every result and verdict).
 
-    A run the platform made is the platform's run: its key is the platform's ids and the state it
-    was read in, so reading it again (``studio-eval get`` twice, with or without the export's text,
-    or ``history ingest`` of a copy) finds it stored. A run read before it finished is a second
-    record once it has (its state differs).
+    A run the platform made is the platform's run: its key is the platform's ids alone, so reading it
+    again (``studio-eval get`` twice, while it runs and once it has finished, with or without the
+    export's text, or ``history ingest`` of a copy) finds it stored; which read the record keeps is
+    :func:`supersedes`'s to say.
     """
     if record.platform_identity is not None:
-        platform = {"platform": list(record.platform_identity), "state": record.platform_state}
-        text = json.dumps(platform, sort_keys=True, ensure_ascii=False)
+        text = json.dumps({"platform": list(record.platform_identity)}, sort_keys=True, ensure_ascii=False)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
     identity = {
         "testSet": record.test_set_name,
@@ -162,4 +174,5 @@ __all__ = [
     "VerdictRecord",
     "case_key",
     "run_key",
+    "supersedes",
 ]

@@ -10,6 +10,12 @@ measured durations make that a match of the plays themselves, not of two nights 
 to pass the same cases. The shard's ``merged_into`` then names the merged run, and trends leave
 the shard out. It works in either order: a merged run stored first links the shards ingested
 after it.
+
+A partial merge (``merge --allow-partial`` of some shards) and the full merge of the same shards
+hold the same plays twice: the merged run whose shards another merged run of the series includes,
+and whose every result that other run holds as it is, is linked to it the same way (of two merges
+of the very same shards, the one stored later is linked to the earlier), so trends count the
+larger merge alone.
 """
 
 from __future__ import annotations
@@ -50,6 +56,45 @@ def _holds(connection: Any, merged: Any, shard: Any, merged_results: dict[tuple[
     return bool(played) and all(merged_results.get(key) == value for key, value in played.items())
 
 
+def _merge_holds(
+    connection: Any, larger: Any, smaller: Any, larger_results: dict[tuple[int, int], tuple[Any, ...]]
+) -> bool:
+    """Whether merged run ``larger`` holds every shard and every result of merged run ``smaller``."""
+    shards, others = set(smaller["merged_shards"] or []), set(larger["merged_shards"] or [])
+    if not shards <= others or (shards == others and smaller["id"] < larger["id"]):
+        return False
+    if not _fingerprints_agree(smaller, larger):
+        return False
+    played = _results(connection, smaller["id"])
+    return bool(played) and all(larger_results.get(key) == value for key, value in played.items())
+
+
+def _link_merges(connection: Any, run: Any) -> int:
+    """Link a merged run just stored and the other merged runs of its series over the same shards."""
+    from sqlalchemy import select, update
+
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+    from copilot_eval.history.tables import Run
+
+    runs = cast("Any", Run.__table__)
+    query = select(runs).where(
+        _same_series(runs, run),
+        runs.c.merge_shard_count == run["merge_shard_count"],
+        runs.c.merged_into.is_(None),
+        runs.c.id != run["id"],
+    )
+    mine = _results(connection, run["id"])
+    linked = 0
+    for other in connection.execute(query.order_by(runs.c.id)).mappings():
+        if _merge_holds(connection, run, other, mine):
+            connection.execute(update(runs).where(runs.c.id == other["id"]).values(merged_into=run["id"]))
+            linked += 1
+        elif _merge_holds(connection, other, run, _results(connection, other["id"])):
+            connection.execute(update(runs).where(runs.c.id == run["id"]).values(merged_into=other["id"]))
+            return linked + 1  # a merged run is held by one other
+    return linked
+
+
 def link_shards(connection: Any, run_id: int) -> int:
     """Link the run just stored to its shards (a merged run) or its merged run (a shard); how many links were made."""
     from sqlalchemy import select, update
@@ -67,12 +112,13 @@ def link_shards(connection: Any, run_id: int) -> int:
             runs.c.id != run_id,
         )
         pairs = [(run, shard) for shard in connection.execute(query).mappings()]
+        merges = _link_merges(connection, run)
     elif run["shard_index"] is not None and run["merged_into"] is None:
         query = select(runs).where(_same_series(runs, run), runs.c.merge_shard_count == run["shard_count"])
         pairs = [(merged, run) for merged in connection.execute(query.order_by(runs.c.id)).mappings()]
     else:
         return 0
-    linked = 0
+    linked = merges if run["merge_shard_count"] is not None else 0
     cache: dict[int, dict[tuple[int, int], tuple[Any, ...]]] = {}
     for merged, shard in pairs:
         if merged["id"] not in cache:

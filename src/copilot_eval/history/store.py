@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from copilot_eval.history.location import HistoryLocation
-from copilot_eval.history.records import RunRecord, run_key
+from copilot_eval.history.records import RunRecord, run_key, supersedes
 from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
 from copilot_eval.history.shard_links import link_shards
 from copilot_eval.redaction import redact_data
@@ -193,14 +193,27 @@ class HistoryStore:
         from sqlalchemy import insert, select, update
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import CaseResult, Run
+        from copilot_eval.history.tables import Run
 
         # A declarative class's table is a Table; SQLAlchemy's stubs type it as any FromClause.
-        runs, results = cast("Table", Run.__table__), cast("Table", CaseResult.__table__)
+        runs = cast("Table", Run.__table__)
         key = run_key(record)
         row = redact_data(_row(record, key))
         with self.engine.begin() as connection:
             found = connection.execute(select(runs).where(runs.c.run_key == key)).mappings().first()
+            if found is None and record.platform_identity is not None:
+                # Stored before a platform run's key left out its state: the same run, by the platform's run id.
+                found = (
+                    connection.execute(select(runs).where(runs.c.platform_run_id == row["platform_run_id"]))
+                    .mappings()
+                    .first()
+                )
+            if found is not None and record.platform_identity is not None:
+                if supersedes(record.platform_state, found["platform_state"]):
+                    self._replace(connection, record, found["id"], row)
+                    return AddOutcome(found["id"], UPDATED)
+                if record.platform_state != found["platform_state"]:
+                    return AddOutcome(found["id"], ALREADY_STORED)  # a stale read of a run stored finished
             if found is not None:
                 changes = {name: row[name] for name in _REVISABLE if row[name] is not None and row[name] != found[name]}
                 changes |= {name: row[name] for name in _FILL_IN if found[name] is None and row[name] is not None}
@@ -209,31 +222,54 @@ class HistoryStore:
                 # A run stored before verdicts were kept gets them when it is read again.
                 added = self._add_verdicts(connection, record, found["id"], missing_only=True)
                 return AddOutcome(found["id"], UPDATED if changes or added else ALREADY_STORED)
-            case_ids = self._case_ids(connection, record)
             run_id = connection.execute(insert(runs).values(**row)).inserted_primary_key[0]
-            rows = [
-                {
-                    "run_id": run_id,
-                    "case_id": case_ids[case.key],
-                    "repeat_index": case.repeat_index,
-                    "status": case.status,
-                    "score": case.score,
-                    "reason": case.reason,
-                    "duration_ms": case.duration_ms,
-                    "session_tokens": case.session_tokens,
-                    "session_premium_requests": case.session_premium_requests,
-                    "evidence_path": case.evidence_path,
-                    "report_anchor": case.report_anchor,
-                    "platform_case_id": case.platform_case_id,
-                    "judge_unstable": case.judge_unstable,
-                }
-                for case in record.cases
-            ]
-            if rows:
-                connection.execute(insert(results), redact_data(rows))
-            self._add_verdicts(connection, record, run_id, case_ids=case_ids)
+            self._add_results(connection, record, run_id)
             link_shards(connection, run_id)
         return AddOutcome(run_id, STORED)
+
+    def _replace(self, connection: Any, record: RunRecord, run_id: int, row: dict[str, Any]) -> None:
+        """Put ``record`` in place of the stored read of the same platform run: its row, results and verdicts."""
+        from sqlalchemy import delete, update
+
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+        from copilot_eval.history.tables import CaseResult, CaseVerdict, Run
+
+        for table in (CaseResult.__table__, CaseVerdict.__table__):
+            connection.execute(delete(cast("Table", table)).where(cast("Table", table).c.run_id == run_id))
+        runs = cast("Table", Run.__table__)
+        connection.execute(update(runs).where(runs.c.id == run_id).values(**row))
+        self._add_results(connection, record, run_id)
+
+    def _add_results(self, connection: Any, record: RunRecord, run_id: int) -> None:
+        """Insert the record's case results and verdicts under ``run_id``."""
+        from sqlalchemy import insert
+
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+        from copilot_eval.history.tables import CaseResult
+
+        results = cast("Table", CaseResult.__table__)
+        case_ids = self._case_ids(connection, record)
+        rows = [
+            {
+                "run_id": run_id,
+                "case_id": case_ids[case.key],
+                "repeat_index": case.repeat_index,
+                "status": case.status,
+                "score": case.score,
+                "reason": case.reason,
+                "duration_ms": case.duration_ms,
+                "session_tokens": case.session_tokens,
+                "session_premium_requests": case.session_premium_requests,
+                "evidence_path": case.evidence_path,
+                "report_anchor": case.report_anchor,
+                "platform_case_id": case.platform_case_id,
+                "judge_unstable": case.judge_unstable,
+            }
+            for case in record.cases
+        ]
+        if rows:
+            connection.execute(insert(results), redact_data(rows))
+        self._add_verdicts(connection, record, run_id, case_ids=case_ids)
 
     def _add_verdicts(
         self,

@@ -42,14 +42,52 @@ def _counts(run: dict[str, Any]) -> str:
     return f"{run['passed']}/{run['failed']}/{shown(run['errored'])}/{shown(run['not_graded'])}"
 
 
+def run_part(run: dict[str, Any]) -> str:
+    """What part of a sharded run this is: ``shard 1/2 in run 5``, ``merge of shards 1, 2 of 3 (partial)``, or ``""``."""
+    held = f" in run {run['merged_into']}" if run.get("merged_into") is not None else ""
+    if run.get("shard_index") is not None:
+        return f"shard {run['shard_index']}/{run['shard_count']}{held}"
+    if run.get("merge_shard_count") is not None:
+        shards = ", ".join(str(n) for n in run.get("merged_shards") or [])
+        partial = " (partial)" if run.get("merge_complete") is False else ""
+        return f"merge of shards {shards} of {run['merge_shard_count']}{partial}{held}"
+    return ""
+
+
+def display_order(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Newest first by the minute shown (then the one stored last), each merged run followed by what it holds.
+
+    Runs of one minute are shown in the order they were stored, newest first, not by the seconds
+    the table does not show; a shard or partial merge a listed merged run holds comes right after it.
+    """
+    ordered = sorted(runs, key=lambda run: (_when(run), run["id"]), reverse=True)
+    listed = {run["id"] for run in ordered}
+    held: dict[int, list[dict[str, Any]]] = {}
+    for run in ordered:
+        if run.get("merged_into") in listed:
+            held.setdefault(run["merged_into"], []).append(run)
+    shown: list[dict[str, Any]] = []
+
+    def place(run: dict[str, Any]) -> None:
+        shown.append(run)
+        for part in sorted(held.get(run["id"], []), key=lambda r: (r.get("shard_index") or 0, r["id"])):
+            place(part)
+
+    for run in ordered:
+        if run.get("merged_into") not in listed:
+            place(run)
+    return shown
+
+
 def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
-    """A rich Table of stored runs, newest first."""
+    """A rich Table of stored runs, newest first, shards and merges marked (see :func:`display_order`)."""
     from rich.table import Table
 
     table = Table(title=title)
     for column in (
         "id",
         "ran",
+        "part",
         "test set",
         "agent",
         "model",
@@ -60,7 +98,7 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
     ):
         # The id, the time and the score are what a reader looks for: never cut (the other columns wrap).
         table.add_column(column, no_wrap=column in ("id", "ran", "score"))
-    for run in runs:
+    for run in display_order(runs):
         if not run["passed"] + run["failed"]:
             score = NOTHING_GRADED  # as every view of a run says it (reports.run_words)
         else:
@@ -69,6 +107,7 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
         table.add_row(
             str(run["id"]),
             _when(run),
+            run_part(run),
             run["test_set_name"],
             run["agent_name"] or "unknown",
             run["agent_model"] or "unknown",

@@ -195,9 +195,14 @@ def run_from_studio(
     duration = None
     if run is not None and run.start_time and run.end_time and run.end_time >= run.start_time:
         duration = (run.end_time - run.start_time).total_seconds() * 1000
-    surface = {True: "published", False: "draft", None: "surface unknown"}[record.published]
+    surface = {True: " (published)", False: " (draft)", None: ""}[record.published]
     what = f"run {record.run_id}" if record.run_id else "a refused run request"
     notes = [f"evaluated by Copilot Studio ({what} of test set {name!r})", *([note] if note else [])]
+    if record.published is None:
+        notes.append(
+            "which surface (draft or published) ran it is not known: the API does not say, and this "
+            "machine did not start it"
+        )
     if not rows and cases:
         notes.append("the API returns no question or answer text (join the Evaluate tab's export with --export)")
     eval_run = platform_run(
@@ -205,7 +210,7 @@ def run_from_studio(
         results,
         confidence=Confidence.CONFIRMED,
         note="; ".join(notes),
-        agent_name=f"Copilot Studio bot {record.bot_id} ({surface})",
+        agent_name=f"Copilot Studio bot {record.bot_id}{surface}",
         started=run.start_time if run is not None else None,
         duration_ms=duration,
         signals=[*signals, *studio_signals(run, results, cases)],

@@ -302,8 +302,15 @@ async def read_studio_run(
     options: StudioOptions,
     *,
     say: Callable[[str], None] = lambda line: None,
+    ledger: RunLedger | None = None,
 ) -> StudioOutcome:
-    """Read run ``run_id`` (waiting while it is still going, within the timeout) into ``folder``."""
+    """Read run ``run_id`` (waiting while it is still going, within the timeout) into ``folder``.
+
+    The API does not say which surface a run ran on; a run this machine started is in the ledger,
+    which says (so a run and its later read name the agent alike); for any other it stays unknown.
+    """
+    started = [e for e in (ledger or RunLedger()).entries() if e.run_id == run_id]
+    published = started[-1].published if started else None
     run = await wait_for_run(
         client, run_id, poll_s=options.poll_s, timeout_s=options.timeout_s, on_progress=_printer(say)
     )
@@ -314,7 +321,7 @@ async def read_studio_run(
             test_set = await client.get_test_set(run.test_set_id)
         except StudioEvalError as exc:
             say(f"test set {run.test_set_id} could not be read ({exc.status}); its name stays unknown")
-    return await _finish(client, folder, test_set, run, options, StudioOutcome(), published=None)
+    return await _finish(client, folder, test_set, run, options, StudioOutcome(), published=published)
 
 
 __all__ = [

@@ -10,18 +10,19 @@ from copilot_eval.reports.compare import RunComparison, compare_runs
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
 
-def _read(path: Path | str, role: str) -> RunFolder:
-    import typer
+class CompareError(ValueError):
+    """A run folder that cannot be compared; the message names it (the baseline or the candidate) and why."""
 
+
+def _read(path: Path | str, role: str) -> RunFolder:
     try:
         return read_run_folder(path)
     except EvalSetError as exc:
-        typer.echo(f"error: {role} {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise CompareError(f"{role} {exc}") from None
 
 
 def compare_folders(baseline: Path | str, candidate: Path | str) -> RunComparison:
-    """Read both run folders and compare them; questions come from the kept test sets."""
+    """Read both run folders and compare them; questions come from the kept test sets (CompareError names a bad one)."""
     before, after = _read(baseline, "baseline"), _read(candidate, "candidate")
     questions: dict[tuple[int, int], str] = {}
     for folder in (before, after):  # the candidate's wording wins when a question was edited
@@ -30,4 +31,4 @@ def compare_folders(baseline: Path | str, candidate: Path | str) -> RunCompariso
     return compare_runs(before.run, after.run, questions=questions)
 
 
-__all__ = ["compare_folders"]
+__all__ = ["CompareError", "compare_folders"]

@@ -45,6 +45,7 @@ class OptionNames:
     judge: str = "--judge"
     grader: str = "--grader"
     prompt_pass_score: str = "--prompt-pass-score"
+    var: str = "--var"
 
 
 CLI_OPTIONS = OptionNames()
@@ -53,6 +54,7 @@ PYTEST_OPTIONS = OptionNames(
     judge="--copilot-judge",
     grader="--copilot-grader",
     prompt_pass_score="--copilot-prompt-pass-score",
+    var="--copilot-var",
 )
 
 
@@ -110,6 +112,7 @@ def read_test_set(
     profile: str | None = None,
     data_type: EvalDataType | str | None = None,
     variables: Mapping[str, str] | None = None,
+    options: OptionNames | None = None,
 ) -> EvalTestSet:
     """Read ``path`` (a prompt file, .json, else CSV) and check it, parsing it once.
 
@@ -122,10 +125,11 @@ def read_test_set(
         raise PrepareError(f"{path}: test set file not found")
     if not path.is_file():
         raise PrepareError(f"{path}: not a file; give a .csv, .json or .prompt.yml test set")
+    var_option = (options or CLI_OPTIONS).var
     if looks_like_prompt_file(path):
-        return _read_prompt_file(path, data_type, variables)
+        return _read_prompt_file(path, data_type, variables, var_option)
     if variables:
-        raise PrepareError(f"--var: {path} is not a prompt file; only a prompt file's placeholders take values")
+        raise PrepareError(f"{var_option}: {path} is not a prompt file; only a prompt file's placeholders take values")
     try:
         if path.suffix.lower() == ".json":
             test_set = read_test_set_json(path)
@@ -144,12 +148,12 @@ def read_test_set(
 
 
 def _read_prompt_file(
-    path: Path, data_type: EvalDataType | str | None, variables: Mapping[str, str] | None
+    path: Path, data_type: EvalDataType | str | None, variables: Mapping[str, str] | None, var_option: str
 ) -> EvalTestSet:
     if data_type is not None and EvalDataType(data_type) is not EvalDataType.SINGLE_TURN:
         raise PrepareError(f"--data-type {data_type}: a prompt file's rows are single-turn cases, one session each")
     try:
-        test_set, problems, _ = load_prompt_file(path, variables=variables)
+        test_set, problems, _ = load_prompt_file(path, variables=variables, var_option=var_option)
     except OSError as exc:
         raise PrepareError(f"{path}: cannot read the prompt file: {exc.strerror or exc}") from None
     if problems or test_set is None:
@@ -277,7 +281,7 @@ def prepare_run(
     takes ``variables`` (``--var``), ``pass_scores`` (``--prompt-pass-score``) and ``model``
     (``--model``, over the agent file's and the prompt file's).
     """
-    test_set = read_test_set(set_path, profile=profile, data_type=data_type, variables=variables)
+    test_set = read_test_set(set_path, profile=profile, data_type=data_type, variables=variables, options=options)
     agent, loaded = _agent(test_set, agent_path, model, options)
     judge = load_agent(judge_path, option=options.judge) if judge_path else None
     graders = build_set_graders(

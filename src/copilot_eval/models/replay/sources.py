@@ -56,6 +56,13 @@ class CassetteDir:
             self._open[file] = open_cassette(file, self.mode)
         return self._open[file]
 
+    def counts(self) -> tuple[int, int, int]:
+        """(cassettes opened, model calls recorded into them, calls served from earlier recordings)."""
+        opened = list(self._open.values())
+        recorded = sum(cassette.added for cassette in opened)
+        served = sum(sum(1 for e in cassette.exchanges if e.used) for cassette in opened) - recorded
+        return len(opened), recorded, served
+
     def for_run(self) -> Cassette | Callable[[dict[str, Any], str], Cassette]:
         """A fixed cassette, or a chooser that opens the one the first request names."""
         if callable(self.cassette):

@@ -6,7 +6,7 @@ model is already offline (scripted, function, a Replay) is left as it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,14 @@ from copilot_eval.models.wire.prompt import read_chat_request, read_responses_re
 
 from .sources import CassetteChooser, CassetteDir, Recorder, Replay
 
-__all__ = ["cassette_store", "first_prompt", "prompt_chooser", "with_cassette", "with_test_set_cassettes"]
+__all__ = [
+    "cassette_store",
+    "cassette_summary",
+    "first_prompt",
+    "prompt_chooser",
+    "with_cassette",
+    "with_test_set_cassettes",
+]
 
 
 def cassette_store(
@@ -32,6 +39,30 @@ def cassette_store(
     if replay:
         return CassetteDir(replay, cassette, "replay")
     return None
+
+
+def cassette_summary(stores: Iterable[CassetteDir]) -> list[str]:
+    """One line per cassette directory saying what was recorded there or served from it."""
+    totals: dict[tuple[Path, str], list[int]] = {}
+    for store in stores:
+        folder = store.path.parent if store.path.suffix == ".jsonl" else store.path
+        counts = totals.setdefault((folder, store.mode), [0, 0, 0])
+        for index, value in enumerate(store.counts()):
+            counts[index] += value
+    lines = []
+    for (folder, mode), (opened, recorded, served) in totals.items():
+        files = f"{opened} cassette{'' if opened == 1 else 's'} in {folder}"
+        if mode == "replay":
+            lines.append(f"replayed {_calls(served)} from {files}; no live model was called")
+        elif mode == "record_missing":
+            lines.append(f"recorded {_calls(recorded)} missing from {files}; {_calls(served)} served from them")
+        else:
+            lines.append(f"recorded {_calls(recorded)} into {files}")
+    return lines
+
+
+def _calls(count: int) -> str:
+    return f"{count} model call{'' if count == 1 else 's'}"
 
 
 def with_cassette(

@@ -1,0 +1,83 @@
+"""The one decision that turns a finished run into a verdict: its row of ``copilot_eval.exit_codes`` and why.
+
+Every writer of a run folder (``run`` with one or several agents, ``merge``, ``studio-eval``,
+``analyze``, ``regrade``) and the pytest plugin's summary ask here, so the same facts give the
+same exit code everywhere. The platform's rows come first and apply with or without a gate: a run
+in which nothing could be graded, or whose score a runtime limitation says measures the platform,
+is no verdict on the agent, and a gate over it would blame the agent for the platform. Then the
+gates the run was asked to meet: ``--fail-under`` on the score and ``--min-pass-rate`` on each
+case over its tries (recorded in the run as ``minPassRate`` and each case's verdict).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from copilot_eval.evalsets import EvalRun
+from copilot_eval.exit_codes import BELOW_GATE, PASSED, PLATFORM, Verdict, worst
+from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
+
+
+@dataclass(frozen=True, kw_only=True)
+class Gates:
+    """What a run must meet besides completing: a minimum score (percent of graded cases)."""
+
+    fail_under: float | None = None
+
+
+def _platform_reason(run: EvalRun) -> str | None:
+    """Why the run is no verdict on the agent (every reason that applies), or None when it is one."""
+    reasons = []
+    record = run.platform_run
+    if record is not None and record.state != "Completed":
+        reasons.append(f"the platform's run ended {record.state or 'in an unknown state'}, not Completed")
+    empty_shard = run.results == [] and run.shard is not None  # the split gave it no conversation: nothing to grade
+    if not run.graded and not (empty_shard and run.runtime_limitation is None):
+        reasons.append("no case could be graded")
+    if run.runtime_limitation is not None:
+        standing = run.limitation_standing.value if run.limitation_standing is not None else "recorded"
+        reasons.append(f"a runtime limitation is {standing}: the score measures the platform, not the agent")
+    elif reasons:
+        reasons[-1] += ": not a verdict on the agent"
+    return "; ".join(reasons) or None
+
+
+def run_verdict(run: EvalRun, gates: Gates = Gates(), *, label: str | None = None) -> Verdict:
+    """The verdict on one run: the platform's row, else the gates it missed, else completed.
+
+    ``label`` (a surface's name) starts the reason, so a verdict over several runs says which.
+    """
+    prefix = f"{label}: " if label else ""
+    if (reason := _platform_reason(run)) is not None:
+        return Verdict(PLATFORM, prefix + reason)
+    missed = []
+    if gates.fail_under is not None and run.general_quality_percent < gates.fail_under:
+        missed.append(f"score {run.general_quality_percent:g}% is below --fail-under {gates.fail_under:g}")
+    if cases := failing_cases(run):
+        shown = ", ".join(case_label(record) for record in cases)
+        missed.append(f"{len(cases)} case(s) below --min-pass-rate {percent(run.min_pass_rate)}: {shown}")
+    if missed:
+        return Verdict(BELOW_GATE, prefix + "; ".join(missed))
+    return PASSED
+
+
+def runs_verdict(runs: Sequence[tuple[str | None, EvalRun]], gates: Gates = Gates()) -> Verdict:
+    """The worst verdict over several runs (surfaces), each reason naming its run's label."""
+    return worst(run_verdict(run, gates, label=label) for label, run in runs)
+
+
+def tally_verdict(*, passed: int, failed: int, not_graded: int) -> Verdict:
+    """The verdict over the pytest plugin's test-set items: every item is gated (it must pass), so one
+    that could not be graded leaves the gate undecided, the platform's row, before any failure."""
+    total = passed + failed + not_graded
+    if not_graded:
+        return Verdict(
+            PLATFORM, f"{not_graded} of {total} test-set items could not be graded: the gate over them is undecided"
+        )
+    if failed:
+        return Verdict(BELOW_GATE, f"{failed} of {total} test-set items failed")
+    return PASSED
+
+
+__all__ = ["Gates", "run_verdict", "runs_verdict", "tally_verdict"]
