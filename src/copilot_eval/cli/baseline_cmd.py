@@ -11,20 +11,14 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
-
-EXIT_BAD_INPUT = 2
 
 baseline_app = typer.Typer(
     name="baseline",
     help="Blessed baselines in the history: bless a run, list them, show one (docs/ci.md).",
     no_args_is_help=True,
 )
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
 
 
 def bless(
@@ -44,7 +38,7 @@ def bless(
         try:
             done = bless_folder(store, run_dir, name=name, note=note)
         except (GateInputError, HistoryError, ValueError) as exc:
-            raise _fail(str(exc)) from None
+            raise bad_input(str(exc)) from None
     baseline = done.baseline
     moved = f" (it named run {done.replaced_run_id} before)" if done.replaced_run_id is not None else ""
     commit = f" at {baseline.git_commit[:12]}" if baseline.git_commit else ""
@@ -94,7 +88,7 @@ def show(
     with open_store(history, create=False) as store:
         found = get_baseline(store, name)
     if found is None:
-        raise _fail(f"no baseline {name!r}: `copilot-eval baseline list` names them")
+        raise bad_input(f"no baseline {name!r}: `copilot-eval baseline list` names them")
     document = baseline_json(found)
     if as_json:
         typer.echo(json.dumps(document, indent=2))

@@ -13,15 +13,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from copilot_eval.cli.exits import bad_input, platform_failed
+
 if TYPE_CHECKING:
     from copilot_eval.github import PostedComment
-
-EXIT_BAD_INPUT, EXIT_PLATFORM = 2, 3
-
-
-def _leave(code: int, message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(code)
 
 
 def comment(
@@ -71,12 +66,12 @@ def comment(
     try:
         text = sys.stdin.read() if markdown_file == "-" else Path(markdown_file).read_text(encoding="utf-8")
     except OSError as exc:
-        raise _leave(EXIT_BAD_INPUT, f"FILE.md {markdown_file}: cannot be read ({exc.strerror or exc})") from None
+        raise bad_input(f"FILE.md {markdown_file}: cannot be read ({exc.strerror or exc})") from None
     try:
         target = comment_target(repo=repo, number=pr, api_url=api_url)
         token = token_from_env(token_env)
     except (ActionsEnvError, GitHubError) as exc:
-        raise _leave(EXIT_BAD_INPUT, str(exc)) from None
+        raise bad_input(str(exc)) from None
 
     async def post() -> PostedComment:
         async with GitHubComments(
@@ -89,9 +84,9 @@ def comment(
     try:
         posted = asyncio.run(post())
     except ValueError as exc:  # a --key GitHub would show
-        raise _leave(EXIT_BAD_INPUT, str(exc)) from None
+        raise bad_input(str(exc)) from None
     except GitHubError as exc:
-        raise _leave(EXIT_PLATFORM if exc.infrastructure else EXIT_BAD_INPUT, str(exc)) from None
+        raise (platform_failed if exc.infrastructure else bad_input)(str(exc)) from None
     typer.echo(f"{posted.action} the comment on {target.repo}#{target.number}: {posted.html_url or posted.comment_id}")
     if posted.fitted.cut:
         typer.echo(

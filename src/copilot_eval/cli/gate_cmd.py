@@ -12,17 +12,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
 
 if TYPE_CHECKING:
     from copilot_eval.gate import GateResult
-
-EXIT_BAD_INPUT = 2
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"exit 2 (unusable input): {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
 
 
 def write_gate_views(
@@ -116,17 +110,15 @@ def gate(
             with open_store(history, create=False) as store:
                 result = gate_folder(run_dir, options=options, store=store, baseline=baseline)
     except (GateInputError, HistoryError, ValueError) as exc:
-        raise _fail(str(exc)) from None
+        raise bad_input(str(exc)) from None
     write_gate_views(result, markdown=markdown, junit=junit, as_json=as_json, details_url=details_url)
     end_with(result)
 
 
 def end_with(result: GateResult) -> None:
-    """Exit with the gate's code, printing the line that names its row and why."""
-    words = {1: "below a gate", 3: "the platform or the infrastructure"}
+    """Exit with the gate's row of the table of exit codes, printing the line that names it and why."""
     if result.code:
-        typer.echo(f"exit {result.code} ({words.get(result.code, 'gate')}): {result.why}", err=True)
-        raise typer.Exit(result.code)
+        raise leave(result.verdict)
 
 
 def register(app: typer.Typer) -> None:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from copilot_eval.evalsets.repeat_stats import fisher_exact, wilson_interval
+from copilot_eval.exit_codes import BELOW_GATE, PASSED, PLATFORM, Verdict, worst
 from copilot_eval.gate.sides import CaseSide, RunSide
 
 KINDS: tuple[str, ...] = (
@@ -50,8 +51,6 @@ KIND_TITLES = {
     "ungraded_then": "Not graded in the baseline",
     "unchanged": "Unchanged",
 }
-
-GATE_PASSED, GATE_BELOW, GATE_UNUSABLE, GATE_UNDECIDABLE = 0, 1, 2, 3
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -151,10 +150,19 @@ class GateResult:
     options: GateOptions
     outcomes: list[CaseOutcome]
     stale: list[str]
-    code: int
-    why: str | None
+    verdict: Verdict
     platform: str | None = None  # why the run measures the platform, when it does
     golden_missing: list[str] = field(default_factory=list)  # golden keys neither side has
+
+    @property
+    def code(self) -> int:
+        """The exit code of the verdict's row in the table of exit codes."""
+        return self.verdict.code
+
+    @property
+    def why(self) -> str | None:
+        """Why the verdict's row applies (None when the gate passed)."""
+        return self.verdict.why
 
     def of_kind(self, kind: str) -> list[CaseOutcome]:
         """The outcomes of one kind, in case order."""
@@ -183,20 +191,14 @@ def decide(
     regressed = [o for o in outcomes if o.kind == "regressed"]
     golden_regressed = [o.key for o in regressed if o.golden]
     golden_errors = [o.key for o in outcomes if o.kind == "error" and o.golden]
-    reasons_3 = [platform] if platform else []
+    verdicts = [Verdict(PLATFORM, platform)] if platform else []
     if golden_errors:
-        reasons_3.append(f"golden case(s) in error, not graded: {', '.join(golden_errors)}")
-    if reasons_3:
-        code, why = GATE_UNDECIDABLE, "; ".join(reasons_3)
-    elif golden_regressed or len(regressed) > options.max_regressions:
-        parts = []
-        if golden_regressed:
-            parts.append(f"golden case(s) regressed: {', '.join(golden_regressed)}")
-        if len(regressed) > options.max_regressions:
-            parts.append(f"{len(regressed)} regression(s), more than --max-regressions {options.max_regressions}")
-        code, why = GATE_BELOW, "; ".join(parts)
-    else:
-        code, why = GATE_PASSED, None
+        verdicts.append(Verdict(PLATFORM, f"golden case(s) in error, not graded: {', '.join(golden_errors)}"))
+    if golden_regressed:
+        verdicts.append(Verdict(BELOW_GATE, f"golden case(s) regressed: {', '.join(golden_regressed)}"))
+    if len(regressed) > options.max_regressions:
+        reason = f"{len(regressed)} regression(s), more than --max-regressions {options.max_regressions}"
+        verdicts.append(Verdict(BELOW_GATE, reason))
     known = set(baseline.cases) | set(run.cases)
     return GateResult(
         baseline=baseline,
@@ -204,18 +206,13 @@ def decide(
         options=options,
         outcomes=outcomes,
         stale=stale_reasons(baseline, run, stale_days=options.stale_days, now=now),
-        code=code,
-        why=why,
+        verdict=worst(verdicts) if verdicts else PASSED,
         platform=platform,
         golden_missing=sorted(options.golden - known),
     )
 
 
 __all__ = [
-    "GATE_BELOW",
-    "GATE_PASSED",
-    "GATE_UNDECIDABLE",
-    "GATE_UNUSABLE",
     "KINDS",
     "KIND_TITLES",
     "CaseOutcome",

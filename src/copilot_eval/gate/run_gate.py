@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from copilot_eval.evalsets import EvalRun, EvalSetReadError
+from copilot_eval.exit_codes import PLATFORM
 from copilot_eval.gate.decide import GateOptions, GateResult, decide
 from copilot_eval.gate.sides import baseline_side, folder_side, folder_steps
 from copilot_eval.history.baselines import (
@@ -28,6 +29,7 @@ from copilot_eval.history.provenance import detect_provenance
 from copilot_eval.history.records import SOURCE_INGEST
 from copilot_eval.history.store import HistoryStore
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
+from copilot_eval.runs.gates import run_verdict
 
 
 class GateInputError(ValueError):
@@ -71,13 +73,9 @@ def bless_folder(
 
 
 def platform_reason(run: EvalRun) -> str | None:
-    """Why the run is no verdict on the agent (nothing graded, a runtime limitation), or None when it is one."""
-    if run.runtime_limitation is not None:
-        standing = run.limitation_standing.value if run.limitation_standing is not None else "recorded"
-        return f"a runtime limitation is {standing}: the run's score measures the platform, not the agent"
-    if not run.graded:
-        return "no case of the run could be graded: not a verdict on the agent"
-    return None
+    """Why the run is no verdict on the agent (nothing graded, a runtime limitation), or None: the runs' own rule."""
+    verdict = run_verdict(run)
+    return verdict.why if verdict.row is PLATFORM else None
 
 
 def _no_baseline(store: HistoryStore | None, test_set: str, agent: str | None, name: str | None) -> GateInputError:

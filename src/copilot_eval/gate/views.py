@@ -21,7 +21,7 @@ JSON_SCHEMA_VERSION = 1
 """The version of ``gate --json``'s document: keys are only ever added within it."""
 
 _CELL_LIMIT = 300
-_VERDICT_WORDS = {0: "passed", 1: "below the gate", 2: "unusable input", 3: "undecidable"}
+_VERDICT_WORDS = {0: "passed", 1: "below the gate", 3: "undecidable"}
 
 
 def cell(text: object, limit: int = _CELL_LIMIT) -> str:
