@@ -118,4 +118,7 @@ def test_a_run_that_measures_the_platform_is_undecidable(tmp_path):
     pr = gate_run(tmp_path / "pr", ["fail", "fail"], run_at=RECENT, limitation="every answer was the fallback")
     result = cli("gate", pr, "--baseline-dir", main)
     assert result.exit_code == 3
-    assert "exit 3 (the platform or the infrastructure): a runtime limitation is recorded: the score measures the platform" in result.output
+    assert (
+        "exit 3 (the platform or the infrastructure): a runtime limitation is recorded: the score measures the platform"
+        in result.output
+    )

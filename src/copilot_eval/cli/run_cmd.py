@@ -17,6 +17,7 @@ from copilot_eval.cli.clean_cmd import discard_passing_workdirs
 from copilot_eval.cli.exits import bad_input as _bad_input
 from copilot_eval.cli.exits import leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+from copilot_eval.exit_codes import worst
 
 EXECUTORS = ("local", "ray")
 
@@ -199,6 +200,23 @@ def run(
             help="The session model, over the agent file's and a prompt file's (a runtime model name, e.g. gpt-4.1).",
         ),
     ] = None,
+    gate: Annotated[
+        str | None,
+        typer.Option(
+            "--gate",
+            metavar="NAME",
+            help="As the run ends, gate it against the blessed baseline NAME ('auto': its own TEST_SET@AGENT): "
+            "regressions exit 1; writes gate.md (docs/ci.md).",
+        ),
+    ] = None,
+    golden: Annotated[
+        Path | None,
+        typer.Option("--golden", metavar="FILE", help="With --gate: case keys (one a line) no regression may touch."),
+    ] = None,
+    max_regressions: Annotated[
+        int,
+        typer.Option("--max-regressions", metavar="N", help="With --gate: regressions allowed besides golden cases."),
+    ] = 0,
     gh_json: Annotated[
         Path | None,
         typer.Option(
@@ -260,6 +278,10 @@ def run(
         typer.echo(f"note: {line}", err=True)
     if (problem := baseline_problem(baseline)) is not None:
         raise _bad_input(problem)
+    if gate is None and (golden is not None or max_regressions):
+        raise _bad_input("--golden and --max-regressions gate the run: give --gate NAME (or --gate auto) with them")
+    if gate is not None and len(agent_paths) > 1:
+        raise _bad_input("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
     test_set, agent = prepared.test_set, prepared.agent
     if record or replay or record_missing:
         if len(agent_paths) > 1:
@@ -358,9 +380,17 @@ def run(
             extra.append(f"gh-models JSON: {write_gh_models_json(result, test_set, gh_json)}")
     reports = write_run_reports(out, junit=junit, baseline=baseline)
     extra.extend(record_history([out], history, no_history=no_history, source=SOURCE_RUN))
+    outcomes = [run_verdict(result, Gates(fail_under=fail_under))]
+    if gate is not None:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.cli.gate_cmd import gate_after_run
+
+        gated, lines = gate_after_run(out, name=gate, history=history, golden=golden, max_regressions=max_regressions)
+        outcomes.append(gated)
+        extra.extend(lines)
     print_summary(result, test_set, console, extra=extra + reports.lines)
     reports.print_comparison(console)
-    raise leave(run_verdict(result, Gates(fail_under=fail_under)))
+    raise leave(worst(outcomes))
 
 
 def _variables(items: list[str] | None) -> dict[str, str]:
