@@ -189,9 +189,15 @@ class EvalSetFile(pytest.File):
 
     @staticmethod
     def _agent_and_graders(settings: EvalSetSettings, test_set: Any) -> tuple[Any, list[Any]]:
-        """The session's agent and graders: the settings' own, or for a prompt file its model and evaluators."""
+        """The session's agent and graders (rows naming their own test method graded by it), or a prompt file's."""
         if test_set.prompt_file is None:
-            return settings.agent, settings.graders
+            # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+            from copilot_eval.runs.prepare import graders_for_set
+
+            graders = graders_for_set(
+                test_set, settings.graders, judge=settings.judge, judge_repeat=settings.judge_repeat
+            )
+            return settings.agent, graders
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_set_graders
         from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent

@@ -48,7 +48,7 @@ def test_validate_json_output_is_pure_json(runner, data_dir):
     assert result.exit_code == 2
     document = json.loads(result.stdout)
     assert document["ok"] is False and document["profile"] == "seed"
-    assert document["files"][0] == {"path": str(EXAMPLE), "ok": True, "problems": []}
+    assert document["files"][0] == {"path": str(EXAMPLE), "ok": True, "problems": [], "warnings": [], "notes": []}
     assert document["files"][1]["problems"] == [
         "test set 'seven_pairs' has 7 question-and-answer pairs; seed allows at most 6 in a Conversation set"
     ]

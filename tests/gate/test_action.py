@@ -188,3 +188,22 @@ def test_without_a_baseline_the_action_says_how_to_bless_one_and_exits_2(tmp_pat
     assert outputs["verdict"]["exit-code"] == "2"
     (comment,) = github.comments_on(42)
     assert "no verdict" in comment.body and "copilot-eval baseline bless RUN_DIR" in comment.body
+
+
+def test_the_example_workflow_blesses_on_main_and_gates_pull_requests_with_the_action():
+    workflow = yaml.safe_load((ROOT / "examples" / "ci" / "copilot-eval-gate.yml").read_text(encoding="utf-8"))
+    baseline, gate = workflow["jobs"]["baseline"], workflow["jobs"]["gate"]
+    script = "\n".join(step.get("run", "") for step in baseline["steps"])
+    assert "copilot-eval run" in script and "copilot-eval baseline bless eval-run" in script
+    saved = [step for step in baseline["steps"] if step.get("uses", "").startswith("actions/cache/save")]
+    restored = [step for step in gate["steps"] if step.get("uses", "").startswith("actions/cache/restore")]
+    assert saved[0]["with"]["path"] == restored[0]["with"]["path"] == workflow["env"]["COPILOT_EVAL_HISTORY"]
+    assert gate["permissions"] == {"contents": "read", "pull-requests": "write"}
+    (action,) = [step for step in gate["steps"] if "copilot-eval@" in step.get("uses", "")]
+    inputs = yaml.safe_load(ACTION.read_text(encoding="utf-8"))["inputs"]
+    assert set(action["with"]) <= set(inputs) and {"test-set", "agent"} <= set(action["with"])
+    for name, options in [("run", ["--agent", "--out", "--no-progress"]), ("baseline", ["--note"])]:
+        shown = CliRunner().invoke(
+            app, [name, *(["bless"] if name == "baseline" else []), "--help"], env={"COLUMNS": "200"}
+        )
+        assert all(option in shown.output for option in options), shown.output

@@ -31,8 +31,8 @@ JUDGE = CopilotEval(
                     "when": {"prompt_contains": "QUALITY"},
                     "turns": [
                         {
-                            "text": '{"relevance": true, "groundedness": false, '
-                            '"completeness": true, "abstention": true, "reason": "made up a price"}'
+                            "text": '{"relevance": 4, "completeness": 3, "abstention": true, '
+                            '"reason": "says it cannot find the price"}'
                         }
                     ],
                 },
@@ -66,9 +66,10 @@ async def test_compare_meaning_pass_fail_and_unreadable_is_error(tmp_path):
 
 
 @pytest.mark.runtime
-async def test_general_quality_needs_all_four_criteria(tmp_path):
+async def test_general_quality_fails_an_answer_that_abstains_and_keeps_its_parts(tmp_path):
     grade = await GeneralQuality(JUDGE).grade(CASE, evidence("QUALITY", tmp_path))
-    assert grade.status is CaseStatus.FAIL and "groundedness" in grade.reason and grade.score == 75.0
+    assert grade.status is CaseStatus.FAIL and "the answer abstains" in grade.reason and grade.score == 66.67
+    assert grade.data is not None and (grade.data["abstention"], grade.data["relevance"]) == ("Yes", "Yes")
 
 
 @pytest.mark.runtime

@@ -48,6 +48,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "quickstart_cmd",
     "regrade_cmd",
     "report_cmd",
+    "review_cmd",
     "run_cmd",
     "serve_cmd",
     "setup_cmd",

@@ -50,6 +50,8 @@ def _warnings(test_set: EvalTestSet, template: CsvTemplate | None, profile: str 
         return warnings
     if template.testing_method_column is None and any(c.testing_method for c in test_set.cases):
         warnings.append(f"the {template.name} template has no testing-method column; methods are dropped")
+    if template.passing_score_column is None and any(c.passing_score is not None for c in test_set.cases):
+        warnings.append(f"the {template.name} template has no passing-score column; the rows' pass marks are dropped")
     numbers = [c.conversation_number for c in test_set.cases]
     if not template.has_numbers and numbers != list(range(1, len(numbers) + 1)):
         warnings.append(f"the {template.name} template has no conversationNumber; rows will read back as 1..n")
@@ -67,8 +69,8 @@ def convert(
     template: Annotated[
         str | None,
         typer.Option(
-            help="CSV template for OUT: conversation, single-response or legacy-single-response. "
-            "Default: the one that loses nothing."
+            help="CSV template for OUT: conversation, single-response, legacy-single-response or method-rows "
+            "(Prompt,Expected response,Test Method Type,Passing Score). Default: the one that loses nothing."
         ),
     ] = None,
     name: Annotated[str | None, typer.Option(help="Test-set name when IN is CSV (default: file stem).")] = None,
@@ -105,7 +107,15 @@ def convert(
 ) -> None:
     """Convert a test set between CSV templates, JSON and prompt files."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import EvalDataType, EvalSetError, read_csv, read_test_set_json, write_csv, write_json
+    from copilot_eval.evalsets import (
+        EvalDataType,
+        EvalSetError,
+        EvalSetReadError,
+        inspect_csv,
+        read_test_set_json,
+        write_csv,
+        write_json,
+    )
     from copilot_eval.evalsets.csv_templates import default_template_for, template_named
     from copilot_eval.evalsets.rule_sets import rule_set_named
 
@@ -132,7 +142,12 @@ def convert(
             test_set = _from_prompt_file(source, drop or [], var)
             test_set = test_set.model_copy(update={"name": name}) if name is not None else test_set
         elif in_format == ".csv":
-            test_set = read_csv(source, name=name, data_type=kind)
+            found = inspect_csv(source, name=name, data_type=kind)
+            if found.read_problems or found.test_set is None:
+                raise EvalSetReadError(source, found.read_problems)
+            test_set = found.test_set
+            for line in (*(f"warning: {w}" for w in found.warnings), *(f"note: {n}" for n in found.notes)):
+                typer.echo(line, err=True)
         else:
             test_set = read_test_set_json(source)
             updates = {"name": name, "data_type": kind}

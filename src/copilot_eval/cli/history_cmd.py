@@ -1,4 +1,4 @@
-"""`copilot-eval history ingest|trends|runs`: add run folders to the history and ask it questions over time.
+"""`copilot-eval history ingest|trends|runs|agreement|parts`: add run folders to the history and ask it questions over time.
 
 Exit codes (``copilot_eval.exit_codes``): 0 done; 2 unusable input (no history database yet, a URL
 that cannot be used, a folder without a readable run.json: every other folder given is still ingested).
@@ -132,8 +132,75 @@ def trends(
             print_series(series, console)
 
 
+def agreement(
+    history: HistoryOption = None,
+    grader: Annotated[str | None, typer.Option("--grader", metavar="NAME", help="Only this grader (its name).")] = None,
+    min_kappa: Annotated[
+        float, typer.Option("--min-kappa", min=-1.0, max=1.0, help="Flag graders whose kappa is below this.")
+    ] = 0.6,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+) -> None:
+    """Per grader, how far it agrees with people's verdicts: TPR, TNR, accuracy, Cohen's kappa with its 95% interval."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.history.agreement import agreement_document, flagged_line, grader_agreement
+    from copilot_eval.history.terminal import agreement_table
+    from copilot_eval.reports.console import make_console
+
+    with open_store(history, create=False) as store:
+        found = grader_agreement(store, grader=grader)
+        if as_json:
+            document = agreement_document(found, database=store.location.display, min_kappa=min_kappa)
+            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            return
+        console = make_console()
+        if not found:
+            console.print(
+                f"no reviewed cases in {store.location.display}"
+                + (f" for grader {grader!r}" if grader else "")
+                + ": give verdicts with `copilot-eval review RUN_DIR`",
+                highlight=False,
+            )
+            return
+        console.print(
+            agreement_table(found, min_kappa=min_kappa, title=f"graders against people ({store.location.display})")
+        )
+        for item in found:
+            if item.below(min_kappa):
+                console.print(flagged_line(item, min_kappa), highlight=False)
+
+
+def parts(
+    test_set: Annotated[
+        str, typer.Option("--set", metavar="NAME", help="The test set whose runs to set side by side.")
+    ],
+    history: HistoryOption = None,
+    last: Annotated[int, typer.Option("--last", min=1, help="The N newest runs with General quality's parts.")] = 10,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+) -> None:
+    """General quality part by part, case by case, across the runs of one test set (a local run beside the platform's)."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.history.quality_parts_view import parts_document, parts_table, quality_parts_by_case
+    from copilot_eval.reports.console import make_console
+
+    with open_store(history, create=False) as store:
+        found = quality_parts_by_case(store, test_set, last=last)
+        if as_json:
+            document = parts_document(found, database=store.location.display, test_set=test_set)
+            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            return
+        console = make_console()
+        if not found:
+            console.print(
+                f"no run of {test_set!r} in {store.location.display} has General quality's parts", highlight=False
+            )
+            return
+        console.print(parts_table(found, title=f"{test_set}: General quality part by part (bold: the runs differ)"))
+
+
 def register(app: typer.Typer) -> None:
     """Add the `history` command group."""
+    history_app.command(name="agreement")(agreement)
+    history_app.command(name="parts")(parts)
     history_app.command(name="ingest")(ingest)
     history_app.command(name="runs")(runs)
     history_app.command(name="trends")(trends)

@@ -39,7 +39,7 @@ def record_history(folders: list[Path], history: str | None, *, no_history: bool
     if not note.ok:
         typer.echo(note.line, err=True)
         return []
-    return [note.line]
+    return [note.line, *(f"people and the judges: {notice}" for notice in note.notices)]
 
 
 __all__ = ["NoHistoryOption", "RecordHistoryOption", "record_history"]

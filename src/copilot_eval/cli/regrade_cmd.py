@@ -1,5 +1,9 @@
 """`copilot-eval regrade RUN_DIR --grader SPEC`: grade a finished run's saved answers again, without the agent.
 
+A run Copilot Studio graded (``studio-eval``, ``analyze``) regraded here, for instance with
+``--grader general_quality``, also shows per case and overall where our verdicts agree with the
+platform's.
+
 Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by
 ``runs.gates`` for the regraded run; 2 bad input (a folder that is not a run, a bad grader spec, a
 missing judge file).
@@ -46,6 +50,7 @@ def regrade(
     import asyncio
 
     from copilot_eval.reports.console import make_console
+    from copilot_eval.reports.platform_agreement import agreement_lines, is_platform_run, platform_agreement
     from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs.gates import run_verdict
     from copilot_eval.runs.prepare import PrepareError, build_set_graders, check_graders_fit, load_agent
@@ -54,11 +59,11 @@ def regrade(
     try:
         # The same agent loading and grader building as `copilot-eval run` (runs/prepare.py).
         judge = load_agent(judge_path, option="--judge") if judge_path is not None else None
-        _, test_set = read_saved_run(run_dir)
+        before, test_set = read_saved_run(run_dir)
         if not grader and test_set.prompt_file is None:
             raise PrepareError("--grader: name the graders to grade the run with (a prompt file's run has its own)")
         graders = build_set_graders(
-            test_set, grader, judge=judge, judge_repeat=judge_repeat, pass_scores=prompt_pass_score
+            test_set, grader, judge=judge, judge_repeat=judge_repeat, pass_scores=prompt_pass_score, row_methods=False
         )
         check_graders_fit(test_set, graders, run_dir / "test-set.json")
     except (PrepareError, RegradeError) as exc:
@@ -74,12 +79,10 @@ def regrade(
             from copilot_eval.runtime.process.pool import close_all_pools
 
             close_all_pools()
-    print_summary(
-        result,
-        test_set,
-        make_console(),
-        extra=[f"regraded without running the agent; outputs: {out / 'run.json'}, {out / 'results.csv'}"],
-    )
+    extra = [f"regraded without running the agent; outputs: {out / 'run.json'}, {out / 'results.csv'}"]
+    if is_platform_run(before):  # a run Copilot Studio graded: where our graders agree with its verdicts
+        extra += agreement_lines(platform_agreement(before, result))
+    print_summary(result, test_set, make_console(), extra=extra)
     raise leave(run_verdict(result))
 
 

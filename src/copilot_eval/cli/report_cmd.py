@@ -25,11 +25,21 @@ def report(
             help="Also write a Markdown summary to this file, or '-' for stdout (append it to $GITHUB_STEP_SUMMARY).",
         ),
     ] = None,
+    history: Annotated[
+        str | None,
+        typer.Option(
+            "--history",
+            metavar="URL",
+            help="History database whose reviews the report shows (graders people disagree with, verdicts people "
+            "changed); default: env COPILOT_EVAL_HISTORY, else .copilot-eval/history.db; off to leave them out.",
+        ),
+    ] = None,
 ) -> None:
     """Write the HTML report of a run: summary, limitation, repeats, charts, a drill-down per case."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.evalsets import EvalSetError
+    from copilot_eval.history.run_notices import folder_notices
     from copilot_eval.reports.html_run import run_report_html
     from copilot_eval.reports.markdown import run_summary_markdown
     from copilot_eval.reports.run_folder import read_run_folder
@@ -39,7 +49,8 @@ def report(
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
     target = out or folder.folder / "report.html"
-    write_text_atomically(target, run_report_html(folder))
+    notices = folder_notices(folder.folder, history=history)
+    write_text_atomically(target, run_report_html(folder, notices=notices))
     typer.echo(f"report: {target}", err=markdown == "-")
     if markdown == "-":
         typer.echo(run_summary_markdown(folder.run), nl=False)

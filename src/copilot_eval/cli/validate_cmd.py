@@ -27,21 +27,24 @@ class _Report:
     problems: list[str]
     notes: list[str] = field(default_factory=list)
     cases: int | None = None  # a prompt file's: how many cases a run plays
+    # What reading a CSV noticed that does not stop the import (mis-decoded text, ignored columns).
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def prompt_file(self) -> bool:
-        return self.cases is not None or bool(self.notes)
+        return self.cases is not None
 
 
 def _report(path: Path, profile: str | None, variables: dict[str, str]) -> _Report:
     # Imported here so that `copilot-eval --help` does not pay for pydantic model building.
-    from copilot_eval.evalsets import check_csv, check_json, looks_like_prompt_file
+    from copilot_eval.evalsets import check_json, inspect_csv, looks_like_prompt_file
 
     if looks_like_prompt_file(path):
         return _prompt_report(path, variables)
     if path.suffix.lower() == ".json":
         return _Report(path, check_json(path, profile=profile))
-    return _Report(path, check_csv(path, profile=profile))
+    found = inspect_csv(path, profile=profile)
+    return _Report(path, found.problems, found.notes, warnings=found.warnings)
 
 
 def _prompt_report(path: Path, variables: dict[str, str]) -> _Report:
@@ -123,8 +126,9 @@ def _document(reports: list[_Report], rules: str, all_clean: bool) -> dict[str, 
     files: list[dict[str, Any]] = []
     for report in reports:
         entry: dict[str, Any] = {"path": str(report.path), "ok": not report.problems, "problems": report.problems}
+        entry.update(warnings=report.warnings, notes=report.notes)
         if report.prompt_file:
-            entry.update(kind="prompt-file", notes=report.notes, cases=report.cases)
+            entry.update(kind="prompt-file", cases=report.cases)
         files.append(entry)
     return {"ok": all_clean, "profile": rules, "files": files}
 
@@ -143,6 +147,9 @@ def _print(report: _Report, rules: str) -> None:
         typer.echo(f"{report.path}: {count} problem{'s' if count != 1 else ''} ({kind})")
     for problem in report.problems:
         typer.echo(f"  - {problem}")
+    # Warnings and notes never fail the check: the file imports; they say what to look at.
+    for warning in report.warnings:
+        typer.echo(f"  warning: {warning}")
     for note in report.notes:
         typer.echo(f"  note: {note}")
 

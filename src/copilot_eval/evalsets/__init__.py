@@ -15,10 +15,11 @@ from __future__ import annotations
 
 from copilot_eval.evalsets.confidence import Confidence, ConfidenceMixin, weakest_confidence
 from copilot_eval.evalsets.conversations import Conversation, group_conversations, play_groups, turn_numbers
-from copilot_eval.evalsets.csv_reader import check_csv, load_csv, looks_like_test_set, read_csv
+from copilot_eval.evalsets.csv_reader import CsvCheck, check_csv, inspect_csv, load_csv, looks_like_test_set, read_csv
 from copilot_eval.evalsets.csv_templates import (
     CONVERSATION,
     LEGACY_SINGLE_RESPONSE,
+    METHOD_ROWS,
     SINGLE_RESPONSE,
     TEMPLATES,
     CsvTemplate,
@@ -78,6 +79,7 @@ __all__ = [
     "EVAL_MAX_CONVERSATION_PAIRS",
     "EVAL_REFERENCE_MAX_LENGTH",
     "LEGACY_SINGLE_RESPONSE",
+    "METHOD_ROWS",
     "RULE_SETS",
     "SEED",
     "SINGLE_RESPONSE",
@@ -88,6 +90,7 @@ __all__ = [
     "Confidence",
     "ConfidenceMixin",
     "Conversation",
+    "CsvCheck",
     "CsvTemplate",
     "EvalCaseResult",
     "EvalDataType",
@@ -119,6 +122,7 @@ __all__ = [
     "check_json",
     "csv_text",
     "group_conversations",
+    "inspect_csv",
     "load_csv",
     "load_prompt_file",
     "looks_like_prompt_file",

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from copilot_eval.evalsets.csv_templates import (
+    METHOD_ROWS,
     TEMPLATES,
     CsvTemplate,
     describe_header_problem,
@@ -27,6 +28,7 @@ from copilot_eval.evalsets.csv_templates import (
 )
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.limits import EVAL_IMPORT_MAX_BYTES
+from copilot_eval.evalsets.method_rows import MethodRows, method_rows_header
 from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.rule_sets import RuleSet
 from copilot_eval.evalsets.validation import validate_eval_test_set
@@ -51,6 +53,10 @@ class CsvParse:
     cases: list[EvalTestCase] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     preamble: list[str] = field(default_factory=list)
+    # Things to fix that do not stop the file loading (mis-decoded text, ignored columns), and notes
+    # on how it was read (blank rows skipped, rows left to the default graders).
+    warnings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def is_comment_row(row: list[str]) -> bool:
@@ -167,6 +173,7 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
         csv.field_size_limit(len(text) + 1)
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     header: list[str] | None = None
+    by_name: MethodRows | None = None  # the per-row method dialect, read by column name
     ordinal = 0
     while True:
         start = reader.line_num + 1
@@ -206,6 +213,8 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
                 return parse  # every row would repeat it
             header = row
             parse.template = template_for_header(row)
+            if parse.template is None and (columns := method_rows_header(row)) is not None:
+                parse.template, by_name = METHOD_ROWS, MethodRows(columns)
             if parse.template is None:
                 parse.problems.append(f"line {start}: {describe_header_problem(row)}")
             continue
@@ -215,9 +224,15 @@ def parse_csv_bytes(data: bytes) -> CsvParse:
                 f"{len(row)}; a comma inside a field needs the field quoted"
             )
             continue
-        if parse.template is not None:
+        if by_name is not None:
+            by_name.add(row, start)
+        elif parse.template is not None:
             ordinal += 1
             _row_to_case(row, start, parse.template, ordinal, parse)
+    if by_name is not None:
+        parse.cases, parse.notes = by_name.cases, by_name.notes()
+        parse.problems += by_name.problems
+        parse.warnings += by_name.warnings + by_name.reference_warnings()
     if header is None and not parse.problems:  # comment lines only: there is nothing to import
         parse.problems.append("no header line found after the comment lines; expected a header and rows")
     return parse
@@ -242,8 +257,14 @@ def looks_like_test_set(path: Path | str) -> bool:
         return False
     if len(header) == 1 and ";" in header[0]:
         header = header[0].split(";")  # Excel's ';' CSV: a test set, whose separator check_csv will name
+    if method_rows_header(header) is not None:
+        return True
     folded = sorted(folded_column(column) for column in header)
-    return any(folded == sorted(folded_column(c) for c in template.header) for template in TEMPLATES.values())
+    return any(
+        folded == sorted(folded_column(c) for c in template.header)
+        for template in TEMPLATES.values()
+        if not template.by_name
+    )
 
 
 def _build_set(path: Path, parse: CsvParse, name: str | None, data_type: EvalDataType | str | None) -> EvalTestSet:
@@ -254,6 +275,8 @@ def _build_set(path: Path, parse: CsvParse, name: str | None, data_type: EvalDat
         cases=parse.cases,
         evidence=[path.name],
         preamble=parse.preamble or None,
+        # How the file was read travels with the set (into run folders): notes, then what to fix.
+        note="; ".join([*parse.notes, *(f"warning: {w}" for w in parse.warnings)]) or None,
     )
 
 
@@ -289,12 +312,41 @@ def load_csv(
     The set is usable only when the problem list is empty; the rows that did parse are validated
     too, so one call lists everything wrong with the file.
     """
+    # Without a known header the rows mean nothing to validate: the set is None then.
+    found = inspect_csv(path, name=name, data_type=data_type, profile=profile)
+    return found.test_set, found.problems
+
+
+@dataclass(frozen=True)
+class CsvCheck:
+    """Everything reading and validating a CSV file found: problems (it will not import), warnings, notes.
+
+    ``read_problems`` are the reading problems alone (the set cannot be used as read); ``problems``
+    adds the validation problems of the rows that did parse.
+    """
+
+    test_set: EvalTestSet | None
+    problems: list[str]
+    warnings: list[str]
+    notes: list[str]
+    read_problems: list[str]
+
+
+def inspect_csv(
+    path: Path | str,
+    *,
+    name: str | None = None,
+    data_type: EvalDataType | str | None = None,
+    profile: str | RuleSet | None = None,
+) -> CsvCheck:
+    """Read and validate ``path`` once, keeping the warnings and notes beside the problems."""
     path = Path(path)
     parse = parse_csv_bytes(path.read_bytes())
     if parse.template is None:
-        return None, parse.problems  # without a known header the rows mean nothing to validate
+        return CsvCheck(None, parse.problems, parse.warnings, parse.notes, parse.problems)
     test_set = _build_set(path, parse, name, data_type)
-    return test_set, parse.problems + validate_eval_test_set(test_set, profile)
+    problems = parse.problems + validate_eval_test_set(test_set, profile)
+    return CsvCheck(test_set, problems, parse.warnings, parse.notes, parse.problems)
 
 
 def check_csv(
@@ -307,4 +359,14 @@ def check_csv(
     return load_csv(path, data_type=data_type, profile=profile)[1]
 
 
-__all__ = ["CsvParse", "check_csv", "is_comment_row", "load_csv", "looks_like_test_set", "parse_csv_bytes", "read_csv"]
+__all__ = [
+    "CsvCheck",
+    "CsvParse",
+    "check_csv",
+    "inspect_csv",
+    "is_comment_row",
+    "load_csv",
+    "looks_like_test_set",
+    "parse_csv_bytes",
+    "read_csv",
+]

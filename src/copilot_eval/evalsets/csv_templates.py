@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from copilot_eval.evalsets.limits import EVAL_CSV_COLUMNS
+from copilot_eval.evalsets.method_rows import METHOD_ROWS_COLUMNS
 from copilot_eval.evalsets.model import EvalDataType, EvalTestSet
 
 
@@ -26,6 +27,9 @@ class CsvTemplate:
     question_column: int
     response_column: int
     testing_method_column: int | None = None
+    passing_score_column: int | None = None
+    # Found by column name rather than position (the per-row method dialect, see method_rows).
+    by_name: bool = False
 
     @property
     def has_numbers(self) -> bool:
@@ -61,8 +65,21 @@ LEGACY_SINGLE_RESPONSE = CsvTemplate(
     testing_method_column=2,
 )
 
+# Written in this order; read by column name (trimmed), so real files with extra or reordered columns load.
+METHOD_ROWS = CsvTemplate(
+    name="method-rows",
+    header=METHOD_ROWS_COLUMNS,
+    default_data_type=EvalDataType.SINGLE_TURN,
+    number_column=None,
+    question_column=0,
+    response_column=1,
+    testing_method_column=2,
+    passing_score_column=3,
+    by_name=True,
+)
+
 TEMPLATES: dict[str, CsvTemplate] = {
-    template.name: template for template in (CONVERSATION, SINGLE_RESPONSE, LEGACY_SINGLE_RESPONSE)
+    template.name: template for template in (CONVERSATION, SINGLE_RESPONSE, LEGACY_SINGLE_RESPONSE, METHOD_ROWS)
 }
 
 
@@ -86,11 +103,13 @@ def _folded(columns: tuple[str, ...] | list[str]) -> list[str]:
 
 def template_for_header(header: list[str]) -> CsvTemplate | None:
     """Return the template whose header is ``header`` (case and spacing aside), or None."""
-    for template in TEMPLATES.values():
+    # The per-row dialect is found by its columns' names (method_rows), not here.
+    positional = [t for t in TEMPLATES.values() if not t.by_name]
+    for template in positional:
         if tuple(header) == template.header:
             return template
     folded = _folded(header)
-    return next((t for t in TEMPLATES.values() if folded == _folded(t.header)), None)
+    return next((t for t in positional if folded == _folded(t.header)), None)
 
 
 def describe_header_problem(header: list[str]) -> str:
@@ -98,7 +117,7 @@ def describe_header_problem(header: list[str]) -> str:
     shown = ",".join(header)
     folded = _folded(header)
     for template in TEMPLATES.values():
-        if sorted(folded) == sorted(_folded(template.header)):
+        if not template.by_name and sorted(folded) == sorted(_folded(template.header)):
             return (
                 f"header {shown!r} has the {template.name} template's columns in the wrong order; "
                 f"the importer is positional and needs {','.join(template.header)!r}"
@@ -106,7 +125,7 @@ def describe_header_problem(header: list[str]) -> str:
     short = [
         (template, [c for c in template.header if folded_column(c) not in folded])
         for template in TEMPLATES.values()
-        if folded and set(folded) < set(_folded(template.header))
+        if not template.by_name and folded and set(folded) < set(_folded(template.header))
     ]
     if short:
         template, missing = min(short, key=lambda pair: len(pair[1]))
@@ -122,6 +141,7 @@ def describe_header_problem(header: list[str]) -> str:
 __all__ = [
     "CONVERSATION",
     "LEGACY_SINGLE_RESPONSE",
+    "METHOD_ROWS",
     "SINGLE_RESPONSE",
     "TEMPLATES",
     "CsvTemplate",
@@ -133,7 +153,9 @@ __all__ = [
 
 
 def default_template_for(test_set: EvalTestSet) -> CsvTemplate:
-    """Pick the template that loses nothing of ``test_set``: legacy if any case has a method."""
+    """Pick the template that loses nothing of ``test_set``: the per-row dialect for pass marks, legacy for methods."""
+    if any(case.passing_score is not None for case in test_set.cases):
+        return METHOD_ROWS
     if any(case.testing_method for case in test_set.cases):
         return LEGACY_SINGLE_RESPONSE
     if test_set.data_type is EvalDataType.SINGLE_TURN:

@@ -28,6 +28,8 @@ def _row(case: EvalTestCase, template: CsvTemplate) -> list[str]:
     row[template.response_column] = case.response
     if template.testing_method_column is not None:
         row[template.testing_method_column] = case.testing_method or ""
+    if template.passing_score_column is not None and case.passing_score is not None:
+        row[template.passing_score_column] = f"{case.passing_score:g}"
     return row
 
 

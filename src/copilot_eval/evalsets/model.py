@@ -42,7 +42,13 @@ class EvalTestCase(CamelModel):
     )
     testing_method: str | None = Field(
         default=None,
-        description="Grader named by the legacy single-response template, when the file had one.",
+        description="The test method the row names (the legacy template's Testing method, the per-row "
+        "dialect's Test Method Type), when the file had one: that case's grader.",
+    )
+    passing_score: float | None = Field(
+        default=None,
+        description="The row's own pass mark for its test method (the per-row dialect's Passing Score), "
+        "when the file gave one.",
     )
     case_key: str | None = Field(
         default=None,

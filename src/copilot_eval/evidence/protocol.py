@@ -12,6 +12,7 @@ it is not visible (steps a platform did not report), never a made-up zero or emp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
@@ -32,6 +33,22 @@ class CitedSource(Protocol):
     def title(self) -> str | None:
         """The source's title, ``None`` when the citation gave none."""
         ...
+
+
+@dataclass(frozen=True)
+class KnowledgeSeen:
+    """The knowledge one answer drew on, as the evidence shows it: how it was seen, and the text of it kept.
+
+    ``sources`` names how (``citations``, ``knowledge search``); ``passages`` are the text the record
+    holds (a citation's title, address and abstract; what a search found), possibly none even when a
+    search is seen (a trace may list what was searched and not what was found).
+    """
+
+    sources: tuple[str, ...] = ()
+    passages: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.sources)
 
 
 @runtime_checkable
@@ -81,6 +98,10 @@ class PlayedEvidence(Protocol):
         """The sources the answers cite, in order (empty for a target that cites none)."""
         ...
 
+    def knowledge_seen(self, *, turn: int) -> KnowledgeSeen:
+        """The knowledge the answer to user turn ``turn`` (1-based) drew on; empty when the evidence shows none."""
+        ...
+
     @property
     def total_input_tokens(self) -> int | None:
         """Input tokens of the whole conversation, ``None`` when any count is unknown."""
@@ -105,4 +126,4 @@ class PlayedEvidence(Protocol):
         ...
 
 
-__all__ = ["CitedSource", "PlayedEvidence"]
+__all__ = ["CitedSource", "KnowledgeSeen", "PlayedEvidence"]

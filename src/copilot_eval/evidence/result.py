@@ -18,7 +18,7 @@ from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.played_on import PlayedOn
-from copilot_eval.evidence.protocol import CitedSource
+from copilot_eval.evidence.protocol import CitedSource, KnowledgeSeen
 from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
@@ -143,6 +143,10 @@ class CopilotResult(BaseModel):
     def citations(self) -> list[CitedSource]:
         """Always empty: the runtime's answers carry no citations (what a tool returned is in its call)."""
         return []
+
+    def knowledge_seen(self, *, turn: int) -> KnowledgeSeen:
+        """Always empty: a runtime agent cites nothing and runs no knowledge search (what its tools returned is in their calls)."""
+        return KnowledgeSeen()
 
     # -- permissions -----------------------------------------------------------------------
     @property

@@ -137,12 +137,21 @@ async def _grade_one(grader: Grader, case: EvalTestCase, evidence: CaseEvidence)
         return Grade(method, CaseStatus.ERROR, f"grader crashed: {type(exc).__name__}: {exc}")
 
 
+def graders_for(case: EvalTestCase, graders: Sequence[Grader]) -> list[Grader]:
+    """The graders of one case: a grader that chooses per case (``graders_for``, a row's own method) gives its own."""
+    chosen: list[Grader] = []
+    for grader in graders:
+        per_case = getattr(grader, "graders_for", None)
+        chosen += per_case(case) if callable(per_case) else [grader]
+    return chosen
+
+
 async def grade_case(case: EvalTestCase, evidence: CaseEvidence, graders: Sequence[Grader]) -> CaseVerdict:
     """Grade one case of our own runs: the rule's first rows without a grader, else the graders' verdicts."""
     facts = CaseFacts(failure=evidence.runtime_error, answer=evidence.answer)
     if (early := _first(PRE_GRADING_RULES, facts)) is not None:
         return CaseVerdict(*early)
-    grades = [await _grade_one(grader, case, evidence) for grader in graders]
+    grades = [await _grade_one(grader, case, evidence) for grader in graders_for(case, graders)]
     verdicts = [Verdict(g.method, g.status, g.reason) for g in grades]
     status, reason = case_status(CaseFacts(failure=facts.failure, answer=facts.answer, verdicts=verdicts))
     return CaseVerdict(status, reason, grades)
@@ -161,4 +170,5 @@ __all__ = [
     "combine_grades",
     "combined_status",
     "grade_case",
+    "graders_for",
 ]

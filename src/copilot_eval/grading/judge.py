@@ -89,14 +89,11 @@ class LlmJudge:
         grade = self.verdict(parsed) if parsed is not None else None
         if grade is None:
             return None
-        return Grade(
-            grade.method,
-            grade.status,
-            grade.reason,
-            score=grade.score,
-            passing_score=grade.passing_score,
-            details={**grade.details, "judge": parsed},
-        )
+        return dataclasses.replace(grade, details={**grade.details, "judge": parsed})
+
+    def read_answer_for(self, case: EvalTestCase, evidence: CaseEvidence, text: str | None) -> Grade | None:
+        """The grade of the judge's answer on this case; a judge whose rule depends on the case (its context) overrides it."""
+        return self.read_answer(text)
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Ask the judge ``repeat`` times; errors of the agent, the reference or the judge become ``error`` grades."""
@@ -122,7 +119,7 @@ class LlmJudge:
             return JudgeCall(
                 Grade(self.name, CaseStatus.ERROR, f"judge call failed: {result.error}", evidence_path=path), result
             )
-        grade = self.read_answer(result.final_response)
+        grade = self.read_answer_for(case, evidence, result.final_response)
         if grade is None:
             shown = (result.final_response or "").strip().replace("\n", " ")[:120]
             return JudgeCall(

@@ -74,6 +74,7 @@ def combine_calls(name: str, calls: Sequence[JudgeCall]) -> Grade:
             details=only.details,
             evidence_path=only.evidence_path,
             judge=counted,
+            data=only.data,
         )
     readable = [c.grade for c in calls if c.grade.status in (CaseStatus.PASS, CaseStatus.FAIL)]
     silent = len(calls) - len(readable)
@@ -99,6 +100,7 @@ def combine_calls(name: str, calls: Sequence[JudgeCall]) -> Grade:
         details={**agreeing.details, "judgeReasons": [c.grade.reason for c in calls]},
         evidence_path=agreeing.evidence_path,
         judge=counted,
+        data=agreeing.data,  # the figures of a call that agrees with the verdict
     )
 
 

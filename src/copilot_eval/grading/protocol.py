@@ -35,6 +35,8 @@ class CaseEvidence:
     # The case's 1-based turn among the rows sharing its conversationNumber (what names it in a run):
     # turn_index + 1 in a conversation, but a single-turn case repeating a number is turn 2 in a session of its own.
     turn: int | None = None
+    # Grades recorded for this answer before (a regrade): a platform run's own metric figures, for instance.
+    recorded_grades: tuple[GradeRecord, ...] = ()
 
     @property
     def runtime_error(self) -> str | None:
@@ -60,6 +62,8 @@ class Grade:
     details: dict[str, Any] = field(default_factory=dict)
     evidence_path: str | None = None
     judge: JudgeTally | None = None  # an LLM judge's calls, verdicts, agreement and cost
+    # The grader's figures in the platform's names (General quality's parts: relevance: Yes ...).
+    data: dict[str, Any] | None = None
 
     def to_record(self) -> GradeRecord:
         """This grade as the plain GradeRecord stored on an EvalCaseResult."""
@@ -71,6 +75,7 @@ class Grade:
             explanation=self.reason,
             evidence_path=self.evidence_path,
             judge=self.judge,
+            data=self.data,
             gh_models=self.gh_models,
         )
 

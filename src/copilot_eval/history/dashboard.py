@@ -249,8 +249,12 @@ def dashboard_html(
     current: int,
     database: str,
     link: Callable[[dict[str, Any]], str | None],
+    review: Callable[[dict[str, Any]], str | None] | None = None,
 ) -> str:
-    """The whole page for series number ``current`` of ``names`` (None when the history is empty)."""
+    """The whole page for series number ``current`` of ``names`` (None when the history is empty).
+
+    ``review`` links a run to its review queue (people's verdicts beside the judges').
+    """
     nav = " ".join(
         f'<a href="/?series={index}"{" class=current" if index == current else ""}>'
         f"{esc(name)} · {esc(agent or 'unnamed agent')}</a>"
@@ -268,8 +272,16 @@ def dashboard_html(
             card("limitation episodes", len(series.episodes)),
         ]
     )
+    reviews = [(point.run, href) for point in reversed(series.runs[-10:]) if review and (href := review(point.run))]
+    review_line = (
+        '<p id="review">Review a run (people beside the judges): '
+        + " · ".join(f'<a href="{esc(href)}">{esc(_run_label(run))}</a>' for run, href in reviews)
+        + "</p>"
+        if reviews
+        else ""
+    )
     body = (
-        f'{_STYLE}<p class="series">{nav}</p><div class="cards">{cards}</div>'
+        f'{_STYLE}<p class="series">{nav}</p><div class="cards">{cards}</div>{review_line}'
         f"<h2>Pass rate per run (95% interval; shaded: runtime limitation)</h2>{pass_rate_chart(series, link)}"
         f"{_watch_lists(series)}<h2>Cases by run</h2>{case_grid(series, link)}{_SCRIPT}"
     )

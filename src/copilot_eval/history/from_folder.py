@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evalsets import EvalCaseResult, EvalRun, turn_numbers
+from copilot_eval.evalsets.quality_parts import quality_parts
 from copilot_eval.history.provenance import Provenance
-from copilot_eval.history.records import CaseRecord, MergeFacts, RunRecord, VerdictRecord, case_key
+from copilot_eval.history.records import CaseRecord, GradeFacts, MergeFacts, RunRecord, VerdictRecord, case_key
 from copilot_eval.reports.html_run import REPORT_HTML, case_anchor
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
@@ -85,6 +86,21 @@ def _judge_unstable(result: EvalCaseResult) -> bool | None:
     if not any(grade.judge is not None for grade in result.grades):
         return None
     return result.judge_unstable
+
+
+def grade_facts(result: EvalCaseResult) -> tuple[GradeFacts, ...]:
+    """Each grader's verdict on ``result`` as the history keeps it (General quality with its parts)."""
+    return tuple(
+        GradeFacts(
+            method=grade.method,
+            status=str(grade.status.value),
+            score=grade.score,
+            passing_score=grade.passing_score,
+            parts=quality_parts(grade) or None,
+            judge_unstable=None if grade.judge is None else grade.judge.unstable,
+        )
+        for grade in result.grades
+    )
 
 
 def _score(result: EvalCaseResult) -> float | None:
@@ -179,6 +195,7 @@ def _case_records(
                 ),
                 platform_case_id=result.case_id,
                 judge_unstable=_judge_unstable(result),
+                grades=grade_facts(result),
             )
         )
     hashes = {name: sorted(found) for name, found in sorted(tools.items())} if tools_seen else None
@@ -238,6 +255,7 @@ def record_run_folder(path: Path | str, *, source: str, provenance: Provenance |
 
 __all__ = [
     "fingerprints_of",
+    "grade_facts",
     "merge_of",
     "platform_identity",
     "rate_limit_retries",

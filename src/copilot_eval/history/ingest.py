@@ -8,7 +8,7 @@ naming the database, while the run's own result and exit code stand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from copilot_eval.evalsets.errors import EvalSetError
@@ -21,10 +21,15 @@ from copilot_eval.history.store import AddOutcome, HistoryStore
 
 @dataclass(frozen=True)
 class HistoryNote:
-    """What recording did, as one line to print; ``ok`` False makes it a warning."""
+    """What recording did, as one line to print; ``ok`` False makes it a warning.
+
+    ``notices`` are what the history knows about the runs' verdicts (graders people disagree with,
+    verdicts people changed); they are also added to each run's report.html.
+    """
 
     line: str
     ok: bool
+    notices: tuple[str, ...] = field(default_factory=tuple)
 
 
 def run_folders_under(path: Path) -> list[Path]:
@@ -62,10 +67,26 @@ def record_after_run(
         provenance = detect_provenance(project_dir or Path.cwd())
         with HistoryStore.open(location) as store:
             outcomes = [add_folder(store, folder, source=source, provenance=provenance) for folder in folders]
-        return HistoryNote(_describe(location, outcomes), True)
+            notices = [
+                _flag_report(store, folder, outcome.run_id) for folder, outcome in zip(folders, outcomes, strict=True)
+            ]
+        return HistoryNote(_describe(location, outcomes), True, tuple(line for lines in notices for line in lines))
     except Exception as exc:  # the history is a by-product: nothing it does may fail the run
         reason = str(exc).removeprefix(f"{display}: ")
         return HistoryNote(f"warning: the run was not recorded in the history ({display}): {reason}", False)
+
+
+def _flag_report(store: HistoryStore, folder: Path, run_id: int) -> list[str]:
+    """The run's notices (``run_notices``); when there are any, its report.html is written again with them."""
+    # imported on use: a run's notices and report need the grades and the report writer, recording alone does not
+    from copilot_eval.history.run_notices import run_notices
+    from copilot_eval.reports.html_run import REPORT_HTML, write_run_report
+    from copilot_eval.reports.run_folder import read_run_folder
+
+    notices = run_notices(store, run_id, read_run_folder(folder).run)
+    if notices and (folder / REPORT_HTML).is_file():
+        write_run_report(folder, notices=notices)
+    return notices
 
 
 def ingest_folders(

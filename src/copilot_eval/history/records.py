@@ -32,6 +32,18 @@ SOURCE_ATTACK = "attack"  # an injection suite (`copilot-eval attack`)
 
 
 @dataclass(frozen=True)
+class GradeFacts:
+    """One grader's verdict on a case result: what agreement with people is measured on."""
+
+    method: str
+    status: str
+    score: float | None = None
+    passing_score: float | None = None
+    parts: dict[str, str] | None = None  # General quality's parts in the platform's names; None for other graders
+    judge_unstable: bool | None = None  # None when no judge's calls were kept
+
+
+@dataclass(frozen=True)
 class CaseRecord:
     """One case and repeat of a run: identity, verdict, cost and where its evidence is."""
 
@@ -51,6 +63,7 @@ class CaseRecord:
     identity: tuple[Any, ...] = ()  # what the run key hashes for this case (verdicts, answer)
     platform_case_id: str | None = None  # the platform's test-case id (Copilot Studio's evaluation API)
     judge_unstable: bool | None = None  # an LLM judge disagreed with itself; None when no judge's calls were kept
+    grades: tuple[GradeFacts, ...] = ()  # each grader's verdict, in the order the case was graded
 
 
 @dataclass(frozen=True)
@@ -169,6 +182,7 @@ __all__ = [
     "SOURCE_RUN",
     "SOURCE_STUDIO_EVAL",
     "CaseRecord",
+    "GradeFacts",
     "MergeFacts",
     "RunRecord",
     "VerdictRecord",

@@ -2,7 +2,9 @@
 
 Routes: ``/`` the dashboard (``?series=N`` picks a series), ``/trends.json`` the documented
 trends JSON, ``/runs/ID/report.html`` a run's report and ``/runs/ID/PATH`` the files it links to
-(evidence), served from the run folder recorded in the history. A folder without report.html
+(evidence), served from the run folder recorded in the history; ``/runs/ID/review`` the run's
+review queue, to which a person's verdict is posted (the one route that writes: a verdict, with
+who gave it, stored in the history; only forms carrying the server's token are taken). A folder without report.html
 gets its report written on the fly; a folder that is not on this machine (a team database fed by
 CI) gets a page saying where it was, with the CI run's link. Nothing outside a run's folder is
 served. The server listens on 127.0.0.1 only and reads the database afresh for every page.
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import secrets
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,8 +23,11 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from copilot_eval.history.dashboard import dashboard_html
+from copilot_eval.history.human_verdicts import SOURCE_DASHBOARD, HumanLabel, add_verdicts, given_verdicts, rescore
 from copilot_eval.history.json_forms import trends_document
 from copilot_eval.history.queries import load_series, series_names
+from copilot_eval.history.review_page import review_page_html
+from copilot_eval.history.review_queue import review_queue
 from copilot_eval.history.store import HistoryStore
 from copilot_eval.history.trends import series_trends
 from copilot_eval.redaction import redact_bytes
@@ -43,6 +49,12 @@ def run_folder_of(run: dict[str, Any]) -> Path | None:
             if (folder / "run.json").is_file() or (path.is_file() and path.suffix == ".html"):
                 return folder
     return None
+
+
+def review_link(run: dict[str, Any]) -> str | None:
+    """The dashboard's link to a run's review queue, when its folder is on this machine."""
+    folder = run_folder_of(run)
+    return f"/runs/{run['id']}/review" if folder is not None and (folder / "run.json").is_file() else None
 
 
 def run_link(run: dict[str, Any]) -> str | None:
@@ -76,6 +88,54 @@ class _Handler(BaseHTTPRequestHandler):
             message = f"copilot-eval serve: {type(exc).__name__}: {exc}"
             self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", message.encode("utf-8"))
 
+    def do_POST(self) -> None:
+        """Take a person's verdict posted from a review page (``/runs/ID/review``) and show the page again."""
+        parts = urlsplit(self.path)
+        run_id, _, rest = unquote(parts.path).removeprefix("/runs/").partition("/")
+        try:
+            if not parts.path.startswith("/runs/") or rest != "review":
+                self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", b"not found")
+                return
+            length = min(int(self.headers.get("Content-Length") or 0), 64 * 1024)
+            form = {key: values[0] for key, values in parse_qs(self.rfile.read(length).decode("utf-8")).items()}
+            if not secrets.compare_digest(form.get("token", ""), self.server.token):
+                self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", b"not a form this dashboard served")
+                return
+            run = self.server.run(run_id)
+            if run is None:
+                self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"no run {run_id}".encode())
+                return
+            label = HumanLabel(
+                form.get("case", ""),
+                form.get("verdict", ""),
+                form.get("reviewer", ""),
+                note=form.get("note") or None,
+                repeat_index=int(form.get("repeat", "0") or 0),
+                source=SOURCE_DASHBOARD,
+            )
+            add_verdicts(self.server.store, run["id"], [label])
+            self.server.last_reviewer = label.reviewer
+            self.send_response(HTTPStatus.SEE_OTHER)
+            self.send_header("Location", f"/runs/{run['id']}/review")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+        except ValueError as exc:  # a verdict that is not pass or fail, no reviewer, a case the run lacks
+            self._send(HTTPStatus.BAD_REQUEST, "text/plain; charset=utf-8", f"not stored: {exc}".encode())
+        except Exception as exc:  # the server must keep serving
+            message = f"copilot-eval serve: {type(exc).__name__}: {exc}"
+            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, "text/plain; charset=utf-8", message.encode("utf-8"))
+
+    def _review(self, run: dict[str, Any], folder: Path) -> None:
+        items = review_queue(read_run_folder(folder), given_verdicts(self.server.store, run["id"]))
+        html = review_page_html(
+            run,
+            items,
+            rescore(self.server.store, run["id"]),
+            token=self.server.token,
+            reviewer=self.server.last_reviewer,
+        )
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8", html.encode("utf-8"))
+
     def _run_file(self, rest: str) -> None:
         run_id, _, relative = rest.partition("/")
         run = self.server.run(run_id)
@@ -86,6 +146,9 @@ class _Handler(BaseHTTPRequestHandler):
         relative = relative or "report.html"
         if folder is None:
             self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", _missing_page(run).encode("utf-8"))
+            return
+        if relative == "review" and (folder / "run.json").is_file():
+            self._review(run, folder)
             return
         target = (folder / relative).resolve()
         if not target.is_relative_to(folder.resolve()):
@@ -127,6 +190,9 @@ class HistoryServer(ThreadingHTTPServer):
     def __init__(self, store: HistoryStore, *, port: int = DEFAULT_PORT, window: int = DEFAULT_WINDOW) -> None:
         super().__init__((LOOPBACK, port), _Handler)
         self.store, self.window = store, window
+        # A verdict is taken only from a form this server served: another site cannot post one to loopback.
+        self.token = secrets.token_urlsafe(24)
+        self.last_reviewer = ""
 
     @property
     def url(self) -> str:
@@ -144,7 +210,14 @@ class HistoryServer(ThreadingHTTPServer):
         if names:
             name, agent = names[current]
             series = series_trends(load_series(self.store, name, agent, last=self.window, details=True))
-        return dashboard_html(series, names=names, current=current, database=self.store.location.display, link=run_link)
+        return dashboard_html(
+            series,
+            names=names,
+            current=current,
+            database=self.store.location.display,
+            link=run_link,
+            review=review_link,
+        )
 
     def trends(self, query: dict[str, list[str]]) -> dict[str, Any]:
         """The trends JSON of every series, or of the one ``?series=N`` names."""
@@ -180,4 +253,4 @@ def _index(query: dict[str, list[str]], count: int) -> int:
     return int(raw) if raw.isdigit() and int(raw) < count else 0
 
 
-__all__ = ["DEFAULT_PORT", "DEFAULT_WINDOW", "LOOPBACK", "HistoryServer", "run_folder_of", "run_link"]
+__all__ = ["DEFAULT_PORT", "DEFAULT_WINDOW", "LOOPBACK", "HistoryServer", "review_link", "run_folder_of", "run_link"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from copilot_eval.history.grade_rows import add_grades
 from copilot_eval.history.location import HistoryLocation
 from copilot_eval.history.records import RunRecord, run_key, supersedes
 from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
@@ -219,8 +220,9 @@ class HistoryStore:
                 changes |= {name: row[name] for name in _FILL_IN if found[name] is None and row[name] is not None}
                 if changes:
                     connection.execute(update(runs).where(runs.c.id == found["id"]).values(**changes))
-                # A run stored before verdicts were kept gets them when it is read again.
+                # A run stored before verdicts (or grades) were kept gets them when it is read again.
                 added = self._add_verdicts(connection, record, found["id"], missing_only=True)
+                added |= add_grades(connection, record, found["id"], self._case_ids(connection, record))
                 return AddOutcome(found["id"], UPDATED if changes or added else ALREADY_STORED)
             run_id = connection.execute(insert(runs).values(**row)).inserted_primary_key[0]
             self._add_results(connection, record, run_id)
@@ -241,7 +243,7 @@ class HistoryStore:
         self._add_results(connection, record, run_id)
 
     def _add_results(self, connection: Any, record: RunRecord, run_id: int) -> None:
-        """Insert the record's case results and verdicts under ``run_id``."""
+        """Insert the record's case results, verdicts and grades under ``run_id``."""
         from sqlalchemy import insert
 
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
@@ -270,6 +272,7 @@ class HistoryStore:
         if rows:
             connection.execute(insert(results), redact_data(rows))
         self._add_verdicts(connection, record, run_id, case_ids=case_ids)
+        add_grades(connection, record, run_id, case_ids)
 
     def _add_verdicts(
         self,

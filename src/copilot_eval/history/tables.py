@@ -2,8 +2,9 @@
 
 ``cases`` holds a case's identity once per test set (conversation and turn, or a pytest node id)
 with its latest question; ``case_results`` holds one row per case, repeat and run;
-``case_verdicts`` one row per case and run over its repeats, for runs that recorded them; ``baselines``
-the runs people blessed. Unknown stays
+``case_verdicts`` one row per case and run over its repeats, for runs that recorded them;
+``case_grades`` each grader's verdict on a case result, ``human_verdicts`` what people decided
+about case results (who, when, how), ``baselines`` the runs people blessed. Unknown stays
 NULL in every column (a missing token count is not 0). The schema is created and changed only by
 the Alembic migrations in ``migrations/``; these classes must describe the schema the newest
 migration leaves, and a test compares the two.
@@ -180,6 +181,44 @@ class CaseVerdict(Base):
     )
 
 
+class CaseGrade(Base):
+    """One grader's verdict on one case result: method, status, score, pass mark, General quality's parts."""
+
+    __tablename__ = "case_grades"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    case_result_id: Mapped[int] = mapped_column(ForeignKey("case_results.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)  # the grader's place among the case's grades
+    method: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(40))
+    score: Mapped[float | None] = mapped_column(Float)
+    passing_score: Mapped[float | None] = mapped_column(Float)
+    # relevance: Yes ... (General quality only); a grade without parts is SQL NULL, not JSON null
+    parts: Mapped[dict[str, str] | None] = mapped_column(JSON(none_as_null=True))
+    judge_unstable: Mapped[bool | None] = mapped_column(Boolean)
+
+    __table_args__ = (
+        UniqueConstraint("case_result_id", "position", name="uq_case_grades_result_position"),
+        Index("ix_case_grades_method", "method"),
+    )
+
+
+class HumanVerdict(Base):
+    """A person's verdict on one case result (pass or fail), who gave it, when, how, and why."""
+
+    __tablename__ = "human_verdicts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    case_result_id: Mapped[int] = mapped_column(ForeignKey("case_results.id", ondelete="CASCADE"))
+    verdict: Mapped[str] = mapped_column(String(20))
+    reviewer: Mapped[str] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text)
+    given_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    source: Mapped[str] = mapped_column(String(20))  # review (the terminal), import (a labels file), dashboard
+
+    __table_args__ = (Index("ix_human_verdicts_result", "case_result_id", "given_at"),)
+
+
 class Baseline(Base):
     """A run blessed as the baseline of its test set and agent under a name; it moves only when blessed again."""
 
@@ -208,4 +247,4 @@ class Baseline(Base):
     )
 
 
-__all__ = ["Base", "Baseline", "Case", "CaseResult", "CaseVerdict", "Run", "UtcDateTime"]
+__all__ = ["Base", "Baseline", "Case", "CaseGrade", "CaseResult", "CaseVerdict", "HumanVerdict", "Run", "UtcDateTime"]

@@ -119,6 +119,37 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
     return table
 
 
+def _share(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
+
+
+def agreement_table(found: list[Any], *, min_kappa: float, title: str) -> Any:
+    """Per grader: its agreement with people (``history.agreement.GraderAgreement`` rows), flagged below ``min_kappa``."""
+    from rich.table import Table
+
+    table = Table(title=title)
+    for column in ("grader", "reviewed", "TPR", "TNR", "accuracy", "kappa [95%]", "not graded", ""):
+        table.add_column(column, overflow="fold")
+    for item in found:
+        figures = item.agreement
+        kappa, interval = figures.kappa, figures.kappa_interval
+        shown = (
+            "-" if kappa is None else f"{kappa:.2f}" + (f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval else "")
+        )
+        flag = f"[red]below {min_kappa:g}[/]" if item.below(min_kappa) else ""
+        table.add_row(
+            item.grader,
+            str(figures.count),
+            _share(figures.true_positive_rate),
+            _share(figures.true_negative_rate),
+            _share(figures.accuracy),
+            shown,
+            str(item.not_graded),
+            flag,
+        )
+    return table
+
+
 def _sequence(trend: CaseTrend) -> str:
     glyphs = []
     for run, statuses, _, _ in trend.cells[-_SHOWN_CELLS:]:

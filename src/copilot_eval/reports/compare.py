@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from copilot_eval.evalsets.quality_parts import QUALITY_PARTS, general_quality_grade, quality_parts
 from copilot_eval.evalsets.repeat_stats import CaseRepeats, case_repeats, fisher_exact
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 
@@ -30,6 +31,12 @@ def _scores(result: EvalCaseResult | None) -> dict[str, float]:
     if result is None:
         return {}
     return {grade.method: grade.score for grade in result.grades if grade.score is not None}
+
+
+def _parts(result: EvalCaseResult | None) -> dict[str, str]:
+    """General quality's parts of a result (ours or the platform's), empty without them."""
+    grade = general_quality_grade(result.grades) if result is not None else None
+    return quality_parts(grade) if grade is not None else {}
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,20 @@ class CaseChange:
     after_reason: str | None = None
     before_tries: CaseRepeats | None = None  # set when the runs were repeated: the case over its tries
     after_tries: CaseRepeats | None = None
+    # General quality's parts on each side (relevance: Yes ...), to set a local run beside a platform run
+    before_parts: dict[str, str] = field(default_factory=dict)
+    after_parts: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def part_changes(self) -> dict[str, tuple[str, str]]:
+        """The General quality parts both sides judged differently: part -> (before, after)."""
+        return {
+            part: (self.before_parts[part], self.after_parts[part])
+            for part in QUALITY_PARTS
+            if part in self.before_parts
+            and part in self.after_parts
+            and self.before_parts[part] != self.after_parts[part]
+        }
 
     @property
     def p_value(self) -> float | None:
@@ -124,6 +145,20 @@ class RunComparison:
     def counts(self) -> dict[str, int]:
         """How many cases of each kind, every kind present (zero when none)."""
         return {kind: len(self.of_kind(kind)) for kind in KINDS}
+
+    def part_agreement(self) -> dict[str, tuple[int, int]]:
+        """Per General quality part: (cases where both runs say the same, cases where both have it).
+
+        Only parts both sides have are counted, "NA" included: the platform's NA beside our Yes is a
+        difference a reader must see. Empty when the runs do not both carry the parts.
+        """
+        agreement = {}
+        for part in QUALITY_PARTS:
+            both = [c for c in self.changes if part in c.before_parts and part in c.after_parts]
+            if both:
+                same = sum(c.before_parts[part] == c.after_parts[part] for c in both)
+                agreement[part] = (same, len(both))
+        return agreement
 
 
 def _all_have_case_ids(*runs: EvalRun) -> bool:
@@ -226,6 +261,8 @@ def compare_runs(
                 before_scores=_scores(old),
                 after_scores=_scores(new),
                 after_reason=new.failure_reason if new else None,
+                before_parts=_parts(old),
+                after_parts=_parts(new),
             )
         )
     return RunComparison(baseline=baseline, candidate=candidate, changes=changes)

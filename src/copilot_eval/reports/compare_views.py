@@ -27,7 +27,18 @@ def _deltas(change: CaseChange) -> str:
     rates = change.rates
     if rates is not None:  # a repeated case: its pass rates over its tries, and whether they differ beyond chance
         rates = f"passed {rates}" + (" significant" if change.significant else "")
-    return "; ".join(part for part in (rates, scores) if part) or "-"
+    parts = ", ".join(f"{part} {old}->{new}" for part, (old, new) in change.part_changes.items())
+    return "; ".join(part for part in (rates, scores, parts) if part) or "-"
+
+
+def parts_line(comparison: RunComparison) -> str | None:
+    """``General quality part by part: relevance same on 5 of 6 cases, ...``; None when the runs lack the parts."""
+    agreement = comparison.part_agreement()
+    if not agreement:
+        return None
+    return "General quality part by part: " + ", ".join(
+        f"{part} same on {same} of {both} case{'s' if both != 1 else ''}" for part, (same, both) in agreement.items()
+    )
 
 
 def _delta(comparison: RunComparison) -> str:
@@ -50,8 +61,10 @@ def comparison_table(comparison: RunComparison) -> Any:
     table_ = Table(title=f"{comparison.baseline.test_set_name}: baseline -> candidate")
     for column in ("change", "case", "before", "after", "score delta", "question"):
         table_.add_column(column, overflow="fold")
-    for kind in KINDS[:-1]:
+    for kind in KINDS:
         for change in comparison.of_kind(kind):
+            if kind == "unchanged" and not change.part_changes:
+                continue  # an unchanged case is listed only when its quality parts differ
             table_.add_row(
                 f"[{_STYLE[kind]}]{kind}[/]",
                 change.label,
@@ -65,9 +78,11 @@ def comparison_table(comparison: RunComparison) -> Any:
 
 def print_comparison(comparison: RunComparison, console: Any) -> None:
     """Print the headline, and the table when any case changed."""
-    if any(c.kind != "unchanged" for c in comparison.changes):
+    if any(c.kind != "unchanged" or c.part_changes for c in comparison.changes):
         console.print(comparison_table(comparison))
     console.print(f"comparison: {_headline(comparison)}", highlight=False)
+    if (line := parts_line(comparison)) is not None:
+        console.print(line, highlight=False)
 
 
 def _md(text: str | None) -> str:
@@ -77,7 +92,9 @@ def _md(text: str | None) -> str:
 def comparison_markdown(comparison: RunComparison) -> str:
     """Markdown: the headline and a table of changed cases (unchanged ones are only counted)."""
     lines = [f"### {_md(comparison.candidate.test_set_name)}: comparison with the baseline", "", _headline(comparison)]
-    changed = [c for kind in KINDS[:-1] for c in comparison.of_kind(kind)]
+    if (line := parts_line(comparison)) is not None:
+        lines += ["", line]
+    changed = [c for kind in KINDS for c in comparison.of_kind(kind) if kind != "unchanged" or c.part_changes]
     if changed:
         lines += [
             "",
@@ -120,12 +137,14 @@ def comparison_html(
         f"{esc(baseline_label)} ({esc(score_text(comparison.baseline))}) → "
         f"{esc(candidate_label)} ({esc(score_text(comparison.candidate))})"
     )
+    line = parts_line(comparison)
     body = (
         cards
+        + (f"<p>{esc(line)}</p>" if line else "")
         + "<h2>Cases</h2>"
         + table(["change", "case", "before", "after", "score delta", "question", "reason (candidate)"], rows)
     )
     return page(f"{comparison.candidate.test_set_name}: run comparison", subtitle, body)
 
 
-__all__ = ["comparison_html", "comparison_markdown", "comparison_table", "print_comparison"]
+__all__ = ["comparison_html", "comparison_markdown", "comparison_table", "parts_line", "print_comparison"]

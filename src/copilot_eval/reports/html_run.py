@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -204,8 +205,20 @@ def _snapshot_link(folder: RunFolder) -> str | None:
     return record.snapshot.path if (folder.folder / record.snapshot.path).is_file() else None
 
 
-def run_report_html(folder: RunFolder) -> str:
-    """The complete, self-contained HTML page of the run in ``folder``."""
+def _people(notices: Sequence[str]) -> str:
+    """What the history knows of people beside the judges: graders below the kappa floor, verdicts people changed."""
+    if not notices:
+        return ""
+    items = "".join(f"<li>{esc(line)}</li>" for line in notices)
+    return f'<div class="banner" id="people"><b>People and the judges:</b><ul>{items}</ul></div>'
+
+
+def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
+    """The complete, self-contained HTML page of the run in ``folder``.
+
+    ``notices`` are what the history adds (``history.run_notices``): graders that agree with people
+    too little, and the run re-scored with people's verdicts.
+    """
     run = folder.run
     results = list(run.results or [])
     repeats = any(r.repeat_index for r in results)
@@ -219,6 +232,7 @@ def run_report_html(folder: RunFolder) -> str:
     body = (
         _summary_cards(folder)
         + _limitation_banner(run)
+        + _people(notices)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + _repeats(folder)
@@ -233,10 +247,11 @@ def run_report_html(folder: RunFolder) -> str:
     return page(f"{run.test_set_name}: evaluation run", subtitle, body)
 
 
-def write_run_report(run_dir: Path | str, path: Path | str | None = None) -> Path:
+def write_run_report(run_dir: Path | str, path: Path | str | None = None, *, notices: Sequence[str] = ()) -> Path:
     """Write the HTML report of the run folder ``run_dir`` (default ``RUN_DIR/report.html``); return its path."""
     folder = read_run_folder(run_dir)
-    return write_text_atomically(Path(path) if path else folder.folder / REPORT_HTML, run_report_html(folder))
+    target = Path(path) if path else folder.folder / REPORT_HTML
+    return write_text_atomically(target, run_report_html(folder, notices=notices))
 
 
 __all__ = ["REPORT_HTML", "case_anchor", "run_report_html", "write_run_report"]

@@ -8,7 +8,8 @@ confidence are suite properties, so a dashboard can tell a platform outage from 
 With a minimum pass rate each case is one testcase carrying its verdict over its tries (the
 tries are listed in its output); otherwise each try is a testcase. Either way a repeated case's
 testcases carry its pass rate and Wilson interval as properties, and a case whose LLM judge
-disagreed with itself says "judge unstable".
+disagreed with itself says "judge unstable". A case graded by General quality (ours or the
+platform's) carries each part as a property, ``general_quality.relevance`` = ``Yes`` and so on.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from pathlib import Path
 from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.model import EvalTestSet
+from copilot_eval.evalsets.quality_parts import general_quality_grade, quality_parts
 from copilot_eval.evalsets.run_model import CaseRepeatRecord, CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.repeat_words import (
     JUDGE_UNSTABLE,
@@ -71,6 +73,9 @@ def _case_properties(case: ET.Element, record: CaseRepeatRecord | None, result: 
         }
     if (record is not None and record.judge_unstable) or (result is not None and result.judge_unstable):
         facts["judge_unstable"] = "true"
+    quality = general_quality_grade(result.grades) if result is not None else None
+    if quality is not None:  # General quality part by part, in the platform's names: general_quality.relevance=Yes
+        facts |= {f"general_quality.{part}": value for part, value in quality_parts(quality).items()}
     present = {name: value for name, value in facts.items() if value is not None}
     if present:
         properties = ET.SubElement(case, "properties")

@@ -31,8 +31,11 @@ def _canonical(value: object) -> bytes:
 
 def test_set_fingerprint(test_set: EvalTestSet) -> str:
     """The hash of what the set asks and expects: data type and cases in order (not its name or comments)."""
+    # A row's own pass mark joins its case only when given, so sets without one hash as they always did.
     cases: list[list[object]] = [
-        [c.conversation_number, c.question, c.response, c.testing_method] for c in test_set.cases
+        [c.conversation_number, c.question, c.response, c.testing_method]
+        + ([c.passing_score] if c.passing_score is not None else [])
+        for c in test_set.cases
     ]
     content: dict[str, object] = {"dataType": test_set.data_type.value, "cases": cases}
     if test_set.prompt_file is not None:

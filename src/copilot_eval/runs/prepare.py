@@ -25,6 +25,7 @@ from copilot_eval.evalsets import (
 )
 from copilot_eval.evalsets.prompt_cases import load_prompt_file, looks_like_prompt_file, session_instructions
 from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
+from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 from copilot_eval.runs.eval_runner import check_references
 from copilot_eval.runs.fingerprints import run_fingerprints
@@ -100,6 +101,19 @@ def build_graders(
         ]
     except GraderSpecError as exc:
         raise PrepareError(str(exc)) from None
+
+
+def graders_for_set(
+    test_set: EvalTestSet, graders: Sequence[Any], *, judge: Any = None, judge_repeat: int = 1
+) -> list[Any]:
+    """The graders a run of ``test_set`` uses: each row's own test method where rows name one, ``graders`` for the rest.
+
+    A set in the per-row dialect (or the legacy template with its Testing method) is graded the way
+    Copilot Studio grades it, row by row; rows that name no method get ``graders`` (``--grader``).
+    """
+    if not uses_row_methods(test_set):
+        return list(graders)
+    return [RowMethods(graders, judge=judge, judge_repeat=judge_repeat)]
 
 
 def _problems_text(path: Path, problems: list[str]) -> str:
@@ -187,12 +201,19 @@ def build_set_graders(
     judge_repeat: int = 1,
     pass_scores: Sequence[str] | None = None,
     path: str | Path | None = None,
+    row_methods: bool = True,
 ) -> list[Any]:
-    """The graders of ``test_set``: a prompt file's evaluators (plus any ``specs``), else the ``specs`` (default similarity)."""
+    """The graders of ``test_set``: a prompt file's evaluators (plus any ``specs``), else the ``specs`` (default similarity).
+
+    With ``row_methods`` a set whose rows name their own test method is graded by them, ``specs``
+    grading the rows that name none (``graders_for_set``); ``regrade`` turns it off, to grade with
+    exactly the graders it is given.
+    """
     if test_set.prompt_file is None:
         if pass_scores:
             raise PrepareError(f"{options.prompt_pass_score}: applies to prompt files only (the set's evaluators)")
-        return build_graders(specs, judge=judge, options=options, judge_repeat=judge_repeat)
+        chosen = build_graders(specs, judge=judge, options=options, judge_repeat=judge_repeat)
+        return graders_for_set(test_set, chosen, judge=judge, judge_repeat=judge_repeat) if row_methods else chosen
     try:
         graders: list[Any] = prompt_graders(
             test_set,
@@ -315,6 +336,7 @@ __all__ = [
     "build_graders",
     "build_set_graders",
     "check_graders_fit",
+    "graders_for_set",
     "load_agent",
     "prepare_agent",
     "prepare_run",

@@ -132,6 +132,8 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
             turn_index=(result.turn or 1) - 1 if conversation else 0,
             evidence_path=copy,  # judges keep their own evidence beside it, in the new folder
             turn=result.turn or 1,
+            # the grades given before (a platform run's own figures tell General quality whether knowledge was used)
+            recorded_grades=tuple(result.grades),
         )
         results.append(
             await graded_result(

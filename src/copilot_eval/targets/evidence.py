@@ -16,10 +16,10 @@ from pydantic import BaseModel, Field
 
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence.played_on import PlayedOn
-from copilot_eval.evidence.protocol import PlayedEvidence
+from copilot_eval.evidence.protocol import KnowledgeSeen, PlayedEvidence
 from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.trajectory.calls import ObservedCall, renumbered
-from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps
+from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps, search_results
 
 SCHEMA_VERSION = 1
 #: Why a conversation's steps cannot be graded: invisible is not absent.
@@ -63,6 +63,12 @@ class Attachment(BaseModel):
     content: Any = None
 
 
+def _cited_text(citation: Citation) -> str:
+    """``title (url): abstract``, with what the citation has of these."""
+    head = " ".join(part for part in (citation.title, f"({citation.url})" if citation.url else None) if part)
+    return f"{head}: {citation.abstract}" if head and citation.abstract else (citation.abstract or head)
+
+
 class TargetTurn(BaseModel):
     """One user message and everything the agent sent back for it."""
 
@@ -93,6 +99,20 @@ class TargetTurn(BaseModel):
     def plan_steps(self) -> list[PlanStep]:
         """The topics, actions and knowledge searches this turn's activities report, in order."""
         return plan_steps(self.activities)
+
+    @property
+    def knowledge_seen(self) -> KnowledgeSeen:
+        """What this turn's answer drew on: its citations, and what its knowledge searches found (text kept)."""
+        sources: list[str] = []
+        passages: list[str] = []
+        if self.citations:
+            sources.append("citations")
+            passages += [text for text in (_cited_text(c) for c in self.citations) if text]
+        found = search_results(self.activities)
+        if found or any(step.kind == "knowledge" for step in self.plan_steps):
+            sources.append("knowledge search")
+            passages += [p for p in found if p not in passages]
+        return KnowledgeSeen(tuple(sources), tuple(passages))
 
 
 class TargetResult(BaseModel):
@@ -141,6 +161,10 @@ class TargetResult(BaseModel):
     def citations(self) -> list[Citation]:
         """Every citation of every turn, in order."""
         return [citation for turn in self.turns for citation in turn.citations]
+
+    def knowledge_seen(self, *, turn: int) -> KnowledgeSeen:
+        """The knowledge the answer to user turn ``turn`` (1-based) drew on; empty for a turn not played."""
+        return self.turns[turn - 1].knowledge_seen if 1 <= turn <= len(self.turns) else KnowledgeSeen()
 
     @property
     def rate_limit(self) -> RateLimit | None:

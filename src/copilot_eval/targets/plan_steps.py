@@ -160,6 +160,36 @@ def _step(key: str, record: Mapping[str, Any]) -> PlanStep:
     )
 
 
+# Where a knowledge search trace lists what it found, best first; each entry may carry its text.
+_RESULT_LISTS = ("filteredResults", "fullResults", "results")
+_RESULT_TEXT = ("text", "content", "snippet", "abstract", "summary")
+
+
+def search_results(activities: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The text of what the turn's knowledge searches found (``UniversalSearchToolTraceData``), in order.
+
+    Each passage is its text, headed by its name or URL when the trace gives one; entries without
+    text are left out (a list of source names says what was searched, not what was found).
+    """
+    passages: list[str] = []
+    for activity in activities:
+        if activity_kind(activity) != SEARCH_TRACE:
+            continue
+        value = _value(activity)
+        entries: list[Any] = next((value[key] for key in _RESULT_LISTS if isinstance(value.get(key), list)), [])
+        for entry in entries:
+            if not isinstance(entry, Mapping):
+                continue
+            text = next((str(entry[k]) for k in _RESULT_TEXT if isinstance(entry.get(k), str) and entry[k].strip()), "")
+            if not text:
+                continue
+            head = next((str(entry[k]) for k in ("name", "title", "url") if entry.get(k)), "")
+            passage = f"{head}: {text}" if head else text
+            if passage not in passages:
+                passages.append(passage)
+    return passages
+
+
 __all__ = [
     "PLAN_EVENTS",
     "STEP_ACTIVITIES",
@@ -169,4 +199,5 @@ __all__ = [
     "mcp_tool",
     "plan_steps",
     "reports_steps",
+    "search_results",
 ]

@@ -5,8 +5,8 @@ One row per name. A baseline moves only when someone blesses another run under i
 of the run it names, so that a gate can say how stale it is, and each case's tool sequence, so
 that a gate in a job without the baseline's run folder can still show what the agent did then.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 Create Date: 2026-12-21
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision = "0003"
+revision = "0005"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,58 @@
+"""Each grader's verdict on each stored case result (``case_grades``), written as a run is stored.
+
+Agreement with people is measured per grader, so the history keeps every grade, not only the
+case's combined status; General quality's parts go with its grade in the platform's names. A run
+stored before the table existed gets its grades when its folder is read again.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from copilot_eval.history.records import RunRecord
+from copilot_eval.redaction import redact_data
+
+if TYPE_CHECKING:
+    from sqlalchemy import Table
+
+
+def add_grades(connection: Any, record: RunRecord, run_id: int, case_ids: dict[str, int]) -> bool:
+    """Insert the grades of ``record``'s cases for stored run ``run_id`` unless it has some already."""
+    from sqlalchemy import insert, select
+
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+    from copilot_eval.history.tables import CaseGrade, CaseResult
+
+    grades, results = cast("Table", CaseGrade.__table__), cast("Table", CaseResult.__table__)
+    stored = {
+        (row.case_id, row.repeat_index): row.id
+        for row in connection.execute(
+            select(results.c.id, results.c.case_id, results.c.repeat_index).where(results.c.run_id == run_id)
+        )
+    }
+    if not stored or not any(case.grades for case in record.cases):
+        return False
+    existing = select(grades.c.id).where(grades.c.case_result_id.in_(list(stored.values()))).limit(1)
+    if connection.execute(existing).first() is not None:
+        return False
+    rows = [
+        {
+            "case_result_id": stored[(case_ids[case.key], case.repeat_index)],
+            "position": position,
+            "method": grade.method,
+            "status": grade.status,
+            "score": grade.score,
+            "passing_score": grade.passing_score,
+            "parts": grade.parts,
+            "judge_unstable": grade.judge_unstable,
+        }
+        for case in record.cases
+        if (case_ids.get(case.key), case.repeat_index) in stored
+        for position, grade in enumerate(case.grades)
+    ]
+    if rows:
+        connection.execute(insert(grades), redact_data(rows))
+    return bool(rows)
+
+
+__all__ = ["add_grades"]

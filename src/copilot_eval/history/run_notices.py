@@ -1,0 +1,64 @@
+"""What the history says about one run's verdicts: graders people disagree with, and verdicts people changed.
+
+A run graded by a grader whose agreement with people is below the kappa floor carries a flag in
+its report and its terminal summary; a run that people reviewed says how many verdicts they
+changed and its score with their verdicts. Reading never fails a command: a missing database
+gives no notices.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from copilot_eval.evalsets import EvalRun
+from copilot_eval.history.agreement import DEFAULT_MIN_KAPPA, flagged_line, grader_agreement
+from copilot_eval.history.human_verdicts import rescore
+from copilot_eval.history.location import resolve_history
+from copilot_eval.history.store import HistoryStore
+
+
+def run_notices(store: HistoryStore, run_id: int, run: EvalRun, *, min_kappa: float = DEFAULT_MIN_KAPPA) -> list[str]:
+    """The flags of the graders ``run`` used that fall below ``min_kappa``, and its re-scoring by people."""
+    used = {grade.method for result in run.results or [] for grade in result.grades}
+    notices = [
+        flagged_line(item, min_kappa)
+        for item in grader_agreement(store)
+        if item.grader in used and item.below(min_kappa)
+    ]
+    rescored = rescore(store, run_id)
+    if rescored.reviewed:
+        notices.append(rescored.summary())
+    return notices
+
+
+def folder_notices(run_dir: Path, *, history: str | None = None, min_kappa: float = DEFAULT_MIN_KAPPA) -> list[str]:
+    """The notices of the run folder at ``run_dir`` when the history holds its run; empty otherwise (never raises)."""
+    # imported on use: review_queue reads run folders, which this module's callers may never need
+    from copilot_eval.history.from_folder import record_from_folder
+    from copilot_eval.history.records import run_key
+    from copilot_eval.reports.run_folder import read_run_folder
+
+    try:
+        location = resolve_history(history, project_dir=run_dir)
+        if location is None:
+            return []
+        with HistoryStore.open(location, create=False) as store:
+            folder = read_run_folder(run_dir)
+            run_id = stored_id(store, run_key(record_from_folder(folder, source="ingest")))
+            return [] if run_id is None else run_notices(store, run_id, folder.run, min_kappa=min_kappa)
+    except Exception:  # the history is a by-product: a report is written without it
+        return []
+
+
+def stored_id(store: HistoryStore, key: str) -> int | None:
+    """The id of the stored run with ``key``, or ``None``."""
+    from sqlalchemy import select
+
+    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+    from copilot_eval.history.tables import Run
+
+    with store.engine.connect() as connection:
+        return connection.execute(select(Run.id).where(Run.run_key == key)).scalar()
+
+
+__all__ = ["folder_notices", "run_notices", "stored_id"]
