@@ -100,9 +100,9 @@ def test_no_baseline_says_how_to_bless_one_and_a_stale_one_is_named(tmp_path):
     assert cli("history", "ingest", pr, "--history", db).exit_code == 0
     missing = cli("gate", pr, "--history", db)
     assert missing.exit_code == 2
-    assert "No baseline of shop@shop-agent in the history" in missing.output
+    assert "No baseline of shop@shop-agent is in the history" in missing.output
     assert "copilot-eval baseline bless RUN_DIR" in missing.output
-    assert "baseline 'other' is not in the history" in cli("gate", pr, "--history", db, "--baseline", "other").output
+    assert "Baseline 'other' is not in the history" in cli("gate", pr, "--history", db, "--baseline", "other").output
     old = gate_run(tmp_path / "old", ["pass"], run_at=RECENT - timedelta(days=10), runtime="1.0.90")
     assert cli("baseline", "bless", old, "--history", db).exit_code == 0
     stale = cli("gate", pr, "--history", db)

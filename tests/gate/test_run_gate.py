@@ -15,7 +15,7 @@ def test_run_gates_as_it_ends_against_the_series_baseline(tmp_path):
         main = ["run", test_set, "--agent", _agent(tmp_path, good.app, "main"), "--out", tmp_path / "main",
                 "--no-progress", "--history", history]  # fmt: skip
         missing = CliRunner().invoke(app, [str(a) for a in [*main, "--gate", "auto"]])
-        assert missing.exit_code == 2 and "bless one from a run on your main branch" in missing.output
+        assert missing.exit_code == 2 and "Bless one from a run on your main branch" in missing.output
         assert (tmp_path / "main" / "run.json").is_file()  # the run is kept whatever the gate says
         assert (
             CliRunner().invoke(app, ["baseline", "bless", str(tmp_path / "main"), "--history", str(history)]).exit_code

@@ -79,14 +79,13 @@ def platform_reason(run: EvalRun) -> str | None:
 
 
 def _no_baseline(store: HistoryStore | None, test_set: str, agent: str | None, name: str | None) -> GateInputError:
-    wanted = f"baseline {name!r}" if name else f"no baseline of {default_name(test_set, agent)}"
+    wanted = f"Baseline {name!r} is not" if name else f"No baseline of {default_name(test_set, agent)} is"
+    where = f" ({store.location.display})" if store is not None else ""
     known = [b.name for b in list_baselines(store)] if store is not None else []
-    where = f" in {store.location.display}" if store is not None else ""
-    listed = f" (the history has: {', '.join(known)})" if known else ""
+    listed = f"; it has: {', '.join(known)}" if known else ""
     return GateInputError(
-        f"{wanted if name else wanted.capitalize()}{' is not' if name else ''} in the history{where}{listed}; bless one "
-        "from a run on your main branch: `copilot-eval baseline bless RUN_DIR`, or gate against a folder with "
-        "--baseline-dir DIR"
+        f"{wanted} in the history{where}{listed}. Bless one from a run on your main branch: "
+        "`copilot-eval baseline bless RUN_DIR`, or gate against a run folder with --baseline-dir DIR"
     )
 
 
