@@ -16,6 +16,7 @@ from tests.reports.headless_chromium import Browser, find_chromium
 pytest_plugins = ["pytester", "tests.runtime_guard"]
 
 _HISTORY_ENV = "COPILOT_EVAL_HISTORY"
+_ADDOPTS_ENV = "PYTEST_ADDOPTS"
 # pytester's inner sessions do not read our pyproject.toml, and pytest-asyncio warns in each one
 # whose ini leaves this unset (the warning then lands in the suite's summary). A test that writes
 # its own ini with makeini replaces this one and names the scope there.
@@ -43,12 +44,20 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = tempfile.mkdtemp(prefix="copilot-eval-test-history-")
     _saved["before"], _saved["folder"] = os.environ.get(_HISTORY_ENV), folder
     os.environ[_HISTORY_ENV] = os.path.join(folder, "history.db")
+    # The pytest plugin arize-phoenix installs (the OpenTelemetry tests' receiver, in the dev extra)
+    # takes 5-35 s to import; pyproject.toml switches it off for this session, and this for the
+    # pytest sessions the tests start (pytester, in process or not, and the CLI's subprocesses).
+    _saved["addopts"] = os.environ.get(_ADDOPTS_ENV)
+    os.environ[_ADDOPTS_ENV] = f"{os.environ.get(_ADDOPTS_ENV, '')} -p no:phoenix".strip()
 
 
 @pytest.fixture
-def pytester(pytester: pytest.Pytester) -> pytest.Pytester:
-    """pytester, with an ini that names the loop scope pytest-asyncio would otherwise warn about."""
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytester, with an ini that names the loop scope pytest-asyncio would otherwise warn about, and
+    without arize-phoenix's pytest plugin (pytester drops PYTEST_ADDOPTS, so it is set again here):
+    importing it loads pandas and numpy, which fail in a second in-process session and take seconds."""
     pytester.makeini(INNER_INI)
+    monkeypatch.setenv(_ADDOPTS_ENV, "-p no:phoenix")
     return pytester
 
 
@@ -75,3 +84,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     else:
         os.environ[_HISTORY_ENV] = before
     shutil.rmtree(_saved.pop("folder") or "", ignore_errors=True)
+    addopts = _saved.pop("addopts", None)
+    if addopts is None:
+        os.environ.pop(_ADDOPTS_ENV, None)
+    else:
+        os.environ[_ADDOPTS_ENV] = addopts

@@ -53,7 +53,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
     "reports": LEAVES | {"evalsets", "evidence"},
     # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
-    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runtime", "targets"},
+    # history: the finisher (runs/finish.py) records a finished folder, read back through the folder (the contract).
+    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "history", "models", "reports", "runtime", "targets"},
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
@@ -66,16 +67,29 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},
+    # The OpenTelemetry export: a graded case (evalsets) and the evidence that played it, out over OTLP.
+    "otel": LEAVES | {"evalsets", "evidence"},
     # The memory across runs reads run folders (the contract), never the internals of runs.
     "history": LEAVES | {"evalsets", "reports"},
     # The gate reads run folders and the history's baselines; runs only to load either kind of evidence.
     "gate": LEAVES | {"evalsets", "evidence", "history", "reports", "runs"},
     # Entry points: thin, on top of everything below them.
     "pytest_history": LEAVES | {"history", "reports", "runs"},
-    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "reports", "runs", "runtime"},
+    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "pytest_otel", "reports", "runs", "runtime"},
     "pytest_repeat": LEAVES | {"evalsets", "reports", "runs"},
+    "pytest_otel": LEAVES | {"evalsets", "otel"},
     "pytest_plugin": LEAVES
-    | {"models", "pytest_evalset", "pytest_history", "pytest_repeat", "reports", "runs", "runtime"},
+    | {
+        "models",
+        "otel",
+        "pytest_evalset",
+        "pytest_history",
+        "pytest_otel",
+        "pytest_repeat",
+        "reports",
+        "runs",
+        "runtime",
+    },
     "cli": LEAVES
     | {
         "agent",
@@ -87,6 +101,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "github",
         "history",
         "models",
+        "otel",
         "platform_runs",
         "reports",
         "runs",

@@ -22,6 +22,20 @@ def _run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
 
 
+def _run_here(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    """In this process, for sessions that only collect or refuse (a subprocess costs about 2 s of start-up)."""
+    return pytester.runpytest_inprocess("-p", "no:cacheprovider", *args)
+
+
+ONLY_WHAT_IT_NEEDS = """
+import sys
+
+def pytest_unconfigure(config):
+    with open("loaded.txt", "w") as out:
+        out.write(",".join(name for name in ("copilot", "copilot_eval.runtime.process.pool") if name in sys.modules))
+"""
+
+
 @pytest.mark.runtime
 def test_single_turn_set_gives_one_item_per_case_and_writes_evidence(pytester: pytest.Pytester) -> None:
     pytester.makefile(".csv", single=SINGLE_TURN, data="date,amount\n2024-01-01,3\n")
@@ -99,7 +113,7 @@ def test_each_conversation_is_one_item_with_each_turns_verdict(pytester: pytest.
 
 def test_a_set_behind_a_comment_block_that_cannot_be_read_is_a_collection_error(pytester: pytest.Pytester) -> None:
     pytester.makefile(".csv", broken=CHAT + '"3","an unclosed quote\n')
-    outcome = _run(pytester, f"--copilot-agent={GOOD_AGENT}")
+    outcome = _run_here(pytester, f"--copilot-agent={GOOD_AGENT}")
     outcome.assert_outcomes(errors=1)
     outcome.stdout.fnmatch_lines(["*ERROR collecting broken.csv*", "*line 11: a quoted field opens in this record*"])
 
@@ -107,7 +121,7 @@ def test_a_set_behind_a_comment_block_that_cannot_be_read_is_a_collection_error(
 def test_an_invalid_set_lists_every_problem_and_runs_nothing(pytester: pytest.Pytester) -> None:
     pytester.makefile(".csv", bad="conversationNumber,question,response\n1,,r\nx,q,r\n2,q\n")
     evidence = pytester.path / "evidence"
-    outcome = _run(pytester, f"--copilot-agent={GOOD_AGENT}", f"--copilot-evidence-dir={evidence}")
+    outcome = _run_here(pytester, f"--copilot-agent={GOOD_AGENT}", f"--copilot-evidence-dir={evidence}")
     assert outcome.ret == pytest.ExitCode.INTERRUPTED
     outcome.assert_outcomes(errors=1)
     outcome.stdout.fnmatch_lines(
@@ -147,16 +161,19 @@ def test_a_runtime_failure_is_an_error_not_an_agent_failure(pytester: pytest.Pyt
 def test_without_an_agent_csv_files_are_not_collected(pytester: pytest.Pytester) -> None:
     pytester.makefile(".csv", knowledge=KNOWLEDGE.read_text(encoding="utf-8"))
     pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    pytester.makeconftest(ONLY_WHAT_IT_NEEDS)
     outcome = _run(pytester, "-v")
     outcome.assert_outcomes(passed=1)
     assert "knowledge.csv" not in outcome.stdout.str()
+    # A session that runs no agent does not load the Copilot SDK (it stopped pools it never started: 2.6 s).
+    assert (pytester.path / "loaded.txt").read_text() == ""
 
 
 def test_a_bad_grader_spec_or_missing_agent_names_the_option(pytester: pytest.Pytester) -> None:
-    outcome = _run(pytester, f"--copilot-agent={GOOD_AGENT}", "--copilot-grader=nonsense")
+    outcome = _run_here(pytester, f"--copilot-agent={GOOD_AGENT}", "--copilot-grader=nonsense")
     assert outcome.ret == pytest.ExitCode.USAGE_ERROR
     outcome.stderr.fnmatch_lines(["*--copilot-grader 'nonsense': unknown grader 'nonsense'*"])
-    outcome = _run(pytester, "--copilot-agent=missing.yaml")
+    outcome = _run_here(pytester, "--copilot-agent=missing.yaml")
     assert outcome.ret == pytest.ExitCode.USAGE_ERROR
     outcome.stderr.fnmatch_lines(["*--copilot-agent missing.yaml: agent file not found*"])
 

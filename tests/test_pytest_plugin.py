@@ -46,7 +46,7 @@ async def test_no_model(copilot_eval):
     await copilot_eval(CopilotEval(), "hello")
 """
     )
-    outcome = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    outcome = pytester.runpytest_inprocess("-p", "no:cacheprovider")  # it fails before any runtime starts
     outcome.assert_outcomes(failed=1)
     outcome.stdout.fnmatch_lines(["*model: no model given*--copilot-model*"])
 

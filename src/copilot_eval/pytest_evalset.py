@@ -233,6 +233,8 @@ class EvalCaseNotGraded(Exception):
 class EvalSetItem(pytest.Item):
     """One session of a test set: a single case, or a whole conversation, played and graded."""
 
+    exports_itself = True  # with --copilot-otel-endpoint: a trace per case, with each grader's verdict
+
     def __init__(self, *, cases: Sequence[EvalTestCase], turns: Sequence[int] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.cases = tuple(cases)
@@ -245,8 +247,9 @@ class EvalSetItem(pytest.Item):
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.grading.combine import combined_status
+        from copilot_eval.pytest_otel import EXPORTER_KEY
         from copilot_eval.reports.evidence_names import evidence_file_name
-        from copilot_eval.runs.case_runner import Unit, run_unit
+        from copilot_eval.runs.case_runner import Unit, grade_unit, play_unit
         from copilot_eval.runtime.process.host import runtime_host
 
         settings = self.config.stash[SETTINGS_KEY]
@@ -254,7 +257,12 @@ class EvalSetItem(pytest.Item):
         unit = Unit(evidence_file_name(self.nodeid).removesuffix(".json"), self.cases, 0, self.turns)
         agent = self.agent if self.agent is not None else settings.agent
         graders = self.graders if self.graders is not None else settings.graders
-        results = runtime_host().run_sync(run_unit(unit, agent, graders, evidence_dir=settings.evidence_dir))
+        evidence = runtime_host().run_sync(play_unit(unit, agent))
+        results = runtime_host().run_sync(grade_unit(unit, evidence, graders, evidence_dir=settings.evidence_dir))
+        if (exporter := self.config.stash.get(EXPORTER_KEY, None)) is not None:
+            for index, (case, result) in enumerate(zip(self.cases, results, strict=True)):
+                test_set = getattr(self.test_set, "name", None)
+                exporter.export_case(case, result, evidence, turn_index=index, test_set=test_set)
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.reports.pytest_report import session_report
 

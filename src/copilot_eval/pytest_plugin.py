@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from typing import Any
 import pytest
 
 from copilot_eval.pytest_evalset import add_options, configure
+from copilot_eval.pytest_otel import add_otel_options, close_export, configure_export, export_test, note_run
 from copilot_eval.pytest_repeat import DEPENDENCE_KEY, MARKER, MARKER_HELP, wrap_repeated_items
 from copilot_eval.redaction import contains_secret, redact
 
@@ -114,11 +116,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
     add_options(group)
+    add_otel_options(group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
     config.addinivalue_line("markers", MARKER_HELP)
+    configure_export(config)
     config.stash[_SHARD_KEY] = _shard_option(config.getoption("--copilot-shard", default=None))
     directory = config.getoption("--copilot-evidence-dir", default=None)
     config.stash[_EVIDENCE_DIR_KEY] = Path(directory) if directory else None
@@ -274,6 +278,7 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
         if evidence_dir is not None:
             saved = result.save(evidence_dir / _evidence_name(request.node.nodeid, runs))
         _add_to_report(config, request.node.nodeid, result, saved)
+        note_run(request.node, result)
         runs += 1
         return result
 
@@ -300,6 +305,7 @@ def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
                     evidence_dir / _evidence_name(f"{request.node.nodeid}-ab-{result.comparison_role}", index)
                 )
             _add_to_report(config, request.node.nodeid, result, saved)
+            note_run(request.node, result)
         return outcome
 
     return run
@@ -342,6 +348,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if report.longrepr is not None and contains_secret(text := str(report.longrepr)):
         report.longrepr = redact(text)  # plain text from here on: the formatted failure, minus secrets
     report.sections = [(title, redact(content)) for title, content in report.sections]
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        export_test(item, report)
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -358,7 +366,13 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Stop the runtimes the session started (an exit hook catches anything left)."""
-    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
-    from copilot_eval.runtime.process.pool import close_all_pools
-
-    close_all_pools()
+    # A session that started a runtime imported the pool; one that never ran an agent (most sessions
+    # that load this plugin) has nothing to stop, and importing the pool would load the Copilot SDK
+    # (about 1.7 s of CPU here) for nothing.
+    pool = sys.modules.get("copilot_eval.runtime.process.pool")
+    if pool is not None:
+        pool.close_all_pools()
+    if (problem := close_export(session.config)) is not None:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(problem, yellow=True)

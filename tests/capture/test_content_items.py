@@ -207,6 +207,7 @@ def test_a_file_of_schema_version_1_is_still_read(everything, tmp_path):
     (tmp_path / "old.json").write_text(json.dumps(data))
     old = CopilotResult.load(tmp_path / "old.json")
     assert old.schema_version == SCHEMA_VERSION == 3
+    assert old.runtime_trace is None and old.phase_times is None  # never recorded: unknown
     assert old.all_tool_calls[0].result == everything.all_tool_calls[0].result
     assert old.all_tool_calls[0].content_items == [] and old.host_requests == []
     assert [(c.result_type, c.sent_to_model, c.exception) for c in old.all_tool_calls] == [(None, None, None)] * len(

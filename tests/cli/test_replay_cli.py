@@ -69,6 +69,7 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
         )
         assert recorded.returncode == 0, recorded.stdout + recorded.stderr
     assert sorted(p.name for p in cassettes.glob("*.jsonl")) == ["case1.jsonl", "case2.jsonl"]
+    assert f"recorded 2 model calls into 2 cassettes in {cassettes}" in " ".join(recorded.stdout.split())
     assert _answers(tmp_path / "recorded") == ANSWERS
 
     # The endpoint is gone; the agent file still names it. Replay answers from the cassettes.
@@ -87,6 +88,8 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
     )
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert _answers(tmp_path / "replayed") == ANSWERS
+    served = f"replayed 2 model calls from 2 cassettes in {cassettes}; no live model was called"
+    assert served in " ".join(replayed.stdout.split())
 
     # Repeats over a replay are one recording served again: refused unless asked for, then marked.
     again = ["run", str(test_set), "--agent", str(agent), "--replay", str(cassettes), "--repeat", "2", "--no-progress"]

@@ -78,8 +78,12 @@ def test_ab_run_fixture_writes_evidence_per_role(pytester: pytest.Pytester) -> N
     evidence = pytester.path / "evidence"
     outcome = pytester.runpytest_subprocess("--copilot-evidence-dir", str(evidence))
     outcome.assert_outcomes(passed=1)
-    names = sorted(path.name for path in evidence.iterdir())
+    names = sorted(path.name for path in evidence.glob("*.json"))
     assert len(names) == 2 and any("baseline" in n for n in names) and any("candidate" in n for n in names)
+    # each with the runtime's own trace beside it
+    assert sorted(path.name for path in evidence.glob("*.trace.jsonl")) == [
+        n.replace(".json", ".trace.jsonl") for n in names
+    ]
 
 
 async def test_repeat_must_be_positive() -> None:

@@ -143,6 +143,41 @@ def test_a_platform_run_read_while_running_and_again_when_finished_is_one_record
     assert stored["runFolder"] == str((tmp_path / "done").resolve())
 
 
+def test_people_s_verdicts_on_a_platform_run_read_while_running_survive_the_finished_read(tmp_path, monkeypatch):
+    from copilot_eval.history.human_verdicts import HumanLabel, add_verdicts, given_verdicts
+
+    monkeypatch.setenv("COPILOT_EVAL_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv(TOKEN_ENV, "fake-power-platform-token")
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    nightly = bike_shop_set()
+    fake = FakeStudioEval([nightly])
+    with LoopbackServer(fake):
+        run = fake.start_elsewhere(nightly)
+        done = studio_cli(fake, "get", run.id, "--out", str(tmp_path / "done"), "--timeout-s", "30", "--no-history")
+    assert done.exit_code == 0, done.output
+    early = _read_while_running(tmp_path / "done", tmp_path / "early", cases=2)
+    location = resolve_history(url)
+    assert location is not None
+    assert CliRunner().invoke(app, ["history", "ingest", str(early), "--history", url]).exit_code == 0
+    with HistoryStore.open(location, create=False) as store:
+        [stored] = list_runs(store)
+        run_id = stored["id"]
+        assert given_verdicts(store, run_id) == {}  # nobody has reviewed it yet
+        from copilot_eval.history.queries import run_results
+
+        first_key = run_results(store, run_id)[0]["case_key"]
+        add_verdicts(store, run_id, [HumanLabel(first_key, "fail", "ada", note="cites the wrong policy")])
+    # The finished read replaces the running one's results: what the person said is kept.
+    ingested = CliRunner().invoke(app, ["history", "ingest", str(tmp_path / "done"), "--history", url])
+    assert "updated (run 1)" in ingested.output, ingested.output
+    with HistoryStore.open(location, create=False) as store:
+        given = given_verdicts(store, run_id)
+        assert [(key, v.verdict, v.reviewer, v.note) for (key, _), v in given.items()] == [
+            (first_key, "fail", "ada", "cites the wrong policy")
+        ]
+        assert len(run_results(store, run_id)) == len(nightly.cases)
+
+
 def test_studio_eval_get_names_the_surface_this_machine_started(tmp_path, monkeypatch):
     monkeypatch.setenv("COPILOT_EVAL_HOME", str(tmp_path / "home"))
     monkeypatch.setenv(TOKEN_ENV, "fake-power-platform-token")
@@ -183,3 +218,19 @@ def test_ingest_of_a_run_json_from_a_newer_copilot_eval_says_to_upgrade(tmp_path
         f"upgrade copilot-eval (this is {__version__}; `copilot-eval --version` after the upgrade says which)"
     ) in done.output
     assert "aFieldOfLater" not in done.output
+
+
+def test_regrade_records_its_run_with_the_graders_changed_and_nothing_else(tmp_path):
+    url = f"sqlite:///{tmp_path / 'history.db'}"
+    analysed, regraded = tmp_path / "analysed", tmp_path / "regraded"
+    first = CliRunner().invoke(app, ["analyze", str(ANALYZE_EXPORT), "--out", str(analysed), "--history", url])
+    assert first.exit_code == 0, first.output
+    done = CliRunner().invoke(
+        app, ["regrade", str(analysed), "--grader", "keywords:any:daily", "--out", str(regraded), "--history", url]
+    )
+    assert done.exit_code == 0, done.output
+    assert "history: stored as run 2 in" in done.output
+    runs = {run["id"]: run for run in _stored(url)}
+    assert (runs[1]["source"], runs[2]["source"]) == ("analyze", "regrade")
+    before, after = runs[1]["fingerprints"], runs[2]["fingerprints"]
+    assert after["testSet"] == before["testSet"] and after["graders"] != before["graders"]

@@ -76,7 +76,7 @@ def test_a_session_records_each_test_set_and_its_agent_tests(pytester: pytest.Py
 def test_without_the_option_a_session_records_nothing(pytester: pytest.Pytester, tmp_path):
     pytester.makepyfile(test_plain="def test_one():\n    assert True\n")
     url = f"sqlite:///{tmp_path / 'history.db'}"
-    outcome = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--copilot-history-url={url}")
+    outcome = pytester.runpytest_inprocess("-p", "no:cacheprovider", f"--copilot-history-url={url}")
     outcome.assert_outcomes(passed=1)
     assert "copilot-eval history" not in outcome.stdout.str()
     assert not (tmp_path / "history.db").exists()

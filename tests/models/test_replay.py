@@ -50,6 +50,9 @@ VOLATILE = {
     "timestamp",
     "parent_call_id",
     "request_id",
+    # the runtime's own trace and the time by phase read from it: span ids and times are new each run
+    "runtime_trace",
+    "phase_times",
 }
 
 

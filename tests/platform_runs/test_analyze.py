@@ -104,3 +104,33 @@ def test_cli_refuses_a_test_set_given_as_an_export_naming_the_header(tmp_path):
     result = CliRunner().invoke(app, ["analyze", str(test_set), "--out", str(tmp_path / "out")])
     assert result.exit_code == 2  # it used to crash reading the rows of a file that is not an export
     assert "header starts 'question,expectedResponse'" in result.stderr
+
+
+def test_analyze_then_regrade_then_report_then_compare_work_on_one_folder(tmp_path):
+    # The export's folder is a whole run folder: every other command reads it as one of ours.
+    analysed, regraded = tmp_path / "analysed", tmp_path / "regraded"
+    done = CliRunner().invoke(
+        app, ["analyze", str(DATA / "export_healthy.csv"), "--out", str(analysed), "--no-history"]
+    )
+    assert done.exit_code == 0, done.output
+    for name in ("run.json", "results.csv", "test-set.json", "report.html", "evidence/export_healthy.csv"):
+        assert (analysed / name).is_file(), name
+    assert read_run_json(analysed / "run.json").schema_version is not None
+    # the answers the export holds are graded again, without the platform: the dog question has no reference
+    again = CliRunner().invoke(
+        app, ["regrade", str(analysed), "--grader", "keywords:any:daily,24,150", "--out", str(regraded), "--no-history"]
+    )
+    assert again.exit_code == 0, again.output
+    run = read_run_json(regraded / "run.json")
+    assert [r.effective_status for r in run.results] == [CaseStatus.PASS] * 3 + [CaseStatus.FAIL]
+    assert (regraded / "report.html").is_file() and "regraded from" in (run.note or "")
+    report = CliRunner().invoke(app, ["report", str(regraded), "--markdown", "-"])
+    assert report.exit_code == 0 and "### export_healthy: 75% over 4 graded" in report.stdout
+    compared = CliRunner().invoke(app, ["compare", str(analysed), str(regraded), "--fail-on-regression"])
+    # the deposit's answer names 150 (improved), the politician's none of the words (regressed): a gate of compare's
+    assert compared.exit_code == 1, compared.output
+    assert "1 regressed, 1 improved, 0 changed, 0 new, 0 removed, 2 unchanged" in compared.stdout
+    assert (
+        compared.stderr.strip()
+        == f"exit 1 (below a gate): 1 case(s) regressed against {analysed} (--fail-on-regression)"
+    )

@@ -101,3 +101,21 @@ def test_an_unknown_field_in_a_run_json_of_this_version_is_still_named(tmp_path)
 def test_a_folder_without_run_json_is_named(tmp_path):
     with pytest.raises(EvalSetReadError, match=r"no run.json here"):
         read_run_folder(tmp_path)
+
+
+def test_a_folder_that_does_not_exist_is_not_found_and_compare_says_so(tmp_path):
+    from typer.testing import CliRunner
+
+    from copilot_eval.cli.app import app
+    from tests.history.history_fixtures import write_run
+
+    gone = tmp_path / "last-night"
+    with pytest.raises(EvalSetReadError) as caught:
+        read_run_folder(gone)
+    assert caught.value.problems == [
+        f"not found: {gone} does not exist; pass the folder `copilot-eval run --out` wrote"
+    ]
+    write_run(tmp_path / "tonight", ["pass"])
+    done = CliRunner().invoke(app, ["compare", str(gone), str(tmp_path / "tonight")])
+    assert done.exit_code == 2
+    assert "not found" in done.output and "no run.json here" not in done.output

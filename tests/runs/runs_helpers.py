@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -16,6 +17,21 @@ REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
 KNOWLEDGE = EXAMPLES / "evalsets" / "knowledge.csv"
 CLI = [sys.executable, "-m", "copilot_eval.cli.app"]
+
+
+def cli_here(*args: object) -> subprocess.CompletedProcess[str]:
+    """A `copilot-eval` command in this process, for input it refuses before anything runs.
+
+    A subprocess costs about 0.9 s of start-up each; tests of what only a real process shows (exit
+    codes through the shell, signals, the console of a pipe) start one.
+    """
+    from typer.testing import CliRunner
+
+    from copilot_eval.cli.app import app
+
+    words = [str(arg) for arg in args]
+    done = CliRunner().invoke(app, words, env={"COLUMNS": "200"})
+    return subprocess.CompletedProcess(words, done.exit_code, done.stdout, done.stderr)
 
 
 def echo_agent(**turn) -> CopilotEval:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION
-from tests.runs.runs_helpers import CLI, EXAMPLES, KNOWLEDGE, checkpoint_units, write_interruptible_set
+from tests.runs.runs_helpers import CLI, EXAMPLES, KNOWLEDGE, checkpoint_units, cli_here, write_interruptible_set
 
 GOOD = EXAMPLES / "evaluation" / "agent-good.yaml"
 FALLBACK = EXAMPLES / "evaluation" / "agent-fallback.yaml"
@@ -65,21 +65,21 @@ def test_fail_under_exits_1(tmp_path):
 def test_bad_input_exits_2_naming_every_problem(tmp_path):
     bad = tmp_path / "bad.csv"
     bad.write_text('"conversationNumber","question","response"\n"1","","x"\n"1","q",""\n', encoding="utf-8")
-    result = cli(bad, "--agent", GOOD, "--profile", "seed")
+    result = cli_here("run", bad, "--agent", GOOD, "--profile", "seed")
     assert result.returncode == 2 and result.stderr.count("  - ") >= 3, result.stderr
     assert "seed requires unique numbers" in result.stderr
-    today = cli(bad, "--agent", GOOD)  # copilot-studio: one conversation, the reference optional
+    today = cli_here("run", bad, "--agent", GOOD)  # copilot-studio: one conversation, the reference optional
     assert today.returncode == 2 and today.stderr.count("  - ") == 1, today.stderr
     assert "question is blank; copilot-studio requires one" in today.stderr
     for absent in (tmp_path / "none.csv", tmp_path):
-        gone = cli(absent, "--agent", GOOD)
+        gone = cli_here("run", absent, "--agent", GOOD)
         assert gone.returncode == 2 and "Traceback" not in gone.stderr, gone.stderr
         assert len(gone.stderr.strip().splitlines()) == 1 and str(absent) in gone.stderr
-    missing = cli(KNOWLEDGE, "--agent", tmp_path / "none.yaml")
+    missing = cli_here("run", KNOWLEDGE, "--agent", tmp_path / "none.yaml")
     assert missing.returncode == 2 and "agent file not found" in missing.stderr
-    spec = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "similarity:high")
+    spec = cli_here("run", KNOWLEDGE, "--agent", GOOD, "--grader", "similarity:high")
     assert spec.returncode == 2 and "similarity:high" in spec.stderr
-    judge = cli(KNOWLEDGE, "--agent", GOOD, "--grader", "compare_meaning")
+    judge = cli_here("run", KNOWLEDGE, "--agent", GOOD, "--grader", "compare_meaning")
     assert judge.returncode == 2 and "--judge" in judge.stderr
 
 

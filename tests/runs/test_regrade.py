@@ -144,7 +144,7 @@ def test_a_folder_written_before_run_folders_kept_their_test_set_is_refused_sayi
     (old / "run.json").write_text(json.dumps(data), encoding="utf-8")
     done = _cli(tmp_path, "regrade", str(old), "--grader", "exact", "--out", str(tmp_path / "never"))
     assert done.returncode == 2, done.stdout + done.stderr
-    assert f"error: {old / 'test-set.json'}: not found" in done.stderr
+    assert f"exit 2 (unusable input): {old / 'test-set.json'}: not found" in done.stderr
     assert "written before run folders kept their test set (run.json has no schemaVersion)" in done.stderr
     assert not (tmp_path / "never").exists()
 

@@ -60,6 +60,16 @@ async def test_each_conversation_is_one_session_graded_turn_by_turn(tmp_path):
     assert asked == [["q1", "q2", "q3"], ["q4", "q5"]]
     csv_rows = (tmp_path / "results.csv").read_text(encoding="utf-8").splitlines()
     assert [row.split(",")[0] for row in csv_rows[1:]] == ['"q1"', '"q2"', '"q3"', '"q4"', '"q5"', '"q6"']
+    # Time by phase, from each session's runtime trace: the same for every turn of a conversation, and
+    # the run's medians counted over its three sessions (not its six cases).
+    assert all(r.phases is not None and r.phases.model_ms for r in run.results)
+    assert run.results[0].phases == run.results[2].phases != run.results[3].phases
+    stored = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert stored["phaseMedians"]["sessions"] == 3 and stored["results"][0]["phases"]["sessionStartMs"] is not None
+    from copilot_eval.reports.html_run import write_run_report
+
+    report = write_run_report(tmp_path).read_text(encoding="utf-8")
+    assert "Time by phase (median over 3 sessions" in report and report.count("Time by phase (this session)") == 6
 
 
 async def test_stacked_graders_all_must_pass():

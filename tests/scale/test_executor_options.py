@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import re
 import socket
-import subprocess
 
 import pytest
 
 from copilot_eval.agent.agent_files import agent_files
 from copilot_eval.runs.executor import ExecutorError
 from copilot_eval.runs.ray_executor import RayExecutor, build_bundle
-from tests.runs.runs_helpers import CLI
+from tests.runs.runs_helpers import cli_here
 from tests.scale.shard_helpers import write_project
 
 
@@ -51,13 +49,6 @@ def test_the_bundle_holds_every_relative_file_and_names_what_is_left_behind(tmp_
     assert left_behind == [outside]
 
 
-def _cli_run(*args):
-    env = {**os.environ, "COLUMNS": "200"}
-    return subprocess.run(
-        [*CLI, "run", *map(str, args), "--no-progress"], capture_output=True, text=True, env=env, timeout=120
-    )
-
-
 def test_options_that_cannot_work_with_ray_are_refused_before_anything_runs(tmp_path):
     project = write_project(tmp_path)
     base = [project["set"], "--agent", project["agent"], "--out", tmp_path / "out"]
@@ -69,7 +60,7 @@ def test_options_that_cannot_work_with_ray_are_refused_before_anything_runs(tmp_
         (["--shard", "4/3"], "--shard '4/3'"),
     ]
     for extra, message in cases:
-        done = _cli_run(*base, *extra)
+        done = cli_here("run", *base, *extra, "--no-progress")
         assert done.returncode == 2 and message in done.stderr, (extra, done.stderr)
     assert not (tmp_path / "out").exists()
 

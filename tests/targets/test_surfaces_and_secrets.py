@@ -5,8 +5,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import logging
-import subprocess
-import sys
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -24,9 +22,17 @@ def _load_example():
     return module
 
 
-def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path):
-    # Draft and Published record runtime limitations: the run is no verdict on the agent there (exit 3).
-    assert _load_example().main(["--out", str(tmp_path)]) == 3
+def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path, capsys):
+    # Draft and Published record runtime limitations: the run is no verdict on the agent there. That is
+    # the platform's row (3), which comes before the gate's (1), and the one line names both surfaces.
+    # (In this process: the example's `raise SystemExit(main())` hands the same code to the shell.)
+    assert _load_example().main(["--out", str(tmp_path), "--fail-under", "50"]) == 3
+    line = capsys.readouterr().err.strip().splitlines()[-1]
+    assert line.startswith(
+        "exit 3 (the platform or the infrastructure): raybot-draft: a runtime limitation is confirmed"
+    )
+    assert "; raybot-published: no case could be graded; a runtime limitation is confirmed" in line
+    assert "raybot-preview" not in line
     runs = {
         name: json.loads((tmp_path / f"raybot-{name}" / "run.json").read_text())
         for name in ("draft", "published", "preview")
@@ -51,26 +57,6 @@ def test_the_seed_raybot_record_is_reproduced_with_three_surfaces(tmp_path):
         "error",
         "pass",
     ]
-
-
-def test_the_example_exits_with_the_worst_surfaces_code_naming_each(tmp_path):
-    # Draft and Published score 0 and each records a runtime limitation: that is the platform's row (3),
-    # which comes before the gate's (1), and the one line names both surfaces.
-    done = subprocess.run(
-        [sys.executable, str(EXAMPLE), "--out", str(tmp_path), "--fail-under", "50"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=300,
-    )
-    assert done.returncode == 3, done.stdout + done.stderr
-    line = done.stderr.strip().splitlines()[-1]
-    assert line.startswith(
-        "exit 3 (the platform or the infrastructure): raybot-draft: a runtime limitation is confirmed"
-    )
-    assert "; raybot-published: no case could be graded; a runtime limitation is confirmed" in line
-    assert "raybot-preview" not in line
-    assert json.loads((tmp_path / "raybot-preview" / "run.json").read_text())["passed"] == 6
 
 
 def test_two_surfaces_name_the_bad_agent_file(tmp_path):

@@ -56,6 +56,9 @@ class CopilotEval(BaseModel):
     # Texts the audit looks for in what each request gives the model (a canary, an injected
     # instruction's marker): proof that something did, or did not, reach the model.
     audit_markers: tuple[str, ...] = ()
+    # The runtime's own trace records message content, tool arguments and results only when asked:
+    # they can be large and hold what the agent saw (redacted like all evidence).
+    capture_trace_content: bool = False
     # The runtime, its MCP servers and the agent's shell get the whole environment unless
     # minimal_env: then only what the runtime needs, plus the pass_env names (fnmatch patterns).
     minimal_env: bool = False

@@ -12,10 +12,12 @@ from copilot_eval.capture.hooks import hook_decisions_of
 from copilot_eval.capture.host_requests import host_requests_of
 from copilot_eval.capture.mcp_servers import mcp_server_statuses, mcp_startup_failure, mcp_warnings
 from copilot_eval.capture.outcome import decide_outcome
+from copilot_eval.capture.phase_times import phase_times
 from copilot_eval.capture.run_facts import HookCall, RunFacts
 from copilot_eval.capture.scopes import Scope, split_scopes
 from copilot_eval.capture.subagents import custom_agent_dispatches, runtime_subagents, untagged_lifecycle
 from copilot_eval.capture.tool_calls import tool_calls_of
+from copilot_eval.capture.trace_check import check_against_trace
 from copilot_eval.capture.usage import premium_requests, unfinished_compactions, usage_of
 from copilot_eval.evidence import CaptureError, CopilotResult, HookDecision, RequestAuditRecord, SubagentInvocation
 from copilot_eval.evidence.tool_call import ToolException
@@ -138,8 +140,12 @@ def _redacted_facts(facts: RunFacts | None) -> RunFacts | None:
     stop_request = facts.stop_request
     if stop_request is not None:
         stop_request = (stop_request[0], redact(stop_request[1]) or "")
+    trace = facts.runtime_trace
+    if trace is not None:
+        trace = trace.redacted(redact_data)
     return dataclasses.replace(
         facts,
+        runtime_trace=trace,
         error=redact(facts.error),
         cleanup_error=redact(facts.cleanup_error),
         prompt=redact(facts.prompt),
@@ -201,5 +207,16 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
         result.tool_calls_admitted = facts.tool_calls_admitted
         result.skill_discovery = facts.skill_discovery
         result.hook_decisions = hook_decisions_of(all_events, facts.hook_calls)
+        _add_runtime_trace(result, facts, all_events)
     _finalise_root(result, session, facts)
     return result
+
+
+def _add_runtime_trace(result: CopilotResult, facts: RunFacts, events: list[dict[str, Any]]) -> None:
+    """The runtime's own trace as evidence: kept, checked against the events, and read for time by phase."""
+    trace = facts.runtime_trace
+    if trace is None or not trace.spans:
+        return  # the runtime wrote none: unknown, never an empty trace
+    result.runtime_trace = trace
+    result.capture_errors.extend(check_against_trace(result, trace, events))
+    result.phase_times = phase_times(trace, duration_ms=facts.duration_ms, ended_ns=facts.ended_ns)

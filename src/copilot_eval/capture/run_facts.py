@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.evidence import HookDecision, RequestAuditRecord, SkillDiscovery, StopReason
+from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.tool_call import ToolException
 
 
@@ -101,6 +102,10 @@ class RunFacts:
     host_answers: tuple[HostAnswer, ...] = ()
     # Every invocation of a hook the runner installed (its own, the user's extra_config hooks), in order.
     hook_calls: tuple[HookCall, ...] = ()
+    # The runtime's own spans of this session (its file exporter); None when it wrote none.
+    runtime_trace: RuntimeTrace | None = None
+    # When the run ended, in nanoseconds since the epoch (the trace's clock): closes the last phase.
+    ended_ns: int | None = None
 
     def __post_init__(self) -> None:
         # Accept any iterable of ids from the runner, but keep the record immutable.

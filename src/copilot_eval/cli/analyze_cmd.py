@@ -3,10 +3,11 @@
 For people who ran the Evaluate tab themselves: the export becomes an EvalRun (SOURCE-INSPECTED,
 read from a file), platform error codes in answers become errors rather than failures, and the
 runtime-limitation detection of our own runs says when a low score measures the platform.
-The run folder (run.json) is added to the history like a run's (``--history``, ``--no-history``).
-Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by
-``runs.gates``: 3 when nothing could be graded or a runtime limitation is recorded; 2 unreadable
-input, every problem listed.
+The folder is a whole run folder (``runs.finish``: run.json, results.csv, test-set.json, the export
+kept in evidence/, report.html, ``--junit``, ``--markdown``, the history unless ``--no-history``), so
+``regrade``, ``report``, ``compare`` and ``merge`` read it like any other. Exit codes: the table of
+``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by ``runs.gates``: 3 when
+nothing could be graded or a runtime limitation is recorded; 2 unreadable input, every problem listed.
 """
 
 from __future__ import annotations
@@ -17,42 +18,53 @@ from typing import Annotated
 
 import typer
 
-from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption
 
 
 def analyze(
     export: Annotated[Path, typer.Argument(metavar="RESULTS.csv", help="Results CSV exported from the Evaluate tab.")],
     out: Annotated[
-        Path | None, typer.Option("--out", help="Where run.json goes (default: eval-runs/NAME-analysis-TIME).")
+        Path | None,
+        typer.Option("--out", metavar="DIR", help="The run folder to write (default: eval-runs/NAME-analysis-TIME)."),
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
+    junit: JunitOption = None,
+    markdown: MarkdownOption = None,
+    fail_under: FailUnderOption = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
 ) -> None:
-    """Read an Evaluate-tab results export, judge it like our own runs, write run.json and print the summary."""
+    """Read an Evaluate-tab results export, judge it like our own runs, write its run folder and print the summary."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.atomic_write import write_bytes_atomically
-    from copilot_eval.evalsets import EvalSetError, to_json
+    from copilot_eval.evalsets import EvalSetError
     from copilot_eval.history.records import SOURCE_ANALYZE
-    from copilot_eval.platform_runs.export import run_from_export
+    from copilot_eval.platform_runs.export import export_run
     from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.run_folder import RUN_JSON
-    from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs.gates import run_verdict
+    from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, finish_run_folders
+    from copilot_eval.runs.gates import Gates
 
     if not export.is_file():
         raise bad_input(f"{export}: results export not found")
+    out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
+    if (out / "run.json").exists():
+        raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
     try:
-        run, test_set = run_from_export(export, name=name)
+        run, test_set = export_run(export, out, name=name)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
-    out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
-    out.mkdir(parents=True, exist_ok=True)
-    write_bytes_atomically(out / RUN_JSON, to_json(run).encode("utf-8"))
-    recorded = record_history([out], history, no_history=no_history, source=SOURCE_ANALYZE)
-    print_summary(run, test_set, make_console(), extra=[f"output: {out / RUN_JSON}", *recorded])
-    raise leave(run_verdict(run))
+    options = FinishOptions(
+        junit=junit,
+        markdown=markdown,
+        history=history,
+        no_history=no_history,
+        source=SOURCE_ANALYZE,
+        gates=Gates(fail_under=fail_under),
+    )
+    finished = finish_run_folders([FolderRun(out, run, test_set)], options)
+    raise print_finished(finished, make_console(stderr=markdown == STDOUT))
 
 
 def register(app: typer.Typer) -> None:

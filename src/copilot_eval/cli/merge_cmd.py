@@ -1,7 +1,8 @@
 """`copilot-eval merge SHARD_DIR... --out DIR`: one run folder from the folders of `run --shard I/N`.
 
-The merged run is added to the history (``--history``, ``--no-history``; never a failure), and
-shard runs already stored are linked to it, so trends count its cases once.
+The merged folder is finished like every run folder (``runs.finish``: report, ``--junit`` per
+surface, ``--markdown``, the history unless ``--no-history``), and shard runs already stored in the
+history are linked to it, so trends count its cases once.
 
 Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided
 by ``runs.gates`` for each merged surface, the worst one's; 2 when refused: every problem is
@@ -11,12 +12,14 @@ printed, one per line, and nothing was written.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption
 
 
 def merge(
@@ -24,7 +27,7 @@ def merge(
         list[Path],
         typer.Argument(metavar="SHARD_DIR...", help="Run folders written by `copilot-eval run --shard I/N`."),
     ],
-    out: Annotated[Path, typer.Option("--out", help="Folder the merged run is written to.")],
+    out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Folder the merged run is written to.")],
     allow_partial: Annotated[
         bool,
         typer.Option(
@@ -32,24 +35,18 @@ def merge(
             help="Merge although shards are missing or unfinished; the run names the conversations not played.",
         ),
     ] = False,
-    junit: Annotated[
-        Path | None,
-        typer.Option("--junit", help="Also write the merged run as JUnit XML (one file per surface: NAME-LABEL.xml)."),
-    ] = None,
-    fail_under: Annotated[
-        float | None,
-        typer.Option("--fail-under", min=0, max=100, help="Exit 1 when the merged score is below this percent."),
-    ] = None,
+    junit: JunitOption = None,
+    markdown: MarkdownOption = None,
+    fail_under: FailUnderOption = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.history.records import SOURCE_MERGE
-    from copilot_eval.reports.after_run import write_run_reports
     from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs.gates import Gates, runs_verdict
+    from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, finish_run_folders
+    from copilot_eval.runs.gates import Gates
     from copilot_eval.runs.merge import MergeError, merge_run_folders
 
     try:
@@ -59,27 +56,23 @@ def merge(
         for problem in exc.problems:
             typer.echo(f"  - {problem}", err=True)
         raise refused from None
-    console = make_console()
-    # Recorded before the summaries, so each says where it went; the shards already there are linked to it.
-    recorded = record_history(
-        [item.folder.folder for item in merged], history, no_history=no_history, source=SOURCE_MERGE
+    options = FinishOptions(
+        junit=junit,
+        markdown=markdown,
+        history=history,
+        no_history=no_history,
+        source=SOURCE_MERGE,  # the shard runs already stored are linked to it, so trends count its cases once
+        gates=Gates(fail_under=fail_under),
     )
-    for item in merged:
-        run, folder = item.run, item.folder
-        junit_file = junit
-        if junit is not None and item.label is not None:
-            junit_file = junit.with_name(f"{junit.stem}-{item.label}{junit.suffix or '.xml'}")
-        reports = write_run_reports(folder.folder, junit=junit_file)
-        record = run.merge
-        extra = [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
-        extra.append(f"outputs: {folder.folder / 'run.json'}, {folder.folder / 'results.csv'}")
-        if item.label is not None:
-            console.print(f"[bold]surface {item.label}[/]")
-        assert folder.test_set is not None
-        print_summary(
-            run, folder.test_set, console, extra=extra + reports.lines + (recorded if item is merged[-1] else [])
-        )
-    raise leave(runs_verdict([(item.label, item.run) for item in merged], Gates(fail_under=fail_under)))
+    finished = finish_run_folders(
+        [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged if m.folder.test_set], options
+    )
+
+    def shards(item: Any) -> list[str]:
+        record = item.run.merge
+        return [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
+
+    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shards)
 
 
 def register(app: typer.Typer) -> None:

@@ -2,7 +2,8 @@
 
 A run Copilot Studio graded (``studio-eval``, ``analyze``) regraded here, for instance with
 ``--grader general_quality``, also shows per case and overall where our verdicts agree with the
-platform's.
+platform's. The new folder is finished like every run folder (``runs.finish``: report.html,
+``--junit``, ``--markdown``, ``--baseline``, the history unless ``--no-history``).
 
 Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided by
 ``runs.gates`` for the regraded run; 2 bad input (a folder that is not a run, a bad grader spec, a
@@ -18,7 +19,15 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input as _bad_input
-from copilot_eval.cli.exits import leave
+from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.options import (
+    BaselineOption,
+    FailOnRegressionOption,
+    FailUnderOption,
+    JunitOption,
+    MarkdownOption,
+)
 
 
 def regrade(
@@ -35,7 +44,9 @@ def regrade(
     judge_repeat: Annotated[
         int, typer.Option("--judge-repeat", min=1, help="Ask each LLM judge J times per answer (as for `run`).")
     ] = 1,
-    out: Annotated[Path | None, typer.Option("--out", help="New run folder (default: RUN_DIR-regraded-TIME).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", metavar="DIR", help="New run folder (default: RUN_DIR-regraded-TIME).")
+    ] = None,
     prompt_pass_score: Annotated[
         list[str] | None,
         typer.Option(
@@ -44,15 +55,24 @@ def regrade(
             help="A prompt file's LLM evaluators: pass at this share of the top score (as for `run`).",
         ),
     ] = None,
+    junit: JunitOption = None,
+    markdown: MarkdownOption = None,
+    fail_under: FailUnderOption = None,
+    baseline: BaselineOption = None,
+    fail_on_regression: FailOnRegressionOption = False,
+    history: RecordHistoryOption = None,
+    no_history: NoHistoryOption = False,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
     # imported on use: every command module loads with `--help` (see app.py)
     import asyncio
 
+    from copilot_eval.history.records import SOURCE_REGRADE
     from copilot_eval.reports.console import make_console
     from copilot_eval.reports.platform_agreement import agreement_lines, is_platform_run, platform_agreement
-    from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.runs.gates import run_verdict
+    from copilot_eval.runs.fingerprints import graders_fingerprint
+    from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, baseline_problem, finish_run_folders
+    from copilot_eval.runs.gates import Gates
     from copilot_eval.runs.prepare import PrepareError, build_set_graders, check_graders_fit, load_agent
     from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
 
@@ -68,9 +88,18 @@ def regrade(
         check_graders_fit(test_set, graders, run_dir / "test-set.json")
     except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
+    if (problem := baseline_problem(baseline)) is not None:
+        raise _bad_input(problem)
+    fingerprint = graders_fingerprint(
+        grader,
+        judge_path=judge_path,
+        judge_repeat=judge_repeat,
+        prompt_pass_scores=prompt_pass_score,
+        default=() if test_set.prompt_file is not None else ("similarity",),
+    )
     out = out or run_dir.with_name(f"{run_dir.name}-regraded-{datetime.now():%Y%m%d-%H%M%S}")
     try:
-        result = asyncio.run(regrade_run(run_dir, graders, output_dir=out))
+        result = asyncio.run(regrade_run(run_dir, graders, output_dir=out, graders_fingerprint=fingerprint))
     except RegradeError as exc:
         raise _bad_input(str(exc)) from None
     finally:
@@ -79,11 +108,21 @@ def regrade(
             from copilot_eval.runtime.process.pool import close_all_pools
 
             close_all_pools()
-    extra = [f"regraded without running the agent; outputs: {out / 'run.json'}, {out / 'results.csv'}"]
+    options = FinishOptions(
+        junit=junit,
+        markdown=markdown,
+        baseline=baseline,
+        history=history,
+        no_history=no_history,
+        source=SOURCE_REGRADE,
+        gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression),
+    )
+    finished = finish_run_folders([FolderRun(out, result, test_set)], options)
+    console = make_console(stderr=markdown == STDOUT)
+    extra = ["regraded without running the agent"]
     if is_platform_run(before):  # a run Copilot Studio graded: where our graders agree with its verdicts
         extra += agreement_lines(platform_agreement(before, result))
-    print_summary(result, test_set, make_console(), extra=extra)
-    raise leave(run_verdict(result))
+    raise print_finished(finished, console, extra=extra)
 
 
 def register(app: typer.Typer) -> None:

@@ -6,7 +6,8 @@ stops) and an optional note. Each verdict is stored in the history at once, with
 when. ``--import LABELS.csv`` takes labels made elsewhere (``case, verdict, reviewer, note``).
 Either way the run re-scored with people's verdicts is printed.
 
-Exit codes: 0 done; 2 bad input (not a run folder, a labels file with problems, no database).
+Exit codes (``copilot_eval.exit_codes``): 0 done; 2 bad input (not a run folder, a labels file with
+problems, no database).
 """
 
 from __future__ import annotations
@@ -17,14 +18,8 @@ from typing import Annotated, Any
 
 import typer
 
+from copilot_eval.cli.exits import bad_input as _fail
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
-
-EXIT_BAD_INPUT = 2
-
-
-def _fail(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(EXIT_BAD_INPUT)
 
 
 def default_reviewer() -> str:

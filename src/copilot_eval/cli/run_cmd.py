@@ -6,6 +6,7 @@ for each run by ``runs.gates``; with several ``--agent``, the worst surface's.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,8 +17,15 @@ from copilot_eval.cli import interrupts
 from copilot_eval.cli.clean_cmd import discard_passing_workdirs
 from copilot_eval.cli.exits import bad_input as _bad_input
 from copilot_eval.cli.exits import leave, platform_failed
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
-from copilot_eval.exit_codes import worst
+from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.options import (
+    BaselineOption,
+    FailOnRegressionOption,
+    FailUnderOption,
+    JunitOption,
+    MarkdownOption,
+)
 
 EXECUTORS = ("local", "ray")
 
@@ -36,6 +44,18 @@ def _fraction(value: float | None) -> float | None:
     if value is None:
         return None
     return value / 100 if value > 1 else value
+
+
+def _otel_export(endpoint: str | None, capture_content: bool, test_set: str, surface: str | None) -> Any:
+    """The run's OpenTelemetry exporter, or ``None`` when no endpoint option or variable asks for one."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
+
+    try:
+        settings = resolve_otel_settings(endpoint, capture_content=capture_content)
+        return RunExporter(settings, test_set=test_set, surface=surface) if settings is not None else None
+    except (OtelSettingsError, RuntimeError) as exc:
+        raise _bad_input(str(exc)) from None
 
 
 def run(
@@ -93,12 +113,7 @@ def run(
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Sessions run in parallel.")] = 4,
     out: Annotated[Path | None, typer.Option("--out", help="Output directory (default: eval-runs/SET-TIME).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")] = False,
-    fail_under: Annotated[
-        float | None,
-        typer.Option(
-            "--fail-under", min=0, max=100, help="Exit 1 when the score (percent of graded cases) is below this."
-        ),
-    ] = None,
+    fail_under: FailUnderOption = None,
     data_type: Annotated[str | None, typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
     profile: Annotated[
         str | None,
@@ -108,15 +123,10 @@ def run(
         ),
     ] = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
-    junit: Annotated[Path | None, typer.Option("--junit", help="Also write the run as JUnit XML to this file.")] = None,
-    baseline: Annotated[
-        Path | None,
-        typer.Option(
-            "--baseline",
-            metavar="RUN_DIR",
-            help="Compare with an earlier run folder (terminal, comparison.html, comparison.md).",
-        ),
-    ] = None,
+    junit: JunitOption = None,
+    markdown: MarkdownOption = None,
+    baseline: BaselineOption = None,
+    fail_on_regression: FailOnRegressionOption = False,
     discard_passing: Annotated[
         bool,
         typer.Option(
@@ -225,18 +235,31 @@ def run(
             help="A prompt file's run: also write gh-models' `--json` document (its `passed` by gh-models' rule).",
         ),
     ] = None,
+    otel_endpoint: Annotated[
+        str | None,
+        typer.Option(
+            "--otel-endpoint",
+            metavar="URL",
+            help="Export every case as an OpenTelemetry trace to this OTLP/HTTP collector (Phoenix, Jaeger, "
+            "Langfuse, ...; /v1/traces is appended). Default: OTEL_EXPORTER_OTLP_[TRACES_]ENDPOINT. Needs the otel extra.",
+        ),
+    ] = None,
+    otel_capture_content: Annotated[
+        bool,
+        typer.Option(
+            "--otel-capture-content",
+            help="Export message content too (questions, answers, tool arguments and results), redacted.",
+        ),
+    ] = False,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     # imported on use: every command module loads with `--help` (see app.py)
-    import asyncio
-
     from copilot_eval.history.records import SOURCE_RUN
-    from copilot_eval.reports.after_run import baseline_problem, write_run_reports
     from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.terminal import print_summary
     from copilot_eval.runs import CheckpointError, run_eval_set
     from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
-    from copilot_eval.runs.gates import Gates, run_verdict
+    from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, baseline_problem, finish_run_folders
+    from copilot_eval.runs.gates import Gates
     from copilot_eval.runs.independence import refuse_replayed_repeats
     from copilot_eval.runs.prepare import PrepareError, prepare_run
 
@@ -276,8 +299,8 @@ def run(
         raise _bad_input("--gh-json: gh-models' output describes a prompt file's run; the set is not one")
     for line in _prompt_notes(prepared):
         typer.echo(f"note: {line}", err=True)
-    if (problem := baseline_problem(baseline)) is not None:
-        raise _bad_input(problem)
+    if len(agent_paths) <= 1 and (problem := baseline_problem(baseline)) is not None:
+        raise _bad_input(problem)  # several surfaces: checked once their labels are known
     if gate is None and (golden is not None or max_regressions):
         raise _bad_input("--golden and --max-regressions gate the run: give --gate NAME (or --gate auto) with them")
     if gate is not None and len(agent_paths) > 1:
@@ -307,15 +330,26 @@ def run(
     if resume and out is None:
         raise _bad_input("--resume needs --out naming the run directory to continue")
     out = out or Path("eval-runs") / f"{test_set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
+    export = _otel_export(otel_endpoint, otel_capture_content, test_set.name, getattr(agent, "name", None))
     out.mkdir(parents=True, exist_ok=True)
-    console = make_console()
+    console = make_console(stderr=markdown == STDOUT)
     spread = {"shard": shard_info, "fingerprints": prepared.fingerprints, "executor": run_executor}
+    finish = FinishOptions(
+        junit=junit,
+        markdown=markdown,
+        baseline=baseline,
+        history=history,
+        no_history=no_history,
+        source=SOURCE_RUN,
+        gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression),
+    )
     if len(agent_paths) > 1:
         _run_several(
             test_set,
             agent_paths,
             out,
-            fail_under,
+            finish,
+            console,
             graders=prepared.graders,
             repeat=repeat,
             concurrency=concurrency,
@@ -324,8 +358,6 @@ def run(
             validate=False,
             min_pass_rate=rate,
             **spread,
-            history=history,
-            no_history=no_history,
             model=model,
         )
         return
@@ -343,6 +375,7 @@ def run(
                 validate=False,
                 min_pass_rate=rate,
                 agent_file=agent_paths[0] if agent_paths else None,
+                export=export,
                 **spread,
             )
         )
@@ -359,7 +392,11 @@ def run(
         from copilot_eval.runtime.process.pool import close_all_pools
 
         close_all_pools()  # a graceful stop now; the exit hook would only kill
+        if export is not None:
+            export.close()  # bounded; a collector that failed was one warning (logger copilot_eval.otel)
     extra = []
+    if export is not None and export.exported_traces:
+        extra.append(f"exported {export.exported_traces} case traces to {export.settings.endpoint}")
     if shard_info is not None:
         extra.append(
             f"shard {shard_info.label()}: {len({r.conversation_number for r in result.results or []})} conversations; "
@@ -369,7 +406,11 @@ def run(
         extra.append(
             f"removed the working directories of {discard_passing_workdirs(result.results or [], out)} passing cases"
         )
-    extra.append(f"outputs: {out / 'run.json'}, {out / 'results.csv'}, evidence in {out / 'evidence'}")
+    if (cassettes := getattr(getattr(agent, "model", None), "cassettes", None)) is not None:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.models.replay.wrap import cassette_summary
+
+        extra.extend(cassette_summary([cassettes]))  # where --record put the calls, what --replay served
     if test_set.prompt_file is not None:
         # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json
@@ -378,19 +419,18 @@ def run(
             extra.append(verdicts)
         if gh_json is not None:
             extra.append(f"gh-models JSON: {write_gh_models_json(result, test_set, gh_json)}")
-    reports = write_run_reports(out, junit=junit, baseline=baseline)
-    extra.extend(record_history([out], history, no_history=no_history, source=SOURCE_RUN))
-    outcomes = [run_verdict(result, Gates(fail_under=fail_under))]
+    finished = finish_run_folders([FolderRun(out, result, test_set)], finish)
+    verdict = None
     if gate is not None:
         # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.cli.gate_cmd import gate_after_run
+        from copilot_eval.exit_codes import worst
 
+        # After the finisher: the run is in the history and its folder complete when the gate reads it.
         gated, lines = gate_after_run(out, name=gate, history=history, golden=golden, max_regressions=max_regressions)
-        outcomes.append(gated)
+        verdict = worst([finished.verdict, gated])
         extra.extend(lines)
-    print_summary(result, test_set, console, extra=extra + reports.lines)
-    reports.print_comparison(console)
-    raise leave(worst(outcomes))
+    raise print_finished(finished, console, extra=extra, verdict=verdict)
 
 
 def _variables(items: list[str] | None) -> dict[str, str]:
@@ -467,25 +507,32 @@ def _executor_option(name: str, address: str | None, workers: int | None, *, rec
 
 
 def _run_several(
-    test_set,
+    test_set: Any,
     agent_paths: list[Path],
     out: Path,
-    fail_under: float | None,
+    finish: Any,
+    console: Any,
     *,
-    history: str | None = None,
-    no_history: bool = False,
     model: str | None = None,
-    **options,
+    **options: Any,
 ) -> None:
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.cli.run_several import run_several
+    from copilot_eval.cli.run_several import print_comparison, several_surfaces
     from copilot_eval.runs import CheckpointError
     from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
+    from copilot_eval.runs.finish import FolderRun, baseline_problem, finish_run_folders
     from copilot_eval.runs.prepare import PrepareError
+    from copilot_eval.runs.surfaces import run_surfaces
     from copilot_eval.runtime.process.pool import close_all_pools
 
     try:
-        runs = run_several(test_set, agent_paths, out, model=model, **options)
+        surfaces = several_surfaces(test_set, agent_paths, model=model)
+    except PrepareError as exc:
+        raise _bad_input(str(exc)) from None
+    if (problem := baseline_problem(finish.baseline, [s.label for s in surfaces])) is not None:
+        raise _bad_input(problem)
+    try:
+        runs = asyncio.run(run_surfaces(test_set, surfaces, output_dir=out, **options))
     except (PrepareError, CheckpointError) as exc:
         raise _bad_input(str(exc)) from None
     except AllWorkersLost as exc:
@@ -496,20 +543,11 @@ def _run_several(
         raise leave(interrupts.resume_verdict(out)) from None
     finally:
         close_all_pools()
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.records import SOURCE_RUN
-    from copilot_eval.reports.after_run import write_run_reports
-
-    for surface in runs:  # one HTML report per agent's folder
-        if surface.output_dir is not None:
-            typer.echo(write_run_reports(surface.output_dir).lines[0])
-    folders = [s.output_dir for s in runs if s.output_dir is not None]
-    for line in record_history(folders, history, no_history=no_history, source=SOURCE_RUN):
-        typer.echo(line)
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.runs.gates import Gates, runs_verdict
-
-    raise leave(runs_verdict([(s.label, s.run) for s in runs], Gates(fail_under=fail_under)))
+    print_comparison(test_set, runs, console, out)
+    # Every surface's folder is finished like one agent's: its report, its own JUnit file, its baseline, its gates.
+    folders = [FolderRun(s.output_dir, s.run, test_set, s.label) for s in runs if s.output_dir is not None]
+    finished = finish_run_folders(folders, finish)
+    raise print_finished(finished, console, summaries=False)
 
 
 def register(app: typer.Typer) -> None:

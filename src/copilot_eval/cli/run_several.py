@@ -14,7 +14,7 @@ from copilot_eval.evalsets import EvalTestSet
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.terminal import STATUS_STYLE
 from copilot_eval.runs.prepare import prepare_agent
-from copilot_eval.runs.surfaces import COMPARISON_JSON, Surface, SurfaceRun, run_surfaces, surface_labels
+from copilot_eval.runs.surfaces import COMPARISON_JSON, Surface, SurfaceRun, surface_labels
 
 
 def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
@@ -60,28 +60,18 @@ def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any
     console.print(f"comparison: {out / COMPARISON_JSON}", highlight=False)
 
 
-def run_several(
-    test_set: EvalTestSet, agent_paths: list[Path], out: Path, *, model: str | None = None, **options: Any
-) -> list[SurfaceRun]:
-    """Load every agent (PrepareError names the bad one), run them all, print and return the comparison.
+def several_surfaces(test_set: EvalTestSet, agent_paths: list[Path], *, model: str | None = None) -> list[Surface]:
+    """Every agent loaded as a surface with its label (PrepareError names the bad file).
 
     Each agent is prepared as a single run prepares it: ``--model`` over its own, a prompt file's model
     where it has none.
     """
-    # imported on use: every command module loads with `--help` (see app.py)
-    import asyncio
-
-    from copilot_eval.reports.console import make_console
-
     agents = [prepare_agent(test_set, path, model=model) for path in agent_paths]
     names = [getattr(agent, "name", None) or path.stem for agent, path in zip(agents, agent_paths, strict=True)]
-    surfaces = [
+    return [
         Surface(label, agent, Path(path))
         for label, agent, path in zip(surface_labels(names), agents, agent_paths, strict=True)
     ]
-    runs = asyncio.run(run_surfaces(test_set, surfaces, output_dir=out, **options))
-    print_comparison(test_set, runs, make_console(), out)
-    return runs
 
 
-__all__ = ["comparison_table", "print_comparison", "run_several"]
+__all__ = ["comparison_table", "print_comparison", "several_surfaces"]

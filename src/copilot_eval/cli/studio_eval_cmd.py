@@ -21,7 +21,9 @@ from typing import Annotated, Any
 import typer
 
 from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption
 from copilot_eval.exit_codes import PLATFORM, UNUSABLE_INPUT, Verdict
 
 studio_app = typer.Typer(
@@ -63,11 +65,6 @@ ExportMatchOption = Annotated[
         "--export-match", help="verified (by the AI's reasons, the default) or position (row order, unverified)."
     ),
 ]
-FailUnderOption = Annotated[
-    float | None,
-    typer.Option("--fail-under", min=0, max=100, help="Exit 1 when the score (percent of graded cases) is below."),
-]
-JunitOption = Annotated[Path | None, typer.Option("--junit", help="Also write the run as JUnit XML here.")]
 ConfirmOption = Annotated[
     list[Path] | None,
     typer.Option(
@@ -107,17 +104,14 @@ def _problem_verdict(exc: Exception) -> Verdict:
     return Verdict(PLATFORM if infrastructure else UNUSABLE_INPUT, str(exc))
 
 
-def outcome_verdict(outcome: Any, fail_under: float | None) -> Verdict:
-    """The verdict of a studio-eval outcome: the problem that stopped it, else the run's (``runs.gates``)."""
+def problem_verdict(outcome: Any) -> Verdict | None:
+    """The verdict of the problem that stopped a studio-eval command (or kept its text out), None without one."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.platform_runs.export_join import ExportJoinError
-    from copilot_eval.runs.gates import Gates, run_verdict
 
     if isinstance(outcome.problem, ExportJoinError):
         return Verdict(UNUSABLE_INPUT, str(outcome.problem))
-    if outcome.problem is not None:
-        return _problem_verdict(outcome.problem)
-    return run_verdict(outcome.run, Gates(fail_under=fail_under))
+    return _problem_verdict(outcome.problem) if outcome.problem is not None else None
 
 
 def _read_inputs(
@@ -143,36 +137,50 @@ def _read_inputs(
     return found
 
 
-def _finish(outcome: Any, fail_under: float | None, junit: Path | None, history: str | None, no_history: bool) -> None:
+def _finish(outcome: Any, options: Any) -> None:
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.records import SOURCE_STUDIO_EVAL
-    from copilot_eval.reports.after_run import write_run_reports
+    from copilot_eval.exit_codes import worst
     from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading
-    from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.reports.run_words import limitation_line
+    from copilot_eval.runs.finish import STDOUT, FolderRun, finish_run_folders
 
-    console = make_console()
-    if outcome.run is not None and outcome.folder is not None:
-        reports = write_run_reports(outcome.folder, junit=junit)
-        record = outcome.run.platform_run
-        # The platform's run id is its identity in the history: reading the same run again stores it once.
-        recorded = record_history([outcome.folder], history, no_history=no_history, source=SOURCE_STUDIO_EVAL)
-        lines = [*outcome.lines, f"run folder: {outcome.folder}", *reports.lines, *recorded]
-        if record is not None and record.run_id:
-            lines.insert(0, f"platform run {record.run_id}: {record.state}")
-        if outcome.run.results:
-            print_summary(outcome.run, outcome.test_set, console, extra=lines)
-        else:  # a refused run request: no table to show, only what was recorded and why
-            for line in [*lines, outcome.run.note or ""]:
-                console.print(line, highlight=False)
-            if (heading := limitation_heading(outcome.run)) is not None:
-                confirmed = confirmed_by_text(outcome.run)
-                text = " ".join(part for part in (outcome.run.runtime_limitation, confirmed) if part)
-                console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
-    else:
+    console = make_console(stderr=options.markdown == STDOUT)
+    problem = problem_verdict(outcome)
+    if outcome.run is None or outcome.folder is None:
         for line in outcome.lines:
             console.print(line, highlight=False)
-    raise leave(outcome_verdict(outcome, fail_under))
+        raise leave(problem or Verdict(PLATFORM, "the platform gave no run"))
+    # The platform's run id is its identity in the history: reading the same run again stores it once.
+    finished = finish_run_folders([FolderRun(outcome.folder, outcome.run, outcome.test_set)], options)
+    record = outcome.run.platform_run
+    lines = [*outcome.lines, f"run folder: {outcome.folder}"]
+    if record is not None and record.run_id:
+        lines.insert(0, f"platform run {record.run_id}: {record.state}")
+    verdict = worst([problem, finished.verdict]) if problem is not None else finished.verdict
+    if not outcome.run.results:  # a refused run request: no table to show, only what was recorded and why
+        lines += [*finished.folders[0].lines, *finished.history_lines, outcome.run.note or ""]
+        lines += [line for line in [limitation_line(outcome.run)] if line]
+        finished.folders[0].lines, finished.history_lines = [], []
+        raise print_finished(finished, console, extra=lines, summaries=False, verdict=verdict)
+    raise print_finished(finished, console, extra=lines, verdict=verdict)
+
+
+def _finish_options(
+    fail_under: float | None, junit: Path | None, markdown: str | None, history: str | None, no_history: bool
+) -> Any:
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.history.records import SOURCE_STUDIO_EVAL
+    from copilot_eval.runs.finish import FinishOptions
+    from copilot_eval.runs.gates import Gates
+
+    return FinishOptions(
+        junit=junit,
+        markdown=markdown,
+        history=history,
+        no_history=no_history,
+        source=SOURCE_STUDIO_EVAL,
+        gates=Gates(fail_under=fail_under),
+    )
 
 
 def _run_async(coroutine_factory: Any) -> Any:
@@ -257,6 +265,7 @@ def run_cmd(
     export_match: ExportMatchOption = "verified",
     fail_under: FailUnderOption = None,
     junit: JunitOption = None,
+    markdown: MarkdownOption = None,
     confirm_with: ConfirmOption = None,
     api_url: ApiUrlOption = "https://api.powerplatform.com",
     token_env: TokenEnvOption = None,
@@ -280,7 +289,7 @@ def run_cmd(
         async with client:
             return await start_studio_run(client, test_set, folder, options, say=_say)
 
-    _finish(_run_async(go), fail_under, junit, history, no_history)
+    _finish(_run_async(go), _finish_options(fail_under, junit, markdown, history, no_history))
 
 
 @studio_app.command("get")
@@ -295,6 +304,7 @@ def get_cmd(
     export_match: ExportMatchOption = "verified",
     fail_under: FailUnderOption = None,
     junit: JunitOption = None,
+    markdown: MarkdownOption = None,
     confirm_with: ConfirmOption = None,
     api_url: ApiUrlOption = "https://api.powerplatform.com",
     token_env: TokenEnvOption = None,
@@ -316,7 +326,7 @@ def get_cmd(
         async with client:
             return await read_studio_run(client, run_id, folder, options, say=_say)
 
-    _finish(_run_async(go), fail_under, junit, history, no_history)
+    _finish(_run_async(go), _finish_options(fail_under, junit, markdown, history, no_history))
 
 
 def _say(line: str) -> None:

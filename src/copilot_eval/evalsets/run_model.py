@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import Field, model_validator
 
 from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
+from copilot_eval.evalsets.phase_record import PhaseRecord
 from copilot_eval.evalsets.platform_record import PlatformRunRecord
 from copilot_eval.evalsets.prompt_model import GhModelsVerdict
 from copilot_eval.evalsets.run_execution import ExecutionRecord
@@ -109,6 +110,11 @@ class EvalCaseResult(CamelModel):
     evidence_path: str | None = None
     duration_ms: float | None = Field(default=None, ge=0)
     repeat_index: int | None = Field(default=None, ge=0)
+    phases: PhaseRecord | None = Field(
+        default=None,
+        description="Where the time of the session that played this case went, from the runtime's own trace "
+        "(the same for every case of one conversation); absent when the runtime wrote none.",
+    )
     case_id: str | None = Field(
         default=None,
         description="The platform's id of the test case (Copilot Studio's evaluation API); compare matches "
@@ -267,6 +273,9 @@ class EvalRun(ConfidenceMixin):
     )
     platform_run: PlatformRunRecord | None = Field(
         default=None, description="The platform run this record was read from (absent for runs made here)."
+    )
+    phase_medians: PhaseRecord | None = Field(
+        default=None, description="The median of each phase over the run's sessions that have a runtime trace."
     )
 
     @model_validator(mode="before")

@@ -7,9 +7,11 @@ from copilot_eval.evidence.hook import HookDecision
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
+from copilot_eval.evidence.phase_times import PhaseTimes
 from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, SubagentInvocation
+from copilot_eval.evidence.runtime_trace import RuntimeTrace, TraceSpan, TraceSpanEvent
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
 from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
 from copilot_eval.evidence.tool_call import ToolCall, ToolException, ToolImage
@@ -28,9 +30,11 @@ __all__ = [
     "McpServerStatus",
     "ModelPrice",
     "PermissionRecord",
+    "PhaseTimes",
     "PlayedOn",
     "RateLimit",
     "RequestAuditRecord",
+    "RuntimeTrace",
     "SkillDiscovery",
     "StopReason",
     "SubagentInvocation",
@@ -38,6 +42,8 @@ __all__ = [
     "ToolException",
     "ToolImage",
     "ToolProgress",
+    "TraceSpan",
+    "TraceSpanEvent",
     "Turn",
     "UsageEntry",
     "estimate_cost",

@@ -16,8 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from copilot_eval.evidence.phase_times import PhaseTimes
 from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.evidence.rate_limit import RateLimit
+from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.trajectory.calls import ObservedCall
 
 
@@ -115,6 +117,16 @@ class PlayedEvidence(Protocol):
     @property
     def total_premium_requests(self) -> float | None:
         """Premium requests the conversation used, ``None`` when unknown."""
+        ...
+
+    @property
+    def runtime_trace(self) -> RuntimeTrace | None:
+        """The Copilot runtime's own OpenTelemetry spans of the session; ``None`` when there are none to read."""
+        ...
+
+    @property
+    def phase_times(self) -> PhaseTimes | None:
+        """Where the session's time went, read from ``runtime_trace``; ``None`` without it."""
         ...
 
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:

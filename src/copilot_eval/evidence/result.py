@@ -17,9 +17,11 @@ from copilot_eval.evidence.hook import HookDecision
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
+from copilot_eval.evidence.phase_times import PhaseTimes
 from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.evidence.protocol import CitedSource, KnowledgeSeen
 from copilot_eval.evidence.rate_limit import RateLimit
+from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
@@ -37,9 +39,13 @@ SCHEMA_VERSION = 3
 """Version of the native JSON form. 2 added content items, tool progress, host requests and each
 tool call's result type, message sent to the model and exception. 3 counts the runtime's
 compaction calls in ``usage`` (entries of purpose ``compaction``) and so in the totals, and adds
-hook decisions and a rejection's feedback. Files of older versions are still read (what they
-lack is empty or unknown: they never recorded it; their usage entries are all turns)."""
+hook decisions and a rejection's feedback, the runtime's own trace (``runtime_trace``, its spans
+saved beside the JSON) and the time by phase (``phase_times``). Files of older versions are still
+read (what they lack is empty or unknown: they never recorded it; their usage entries are all
+turns)."""
 READABLE_VERSIONS = frozenset({1, 2, 3})
+TRACE_SUFFIX = ".trace.jsonl"
+"""The runtime trace of ``x.json`` is saved as ``x.trace.jsonl``, one span per line."""
 
 
 class SubagentInvocation(BaseModel):
@@ -110,6 +116,9 @@ class CopilotResult(BaseModel):
     runtime_version: str | None = None
     comparison_role: str | None = None
     played_on: PlayedOn | None = None  # set by a distributed executor; None: played where the run was written
+    # The runtime's own OpenTelemetry spans of this session; None: the runtime wrote none (unknown).
+    runtime_trace: RuntimeTrace | None = None
+    phase_times: PhaseTimes | None = None  # where the time went, read from runtime_trace
     raw_events: list[dict[str, Any]] = Field(default_factory=list)
 
     # -- responses -------------------------------------------------------------------------
@@ -354,7 +363,15 @@ class CopilotResult(BaseModel):
 
         Registered secrets are replaced by their markers (see :mod:`copilot_eval.redaction`).
         """
-        text = json.dumps(result_to_dict(self), indent=2, ensure_ascii=False)
+        data = result_to_dict(self)
+        if self.runtime_trace is not None and self.runtime_trace.spans:
+            # The spans go beside the JSON, one per line: a session's trace is a few hundred spans
+            # (about 120 kB), and a line per span is what trace tools read.
+            trace_path = trace_file_for(path)
+            lines = [json.dumps(redact_data(span.to_line()), ensure_ascii=False) for span in self.runtime_trace.spans]
+            write_text_atomically(trace_path, "\n".join(lines) + "\n")
+            data["runtime_trace"] = {**data["runtime_trace"], "spans": [], "file": trace_path.name}
+        text = json.dumps(data, indent=2, ensure_ascii=False)
         return write_text_atomically(path, text + "\n")
 
     @classmethod
@@ -366,6 +383,15 @@ class CopilotResult(BaseModel):
             readable = ", ".join(str(v) for v in sorted(READABLE_VERSIONS))
             raise ValueError(f"{path}: schema_version {version!r} is not supported (this version reads {readable})")
         data.pop("derived", None)
+        trace = data.get("runtime_trace")
+        if isinstance(trace, dict) and trace.get("file") and not trace.get("spans"):
+            trace_path = Path(path).parent / str(trace["file"])
+            if not trace_path.is_file():
+                raise ValueError(
+                    f"{path}: runtime_trace: the spans file {trace_path} is missing; copy it with the evidence JSON"
+                )
+            spans = RuntimeTrace.from_lines(trace_path.read_text(encoding="utf-8").splitlines()).spans
+            data["runtime_trace"] = {**trace, "spans": [span.model_dump() for span in spans]}
         return cls.model_validate(upgrade_result_data(data))
 
     def summary(self) -> str:
@@ -375,6 +401,12 @@ class CopilotResult(BaseModel):
         return redact(f"{state}; {len(self.turns)} turns, {tools} tool calls, tokens={self.token_usage}")
 
 
+def trace_file_for(path: str | Path) -> Path:
+    """Where the runtime trace of the evidence file ``path`` is saved: ``x.json`` -> ``x.trace.jsonl``."""
+    target = Path(path)
+    return target.with_name(target.stem + TRACE_SUFFIX)
+
+
 def upgrade_result_data(data: dict[str, Any]) -> dict[str, Any]:
     """The saved form of an older schema version as the current one (children included).
 
@@ -382,7 +414,8 @@ def upgrade_result_data(data: dict[str, Any]) -> dict[str, Any]:
     model or exceptions: they stay empty, since a file of that version never recorded them; its
     tool calls keep their text, error, images and structured result. Versions 1 and 2 never
     recorded compaction calls (their usage entries are turns; their totals may leave compactions
-    out), hook decisions (``None``: unknown) or a rejection's feedback.
+    out), hook decisions (``None``: unknown), a rejection's feedback, the runtime trace or the time
+    by phase (both ``None``: unknown).
     """
     data = {**data, "schema_version": SCHEMA_VERSION}
     invocations = data.get("subagent_invocations")

@@ -28,6 +28,7 @@ SOURCE_PYTEST = "pytest"
 SOURCE_MERGE = "merge"
 SOURCE_STUDIO_EVAL = "studio-eval"
 SOURCE_ANALYZE = "analyze"
+SOURCE_REGRADE = "regrade"  # a finished run graded again (`copilot-eval regrade`)
 SOURCE_ATTACK = "attack"  # an injection suite (`copilot-eval attack`)
 
 
@@ -179,6 +180,7 @@ __all__ = [
     "SOURCE_INGEST",
     "SOURCE_MERGE",
     "SOURCE_PYTEST",
+    "SOURCE_REGRADE",
     "SOURCE_RUN",
     "SOURCE_STUDIO_EVAL",
     "CaseRecord",

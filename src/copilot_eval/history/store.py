@@ -236,11 +236,67 @@ class HistoryStore:
         # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
         from copilot_eval.history.tables import CaseResult, CaseVerdict, Run
 
-        for table in (CaseResult.__table__, CaseVerdict.__table__):
-            connection.execute(delete(cast("Table", table)).where(cast("Table", table).c.run_id == run_id))
+        results, case_verdicts = cast("Table", CaseResult.__table__), cast("Table", CaseVerdict.__table__)
+        # People's verdicts hang on the case results about to be replaced (and would go with them, by
+        # cascade): they are set aside and put back on the new read's results of the same case and
+        # repeat. A reviewed result the new read no longer has is kept as it was, verdicts and all.
+        people = self._people_verdicts(connection, run_id)
+        new_keys = self._result_keys(connection, record)
+        kept = [result_id for result_id, (key, _) in people.items() if key not in new_keys]
+        connection.execute(delete(case_verdicts).where(case_verdicts.c.run_id == run_id))
+        connection.execute(delete(results).where(results.c.run_id == run_id, results.c.id.not_in(kept)))
         runs = cast("Table", Run.__table__)
         connection.execute(update(runs).where(runs.c.id == run_id).values(**row))
         self._add_results(connection, record, run_id)
+        self._restore_people_verdicts(connection, run_id, {rid: v for rid, v in people.items() if rid not in kept})
+
+    def _result_keys(self, connection: Any, record: RunRecord) -> set[tuple[int, int]]:
+        """(case id, repeat index) of every case result ``record`` holds."""
+        case_ids = self._case_ids(connection, record)
+        return {(case_ids[case.key], case.repeat_index) for case in record.cases}
+
+    @staticmethod
+    def _people_verdicts(connection: Any, run_id: int) -> dict[int, tuple[tuple[int, int], list[dict[str, Any]]]]:
+        """People's verdicts on run ``run_id``: case result id -> ((case id, repeat), the verdicts' rows)."""
+        from sqlalchemy import select
+
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+        from copilot_eval.history.tables import CaseResult, HumanVerdict
+
+        results, verdicts = cast("Table", CaseResult.__table__), cast("Table", HumanVerdict.__table__)
+        query = (
+            select(verdicts, results.c.case_id, results.c.repeat_index)
+            .join(results, results.c.id == verdicts.c.case_result_id)
+            .where(results.c.run_id == run_id)
+        )
+        found: dict[int, tuple[tuple[int, int], list[dict[str, Any]]]] = {}
+        for item in connection.execute(query).mappings():
+            given = {
+                name: item[name]
+                for name in (column.name for column in verdicts.columns)
+                if name not in ("id", "case_result_id")
+            }
+            key = (item["case_id"], item["repeat_index"])
+            found.setdefault(item["case_result_id"], (key, []))[1].append(given)
+        return found
+
+    @staticmethod
+    def _restore_people_verdicts(
+        connection: Any, run_id: int, people: dict[int, tuple[tuple[int, int], list[dict[str, Any]]]]
+    ) -> None:
+        """Put people's verdicts set aside by ``_people_verdicts`` on the new results of the same case and repeat."""
+        from sqlalchemy import insert, select
+
+        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
+        from copilot_eval.history.tables import CaseResult, HumanVerdict
+
+        if not people:
+            return
+        results = cast("Table", CaseResult.__table__)
+        query = select(results.c.id, results.c.case_id, results.c.repeat_index).where(results.c.run_id == run_id)
+        new_ids = {(row.case_id, row.repeat_index): row.id for row in connection.execute(query)}
+        rows = [given | {"case_result_id": new_ids[key]} for key, verdicts in people.values() for given in verdicts]
+        connection.execute(insert(cast("Table", HumanVerdict.__table__)), rows)
 
     def _add_results(self, connection: Any, record: RunRecord, run_id: int) -> None:
         """Insert the record's case results, verdicts and grades under ``run_id``."""

@@ -10,6 +10,7 @@ our own runs get, so an all-fallback export says that its 0 % measures the platf
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -22,12 +23,17 @@ from copilot_eval.evalsets import (
     EvalTestCase,
     EvalTestSet,
     ExportedResult,
+    RunFingerprints,
     read_results_export,
 )
 from copilot_eval.grading.combine import CaseFacts, Verdict, case_status
 from copilot_eval.platform_runs.record import platform_run
+from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS
 from copilot_eval.runs.platform_errors import platform_error_code
+
+EXPORT_EVIDENCE = "evidence"
+"""The folder of a run folder the export is kept in, as every run keeps its evidence."""
 
 
 def _case_result(number: int, row: ExportedResult) -> EvalCaseResult:
@@ -79,4 +85,27 @@ def run_from_export(
     return run, test_set
 
 
-__all__ = ["run_from_export"]
+def export_run(
+    path: str | Path,
+    folder: str | Path,
+    *,
+    name: str | None = None,
+    fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
+) -> tuple[EvalRun, EvalTestSet]:
+    """The export's run, with the export kept in ``folder/evidence`` (the record it was read from) and its set's fingerprint.
+
+    The folder is then finished like any run folder (``runs.finish``), so compare, regrade, merge and
+    the history read it as they read ours; the fingerprint lets compare and ``--baseline`` tell runs of
+    this set from runs of another.
+    """
+    path, folder = Path(path), Path(folder)
+    run, test_set = run_from_export(path, name=name, fallback_texts=fallback_texts)
+    kept = folder / EXPORT_EVIDENCE / path.name
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    if kept.resolve() != path.resolve():
+        shutil.copyfile(path, kept)
+    fingerprints = RunFingerprints(test_set=test_set_fingerprint(test_set))
+    return run.model_copy(update={"evidence": [str(kept)], "fingerprints": fingerprints}), test_set
+
+
+__all__ = ["EXPORT_EVIDENCE", "export_run", "run_from_export"]

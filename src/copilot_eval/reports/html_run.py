@@ -14,6 +14,7 @@ from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_execution import execution_html
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.html_platform import platform_html
+from copilot_eval.reports.phase_words import medians_html, phase_table_html
 from copilot_eval.reports.repeat_words import (
     case_flag,
     case_label,
@@ -160,6 +161,7 @@ def _case(
     parts.append(
         f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>"
     )
+    parts.append(phase_table_html(result.phases, title="Time by phase (this session)"))
     if result.evidence_path:
         parts.append(evidence_html(evidence.get(result.evidence_path), folder.link(result.evidence_path)))
     else:
@@ -238,6 +240,7 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         + _repeats(folder)
         + platform_html(run.platform_run, snapshot_link=_snapshot_link(folder))
         + execution_html(run, [(_label(r, repeats), _played_on(evidence.get(r.evidence_path or ""))) for r in results])
+        + medians_html(run.phase_medians)
         + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")
         + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
         '<button id="close-all" type="button">close all</button></p>'

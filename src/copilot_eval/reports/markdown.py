@@ -22,10 +22,14 @@ def _cell(text: str | None, limit: int = 120) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def run_summary_markdown(run: EvalRun) -> str:
-    """Score, counts, confidence, the limitation if any, and every case that did not pass."""
+def run_summary_markdown(run: EvalRun, *, label: str | None = None) -> str:
+    """Score, counts, confidence, the limitation if any, and every case that did not pass.
+
+    ``label`` names the surface in the heading (several ``--agent`` in one summary).
+    """
+    on = f" on {_cell(label)}" if label else ""
     lines = [
-        f"### {_cell(run.test_set_name)}: {score_over_graded(run)}",
+        f"### {_cell(run.test_set_name)}{on}: {score_over_graded(run)}",
         "",
         f"{run.passed} passed, {run.failed} failed, {run.errored or 0} errors (not graded), "
         f"{run.not_graded or 0} unknown; confidence {run.confidence.value}",

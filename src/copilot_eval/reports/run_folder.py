@@ -12,8 +12,9 @@ beside ``generalQualityPercent``. Older layouts are read into today's fields
 (``evalsets.run_layouts``). A run the platform made (``platform_runs``) adds optional fields
 within layout 2 (``platformRun``, a case's ``caseId``, a grade's ``errorReason`` and ``data``),
 and so does a run of a prompt file (a case's ``caseKey`` and ``ghModelsPassed``, a grade's
-``ghModels``; the set's ``promptFile`` and each case's ``prompt`` in ``test-set.json``); nothing in
-them changes what the other fields mean.
+``ghModels``; the set's ``promptFile`` and each case's ``prompt`` in ``test-set.json``), and the
+time by phase read from the runtime's trace (a case's ``phases``, the run's ``phaseMedians``);
+nothing in them changes what the other fields mean.
 """
 
 from __future__ import annotations
@@ -158,6 +159,10 @@ def _refuse_newer(path: Path, version: Any) -> None:
 def read_run_folder(folder: Path | str) -> RunFolder:
     """Read ``folder/run.json`` (and the kept test set); raise EvalSetReadError naming the file and problem."""
     folder = Path(folder)
+    if not folder.exists():  # a mistyped or never-written folder: not found, not "no run.json here"
+        raise EvalSetReadError(
+            folder, [f"not found: {folder} does not exist; pass the folder `copilot-eval run --out` wrote"]
+        )
     path = folder / RUN_JSON if folder.is_dir() else folder
     folder = path.parent
     if not path.is_file():

@@ -7,6 +7,7 @@ from typing import Any
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.reports.execution_words import retry_notes
+from copilot_eval.reports.phase_words import phase_line
 from copilot_eval.reports.repeat_words import (
     JUDGE_UNSTABLE,
     case_flag,
@@ -92,7 +93,10 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
         console.print(repeats)
     console.print(totals_line(run))
     judges = judge_cost_line(run)
-    for line in [*repeat_lines(run), *([judges] if judges else []), *(extra or [])]:
+    phases = phase_line(run.phase_medians)
+    if phases is not None:
+        phases = f"time by phase (median over {run.phase_medians.sessions} sessions): {phases}"  # type: ignore[union-attr]
+    for line in [*repeat_lines(run), *([judges] if judges else []), *([phases] if phases else []), *(extra or [])]:
         console.print(line)
     for line in retry_notes(run):  # worker names come from the cluster: printed as text, not markup
         console.print(line, markup=False, highlight=False)

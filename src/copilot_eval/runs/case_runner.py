@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
+from copilot_eval.evalsets.phase_record import PhaseRecord
 from copilot_eval.evalsets.prompt_cases import played_prompt
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.combine import grade_case
@@ -72,8 +73,10 @@ async def graded_result(
     turn: int | None,
     repeat_index: int | None,
     duration_ms: float | None,
+    phases: PhaseRecord | None = None,
 ) -> EvalCaseResult:
-    """The result of one case: the grading step's verdict on ``evidence``, with the case's place in the run."""
+    """The result of one case: the grading step's verdict on ``evidence``, with the case's place in the run
+    (and the time by phase of the session that played it)."""
     verdict = await grade_case(case, evidence, graders)
     return EvalCaseResult(
         conversation_number=case.conversation_number,
@@ -88,6 +91,17 @@ async def graded_result(
         evidence_path=evidence.evidence_path,
         duration_ms=duration_ms,
         repeat_index=repeat_index,
+        phases=phases,
+    )
+
+
+def phase_record_of(result: PlayedEvidence) -> PhaseRecord | None:
+    """The run record's form of a session's time by phase; ``None`` for a target or a session without a trace."""
+    times = result.phase_times
+    if times is None:
+        return None
+    return PhaseRecord.model_validate(
+        {"total_ms": times.total_ms, **{f"{phase}_ms": ms for phase, ms in times.by_phase().items()}}
     )
 
 
@@ -113,6 +127,7 @@ async def grade_unit(
     path = _evidence_path(evidence_dir, unit)
     saved = str(result.save(path)) if path is not None else None
     answers = result.responses_per_prompt
+    phases = phase_record_of(result)
     outcomes = []
     for index, (case, turn) in enumerate(zip(unit.cases, unit.turn_numbers(), strict=True)):
         answer = answers[index] if index < len(answers) else None
@@ -125,10 +140,16 @@ async def grade_unit(
         )
         outcomes.append(
             await graded_result(
-                case, evidence, graders, turn=turn, repeat_index=unit.repeat_index, duration_ms=result.duration_ms
+                case,
+                evidence,
+                graders,
+                turn=turn,
+                repeat_index=unit.repeat_index,
+                duration_ms=result.duration_ms,
+                phases=phases,
             )
         )
     return outcomes
 
 
-__all__ = ["Unit", "failed_play", "grade_unit", "graded_result", "play_unit", "run_unit"]
+__all__ = ["Unit", "failed_play", "grade_unit", "graded_result", "phase_record_of", "play_unit", "run_unit"]

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from copilot_eval.evalsets import (
     CaseStatus,
@@ -35,6 +35,7 @@ from copilot_eval.evalsets import (
     turn_numbers,
     validate_eval_test_set,
 )
+from copilot_eval.evalsets.phase_record import median_phases
 from copilot_eval.evalsets.repeat_stats import repeat_records
 from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.similarity import TextSimilarity
@@ -87,6 +88,13 @@ def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[s
     ]
 
 
+class CaseExport(Protocol):
+    """Where graded cases go as they are delivered (an OpenTelemetry exporter): queued, never waited for."""
+
+    def export_case(self, case: EvalTestCase, result: EvalCaseResult, evidence: Any, *, turn_index: int) -> None:
+        """Take one graded case and the evidence of the session that played it."""
+
+
 def summarise(
     test_set: EvalTestSet,
     results: list[EvalCaseResult],
@@ -120,6 +128,8 @@ def summarise(
     if ungradable:
         notes.append(f"{ungradable} of {len(results)} results could not be graded and are not in the score")
     evidence = sorted({r.evidence_path for r in results if r.evidence_path})
+    # One session per conversation and repeat: its phases count once, however many turns it had.
+    sessions = {(r.repeat_index or 0, r.conversation_number): r.phases for r in results if r.phases is not None}
     repeated = any(r.repeat_index for r in results)
     if repeated and repeat_dependence:
         notes.append(repeat_dependence)
@@ -144,6 +154,7 @@ def summarise(
         case_repeats=repeat_records(results, min_pass_rate) if repeated or min_pass_rate is not None else None,
         repeats_independent=(repeat_dependence is None) if repeated else None,
         repeat_dependence=repeat_dependence if repeated else None,
+        phase_medians=median_phases(sessions.values()),
     )
 
 
@@ -201,6 +212,7 @@ async def run_eval_set(
     executor: Executor | None = None,
     agent_file: str | Path | None = None,
     rate_limit_retries: int = DEFAULT_RATE_LIMIT_RETRIES,
+    export: CaseExport | None = None,
 ) -> EvalRun:
     """Run ``test_set`` against ``agent`` (a CopilotEval) and return the graded EvalRun.
 
@@ -243,6 +255,9 @@ async def run_eval_set(
         results = _with_note(await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir), note)
         if checkpoint is not None:
             checkpoint.append(unit.key, results)  # durable before it counts
+        if export is not None:
+            for index, (case, result) in enumerate(zip(unit.cases, results, strict=True)):
+                export.export_case(case, result, evidence, turn_index=index)
         finished.extend(results)
         bar.add(results)
 

@@ -5,25 +5,29 @@ Every writer of a run folder (``run`` with one or several agents, ``merge``, ``s
 same exit code everywhere. The platform's rows come first and apply with or without a gate: a run
 in which nothing could be graded, or whose score a runtime limitation says measures the platform,
 is no verdict on the agent, and a gate over it would blame the agent for the platform. Then the
-gates the run was asked to meet: ``--fail-under`` on the score and ``--min-pass-rate`` on each
-case over its tries (recorded in the run as ``minPassRate`` and each case's verdict).
+gates the run was asked to meet: ``--fail-under`` on the score, ``--min-pass-rate`` on each case
+over its tries (recorded in the run as ``minPassRate`` and each case's verdict), and with
+``--fail-on-regression`` no case regressed against the ``--baseline`` run.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from copilot_eval.evalsets import EvalRun
 from copilot_eval.exit_codes import BELOW_GATE, PASSED, PLATFORM, Verdict, worst
+from copilot_eval.reports.compare import RunComparison
 from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
 
 
 @dataclass(frozen=True, kw_only=True)
 class Gates:
-    """What a run must meet besides completing: a minimum score (percent of graded cases)."""
+    """What a run must meet besides completing: a minimum score (percent of graded cases), no regression."""
 
     fail_under: float | None = None
+    fail_on_regression: bool = False
 
 
 def _platform_reason(run: EvalRun) -> str | None:
@@ -62,6 +66,17 @@ def run_verdict(run: EvalRun, gates: Gates = Gates(), *, label: str | None = Non
     return PASSED
 
 
+def regression_verdict(
+    comparison: RunComparison, baseline: Path | str, gates: Gates, *, label: str | None = None
+) -> Verdict:
+    """Below the gate when ``--fail-on-regression`` is asked and a case regressed against ``baseline``."""
+    regressed = comparison.of_kind("regressed")
+    if not gates.fail_on_regression or not regressed:
+        return PASSED
+    prefix = f"{label}: " if label else ""
+    return Verdict(BELOW_GATE, f"{prefix}{len(regressed)} case(s) regressed against {baseline} (--fail-on-regression)")
+
+
 def runs_verdict(runs: Sequence[tuple[str | None, EvalRun]], gates: Gates = Gates()) -> Verdict:
     """The worst verdict over several runs (surfaces), each reason naming its run's label."""
     return worst(run_verdict(run, gates, label=label) for label, run in runs)
@@ -80,4 +95,4 @@ def tally_verdict(*, passed: int, failed: int, not_graded: int) -> Verdict:
     return PASSED
 
 
-__all__ = ["Gates", "run_verdict", "runs_verdict", "tally_verdict"]
+__all__ = ["Gates", "regression_verdict", "run_verdict", "runs_verdict", "tally_verdict"]

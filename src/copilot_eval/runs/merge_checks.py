@@ -10,7 +10,7 @@ and then those conversations are named.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from copilot_eval.evalsets import EvalTestSet, turn_numbers
@@ -31,15 +31,15 @@ class ShardCheck:
     count: int | None = None
 
 
-def _short(value: str | None) -> str:
-    return "none" if value is None else value.removeprefix("sha256:")[:12]
+def _fingerprint(value: str | None, what: str) -> str:
+    return f"no {what} fingerprint" if value is None else f"{what} fingerprint {value.removeprefix('sha256:')[:12]}"
 
 
-def _agree(folders: Sequence[RunFolder], what: str, value_of) -> list[str]:
-    """One problem when the folders do not all agree on ``value_of``, naming who has which value."""
+def _agree(folders: Sequence[RunFolder], what: str, shown: Callable[[RunFolder], str]) -> list[str]:
+    """One problem when the folders do not all agree, naming who has which value (in words, never "None")."""
     by_value: dict[str, list[str]] = defaultdict(list)
     for folder in folders:
-        by_value[str(value_of(folder))].append(str(folder.folder))
+        by_value[shown(folder)].append(str(folder.folder))
     if len(by_value) <= 1:
         return []
     parts = "; ".join(
@@ -71,20 +71,48 @@ def _basics(folders: Sequence[RunFolder]) -> list[str]:
             problems.append(f"{folder.folder}: no test-set.json; merge needs the set each shard played")
         if folder.run.results is None:
             problems.append(f"{folder.folder}: run.json has no per-case results to merge")
-    problems += _agree(folders, "shard counts", lambda f: f.run.shard.count if f.run.shard else None)
-    problems += _agree(folders, "test sets", lambda f: _short(f.run.fingerprints and f.run.fingerprints.test_set))
-    problems += _agree(folders, "agents", lambda f: _short(f.run.fingerprints and f.run.fingerprints.agent))
-    problems += _agree(folders, "graders", lambda f: _short(f.run.fingerprints and f.run.fingerprints.graders))
-    problems += _agree(folders, "repeat counts", lambda f: f.run.repeat)
-    problems += _agree(folders, "minimum pass rates (--min-pass-rate)", lambda f: f.run.min_pass_rate)
+    shards = [f for f in folders if f.run.shard is not None]  # a folder that is no shard is named above
+    problems += _agree(shards, "shard counts", lambda f: f"{f.run.shard.count} shards")  # type: ignore[union-attr]
+    for what, attribute, noun in (
+        ("test sets", "test_set", "test-set"),
+        ("agents", "agent", "agent"),
+        ("graders", "graders", "grader"),
+    ):
+        problems += _agree(folders, what, _fingerprint_of(attribute, noun))
+    problems += _agree(folders, "repeat counts", lambda f: f"--repeat {f.run.repeat or 1}")
+    problems += _agree(
+        folders,
+        "minimum pass rates (--min-pass-rate)",
+        lambda f: "none" if f.run.min_pass_rate is None else f"{f.run.min_pass_rate:g}",
+    )
+    return problems
+
+
+def _fingerprint_of(attribute: str, noun: str) -> Callable[[RunFolder], str]:
+    return lambda folder: _fingerprint(getattr(folder.run.fingerprints, attribute, None), noun)
+
+
+def _given_twice(folders: Sequence[RunFolder]) -> list[str]:
+    """A shard (index of a count) given in more than one folder: a problem whatever else differs."""
+    seen: dict[tuple[int, int], str] = {}
+    problems = []
+    for folder in folders:
+        shard = folder.run.shard
+        if shard is None:
+            continue
+        key = (shard.index, shard.count)
+        if key in seen:
+            problems.append(f"shard {shard.index}/{shard.count} given twice: {seen[key]} and {folder.folder}")
+        seen.setdefault(key, str(folder.folder))
     return problems
 
 
 def check_shards(folders: Sequence[RunFolder]) -> ShardCheck:
     """Every problem that forbids merging ``folders`` (``partial`` ones only forbid a complete merge)."""
-    check = ShardCheck(problems=_basics(folders))
-    if check.problems:
-        return check  # the rest compares shards of one run; it would only repeat these differences
+    basics = _basics(folders)
+    check = ShardCheck(problems=basics + _given_twice(folders))
+    if basics:
+        return check  # the rest compares the cases of shards of one run; it would only repeat these
     count = check.count = folders[0].run.shard.count  # type: ignore[union-attr]
     test_set = folders[0].test_set
     assert test_set is not None
@@ -97,8 +125,7 @@ def check_shards(folders: Sequence[RunFolder]) -> ShardCheck:
         index = folder.run.shard.index  # type: ignore[union-attr]
         name = str(folder.folder)
         if index in seen_index:
-            check.problems.append(f"shard {index}/{count} given twice: {seen_index[index]} and {name}")
-            continue
+            continue  # named by _given_twice
         seen_index[index] = name
         held = case_keys(folder)
         for key in sorted(held):

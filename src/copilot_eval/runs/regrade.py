@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from copilot_eval.evalsets import EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet
+from copilot_eval.evalsets import EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet, RunFingerprints
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetError
 from copilot_eval.evidence.result import CopilotResult
@@ -26,6 +26,7 @@ from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RUN_JSON, TEST_SET_JSON, RunFolder, read_run_folder
 from copilot_eval.runs.case_runner import graded_result
 from copilot_eval.runs.eval_runner import summarise
+from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.target import PlayedEvidence, load_played
 
 __all__ = ["RegradeError", "read_saved_run", "regrade_run"]
@@ -109,8 +110,15 @@ class _Sessions:
         return session, str(copy)
 
 
-async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_dir: str | Path) -> EvalRun:
-    """Grade the saved answers of ``run_dir`` with ``graders`` and write a new run folder at ``output_dir``."""
+async def regrade_run(
+    run_dir: str | Path, graders: Sequence[Grader], *, output_dir: str | Path, graders_fingerprint: str | None = None
+) -> EvalRun:
+    """Grade the saved answers of ``run_dir`` with ``graders`` and write a new run folder at ``output_dir``.
+
+    The new run keeps what the agent did (its test set's and agent's fingerprints, repeats, shard) and
+    records the graders' fingerprint given (``runs.fingerprints.graders_fingerprint`` of the specs), so
+    the history and compare see the graders changed and nothing else.
+    """
     run_dir, out = Path(run_dir), Path(output_dir)
     if out.resolve() == run_dir.resolve():
         raise RegradeError(f"{out}: regrading writes a new run folder; give another --out than the run itself")
@@ -155,5 +163,8 @@ async def regrade_run(run_dir: str | Path, graders: Sequence[Grader], *, output_
         min_pass_rate=folder.run.min_pass_rate,
         repeat_dependence=folder.run.repeat_dependence,
     )
+    before = folder.run.fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
+    fingerprints = before.model_copy(update={"graders": graders_fingerprint})
+    run = run.model_copy(update={"fingerprints": fingerprints, "repeat": folder.run.repeat, "shard": folder.run.shard})
     write_run_outputs(run, test_set, out)
     return run

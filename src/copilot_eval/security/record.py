@@ -28,9 +28,8 @@ from copilot_eval.evalsets import (
     GradeRecord,
 )
 from copilot_eval.evidence import CopilotResult
-from copilot_eval.reports.after_run import write_run_reports
-from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.eval_runner import summarise
+from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.security.cases import SecurityCase
 from copilot_eval.security.outcomes import Outcome
@@ -146,15 +145,17 @@ class SecurityRecord:
 
 
 def write_security_folder(record: SecurityRecord, folder: Path) -> None:
-    """Write the run folder: security.json, then run.json and its files, then report.html."""
+    """Write the run folder: security.json, then the run folder's files as every run's are (``runs.finish``).
+
+    The history is the command's to record (``copilot-eval attack`` with its own gate), not the folder's.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     document = dict(record.document)
     document["plays"] = [
         {**play, "evidence": _relative(play.get("evidence"), folder)} for play in record.document["plays"]
     ]
     write_text_atomically(folder / SECURITY_JSON, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    write_run_outputs(record.run, record.test_set, folder)
-    write_run_reports(folder)
+    finish_run_folders([FolderRun(folder, record.run, record.test_set)], FinishOptions(no_history=True))
 
 
 def _relative(path: str | None, folder: Path) -> str | None:

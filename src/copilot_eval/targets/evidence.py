@@ -186,6 +186,16 @@ class TargetResult(BaseModel):
         """Unknown (``None``): premium requests are a measure of the Copilot runtime, not of Copilot Studio."""
         return None
 
+    @property
+    def runtime_trace(self) -> None:
+        """``None``: a Copilot Studio agent runs on the platform, not in a Copilot runtime of ours."""
+        return None
+
+    @property
+    def phase_times(self) -> None:
+        """``None``: there is no runtime trace to read phases from (each turn's ``duration_ms`` is kept)."""
+        return None
+
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:
         """The plan steps the platform reported (of user turn ``turn``, or all), or why they are not visible.
 

@@ -89,6 +89,11 @@ class Recorder:
         self._cassettes = path if isinstance(path, CassetteDir) else CassetteDir(path, cassette, mode)
 
     @property
+    def cassettes(self) -> CassetteDir:
+        """Where the calls are recorded (and what was served from there), for the closing line of a run."""
+        return self._cassettes
+
+    @property
     def live(self) -> bool:
         """As live as the model it records (a Recorder in front of a real model is live)."""
         return self.model.live
@@ -141,6 +146,11 @@ class Replay:
         self._model = model
         self._wire_api = wire_api
         self._transport = transport
+
+    @property
+    def cassettes(self) -> CassetteDir:
+        """Where the answers are served from, for the closing line of a run."""
+        return self._cassettes
 
     @property
     def session_model(self) -> str:

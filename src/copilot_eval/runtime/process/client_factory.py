@@ -12,6 +12,7 @@ from typing import Any
 
 from copilot_eval.runtime.process.environment import EnvironmentPolicy, runtime_environment
 from copilot_eval.runtime.process.home import new_copilot_home
+from copilot_eval.runtime.process.trace_file import trace_environment
 from copilot_eval.runtime.sdk_internals import (
     keep_wire_events,
     send_disable_model_invocation,
@@ -29,20 +30,26 @@ async def start_client(
     github_token: str | None = None,
     base_directory: Path | None = None,
     environment: EnvironmentPolicy | None = None,
+    trace_file: Path | None = None,
+    trace_content: bool = False,
 ) -> Any:
     """Start a CopilotClient on the given runtime executable and return it, started.
 
     ``environment`` says which variables the runtime (and so its MCP servers and the agent's
-    shell) receives; the default passes the whole environment on.
+    shell) receives; the default passes the whole environment on. With ``trace_file`` the runtime
+    writes its OpenTelemetry spans there (message content only with ``trace_content``).
     """
     from copilot import CopilotClient, RuntimeConnection
 
     keep_wire_events()  # evidence is built from what the runtime sent, not the SDK's typed subset
     send_disable_model_invocation()  # the switch runtime 1.0.102 reads for "the model may not pick this agent"
     start_runtimes_in_their_own_process_group()  # a signal meant for the command reaches the command only
+    env = runtime_environment(environment)
+    if trace_file is not None:
+        env.update(trace_environment(trace_file, capture_content=trace_content))
     client = CopilotClient(
         connection=RuntimeConnection.for_stdio(path=str(executable)),
-        env=runtime_environment(environment),
+        env=env,
         base_directory=str(base_directory or new_copilot_home()),
         request_handler=request_handler,
         log_level="error",

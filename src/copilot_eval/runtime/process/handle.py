@@ -13,6 +13,7 @@ from typing import Any
 
 from copilot_eval.runtime.process.home import remove_home
 from copilot_eval.runtime.process.router import SessionRouter
+from copilot_eval.runtime.process.trace_file import TraceFileReader
 
 # Every runtime process this Python process started and has not stopped, with its home folder.
 _live_processes: dict[subprocess.Popen[Any], Path | None] = {}
@@ -64,6 +65,7 @@ class RuntimeHandle:
     active_sessions: int = field(default=0)  # runs that have not returned yet
     retiring: str | None = None  # why it takes no new sessions (recycling), once decided
     cleanups: set[asyncio.Future[Any]] = field(default_factory=set)  # sessions still being closed
+    trace: TraceFileReader | None = None  # the runtime's span file, read per session; None: exporter off
 
     def __post_init__(self) -> None:
         if self.process is not None:

@@ -28,6 +28,7 @@ from copilot_eval.runtime.process.host import runtime_host
 from copilot_eval.runtime.process.locate import locate_runtime
 from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb
 from copilot_eval.runtime.process.router import SessionRouter
+from copilot_eval.runtime.process.trace_file import TRACE_FILE_NAME, TraceFileReader, trace_enabled
 from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
 
 __all__ = [
@@ -53,6 +54,7 @@ class _Key(NamedTuple):
     mode: str
     github_token: str | None
     environment: EnvironmentPolicy
+    trace_content: bool = False  # the runtime's trace records message content (capture_trace_content)
 
 
 def default_max_runtimes() -> int:
@@ -104,9 +106,11 @@ class RuntimePool:
         runtime_path: str | Path | None = None,
         github_token: str | None = None,
         environment: EnvironmentPolicy | None = None,
+        trace_content: bool = False,
     ) -> RuntimeHandle:
-        """A live runtime for this mode, token and environment, starting or replacing one when needed (from any loop)."""
-        key = _Key(mode, github_token, environment or EnvironmentPolicy())
+        """A live runtime for this mode, token, environment and trace content setting, starting or
+        replacing one when needed (from any loop)."""
+        key = _Key(mode, github_token, environment or EnvironmentPolicy(), trace_content)
         return await runtime_host().run(self._lease(key, runtime_path))
 
     async def _lease(self, key: _Key, runtime_path: str | Path | None) -> RuntimeHandle:
@@ -151,6 +155,8 @@ class RuntimePool:
         location = await asyncio.to_thread(locate_runtime, runtime_path or self._runtime_path)
         router = SessionRouter()
         home = new_copilot_home()
+        # One span file per runtime process, in its own home folder (removed when it stops).
+        trace_file = home / TRACE_FILE_NAME if trace_enabled() else None
         try:
             client = await start_client(
                 location.path,
@@ -159,6 +165,8 @@ class RuntimePool:
                 github_token=key.github_token,
                 base_directory=home,
                 environment=key.environment,
+                trace_file=trace_file,
+                trace_content=key.trace_content,
             )
         except BaseException:
             remove_home(home)
@@ -170,6 +178,7 @@ class RuntimePool:
             mode=key.mode,
             process=runtime_process(client),
             home=home,
+            trace=TraceFileReader(trace_file, content_captured=key.trace_content) if trace_file is not None else None,
         )
 
     def release(self, handle: RuntimeHandle) -> None:

@@ -40,6 +40,7 @@ async def _lease(pool: RuntimePool, run: SessionRun) -> RuntimeHandle:
             runtime_path=agent.runtime_path,
             github_token=run.choice.github_token,
             environment=run.environment,
+            trace_content=agent.capture_trace_content,
         )
     )
     try:
@@ -116,4 +117,5 @@ async def _run_on_host(
         await run.record_failure(error)
     finally:
         await run.close(pool)
+        await run.collect_trace()
     return run.result()

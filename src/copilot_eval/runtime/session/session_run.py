@@ -21,6 +21,7 @@ from copilot_eval.runtime.process.environment import EnvironmentPolicy
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
+from copilot_eval.runtime.process.trace_file import collect_session_trace
 from copilot_eval.runtime.requests.chain import build_request_chain
 from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.session.closing import abort_if_busy, close_session
@@ -45,6 +46,15 @@ from copilot_eval.runtime.session.tools import build_tool
 from copilot_eval.workdirs import new_working_directory
 
 _log = logging.getLogger(__name__)
+
+
+# Events after which the runtime has written spans worth reading early.
+_SPANS_ENDED = {"assistant.turn_end": True, "tool.execution_complete": True, "assistant.turn_start": True}
+
+
+def _kind(event: Any) -> str:
+    kind = getattr(event, "type", None)
+    return str(getattr(kind, "value", kind))
 
 
 def _pre_tool_use(control: RunControl) -> Any:
@@ -101,9 +111,16 @@ class SessionRun:
         self.facts: dict[str, Any] = {}  # raw facts as seen; RunFacts fields
         self.cleanup_problems: list[str] = []
         self.phase = "while starting the Copilot runtime"  # what a timeout interrupted
+        self.prompts_sent = 0
+        self.runtime_trace: Any = None  # the runtime's spans of this session, once collected
+        self._host_loop = asyncio.get_running_loop()
 
     def _on_event(self, event: Any) -> None:
         self.watch(event)
+        if self.handle is not None and self.handle.trace is not None and _SPANS_ENDED.get(_kind(event)):
+            # Spans the runtime has just ended are read while it works on, so that little is left
+            # to read once the run is over (the reader lives on the host loop).
+            self._host_loop.call_soon_threadsafe(self.handle.trace.read_new)
         if self.their_on_event is not None:
             try:  # the user's listener from extra_config; the SDK, too, lets a listener fail alone
                 self.their_on_event(event)
@@ -152,6 +169,7 @@ class SessionRun:
         for text in self.prompts:
             self.watch.idle.clear()
             self.phase = "while sending the prompt"
+            self.prompts_sent += 1
             await guarded(self.session.send(text), self.handle, self.deadline)
             ended = await wait_for_idle(self.watch, self.control, self.handle, self.deadline)
             if ended == "timeout":
@@ -197,6 +215,17 @@ class SessionRun:
         pool.release(self.handle)  # the next run may lease this runtime while this session closes
         pool.track_cleanup(self.handle, close_session(self.session, self.handle, self.session_id, self.home))
 
+    async def collect_trace(self) -> None:
+        """Take this session's spans from the runtime's trace file (bounded wait for the last ones)."""
+        if self.handle is None or self.handle.trace is None:
+            return
+        try:
+            self.runtime_trace = await collect_session_trace(
+                self.handle.trace, self.session_id, prompts_sent=self.prompts_sent
+            )
+        except Exception as error:  # an unreadable trace costs the trace (unknown), never the run
+            _log.warning("copilot-eval: reading the runtime's trace failed: %s: %s", type(error).__name__, error)
+
     def result(self) -> CopilotResult:
         """The evidence: the events so far and the raw facts, judged by capture."""
         control = self.control
@@ -223,5 +252,7 @@ class SessionRun:
             model_retry_after_s=self.model_calls.last_retry_after_s,
             host_answers=tuple(self.host.answers),
             hook_calls=tuple(self.hooks.calls),
+            runtime_trace=self.runtime_trace,
+            ended_ns=time.time_ns(),
         )
         return result_from_events(list(self.watch.events), agent=self.agent, facts=facts)

@@ -1,0 +1,52 @@
+"""Printing what ``runs.finish`` did for a command, then ending by its verdict: the same for every writer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import typer
+
+from copilot_eval.cli.exits import leave
+
+
+def print_finished(
+    finished: Any,
+    console: Any,
+    *,
+    extra: list[str] | Callable[[Any], list[str]] | None = None,
+    summaries: bool = True,
+    verdict: Any = None,
+) -> typer.Exit:
+    """Each folder's summary (or only its files' lines), the history's line, the comparisons; the Exit to raise.
+
+    ``extra`` are lines for every summary (what the writer itself did), or a function giving a folder's
+    own. Warnings go to stderr, ``--markdown -`` to stdout, last. ``verdict`` replaces the finisher's
+    (a writer that met a problem of its own after the folder was written).
+    """
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.reports.compare_views import print_comparison
+    from copilot_eval.reports.terminal import print_summary
+
+    several = len(finished.folders) > 1
+    for index, item in enumerate(finished.folders):
+        lines = [*(extra(item) if callable(extra) else extra or []), *item.lines]
+        if index == len(finished.folders) - 1:
+            lines += finished.history_lines  # recorded once, for every folder
+        if summaries:
+            if several and item.label is not None:
+                console.print(f"[bold]surface {item.label}[/]", highlight=False)
+            print_summary(item.run, item.test_set, console, extra=lines)
+        else:
+            for line in lines:
+                console.print(f"{item.label}: {line}" if several and item.label else line, highlight=False)
+        if item.comparison is not None:
+            print_comparison(item.comparison, console)
+    for warning in finished.history_warnings:
+        typer.echo(warning, err=True)
+    if finished.markdown is not None:
+        typer.echo(finished.markdown, nl=False)
+    return leave(verdict if verdict is not None else finished.verdict)
+
+
+__all__ = ["print_finished"]

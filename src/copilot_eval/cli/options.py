@@ -1,0 +1,56 @@
+"""The options several commands share, defined once: the same name, the same meaning, the same help everywhere.
+
+A command that writes a run folder takes the finisher's options (``runs.finish``): ``--junit``,
+``--markdown``, ``--fail-under``, ``--history`` / ``--no-history`` (``cli/history_record.py``), and
+``--baseline`` / ``--fail-on-regression`` where a run can be compared. ``tests/cli/test_option_names.py``
+lists every command's options, so a rename or a new name is a decision.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+JunitOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--junit",
+        metavar="FILE",
+        help="Also write the run as JUnit XML to FILE (several surfaces: one file each, FILE-LABEL.xml).",
+    ),
+]
+MarkdownOption = Annotated[
+    str | None,
+    typer.Option(
+        "--markdown",
+        metavar="FILE",
+        help="Also write a Markdown summary to FILE, or '-' for stdout (append it to $GITHUB_STEP_SUMMARY).",
+    ),
+]
+FailUnderOption = Annotated[
+    float | None,
+    typer.Option(
+        "--fail-under",
+        min=0,
+        max=100,
+        metavar="PERCENT",
+        help="Exit 1 when the score (percent of graded cases) is below this (on any surface).",
+    ),
+]
+BaselineOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--baseline",
+        metavar="RUN_DIR",
+        help="Compare with an earlier run folder (terminal, comparison.html, comparison.md); with several "
+        "surfaces, RUN_DIR/LABEL when it holds one.",
+    ),
+]
+FailOnRegressionOption = Annotated[
+    bool,
+    typer.Option("--fail-on-regression", help="Exit 1 when any case regressed against the baseline run."),
+]
+
+__all__ = ["BaselineOption", "FailOnRegressionOption", "FailUnderOption", "JunitOption", "MarkdownOption"]
