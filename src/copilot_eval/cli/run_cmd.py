@@ -210,6 +210,23 @@ def run(
             help="The session model, over the agent file's and a prompt file's (a runtime model name, e.g. gpt-4.1).",
         ),
     ] = None,
+    gate: Annotated[
+        str | None,
+        typer.Option(
+            "--gate",
+            metavar="NAME",
+            help="As the run ends, gate it against the blessed baseline NAME ('auto': its own TEST_SET@AGENT): "
+            "regressions exit 1; writes gate.md (docs/ci.md).",
+        ),
+    ] = None,
+    golden: Annotated[
+        Path | None,
+        typer.Option("--golden", metavar="FILE", help="With --gate: case keys (one a line) no regression may touch."),
+    ] = None,
+    max_regressions: Annotated[
+        int,
+        typer.Option("--max-regressions", metavar="N", help="With --gate: regressions allowed besides golden cases."),
+    ] = 0,
     gh_json: Annotated[
         Path | None,
         typer.Option(
@@ -284,6 +301,10 @@ def run(
         typer.echo(f"note: {line}", err=True)
     if len(agent_paths) <= 1 and (problem := baseline_problem(baseline)) is not None:
         raise _bad_input(problem)  # several surfaces: checked once their labels are known
+    if gate is None and (golden is not None or max_regressions):
+        raise _bad_input("--golden and --max-regressions gate the run: give --gate NAME (or --gate auto) with them")
+    if gate is not None and len(agent_paths) > 1:
+        raise _bad_input("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
     test_set, agent = prepared.test_set, prepared.agent
     if record or replay or record_missing:
         if len(agent_paths) > 1:
@@ -399,7 +420,17 @@ def run(
         if gh_json is not None:
             extra.append(f"gh-models JSON: {write_gh_models_json(result, test_set, gh_json)}")
     finished = finish_run_folders([FolderRun(out, result, test_set)], finish)
-    raise print_finished(finished, console, extra=extra)
+    verdict = None
+    if gate is not None:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.cli.gate_cmd import gate_after_run
+        from copilot_eval.exit_codes import worst
+
+        # After the finisher: the run is in the history and its folder complete when the gate reads it.
+        gated, lines = gate_after_run(out, name=gate, history=history, golden=golden, max_regressions=max_regressions)
+        verdict = worst([finished.verdict, gated])
+        extra.extend(lines)
+    raise print_finished(finished, console, extra=extra, verdict=verdict)
 
 
 def _variables(items: list[str] | None) -> dict[str, str]:
