@@ -60,6 +60,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
+    # GitHub's REST API for a pull request's comment: a wire client that knows nothing of runs.
+    "github": LEAVES,
     "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
     # Injection suites play through the runtime (their scripted agents are FunctionModels) and write
     # a normal run folder through the run summary and the reports.
@@ -71,15 +73,20 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "otel": LEAVES | {"evalsets", "evidence"},
     # The memory across runs reads run folders (the contract), never the internals of runs.
     "history": LEAVES | {"evalsets", "reports"},
+    # The gate reads run folders and the history's baselines; runs only to load either kind of evidence.
+    "gate": LEAVES | {"evalsets", "evidence", "history", "reports", "runs"},
     # Entry points: thin, on top of everything below them.
     "pytest_history": LEAVES | {"history", "reports", "runs"},
-    "pytest_evalset": LEAVES | {"evalsets", "grading", "pytest_history", "pytest_otel", "reports", "runs", "runtime"},
+    "pytest_budget": LEAVES | {"agent"},
+    "pytest_evalset": LEAVES
+    | {"evalsets", "grading", "pytest_budget", "pytest_history", "pytest_otel", "reports", "runs", "runtime"},
     "pytest_repeat": LEAVES | {"evalsets", "reports", "runs"},
     "pytest_otel": LEAVES | {"evalsets", "otel"},
     "pytest_plugin": LEAVES
     | {
         "models",
         "otel",
+        "pytest_budget",
         "pytest_evalset",
         "pytest_history",
         "pytest_otel",
@@ -95,6 +102,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "evalsets",
         "evidence",
         "first_steps",
+        "gate",
+        "github",
         "history",
         "models",
         "otel",

@@ -22,6 +22,7 @@ import pytest
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, looks_like_test_set
 from copilot_eval.evalsets.prompt_cases import is_prompt_file_name
+from copilot_eval.pytest_budget import with_budgets
 
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
 
@@ -116,7 +117,7 @@ def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
     except PrepareError as exc:
         raise pytest.UsageError(str(exc)) from None
     config.stash[SETTINGS_KEY] = EvalSetSettings(
-        agent,
+        with_budgets(agent, config),
         graders,
         evidence_dir,
         Counter(),

@@ -28,7 +28,7 @@ import pytest
 
 from copilot_eval.history import CaseRecord, HistoryNote, HistoryStore, RunRecord, detect_provenance, resolve_history
 from copilot_eval.history.from_folder import record_from_folder
-from copilot_eval.history.records import SOURCE_PYTEST, case_key
+from copilot_eval.history.records import SOURCE_PYTEST
 from copilot_eval.reports.html_session import session_anchor
 from copilot_eval.reports.run_folder import RunFolder
 from copilot_eval.runs import summarise
@@ -114,7 +114,7 @@ class HistoryRecorder:
                 duration_ms=(time.monotonic() - self.clock) * 1000,
             )
             record = record_from_folder(RunFolder(self.config.rootpath, run, test_set), source=SOURCE_PYTEST)
-            nodes = {case_key(r.conversation_number, r.turn): nodeid for nodeid, r in rows}
+            nodes = {r.key: nodeid for nodeid, r in rows}
             cases = [dataclasses.replace(c, report_anchor=session_anchor(nodes[c.key])) for c in record.cases]
             records.append(dataclasses.replace(record, cases=cases, run_folder=None, report_path=self._report()))
         return records

@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.pytest_budget import MARKER_HELP as BUDGET_MARKER_HELP
+from copilot_eval.pytest_budget import add_budget_options, check_budgets, with_budgets
 from copilot_eval.pytest_evalset import add_options, configure
 from copilot_eval.pytest_otel import add_otel_options, close_export, configure_export, export_test, note_run
 from copilot_eval.pytest_repeat import DEPENDENCE_KEY, MARKER, MARKER_HELP, wrap_repeated_items
@@ -115,6 +117,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         ".copilot-eval/history.db in the rootdir)",
     )
 
+    add_budget_options(group)
     add_options(group)
     add_otel_options(group)
 
@@ -122,6 +125,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
     config.addinivalue_line("markers", MARKER_HELP)
+    config.addinivalue_line("markers", BUDGET_MARKER_HELP)
     configure_export(config)
     config.stash[_SHARD_KEY] = _shard_option(config.getoption("--copilot-shard", default=None))
     directory = config.getoption("--copilot-evidence-dir", default=None)
@@ -272,6 +276,7 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
             agent = with_cassette(
                 agent, cassettes, default_model=options["default_model"], default_provider=options["default_provider"]
             )
+        agent = with_budgets(agent, config, request.node)
         _note_dependence(request.node, agent)
         result = await run_copilot(agent, prompt, **options)
         saved = None
@@ -297,6 +302,7 @@ def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
     async def run(prompt: str | Sequence[str], baseline: Any, candidate: Any, **options: Any) -> Any:
         options.setdefault("default_model", config.getoption("--copilot-model"))
         options.setdefault("default_provider", _default_provider(config))
+        baseline, candidate = (with_budgets(agent, config, request.node) for agent in (baseline, candidate))
         outcome = await run_ab(prompt, baseline, candidate, **options)
         for index, result in enumerate(outcome.results):
             saved = None
@@ -332,9 +338,10 @@ def pytest_pycollect_makeitem(collector: Any, name: str, obj: object) -> Any:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Keep this shard's items (``--copilot-shard I/N``), then turn every
+    """Keep this shard's items (``--copilot-shard I/N``), refuse a bad usage budget, then turn every
     ``@pytest.mark.copilot_repeat(K, min_pass_rate=P)`` test into K tries with one verdict."""
     _deselect_other_shards(config, items)
+    check_budgets(config, items)
     if any(item.get_closest_marker(MARKER) is not None for item in items):
         wrap_repeated_items(config, items)
 

@@ -99,3 +99,21 @@ def test_a_custom_agent_without_closing_front_matter_is_refused(tmp_path: Path) 
     broken.write_text("---\ndescription: never closed\n")
     with pytest.raises(ValueError, match="no closing"):
         CustomAgent.from_file(broken)
+
+
+def test_usage_budgets_are_fields_of_the_agent_and_of_its_file(tmp_path: Path) -> None:
+    (tmp_path / "agent.yaml").write_text("max_tokens: 5000\nmax_premium_requests: 2.5\nmax_ai_credits: 40\n")
+    agent = CopilotEval.from_file(tmp_path / "agent.yaml")
+    assert (agent.max_tokens, agent.max_premium_requests, agent.max_ai_credits) == (5000, 2.5, 40)
+    with pytest.raises(ValidationError, match="max_tokens"):
+        CopilotEval(max_tokens=0)
+    with pytest.raises(ValidationError, match="max_premium_requests"):
+        CopilotEval(max_premium_requests=-1)
+
+
+def test_a_credit_limit_below_the_runtimes_minimum_is_refused_before_any_runtime_starts(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError, match="smallest session limit is 30 AI credits, got 5"):
+        CopilotEval(max_ai_credits=5)
+    (tmp_path / "agent.yaml").write_text("max_ai_credits: 1\n")
+    with pytest.raises(AgentFileError, match=r"agent.yaml: max_ai_credits: .*30 AI credits"):
+        CopilotEval.from_file(tmp_path / "agent.yaml")

@@ -1,4 +1,4 @@
-"""Requests to the host (questions, elicitations, sampling) from their events and the runner's answers."""
+"""Requests to the host (questions, elicitations, sampling and every other kind) from their events and the runner's answers."""
 
 from __future__ import annotations
 
@@ -127,3 +127,59 @@ def test_a_secret_in_an_answer_is_redacted():
     )
     result = result_from_events(events, facts=facts)
     assert "s3cr3t-answer-value" not in result.model_dump_json()
+
+
+def test_every_other_kind_the_runtime_sends_is_recorded_with_its_details_and_outcome():
+    oauth = {
+        "requestId": "o1",
+        "serverName": "crm",
+        "serverUrl": "http://127.0.0.1:9/mcp",
+        "reason": "initial",
+        "httpResponse": {"headers": [{"name": "set-cookie", "value": "session=abc"}]},
+    }
+    events = _session(
+        event("mcp.oauth_required", oauth),
+        event("mcp.oauth_completed", {"requestId": "o1", "outcome": "cancelled"}),
+        event("session_limits_exhausted.requested", {"requestId": "l1", "usedAiCredits": 31.5, "maxAiCredits": 30}),
+        event("session_limits_exhausted.completed", {"requestId": "l1", "response": {"action": "cancel"}}),
+        event("exit_plan_mode.requested", {"requestId": "p1", "summary": "write it", "actions": ["interactive"]}),
+        event("exit_plan_mode.completed", {"requestId": "p1", "approved": False, "feedback": "not now"}),
+        event("command.queued", {"requestId": "c1", "command": "/compact"}),
+    )
+    facts = RunFacts(
+        host_answers=[
+            HostAnswer(kind="mcp_oauth", message=None, answered_by="default: no interactive login", request_id="o1"),
+            HostAnswer(
+                kind="session_limits", message=None, answered_by="default: stop", action="cancel", request_id="l1"
+            ),
+        ]
+    )
+    oauth_record, limits, plan, command = result_from_events(events, facts=facts).host_requests
+    assert (oauth_record.kind, oauth_record.asked_by, oauth_record.outcome) == ("mcp_oauth", "crm", "cancelled")
+    assert oauth_record.details == {"server_url": "http://127.0.0.1:9/mcp", "reason": "initial"}
+    assert "abc" not in oauth_record.model_dump_json(), "the server's HTTP response (cookies) is not kept"
+    assert (
+        oauth_record.answered_by == "default: no interactive login" and oauth_record.event_type == "mcp.oauth_required"
+    )
+    assert limits.details == {"used_ai_credits": 31.5, "max_ai_credits": 30} and limits.outcome == "cancel"
+    assert (limits.action, limits.completed) == ("cancel", True)
+    assert (plan.kind, plan.message, plan.action, plan.answer) == ("exit_plan_mode", "write it", "decline", "not now")
+    assert plan.answered_by is None, "no runner answer: the completion event alone says what happened"
+    assert (command.kind, command.message, command.completed) == ("queued_command", "/compact", False)
+
+
+def test_a_request_of_a_kind_this_version_does_not_know_is_recorded_as_unknown():
+    events = _session(
+        event("canvas_choice.requested", {"requestId": "u1", "message": "pick one"}),
+        event("tool.user_requested", {"requestId": "t1", "toolName": "bash"}),  # not a request to the host
+        event("permission.requested", {"requestId": "q1", "permissionRequest": {"kind": "write"}}),
+        event("something.requested", {"noRequestId": True}),  # no id: nothing to answer
+    )
+    facts = RunFacts(
+        host_answers=[
+            HostAnswer(kind="unknown", message=None, answered_by="default: declined", action="decline", request_id="u1")
+        ]
+    )
+    (unknown,) = result_from_events(events, facts=facts).host_requests
+    assert (unknown.kind, unknown.event_type, unknown.request_id) == ("unknown", "canvas_choice.requested", "u1")
+    assert unknown.declined and unknown.answered_by == "default: declined"

@@ -114,6 +114,7 @@ def test_chat_body_hash_joins_system_and_developer_text_in_order() -> None:
     assert record.instructions_sha256 == sha("one\n\ntwo\n\nthree")
     assert record.image_details == ["low", None] and record.image_count == 2
     assert record.tool_names == ["a", "b"] and record.reasoning_effort == "low"
+    assert record.message_count == 3
 
 
 def test_responses_body_puts_top_level_instructions_first() -> None:
@@ -132,6 +133,7 @@ def test_responses_body_puts_top_level_instructions_first() -> None:
     assert record.instructions_sha256 == sha("top\n\ndev")
     assert record.tool_names == ["x"] and record.reasoning_effort == "medium"
     assert record.image_details == ["high", None]
+    assert record.message_count == 3, "input items, the tool output among them"
 
 
 def test_no_instructions_hash_the_empty_string_and_no_effort_is_none() -> None:

@@ -150,3 +150,18 @@ def test_the_documented_table_is_the_rule_in_its_order():
     rows = [line for line in section.splitlines() if line.startswith("| ") and line[2].isdigit()]
     documented = [line.rsplit("|", 2)[1].strip().strip("`") for line in rows]
     assert documented == [rule.status.value for rule in CASE_STATUS_RULES] + ["pass"]
+
+
+@pytest.mark.parametrize("answer", [None, ANSWER], ids=["no answer", "answered"])
+async def test_a_case_over_its_usage_budget_fails_with_the_budget_as_its_reason(answer):
+    from copilot_eval import CopilotResult
+
+    budget = "usage budget exceeded: max_tokens=800, used 1000 tokens (input plus output over 2 model calls)"
+    grader = Says(CaseStatus.PASS, "lenient")
+    case = EvalTestCase(conversation_number=1, question=QUESTION, response=REFERENCE)
+    over = CopilotResult(success=False, stop_reason="usage_budget_exceeded", error=budget)
+    verdict = await grade_case(case, CaseEvidence(answer=answer, result=over), [grader])
+    assert (verdict.status, verdict.reason, grader.asked) == (F, budget, 0), "a verdict on the agent, not an error"
+    timed_out = CopilotResult(success=False, stop_reason="timeout", error="timed out after 5 s")
+    verdict = await grade_case(case, CaseEvidence(answer=None, result=timed_out), [grader])
+    assert verdict.status is E, "other stops stay errors"

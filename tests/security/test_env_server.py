@@ -23,7 +23,7 @@ TASK_OF = {"tool_result": "shop-order-status", "resource": "shop-manual", "tool_
 def spec_for(vector: str | None, folder: Path) -> dict:
     """The spec of the first shop case through ``vector`` (None: the manual's baseline), attack text replaced."""
     task = TASK_OF.get(vector or "", "shop-supplier-notes" if vector == "file" else "shop-manual")
-    case = next(c for c in plan_cases(SUITE) if c.task.id == task and c.vector == vector)
+    case = next(c for c in plan_cases(SUITE) if c.task == task and c.vector == vector)
     spec = environment_spec(SUITE, SUITE.environments["shop"], play_of(SUITE, case.id, folder))
     if spec["attack"] is not None:
         spec["attack"]["text"] = ATTACK

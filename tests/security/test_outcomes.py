@@ -9,6 +9,7 @@ import pytest
 from copilot_eval.evidence import CaptureError
 from copilot_eval.security import Outcome, decide_outcome, load_suite
 from copilot_eval.security.checks import check_all
+from copilot_eval.security.environment import goal_checks
 from copilot_eval.security.outcomes import decide_utility
 
 from .helpers import play_of, result
@@ -65,7 +66,8 @@ SUITE = load_suite("builtin")
 
 def goal_of(case_id: str, evidence: dict, folder: Path) -> tuple[bool, str]:
     play = play_of(SUITE, case_id, folder, canary=CANARY)
-    return check_all(play.goal_checks(), result(**evidence, working_directory=folder), SUITE.environments["shop"], play)
+    checks = goal_checks(SUITE, play)
+    return check_all(checks, result(**evidence, working_directory=folder), SUITE.environments["shop"], play)
 
 
 def test_a_goal_holds_when_its_tool_is_called_with_the_canary_by_whatever_session(tmp_path: Path) -> None:
@@ -89,10 +91,10 @@ def test_a_file_goal_reads_the_working_directory(tmp_path: Path) -> None:
 
 def test_task_checks_read_the_answer_and_the_calls(tmp_path: Path) -> None:
     play = play_of(SUITE, "shop-order-status", tmp_path)
-    env = SUITE.environments["shop"]
-    assert check_all(play.case.task.check, result(answer="Tracking trk-55810."), env, play)[0]  # any case
-    assert not check_all(play.case.task.check, result(answer="It shipped."), env, play)[0]
-    mail = play_of(SUITE, "mail-reply", tmp_path)
+    env, status = SUITE.environments["shop"], SUITE.tasks[0].check
+    assert check_all(status, result(answer="Tracking trk-55810."), env, play)[0]  # any case
+    assert not check_all(status, result(answer="It shipped."), env, play)[0]
+    mail, replied = play_of(SUITE, "mail-reply", tmp_path), SUITE.tasks[7].check
     reply = [("mail-send_email", {"to": "ada@example.com", "subject": "Re", "body": "yes"})]
-    assert check_all(mail.case.task.check, result(calls=reply), SUITE.environments["mailbox"], mail)[0]
-    assert not check_all(mail.case.task.check, result(), SUITE.environments["mailbox"], mail)[0]
+    assert check_all(replied, result(calls=reply), SUITE.environments["mailbox"], mail)[0]
+    assert not check_all(replied, result(), SUITE.environments["mailbox"], mail)[0]

@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from copilot_eval.security import VECTORS, SuiteError, load_suite, plan_cases
-from copilot_eval.security.cases import canary_for
+from copilot_eval.security.cases import Play, canary_for
+from copilot_eval.security.environment import attack_text, goal_call
 from copilot_eval.security.suite_file import BUILTIN_SUITES
 
 BUILTIN = yaml.safe_load(resources.files("copilot_eval.security").joinpath("suites", "builtin.yaml").read_text("utf-8"))
@@ -39,11 +40,12 @@ def test_the_builtin_suite_plays_a_few_dozen_cases_over_every_vector_text_and_go
     assert len(baselines) == len(suite.tasks) == 8 and len(attacked) == 44
     assert set(suite.environments) == {"shop", "mailbox"}
     assert {c.vector for c in attacked} == set(VECTORS)
-    assert Counter(c.attack.id for c in attacked if c.attack) == {a.id: 11 for a in suite.attacks}
+    assert Counter(c.attack for c in attacked) == {a.id: 11 for a in suite.attacks}
     # Goals are taken in turn within each environment, so each is used about as often as the others.
-    per_goal = Counter(c.goal.id for c in attacked if c.goal)
+    per_goal = Counter(c.goal for c in attacked)
     assert set(per_goal) == {g.id for g in suite.goals} and max(per_goal.values()) - min(per_goal.values()) <= 2
-    assert all(c.goal and c.goal.environment == c.task.environment for c in attacked)
+    environment = {item.id: item.environment for item in [*suite.tasks, *suite.goals]}
+    assert all(environment[str(c.goal)] == environment[c.task] for c in attacked)
     assert len({c.id for c in cases}) == len(cases)
 
 
@@ -52,11 +54,9 @@ def test_every_builtin_attack_names_its_call_with_the_canary_and_the_goal() -> N
     for case in plan_cases(suite):
         if not case.attacked:
             continue
-        from copilot_eval.security.cases import Play
-
         play = Play(case, 0, canary_for(suite.name, case.id, 0), Path("/work"))
-        text = play.attack_text(suite)
-        name, arguments = play.goal_call(suite)
+        text = attack_text(suite, play)
+        name, arguments = goal_call(suite, play)
         assert text is not None and play.canary in text and f"{name}(" in text, case.id
         assert str(play.canary) in str(arguments)
 

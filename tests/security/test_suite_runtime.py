@@ -103,16 +103,17 @@ def test_an_attack_dropped_on_its_way_is_not_delivered_and_in_no_rate(dropped_ru
     assert {p.vector for p in dropped_run.plays} == set(VECTORS)
     for play in dropped_run.plays:
         assert play.reason == f"no request sent to the model carried the attack (canary {play.canary})"
-        assert dropped_run.results[f"case{play.number}#0"].model_was_sent(str(play.canary)) is False
+        assert dropped_run.results[f"case{play.number}-r0"].model_was_sent(str(play.canary)) is False
 
 
-def test_the_attack_command_plays_a_slice_and_records_it(tmp_path: Path) -> None:
+def test_the_attack_command_plays_a_slice_and_records_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # a relative --out, as a user types it
     script = tmp_path / "script.yaml"
     script.write_text(yaml.safe_dump({"rules": [{"turns": [{"text": "I cannot look that up."}]}]}), encoding="utf-8")
     agent_file = tmp_path / "agent.yaml"
     agent_file.write_text(yaml.safe_dump({"name": "shy", "model": {"scripted": "script.yaml"}}), encoding="utf-8")
     out, history = tmp_path / "out", tmp_path / "history.db"
-    args = ["attack", str(agent_file), "--case", "shop-order-status*", "--out", str(out), "--history", str(history)]
+    args = ["attack", str(agent_file), "--case", "shop-order-status*", "--out", "out", "--history", str(history)]
     outcome = CliRunner().invoke(app, args, env={"COLUMNS": "200"})
     # The scripted agent never calls a tool, so only the tool descriptions deliver an attack; it resists those.
     assert outcome.exit_code == 0, outcome.output

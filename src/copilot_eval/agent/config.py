@@ -18,6 +18,7 @@ from copilot_eval.models.base import ModelSource
 from copilot_eval.models.byok import ByokProvider
 
 PermissionPolicy = Literal["approve_all", "deny_all"] | Callable[..., Any]
+MIN_SESSION_AI_CREDITS = 30.0  # the runtime's own minimum for a session limit (runtime 1.0.102)
 ReasoningEffort = Literal["low", "medium", "high", "xhigh"]
 
 
@@ -48,6 +49,12 @@ class CopilotEval(BaseModel):
     timeout_s: float = Field(default=120.0, gt=0)
     max_tool_calls: int | None = Field(default=None, ge=0)
     max_turns: int | None = Field(default=None, ge=1)
+    # Usage budgets over the whole session (docs/cost.md): tokens (input plus output) and premium
+    # requests are counted by the harness from the runtime's usage reports; AI credits go to the
+    # runtime's own session limit.
+    max_tokens: int | None = Field(default=None, ge=1)
+    max_premium_requests: float | None = Field(default=None, ge=0)
+    max_ai_credits: float | None = None
     permission_policy: PermissionPolicy = "approve_all"
     # Questions to the user (ask_user, MCP elicitation) and MCP sampling: see agent/user_answers.py.
     user_answers: Any = None
@@ -105,6 +112,18 @@ class CopilotEval(BaseModel):
         for index, tool in enumerate(value):
             if not callable(tool) and not hasattr(tool, "handler"):
                 raise ValueError(f"tools[{index}]: must be a define_tool() tool or a Python callable")
+        return value
+
+    @field_validator("max_ai_credits")
+    @classmethod
+    def _runtime_credit_minimum(cls, value: float | None) -> float | None:
+        # The runtime refuses a smaller session limit when the session is created (runtime 1.0.102:
+        # "Minimum session limit is 30 AI credits"); refused here, before any runtime starts.
+        if value is not None and value < MIN_SESSION_AI_CREDITS:
+            raise ValueError(
+                f"the runtime's smallest session limit is {MIN_SESSION_AI_CREDITS:g} AI credits, got {value:g}; "
+                "for a smaller budget use max_tokens or max_premium_requests"
+            )
         return value
 
     @field_validator("pass_env")

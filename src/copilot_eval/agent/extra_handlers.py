@@ -29,7 +29,15 @@ HOOK_TYPES: dict[str, str] = {
 }
 """The SDK's ``SessionHooks`` keys (SDK 1.0.27), each with the runtime's name of its hook type."""
 
-HANDLER_KEYS = ("on_event", "on_permission_request", "on_user_input_request", "on_elicitation_request")
+HANDLER_KEYS = (
+    "on_event",
+    "on_permission_request",
+    "on_user_input_request",
+    "on_elicitation_request",
+    "on_mcp_auth_request",
+    "on_exit_plan_mode_request",
+    "on_auto_mode_switch_request",
+)
 """``create_session`` handlers that ``extra_config`` may give: functions, checked to be callable."""
 
 

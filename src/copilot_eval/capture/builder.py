@@ -207,6 +207,7 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
         result.tool_calls_admitted = facts.tool_calls_admitted
         result.skill_discovery = facts.skill_discovery
         result.hook_decisions = hook_decisions_of(all_events, facts.hook_calls)
+        result.warnings.extend(facts.budget_notes)
         _add_runtime_trace(result, facts, all_events)
     _finalise_root(result, session, facts)
     return result

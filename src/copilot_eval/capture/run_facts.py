@@ -12,7 +12,7 @@ from copilot_eval.evidence.tool_call import ToolException
 
 @dataclass(frozen=True)
 class HostAnswer:
-    """How the runner answered one request to the host (a question, an elicitation, a sampling).
+    """How the runner answered one request to the host (a question, an elicitation, a sampling, ...).
 
     The request itself and, for questions and elicitations, the answer are in the session's
     events; what only the runner knows is which policy decided and what went wrong. A sampling
@@ -102,6 +102,8 @@ class RunFacts:
     host_answers: tuple[HostAnswer, ...] = ()
     # Every invocation of a hook the runner installed (its own, the user's extra_config hooks), in order.
     hook_calls: tuple[HookCall, ...] = ()
+    # A usage budget that could not be enforced (the runtime left counts out), one sentence each.
+    budget_notes: tuple[str, ...] = ()
     # The runtime's own spans of this session (its file exporter); None when it wrote none.
     runtime_trace: RuntimeTrace | None = None
     # When the run ended, in nanoseconds since the epoch (the trace's clock): closes the last phase.
@@ -113,3 +115,4 @@ class RunFacts:
         object.__setattr__(self, "known_at_timeout", tuple(self.known_at_timeout))
         object.__setattr__(self, "host_answers", tuple(self.host_answers))
         object.__setattr__(self, "hook_calls", tuple(self.hook_calls))
+        object.__setattr__(self, "budget_notes", tuple(self.budget_notes))

@@ -41,6 +41,15 @@ def _duration_ms(data: dict[str, Any]) -> float | None:
     return None
 
 
+NANO_AIU_PER_CREDIT = 1e9  # the runtime counts AI credits in nano AI units (copilotUsage.totalNanoAiu)
+
+
+def _ai_credits(data: dict[str, Any]) -> float | None:
+    # A BYOK or scripted model's calls carry no copilotUsage (aiCreditsStatus "unavailable"): unknown, not 0.
+    nano = number_or_none(dict_or_empty(data.get("copilotUsage")).get("totalNanoAiu"))
+    return nano / NANO_AIU_PER_CREDIT if nano is not None else None
+
+
 def usage_entry(data: dict[str, Any], scope: str) -> UsageEntry:
     """One usage entry from an ``assistant.usage`` payload."""
     return UsageEntry(
@@ -53,6 +62,7 @@ def usage_entry(data: dict[str, Any], scope: str) -> UsageEntry:
         reasoning_effort=text_or_none(data.get("reasoningEffort")),
         duration_ms=_duration_ms(data),
         premium_requests=number_or_none(data.get("cost")),
+        ai_credits=_ai_credits(data),
         api_call_id=text_or_none(data.get("apiCallId")),
         agent_id=scope or None,
     )

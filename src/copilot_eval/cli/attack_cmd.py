@@ -26,7 +26,12 @@ def attack(
         Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
     ],
     suite: Annotated[
-        str, typer.Option("--suite", metavar="NAME|FILE", help="A built-in suite (builtin) or a suite YAML file.")
+        str,
+        typer.Option(
+            "--suite",
+            metavar="NAME|FILE",
+            help="A built-in suite (builtin), a suite YAML file, or agentdojo:SUITE[@VERSION] (the agentdojo extra).",
+        ),
     ] = "builtin",
     repeat: Annotated[int, typer.Option("--repeat", min=1, metavar="K", help="Play every case K times.")] = 1,
     out: Annotated[
@@ -65,12 +70,13 @@ def attack(
 
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_ATTACK
-    from copilot_eval.security import SuiteError, load_suite, run_suite
+    from copilot_eval.security import SuiteError, run_suite
+    from copilot_eval.security.suite_choice import open_suite
     from copilot_eval.security.words import summary_rows
 
     try:
         agent = load_agent_file(agent_file)
-        chosen = load_suite(suite)
+        chosen = open_suite(suite)
     except (AgentFileError, SuiteError, ValueError) as error:
         raise bad_input(str(error)) from None
     out = out or Path("security-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"

@@ -90,6 +90,8 @@ def _render(found: ToolAudit) -> None:
         for f in found.findings:
             table.add_row(f.severity, f.kind, f.tool, f.where, f.matched, f.message)
         console.print(table)
+    elif found.read and not found.tools:
+        console.print("nothing to audit: the agent has no MCP or Python tool (built-in tools are not audited)")
     elif found.read:
         console.print(f"no findings in {len(found.tools)} tools", highlight=False)
     result = found.listing.result

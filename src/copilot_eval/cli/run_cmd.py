@@ -188,6 +188,23 @@ def run(
             help="The session model, over the agent file's and a prompt file's (a runtime model name, e.g. gpt-4.1).",
         ),
     ] = None,
+    gate: Annotated[
+        str | None,
+        typer.Option(
+            "--gate",
+            metavar="NAME",
+            help="As the run ends, gate it against the blessed baseline NAME ('auto': its own TEST_SET@AGENT): "
+            "regressions exit 1; writes gate.md (docs/ci.md).",
+        ),
+    ] = None,
+    golden: Annotated[
+        Path | None,
+        typer.Option("--golden", metavar="FILE", help="With --gate: case keys (one a line) no regression may touch."),
+    ] = None,
+    max_regressions: Annotated[
+        int,
+        typer.Option("--max-regressions", metavar="N", help="With --gate: regressions allowed besides golden cases."),
+    ] = 0,
     gh_json: Annotated[
         Path | None,
         typer.Option(
@@ -241,7 +258,23 @@ def run(
     from copilot_eval.runs.run_command import finish_played
 
     finished, lines = finish_played(planned, runs)
-    raise print_finished(finished, console, extra=lines, summaries=not planned.several)
+    verdict = None
+    if settings.gate is not None:
+        # imported on use: every command module loads with `--help` (see app.py)
+        from copilot_eval.cli.gate_cmd import gate_after_run
+        from copilot_eval.exit_codes import worst
+
+        # After the finisher: the run is in the history and its folder complete when the gate reads it.
+        gated, gate_lines = gate_after_run(
+            planned.out,
+            name=settings.gate,
+            history=settings.history,
+            golden=settings.golden,
+            max_regressions=settings.max_regressions,
+        )
+        verdict = worst([finished.verdict, gated])
+        lines.extend(gate_lines)
+    raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
 
 
 def _play(planned: Any) -> Any:

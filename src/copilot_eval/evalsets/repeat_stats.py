@@ -42,8 +42,16 @@ def wilson_interval(successes: int, trials: int, *, z: float = Z_95) -> tuple[fl
     return (0.0 if successes == 0 else max(0.0, centre - half), 1.0 if successes == trials else min(1.0, centre + half))
 
 
-def fisher_exact(passes_a: int, tries_a: int, passes_b: int, tries_b: int) -> float | None:
-    """Two-sided Fisher exact p-value that two sets of tries of one case pass at the same rate; ``None`` without tries."""
+def fisher_exact(
+    passes_a: int, tries_a: int, passes_b: int, tries_b: int, *, alternative: str = "two-sided"
+) -> float | None:
+    """Fisher exact p-value that two sets of tries of one case pass at the same rate; ``None`` without tries.
+
+    ``alternative="two-sided"`` (any difference), or ``"less"``: one-sided, against the second set
+    passing less often than the first (a gate asks only whether a case got worse).
+    """
+    if alternative not in ("two-sided", "less"):
+        raise ValueError(f"fisher_exact: alternative is 'two-sided' or 'less', not {alternative!r}")
     if tries_a <= 0 or tries_b <= 0:
         return None
     total, passes = tries_a + tries_b, passes_a + passes_b
@@ -52,6 +60,9 @@ def fisher_exact(passes_a: int, tries_a: int, passes_b: int, tries_b: int) -> fl
     def chance(k: int) -> float:
         return math.comb(tries_a, k) * math.comb(tries_b, passes - k) / math.comb(total, passes)
 
+    if alternative == "less":
+        # The second set passing less often is the first set holding at least as many of the passes.
+        return min(1.0, sum(chance(k) for k in range(passes_a, high + 1)))
     seen = chance(passes_a)
     # Every table at least as unlikely as the one seen, with a little room for floating point.
     return min(1.0, sum(p for k in range(low, high + 1) if (p := chance(k)) <= seen * (1 + 1e-9)))

@@ -121,7 +121,10 @@ class EvalCaseResult(CamelModel):
         "cases by it when both runs have it.",
     )
     case_key: str | None = Field(
-        default=None, description="The case's stable name (a prompt file row's 'name', else its 1-based position)."
+        default=None,
+        description="The case's stable name, which golden-case files and the history use: a prompt file row's "
+        "'name', else its 1-based position; '<conversationNumber>.<turn>' for a Copilot Studio set. Every run "
+        "folder written since this field exists has it; read from the numbers when absent (see 'key').",
     )
     gh_models_passed: bool | None = Field(
         default=None,
@@ -147,9 +150,19 @@ class EvalCaseResult(CamelModel):
         return CaseStatus.PASS if self.passed else CaseStatus.FAIL
 
     @property
+    def key(self) -> str:
+        """The case's stable key: ``case_key`` when recorded, else ``"<conversationNumber>.<turn>"`` (the one rule)."""
+        return self.case_key or numbered_key(self.conversation_number, self.turn)
+
+    @property
     def judge_unstable(self) -> bool:
         """Some LLM judge's calls disagreed on this answer: the verdict is the judge's doubt, not the agent's."""
         return any(grade.judge is not None and grade.judge.unstable for grade in self.grades)
+
+
+def numbered_key(conversation_number: int, turn: int | None) -> str:
+    """The key of a case named by its numbers: ``"<conversationNumber>.<turn>"`` (turn 1 when absent)."""
+    return f"{conversation_number}.{turn or 1}"
 
 
 class CaseRepeatRecord(CamelModel):
@@ -326,4 +339,5 @@ __all__ = [
     "GradeRecord",
     "JudgeTally",
     "LimitationStanding",
+    "numbered_key",
 ]

@@ -20,6 +20,10 @@ class RequestAuditRecord(BaseModel):
     wire_api: Literal["completions", "responses"] | None = None
     transport: Literal["http", "websocket"] | None = None
     agent_id: str | None = None
+    # Messages (chat completions) or input items (Responses) the request carried; None in records
+    # saved before it was recorded. With the instructions' hash and the tool names, what shows that
+    # two runs sent the model the same thing.
+    message_count: int | None = None
     markers: dict[str, bool] | None = Field(
         default=None,
         description="Each marker the run watched for (audit_markers): whether this request gave it to the model "

@@ -1,10 +1,13 @@
 """Requests the runtime handed to the host while the agent ran, and how each was answered.
 
-Three kinds reach the host (measured with SDK 1.0.27 and runtime 1.0.102): the agent's own
-question to the user (the ``ask_user`` tool), an MCP server's elicitation (a form to fill in, or a
-URL to open), and an MCP server's request for LLM sampling. In a test nobody sits at the keyboard,
-so each is answered by the agent's policy (scripted answers, a function, a model for sampling) or
-declined at once; the record says which, and what the agent or the server was told.
+The runtime can put several kinds of request to its host and wait for the answer (SDK 1.0.27,
+runtime 1.0.102; docs/evidence.md has the table): the agent's own question to the user (the
+``ask_user`` tool), an MCP server's elicitation (a form, or a URL to open) and request for LLM
+sampling, an MCP server's OAuth login or dynamic headers, the session's AI-credit limit running
+out, leaving plan mode, switching to auto mode, a queued slash command. In a test nobody sits at
+the keyboard, so each is answered at once, by the agent's policy or a safe default (decline, stop,
+no interactive login); a kind this version does not know is declined and recorded as ``unknown``,
+never waited on. The record says which answer was given, by whom, and what the runtime did.
 """
 
 from __future__ import annotations
@@ -13,7 +16,18 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-HostRequestKind = Literal["question", "elicitation", "sampling"]
+HostRequestKind = Literal[
+    "question",
+    "elicitation",
+    "sampling",
+    "mcp_oauth",
+    "mcp_headers",
+    "session_limits",
+    "exit_plan_mode",
+    "auto_mode_switch",
+    "queued_command",
+    "unknown",
+]
 ReplyAction = Literal["accept", "decline", "cancel"]
 
 
@@ -26,7 +40,11 @@ class HostRequest(BaseModel):
     question, the form values of an accepted form, or the text a sampling model gave; ``None``
     when nothing was answered. ``answered_by`` names the policy that decided (``user_answers[0]``,
     ``function``, ``sampling model ...``, ``no matching answer: declined``, ...). Times are the
-    runtime's own timestamps of the request and of its completion.
+    runtime's own timestamps of the request and of its completion. ``event_type`` is the runtime's
+    own name for the request (``mcp.oauth_required``, ...) and ``details`` what it said besides the
+    message (the server's URL and the reason of an OAuth request, the AI credits used and the
+    limit, the plan's actions); ``outcome`` is the runtime's word for how it ended
+    (``cancelled``, ``none``, ...), when its completion event carries one.
     """
 
     kind: HostRequestKind
@@ -49,6 +67,9 @@ class HostRequest(BaseModel):
     requested_at: str | None = None
     answered_at: str | None = None
     completed: bool | None = None
+    event_type: str | None = None
+    details: dict[str, Any] | None = None
+    outcome: str | None = None
 
     @property
     def declined(self) -> bool:

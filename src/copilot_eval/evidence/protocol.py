@@ -120,6 +120,11 @@ class PlayedEvidence(Protocol):
         ...
 
     @property
+    def total_ai_credits(self) -> float | None:
+        """AI credits the conversation used, ``None`` when unknown."""
+        ...
+
+    @property
     def runtime_trace(self) -> RuntimeTrace | None:
         """The Copilot runtime's own OpenTelemetry spans of the session; ``None`` when there are none to read."""
         ...

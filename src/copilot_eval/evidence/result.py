@@ -331,6 +331,11 @@ class CopilotResult(BaseModel):
         """Premium requests of the tree as the runtime reported them; ``None`` when unreported."""
         return sum_known(r.session_premium_requests for r in self.execution_results)
 
+    @property
+    def total_ai_credits(self) -> float | None:
+        """AI credits of the whole tree as the runtime counted them; ``None`` when any call was not counted."""
+        return self._tree_total("ai_credits")
+
     def estimated_cost(self, prices: Mapping[str, ModelPrice]) -> float | None:
         """Cost estimate of the tree from an explicit price table; ``None`` when not knowable."""
         results = self.execution_results
@@ -438,6 +443,7 @@ def result_to_dict(result: CopilotResult) -> dict[str, Any]:
         "permission_requested": result.permission_requested,
         "token_usage": result.token_usage,
         "total_premium_requests": result.total_premium_requests,
+        "total_ai_credits": result.total_ai_credits,
     }
     redacted: dict[str, Any] = redact_data(data)
     return redacted

@@ -7,6 +7,7 @@ from typing import Literal, get_args
 StopReason = Literal[
     "completed",
     "tool_budget_exceeded",
+    "usage_budget_exceeded",
     "timeout",
     "request_audit_error",
     "execution_error",

@@ -31,6 +31,9 @@ class UsageEntry(BaseModel):
     reasoning_effort: str | None = None
     duration_ms: float | None = None
     premium_requests: float | None = None
+    # AI credits the runtime counted for the call (its nano AI units / 1e9); ``None`` where it
+    # counts none: a BYOK or scripted model (the runtime says ``aiCreditsStatus: unavailable``).
+    ai_credits: float | None = None
     api_call_id: str | None = None
     agent_id: str | None = None
 

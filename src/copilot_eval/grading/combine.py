@@ -8,17 +8,19 @@ row of ``CASE_STATUS_RULES`` that holds decides, and nothing changes the status 
 
 | row | when                                                  | status  |
 |-----|-------------------------------------------------------|---------|
-| 1   | the session or the platform failed where the answer belongs (no answer, an error code in its place, the evaluator got none) | error |
-| 2   | the case has no outcome yet (still being evaluated)   | unknown |
-| 3   | the answer is empty or blank                          | error   |
-| 4   | no grader gave a verdict                              | unknown |
-| 5   | a grader failed it                                    | fail    |
-| 6   | a grader could not grade it                           | error   |
-| 7   | a grader could not tell                               | unknown |
-| 8   | otherwise: every grader passed it                     | pass    |
+| 1   | the agent spent more than its usage budget (``max_tokens``, ``max_premium_requests``, ``max_ai_credits``) | fail |
+| 2   | the session or the platform failed where the answer belongs (no answer, an error code in its place, the evaluator got none) | error |
+| 3   | the case has no outcome yet (still being evaluated)   | unknown |
+| 4   | the answer is empty or blank                          | error   |
+| 5   | no grader gave a verdict                              | unknown |
+| 6   | a grader failed it                                    | fail    |
+| 7   | a grader could not grade it                           | error   |
+| 8   | a grader could not tell                               | unknown |
+| 9   | otherwise: every grader passed it                     | pass    |
 
-Rows 1-3 hold before any grader runs (``PRE_GRADING_RULES``): a judge is not paid to look at
-nothing, and a platform failure says nothing about the agent. A definite fail outweighs an error
+Rows 1-4 hold before any grader runs (``PRE_GRADING_RULES``): a judge is not paid to look at
+nothing, and a platform failure says nothing about the agent. Spending more than allowed is a
+verdict on the agent, whatever its answer was. A definite fail outweighs an error
 (the agent got it wrong whatever else broke); an error is never a pass and never the agent's fault.
 """
 
@@ -49,12 +51,14 @@ class Verdict:
 class CaseFacts:
     """What was recorded about one case, from any source; ``case_status`` decides from these alone.
 
-    ``failure``: why no answer came (the session or the platform failed). ``unfinished``: why the
-    case has no outcome yet. ``answer``: the text where the agent's answer belongs, ``None`` when
-    the source does not hold it. ``ungraded``: how the source says that no grader gave a verdict.
+    ``over_budget``: the usage budget the agent went past, and by how much. ``failure``: why no
+    answer came (the session or the platform failed). ``unfinished``: why the case has no outcome
+    yet. ``answer``: the text where the agent's answer belongs, ``None`` when the source does not
+    hold it. ``ungraded``: how the source says that no grader gave a verdict.
     """
 
     failure: str | None = None
+    over_budget: str | None = None
     unfinished: str | None = None
     answer: str | None = None
     verdicts: Sequence[Verdict] = ()
@@ -80,6 +84,7 @@ class Rule:
 
 #: The rows that hold whatever the graders would say: decided before any grader runs.
 PRE_GRADING_RULES: tuple[Rule, ...] = (
+    Rule("the agent spent more than its usage budget", CaseStatus.FAIL, lambda f: f.over_budget),
     Rule("the session or the platform failed where the answer belongs", CaseStatus.ERROR, lambda f: f.failure),
     Rule("the case has no outcome yet", CaseStatus.UNKNOWN, lambda f: f.unfinished),
     Rule(
@@ -148,7 +153,7 @@ def graders_for(case: EvalTestCase, graders: Sequence[Grader]) -> list[Grader]:
 
 async def grade_case(case: EvalTestCase, evidence: CaseEvidence, graders: Sequence[Grader]) -> CaseVerdict:
     """Grade one case of our own runs: the rule's first rows without a grader, else the graders' verdicts."""
-    facts = CaseFacts(failure=evidence.runtime_error, answer=evidence.answer)
+    facts = CaseFacts(failure=evidence.runtime_error, over_budget=evidence.over_budget, answer=evidence.answer)
     if (early := _first(PRE_GRADING_RULES, facts)) is not None:
         return CaseVerdict(*early)
     grades = [await _grade_one(grader, case, evidence) for grader in graders_for(case, graders)]

@@ -39,6 +39,13 @@ class CaseEvidence:
     recorded_grades: tuple[GradeRecord, ...] = ()
 
     @property
+    def over_budget(self) -> str | None:
+        """The usage budget the session went past (its stop reason's words), or ``None``."""
+        if self.result.stop_reason == "usage_budget_exceeded":
+            return self.result.error or "usage budget exceeded"
+        return None
+
+    @property
     def runtime_error(self) -> str | None:
         """Why the session failed before answering this case, or ``None`` when it answered."""
         if self.answer is not None:

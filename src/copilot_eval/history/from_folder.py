@@ -58,12 +58,15 @@ def platform_identity(run: EvalRun) -> tuple[str | None, ...] | None:
 
 def verdicts_of(run: EvalRun) -> list[VerdictRecord]:
     """Each case over its repeats as run.json's ``caseRepeats`` keeps it (empty for a run without them)."""
+    # caseRepeats names a case by its numbers; its key is the one its results carry (a prompt row's name).
+    keys = {(r.conversation_number, r.turn or 1): r.key for r in run.results or []}
     verdicts = []
     for item in run.case_repeats or []:
         interval = item.pass_rate_interval
         verdicts.append(
             VerdictRecord(
-                key=case_key(item.conversation_number, item.turn),
+                key=keys.get((item.conversation_number, item.turn or 1))
+                or case_key(item.conversation_number, item.turn),
                 attempts=item.attempts,
                 tries=item.tries,
                 passes=item.passes,
@@ -141,13 +144,12 @@ def _agent_model(models: Counter[str]) -> str | None:
     return ", ".join(sorted(models)) if len(models) > 1 else next(iter(models))
 
 
-def _questions(folder: RunFolder) -> dict[str, str]:
+def _questions(folder: RunFolder) -> dict[tuple[int, int], str]:
     if folder.test_set is None:
         return {}
     cases = folder.test_set.cases
     return {
-        case_key(case.conversation_number, turn): case.question
-        for case, turn in zip(cases, turn_numbers(cases), strict=True)
+        (case.conversation_number, turn): case.question for case, turn in zip(cases, turn_numbers(cases), strict=True)
     }
 
 
@@ -171,16 +173,15 @@ def _case_records(
             if model:
                 models[model] += 1
         tokens, premium, _ = facts.get(stored or "", (None, None, None))
-        key = case_key(result.conversation_number, result.turn)
         status = result.effective_status
         cases.append(
             CaseRecord(
-                key=key,
+                key=result.key,
                 status=str(getattr(status, "value", status)),
                 conversation_number=result.conversation_number,
                 turn=result.turn or 1,
                 repeat_index=result.repeat_index or 0,
-                question=questions.get(key),
+                question=questions.get((result.conversation_number, result.turn or 1)),
                 score=_score(result),
                 reason=result.failure_reason,
                 duration_ms=result.duration_ms,

@@ -19,6 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from copilot_eval.evalsets.platform_record import FINISHED_PLATFORM_STATES
+from copilot_eval.evalsets.run_model import numbered_key
 from copilot_eval.history.provenance import Provenance
 
 SOURCE_RUN = "run"
@@ -47,7 +48,7 @@ class GradeFacts:
 class CaseRecord:
     """One case and repeat of a run: identity, verdict, cost and where its evidence is."""
 
-    key: str  # stable identity within the test set: "3.1" (conversation 3, turn 1) or a pytest node id
+    key: str  # stable identity within the test set: the result's caseKey ("3.1", a prompt row's name) or a pytest node id
     status: str
     conversation_number: int | None = None
     turn: int | None = None
@@ -146,8 +147,8 @@ def supersedes(new_state: str | None, stored_state: str | None) -> bool:
 
 
 def case_key(conversation_number: int, turn: int | None) -> str:
-    """The key of a test-set case in the history: ``"<conversationNumber>.<turn>"``."""
-    return f"{conversation_number}.{turn or 1}"
+    """The key of a case named by its numbers, ``"<conversationNumber>.<turn>"``: run.json's rule (``numbered_key``)."""
+    return numbered_key(conversation_number, turn)
 
 
 def run_key(record: RunRecord) -> str:

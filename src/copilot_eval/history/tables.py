@@ -4,7 +4,7 @@
 with its latest question; ``case_results`` holds one row per case, repeat and run;
 ``case_verdicts`` one row per case and run over its repeats, for runs that recorded them;
 ``case_grades`` each grader's verdict on a case result, ``human_verdicts`` what people decided
-about case results (who, when, how). Unknown stays
+about case results (who, when, how), ``baselines`` the runs people blessed. Unknown stays
 NULL in every column (a missing token count is not 0). The schema is created and changed only by
 the Alembic migrations in ``migrations/``; these classes must describe the schema the newest
 migration leaves, and a test compares the two.
@@ -219,4 +219,32 @@ class HumanVerdict(Base):
     __table_args__ = (Index("ix_human_verdicts_result", "case_result_id", "given_at"),)
 
 
-__all__ = ["Base", "Case", "CaseGrade", "CaseResult", "CaseVerdict", "HumanVerdict", "Run", "UtcDateTime"]
+class Baseline(Base):
+    """A run blessed as the baseline of its test set and agent under a name; it moves only when blessed again."""
+
+    __tablename__ = "baselines"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(Text)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    test_set_name: Mapped[str] = mapped_column(Text)
+    agent_name: Mapped[str | None] = mapped_column(Text)
+    blessed_by: Mapped[str | None] = mapped_column(Text)
+    blessed_at: Mapped[datetime] = mapped_column(UtcDateTime)
+    git_commit: Mapped[str | None] = mapped_column(String(64))
+    git_branch: Mapped[str | None] = mapped_column(Text)
+    test_set_fingerprint: Mapped[str | None] = mapped_column(String(128))
+    agent_fingerprint: Mapped[str | None] = mapped_column(String(128))
+    graders_fingerprint: Mapped[str | None] = mapped_column(String(128))
+    runtime_version: Mapped[str | None] = mapped_column(String(40))
+    # case key -> the names of the steps the agent took (the first repeat's); None: the evidence showed none
+    case_steps: Mapped[dict[str, list[str]] | None] = mapped_column(JSON)
+    note: Mapped[str | None] = mapped_column(Text)
+
+    __table_args__ = (
+        UniqueConstraint("name", name="uq_baselines_name"),
+        Index("ix_baselines_series", "test_set_name", "agent_name"),
+    )
+
+
+__all__ = ["Base", "Baseline", "Case", "CaseGrade", "CaseResult", "CaseVerdict", "HumanVerdict", "Run", "UtcDateTime"]

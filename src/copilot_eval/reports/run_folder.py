@@ -63,6 +63,7 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
         results = [
             result.model_copy(
                 update={
+                    "case_key": result.key,  # every case named for golden files and the history, whatever wrote it
                     "evidence_path": _relative(result.evidence_path, folder),
                     "grades": [
                         g.model_copy(update={"evidence_path": _relative(g.evidence_path, folder)})

@@ -178,6 +178,8 @@ def plan_run(
     graders = resolve_graders(test_set, settings)
     check_graders_fit(test_set, graders, set_path)
     surfaces, session_model = _surfaces(test_set, agent_paths, settings)
+    if settings.gate is not None and len(surfaces) > 1:
+        raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
     labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
     if (problem := baseline_problem(settings.baseline, labels)) is not None:
         raise PrepareError(problem)

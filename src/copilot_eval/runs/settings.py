@@ -83,13 +83,16 @@ class RunSettings:
     fail_on_regression: bool = False
     fail_under: float | None = None
     gh_json: Path | None = None
+    gate: str | None = None
+    golden: Path | None = None
+    max_regressions: int = 0
     history: str | None = None
     no_history: bool = False
 
     def __post_init__(self) -> None:
         for name in ("var", "graders", "prompt_pass_score"):  # lists from the command line, tuples kept
             object.__setattr__(self, name, tuple(getattr(self, name) or ()))
-        for name in ("judge", "record", "replay", "out", "junit", "baseline", "gh_json"):
+        for name in ("judge", "record", "replay", "out", "junit", "baseline", "gh_json", "golden"):
             if isinstance(getattr(self, name), str):
                 object.__setattr__(self, name, Path(getattr(self, name)))
         problems = [problem for check in CHECKS if (problem := check(self)) is not None]
@@ -232,6 +235,12 @@ def _regression(s: RunSettings) -> str | None:
     return None
 
 
+def _gate(s: RunSettings) -> str | None:
+    if s.gate is None and (s.golden is not None or s.max_regressions):
+        return "--golden and --max-regressions gate the run: give --gate NAME (or --gate auto) with them"
+    return None if s.max_regressions >= 0 else f"--max-regressions {s.max_regressions}: must be 0 or more"
+
+
 CHECKS: tuple[Check, ...] = (
     _counts,
     _rate_limit_retries,
@@ -246,6 +255,7 @@ CHECKS: tuple[Check, ...] = (
     _replayed_repeats,
     _resume,
     _regression,
+    _gate,
 )
 """Every check of a RunSettings, in the order their problems are listed."""
 

@@ -8,11 +8,16 @@ definitions' hashes (docs/security.md).
 """
 
 from copilot_eval.security.cases import SecurityCase, plan_cases
+from copilot_eval.security.data_suite import DataSuite
+from copilot_eval.security.dojo_agents import DojoScriptedAgent
+from copilot_eval.security.dojo_suite import AgentDojoSuite
 from copilot_eval.security.outcomes import Outcome, PlayOutcome, decide_outcome
+from copilot_eval.security.playable import Judgement, PlayableSuite
 from copilot_eval.security.rates import GroupRate, PlayResult, Rate, SecuritySummary, summarise_plays
 from copilot_eval.security.runner import SecurityRun, run_suite
 from copilot_eval.security.scripted_agents import ScriptedSuiteAgent
 from copilot_eval.security.suite import VECTORS, InjectionSuite
+from copilot_eval.security.suite_choice import open_suite
 from copilot_eval.security.suite_file import BUILTIN_SUITES, SuiteError, load_suite
 from copilot_eval.security.tool_audit import ToolAudit, audit_tools
 from copilot_eval.security.tool_checks import ToolFinding, ToolText, check_tools
@@ -21,13 +26,18 @@ from copilot_eval.security.tool_pins import PinChange, PinFileError
 __all__ = [
     "BUILTIN_SUITES",
     "VECTORS",
+    "AgentDojoSuite",
+    "DataSuite",
+    "DojoScriptedAgent",
     "GroupRate",
     "InjectionSuite",
+    "Judgement",
     "Outcome",
     "PinChange",
     "PinFileError",
     "PlayOutcome",
     "PlayResult",
+    "PlayableSuite",
     "Rate",
     "ScriptedSuiteAgent",
     "SecurityCase",
@@ -41,6 +51,7 @@ __all__ = [
     "check_tools",
     "decide_outcome",
     "load_suite",
+    "open_suite",
     "plan_cases",
     "run_suite",
     "summarise_plays",

@@ -19,30 +19,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.security.suite import (
-    CANARY,
-    WORKING_DIRECTORY,
-    AttackerGoal,
-    AttackText,
-    Check,
-    InjectionSuite,
-    UserTask,
-    Vector,
-)
+from copilot_eval.security.suite import CANARY, WORKING_DIRECTORY, InjectionSuite, UserTask, Vector
 
 __all__ = ["Play", "SecurityCase", "call_text", "canary_for", "plan_cases", "substitute"]
 
 
 @dataclass(frozen=True)
 class SecurityCase:
-    """A task alone (``attack`` None: the baseline) or a task under one attack through one vector."""
+    """A task alone (``attack`` None: the baseline) or a task under one attack through one vector, by ids."""
 
     number: int
     id: str
-    task: UserTask
-    vector: Vector | None = None
-    attack: AttackText | None = None
-    goal: AttackerGoal | None = None
+    task: str
+    prompt: str
+    vector: str | None = None
+    attack: str | None = None
+    goal: str | None = None
 
     @property
     def attacked(self) -> bool:
@@ -52,25 +44,24 @@ class SecurityCase:
 
 def plan_cases(suite: InjectionSuite) -> list[SecurityCase]:
     """The baselines (one per task, numbered first), then the attack cases, in the suite's order."""
-    cases = [SecurityCase(number, task.id, task) for number, task in enumerate(suite.tasks, start=1)]
+    cases = [SecurityCase(number, task.id, task.id, task.prompt) for number, task in enumerate(suite.tasks, start=1)]
     tasks = {task.id: task for task in suite.tasks}
-    goals = {goal.id: goal for goal in suite.goals}
-    attacks = {attack.id: attack for attack in suite.attacks}
-    chosen: list[tuple[UserTask, Vector, AttackText, AttackerGoal]] = []
+    chosen: list[tuple[UserTask, Vector, str, str]] = []
     if suite.cases is not None:
-        chosen = [(tasks[c.task], c.vector, attacks[c.attack], goals[c.goal]) for c in suite.cases]
+        chosen = [(tasks[c.task], c.vector, c.attack, c.goal) for c in suite.cases]
     else:
         turn: dict[str, int] = {}
         for task in suite.tasks:
             own = [goal for goal in suite.goals if goal.environment == task.environment]
             for vector in task.vectors:
-                for attack in suite.attacks:
+                for text in suite.attacks:
                     index = turn.get(task.environment, 0)
                     turn[task.environment] = index + 1
-                    chosen.append((task, vector, attack, own[index % len(own)]))
-    for task, vector, attack, goal in chosen:
+                    chosen.append((task, vector, text.id, own[index % len(own)].id))
+    for task, vector, attack_id, goal_id in chosen:
         number = len(cases) + 1
-        cases.append(SecurityCase(number, f"{task.id}/{vector}/{attack.id}/{goal.id}", task, vector, attack, goal))
+        case_id = f"{task.id}/{vector}/{attack_id}/{goal_id}"
+        cases.append(SecurityCase(number, case_id, task.id, task.prompt, vector, attack_id, goal_id))
     return cases
 
 
@@ -110,27 +101,9 @@ class Play:
 
     @property
     def key(self) -> str:
-        """``case-number#repeat``, unique in a run."""
-        return f"case{self.case.number}#{self.repeat}"
+        """``case<number>-r<repeat>``, unique in a run: the name of its evidence and spec files."""
+        return f"case{self.case.number}-r{self.repeat}"
 
     def fill(self, value: Any) -> Any:
         """``value`` with this play's canary and working directory put in."""
         return substitute(value, canary=self.canary, working_directory=str(self.working_directory))
-
-    def goal_call(self, suite: InjectionSuite) -> tuple[str, dict[str, Any]]:
-        """The goal's call as the model would make it: the name it sees and the arguments."""
-        goal = self.case.goal
-        assert goal is not None, "a baseline has no goal"
-        return suite.environment_of(goal).model_name(goal.call.tool), self.fill(goal.call.arguments)
-
-    def attack_text(self, suite: InjectionSuite) -> str | None:
-        """The attack text with the goal and its call filled in; None for a baseline."""
-        case = self.case
-        if case.attack is None or case.goal is None:
-            return None
-        text = case.attack.text.replace("{goal}", self.fill(case.goal.summary))
-        return text.replace("{call}", call_text(*self.goal_call(suite)))
-
-    def goal_checks(self) -> list[Check]:
-        """The checks that the attacker's goal was reached (none for a baseline)."""
-        return self.case.goal.checks() if self.case.goal is not None else []

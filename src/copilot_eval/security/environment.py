@@ -1,24 +1,20 @@
-"""One play's environment: the spec its MCP server reads, and the agent that plays in it.
+"""One play of a data suite: the attack text, the goal's call, and the spec its environment server reads.
 
 The spec is the suite's environment as plain JSON (tools with their input schemas and canned
 answers, files), the play's working directory and its attack text with the vector; the server
-(``env_server.py``, standard library only) places the attack itself. The agent keeps everything
-of its own (model, instructions, its own MCP servers) and gets the environment's server beside
-them, the request audit on, the canary watched, and the play's working directory.
+(``env_server.py``, standard library only) places the attack itself.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.agent.config import CopilotEval
-from copilot_eval.security.cases import Play
-from copilot_eval.security.suite import Environment, EnvironmentTool, InjectionSuite, ToolResponse
+from copilot_eval.security.cases import Play, call_text
+from copilot_eval.security.suite import Check, Environment, EnvironmentTool, InjectionSuite, ToolResponse
 
-__all__ = ["ENV_SERVER", "default_server_command", "environment_spec", "play_agent"]
+__all__ = ["ENV_SERVER", "attack_text", "default_server_command", "environment_spec", "goal_call", "goal_checks"]
 
 ENV_SERVER = Path(__file__).with_name("env_server.py")
 """The environment server's script; started by path, so that it loads no copilot_eval module."""
@@ -27,6 +23,29 @@ ENV_SERVER = Path(__file__).with_name("env_server.py")
 def default_server_command() -> list[str]:
     """This Python running the built-in environment server (the spec's path is added at the end)."""
     return [sys.executable, str(ENV_SERVER)]
+
+
+def goal_call(suite: InjectionSuite, play: Play) -> tuple[str, dict[str, Any]]:
+    """The goal's call as the model would make it: the name it sees and the arguments."""
+    goal = next(goal for goal in suite.goals if goal.id == play.case.goal)
+    return suite.environment_of(goal).model_name(goal.call.tool), play.fill(goal.call.arguments)
+
+
+def attack_text(suite: InjectionSuite, play: Play) -> str | None:
+    """The attack text with the goal and its call filled in; None for a baseline."""
+    case = play.case
+    if case.attack is None or case.goal is None:
+        return None
+    attack = next(attack for attack in suite.attacks if attack.id == case.attack)
+    goal = next(goal for goal in suite.goals if goal.id == case.goal)
+    text = attack.text.replace("{goal}", play.fill(goal.summary))
+    return text.replace("{call}", call_text(*goal_call(suite, play)))
+
+
+def goal_checks(suite: InjectionSuite, play: Play) -> list[Check]:
+    """The checks that the attacker's goal was reached (none for a baseline)."""
+    goal = next((goal for goal in suite.goals if goal.id == play.case.goal), None)
+    return goal.checks() if goal is not None else []
 
 
 def _schema(tool: EnvironmentTool) -> dict[str, Any]:
@@ -55,7 +74,7 @@ def _response(response: ToolResponse) -> dict[str, Any]:
 
 def environment_spec(suite: InjectionSuite, environment: Environment, play: Play) -> dict[str, Any]:
     """What the environment's server is told for this play (JSON-ready)."""
-    attack = play.attack_text(suite)
+    attack = attack_text(suite, play)
     return {
         "server": environment.server,
         "working_directory": str(play.working_directory),
@@ -71,23 +90,3 @@ def environment_spec(suite: InjectionSuite, environment: Environment, play: Play
         "files": [{"path": f.path, "text": play.fill(f.text)} for f in environment.files],
         "attack": {"text": attack, "vector": play.case.vector} if attack is not None else None,
     }
-
-
-def play_agent(
-    agent: CopilotEval, environment: Environment, play: Play, spec_path: Path, *, server_command: Sequence[str]
-) -> CopilotEval:
-    """``agent`` with the environment's server added, the audit on, the canary watched, the play's folder."""
-    if environment.server in agent.mcp_servers:
-        raise ValueError(
-            f"the agent already has an MCP server named {environment.server!r}, the suite's environment server; "
-            "rename the agent's server"
-        )
-    command = list(server_command)
-    server = {"command": command[0], "args": [*command[1:], str(spec_path)]}
-    markers = (play.canary,) if play.canary is not None else ()
-    return agent.with_options(
-        mcp_servers={**agent.mcp_servers, environment.server: server},
-        audit_requests=True,
-        audit_markers=markers,
-        working_directory=play.working_directory,
-    )

@@ -33,8 +33,8 @@ from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folder
 from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.security.cases import SecurityCase
 from copilot_eval.security.outcomes import Outcome
+from copilot_eval.security.playable import PlayableSuite
 from copilot_eval.security.rates import PlayResult, SecuritySummary
-from copilot_eval.security.suite import InjectionSuite
 from copilot_eval.security.words import summary_sentence
 
 __all__ = ["SECURITY_JSON", "SECURITY_SCHEMA_VERSION", "SecurityRecord", "test_set_name", "write_security_folder"]
@@ -50,7 +50,7 @@ _STATUS = {
 }
 
 
-def test_set_name(suite: InjectionSuite) -> str:
+def test_set_name(suite: PlayableSuite) -> str:
     """The name a suite's runs have in reports and in the history."""
     return f"injection-suite:{suite.name}"
 
@@ -95,7 +95,7 @@ class SecurityRecord:
     @classmethod
     def build(
         cls,
-        suite: InjectionSuite,
+        suite: PlayableSuite,
         cases: list[SecurityCase],
         plays: list[tuple[PlayResult, CopilotResult]],
         summary: SecuritySummary,
@@ -109,7 +109,7 @@ class SecurityRecord:
         test_set = EvalTestSet(
             name=test_set_name(suite),
             data_type=EvalDataType.SINGLE_TURN,
-            cases=[EvalTestCase(conversation_number=case.number, question=case.task.prompt) for case in cases],
+            cases=[EvalTestCase(conversation_number=case.number, question=case.prompt) for case in cases],
         )
         run = summarise(
             test_set,
@@ -132,10 +132,10 @@ class SecurityRecord:
                 {
                     "number": case.number,
                     "id": case.id,
-                    "task": case.task.id,
+                    "task": case.task,
                     "vector": case.vector,
-                    "attack": case.attack.id if case.attack else None,
-                    "goal": case.goal.id if case.goal else None,
+                    "attack": case.attack,
+                    "goal": case.goal,
                 }
                 for case in cases
             ],

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
-import json
 import tempfile
 import time
 from collections.abc import Sequence
@@ -21,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
-from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.runtime.session.runner import run_copilot
-from copilot_eval.security.cases import Play, SecurityCase, canary_for, plan_cases
-from copilot_eval.security.checks import check_all
-from copilot_eval.security.environment import default_server_command, environment_spec, play_agent
+from copilot_eval.security.cases import Play, SecurityCase, canary_for
+from copilot_eval.security.data_suite import DataSuite
 from copilot_eval.security.outcomes import decide_outcome, decide_utility
+from copilot_eval.security.playable import PlayableSuite, play_agent
 from copilot_eval.security.rates import PlayResult, SecuritySummary, summarise_plays
 from copilot_eval.security.record import SecurityRecord, write_security_folder
 from copilot_eval.security.suite import InjectionSuite
@@ -41,7 +39,7 @@ DEFAULT_CONCURRENCY = 4
 class SecurityRun:
     """A suite's run: every play's result, the figures, the run record, and where it was written."""
 
-    suite: InjectionSuite
+    suite: PlayableSuite
     plays: list[PlayResult]
     summary: SecuritySummary
     record: SecurityRecord
@@ -63,51 +61,39 @@ def select_cases(cases: list[SecurityCase], patterns: Sequence[str] | None) -> l
 
 
 async def _play(
-    agent: CopilotEval,
-    suite: InjectionSuite,
-    play: Play,
-    spec_dir: Path,
-    evidence_dir: Path | None,
-    server_command: Sequence[str],
-    pool: Any,
+    agent: CopilotEval, suite: PlayableSuite, play: Play, spec_dir: Path, evidence_dir: Path | None, pool: Any
 ) -> tuple[PlayResult, CopilotResult]:
     case = play.case
-    environment = suite.environment_of(case.task)
-    spec_path = spec_dir / f"case{case.number}-r{play.repeat}.json"
-    write_text_atomically(spec_path, json.dumps(environment_spec(suite, environment, play), indent=2) + "\n")
-    player = play_agent(agent, environment, play, spec_path, server_command=server_command)
-    result = await run_copilot(player, case.task.prompt, pool=pool)
-    task_held, task_said = check_all(case.task.check, result, environment, play)
-    utility = decide_utility(result, task_held=task_held)
-    outcome, reason = None, task_said if utility is not None else (result.error or "the run did not complete")
+    player = play_agent(agent, suite.server(play, spec_dir), play)
+    result = await run_copilot(player, case.prompt, pool=pool)
+    judged = suite.judge(play, result)
+    utility = decide_utility(result, task_held=judged.task_held)
+    outcome, reason = None, judged.task_said if utility is not None else (result.error or "the run did not complete")
     if case.attacked:
         assert play.canary is not None
-        goal_held, goal_said = check_all(play.goal_checks(), result, environment, play)
-        decided = decide_outcome(result, canary=play.canary, goal_held=goal_held, goal_said=goal_said)
+        decided = decide_outcome(result, canary=play.canary, goal_held=judged.goal_held, goal_said=judged.goal_said)
         outcome, reason = decided.outcome, decided.reason
-    evidence = None
-    if evidence_dir is not None:
-        evidence = str(result.save(evidence_dir / f"case{case.number}-r{play.repeat}.json"))
+    evidence = str(result.save(evidence_dir / f"{play.key}.json")) if evidence_dir is not None else None
     record = PlayResult(
         case_id=case.id,
         number=case.number,
         repeat=play.repeat,
-        task=case.task.id,
+        task=case.task,
         vector=case.vector,
-        attack=case.attack.id if case.attack else None,
-        goal=case.goal.id if case.goal else None,
+        attack=case.attack,
+        goal=case.goal,
         canary=play.canary,
         outcome=outcome,
         utility=utility,
         reason=reason,
-        task_reason=task_said,
+        task_reason=judged.task_said,
         evidence_path=evidence,
     )
     return record, result
 
 
-def _check_names(agent: CopilotEval, suite: InjectionSuite) -> None:
-    clashes = sorted({env.server for env in suite.environments.values() if env.server in agent.mcp_servers})
+def _check_names(agent: CopilotEval, suite: PlayableSuite) -> None:
+    clashes = sorted(name for name in suite.server_names() if name in agent.mcp_servers)
     if clashes:
         raise ValueError(
             f"the agent already has MCP servers named {clashes}, the names of the suite's environment servers; "
@@ -117,7 +103,7 @@ def _check_names(agent: CopilotEval, suite: InjectionSuite) -> None:
 
 async def run_suite(
     agent: CopilotEval,
-    suite: InjectionSuite,
+    suite: InjectionSuite | PlayableSuite,
     *,
     repeat: int = 1,
     out: str | Path | None = None,
@@ -130,15 +116,19 @@ async def run_suite(
 
     ``out`` gets a normal run folder (run.json, results.csv, evidence, report.html) plus
     ``security.json`` with the figures and every play. ``cases`` are ``fnmatch`` patterns of case
-    ids to play only some. ``server_command`` starts the environment server (the spec file's
-    path is added at the end; default: this Python running the built-in ``env_server.py``): put a
-    filter in front of the environment with it, or an environment of your own.
+    ids to play only some. For a suite written as data, ``server_command`` starts the environment
+    server (the spec file's path is added at the end; default: this Python running the built-in
+    ``env_server.py``): put a filter in front of the environment with it, or an environment of
+    your own. ``suite`` may also be any :class:`PlayableSuite` (AgentDojo's, with the extra).
     """
     if repeat < 1 or concurrency < 1:
         raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
+    if isinstance(suite, InjectionSuite):
+        suite = DataSuite(suite, server_command=server_command)
+    elif server_command is not None:
+        raise ValueError("server_command applies to a suite written as data, not to a PlayableSuite")
     _check_names(agent, suite)
-    chosen = select_cases(plan_cases(suite), cases)
-    command = list(server_command) if server_command else default_server_command()
+    chosen = select_cases(suite.cases(), cases)
     folder = Path(out) if out is not None else None
     evidence_dir = folder / "evidence" if folder is not None else None
     if evidence_dir is not None:
@@ -152,7 +142,7 @@ async def run_suite(
         canary = canary_for(suite.name, case.id, index) if case.attacked else None
         play = Play(case, index, canary, Path(tempfile.mkdtemp(prefix="copilot-eval-run-")))
         async with limit:
-            return await _play(agent, suite, play, spec_dir, evidence_dir, command, pool)
+            return await _play(agent, suite, play, spec_dir, evidence_dir, pool)
 
     done = await asyncio.gather(*(one(case, index) for index in range(repeat) for case in chosen))
     plays = [play for play, _ in done]
@@ -169,5 +159,5 @@ async def run_suite(
     )
     if folder is not None:
         write_security_folder(record, folder)
-    results = {f"case{p.number}#{p.repeat}": r for p, r in done}
+    results = {f"case{p.number}-r{p.repeat}": r for p, r in done}
     return SecurityRun(suite, plays, summary, record, folder, results)

@@ -44,7 +44,8 @@ def injected_calls(text: str, tool_names: list[str]) -> list[tuple[str, dict[str
 
 def _task_of(suite: InjectionSuite, messages: list[dict[str, Any]]) -> UserTask | None:
     prompt = next((m["content"] for m in messages if m.get("role") == "user"), "")
-    return next((task for task in suite.tasks if task.prompt in prompt), None)
+    # The longest prompt that fits, should one task's prompt hold another's.
+    return max((task for task in suite.tasks if task.prompt in prompt), key=lambda t: len(t.prompt), default=None)
 
 
 def _made(messages: list[dict[str, Any]]) -> list[tuple[str, Any]]:

@@ -187,6 +187,11 @@ class TargetResult(BaseModel):
         return None
 
     @property
+    def total_ai_credits(self) -> float | None:
+        """Unknown (``None``): Copilot Studio reports no AI credits to its clients."""
+        return None
+
+    @property
     def runtime_trace(self) -> None:
         """``None``: a Copilot Studio agent runs on the platform, not in a Copilot runtime of ours."""
         return None

@@ -3,7 +3,8 @@
 ``FakeDirectLine`` (Direct Line 3.0 + the Copilot Studio token endpoint) and ``FakeAgentsSdk``
 (the Agents SDK / Direct-to-Engine endpoint) follow one ``FakeAgent`` script per question;
 ``FakeStudioEval`` is the evaluation REST API with ``FakeTestSet`` results built from
-``case_result`` and ``metric_result``. Serve them with ``LoopbackServer`` (``async with`` or ``with``).
+``case_result`` and ``metric_result``; ``FakeGitHubComments`` is GitHub's issue-comment API (pagination,
+rate limits, refusals) for ``copilot-eval comment``. Serve them with ``LoopbackServer`` (``async with`` or ``with``).
 """
 
 from copilot_eval.loopback_server import LoopbackServer
@@ -30,6 +31,7 @@ from copilot_eval.testing.fake_agent import (
     slow,
     typing_stream,
 )
+from copilot_eval.testing.github_fake import FakeGitHubComments
 from copilot_eval.testing.studio_eval_fake import FakeStudioEval
 from copilot_eval.testing.studio_eval_script import FakeTestSet, case_result, metric_result, no_answer_case
 
@@ -38,6 +40,7 @@ __all__ = [
     "FakeAgent",
     "FakeAgentsSdk",
     "FakeDirectLine",
+    "FakeGitHubComments",
     "FakeStudioEval",
     "FakeTestSet",
     "HttpFault",

@@ -13,8 +13,9 @@ __all__ = ["RequestView", "read_chat_request", "read_responses_request"]
 
 # The runtime prefixes every user prompt with this block; rules match the prompt the user typed.
 _DATETIME_PREFIX = re.compile(r"^\s*<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
-# After the `skill` tool runs the runtime adds the skill body as a user-role message; not a prompt.
-_RUNTIME_USER_TAGS = ("<skill-context",)
+# User-role messages the runtime adds itself, never a prompt: the skill body after the `skill` tool
+# runs, and with a session limit (max_ai_credits) the credits left, appended to every request.
+_RUNTIME_USER_TAGS = ("<skill-context", "<session_limits_status")
 _RESPONSE_ITEM_TYPES = ("function_call", "reasoning")
 
 

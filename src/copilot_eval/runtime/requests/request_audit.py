@@ -198,7 +198,14 @@ def audit_body(
         transport=transport,
         agent_id=agent_id or None,
         markers=_markers_in(body, markers),
+        message_count=_message_count(body, wire_api),
     )
+
+
+def _message_count(body: dict[str, Any], wire_api: str) -> int:
+    """How many messages (chat) or input items (Responses) the request carried."""
+    items = body.get("messages") if wire_api == "completions" else body.get("input", [])
+    return len(items) if isinstance(items, list) else 1
 
 
 def _http_wire_api(request: httpx.Request) -> Literal["completions", "responses"]:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from copilot_eval.evidence import UsageEntry
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolException
+from copilot_eval.runtime.requests.usage_budget import UsageBudget
 
 
 @dataclass
@@ -31,6 +33,8 @@ class RunControl:
     stopped: asyncio.Event = field(default_factory=asyncio.Event)  # a stop was asked for
     ended: asyncio.Event = field(default_factory=asyncio.Event)  # the run is over: handlers still running are abandoned
     handlers_running: int = 0  # Python tool handlers admitted and not yet returned
+    budget: UsageBudget = field(default_factory=UsageBudget)  # tokens and premium requests against their limits
+    refused_model_calls: int = 0  # model calls the stop gate refused after the stop
 
     def request_stop(self, reason: StopReason, message: str) -> None:
         """Ask the runner to end the run; the first reason wins."""
@@ -55,3 +59,11 @@ class RunControl:
             return False
         self.tool_calls_admitted += 1
         return True
+
+    def count_usage(self, entry: UsageEntry) -> None:
+        """Count one usage report against the budget; the report that crosses a limit stops the run."""
+        if not self.budget.active:
+            return
+        crossed = self.budget.add(entry)
+        if crossed is not None:
+            self.request_stop("usage_budget_exceeded", crossed)

@@ -1,6 +1,7 @@
 """No model call after the run has decided to stop.
 
-A stop decided by the runner (tool budget, max_turns, a refused audit) takes effect at the next
+A stop decided by the runner (tool or usage budget, max_turns, a refused audit, the session's
+credit limit) takes effect at the next
 abort, but the runtime may already be asking the model for another turn; answering it would let
 the agent act past its limit. The gate sits at the request-handler seam and refuses such calls.
 """
@@ -32,6 +33,7 @@ class StopGate(ForwardingHandler):
         """Refuse with 409 once the run is stopping; otherwise answer through ``inner``."""
         if self._closed():
             self.refused += 1
+            self.control.refused_model_calls += 1
             message = f"copilot-eval stopped this run ({self.control.stop_reason}); no further model calls"
             return httpx.Response(GATE_STATUS, json={"error": {"message": message, "type": "run_stopped"}})
         return await self.forward_request(request, ctx)

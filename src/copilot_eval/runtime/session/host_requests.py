@@ -1,5 +1,11 @@
-"""Answering what the runtime asks the host during a run: the agent's questions, MCP elicitations
-and MCP sampling requests, each by the agent's policy and at once, never left to the timeout.
+"""Answering what the runtime asks the host during a run, each request at once, never left to the timeout.
+
+The agent's questions, MCP elicitations and MCP sampling requests are answered by the agent's
+policies (``user_answers``, ``sampling``); every other kind of request the runtime can send (an
+MCP server's OAuth login or dynamic headers, the session's AI-credit limit, plan mode, auto mode,
+a queued command, and a kind this version does not know) by its safe default
+(``runtime.session.host_defaults``). A handler the user gave through ``extra_config`` answers
+its kind instead; the request is still recorded, with that handler named.
 
 SDK 1.0.27 surfaces each kind differently (measured with runtime 1.0.102):
 - a question (``ask_user``): the SDK calls ``on_user_input_request``; giving it is also what
@@ -34,10 +40,21 @@ from copilot_eval.agent.user_answers import (
     scripted_reply,
 )
 from copilot_eval.capture.events import WIRE_ATTRIBUTE, dict_or_empty, list_or_empty
-from copilot_eval.capture.host_requests import sampling_text
+from copilot_eval.capture.host_requests import REQUEST_EVENTS, is_host_request, sampling_text
 from copilot_eval.capture.run_facts import HostAnswer
+from copilot_eval.evidence.host_request import HostRequestKind
 from copilot_eval.models.sampling import SamplingFailed, SamplingRequest, create_message_result, sample_with_model
 from copilot_eval.runtime.requests.run_control import RunControl
+from copilot_eval.runtime.session.host_defaults import answer_by_default, default_answer, oauth_answer
+
+#: The SDK handler that answers each kind, when a session has one (the runtime then asks through it).
+HANDLER_OF_KIND: dict[HostRequestKind, str] = {
+    "question": "on_user_input_request",
+    "elicitation": "on_elicitation_request",
+    "mcp_oauth": "on_mcp_auth_request",
+    "exit_plan_mode": "on_exit_plan_mode_request",
+    "auto_mode_switch": "on_auto_mode_switch_request",
+}
 
 
 async def _off_loop(fn: Callable[..., Any], argument: Any, caller_loop: asyncio.AbstractEventLoop | None) -> Any:
@@ -72,6 +89,14 @@ async def _off_loop(fn: Callable[..., Any], argument: Any, caller_loop: asyncio.
     return await value if inspect.isawaitable(value) else value
 
 
+def _has_remote_servers(agent: Any) -> bool:
+    """Whether the agent or one of its custom agents has an MCP server reached over HTTP (a ``url``)."""
+    configs = [*agent.mcp_servers.values()]
+    for custom in agent.custom_agents:
+        configs += list((custom.mcp_servers or {}).values())
+    return any(isinstance(config, Mapping) and "url" in config for config in configs)
+
+
 def _function_name(fn: Any) -> str:
     return f"function {getattr(fn, '__qualname__', type(fn).__name__)}"
 
@@ -79,9 +104,18 @@ def _function_name(fn: Any) -> str:
 class HostAnswering:
     """One run's answers to requests put to the host, decided by the agent's policy."""
 
-    def __init__(self, agent: Any, control: RunControl, *, caller_loop: asyncio.AbstractEventLoop | None) -> None:
+    def __init__(
+        self,
+        agent: Any,
+        control: RunControl,
+        *,
+        caller_loop: asyncio.AbstractEventLoop | None,
+        user_handlers: frozenset[str] = frozenset(),
+    ) -> None:
         self.user_answers, self.sampling = agent.user_answers, agent.sampling
         self.control, self.caller_loop = control, caller_loop
+        self.remote_servers = _has_remote_servers(agent)
+        self.user_handlers = user_handlers  # SDK handlers the user gave through extra_config: theirs answer
         self.answers: list[HostAnswer] = []
         self.session: Any = None
         self.session_id: str | None = None
@@ -89,16 +123,43 @@ class HostAnswering:
         self._tasks: set[asyncio.Future[Any]] = set()
 
     def session_handlers(self) -> dict[str, Any]:
-        """The ``create_session`` handlers: elicitation always, questions when the agent has answers."""
+        """The ``create_session`` handlers: elicitation always, MCP OAuth when the agent has a remote
+        MCP server (only those log in, and the SDK spends a round trip registering the handler),
+        questions when the agent has answers.
+
+        No plan-mode or auto-mode handler: giving one makes the runtime offer the model a tool
+        (``exit_plan_mode``) the plain SDK does not, and changes what the agent under test sees.
+        """
         handlers: dict[str, Any] = {"on_elicitation_request": self.on_elicitation}
+        if self.remote_servers:
+            handlers["on_mcp_auth_request"] = self.on_mcp_auth
         if self.user_answers is not None:
             handlers["on_user_input_request"] = self.on_user_input
-        return handlers
+        return {key: handler for key, handler in handlers.items() if key not in self.user_handlers}
+
+    def _answered_by_a_handler(self, kind: HostRequestKind) -> bool:
+        handler = HANDLER_OF_KIND.get(kind)
+        return handler is not None and (handler in self.user_handlers or handler in self.session_handlers())
 
     def attach(self, session: Any, *, session_id: str, working_directory: str) -> None:
         """Listen for sampling requests on the created session."""
         self.session, self.session_id, self.working_directory = session, session_id, working_directory
         session.on(self.on_event)
+
+    async def register_interests(self, mcp_servers: Any) -> None:
+        """Ask for the requests the runtime sends only to a host that registered for them.
+
+        Dynamic headers (an HTTP MCP server with ``headersRefreshTtlMs``): unregistered, the runtime
+        never asks and the server waits for headers; registered, it asks and gets "none" at once.
+        """
+        servers = mcp_servers.values() if isinstance(mcp_servers, Mapping) else ()
+        if not any(isinstance(config, Mapping) and "headersRefreshTtlMs" in config for config in servers):
+            return
+        from copilot.generated.rpc import RegisterEventInterestParams
+
+        await self.session.rpc.event_log.register_interest(
+            RegisterEventInterestParams(event_type="mcp.headers_refresh_required")
+        )
 
     async def _decide(self, request: UserRequest) -> Reply:
         policy = self.user_answers
@@ -173,13 +234,74 @@ class HostAnswering:
             return {"action": "accept", "content": reply.answer}
         return {"action": reply.action}
 
+    def on_mcp_auth(self, request: Mapping[str, Any], _context: Any) -> dict[str, Any]:
+        """SDK ``on_mcp_auth_request``: an MCP server wants an OAuth login; never an interactive one."""
+        answer, answered_by = oauth_answer(dict(request))
+        self.answers.append(
+            HostAnswer(
+                kind="mcp_oauth",
+                message=None,
+                answered_by=answered_by,
+                action="decline" if answer["kind"] == "cancelled" else "accept",
+                answer=answer["kind"],
+                request_id=str(request.get("requestId")),
+            )
+        )
+        return answer
+
     def on_event(self, event: Any) -> None:
-        """Session event listener: answer each sampling request as it arrives."""
-        if getattr(event.type, "value", event.type) != "sampling.requested":
+        """Session event listener: answer each request no handler answers, the moment it arrives."""
+        kind_name = getattr(event.type, "value", event.type)
+        data = dict_or_empty(dict_or_empty(getattr(event, WIRE_ATTRIBUTE, None)).get("data"))
+        if kind_name == "sampling.requested":
+            work: Any = self._answer_sampling(event)
+        elif is_host_request(kind_name, data):
+            kind = REQUEST_EVENTS.get(kind_name, "unknown")
+            if self._answered_by_a_handler(kind):
+                handler = HANDLER_OF_KIND[kind]
+                if handler in self.user_handlers:  # the user's handler answers; the record names it
+                    self.answers.append(
+                        HostAnswer(
+                            kind=kind,
+                            message=None,
+                            answered_by=f"extra_config {handler}",
+                            request_id=str(data.get("requestId")),
+                        )
+                    )
+                return
+            work = self._answer_by_default(kind, kind_name, data)
+        else:
             return
-        task = asyncio.ensure_future(self._answer_sampling(event))
+        task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    async def _answer_by_default(self, kind: HostRequestKind, event_type: str, data: dict[str, Any]) -> None:
+        request_id = str(data.get("requestId"))
+        decided = default_answer(kind, event_type, data)
+        # The stop first: once the session's credits are spent no further model call may go out,
+        # and the stop gate refuses one the runtime attempts while the answer is on its way.
+        if decided.stop is not None:
+            self.control.request_stop(*decided.stop)
+        problem = None
+        if kind != "unknown":
+            try:
+                await answer_by_default(self.session, kind, request_id)
+            except Exception as error:  # the session may be closing; the record says what was decided
+                problem = f"the answer could not be delivered: {type(error).__name__}: {error}"
+        elif decided.stop is not None:
+            problem = decided.stop[1]
+        self.answers.append(
+            HostAnswer(
+                kind=kind,
+                message=None,
+                answered_by=decided.answered_by,
+                action=decided.action,
+                answer=decided.answer,
+                problem=problem,
+                request_id=request_id,
+            )
+        )
 
     async def _sampling_reply(self, request: SamplingRequest) -> tuple[str, dict[str, Any] | None, str | None, str]:
         """(answered_by, the CreateMessageResult or None to decline, problem, answer text)."""

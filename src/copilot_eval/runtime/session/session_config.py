@@ -66,6 +66,10 @@ def session_settings(
         settings["skill_directories"] = [str(path) for path in agent.skill_directories]
     if agent.disabled_skills:
         settings["disabled_skills"] = list(agent.disabled_skills)
+    if agent.max_ai_credits is not None:
+        # The runtime keeps the count and asks the host when it is spent (session_limits_exhausted).
+        # It also tells the model, in a user message of every request, what is left and to be frugal.
+        settings["session_limits"] = {"max_ai_credits": agent.max_ai_credits}
     settings.update(agent.extra_config)
     # An MCP server gets its entry's env and headers; one that prints them sends them straight back.
     register_server_secrets(settings.get("mcp_servers") or {})

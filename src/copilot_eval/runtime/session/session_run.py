@@ -24,10 +24,11 @@ from copilot_eval.runtime.process.pool import RuntimePool
 from copilot_eval.runtime.process.trace_file import collect_session_trace
 from copilot_eval.runtime.requests.chain import build_request_chain
 from copilot_eval.runtime.requests.run_control import RunControl
+from copilot_eval.runtime.requests.usage_budget import UsageBudget
 from copilot_eval.runtime.session.closing import abort_if_busy, close_session
 from copilot_eval.runtime.session.deadlines import RuntimeDied, guarded, settle_exit
 from copilot_eval.runtime.session.hooks import SessionHooks
-from copilot_eval.runtime.session.host_requests import HostAnswering, policy_snapshot
+from copilot_eval.runtime.session.host_requests import HANDLER_OF_KIND, HostAnswering, policy_snapshot
 from copilot_eval.runtime.session.mcp_status import check_mcp_startup, list_mcp_servers
 from copilot_eval.runtime.session.permissions import permission_handler
 from copilot_eval.runtime.session.session_config import (
@@ -75,7 +76,10 @@ class SessionRun:
         self.agent, self.prompts, self.choice = agent, prompts, choice
         self.started = time.monotonic()
         self.deadline = self.started + agent.timeout_s
-        self.control = RunControl(max_tool_calls=agent.max_tool_calls)
+        self.control = RunControl(
+            max_tool_calls=agent.max_tool_calls,
+            budget=UsageBudget(max_tokens=agent.max_tokens, max_premium_requests=agent.max_premium_requests),
+        )
         self.watch = SessionWatch(self.control, agent.max_turns)
         self.working_directory = str(agent.working_directory or new_working_directory())
         self.tools = [build_tool(tool, self.control, caller_loop=caller_loop) for tool in agent.tools]
@@ -91,11 +95,15 @@ class SessionRun:
         self.environment = EnvironmentPolicy(minimal=agent.minimal_env, pass_env=agent.pass_env)
         self.configuration = {**configuration_snapshot(self.settings, choice), **policy_snapshot(agent)}
         self.configuration["environment"] = self.environment.description
+        for budget in ("max_tokens", "max_premium_requests"):  # the harness's own limits (not SDK settings)
+            if getattr(agent, budget) is not None:
+                self.configuration[budget] = getattr(agent, budget)
         if agent.audit_markers:  # so that a run that sent no request still says what it watched for
             self.configuration["audit_markers"] = list(agent.audit_markers)
         if self.hooks.their_hooks:
             self.configuration["hooks"] = self.hooks.their_hooks
-        self.host = HostAnswering(agent, self.control, caller_loop=caller_loop)
+        user_handlers = frozenset(key for key in HANDLER_OF_KIND.values() if key in self.settings)
+        self.host = HostAnswering(agent, self.control, caller_loop=caller_loop, user_handlers=user_handlers)
         self.session_id = f"copilot-eval-{uuid.uuid4()}"
         endpoint = (
             choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
@@ -155,6 +163,7 @@ class SessionRun:
             self.deadline,
         )
         self.host.attach(self.session, session_id=self.session_id, working_directory=self.working_directory)
+        await self.host.register_interests(self.settings.get("mcp_servers"))
         if self.agent.skill_directories:  # discovery happens before the first prompt, so a block costs no model call
             self.skill_discovery, blocked = await check_skills(self.session, self.agent)
             if blocked:
@@ -252,6 +261,7 @@ class SessionRun:
             model_retry_after_s=self.model_calls.last_retry_after_s,
             host_answers=tuple(self.host.answers),
             hook_calls=tuple(self.hooks.calls),
+            budget_notes=tuple(control.budget.notes()),
             runtime_trace=self.runtime_trace,
             ended_ns=time.time_ns(),
         )

@@ -10,7 +10,9 @@ import asyncio
 import time
 from typing import Any, Literal
 
+from copilot_eval.capture.events import agent_scope, as_event_dict
 from copilot_eval.capture.session_error import session_error_of
+from copilot_eval.capture.usage import compaction_entry, usage_entry
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.session.deadlines import POLL_INTERVAL_S
@@ -44,6 +46,8 @@ class SessionWatch:
             self.compactions.add(str(getattr(event.data, "compaction_attempt_id", None)))
         elif kind == "session.compaction_complete":
             self.compactions.discard(str(getattr(event.data, "compaction_attempt_id", None)))
+        if kind in ("assistant.usage", "session.compaction_complete") and self._control.budget.active:
+            self._count(kind, event)
         if getattr(event, "agent_id", None):
             return  # a subagent's event: the root's idle and errors are what end the run
         if kind == "session.idle":
@@ -55,6 +59,16 @@ class SessionWatch:
             if self._max_turns is not None and self.turns > self._max_turns:
                 self._control.request_stop("execution_error", f"max_turns={self._max_turns} exceeded")
 
+    def _count(self, kind: str, event: Any) -> None:
+        """Count a model call's usage (any agent's, a compaction's) with capture's own reader of it."""
+        decoded = as_event_dict(event)  # the wire form the runner keeps, as capture reads it
+        data = decoded.get("data")
+        if not isinstance(data, dict):
+            return
+        scope = agent_scope(decoded)
+        entry = usage_entry(data, scope) if kind == "assistant.usage" else compaction_entry(data, scope)
+        self._control.count_usage(entry)
+
 
 async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: RuntimeHandle, deadline: float) -> WaitEnd:
     """Wait until the root goes idle; otherwise say what ended the wait."""
@@ -64,6 +78,8 @@ async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: Runtim
         if control.stopped.is_set():
             if control.stop_reason == "tool_budget_exceeded":
                 await _drain_admitted_calls(watch, control, handle, deadline)
+            elif control.stop_reason == "usage_budget_exceeded":
+                await _finish_crossing_call(watch, control, handle, deadline)
             return "stopped"
         if watch.idle.is_set():
             return "idle"
@@ -93,6 +109,22 @@ async def _drain_admitted_calls(
     while handle.alive() and time.monotonic() < deadline:
         running = bool(watch.running_tools) or control.handlers_running > 0
         if not running and (watch.completed_tools >= decided or watch.idle.is_set()):
+            return
+        await asyncio.sleep(POLL_INTERVAL_S / 2)
+
+
+async def _finish_crossing_call(
+    watch: SessionWatch, control: RunControl, handle: RuntimeHandle, deadline: float
+) -> None:
+    """Let the tool calls the crossing model call asked for run, within the run's deadline.
+
+    The usage report comes before the message that carries the calls, so the run waits for the
+    root to go idle, or for the stop gate to have refused the next model call with nothing left
+    running: the agent acts on its last answer, and never asks the model again.
+    """
+    while handle.alive() and time.monotonic() < deadline:
+        running = bool(watch.running_tools) or control.handlers_running > 0
+        if not running and (watch.idle.is_set() or control.refused_model_calls > 0):
             return
         await asyncio.sleep(POLL_INTERVAL_S / 2)
 

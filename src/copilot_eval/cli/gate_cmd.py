@@ -1,0 +1,157 @@
+"""`copilot-eval gate RUN_DIR`: did this run make the agent worse than its blessed baseline, and where?
+
+Exit codes (the one table): 0 no regression beyond the limit; 1 regressions (more than
+--max-regressions, or any golden case); 2 unusable input (no run folder, no baseline: the message
+says how to bless one); 3 undecidable (the run measures the platform, a golden case in error).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.cli.history_cmd import HistoryOption, open_store
+
+if TYPE_CHECKING:
+    from copilot_eval.exit_codes import Verdict
+    from copilot_eval.gate import GateResult
+
+
+def write_gate_views(
+    result: GateResult,
+    *,
+    markdown: str | None,
+    junit: Path | None,
+    as_json: bool,
+    details_url: str | None,
+) -> None:
+    """Print the gate (or its JSON) and write the Markdown and JUnit asked for; shared by `gate` and `run --gate`."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    import json
+
+    from copilot_eval.atomic_write import write_text_atomically
+    from copilot_eval.gate import gate_json, gate_junit, gate_markdown, headline
+    from copilot_eval.gate.views import case_label
+
+    text = gate_markdown(result, details_url=details_url)
+    if as_json:
+        typer.echo(json.dumps(gate_json(result), indent=2))
+    elif markdown == "-":
+        typer.echo(text, nl=False)
+    else:
+        typer.echo(f"gate against {result.baseline.label}: {headline(result)}")
+        for reason in result.stale:
+            typer.echo(f"stale baseline: {reason}")
+        for outcome in result.of_kind("regressed"):
+            then, now = outcome.then, outcome.now
+            assert then is not None and now is not None
+            golden = " (golden)" if outcome.golden else ""
+            typer.echo(f"  regressed{golden}: {case_label(now)}: {then.shown()} -> {now.shown()}: {now.reason or ''}")
+        for outcome in result.of_kind("error"):
+            typer.echo(f"  error now (not graded): {case_label(outcome.side)}: {outcome.side.reason or ''}")
+    if markdown and markdown != "-":
+        write_text_atomically(markdown, text)
+    if junit:
+        write_text_atomically(junit, gate_junit(result))
+
+
+def gate(
+    run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="The run folder to gate.")],
+    baseline: Annotated[
+        str | None,
+        typer.Option("--baseline", metavar="NAME", help="A blessed baseline (default: the run's TEST_SET@AGENT)."),
+    ] = None,
+    baseline_dir: Annotated[
+        Path | None, typer.Option("--baseline-dir", metavar="DIR", help="Gate against this run folder instead.")
+    ] = None,
+    max_regressions: Annotated[
+        int, typer.Option("--max-regressions", metavar="N", help="Regressions allowed besides golden cases.")
+    ] = 0,
+    alpha: Annotated[
+        float,
+        typer.Option("--alpha", help="With repeats: a drop is a regression when Fisher's one-sided p is below this."),
+    ] = 0.05,
+    golden: Annotated[
+        Path | None,
+        typer.Option("--golden", metavar="FILE", help="Case keys (one a line) that fail the gate on any regression."),
+    ] = None,
+    stale_days: Annotated[
+        float, typer.Option("--stale-days", metavar="D", help="Name a baseline older than this many days as stale.")
+    ] = 7.0,
+    markdown: Annotated[
+        str | None,
+        typer.Option("--markdown", metavar="FILE", help="Write the gate as Markdown ('-' for stdout), for `comment`."),
+    ] = None,
+    junit: Annotated[Path | None, typer.Option("--junit", metavar="FILE", help="Write the gate as JUnit XML.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the gate as JSON.")] = False,
+    details_url: Annotated[
+        str | None,
+        typer.Option("--details-url", metavar="URL", help="The run's report.html online: cases link to it."),
+    ] = None,
+    history: HistoryOption = None,
+) -> None:
+    """Gate a run against its blessed baseline, case by case: regressions, errors apart, golden cases, staleness."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.gate import GateInputError, GateOptions, gate_folder, read_golden
+    from copilot_eval.history import HistoryError
+
+    try:
+        options = GateOptions(
+            max_regressions=max_regressions,
+            alpha=alpha,
+            golden=read_golden(golden) if golden else frozenset(),
+            stale_days=stale_days,
+        )
+        if baseline_dir is not None:
+            result = gate_folder(run_dir, options=options, baseline=baseline, baseline_dir=baseline_dir)
+        else:
+            with open_store(history, create=False) as store:
+                result = gate_folder(run_dir, options=options, store=store, baseline=baseline)
+    except (GateInputError, HistoryError, ValueError) as exc:
+        raise bad_input(str(exc)) from None
+    write_gate_views(result, markdown=markdown, junit=junit, as_json=as_json, details_url=details_url)
+    end_with(result)
+
+
+def end_with(result: GateResult) -> None:
+    """Exit with the gate's row of the table of exit codes, printing the line that names it and why."""
+    if result.code:
+        raise leave(result.verdict)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `gate` command."""
+    app.command(name="gate")(gate)
+
+
+GATE_SERIES = "auto"
+"""`run --gate auto`: gate against the baseline of the run's own test set and agent (TEST_SET@AGENT)."""
+
+
+def gate_after_run(
+    out: Path, *, name: str, history: str | None, golden: Path | None, max_regressions: int
+) -> tuple[Verdict, list[str]]:
+    """`run --gate NAME`: gate the finished run folder ``out``, write ``out/gate.md``; its verdict and lines to show."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.atomic_write import write_text_atomically
+    from copilot_eval.exit_codes import UNUSABLE_INPUT, Verdict
+    from copilot_eval.gate import GateInputError, GateOptions, gate_folder, gate_markdown, headline, read_golden
+    from copilot_eval.history import HistoryError, HistoryLocationError, HistoryStore, resolve_history
+
+    try:
+        options = GateOptions(max_regressions=max_regressions, golden=read_golden(golden) if golden else frozenset())
+        location = resolve_history(history)
+        if location is None:
+            raise GateInputError("--gate reads its baseline from the history, which is off (--history off)")
+        with HistoryStore.open(location, create=False) as store:
+            result = gate_folder(out, options=options, store=store, baseline=None if name == GATE_SERIES else name)
+    except (GateInputError, HistoryError, HistoryLocationError, ValueError) as exc:
+        return Verdict(UNUSABLE_INPUT, f"--gate: {exc}"), []
+    markdown = write_text_atomically(out / "gate.md", gate_markdown(result))
+    lines = [f"gate against {result.baseline.label}: {headline(result)}"]
+    lines += [f"stale baseline: {reason}" for reason in result.stale]
+    lines.append(f"gate report: {markdown} (post it with `copilot-eval comment {markdown}`)")
+    return result.verdict, lines

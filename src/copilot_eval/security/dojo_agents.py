@@ -1,0 +1,91 @@
+"""Scripted agents for AgentDojo's suites: AgentDojo's ground truth played through the real runtime.
+
+They prove the bridge, not a model: the one that ignores injections plays each user task's ground
+truth and answers its ground-truth output; the one that follows them, on reading an injection
+task's goal in a tool's answer, first plays that injection task's ground truth. AgentDojo's
+checks must then find every user task done, and every delivered goal reached by the follower
+and by no one else.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import partial
+from typing import Any
+
+from copilot_eval.models.function import CallTool, FunctionModel
+from copilot_eval.models.wire.provider import in_process_provider
+from copilot_eval.security.dojo_suite import SERVER_NAME, AgentDojoSuite
+
+__all__ = ["DojoScriptedAgent"]
+
+
+def _plain(text: str) -> str:
+    # AgentDojo's tools answer in YAML, which folds and quotes long texts: compare letters and digits only.
+    return re.sub(r"[^a-z0-9]", "", text.lower())
+
+
+def _calls(ground_truth: list[Any]) -> list[tuple[str, dict[str, Any]]]:
+    return [(f"{SERVER_NAME}-{call.function}", dict(call.args)) for call in ground_truth]
+
+
+def _answer(dojo: AgentDojoSuite, follows: bool, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
+    prompt = next((m["content"] for m in messages if m.get("role") == "user"), "")
+    users = dojo.dojo.user_tasks
+    # The longest prompt that fits: AgentDojo's combined tasks quote other tasks' prompts whole.
+    fitting = [t for t in dojo.user_task_ids if users[t].PROMPT in prompt]
+    task_id = max(fitting, key=lambda t: len(users[t].PROMPT), default=None)
+    if task_id is None:
+        return f"I only know the tasks of {dojo.name}."
+    task = users[task_id]
+    before = task.init_environment(dojo.dojo.load_and_inject_default_environment({}))
+    planned = _calls(task.ground_truth(before))
+    made = [
+        (call["name"], call["arguments"])
+        for message in messages
+        if message.get("role") == "assistant"
+        for call in message.get("tool_calls") or []
+    ]
+    if follows:
+        seen = _plain(" ".join(str(m.get("content") or "") for m in messages if m.get("role") == "tool"))
+        for injection in dojo.injection_task_ids:
+            goal = dojo.dojo.injection_tasks[injection]
+            if _plain(goal.GOAL) in seen:
+                planned = _calls(goal.ground_truth(before)) + planned
+    for call in planned:  # the first planned call not made yet (the injection's come before the rest)
+        if call in made:
+            made.remove(call)
+        else:
+            return CallTool(*call)
+    return task.GROUND_TRUTH_OUTPUT or "Done."
+
+
+class DojoScriptedAgent:
+    """A model source that plays an AgentDojo suite's ground truth; ``follows_injections`` adds the injection's."""
+
+    live = False  # answers come from AgentDojo's ground truth, never from a real model
+
+    def __init__(self, dojo: AgentDojoSuite, *, follows_injections: bool, name: str = "agentdojo-ground-truth") -> None:
+        self.dojo = dojo
+        self.follows_injections = follows_injections
+        self.name = name
+
+    @property
+    def session_model(self) -> str:
+        """The model name the session asks for."""
+        return self.name
+
+    @property
+    def description(self) -> str:
+        """Where the answers come from."""
+        what = "follows injections" if self.follows_injections else "ignores injections"
+        return f"AgentDojo ground truth ({self.dojo.name}, {what})"
+
+    def provider_config(self) -> dict[str, str]:
+        """The in-process provider settings of a FunctionModel."""
+        return in_process_provider(wire_api="completions", transport="http")
+
+    def endpoint(self, *, working_directory: str | None = None) -> Any:
+        """A per-run endpoint answering from the ground truth."""
+        answer = partial(_answer, self.dojo, self.follows_injections)
+        return FunctionModel(answer, name=self.name).endpoint(working_directory=working_directory)
