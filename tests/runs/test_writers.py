@@ -51,6 +51,7 @@ STORIES: dict[str, Story] = {
     "one-short": _story("one-short", [_right("one-short", n) for n in (1, 2, 3)] + ["one-short: wrong four."]),
     "no-answers": _story("no-answers", [None, None, None, None]),
     "fallback": _story("fallback", [FALLBACK_TEXT] * 4),
+    "one-error": _story("one-error", [_right("one-error", n) for n in (1, 2, 3)] + [None]),
 }
 
 
@@ -215,6 +216,9 @@ FACTS = [
     ("nothing graded", "no-answers", ["--fail-under", "50"], 1, 3, set(WRITERS)),
     ("limitation suspected", "fallback", [], 1, 3, set(WRITERS)),
     ("below --fail-under", "half", ["--fail-under", "75"], 1, 1, set(WRITERS)),
+    # a gate decides only over what it could check: one case not graded leaves it undecided, unless allowed
+    ("errors beyond --max-errors", "one-error", ["--fail-under", "50"], 1, 3, set(WRITERS)),
+    ("errors within --max-errors", "one-error", ["--fail-under", "50", "--max-errors", "1"], 1, 0, set(WRITERS)),
     # repeats are played by our own runs only; the platform's runs and exports have none
     ("below --min-pass-rate", "one-short", ["--min-pass-rate", "80"], 2, 1, {"run", "run-several", "merge", "regrade"}),
 ]

@@ -39,6 +39,16 @@ FailUnderOption = Annotated[
         help="Exit 1 when the score (percent of graded cases) is below this (on any surface).",
     ),
 ]
+MaxErrorsOption = Annotated[
+    int,
+    typer.Option(
+        "--max-errors",
+        min=0,
+        metavar="N",
+        help="A gate decides only over what it could check: more than N cases that could not be graded "
+        "(errors, no verdict, a stale recording) make it undecided (exit 3, naming them). Default 0.",
+    ),
+]
 BaselineOption = Annotated[
     Path | None,
     typer.Option(
@@ -53,4 +63,11 @@ FailOnRegressionOption = Annotated[
     typer.Option("--fail-on-regression", help="Exit 1 when any case regressed against the baseline run."),
 ]
 
-__all__ = ["BaselineOption", "FailOnRegressionOption", "FailUnderOption", "JunitOption", "MarkdownOption"]
+__all__ = [
+    "BaselineOption",
+    "FailOnRegressionOption",
+    "FailUnderOption",
+    "JunitOption",
+    "MarkdownOption",
+    "MaxErrorsOption",
+]

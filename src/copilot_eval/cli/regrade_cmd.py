@@ -27,6 +27,7 @@ from copilot_eval.cli.options import (
     FailUnderOption,
     JunitOption,
     MarkdownOption,
+    MaxErrorsOption,
 )
 
 
@@ -58,6 +59,7 @@ def regrade(
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     fail_under: FailUnderOption = None,
+    max_errors: MaxErrorsOption = 0,
     baseline: BaselineOption = None,
     fail_on_regression: FailOnRegressionOption = False,
     history: RecordHistoryOption = None,
@@ -115,7 +117,7 @@ def regrade(
         history=history,
         no_history=no_history,
         source=SOURCE_REGRADE,
-        gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression),
+        gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression, max_errors=max_errors),
     )
     finished = finish_run_folders([FolderRun(out, result, test_set)], options)
     console = make_console(stderr=markdown == STDOUT)

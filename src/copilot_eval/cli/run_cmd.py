@@ -26,6 +26,7 @@ from copilot_eval.cli.options import (
     FailUnderOption,
     JunitOption,
     MarkdownOption,
+    MaxErrorsOption,
 )
 
 # The parameters that are not fields of RunSettings: what is played, and how the progress is shown.
@@ -92,6 +93,7 @@ def run(
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")] = False,
     fail_under: FailUnderOption = None,
+    max_errors: MaxErrorsOption = 0,
     data_type: Annotated[str | None, typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
     profile: Annotated[
         str | None,

@@ -153,7 +153,11 @@ def _finish(settings: RunSettings) -> FinishOptions:
         history=settings.history,
         no_history=settings.no_history,
         source=SOURCE_RUN,
-        gates=Gates(fail_under=settings.fail_under, fail_on_regression=settings.fail_on_regression),
+        gates=Gates(
+            fail_under=settings.fail_under,
+            fail_on_regression=settings.fail_on_regression,
+            max_errors=settings.max_errors,
+        ),
     )
 
 

@@ -82,6 +82,7 @@ class RunSettings:
     baseline: Path | None = None
     fail_on_regression: bool = False
     fail_under: float | None = None
+    max_errors: int = 0
     gh_json: Path | None = None
     gate: str | None = None
     golden: Path | None = None
@@ -166,6 +167,10 @@ def _fail_under(s: RunSettings) -> str | None:
     return _percent("--fail-under", s.fail_under)
 
 
+def _max_errors(s: RunSettings) -> str | None:
+    return None if s.max_errors >= 0 else f"--max-errors {s.max_errors}: must be 0 or more"
+
+
 def _data_type(s: RunSettings) -> str | None:
     if s.data_type in (None, *DATA_TYPES):
         return None
@@ -246,6 +251,7 @@ CHECKS: tuple[Check, ...] = (
     _rate_limit_retries,
     _min_pass_rate,
     _fail_under,
+    _max_errors,
     _data_type,
     _profile,
     _shard,
