@@ -298,3 +298,31 @@ def test_several_agents_compare_each_surface_with_its_own_baseline_and_gate_on_a
     for label in ("good", "story"):  # each surface against its own earlier folder
         assert (after / label / "comparison.html").is_file() and (tmp_path / f"ci-{label}.xml").is_file()
     assert "unchanged" in (after / "good" / "comparison.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("writer", ["run", "regrade"])
+def test_a_baseline_of_another_test_set_is_refused_before_anything_runs(writer, tmp_path, directline):
+    agent = _agent_file(tmp_path, directline, "agent")
+    (tmp_path / "then").mkdir()
+    before = tmp_path / "before"
+    first = _cli(
+        "run", _set_file(tmp_path / "then", STORIES["healthy"]), "--agent", agent, "--out", before, *RUN_OPTIONS
+    )
+    assert first.exit_code == 0, first.output
+    now = _set_file(tmp_path, STORIES["half"])
+    if writer == "run":
+        args = ["run", now, "--agent", agent, *RUN_OPTIONS]
+    else:
+        played = tmp_path / "played"
+        assert _cli("run", now, "--agent", agent, "--out", played, *RUN_OPTIONS).exit_code == 0
+        args = ["regrade", played, "--grader", "exact", "--no-history"]
+    out = tmp_path / "out"
+    done = _cli(*args, "--out", out, "--baseline", before)
+    assert done.exit_code == 2, done.output
+    line = [text for text in done.output.splitlines() if text.startswith("exit ")][-1]
+    assert line.startswith(f"exit 2 (unusable input): --baseline {before} and this run played different test sets")
+    assert "question changed in case 1, case 2, case 3, case 4" in line
+    assert not (out / "run.json").exists()
+    allowed = _cli(*args, "--out", tmp_path / "allowed", "--baseline", before, "--allow-other-set")
+    assert allowed.exit_code == 0, allowed.output
+    assert (tmp_path / "allowed" / "comparison.md").is_file()  # compared anyway, as asked

@@ -58,12 +58,20 @@ BaselineOption = Annotated[
         "surfaces, RUN_DIR/LABEL when it holds one.",
     ),
 ]
+AllowOtherSetOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-other-set",
+        help="Compare with a run of another test set anyway (refused by default: cases are matched by number).",
+    ),
+]
 FailOnRegressionOption = Annotated[
     bool,
     typer.Option("--fail-on-regression", help="Exit 1 when any case regressed against the baseline run."),
 ]
 
 __all__ = [
+    "AllowOtherSetOption",
     "BaselineOption",
     "FailOnRegressionOption",
     "FailUnderOption",

@@ -21,6 +21,7 @@ from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
+    AllowOtherSetOption,
     BaselineOption,
     FailOnRegressionOption,
     FailUnderOption,
@@ -106,6 +107,7 @@ def run(
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     baseline: BaselineOption = None,
+    allow_other_set: AllowOtherSetOption = False,
     fail_on_regression: FailOnRegressionOption = False,
     discard_passing_workdirs: Annotated[
         bool,

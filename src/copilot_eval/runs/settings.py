@@ -80,6 +80,7 @@ class RunSettings:
     junit: Path | None = None
     markdown: str | None = None
     baseline: Path | None = None
+    allow_other_set: bool = False
     fail_on_regression: bool = False
     fail_under: float | None = None
     max_errors: int = 0
