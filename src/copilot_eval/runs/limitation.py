@@ -21,8 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, LimitationStanding
+from copilot_eval.evidence.platform_error import platform_error_code
 from copilot_eval.models.replay.store import is_stale_recording
-from copilot_eval.runs.platform_errors import platform_error_code
 
 #: Fallback texts platforms answer with when the agent did not run; matched ignoring case.
 KNOWN_FALLBACK_TEXTS: tuple[str, ...] = (
