@@ -326,3 +326,30 @@ def test_a_baseline_of_another_test_set_is_refused_before_anything_runs(writer, 
     allowed = _cli(*args, "--out", tmp_path / "allowed", "--baseline", before, "--allow-other-set")
     assert allowed.exit_code == 0, allowed.output
     assert (tmp_path / "allowed" / "comparison.md").is_file()  # compared anyway, as asked
+
+
+@pytest.mark.parametrize("same", [True, False], ids=["one agent on two targets", "two agents"])
+def test_another_surface_confirms_a_limitation_only_when_it_plays_the_same_agent(same, tmp_path, directline):
+    story = STORIES["fallback"]
+    right = FakeDirectLine(FakeAgent(rules=[(q, answer(r)) for q, r, _ in story], name="right"))
+    out = tmp_path / "out"
+    with LoopbackServer(right):
+        good = _agent_file(tmp_path, right, "good")
+        if not same:  # other settings: another agent, whatever its target
+            good.write_text(
+                good.read_text(encoding="utf-8").replace("timeout_s: 10", "timeout_s: 20"), encoding="utf-8"
+            )
+        broken = _agent_file(tmp_path, directline, "story")
+        done = _cli("run", _set_file(tmp_path, story), "--agent", good, "--agent", broken, "--out", out, *RUN_OPTIONS)
+    assert done.exit_code == 3, done.output  # a limitation, suspected or confirmed: no verdict on the agent
+    run = json.loads((out / "story" / "run.json").read_text(encoding="utf-8"))
+    ab = "an A/B comparison: the surfaces (good, story) play different agents"
+    flat = " ".join(done.output.split())
+    if same:
+        assert run["limitationStanding"] == "confirmed"
+        assert run["limitationConfirmedBy"][0].startswith("surface good answered the same 4 questions well")
+        assert ab not in flat
+    else:
+        assert run["limitationStanding"] == "suspected" and not run.get("limitationConfirmedBy")
+        assert ab in flat
+    assert json.loads((out / "comparison.json").read_text(encoding="utf-8"))["abComparison"] is (not same)

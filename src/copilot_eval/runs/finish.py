@@ -33,6 +33,7 @@ from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RESULTS_CSV, RUN_JSON, read_run_folder
 from copilot_eval.reports.set_match import other_set_problem
 from copilot_eval.runs.gates import Gates, regression_verdict, run_verdict
+from copilot_eval.runs.played_agent import ab_line
 
 COMPARISON_HTML = "comparison.html"
 COMPARISON_MD = "comparison.md"
@@ -178,6 +179,8 @@ def finish_run_folders(runs: Sequence[FolderRun], options: FinishOptions = Finis
     summary in ``Finished.markdown`` for the caller to print.
     """
     finished = [_finish_one(item, options) for item in runs]
+    if finished and (ab := ab_line([(item.label, item.run) for item in finished])) is not None:
+        finished[-1].lines.append(ab)
     done = Finished(finished, worst(item.verdict for item in finished))
     if options.markdown == STDOUT:
         done.markdown = _markdown(finished)
