@@ -353,3 +353,20 @@ def test_another_surface_confirms_a_limitation_only_when_it_plays_the_same_agent
         assert run["limitationStanding"] == "suspected" and not run.get("limitationConfirmedBy")
         assert ab in flat
     assert json.loads((out / "comparison.json").read_text(encoding="utf-8"))["abComparison"] is (not same)
+
+
+def test_resume_of_a_finished_run_leaves_its_folder_and_the_history_as_they_are(tmp_path, directline):
+    out, history = tmp_path / "out", f"sqlite:///{tmp_path / 'history.db'}"
+    args = ["run", _set_file(tmp_path, STORIES["half"]), "--agent", _agent_file(tmp_path, directline, "agent"),
+            "--out", out, "--grader", "exact", "--no-progress", "--history", history, "--fail-under", "75"]  # fmt: skip
+    first = _cli(*args)
+    assert first.exit_code == 1, first.output
+    before = {name: (out / name).read_bytes() for name in ("run.json", "results.csv", "report.html")}
+    again = _cli(*args, "--resume")
+    assert again.exit_code == 1, again.output  # the recorded run's verdict, as when it finished
+    assert "this run finished already" in again.output and "--resume left its folder and the history as they are" in (
+        " ".join(again.output.split())
+    )
+    assert {name: (out / name).read_bytes() for name in before} == before  # runAt and duration kept
+    stored = json.loads(_cli("history", "runs", "--history", history, "--json").output)
+    assert len(stored["runs"] if isinstance(stored, dict) else stored) == 1  # no second row for the same plays

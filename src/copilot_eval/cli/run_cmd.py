@@ -252,6 +252,7 @@ def run(
     for line in planned.notes:
         typer.echo(f"note: {line}", err=True)
     console = make_console(stderr=settings.markdown == "-")
+    _leave_if_finished(planned)
     runs = _play(planned)
     if planned.several:
         # imported on use: every command module loads with `--help` (see app.py)
@@ -279,6 +280,25 @@ def run(
         verdict = worst([finished.verdict, gated])
         lines.extend(gate_lines)
     raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
+
+
+def _leave_if_finished(planned: Any) -> None:
+    """``--resume`` of a finished run: say so and exit by its recorded verdict, touching nothing."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.runs import CheckpointError
+    from copilot_eval.runs.run_command import resumed_finished
+
+    try:
+        resumed = resumed_finished(planned)
+    except CheckpointError as exc:
+        planned.close()
+        raise bad_input(str(exc)) from None
+    if resumed is not None:
+        planned.close()
+        verdict, lines = resumed
+        for line in lines:
+            typer.echo(line)
+        raise leave(verdict)
 
 
 def _play(planned: Any) -> Any:
