@@ -21,6 +21,7 @@ from copilot_eval.evalsets import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.grading import ExactMatch
 from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.runs import run_eval_set
+from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runtime.process.pool import shared_pool
 from copilot_eval.runtime.session.runner import run_copilot
 
@@ -73,7 +74,7 @@ async def main(cases: int, delay: float) -> None:
     for concurrency in (1, 4, 8):
         python_cpu, runtime_cpu = time.process_time(), _runtime_cpu()
         started = time.monotonic()
-        run = await run_eval_set(test_set, bot, graders=[ExactMatch()], concurrency=concurrency)
+        run = await run_eval_set(test_set, bot, RunSettings(graders=[ExactMatch()], concurrency=concurrency))
         wall = time.monotonic() - started
         python_cpu, runtime_cpu = time.process_time() - python_cpu, _runtime_cpu() - runtime_cpu
         walls[concurrency] = wall

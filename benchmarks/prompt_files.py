@@ -24,6 +24,7 @@ from copilot_eval.evalsets import load_prompt_file
 from copilot_eval.grading.prompt_graders import prompt_graders
 from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.runs import run_eval_set
+from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runtime.process.pool import close_all_pools
 
 BODY = "### Describe the bug\n\nThe command fails when the repository has no remote.\n\n" * 17
@@ -67,11 +68,13 @@ async def play(path: Path, rows: int, delay: float, concurrencies: list[int]) ->
     test_set = test_set.model_copy(update={"cases": test_set.cases[:rows]})
     graders = prompt_graders(test_set)
     triager = agent(delay)
-    await run_eval_set(test_set.model_copy(update={"cases": test_set.cases[:2]}), triager, graders=graders)  # warm up
+    await run_eval_set(
+        test_set.model_copy(update={"cases": test_set.cases[:2]}), triager, RunSettings(graders=graders)
+    )  # warm up
     walls: dict[int, float] = {}
     for concurrency in concurrencies:
         started = time.perf_counter()
-        run = await run_eval_set(test_set, triager, graders=graders, concurrency=concurrency)
+        run = await run_eval_set(test_set, triager, RunSettings(graders=graders, concurrency=concurrency))
         walls[concurrency] = time.perf_counter() - started
         print(
             f"  concurrency {concurrency}: {walls[concurrency]:6.1f} s for {rows} rows "

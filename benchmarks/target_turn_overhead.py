@@ -18,6 +18,7 @@ import time
 from copilot_eval.evalsets import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.grading import ExactMatch
 from copilot_eval.runs import run_eval_set
+from copilot_eval.runs.settings import RunSettings
 from copilot_eval.targets import CopilotStudioTarget, DirectLineTarget, StudioAgent
 from copilot_eval.testing import FakeAgent, FakeAgentsSdk, FakeDirectLine, LoopbackServer, answer
 
@@ -55,7 +56,7 @@ async def main(delay: float, quiet: float, poll: float) -> None:
             )
             for concurrency in (1, 4):
                 started = time.monotonic()
-                run = await run_eval_set(test_set, agent, graders=[ExactMatch()], concurrency=concurrency)
+                run = await run_eval_set(test_set, agent, RunSettings(graders=[ExactMatch()], concurrency=concurrency))
                 print(
                     f"{label:11s} 20 cases at concurrency {concurrency}: {time.monotonic() - started:.1f} s, "
                     f"{run.passed} passed"

@@ -54,7 +54,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "reports": LEAVES | {"evalsets", "evidence"},
     # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
     # history: the finisher (runs/finish.py) records a finished folder, read back through the folder (the contract).
-    "runs": LEAVES | {"agent", "evalsets", "evidence", "grading", "history", "models", "reports", "runtime", "targets"},
+    # otel: a run's settings name the OTLP endpoint; runs/plan.py makes each surface's exporter.
+    "runs": LEAVES
+    | {"agent", "evalsets", "evidence", "grading", "history", "models", "otel", "reports", "runtime", "targets"},
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},

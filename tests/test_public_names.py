@@ -376,6 +376,8 @@ PUBLIC: dict[str, list[str]] = {
         "LocalExecutor",
         "MergeError",
         "RayExecutor",
+        "RunSettings",
+        "SettingsError",
         "ShardError",
         "Unit",
         "Worker",

@@ -9,13 +9,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
-from copilot_eval.cli.clean_cmd import discard_passing_workdirs
+from copilot_eval.evalsets import EvalCaseResult
+from copilot_eval.runs.passing_workdirs import discard_passing_workdirs
 from tests.runs.runs_helpers import CLI
 
 
@@ -52,13 +52,17 @@ def test_dry_run_lists_and_removes_nothing(temp_root: Path) -> None:
     assert f"would remove {kept}" in outcome.output and kept.exists()
 
 
+def _case(passed: bool, evidence_path: str) -> EvalCaseResult:
+    return EvalCaseResult(conversation_number=1, passed=passed, evidence_path=evidence_path)
+
+
 def test_passing_cases_lose_their_folder_and_failing_ones_keep_it(temp_root: Path) -> None:
     passing, failing = _folder(temp_root, "copilot-eval-run-p"), _folder(temp_root, "copilot-eval-run-f")
     cases = []
     for name, folder, status in (("p", passing, "pass"), ("f", failing, "fail")):
         evidence = temp_root / f"{name}.json"
         evidence.write_text(json.dumps({"working_directory": str(folder)}))
-        cases.append(SimpleNamespace(effective_status=SimpleNamespace(value=status), evidence_path=evidence.name))
+        cases.append(_case(status == "pass", evidence.name))
     assert discard_passing_workdirs(cases, temp_root) == 1
     assert not passing.exists() and failing.exists()
 
@@ -71,9 +75,7 @@ def test_evidence_of_a_run_with_a_relative_out_is_found(temp_root: Path, monkeyp
     out = Path("eval-runs") / "set-1"
     (out / "evidence").mkdir(parents=True)
     (out / "evidence" / "case1-r0.json").write_text(json.dumps({"working_directory": str(passing)}))
-    case = SimpleNamespace(
-        effective_status=SimpleNamespace(value="pass"), evidence_path=str(out / "evidence" / "case1-r0.json")
-    )
+    case = _case(True, str(out / "evidence" / "case1-r0.json"))
     assert discard_passing_workdirs([case], out) == 1
     assert not passing.exists()
 

@@ -216,7 +216,8 @@ def test_copilot_eval_run_outputs_hold_no_key(echo_url, canary_env, tmp_path):
         env=canary_env,
         timeout=600,
     )
-    assert done.returncode == 0, done.stderr
+    # Every case meets an HTTP error on purpose: nothing could be graded, the platform's row of the table.
+    assert done.returncode == 3, done.stderr
     assert leaks(CANARY_FORMS, done.stdout + done.stderr) == []
     assert {"run.json", "results.csv"} <= {p.name for p in out.iterdir()}
     assert MARKER in (out / "run.json").read_text() + "".join(p.read_text() for p in out.glob("evidence/*"))

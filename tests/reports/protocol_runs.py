@@ -25,6 +25,7 @@ from copilot_eval.evidence.tool_call import ToolCall
 from copilot_eval.grading import ExactMatch
 from copilot_eval.runs import run_eval_set
 from copilot_eval.runs.executor import WorkerLost
+from copilot_eval.runs.settings import RunSettings
 from tests.runs.runs_helpers import numbered_set
 from tests.scale.fake_executor import FakeExecutor, FakeWorker, answered, rate_limited
 
@@ -101,4 +102,6 @@ def _worker_b(unit: Any, play: int) -> Any:
 async def build_protocol_run(folder: Path) -> Any:
     """Play six cases on two fake workers into ``folder``; case 1's evidence is the protocol result."""
     executor = FakeExecutor(FakeWorker("a", _worker_a), FakeWorker("b", _worker_b))
-    return await run_eval_set(numbered_set(6), object(), graders=[ExactMatch()], executor=executor, output_dir=folder)
+    return await run_eval_set(
+        numbered_set(6), object(), RunSettings(graders=[ExactMatch()], out=folder), executor=executor
+    )

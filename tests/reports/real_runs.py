@@ -81,5 +81,6 @@ def make_real_runs(root: Path) -> RealRuns:
         "--junit",
         outage_junit,
     )
-    assert second.returncode == 0, second.stdout + second.stderr
+    # Nothing could be graded (the model answered HTTP 500): the platform's row, not a verdict on the agent.
+    assert second.returncode == 3, second.stdout + second.stderr
     return RealRuns(tools, outage, junit, first.stdout, second.stdout, outage_junit)

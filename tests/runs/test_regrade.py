@@ -24,6 +24,7 @@ from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.runs import run_eval_set
 from copilot_eval.runs.regrade import RegradeError, regrade_run
+from copilot_eval.runs.settings import RunSettings
 from tests.runs.runs_helpers import CLI, conversation_set
 
 pytestmark = pytest.mark.runtime
@@ -202,7 +203,7 @@ async def test_a_judge_of_each_turn_keeps_its_own_evidence_and_no_grader_sees_an
         ),
     )
     test_set = conversation_set(["q1", "q2", "q3"])
-    await run_eval_set(test_set, agent, graders=[ExactMatch()], output_dir=tmp_path / "run")
+    await run_eval_set(test_set, agent, RunSettings(graders=[ExactMatch()], out=tmp_path / "run"))
     counting = _Counting()
     run = await regrade_run(
         tmp_path / "run", [CompareMeaning(judge), counting, KeywordMatch(["answer"])], output_dir=tmp_path / "judged"

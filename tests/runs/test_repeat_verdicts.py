@@ -16,6 +16,7 @@ from copilot_eval.reports.html_run import write_run_report
 from copilot_eval.reports.junit import junit_xml
 from copilot_eval.reports.markdown import run_summary_markdown
 from copilot_eval.runs import run_eval_set
+from copilot_eval.runs.settings import RunSettings
 from tests.runs.runs_helpers import CLI, EXAMPLES, KNOWLEDGE, echo_agent, numbered_set
 
 pytestmark = pytest.mark.runtime
@@ -41,7 +42,7 @@ async def test_each_case_gets_a_verdict_over_its_graded_tries(tmp_path):
     P, F, E = CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.ERROR
     grader = ByTry({1: [P, P, P, P], 2: [P, F, P, F], 3: [E, P, P, P]})
     run = await run_eval_set(
-        numbered_set(3), echo_agent(), graders=[grader], repeat=4, min_pass_rate=0.75, output_dir=tmp_path
+        numbered_set(3), echo_agent(), RunSettings(graders=[grader], repeat=4, min_pass_rate=0.75, out=tmp_path)
     )
     by_case = {r.conversation_number: r for r in run.case_repeats}
     assert [(r.tries, r.passes, r.errors, r.verdict) for r in by_case.values()] == [
@@ -94,7 +95,7 @@ async def test_a_judge_asked_three_times_that_disagrees_marks_the_case_judge_uns
         timeout_s=30,
     )
     grader = parse_grader_spec("compare_meaning", judge=judge, judge_repeat=3)
-    run = await run_eval_set(numbered_set(1), echo_agent(), graders=[grader], output_dir=tmp_path)
+    run = await run_eval_set(numbered_set(1), echo_agent(), RunSettings(graders=[grader], out=tmp_path))
     (result,) = run.results
     (grade,) = result.grades
     assert grade.judge.calls == 3 and sorted(grade.judge.verdicts) == [

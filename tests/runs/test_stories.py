@@ -7,6 +7,7 @@ import pytest
 from copilot_eval.agent import load_agent_file
 from copilot_eval.evalsets import CaseStatus, Confidence, LimitationStanding, read_csv
 from copilot_eval.runs import confirm_limitation, run_eval_set
+from copilot_eval.runs.settings import RunSettings
 from tests.runs.runs_helpers import EXAMPLES, KNOWLEDGE
 
 pytestmark = pytest.mark.runtime
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.runtime
 
 async def story(name: str, tmp_path):
     agent = load_agent_file(EXAMPLES / "evaluation" / f"agent-{name}.yaml")
-    return await run_eval_set(read_csv(KNOWLEDGE), agent, output_dir=tmp_path)
+    return await run_eval_set(read_csv(KNOWLEDGE), agent, RunSettings(out=tmp_path))
 
 
 async def test_good_agent_scores_high_with_no_limitation(tmp_path):

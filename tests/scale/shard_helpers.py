@@ -8,6 +8,7 @@ from typing import Any
 from copilot_eval.evalsets import ShardInfo
 from copilot_eval.runs import run_eval_set
 from copilot_eval.runs.prepare import prepare_run
+from copilot_eval.runs.settings import RunSettings
 
 SCRIPT = """rules:
   - when: {prompt_contains: "wrong"}
@@ -41,21 +42,17 @@ async def play(
     shard: ShardInfo | None = None,
     graders: list[str] | None = None,
     repeat: int = 1,
-    **options: Any,
+    **settings: Any,
 ) -> Any:
     """Prepare and play like `copilot-eval run` does (fingerprints included), in this process."""
     prepared = prepare_run(set_path, agent_path, grader_specs=graders or ["exact"])
     return await run_eval_set(
         prepared.test_set,
         prepared.agent,
-        graders=prepared.graders,
-        repeat=repeat,
-        output_dir=out,
-        shard=shard,
+        RunSettings(graders=prepared.graders, repeat=repeat, out=out, shard=shard, **settings),
         fingerprints=prepared.fingerprints,
         agent_file=agent_path,
         validate=False,
-        **options,
     )
 
 

@@ -11,6 +11,7 @@ from copilot_eval.evalsets import CaseStatus, read_run_json
 from copilot_eval.grading import ExactMatch
 from copilot_eval.runs import run_eval_set
 from copilot_eval.runs.executor import AllWorkersLost, WorkerLost
+from copilot_eval.runs.settings import RunSettings
 from tests.runs.runs_helpers import numbered_set
 from tests.scale.fake_executor import FakeExecutor, FakeWorker, answered, lost_on, rate_limited
 
@@ -20,9 +21,9 @@ def _units(folder) -> Counter[str]:
     return Counter(json.loads(line)["unit"] for line in lines)
 
 
-async def _run(test_set, executor, folder, **options):
+async def _run(test_set, executor, folder, **settings):
     return await run_eval_set(
-        test_set, object(), graders=[ExactMatch()], executor=executor, output_dir=folder, **options
+        test_set, object(), RunSettings(graders=[ExactMatch()], out=folder, **settings), executor=executor
     )
 
 

@@ -206,6 +206,7 @@ def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(
 
 async def test_surfaces_merge_surface_by_surface_and_confirm_limitations(tmp_path):
     from copilot_eval.runs.prepare import prepare_run
+    from copilot_eval.runs.settings import RunSettings
     from copilot_eval.runs.surfaces import Surface, run_surfaces
 
     project = write_project(tmp_path / "p")
@@ -226,9 +227,7 @@ async def test_surfaces_merge_surface_by_surface_and_confirm_limitations(tmp_pat
         await run_surfaces(
             good.test_set,
             surfaces,
-            output_dir=tmp_path / f"s{index}",
-            graders=good.graders,
-            shard=shard(index, 2),
+            RunSettings(out=tmp_path / f"s{index}", graders=good.graders, shard=shard(index, 2)),
             fingerprints=good.fingerprints,
             validate=False,
         )

@@ -16,6 +16,7 @@ from copilot_eval.evalsets import CaseStatus, EvalDataType, EvalTestCase, EvalTe
 from copilot_eval.grading import ExactMatch
 from copilot_eval.grading.trajectory import TrajectoryGrader
 from copilot_eval.runs import run_eval_set
+from copilot_eval.runs.settings import RunSettings
 from copilot_eval.targets import TargetTurn
 from copilot_eval.targets.activities import fill_turn
 from copilot_eval.targets.plan_steps import plan_steps
@@ -91,8 +92,7 @@ async def test_recorded_replies_are_graded_for_what_they_are(tmp_path, transport
         run = await run_eval_set(
             the_set,
             _agent(transport, fake),
-            graders=[ExactMatch(), TrajectoryGrader.from_file(steps)],
-            output_dir=tmp_path / "r",
+            RunSettings(graders=[ExactMatch(), TrajectoryGrader.from_file(steps)], out=tmp_path / "r"),
         )
     error, forecast = sorted(run.results, key=lambda r: r.conversation_number)
     assert error.effective_status is CaseStatus.ERROR, "a platform error is not a wrong answer"

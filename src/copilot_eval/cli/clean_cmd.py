@@ -6,10 +6,8 @@ this command lists, removes and says what it kept. By default only folders untou
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -25,27 +23,6 @@ def _size(path: Path) -> int:
         except OSError:
             continue
     return total
-
-
-def discard_passing_workdirs(case_results: Iterable[Any], out: Path) -> int:
-    """Remove the run folders of passing cases (read from their evidence files); how many."""
-    from copilot_eval.reports.run_folder import resolve_evidence  # CLI start-up: pydantic models load on use
-
-    removed = 0
-    for case in case_results:
-        status = getattr(case.effective_status, "value", case.effective_status)
-        if status != "pass" or not case.evidence_path:
-            continue
-        evidence = resolve_evidence(out, case.evidence_path)
-        if evidence is None:
-            continue
-        try:
-            folder = json.loads(evidence.read_text(encoding="utf-8")).get("working_directory")
-        except (OSError, ValueError):
-            continue
-        if folder and remove_working_directory(folder):
-            removed += 1
-    return removed
 
 
 def clean(
@@ -86,4 +63,4 @@ def register(app: typer.Typer) -> None:
     app.command("clean")(clean)
 
 
-__all__ = ["PREFIXES", "clean", "discard_passing_workdirs", "register"]
+__all__ = ["PREFIXES", "clean", "register"]

@@ -1,8 +1,7 @@
-"""The part of `copilot-eval run` that plays one set against several surfaces (``--agent`` repeated).
+"""What `copilot-eval run` prints for several surfaces (``--agent`` repeated): the comparison table.
 
-Not a command of its own: ``run_cmd`` hands over here when ``--agent`` is given more than once. Each agent gets a folder
-of its own under ``--out`` (named after the agent), then a comparison table is printed and
-``comparison.json`` written; limitations contradicted by another surface are confirmed.
+Not a command of its own: the surfaces are planned, played and finished below (``runs.plan``,
+``runs.run_command``); each has its folder under ``--out``, and ``comparison.json`` beside them.
 """
 
 from __future__ import annotations
@@ -13,8 +12,7 @@ from typing import Any
 from copilot_eval.evalsets import EvalTestSet
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.terminal import STATUS_STYLE
-from copilot_eval.runs.prepare import prepare_agent
-from copilot_eval.runs.surfaces import COMPARISON_JSON, Surface, SurfaceRun, surface_labels
+from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun
 
 
 def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
@@ -60,18 +58,4 @@ def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any
     console.print(f"comparison: {out / COMPARISON_JSON}", highlight=False)
 
 
-def several_surfaces(test_set: EvalTestSet, agent_paths: list[Path], *, model: str | None = None) -> list[Surface]:
-    """Every agent loaded as a surface with its label (PrepareError names the bad file).
-
-    Each agent is prepared as a single run prepares it: ``--model`` over its own, a prompt file's model
-    where it has none.
-    """
-    agents = [prepare_agent(test_set, path, model=model) for path in agent_paths]
-    names = [getattr(agent, "name", None) or path.stem for agent, path in zip(agents, agent_paths, strict=True)]
-    return [
-        Surface(label, agent, Path(path))
-        for label, agent, path in zip(surface_labels(names), agents, agent_paths, strict=True)
-    ]
-
-
-__all__ = ["comparison_table", "print_comparison", "several_surfaces"]
+__all__ = ["comparison_table", "print_comparison"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from copilot_eval.evalsets.repeat_stats import CaseRepeats, flaky_cases, pass_rates, repeat_stats
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
-from copilot_eval.runs.eval_runner import DEFAULT_CONCURRENCY, check_references, plan_units, run_eval_set, summarise
+from copilot_eval.runs.eval_runner import plan_units, run_eval_set, summarise
 from copilot_eval.runs.executor import AllWorkersLost, Executor, ExecutorError, LocalExecutor, Worker, WorkerLost
 from copilot_eval.runs.limitation import (
     KNOWN_FALLBACK_TEXTS,
@@ -16,7 +16,9 @@ from copilot_eval.runs.limitation import (
 )
 from copilot_eval.runs.merge import MergeError, merge_run_folders
 from copilot_eval.runs.platform_errors import KNOWN_ERROR_CODES, platform_error_code
+from copilot_eval.runs.prepare import check_references
 from copilot_eval.runs.ray_executor import RayExecutor
+from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings, SettingsError
 from copilot_eval.runs.shards import ShardError, parse_shard
 
 __all__ = [
@@ -34,6 +36,8 @@ __all__ = [
     "LocalExecutor",
     "MergeError",
     "RayExecutor",
+    "RunSettings",
+    "SettingsError",
     "ShardError",
     "Unit",
     "Worker",

@@ -37,21 +37,21 @@ from copilot_eval.evalsets import (
 )
 from copilot_eval.evalsets.phase_record import median_phases
 from copilot_eval.evalsets.repeat_stats import repeat_records
-from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
-from copilot_eval.grading.similarity import TextSimilarity
+from copilot_eval.grading.protocol import Grader
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.case_runner import Unit, grade_unit
 from copilot_eval.runs.checkpoint import Checkpoint
-from copilot_eval.runs.dispatch import DEFAULT_RATE_LIMIT_RETRIES, Dispatcher
-from copilot_eval.runs.executor import Executor, ExecutorError, LocalExecutor
+from copilot_eval.runs.dispatch import Dispatcher
+from copilot_eval.runs.executor import Executor, ExecutorError
+from copilot_eval.runs.executor_choice import executor_of
 from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
+from copilot_eval.runs.prepare import check_references, resolve_graders
 from copilot_eval.runs.progress import RunProgress
+from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings
 from copilot_eval.runs.shards import units_of_shard
 from copilot_eval.runs.target import PlayedEvidence
-
-DEFAULT_CONCURRENCY = 4
 
 
 def unit_name(test_set: EvalTestSet, cases: Sequence[EvalTestCase], turns: Sequence[int]) -> str:
@@ -70,21 +70,6 @@ def plan_units(test_set: EvalTestSet, repeat: int) -> list[Unit]:
         Unit(f"{unit_name(test_set, cases, turns)}#{index}", cases, index, turns)
         for index in range(repeat)
         for cases, turns in groups
-    ]
-
-
-def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[str]:
-    """Refuse a run when a grader needs reference answers and no case has one, or a grader's file does not fit the set."""
-    fit = fit_problems(graders, test_set)
-    if any(case.response.strip() for case in test_set.cases):
-        return fit  # cases without one get the error "no reference answer for this case", one by one
-    numbers = ", ".join(str(n) for n in dict.fromkeys(case.conversation_number for case in test_set.cases))
-    return fit + [
-        f"grader {getattr(g, 'name', type(g).__name__)!r} needs a reference answer and no case has one "
-        f"(conversationNumber {numbers}); fill in the response column or choose graders that need none "
-        "(general_quality, labels, capability, keywords)"
-        for g in graders
-        if needs_reference(g)
     ]
 
 
@@ -195,52 +180,47 @@ def _with_note(results: list[EvalCaseResult], note: str | None) -> list[EvalCase
 async def run_eval_set(
     test_set: EvalTestSet,
     agent: Any,
+    settings: RunSettings | None = None,
     *,
-    graders: Sequence[Grader] | None = None,
-    repeat: int = 1,
-    concurrency: int = DEFAULT_CONCURRENCY,
-    output_dir: str | Path | None = None,
-    resume: bool = False,
     pool: Any = None,
-    progress: bool = False,
-    fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
-    profile: str | None = None,
-    validate: bool = True,
-    min_pass_rate: float | None = None,
-    shard: ShardInfo | None = None,
-    fingerprints: RunFingerprints | None = None,
     executor: Executor | None = None,
+    fingerprints: RunFingerprints | None = None,
     agent_file: str | Path | None = None,
-    rate_limit_retries: int = DEFAULT_RATE_LIMIT_RETRIES,
     export: CaseExport | None = None,
+    fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
+    validate: bool = True,
 ) -> EvalRun:
-    """Run ``test_set`` against ``agent`` (a CopilotEval) and return the graded EvalRun.
+    """Run ``test_set`` against ``agent`` as ``settings`` say (``runs.settings.RunSettings``) and return the graded EvalRun.
 
-    ``graders`` default to lexical similarity. The set is checked against rule set ``profile``
-    (default copilot-studio) unless ``validate=False`` says the caller already did it
-    (``runs.prepare``). ``min_pass_rate`` (0..1) gives each case a verdict over its repeats. With
-    ``output_dir`` every unit's evidence, the
-    checkpoint, ``run.json`` and ``results.csv`` are written there; ``resume`` continues the run
-    recorded in it. ``shard`` plays only that shard's conversations; ``fingerprints`` are recorded
-    (the test set's is computed when not given). ``executor`` moves the playing elsewhere (default:
-    this process, on ``pool``); ``agent_file`` is the file ``agent`` was loaded from, for executors
-    that load it on other machines. A rate-limited unit is played up to ``rate_limit_retries`` more
-    times. Raises EvalSetError for an invalid set, CheckpointError for a foreign checkpoint,
-    ExecutorError when the executor cannot run the agent or loses every worker.
+    ``settings`` holds how it is graded (``graders``: specs or objects, default similarity), played
+    (``repeat``, ``concurrency``, ``shard``, ``min_pass_rate``, ``executor``, ``rate_limit_retries``,
+    ``progress``) and written (``out``: every unit's evidence, the checkpoint, ``run.json`` and
+    ``results.csv``; ``resume`` continues the run recorded there). The set is checked against rule set
+    ``settings.profile`` unless ``validate=False`` says the caller already did (``runs.plan``).
+    The keywords are what a caller has already made: a runtime ``pool``, an ``executor`` (else the one
+    the settings name), the run's ``fingerprints`` (the test set's is computed when not given), the
+    ``agent_file`` the agent was loaded from (for executors that load it on other machines) and an
+    ``export`` that takes each graded case (OpenTelemetry). Raises EvalSetError for an invalid set,
+    CheckpointError for a foreign checkpoint, ExecutorError when the executor cannot run the agent or
+    loses every worker, PrepareError for a grader spec or judge file that cannot be used.
     """
-    graders = list(graders) if graders else [TextSimilarity()]
+    settings = settings or RunSettings()
+    graders = resolve_graders(test_set, settings)
     if validate:
-        problems = validate_eval_test_set(test_set, profile) + check_references(test_set, graders)
+        problems = validate_eval_test_set(test_set, settings.profile) + check_references(test_set, graders)
         if problems:
             raise EvalSetError(None, problems)
-    if repeat < 1 or concurrency < 1:
-        raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
-    if min_pass_rate is not None and not 0 <= min_pass_rate <= 1:
-        raise ValueError(f"min_pass_rate must be a fraction between 0 and 1, got {min_pass_rate}")
+    repeat, concurrency, shard, min_pass_rate = (
+        settings.repeat,
+        settings.concurrency,
+        settings.shard_info,
+        settings.pass_rate,
+    )
+    progress, resume, rate_limit_retries = settings.progress, settings.resume, settings.rate_limit_retries
     fingerprints = fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
-    executor = executor or LocalExecutor(pool=pool)
+    executor = executor or executor_of(settings, pool=pool)
     started, clock = datetime.now(UTC), time.monotonic()
-    out = Path(output_dir) if output_dir is not None else None
+    out = settings.out
     evidence_dir = out / "evidence" if out is not None else None
     done: dict[str, list[EvalCaseResult]] = {}
     checkpoint = None
@@ -331,7 +311,6 @@ async def _dispatch(
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
-    "check_references",
     "plan_units",
     "run_eval_set",
     "summarise",

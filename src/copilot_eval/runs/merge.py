@@ -25,6 +25,7 @@ from copilot_eval.evalsets import (
     MergeRecord,
     WorkerInfo,
 )
+from copilot_eval.evidence.result import trace_file_for
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.runs.eval_runner import summarise, write_outputs
 from copilot_eval.runs.merge_checks import ShardCheck, check_shards
@@ -86,9 +87,13 @@ def _copy_evidence(stored: str | None, source: RunFolder, evidence_dir: Path) ->
     if found is None:
         return stored
     target = evidence_dir / found.name
-    content = found.read_bytes()
-    if not (target.is_file() and target.read_bytes() == content):
-        write_bytes_atomically(target, content)  # a merge cut short leaves whole files or none
+    # The runtime's trace is kept beside the evidence JSON (x.trace.jsonl): it goes with it, or the copy cannot load.
+    for source_file, copy in ((found, target), (trace_file_for(found), trace_file_for(target))):
+        if not source_file.is_file():
+            continue
+        content = source_file.read_bytes()
+        if not (copy.is_file() and copy.read_bytes() == content):
+            write_bytes_atomically(copy, content)  # a merge cut short leaves whole files or none
     return str(target)
 
 

@@ -25,13 +25,30 @@ from copilot_eval.evalsets import (
 )
 from copilot_eval.evalsets.prompt_cases import load_prompt_file, looks_like_prompt_file, session_instructions
 from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
+from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
+from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
-from copilot_eval.runs.eval_runner import check_references
 from copilot_eval.runs.fingerprints import run_fingerprints
 from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
+from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.target import runtime_agent
 from copilot_eval.targets.agent import agent_from_data, is_target_file
+
+
+def check_references(test_set: EvalTestSet, graders: Sequence[Grader]) -> list[str]:
+    """Refuse a run when a grader needs reference answers and no case has one, or a grader's file does not fit the set."""
+    fit = fit_problems(graders, test_set)
+    if any(case.response.strip() for case in test_set.cases):
+        return fit  # cases without one get the error "no reference answer for this case", one by one
+    numbers = ", ".join(str(n) for n in dict.fromkeys(case.conversation_number for case in test_set.cases))
+    return fit + [
+        f"grader {getattr(g, 'name', type(g).__name__)!r} needs a reference answer and no case has one "
+        f"(conversationNumber {numbers}); fill in the response column or choose graders that need none "
+        "(general_quality, labels, capability, keywords)"
+        for g in graders
+        if needs_reference(g)
+    ]
 
 
 class PrepareError(ValueError):
@@ -256,6 +273,18 @@ def prepare_agent(
     return _agent(test_set, agent_path, model, options)[0]
 
 
+def surface_agent(
+    test_set: EvalTestSet,
+    agent_path: str | Path | None,
+    *,
+    model: str | None = None,
+    options: OptionNames = CLI_OPTIONS,
+) -> tuple[Any, str | None]:
+    """The agent that plays ``test_set`` (loaded once) and the session model chosen outside its file, for its fingerprint."""
+    agent, loaded = _agent(test_set, agent_path, model, options)
+    return agent, _chosen_model(test_set, loaded, agent, model)
+
+
 def _agent(
     test_set: EvalTestSet, agent_path: str | Path | None, model: str | None, options: OptionNames
 ) -> tuple[Any, Any]:
@@ -280,6 +309,26 @@ def _agent(
             "system message (or responseFormat) would be dropped; play it against a Copilot runtime agent"
         )
     return agent, loaded
+
+
+def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
+    """The graders ``settings`` name for ``test_set``: grader objects as given, specs built (the judge loaded).
+
+    None given: similarity, or a prompt file's own evaluators. Specs are built as ``copilot-eval run``
+    builds them (a set whose rows name their test method is graded by them, a prompt file's evaluators
+    come first); PrepareError names the option of a bad spec or judge file.
+    """
+    objects = [g for g in settings.graders if not isinstance(g, str)]
+    specs = settings.specs()
+    if objects and specs is None:
+        return objects
+    if not objects and specs is None and test_set.prompt_file is None and not settings.prompt_pass_score:
+        return [TextSimilarity()]
+    judge = load_agent(settings.judge, option=CLI_OPTIONS.judge) if settings.judge is not None else None
+    built = build_set_graders(
+        test_set, specs, judge=judge, judge_repeat=settings.judge_repeat, pass_scores=settings.prompt_pass_score
+    )
+    return built + objects
 
 
 def prepare_run(
@@ -336,9 +385,12 @@ __all__ = [
     "build_graders",
     "build_set_graders",
     "check_graders_fit",
+    "check_references",
     "graders_for_set",
     "load_agent",
     "prepare_agent",
     "prepare_run",
     "read_test_set",
+    "resolve_graders",
+    "surface_agent",
 ]

@@ -20,7 +20,7 @@ from pathlib import Path
 from copilot_eval.evalsets import EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet, RunFingerprints
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetError
-from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.evidence.result import CopilotResult, trace_file_for
 from copilot_eval.grading.protocol import CaseEvidence, Grader
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RUN_JSON, TEST_SET_JSON, RunFolder, read_run_folder
@@ -105,6 +105,8 @@ class _Sessions:
             copy = self.out / "evidence" / file.name
             copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(file, copy)
+            if (trace := trace_file_for(file)).is_file():  # the runtime's trace goes with its evidence JSON
+                shutil.copy2(trace, trace_file_for(copy))
             self.loaded[file] = (session, copy)
         session, copy = self.loaded[file]
         return session, str(copy)

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from copilot_eval.atomic_write import write_bytes_atomically
-from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
-from copilot_eval.runs.eval_runner import run_eval_set, write_outputs
+from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet, RunFingerprints
+from copilot_eval.runs.eval_runner import CaseExport, run_eval_set, write_outputs
+from copilot_eval.runs.executor import Executor
 from copilot_eval.runs.fingerprints import agent_fingerprint
 from copilot_eval.runs.limitation import confirm_limitation
+from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.target import load_played
 
 COMPARISON_JSON = "comparison.json"
@@ -162,29 +164,38 @@ def write_comparison(data: dict[str, Any], output_dir: Path) -> Path:
 
 
 async def run_surfaces(
-    test_set: EvalTestSet, surfaces: Sequence[Surface], *, output_dir: str | Path | None = None, **options: Any
+    test_set: EvalTestSet,
+    surfaces: Sequence[Surface],
+    settings: RunSettings | None = None,
+    *,
+    fingerprints: RunFingerprints | None = None,
+    executor: Executor | None = None,
+    exports: Mapping[str, CaseExport] | None = None,
+    validate: bool = True,
 ) -> list[SurfaceRun]:
-    """Run ``test_set`` against every surface (one after the other), confirm limitations across them.
+    """Run ``test_set`` against every surface (one after the other) with the same ``settings``, confirm limitations.
 
-    ``options`` go to ``run_eval_set`` unchanged, but for ``fingerprints``, whose agent part is each
-    surface's own (from its ``agent_file``). With ``output_dir``, each surface writes into
-    ``output_dir/<label>`` and the confirmed runs and ``comparison.json`` are written at the end.
+    Each surface plays as one agent would (``run_eval_set``) with its own folder, ``settings.out/<label>``,
+    its own agent fingerprint (from its ``agent_file``, beside the shared ``fingerprints``) and its own
+    ``exports[label]``; the confirmed runs and ``comparison.json`` are written at the end.
     """
-    out = Path(output_dir) if output_dir is not None else None
-    shared = options.pop("fingerprints", None)
+    settings = settings or RunSettings()
+    out = settings.out
     finished = []
     for surface in surfaces:
         folder = out / surface.label if out is not None else None
-        fingerprints = shared
-        if shared is not None and surface.agent_file is not None:  # each surface is its own agent
-            fingerprints = shared.model_copy(update={"agent": agent_fingerprint(surface.agent_file)})
+        own = fingerprints
+        if fingerprints is not None and surface.agent_file is not None:  # each surface is its own agent
+            own = fingerprints.model_copy(update={"agent": agent_fingerprint(surface.agent_file)})
         run = await run_eval_set(
             test_set,
             surface.agent,
-            output_dir=folder,
-            fingerprints=fingerprints,
+            replace(settings, out=folder),
+            fingerprints=own,
             agent_file=surface.agent_file,
-            **options,
+            executor=executor,
+            export=(exports or {}).get(surface.label),
+            validate=validate,
         )
         finished.append(SurfaceRun(surface.label, run, folder))
     confirmed = confirm_across_surfaces(finished)

@@ -1,0 +1,22 @@
+"""The executor a run's settings name, made in one place: this process's pool, or Ray."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from copilot_eval.runs.executor import Executor, LocalExecutor
+from copilot_eval.runs.settings import RunSettings
+
+
+def executor_of(settings: RunSettings, *, pool: Any = None, say: Callable[[str], None] | None = None) -> Executor:
+    """The executor ``settings.executor`` names (ExecutorError when Ray cannot start, saying why)."""
+    if settings.executor == "local":
+        return LocalExecutor(pool=pool)
+    # imported on use: Ray is an extra; a local run must not need it
+    from copilot_eval.runs.ray_executor import RayExecutor
+
+    return RayExecutor(address=settings.ray_address, workers=settings.ray_workers, say=say or (lambda line: None))
+
+
+__all__ = ["executor_of"]

@@ -1,0 +1,86 @@
+"""``copilot-eval run`` below the entry layer: play a planned run, then finish its folders (``runs.finish``).
+
+One agent and several are one path: the surfaces of the same ``PlannedRun`` play with the same
+settings (several: one after the other, one folder each, limitations confirmed across them and
+``comparison.json`` written), and every folder is finished the one way. What the run did besides
+(traces exported, a shard's part, working directories removed, cassettes, gh-models' verdicts) comes
+back as lines for the summary.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from copilot_eval.models.replay.wrap import cassette_summary
+from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json
+from copilot_eval.runs.eval_runner import run_eval_set
+from copilot_eval.runs.finish import Finished, FolderRun, finish_run_folders
+from copilot_eval.runs.passing_workdirs import discard_passing_workdirs
+from copilot_eval.runs.plan import PlannedRun
+from copilot_eval.runs.surfaces import SurfaceRun, run_surfaces
+
+
+async def play_planned(planned: PlannedRun) -> list[SurfaceRun]:
+    """Play every surface of ``planned`` (validated already by ``plan_run``); one run per surface."""
+    if planned.several:
+        return await run_surfaces(
+            planned.test_set,
+            planned.surfaces,
+            planned.settings,
+            fingerprints=planned.fingerprints,
+            executor=planned.executor,
+            exports=planned.exports,
+            validate=False,
+        )
+    (surface,) = planned.surfaces
+    run = await run_eval_set(
+        planned.test_set,
+        surface.agent,
+        planned.settings,
+        executor=planned.executor,
+        fingerprints=planned.fingerprints,
+        agent_file=surface.agent_file,
+        export=planned.exports.get(surface.label),
+        validate=False,
+    )
+    return [SurfaceRun(surface.label, run, planned.out)]
+
+
+def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
+    """What the run did besides playing, one line each, for the summary."""
+    settings, lines = planned.settings, []
+    traces = sum(export.exported_traces for export in planned.exports.values())
+    if traces:
+        endpoint = next(iter(planned.exports.values())).settings.endpoint
+        lines.append(f"exported {traces} case traces to {endpoint}")
+    if (shard := settings.shard_info) is not None:
+        numbers = {r.conversation_number for s in runs for r in s.run.results or []}
+        lines.append(
+            f"shard {shard.label()}: {len(numbers)} conversations; merge the shards' folders with `copilot-eval merge`"
+        )
+    if settings.discard_passing_workdirs:
+        removed = sum(discard_passing_workdirs(s.run.results or [], s.output_dir or planned.out) for s in runs)
+        lines.append(f"removed the working directories of {removed} passing cases")
+    for surface in planned.surfaces:
+        if (cassettes := getattr(getattr(surface.agent, "model", None), "cassettes", None)) is not None:
+            lines.extend(cassette_summary([cassettes]))  # where --record put the calls, what --replay served
+    if planned.test_set.prompt_file is not None:
+        for played in runs:
+            if (verdicts := gh_models_line(played.run)) is not None:
+                lines.append(verdicts)
+        if settings.gh_json is not None:
+            lines.append(f"gh-models JSON: {write_gh_models_json(runs[0].run, planned.test_set, settings.gh_json)}")
+    return lines
+
+
+def finish_played(planned: PlannedRun, runs: list[SurfaceRun]) -> tuple[Finished, list[str]]:
+    """Every surface's folder finished one way (its report, JUnit, baseline, gates, history); the run's lines."""
+    lines = _lines(planned, runs)
+    folders = [
+        FolderRun(Path(s.output_dir or planned.out), s.run, planned.test_set, s.label if planned.several else None)
+        for s in runs
+    ]
+    return finish_run_folders(folders, planned.finish), lines
+
+
+__all__ = ["finish_played", "play_planned"]
