@@ -62,7 +62,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "studio_eval": LEAVES | {"targets"},
     # GitHub's REST API for a pull request's comment: a wire client that knows nothing of runs.
     "github": LEAVES,
-    "platform_runs": LEAVES | {"evalsets", "grading", "reports", "runs", "studio_eval"},
+    # The platform writes its error codes where an answer belongs: one detector, in evidence, reads them.
+    "platform_runs": LEAVES | {"evalsets", "evidence", "grading", "reports", "runs", "studio_eval"},
     # Injection suites play through the runtime (their scripted agents are FunctionModels) and write
     # a normal run folder through the run summary and the reports.
     "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},

@@ -198,5 +198,6 @@ def test_the_history_sets_a_local_run_beside_the_platforms_part_by_part(tmp_path
         ("GeneralQuality", "pass", "Yes"),
         ("General quality", "fail", "No"),
     ]
-    table = runner.invoke(app, ["history", "parts", "--set", "people", "--history", url])
+    # A wide terminal: the assertion reads the names, which a narrow one wraps inside their cells.
+    table = runner.invoke(app, ["history", "parts", "--set", "people", "--history", url], env={"COLUMNS": "200"})
     assert "General quality part by part" in table.output and "Copilot Studio bot b1" in table.output

@@ -55,6 +55,8 @@ def test_platform_error_codes_are_errors_not_failures():
 def test_platform_error_code_reads_sentences_and_bare_codes_only():
     assert platform_error_code("Something happened. Error code: QUOTA_EXCEEDED.") == "QUOTA_EXCEEDED"
     assert platform_error_code("CONTENT_FILTERED") == "CONTENT_FILTERED"
+    # One detector for exports and live agents alike: a numbered code is a platform error in both.
+    assert platform_error_code("Something unexpected happened. Error code: 3000.") == "3000"
     assert platform_error_code("Our error code policy is simple: we refund.") is None
     assert platform_error_code("We are open daily.") is None and platform_error_code(None) is None
 

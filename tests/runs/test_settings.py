@@ -94,3 +94,32 @@ def test_several_agents_are_each_loaded_once(tmp_path, monkeypatch):
         )
     assert done.exit_code == 0, done.output
     assert sorted(p.name for p in loads) == ["a.yaml", "b.yaml", "c.yaml"]
+
+
+def test_a_run_says_what_reading_the_set_noticed_before_it_starts(tmp_path):
+    # A pass mark on a method that takes none is a warning of the file, shown by `validate`: `run` says it too.
+    fake = FakeDirectLine(FakeAgent(default=answer("42")))
+    set_file = tmp_path / "rows.csv"
+    set_file.write_text("Prompt,Expected response,Test Method Type,Passing Score\nNumber?,42,ExactMatch,80\n")
+    with LoopbackServer(fake):
+        (tmp_path / "a.yaml").write_text(
+            f"name: a\ntarget:\n  type: directline\n  token_endpoint: {fake.token_endpoint}\n"
+            "  quiet_s: 0.1\n  poll_interval_s: 0.02\n"
+        )
+        done = CliRunner().invoke(
+            app,
+            [
+                "run",
+                str(set_file),
+                "--agent",
+                str(tmp_path / "a.yaml"),
+                "--out",
+                str(tmp_path / "out"),
+                "--no-progress",
+                "--no-history",
+            ],
+        )
+    assert done.exit_code == 0, done.output
+    assert "note: rows.csv: warning: line 2, Passing Score: '80' is ignored: ExactMatch takes no pass mark" in (
+        done.stderr
+    )

@@ -26,11 +26,11 @@ from copilot_eval.evalsets import (
     RunFingerprints,
     read_results_export,
 )
+from copilot_eval.evidence.platform_error import platform_error_code
 from copilot_eval.grading.combine import CaseFacts, Verdict, case_status
 from copilot_eval.platform_runs.record import platform_run
 from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS
-from copilot_eval.runs.platform_errors import platform_error_code
 
 EXPORT_EVIDENCE = "evidence"
 """The folder of a run folder the export is kept in, as every run keeps its evidence."""

@@ -31,9 +31,9 @@ from copilot_eval.evalsets import (
     GradeRecord,
     PlatformRunRecord,
 )
+from copilot_eval.evidence.platform_error import platform_error_code
 from copilot_eval.grading.combine import CaseFacts, Verdict, case_status
 from copilot_eval.platform_runs.record import Signal, platform_run
-from copilot_eval.runs.platform_errors import platform_error_code
 from copilot_eval.studio_eval.shapes import StudioCaseResult, StudioMetricResult, StudioRun
 
 SOURCE = "copilot-studio-evaluation-api"

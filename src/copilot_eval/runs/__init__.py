@@ -4,6 +4,7 @@ from __future__ import annotations
 
 # Repeat statistics are read from an EvalRun alone and live in evalsets (reports reads them too).
 from copilot_eval.evalsets.repeat_stats import CaseRepeats, flaky_cases, pass_rates, repeat_stats
+from copilot_eval.evidence.platform_error import KNOWN_ERROR_CODES, platform_error_code
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
 from copilot_eval.runs.eval_runner import plan_units, run_eval_set, summarise
@@ -15,7 +16,6 @@ from copilot_eval.runs.limitation import (
     detect_runtime_limitation,
 )
 from copilot_eval.runs.merge import MergeError, merge_run_folders
-from copilot_eval.runs.platform_errors import KNOWN_ERROR_CODES, platform_error_code
 from copilot_eval.runs.prepare import check_references
 from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings, SettingsError

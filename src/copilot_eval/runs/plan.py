@@ -68,10 +68,13 @@ class PlannedRun:
 
 
 def _notes(test_set: EvalTestSet, agent: Any) -> list[str]:
-    """What a prompt file's run does not apply, said once before it starts."""
+    """Said once before the run starts: how the file was read, and what a prompt file's run does not apply."""
+    # What reading the file noticed (ignored columns, a pass mark a method takes none of) is what
+    # `validate` shows too: a run that grades the set must not hide it.
+    read = [f"{test_set.evidence[0] if test_set.evidence else test_set.name}: {test_set.note}"] if test_set.note else []
     record = test_set.prompt_file
     if record is None:
-        return []
+        return read
     model = getattr(agent, "model", None)
     if model is None:
         lines = ["session model: the target's own"]
@@ -82,7 +85,7 @@ def _notes(test_set: EvalTestSet, agent: Any) -> list[str]:
         lines = [f"session model: {shown}"]
     if (parameters := unapplied_parameters(record.model_parameters)) is not None:
         lines.append(parameters)
-    return lines
+    return [*read, *lines]
 
 
 def _surfaces(test_set: EvalTestSet, agent_paths: list[Path], settings: RunSettings) -> tuple[list[Surface], Any]:

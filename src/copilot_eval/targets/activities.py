@@ -11,13 +11,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from copilot_eval.evidence.platform_error import platform_error_code
 from copilot_eval.targets.evidence import Attachment, AttachmentKind, Citation, TargetTurn
 
 # `[1]: https://host/doc "Title"` or `[2]: cite:1 "abstract"` on a line of its own.
 _REFERENCE = re.compile(r'^[ \t]*\[([^\]\s]+)\]:[ \t]*(\S+)(?:[ \t]+"((?:[^"\\]|\\.)*)")?[ \t]*$', re.MULTILINE)
-# Copilot Studio reports agent-side failures inside an ordinary message, with a name
-# ("Error code: SystemError.") or a number ("Something unexpected happened. ... Error code: 3000.").
-_ERROR_CODE = re.compile(r"Error code:\s*([A-Za-z0-9_]+)")
 _CARD_KINDS: dict[str, AttachmentKind] = {
     "application/vnd.microsoft.card.oauth": "signin_card",
     "application/vnd.microsoft.card.signin": "signin_card",
@@ -90,12 +88,6 @@ def classify_attachment(raw: dict[str, Any]) -> Attachment:
         flat = json.dumps(raw.get("content"), ensure_ascii=False)
         kind = "consent_card" if '"Allow"' in flat else "adaptive_card"
     return Attachment(content_type=content_type, kind=kind, name=raw.get("name"), content=raw.get("content"))
-
-
-def platform_error_code(text: str | None) -> str | None:
-    """The Copilot Studio error code a message carries (``Error code: X``), or ``None``."""
-    match = _ERROR_CODE.search(text or "")
-    return match.group(1) if match else None
 
 
 def no_message_error(turn: TargetTurn, *, timeout_s: float, quiet_s: float | None = None) -> str:
@@ -181,6 +173,5 @@ __all__ = [
     "fill_turn",
     "merge_citations",
     "no_message_error",
-    "platform_error_code",
     "split_references",
 ]

@@ -1,7 +1,10 @@
-"""Platform error text inside an answer: the Evaluate tab writes it where the agent's answer goes.
+"""Platform error text where an answer belongs: the one detector for both places Copilot Studio puts it.
 
-Such a case is ``error`` (the platform failed), never ``fail``. Both families of codes seen in
-exports are listed; any ``Error code: X`` sentence counts, listed or not, since new codes appear.
+A Copilot Studio agent reports its own failures inside an ordinary message ("Sorry. Error code:
+SystemError.", "... Error code: 3000."), and the Evaluate tab writes such text where the agent's
+answer goes in its exports. Either way the case is ``error`` (the platform failed), never ``fail``.
+Both families of codes seen in exports are listed; any ``Error code: X`` sentence counts, named or
+numbered, listed or not, since new codes appear; a bare listed code counts as the whole answer.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ HARNESS_ERROR_CODES: tuple[str, ...] = (
 )
 KNOWN_ERROR_CODES: tuple[str, ...] = CLASSIC_ERROR_CODES + HARNESS_ERROR_CODES
 
-_ERROR_CODE = re.compile(r"error\s*code\s*[:=]\s*([A-Za-z][A-Za-z0-9_.-]*)", re.IGNORECASE)
+_ERROR_CODE = re.compile(r"error\s*code\s*[:=]\s*([A-Za-z0-9][A-Za-z0-9_.-]*)", re.IGNORECASE)
 
 
 def platform_error_code(answer: str | None) -> str | None:
