@@ -10,25 +10,40 @@ in alternating blocks of ten so that the machine's drift hits both alike:
             (left there, the call fails with "Path already exists" and skips the permission
             request and the write: about 7 ms less work than an eval of ours),
   - fresh:  run_copilot with a new runtime process started and stopped for every eval.
-Targets: ours <= plain (ratio <= 1.0) and fresh / ours >= 5. Also prints where the time goes.
+Targets: ours <= plain (ratio <= 1.0) and fresh / ours >= 5. Also prints where the time goes, and
+CPU seconds beside wall time (Linux: /proc): the runtime's per eval, ours and the plain loop's, and
+our Python process's; CPU is far less moved by the machine's load than wall time.
 Absolute figures depend on the machine's load; the ratios are measured in the same run.
 
-    python benchmarks/pooled_vs_fresh.py [N]
+``--audit K`` first plays K more evals with the request audit on and prints what the model was
+sent (each request's instructions_sha256, tool names and message count) and one digest of it all:
+a change to how the runtime is run must leave that digest as it was (docs/cost.md). The
+per-run names the runtime writes into the system prompt (the session folder: the run's own
+COPILOT_HOME and session id; the working directory) are pinned for those evals only, so the
+digest is the same eval after eval and run after run.
+
+    python benchmarks/pooled_vs_fresh.py [N] [--audit K]
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
 import time
+import uuid
+from pathlib import Path
 
 from copilot_eval import CopilotEval, ScriptedModel, run_copilot
 from copilot_eval.runtime.process.client_factory import start_client
 from copilot_eval.runtime.process.locate import locate_runtime
 from copilot_eval.runtime.process.pool import RuntimePool
+from copilot_eval.runtime.sdk_internals import runtime_process
 
 SCRIPT = {
     "rules": [
@@ -47,6 +62,21 @@ SCRIPT = {
 
 
 BLOCK = 10  # evals per block; blocks of ours and of the plain loop alternate
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User plus system CPU of a process and its reaped children (the git it forks), from /proc; 0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, TypeError):
+        return 0.0
+    return sum(int(value) for value in fields[11:15]) / TICKS
+
+
+def pool_cpu(pool: RuntimePool) -> float:
+    """CPU seconds of the pool's runtimes so far."""
+    return sum(cpu_seconds(process.pid) for process in pool.processes())
 
 
 class Plain:
@@ -100,18 +130,31 @@ class Plain:
                 self.parts[name].append(value)
 
 
-async def side_by_side(agent: CopilotEval, model: ScriptedModel, runs: int) -> tuple[list[float], list[float], Plain]:
+class Cpu:
+    """CPU seconds per eval, block by block: our runtime, the plain loop's runtime, our Python process."""
+
+    def __init__(self) -> None:
+        self.ours_runtime: list[float] = []
+        self.plain_runtime: list[float] = []
+        self.ours_python: list[float] = []
+
+
+async def side_by_side(
+    agent: CopilotEval, model: ScriptedModel, runs: int
+) -> tuple[list[float], list[float], Plain, Cpu]:
     """Blocks of BLOCK evals, ours and the plain loop in turn, each on its own warm runtime, so
     the machine's drift over the minute hits both alike. Ours is measured the way a caller sees
     it: each eval overlaps the previous one's cleanup (drained only at the end of a block)."""
     pool = RuntimePool()
     plain = Plain(model)
-    walls, durations = [], []
+    walls, durations, cpu = [], [], Cpu()
     try:
         await run_copilot(agent, "warm up", pool=pool)
         await pool.drain_cleanups()
         await plain.start()
+        plain_pid = getattr(runtime_process(plain.client), "pid", None)
         for block in range(max(1, runs // BLOCK)):
+            runtime_before, python_before = pool_cpu(pool), time.process_time()
             for i in range(BLOCK):
                 started = time.perf_counter()
                 result = await run_copilot(agent, f"run {block}.{i}", pool=pool)
@@ -119,13 +162,55 @@ async def side_by_side(agent: CopilotEval, model: ScriptedModel, runs: int) -> t
                 durations.append((result.duration_ms or 0) / 1000)
                 assert result.success, result.error
             await pool.drain_cleanups()
+            cpu.ours_runtime.append((pool_cpu(pool) - runtime_before) / BLOCK)
+            cpu.ours_python.append((time.process_time() - python_before) / BLOCK)
+            plain_before = cpu_seconds(plain_pid)
             for i in range(BLOCK):
                 await plain.one(f"run {block}.{i}")
+            cpu.plain_runtime.append((cpu_seconds(plain_pid) - plain_before) / BLOCK)
     finally:
         await pool.close()
         if plain.client is not None:
             await plain.client.stop()
-    return walls, durations, plain
+    return walls, durations, plain, cpu
+
+
+async def audit_digest(model: ScriptedModel, evals: int) -> tuple[str, list[tuple[str, tuple[str, ...], int | None]]]:
+    """What the model was sent over ``evals`` evals (audit on, the session folder pinned), and its digest."""
+    import copilot_eval.runtime.session.session_run as session_run
+
+    # Fixed folders, not mkdtemp's random names: both paths are in the system prompt, and the
+    # digest must compare across runs of this script (before a change and after it).
+    root = Path(tempfile.gettempdir()) / "copilot-eval-audit"
+    shutil.rmtree(root, ignore_errors=True)
+    home, workdir = root / "home", root / "wd"
+    home.mkdir(parents=True)
+    workdir.mkdir()
+    pinned_home, pinned_uuid = session_run.new_copilot_home, session_run.uuid
+
+    def fixed_home() -> Path:
+        (home / "h").mkdir(exist_ok=True)
+        return home / "h"
+
+    session_run.new_copilot_home = fixed_home  # type: ignore[assignment]
+    session_run.uuid = type("PinnedUuid", (), {"uuid4": staticmethod(lambda: uuid.UUID(int=35))})  # type: ignore[assignment]
+    pool = RuntimePool()
+    agent = CopilotEval(model=model, timeout_s=60, audit_requests=True, working_directory=workdir)
+    seen: list[tuple[str, tuple[str, ...], int | None]] = []
+    try:
+        for i in range(evals + 1):  # the first is the runtime's warm-up: not in the digest
+            (workdir / "out.txt").unlink(missing_ok=True)
+            result = await run_copilot(agent, f"run {i}", pool=pool)
+            assert result.success, result.error
+            await pool.drain_cleanups()  # the pinned folder is removed before the next eval uses it
+            if i:
+                seen += [
+                    (r.instructions_sha256, tuple(r.tool_names), r.message_count) for r in result.request_audit or []
+                ]
+    finally:
+        session_run.new_copilot_home, session_run.uuid = pinned_home, pinned_uuid  # type: ignore[assignment]
+        await pool.close()
+    return hashlib.sha256(json.dumps(seen).encode()).hexdigest()[:16], seen
 
 
 async def fresh(agent: CopilotEval, runs: int) -> list[float]:
@@ -144,10 +229,20 @@ async def fresh(agent: CopilotEval, runs: int) -> list[float]:
 
 
 def main() -> None:
-    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 60
+    args = sys.argv[1:]
+    audit = int(args.pop(args.index("--audit") + 1)) if "--audit" in args else 0
+    if "--audit" in args:
+        args.remove("--audit")
+    runs = int(args[0]) if args else 60
     model = ScriptedModel.from_dict(SCRIPT)
+    if audit:
+        digest, seen = asyncio.run(audit_digest(model, audit))
+        distinct = sorted({(sha[:12], len(tools), count) for sha, tools, count in seen})
+        print(f"what the model was sent over {audit} evals ({len(seen)} requests): digest {digest}")
+        print(f"  distinct (instructions_sha256, tools offered, message count): {distinct}")
+        print(f"  tools: {', '.join(seen[0][1]) if seen else 'none'}")
     agent = CopilotEval(model=model, timeout_s=60)
-    walls, durations, plain_loop = asyncio.run(side_by_side(agent, model, runs))
+    walls, durations, plain_loop, cpu = asyncio.run(side_by_side(agent, model, runs))
     plain = plain_loop.parts
     fresh_times = asyncio.run(fresh(agent, max(5, runs // 5)))
     median = statistics.median
@@ -164,6 +259,11 @@ def main() -> None:
     print(f"  fresh runtime per eval           {f:.3f}")
     print(f"  ours / plain SDK                 {o / p:.2f}x  (target <= 1.00)")
     print(f"  fresh / ours                     {f / o:.1f}x   (target >= 5)")
+    print(
+        f"CPU seconds per eval (medians of blocks of {BLOCK}; load average {os.getloadavg()[0]:.1f}): "
+        f"runtime, ours {median(cpu.ours_runtime):.3f}, plain loop {median(cpu.plain_runtime):.3f}; "
+        f"our Python process {median(cpu.ours_python):.3f}"
+    )
     print("where our time goes (medians):")
     print(
         f"  call to evidence (duration_ms)   {median(durations):.3f}  "

@@ -78,6 +78,21 @@ def test_sessions_leave_out_the_cross_session_store_unless_asked() -> None:
     assert settings(asked)["enable_session_store"] is True
 
 
+def test_sessions_leave_out_the_runtimes_product_telemetry_unless_asked() -> None:
+    # About 15 % of the runtime's CPU per scripted session, nothing the model is sent (docs/cost.md).
+    from copilot_eval.models.choice import choose_model
+    from copilot_eval.runtime.session.session_config import configuration_snapshot, session_settings
+
+    def settings(agent: CopilotEval) -> dict:
+        return session_settings(agent, choose_model(agent), working_directory="/tmp", config_directory="/tmp", tools=[])
+
+    agent = CopilotEval(model="gpt-4.1")
+    assert settings(agent)["enable_session_telemetry"] is False
+    assert configuration_snapshot(settings(agent), choose_model(agent))["enable_session_telemetry"] is False
+    asked = CopilotEval(model="gpt-4.1", extra_config={"enable_session_telemetry": True})
+    assert settings(asked)["enable_session_telemetry"] is True
+
+
 @pytest.mark.runtime
 async def test_tool_calls_are_counted_against_a_budget_only_when_there_is_one() -> None:
     def lookup(city: str) -> str:

@@ -39,6 +39,12 @@ def session_settings(
         # (compared request by request) and the `sql` tool keeps its session database.
         # extra_config={"enable_session_store": True} turns it back on.
         "enable_session_store": False,
+        # The runtime's internal product telemetry (not the OpenTelemetry trace, which stays on):
+        # bookkeeping for GitHub's own analytics, about 15 % of the runtime's CPU per scripted
+        # session (paired blocks, docs/cost.md) while the model is sent the same requests (the
+        # benchmark's request-audit digest) and the same events and spans arrive. A test run is
+        # not product use. extra_config={"enable_session_telemetry": True} turns it back on.
+        "enable_session_telemetry": False,
     }
     if choice.provider is not None:
         settings["provider"] = choice.provider
