@@ -24,11 +24,14 @@ def compare(
         str | None,
         typer.Option(
             "--markdown",
+            metavar="FILE",
             help="Write the comparison as Markdown to this "
             "file, or '-' for stdout (a PR comment, $GITHUB_STEP_SUMMARY).",
         ),
     ] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write the comparison as an HTML page.")] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", metavar="FILE", help="Write the comparison as an HTML page.")
+    ] = None,
     fail_on_regression: Annotated[
         bool, typer.Option("--fail-on-regression", help="Exit 1 when any case regressed.")
     ] = False,

@@ -52,7 +52,9 @@ TenantOption = Annotated[
 ]
 PollOption = Annotated[float, typer.Option("--poll-s", min=0, help="Seconds between polls of the run.")]
 TimeoutOption = Annotated[float, typer.Option("--timeout-s", min=0, help="Give up waiting for the run after this.")]
-OutOption = Annotated[Path | None, typer.Option("--out", help="Run folder to write (default: eval-runs/studio-...).")]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", metavar="DIR", help="Run folder to write (default: eval-runs/studio-...).")
+]
 ExportOption = Annotated[
     Path | None,
     typer.Option(
