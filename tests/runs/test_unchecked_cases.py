@@ -3,16 +3,25 @@
 Item 8 of issue 27: a replay whose recording no longer matches made its case an ``error`` that dropped
 out of the score ("100% over 5 graded", exit 0 under ``--fail-under 80``), and when every case was
 stale the run blamed the platform ("Suspected runtime limitation"). A judge that failed on every
-answer did the same. These tests feed ``summarise`` and ``run_verdict`` the recorded facts directly.
+answer did the same. These tests feed ``summarise`` and ``run_verdict`` the recorded facts directly,
+and give ``regrade`` and ``merge`` a folder as a stale replay leaves it (``run`` itself replays a
+stale cassette through the runtime in tests/cli/test_replay_cli.py).
 """
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
-from copilot_eval.evalsets import CaseStatus, EvalCaseResult, GradeRecord
+import pytest
+from typer.testing import CliRunner
+
+from copilot_eval.cli.app import app
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, GradeRecord, ShardInfo
+from copilot_eval.evidence.result import CopilotResult
+from copilot_eval.evidence.turn import Turn
 from copilot_eval.exit_codes import OK, PLATFORM
 from copilot_eval.models.replay import STALE_RECORDING
+from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.gates import RERECORD, Gates, run_verdict
 from copilot_eval.runs.settings import RunSettings, SettingsError
@@ -99,3 +108,38 @@ def test_max_errors_is_a_setting_checked_when_made():
     assert RunSettings(max_errors=2).max_errors == 2
     with pytest.raises(SettingsError, match=r"--max-errors -1: must be 0 or more"):
         RunSettings(max_errors=-1)
+
+
+def _played_folder(folder: Path, shard: ShardInfo | None = None) -> Path:
+    """A run folder of four cases as `run --replay` leaves it when case 4's recording no longer matches."""
+    test_set = numbered_set(4)
+    results = []
+    for case in test_set.cases:
+        number, evidence = case.conversation_number, folder / "evidence" / f"case{case.conversation_number}-r0.json"
+        if number < 4:
+            played = CopilotResult(success=True, stop_reason="completed", prompt=case.question,
+                                   turns=[Turn(role="user", content=case.question),
+                                          Turn(role="assistant", content=case.response)])  # fmt: skip
+            results.append(_case(number, P, answer=case.response))
+        else:
+            played = CopilotResult(success=False, stop_reason="execution_error", prompt=case.question, error=STALE)
+            results.append(_case(number, E, reason=STALE))
+        played.save(evidence)
+        results[-1] = results[-1].model_copy(update={"evidence_path": str(evidence)})
+    write_run_outputs(_run(results).model_copy(update={"shard": shard}), test_set, folder)
+    return folder
+
+
+@pytest.mark.parametrize("writer", ["regrade", "merge"])
+def test_a_stale_recording_leaves_every_writers_gate_undecided(writer, tmp_path):
+    played = _played_folder(tmp_path / "played", None if writer == "regrade" else ShardInfo(index=1, count=1))
+    args = ["regrade", played, "--grader", "exact"] if writer == "regrade" else ["merge", played]
+    done = CliRunner().invoke(
+        app, [*map(str, args), "--out", str(tmp_path / "out"), "--no-history", "--fail-under", "50"]
+    )
+    lines = [line for line in done.output.splitlines() if line.startswith("exit ")]
+    assert done.exit_code == 3, done.output
+    assert lines == [
+        "exit 3 (the platform or the infrastructure): 1 case(s) could not be graded, more than --max-errors 0: "
+        f"case 4 (1 replayed a recording that no longer matches: {RERECORD}); the gate over the rest is undecided"
+    ]

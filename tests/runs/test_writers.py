@@ -219,6 +219,8 @@ FACTS = [
     # a gate decides only over what it could check: one case not graded leaves it undecided, unless allowed
     ("errors beyond --max-errors", "one-error", ["--fail-under", "50"], 1, 3, set(WRITERS)),
     ("errors within --max-errors", "one-error", ["--fail-under", "50", "--max-errors", "1"], 1, 0, set(WRITERS)),
+    # a stale recording (a replay that no longer matches) is a fact of our own runs only: run in
+    # tests/cli/test_replay_cli.py, regrade and merge in tests/runs/test_unchecked_cases.py
     # repeats are played by our own runs only; the platform's runs and exports have none
     ("below --min-pass-rate", "one-short", ["--min-pass-rate", "80"], 2, 1, {"run", "run-several", "merge", "regrade"}),
 ]
