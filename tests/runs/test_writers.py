@@ -244,6 +244,8 @@ def test_the_same_facts_give_the_same_exit_code_and_folder(writer, story, gates,
     assert outcome.code == code, outcome.output
     lines = [text for text in outcome.output.splitlines() if text.startswith("exit ")]
     assert (len(lines) == 1 and lines[0].startswith(f"exit {code} (")) if code else not lines, outcome.output
+    if writer == "run-several" and code:  # several surfaces, one failing: the line names the one that did
+        assert "story: " in lines[0] and "good: " not in lines[0], lines[0]
     for folder in outcome.folders:
         run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
         assert run["schemaVersion"] == RUN_SCHEMA_VERSION
