@@ -76,6 +76,9 @@ def _platform_reason(run: EvalRun) -> str | None:
         stale = sum(stale_recording(r) for r in run.results or [])
         fixture = f" ({stale} replayed a recording that no longer matches: {RERECORD})" if stale else ""
         reasons.append(f"no case could be graded{fixture}")
+    if run.not_run:
+        why = run.usage.budget_reached if run.usage is not None and run.usage.budget_reached else "a run budget"
+        reasons.append(f"{run.not_run} of {len(run.results or [])} cases were not run ({why})")
     if run.runtime_limitation is not None:
         standing = run.limitation_standing.value if run.limitation_standing is not None else "recorded"
         reasons.append(f"a runtime limitation is {standing}: the score measures the platform, not the agent")
