@@ -73,7 +73,7 @@ def test_three_shards_merged_equal_one_whole_run(runs, tmp_path):
 def test_each_shard_records_its_part_and_the_fingerprints(runs):
     datas = [json.loads((folder / "run.json").read_text()) for folder in _shards(runs)]
     assert [d["shard"] for d in datas] == [{"index": i, "count": 3} for i in (1, 2, 3)]
-    assert all(set(d["fingerprints"]) == {"testSet", "agent", "graders"} for d in datas)
+    assert all(set(d["fingerprints"]) == {"testSet", "agent", "graders", "playedAgent"} for d in datas)
     assert sorted(len({r["conversationNumber"] for r in d["results"]}) for d in datas) == [2, 2, 3]
 
 
