@@ -102,7 +102,7 @@ def test_an_old_run_written_again_is_in_todays_layout(tmp_path: Path) -> None:
     run = read_run_json(old)
     write_run_outputs(run, EvalTestSet(name="shop", cases=[]), tmp_path / "again")
     data = json.loads((tmp_path / "again" / "run.json").read_text(encoding="utf-8"))
-    assert data["schemaVersion"] == RUN_SCHEMA_VERSION == 2
+    assert data["schemaVersion"] == RUN_SCHEMA_VERSION == 3
     assert not data["runtimeLimitation"].startswith(("Suspected", "Confirmed"))
     assert (data["limitationStanding"], data["limitationConfirmedBy"], data["evidence"]) == (
         "confirmed",

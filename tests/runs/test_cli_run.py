@@ -133,3 +133,28 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
     run = json.loads((out / "run.json").read_text())
     assert sorted(r["conversationNumber"] for r in run["results"]) == list(range(1, 9))
     assert run["passed"] == 8
+
+
+@pytest.mark.runtime
+def test_a_run_budget_stops_new_conversations_and_exits_3_with_the_rest_not_run(tmp_path):
+    # The scripted model's sessions report the runtime's own token counts: the first one spends more
+    # than 1 token, so no other conversation starts (one at a time).
+    done = cli(KNOWLEDGE, "--agent", GOOD, "--concurrency", "1", "--max-run-tokens", "1", "--out", tmp_path)
+    assert done.returncode == 3, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(
+        "exit 3 (the platform or the infrastructure): 5 of 6 cases were not run (run budget reached: "
+        "--max-run-tokens 1, the agent's sessions spent "
+    ), last
+    run = json.loads((tmp_path / "run.json").read_text())
+    statuses = [r["status"] for r in run["results"]]
+    assert statuses == ["pass"] + ["not_run"] * 5 and run["notRun"] == 5 and run["gradedCases"] == 1
+    played = run["results"][0]
+    assert played["tokens"] > 1 and run["usage"]["agent"]["tokens"] == played["tokens"]
+    assert run["usage"]["agent"]["aiCreditsUnknown"] == 1  # a scripted session reports no AI credits: unknown, not 0
+    assert all(
+        "evidencePath" not in r and not r["grades"] for r in run["results"][1:]
+    )  # listed, never played or graded
+    assert "5 not run" in done.stdout and "spent by the agent's sessions:" in done.stdout
+    assert "Not run" in (tmp_path / "results.csv").read_text()
+    assert "What the run spent" in (tmp_path / "report.html").read_text()

@@ -229,6 +229,35 @@ def run(
             help="Export message content too (questions, answers, tool arguments and results), redacted.",
         ),
     ] = False,
+    max_run_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--max-run-tokens",
+            metavar="N",
+            help="Once the agent's sessions have spent N tokens (input plus output) no new conversation starts; "
+            "those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
+        ),
+    ] = None,
+    max_run_premium_requests: Annotated[
+        float | None,
+        typer.Option("--max-run-premium-requests", metavar="N", help="The same for the agent's premium requests."),
+    ] = None,
+    max_run_ai_credits: Annotated[
+        float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
+    ] = None,
+    max_judge_tokens: Annotated[
+        int | None,
+        typer.Option(
+            "--max-judge-tokens", metavar="N", help="The same for the LLM judges' tokens, counted apart from the agent."
+        ),
+    ] = None,
+    max_judge_premium_requests: Annotated[
+        float | None,
+        typer.Option("--max-judge-premium-requests", metavar="N", help="The same for the judges' premium requests."),
+    ] = None,
+    max_judge_ai_credits: Annotated[
+        float | None, typer.Option("--max-judge-ai-credits", metavar="X", help="The same for the judges' AI credits.")
+    ] = None,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     options = {**locals(), "progress": not no_progress}  # every option is a field of RunSettings of its name

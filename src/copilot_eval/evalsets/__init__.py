@@ -62,6 +62,8 @@ from copilot_eval.evalsets.run_model import (
     GradeRecord,
     JudgeTally,
     LimitationStanding,
+    RunUsage,
+    SpentUsage,
 )
 from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
@@ -115,8 +117,10 @@ __all__ = [
     "RetryRecord",
     "RuleSet",
     "RunFingerprints",
+    "RunUsage",
     "ShardInfo",
     "SnapshotRecord",
+    "SpentUsage",
     "WorkerInfo",
     "check_csv",
     "check_json",

@@ -30,6 +30,7 @@ class CaseStatus(StrEnum):
     FAIL = "fail"
     ERROR = "error"  # the case could not be graded (no answer, HTTP 500, grader crash ...)
     UNKNOWN = "unknown"  # graded outcome not known (unreadable verdict, not graded yet)
+    NOT_RUN = "not_run"  # never played: a run budget was reached before its conversation started
 
 
 class LimitationStanding(StrEnum):
@@ -54,6 +55,7 @@ class JudgeTally(CamelModel):
     input_tokens: int | None = Field(default=None, ge=0)
     output_tokens: int | None = Field(default=None, ge=0)
     premium_requests: float | None = Field(default=None, ge=0)
+    ai_credits: float | None = Field(default=None, ge=0, description="AI credits of the calls; unknown for BYOK.")
 
     @property
     def unstable(self) -> bool:
@@ -82,6 +84,34 @@ class GradeRecord(CamelModel):
         default=None,
         description="A prompt file's evaluator: what gh-models itself would have recorded for this answer "
         "(its score, and passed = score > 0), beside this grade's own status.",
+    )
+
+
+class SpentUsage(CamelModel):
+    """What one side of a run spent (the agent's sessions, or the judges): totals over what was reported.
+
+    A total is over the sessions (or judged answers) that reported it; ``*_unknown`` counts those that
+    did not, so a total with unknowns is a lower bound, never a complete figure.
+    """
+
+    tokens: int = Field(default=0, ge=0, description="Input plus output tokens, over those that reported them.")
+    premium_requests: float = Field(default=0, ge=0)
+    ai_credits: float = Field(default=0, ge=0)
+    tokens_unknown: int = Field(default=0, ge=0, description="Sessions (or judged answers) with no token count.")
+    premium_requests_unknown: int = Field(default=0, ge=0)
+    ai_credits_unknown: int = Field(default=0, ge=0)
+
+
+class RunUsage(CamelModel):
+    """What a run spent, the agent's sessions and the judges apart, and the run budget that stopped it."""
+
+    agent: SpentUsage = Field(default_factory=SpentUsage)
+    judges: SpentUsage = Field(default_factory=SpentUsage)
+    budget_reached: str | None = Field(
+        default=None, description="The run budget that stopped new conversations, with what was spent."
+    )
+    unenforceable: list[str] = Field(
+        default_factory=list, description="Run budgets that unknown usage made unenforceable, once each."
     )
 
 
@@ -130,6 +160,18 @@ class EvalCaseResult(CamelModel):
         default=None,
         description="A prompt file's case: whether gh-models would have passed it (every evaluator's score above "
         "0); absent when gh-models would have stopped the run instead (a model or judge call that failed).",
+    )
+    tokens: int | None = Field(
+        default=None,
+        ge=0,
+        description="Input plus output tokens of the session that played this case (the same for every case of "
+        "one conversation); absent when unknown, never 0 for unknown.",
+    )
+    premium_requests: float | None = Field(
+        default=None, ge=0, description="Premium requests of the session that played this case; absent when unknown."
+    )
+    ai_credits: float | None = Field(
+        default=None, ge=0, description="AI credits of the session that played this case; absent when unknown."
     )
 
     @model_validator(mode="after")
@@ -229,6 +271,14 @@ class EvalRun(ConfidenceMixin):
     failed: int = Field(ge=0)
     errored: int | None = Field(default=None, ge=0, description="Cases that could not be graded.")
     not_graded: int | None = Field(default=None, ge=0, description="Cases whose outcome is unknown.")
+    not_run: int | None = Field(
+        default=None,
+        ge=0,
+        description="Cases never played: a run budget was reached first (neither failed nor errored).",
+    )
+    usage: RunUsage | None = Field(
+        default=None, description="What the run spent: the agent's sessions and the judges', counted apart."
+    )
     duration_ms: float | None = Field(default=None, ge=0)
     results: list[EvalCaseResult] | None = None
     runtime_limitation: str | None = Field(
@@ -320,6 +370,7 @@ class EvalRun(ConfidenceMixin):
             ("failed", self.failed, tally[CaseStatus.FAIL]),
             ("errored", self.errored, tally[CaseStatus.ERROR]),
             ("notGraded", self.not_graded, tally[CaseStatus.UNKNOWN]),
+            ("notRun", self.not_run, tally[CaseStatus.NOT_RUN]),
         ]
         wrong = [
             f"{field}={stored} but results hold {counted}"
@@ -339,5 +390,7 @@ __all__ = [
     "GradeRecord",
     "JudgeTally",
     "LimitationStanding",
+    "RunUsage",
+    "SpentUsage",
     "numbered_key",
 ]

@@ -8,18 +8,20 @@ row of ``CASE_STATUS_RULES`` that holds decides, and nothing changes the status 
 
 | row | when                                                  | status  |
 |-----|-------------------------------------------------------|---------|
-| 1   | the agent spent more than its usage budget (``max_tokens``, ``max_premium_requests``, ``max_ai_credits``) | fail |
-| 2   | the session or the platform failed where the answer belongs (no answer, an error code in its place, the evaluator got none) | error |
-| 3   | the case has no outcome yet (still being evaluated)   | unknown |
-| 4   | the answer is empty or blank                          | error   |
-| 5   | no grader gave a verdict                              | unknown |
-| 6   | a grader failed it                                    | fail    |
-| 7   | a grader could not grade it                           | error   |
-| 8   | a grader could not tell                               | unknown |
-| 9   | otherwise: every grader passed it                     | pass    |
+| 1   | the case was never played: a run budget (``--max-run-tokens`` ..., ``--max-judge-tokens`` ...) was reached before its conversation started | not_run |
+| 2   | the agent spent more than its usage budget (``max_tokens``, ``max_premium_requests``, ``max_ai_credits``) | fail |
+| 3   | the session or the platform failed where the answer belongs (no answer, an error code in its place, the evaluator got none) | error |
+| 4   | the case has no outcome yet (still being evaluated)   | unknown |
+| 5   | the answer is empty or blank                          | error   |
+| 6   | no grader gave a verdict                              | unknown |
+| 7   | a grader failed it                                    | fail    |
+| 8   | a grader could not grade it                           | error   |
+| 9   | a grader could not tell                               | unknown |
+| 10  | otherwise: every grader passed it                     | pass    |
 
-Rows 1-4 hold before any grader runs (``PRE_GRADING_RULES``): a judge is not paid to look at
-nothing, and a platform failure says nothing about the agent. Spending more than allowed is a
+Rows 1-5 hold before any grader runs (``PRE_GRADING_RULES``): a judge is not paid to look at
+nothing, and a platform failure says nothing about the agent. A case that was never played is
+neither failed nor errored: it is listed, never graded, and outside the score. Spending more than allowed is a
 verdict on the agent, whatever its answer was. A definite fail outweighs an error
 (the agent got it wrong whatever else broke); an error is never a pass and never the agent's fault.
 """
@@ -51,13 +53,15 @@ class Verdict:
 class CaseFacts:
     """What was recorded about one case, from any source; ``case_status`` decides from these alone.
 
-    ``over_budget``: the usage budget the agent went past, and by how much. ``failure``: why no
+    ``not_run``: why the case was never played (the run budget reached first). ``over_budget``: the
+    usage budget the agent went past, and by how much. ``failure``: why no
     answer came (the session or the platform failed). ``unfinished``: why the case has no outcome
     yet. ``answer``: the text where the agent's answer belongs, ``None`` when the source does not
     hold it. ``ungraded``: how the source says that no grader gave a verdict.
     """
 
     failure: str | None = None
+    not_run: str | None = None
     over_budget: str | None = None
     unfinished: str | None = None
     answer: str | None = None
@@ -84,6 +88,7 @@ class Rule:
 
 #: The rows that hold whatever the graders would say: decided before any grader runs.
 PRE_GRADING_RULES: tuple[Rule, ...] = (
+    Rule("the case was never played: a run budget was reached first", CaseStatus.NOT_RUN, lambda f: f.not_run),
     Rule("the agent spent more than its usage budget", CaseStatus.FAIL, lambda f: f.over_budget),
     Rule("the session or the platform failed where the answer belongs", CaseStatus.ERROR, lambda f: f.failure),
     Rule("the case has no outcome yet", CaseStatus.UNKNOWN, lambda f: f.unfinished),

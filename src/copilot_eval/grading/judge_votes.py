@@ -44,6 +44,7 @@ def tally(calls: Sequence[JudgeCall]) -> JudgeTally:
     inputs = _total([r.total_input_tokens for r in known]) if len(known) == len(results) else None
     outputs = _total([r.total_output_tokens for r in known]) if len(known) == len(results) else None
     premium = _total([r.total_premium_requests for r in known]) if len(known) == len(results) else None
+    credits = _total([r.total_ai_credits for r in known]) if len(known) == len(results) else None
     return JudgeTally(
         calls=len(calls),
         verdicts=verdicts,
@@ -51,6 +52,7 @@ def tally(calls: Sequence[JudgeCall]) -> JudgeTally:
         input_tokens=None if inputs is None else int(inputs),
         output_tokens=None if outputs is None else int(outputs),
         premium_requests=premium,
+        ai_credits=credits,
     )
 
 

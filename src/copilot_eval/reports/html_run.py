@@ -30,6 +30,7 @@ from copilot_eval.reports.repeat_words import (
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.run_words import NOTHING_GRADED, confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.svg_charts import bar_chart
+from copilot_eval.reports.usage_words import case_usage_text, usage_lines
 
 REPORT_HTML = "report.html"
 
@@ -74,6 +75,7 @@ def _summary_cards(folder: RunFolder) -> str:
         + card("failed", run.failed)
         + card("errors (not graded)", run.errored)
         + card("unknown", run.not_graded)
+        + (card("not run", run.not_run) if run.not_run else "")
         + card("confidence", run.confidence.value)
         + "</div>"
     )
@@ -161,6 +163,8 @@ def _case(
     parts.append(
         f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>"
     )
+    if result.effective_status is not CaseStatus.NOT_RUN:
+        parts.append(f'<p class="case-usage">spent (this session): {esc(case_usage_text(result))}</p>')
     parts.append(phase_table_html(result.phases, title="Time by phase (this session)"))
     if result.evidence_path:
         parts.append(evidence_html(evidence.get(result.evidence_path), folder.link(result.evidence_path)))
@@ -237,6 +241,11 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         + _people(notices)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
+        + (
+            '<div id="usage"><h2>What the run spent</h2>' + "".join(f"<p>{esc(line)}</p>" for line in spent) + "</div>"
+            if (spent := usage_lines(run))
+            else ""
+        )
         + _repeats(folder)
         + platform_html(run.platform_run, snapshot_link=_snapshot_link(folder))
         + execution_html(run, [(_label(r, repeats), _played_on(evidence.get(r.evidence_path or ""))) for r in results])

@@ -15,6 +15,7 @@ from copilot_eval.reports.repeat_words import (
     shows_repeats,
 )
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
+from copilot_eval.reports.usage_words import case_usage_text, usage_lines
 
 
 def _cell(text: str | None, limit: int = 120) -> str:
@@ -32,7 +33,9 @@ def run_summary_markdown(run: EvalRun, *, label: str | None = None) -> str:
         f"### {_cell(run.test_set_name)}{on}: {score_over_graded(run)}",
         "",
         f"{run.passed} passed, {run.failed} failed, {run.errored or 0} errors (not graded), "
-        f"{run.not_graded or 0} unknown; confidence {run.confidence.value}",
+        f"{run.not_graded or 0} unknown"
+        + (f", {run.not_run} not run" if run.not_run else "")
+        + f"; confidence {run.confidence.value}",
     ]
     if (heading := limitation_heading(run)) is not None:
         confirmed = confirmed_by_text(run)
@@ -41,7 +44,9 @@ def run_summary_markdown(run: EvalRun, *, label: str | None = None) -> str:
             f"> **{heading}:** {_cell(run.runtime_limitation, 600)}" + (f" {_cell(confirmed)}" if confirmed else ""),
         ]
     part = [merge_line(run) or shard_line(run)]  # a shard's or a merge's summary says which part it is
-    notes = [line for line in [*part, *repeat_lines(run), judge_cost_line(run), *retry_notes(run)] if line]
+    notes = [
+        line for line in [*part, *repeat_lines(run), judge_cost_line(run), *usage_lines(run), *retry_notes(run)] if line
+    ]
     lines += ["", *(f"- {_cell(line, 600)}" for line in notes)] if notes else []
     if shows_repeats(run):
         lines += ["", "| case | attempts | pass rate over graded tries | verdict |", "| --- | --- | --- | --- |"]
@@ -51,10 +56,14 @@ def run_summary_markdown(run: EvalRun, *, label: str | None = None) -> str:
         ]
     bad = [r for r in run.results or [] if r.effective_status is not CaseStatus.PASS or r.judge_unstable]
     if bad:
-        lines += ["", "| case | turn | repeat | status | reason |", "| --- | --- | --- | --- | --- |"]
+        lines += [
+            "",
+            "| case | turn | repeat | status | reason | spent |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
         lines += [
             f"| {r.conversation_number} | {r.turn or 1} | {r.repeat_index or 0} | {shown_status(r)} | "
-            f"{_cell(r.failure_reason)} |"
+            f"{_cell(r.failure_reason)} | {'' if r.effective_status is CaseStatus.NOT_RUN else case_usage_text(r)} |"
             for r in bad
         ]
     return "\n".join(lines) + "\n"

@@ -25,6 +25,7 @@ _RESULT_WORDS = {
     CaseStatus.FAIL: "Fail",
     CaseStatus.ERROR: "Error",
     CaseStatus.UNKNOWN: "Unknown",
+    CaseStatus.NOT_RUN: "Not run",
 }
 
 

@@ -14,7 +14,11 @@ within layout 2 (``platformRun``, a case's ``caseId``, a grade's ``errorReason``
 and so does a run of a prompt file (a case's ``caseKey`` and ``ghModelsPassed``, a grade's
 ``ghModels``; the set's ``promptFile`` and each case's ``prompt`` in ``test-set.json``), and the
 time by phase read from the runtime's trace (a case's ``phases``, the run's ``phaseMedians``);
-nothing in them changes what the other fields mean.
+nothing in them changes what the other fields mean. 3 adds a status, ``not_run`` (a case never
+played: a run budget was reached first; counted in ``notRun``, neither failed nor errored), what
+the run spent (``usage``: the agent's sessions and the judges apart, the budget that stopped it)
+and what each case's session spent (``tokens``, ``premiumRequests``, ``aiCredits``); a reader of
+layout 2 would not know the status.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
 from copilot_eval.version import __version__
 
-RUN_SCHEMA_VERSION = 2
+RUN_SCHEMA_VERSION = 3
 """The run.json layout this version writes (see the module docstring); readers accept every older one."""
 
 RUN_JSON = "run.json"

@@ -22,7 +22,13 @@ from copilot_eval.reports.repeat_words import (
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 
 #: The rich style of each case status, wherever a status is printed.
-STATUS_STYLE = {CaseStatus.PASS: "green", CaseStatus.FAIL: "red", CaseStatus.ERROR: "yellow", CaseStatus.UNKNOWN: "dim"}
+STATUS_STYLE = {
+    CaseStatus.PASS: "green",
+    CaseStatus.FAIL: "red",
+    CaseStatus.ERROR: "yellow",
+    CaseStatus.UNKNOWN: "dim",
+    CaseStatus.NOT_RUN: "blue",
+}
 
 
 def _cut(text: str | None, limit: int = 60) -> str:
@@ -82,7 +88,9 @@ def totals_line(run: EvalRun) -> str:
     return (
         f"score {score_over_graded(run)}; "
         f"[green]{run.passed} passed[/] [red]{run.failed} failed[/] [yellow]{run.errored or 0} errors[/] "
-        f"{run.not_graded or 0} unknown; confidence {run.confidence.value}"
+        f"{run.not_graded or 0} unknown"
+        + (f" [blue]{run.not_run} not run[/]" if run.not_run else "")
+        + f"; confidence {run.confidence.value}"
     )
 
 

@@ -18,7 +18,7 @@ from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
 from copilot_eval.evalsets.phase_record import PhaseRecord
 from copilot_eval.evalsets.prompt_cases import played_prompt
 from copilot_eval.evidence.result import CopilotResult
-from copilot_eval.grading.combine import grade_case
+from copilot_eval.grading.combine import CaseFacts, case_status, grade_case
 from copilot_eval.grading.prompt_graders import gh_models_case_passed
 from copilot_eval.grading.protocol import CaseEvidence, Grader
 from copilot_eval.reports.evidence_names import unit_evidence_name
@@ -78,6 +78,7 @@ async def graded_result(
     """The result of one case: the grading step's verdict on ``evidence``, with the case's place in the run
     (and the time by phase of the session that played it)."""
     verdict = await grade_case(case, evidence, graders)
+    spent = session_usage(evidence.result)
     return EvalCaseResult(
         conversation_number=case.conversation_number,
         case_key=case.case_key,
@@ -92,7 +93,36 @@ async def graded_result(
         duration_ms=duration_ms,
         repeat_index=repeat_index,
         phases=phases,
+        **spent,
     )
+
+
+def session_usage(result: Any) -> dict[str, Any]:
+    """What the session that played a case spent, as the case result's fields (``None`` where unknown)."""
+    inputs = getattr(result, "total_input_tokens", None)
+    outputs = getattr(result, "total_output_tokens", None)
+    return {
+        "tokens": None if inputs is None or outputs is None else inputs + outputs,
+        "premium_requests": getattr(result, "total_premium_requests", None),
+        "ai_credits": getattr(result, "total_ai_credits", None),
+    }
+
+
+def not_run_results(unit: Unit, reason: str) -> list[EvalCaseResult]:
+    """The results of a unit that was never played (a run budget reached first): listed, never graded."""
+    status, why = case_status(CaseFacts(not_run=reason))
+    return [
+        EvalCaseResult(
+            conversation_number=case.conversation_number,
+            case_key=case.case_key,
+            turn=turn,
+            passed=False,
+            failure_reason=why,
+            status=status,
+            repeat_index=unit.repeat_index,
+        )
+        for case, turn in zip(unit.cases, unit.turn_numbers(), strict=True)
+    ]
 
 
 def phase_record_of(result: PlayedEvidence) -> PhaseRecord | None:
@@ -152,4 +182,14 @@ async def grade_unit(
     return outcomes
 
 
-__all__ = ["Unit", "failed_play", "grade_unit", "graded_result", "phase_record_of", "play_unit", "run_unit"]
+__all__ = [
+    "Unit",
+    "failed_play",
+    "grade_unit",
+    "graded_result",
+    "not_run_results",
+    "phase_record_of",
+    "play_unit",
+    "run_unit",
+    "session_usage",
+]

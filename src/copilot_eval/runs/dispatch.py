@@ -9,6 +9,10 @@ most free slots. When its play comes back:
   back to the front of the queue for another worker, at most ``infrastructure_attempts`` plays;
 - otherwise it is delivered, to be graded and checkpointed exactly once.
 A unit is delivered once, so a graded result is never played again. Every retry is recorded.
+With a ``stop`` (a run budget, ``runs.run_budget``), no unit starts once it gives a reason: the
+plays in flight finish and are delivered, and every unit left is handed to ``skip`` with that reason.
+``played`` sees every play's evidence as it comes back, before anything else starts, so what a
+session spent counts before the next conversation could start (its grading comes later).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from copilot_eval.runs.executor import AllWorkersLost, Worker, WorkerLost
 from copilot_eval.runs.target import PlayedEvidence
 
 Deliver = Callable[[Unit, PlayedEvidence, "str | None"], Awaitable[None]]
+Skip = Callable[[Unit, str], Awaitable[None]]
 
 DEFAULT_RATE_LIMIT_RETRIES = 3
 DEFAULT_INFRASTRUCTURE_ATTEMPTS = 3
@@ -59,6 +64,9 @@ class Dispatcher:
         deliver: Deliver,
         rate_limit_retries: int = DEFAULT_RATE_LIMIT_RETRIES,
         infrastructure_attempts: int = DEFAULT_INFRASTRUCTURE_ATTEMPTS,
+        stop: Callable[[], str | None] | None = None,
+        skip: Skip | None = None,
+        played: Callable[[Unit, PlayedEvidence], None] | None = None,
     ) -> None:
         started = time.monotonic()
         self.queue: deque[Unit] = deque(units)
@@ -72,6 +80,7 @@ class Dispatcher:
         self.rate_limit_retries, self.infrastructure_attempts = rate_limit_retries, infrastructure_attempts
         self._running: dict[asyncio.Future[Any], _Play] = {}
         self._side: set[asyncio.Future[Any]] = set()  # backoff sleeps and deliveries
+        self.stop, self.skip, self.played = stop, skip, played
 
     async def run(self) -> DispatchLog:
         """Until every unit is delivered; AllWorkersLost when units are left and no worker is."""
@@ -102,6 +111,12 @@ class Dispatcher:
         return best[1] if best[0] > 0 else None
 
     def _start_ready(self) -> None:
+        if self.queue and self.stop is not None and (reason := self.stop()) is not None:
+            while self.queue:  # no new conversation starts; those in flight finish
+                unit = self.queue.popleft()
+                if self.skip is not None:
+                    self._spawn(self.skip(unit, reason))
+            return
         while self.queue and (worker := self._free_worker()) is not None:
             unit = self.queue.popleft()
             name = worker.info.name
@@ -118,6 +133,8 @@ class Dispatcher:
         except WorkerLost as lost:
             self._on_lost(play, lost)
             return
+        if self.played is not None:
+            self.played(play.unit, evidence)
         rate_limit = evidence.rate_limit  # targets retry a busy platform themselves and carry none
         if rate_limit is None:
             self.limits[name].clean()
@@ -182,4 +199,11 @@ class Dispatcher:
             await asyncio.gather(*pending, return_exceptions=True)
 
 
-__all__ = ["DEFAULT_INFRASTRUCTURE_ATTEMPTS", "DEFAULT_RATE_LIMIT_RETRIES", "Deliver", "DispatchLog", "Dispatcher"]
+__all__ = [
+    "DEFAULT_INFRASTRUCTURE_ATTEMPTS",
+    "DEFAULT_RATE_LIMIT_RETRIES",
+    "Deliver",
+    "DispatchLog",
+    "Dispatcher",
+    "Skip",
+]

@@ -39,7 +39,7 @@ from copilot_eval.evalsets.phase_record import median_phases
 from copilot_eval.evalsets.repeat_stats import repeat_records
 from copilot_eval.grading.protocol import Grader
 from copilot_eval.reports.run_files import write_run_outputs
-from copilot_eval.runs.case_runner import Unit, grade_unit
+from copilot_eval.runs.case_runner import Unit, grade_unit, not_run_results, session_usage
 from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.dispatch import Dispatcher
 from copilot_eval.runs.executor import Executor, ExecutorError
@@ -49,6 +49,7 @@ from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.prepare import check_references, resolve_graders
 from copilot_eval.runs.progress import RunProgress
+from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings
 from copilot_eval.runs.shards import units_of_shard
 from copilot_eval.runs.target import PlayedEvidence
@@ -112,6 +113,8 @@ def summarise(
     ungradable = count[CaseStatus.ERROR] + count[CaseStatus.UNKNOWN]
     if ungradable:
         notes.append(f"{ungradable} of {len(results)} results could not be graded and are not in the score")
+    if count[CaseStatus.NOT_RUN]:
+        notes.append(f"{count[CaseStatus.NOT_RUN]} of {len(results)} cases were not run and are not in the score")
     evidence = sorted({r.evidence_path for r in results if r.evidence_path})
     # One session per conversation and repeat: its phases count once, however many turns it had.
     sessions = {(r.repeat_index or 0, r.conversation_number): r.phases for r in results if r.phases is not None}
@@ -128,6 +131,7 @@ def summarise(
         failed=count[CaseStatus.FAIL],
         errored=count[CaseStatus.ERROR],
         not_graded=count[CaseStatus.UNKNOWN],
+        not_run=count[CaseStatus.NOT_RUN] or None,
         duration_ms=round(duration_ms, 1) if duration_ms is not None else None,
         results=results,
         runtime_limitation=limitation.describe() if limitation else None,
@@ -230,6 +234,9 @@ async def run_eval_set(
     units = units_of_shard(plan_units(test_set, repeat), test_set, shard)
     finished: list[EvalCaseResult] = [r for unit in units for r in done.get(unit.key, [])]
     execution = ExecutionRecord(executor=executor.name, concurrency=concurrency)
+    budget = RunBudget.of(settings)
+    spending = RunSpending(budget)  # counted whether or not a cap is set: the run record shows it
+    spending.add_all(done[unit.key] for unit in units if unit.key in done)
 
     async def deliver(unit: Unit, evidence: PlayedEvidence, note: str | None, bar: RunProgress) -> None:
         results = _with_note(await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir), note)
@@ -238,6 +245,13 @@ async def run_eval_set(
         if export is not None:
             for index, (case, result) in enumerate(zip(unit.cases, results, strict=True)):
                 export.export_case(case, result, evidence, turn_index=index)
+        spending.add_judges(results)  # the session was counted when its play came back
+        finished.extend(results)
+        bar.add(results)
+
+    async def skip(unit: Unit, reason: str, bar: RunProgress) -> None:
+        # Not checkpointed: a --resume with a larger budget plays these.
+        results = not_run_results(unit, reason)
         finished.extend(results)
         bar.add(results)
 
@@ -254,7 +268,13 @@ async def run_eval_set(
             repeat_dependence=repeat_dependence_of(agent),
         )
         run = run.model_copy(
-            update={"repeat": repeat, "shard": shard, "fingerprints": fingerprints, "execution": execution}
+            update={
+                "repeat": repeat,
+                "shard": shard,
+                "fingerprints": fingerprints,
+                "execution": execution,
+                "usage": spending.usage(),
+            }
         )
         if out is not None:
             write_outputs(run, test_set, out)
@@ -274,6 +294,9 @@ async def run_eval_set(
                 concurrency=concurrency,
                 deliver=lambda unit, evidence, note: deliver(unit, evidence, note, bar),
                 rate_limit_retries=rate_limit_retries,
+                stop=spending.reached if budget else None,
+                skip=lambda unit, reason: skip(unit, reason, bar),
+                played=lambda unit, evidence: spending.add_session(session_usage(evidence)),
             )
         except BaseException as stop:
             if execution.workers:  # the workers were started: what finished is written, then the stop goes on
@@ -293,6 +316,9 @@ async def _dispatch(
     concurrency: int,
     deliver: Any,
     rate_limit_retries: int,
+    stop: Any = None,
+    skip: Any = None,
+    played: Any = None,
 ) -> None:
     """Play ``todo`` on the executor's workers; their names and the dispatch log land in ``execution``, whatever happens."""
     dispatcher = None
@@ -300,7 +326,14 @@ async def _dispatch(
         async with executor.open(agent, agent_file=agent_file, concurrency=concurrency) as workers:
             execution.workers = [worker.info for worker in workers]
             dispatcher = Dispatcher(
-                todo, workers, concurrency=concurrency, deliver=deliver, rate_limit_retries=rate_limit_retries
+                todo,
+                workers,
+                concurrency=concurrency,
+                deliver=deliver,
+                rate_limit_retries=rate_limit_retries,
+                stop=stop,
+                skip=skip,
+                played=played,
             )
             await dispatcher.run()
     finally:

@@ -39,6 +39,9 @@ def _platform_reason(run: EvalRun) -> str | None:
     empty_shard = run.results == [] and run.shard is not None  # the split gave it no conversation: nothing to grade
     if not run.graded and not (empty_shard and run.runtime_limitation is None):
         reasons.append("no case could be graded")
+    if run.not_run:
+        why = run.usage.budget_reached if run.usage is not None and run.usage.budget_reached else "a run budget"
+        reasons.append(f"{run.not_run} of {len(run.results or [])} cases were not run ({why})")
     if run.runtime_limitation is not None:
         standing = run.limitation_standing.value if run.limitation_standing is not None else "recorded"
         reasons.append(f"a runtime limitation is {standing}: the score measures the platform, not the agent")

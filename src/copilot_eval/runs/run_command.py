@@ -13,6 +13,7 @@ from pathlib import Path
 
 from copilot_eval.models.replay.wrap import cassette_summary
 from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json
+from copilot_eval.reports.usage_words import usage_lines
 from copilot_eval.runs.eval_runner import run_eval_set
 from copilot_eval.runs.finish import Finished, FolderRun, finish_run_folders
 from copilot_eval.runs.passing_workdirs import discard_passing_workdirs
@@ -58,6 +59,9 @@ def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
         lines.append(
             f"shard {shard.label()}: {len(numbers)} conversations; merge the shards' folders with `copilot-eval merge`"
         )
+    for played in runs:  # what each run spent, its run budget and any cap unknown usage left unenforced
+        label = f"{played.label}: " if planned.several else ""
+        lines.extend(label + line for line in usage_lines(played.run))
     if settings.discard_passing_workdirs:
         removed = sum(discard_passing_workdirs(s.run.results or [], s.output_dir or planned.out) for s in runs)
         lines.append(f"removed the working directories of {removed} passing cases")

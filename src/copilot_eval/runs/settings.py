@@ -73,6 +73,13 @@ class RunSettings:
     progress: bool = False
     otel_endpoint: str | None = None
     otel_capture_content: bool = False
+    # what the whole run may spend (runs.run_budget): the agent's sessions and the judges, apart
+    max_run_tokens: int | None = None
+    max_run_premium_requests: float | None = None
+    max_run_ai_credits: float | None = None
+    max_judge_tokens: int | None = None
+    max_judge_premium_requests: float | None = None
+    max_judge_ai_credits: float | None = None
     # where it goes and what finishes it (runs.finish)
     out: Path | None = None
     resume: bool = False
@@ -241,6 +248,17 @@ def _gate(s: RunSettings) -> str | None:
     return None if s.max_regressions >= 0 else f"--max-regressions {s.max_regressions}: must be 0 or more"
 
 
+def _run_budgets(s: RunSettings) -> str | None:
+    found = []
+    for side in ("run", "judge"):
+        for measure in ("tokens", "premium_requests", "ai_credits"):
+            value = getattr(s, f"max_{side}_{measure}")
+            if value is not None and not value > 0:
+                option = f"--max-{side}-{measure.replace('_', '-')}"
+                found.append(f"{option} {value:g}: must be more than 0 (leave it out for no cap)")
+    return "; ".join(found) or None
+
+
 CHECKS: tuple[Check, ...] = (
     _counts,
     _rate_limit_retries,
@@ -256,6 +274,7 @@ CHECKS: tuple[Check, ...] = (
     _resume,
     _regression,
     _gate,
+    _run_budgets,
 )
 """Every check of a RunSettings, in the order their problems are listed."""
 
