@@ -245,6 +245,8 @@ def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance
         report_path=str(report.resolve()) if report.is_file() else None,
         schema_version=run.schema_version,
         tool_hashes=tool_hashes,
+        not_run=run.not_run,
+        usage=run.usage.model_dump(mode="json", by_alias=True) if run.usage is not None else None,
     )
 
 

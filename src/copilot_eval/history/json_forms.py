@@ -75,6 +75,7 @@ def run_json(run: dict[str, Any]) -> dict[str, Any]:
         "failed": run["failed"],
         "errored": run["errored"],
         "notGraded": run["not_graded"],
+        "notRun": run.get("not_run"),
         "gradedCases": run["passed"] + run["failed"],
         "scorePercent": run["score_percent"],
         "confidence": run["confidence"],
@@ -89,6 +90,7 @@ def run_json(run: dict[str, Any]) -> dict[str, Any]:
         "runFolder": run["run_folder"],
         "report": run["report_path"],
         "note": run["note"],
+        "usage": run.get("usage"),
     }
 
 

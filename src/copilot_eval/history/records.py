@@ -132,6 +132,8 @@ class RunRecord:
     schema_version: int | None = None
     # tool name -> the distinct definition hashes its sessions saw; None when no evidence recorded them
     tool_hashes: dict[str, list[str]] | None = None
+    not_run: int | None = None  # cases a run budget left unplayed (run.json's notRun)
+    usage: dict[str, Any] | None = None  # run.json's usage, as it is: None for a run that recorded none
 
 
 def supersedes(new_state: str | None, stored_state: str | None) -> bool:

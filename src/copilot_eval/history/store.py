@@ -141,6 +141,8 @@ def _row(record: RunRecord, key: str) -> dict[str, Any]:
         "report_path": record.report_path,
         "schema_version": record.schema_version,
         "tool_hashes": record.tool_hashes,
+        "not_run": record.not_run,
+        "usage": record.usage,
     }
 
 

@@ -13,6 +13,7 @@ migration leaves, and a test compares the two.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -108,6 +109,8 @@ class Run(Base):
     # tool name as the model saw it -> the distinct hashes of its definition the run's sessions saw
     # (one, unless the tool changed during the run); None: no session's requests were read.
     tool_hashes: Mapped[dict[str, list[str]] | None] = mapped_column(JSON)
+    not_run: Mapped[int | None] = mapped_column(Integer)  # cases a run budget left unplayed
+    usage: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # run.json's usage: the agent's and the judges' apart
 
     __table_args__ = (
         UniqueConstraint("run_key", name="uq_runs_run_key"),

@@ -42,6 +42,29 @@ def _counts(run: dict[str, Any]) -> str:
     return f"{run['passed']}/{run['failed']}/{shown(run['errored'])}/{shown(run['not_graded'])}"
 
 
+def _spent(run: dict[str, Any]) -> str:
+    """``10,599 tok · judges 320 tok (3 %)``: the run's tokens, the judges' share; ``unknown`` before usage was kept."""
+    usage = run.get("usage")
+    if not usage:
+        return "unknown"
+
+    def tokens(side: dict[str, Any]) -> str:
+        known, unknown = side.get("tokens", 0), side.get("tokensUnknown", 0)
+        if unknown and not known:
+            return "? tok"
+        return f"{known:,}{'+' if unknown else ''} tok"
+
+    agent, judges = usage.get("agent", {}), usage.get("judges", {})
+    shown = tokens(agent)
+    if judges.get("tokens") or judges.get("tokensUnknown"):
+        whole = agent.get("tokens", 0) + judges.get("tokens", 0)
+        share = f" ({100 * judges.get('tokens', 0) / whole:.0f} %)" if whole else ""
+        shown += f" · judges {tokens(judges)}{share}"
+    if run.get("not_run"):
+        shown += f" · {run['not_run']} not run"
+    return shown
+
+
 def run_part(run: dict[str, Any]) -> str:
     """What part of a sharded run this is: ``shard 1/2 in run 5``, ``merge of shards 1, 2 of 3 (partial)``, or ``""``."""
     held = f" in run {run['merged_into']}" if run.get("merged_into") is not None else ""
@@ -93,6 +116,7 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
         "model",
         "score",
         "pass/fail/error/unknown",
+        "spent",
         "limitation",
         "commit",
     ):
@@ -113,6 +137,7 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
             run["agent_model"] or "unknown",
             score,
             _counts(run),
+            _spent(run),
             limitation,
             ((run["git_commit"] or "")[:10] or "unknown") + (f" {run['git_branch']}" if run["git_branch"] else ""),
         )
