@@ -122,8 +122,33 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     add_otel_options(group)
 
 
+_ASYNCIO_LOOP_SCOPE = "asyncio_default_fixture_loop_scope"
+
+
+def _default_asyncio_loop_scope(config: pytest.Config) -> None:
+    """Give pytest-asyncio the fixture loop scope its next versions default to, when nothing set one.
+
+    pytest-asyncio (installed with us) warns in every session whose configuration leaves
+    ``asyncio_default_fixture_loop_scope`` unset, so a starter suite, with no configuration of its
+    own, would show a deprecation warning on its first run (and fail under ``-W error``). A value the
+    user set, in a configuration file or with ``-o``, is kept. pytest has no public way for a plugin
+    to give another plugin's setting a default, so the value is put in the configuration's cache of
+    settings, which ``getini`` reads first; where that cache is not there, nothing changes.
+    """
+    try:
+        if config.getini(_ASYNCIO_LOOP_SCOPE):
+            return
+    except ValueError:  # pytest-asyncio is not installed: nothing to default
+        return
+    cache = getattr(config, "_inicache", None)
+    if isinstance(cache, dict):
+        cache[_ASYNCIO_LOOP_SCOPE] = "function"
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-asyncio's own configure reads the setting
 def pytest_configure(config: pytest.Config) -> None:
     """Remember where evidence goes; with ``--copilot-agent``, collect test-set CSV files too."""
+    _default_asyncio_loop_scope(config)
     config.addinivalue_line("markers", MARKER_HELP)
     config.addinivalue_line("markers", BUDGET_MARKER_HELP)
     configure_export(config)

@@ -137,24 +137,46 @@ def test_resume_after_sigkill_loses_and_duplicates_nothing(tmp_path):
 
 @pytest.mark.runtime
 def test_a_run_budget_stops_new_conversations_and_exits_3_with_the_rest_not_run(tmp_path):
-    # The scripted model's sessions report the runtime's own token counts: the first one spends more
-    # than 1 token, so no other conversation starts (one at a time).
-    done = cli(KNOWLEDGE, "--agent", GOOD, "--concurrency", "1", "--max-run-tokens", "1", "--out", tmp_path)
+    # The judge is a scripted agent too: its sessions report the runtime's own token counts, counted
+    # apart from the agent's. The first case's judging spends more than 1 token, so no other
+    # conversation starts; the agent's far larger cap is never reached.
+    (tmp_path / "judge-script.yaml").write_text('rules:\n  - turns: [{text: \'{"score": 90, "reason": "same"}\'}]\n')
+    (tmp_path / "judge.yaml").write_text("name: judge\nmodel: {scripted: judge-script.yaml}\ntimeout_s: 30\n")
+    out = tmp_path / "out"
+    done = cli(
+        KNOWLEDGE,
+        "--agent",
+        GOOD,
+        "--grader",
+        "compare_meaning",
+        "--judge",
+        tmp_path / "judge.yaml",
+        "--concurrency",
+        "1",
+        "--max-run-tokens",
+        "100000000",
+        "--max-judge-tokens",
+        "1",
+        "--out",
+        out,
+    )
     assert done.returncode == 3, done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert last.startswith(
         "exit 3 (the platform or the infrastructure): 5 of 6 cases were not run (run budget reached: "
-        "--max-run-tokens 1, the agent's sessions spent "
+        "--max-judge-tokens 1, the judges spent "
     ), last
-    run = json.loads((tmp_path / "run.json").read_text())
+    run = json.loads((out / "run.json").read_text())
     statuses = [r["status"] for r in run["results"]]
     assert statuses == ["pass"] + ["not_run"] * 5 and run["notRun"] == 5 and run["gradedCases"] == 1
-    played = run["results"][0]
-    assert played["tokens"] > 1 and run["usage"]["agent"]["tokens"] == played["tokens"]
-    assert run["usage"]["agent"]["aiCreditsUnknown"] == 1  # a scripted session reports no AI credits: unknown, not 0
+    played, usage = run["results"][0], run["usage"]
+    judged = played["grades"][0]["judge"]
+    assert usage["judges"]["tokens"] == judged["inputTokens"] + judged["outputTokens"] > 1
+    assert usage["agent"]["tokens"] == played["tokens"] > 1  # the agent's own, the judge's not in it
+    assert usage["agent"]["aiCreditsUnknown"] == 1  # a scripted session reports no AI credits: unknown, not 0
     assert all(
         "evidencePath" not in r and not r["grades"] for r in run["results"][1:]
     )  # listed, never played or graded
-    assert "5 not run" in done.stdout and "spent by the agent's sessions:" in done.stdout
-    assert "Not run" in (tmp_path / "results.csv").read_text()
-    assert "What the run spent" in (tmp_path / "report.html").read_text()
+    assert "5 not run" in done.stdout and "spent by the judges:" in done.stdout
+    assert "Not run" in (out / "results.csv").read_text()
+    assert "What the run spent" in (out / "report.html").read_text()

@@ -195,3 +195,34 @@ async def test_the_report_shows_what_the_run_and_each_case_spent(tmp_path: Path)
     assert "What the run spent" in html and "spent by the agent&#x27;s sessions: 220 tokens" in html
     assert "spent (this session): 110 tokens, premium requests unknown, AI credits unknown" in html
     assert ">not run<" in html  # the summary card
+
+
+class _PricedJudge:
+    """A grader that passes every answer after a judge's call of 300 input and 20 output tokens."""
+
+    name = "priced judge"
+
+    def __init__(self) -> None:
+        self.graded = 0
+
+    async def grade(self, case: Any, evidence: Any) -> Any:
+        from copilot_eval.grading.protocol import Grade
+
+        self.graded += 1
+        await asyncio.sleep(0.05)  # slower than a play: the next conversation must wait for this count
+        tally = JudgeTally(calls=1, verdicts=[CaseStatus.PASS], input_tokens=300, output_tokens=20)
+        return Grade(self.name, CaseStatus.PASS, "same meaning", judge=tally)
+
+
+async def test_a_judges_cap_is_decided_on_what_the_judges_spent_and_apart_from_the_agent() -> None:
+    worker, judge = _Worker(), _PricedJudge()
+    settings = RunSettings(graders=(judge,), concurrency=1, max_run_tokens=10_000, max_judge_tokens=600)
+    run = await run_eval_set(numbered_set(5), object(), settings, executor=_Executor(worker))
+    # 320 judge tokens per case: the second case's grading reaches 600, and no third case starts
+    # although its play would have been quicker than the grading
+    assert len(worker.played) == 2 and judge.graded == 2
+    assert [r.effective_status for r in run.results or []] == [CaseStatus.PASS] * 2 + [CaseStatus.NOT_RUN] * 3
+    assert run.usage is not None
+    assert (run.usage.agent.tokens, run.usage.judges.tokens) == (220, 640)
+    assert run.usage.budget_reached == "run budget reached: --max-judge-tokens 600, the judges spent 640 tokens"
+    assert "the judges' share of the tokens 74 %" in run_summary_markdown(run)

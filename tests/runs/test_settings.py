@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import json
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,6 @@ def test_a_run_says_what_reading_the_set_noticed_before_it_starts(tmp_path):
     assert "note: rows.csv: warning: line 2, Passing Score: '80' is ignored: ExactMatch takes no pass mark" in (
         done.stderr
     )
+    # With no --grader, the row is graded by the method it names, as Copilot Studio grades it.
+    [result] = json.loads((tmp_path / "out" / "run.json").read_text())["results"]
+    assert [grade["method"] for grade in result["grades"]] == ["Exact match"]

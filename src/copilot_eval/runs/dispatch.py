@@ -12,7 +12,9 @@ A unit is delivered once, so a graded result is never played again. Every retry 
 With a ``stop`` (a run budget, ``runs.run_budget``), no unit starts once it gives a reason: the
 plays in flight finish and are delivered, and every unit left is handed to ``skip`` with that reason.
 ``played`` sees every play's evidence as it comes back, before anything else starts, so what a
-session spent counts before the next conversation could start (its grading comes later).
+session spent counts before the next conversation could start. What a judge spent is known only
+once the case is graded: with ``stop_waits_for_grading`` (a judges' cap) no unit starts while a
+delivery is still being graded, so the cap is decided on everything spent, not on a guess.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class Dispatcher:
         stop: Callable[[], str | None] | None = None,
         skip: Skip | None = None,
         played: Callable[[Unit, PlayedEvidence], None] | None = None,
+        stop_waits_for_grading: bool = False,
     ) -> None:
         started = time.monotonic()
         self.queue: deque[Unit] = deque(units)
@@ -81,6 +84,8 @@ class Dispatcher:
         self._running: dict[asyncio.Future[Any], _Play] = {}
         self._side: set[asyncio.Future[Any]] = set()  # backoff sleeps and deliveries
         self.stop, self.skip, self.played = stop, skip, played
+        self.stop_waits_for_grading = stop_waits_for_grading
+        self._delivering: set[asyncio.Future[Any]] = set()  # deliveries still being graded
 
     async def run(self) -> DispatchLog:
         """Until every unit is delivered; AllWorkersLost when units are left and no worker is."""
@@ -111,6 +116,9 @@ class Dispatcher:
         return best[1] if best[0] > 0 else None
 
     def _start_ready(self) -> None:
+        if self.stop is not None and self.stop_waits_for_grading and any(not f.done() for f in self._delivering):
+            return  # a judge's spending is still being counted: decide when it is
+        self._delivering = {f for f in self._delivering if not f.done()}
         if self.queue and self.stop is not None and (reason := self.stop()) is not None:
             while self.queue:  # no new conversation starts; those in flight finish
                 unit = self.queue.popleft()
@@ -138,7 +146,7 @@ class Dispatcher:
         rate_limit = evidence.rate_limit  # targets retry a busy platform themselves and carry none
         if rate_limit is None:
             self.limits[name].clean()
-            self._spawn(self.deliver(play.unit, evidence, None))
+            self._delivering.add(self._spawn(self.deliver(play.unit, evidence, None)))
             return
         self.limits[name].rate_limited(play.generation)
         count = self.rate_limited[play.unit.key] = self.rate_limited[play.unit.key] + 1
@@ -148,7 +156,7 @@ class Dispatcher:
         if count > self.rate_limit_retries:
             self._record(play, "rate_limit", detail, given_up=True)
             note = f"rate limited: the model still refused after {count} plays ({detail})"
-            self._spawn(self.deliver(play.unit, evidence, note))
+            self._delivering.add(self._spawn(self.deliver(play.unit, evidence, note)))
             return
         wait = backoff_s(count, rate_limit.retry_after_s)
         self._record(play, "rate_limit", detail, wait_s=round(wait, 3))
@@ -164,7 +172,7 @@ class Dispatcher:
             self._record(play, "infrastructure", str(lost), given_up=True)
             prompts = [case.question for case in play.unit.cases]
             error = f"infrastructure fault: the worker playing this unit was lost {count} times (last: {lost})"
-            self._spawn(self.deliver(play.unit, failed_play(prompts, error), None))
+            self._delivering.add(self._spawn(self.deliver(play.unit, failed_play(prompts, error), None)))
             return
         self._record(play, "infrastructure", str(lost))
         self.queue.appendleft(play.unit)  # first in line for the next free worker
@@ -188,8 +196,10 @@ class Dispatcher:
         await asyncio.sleep(wait)
         self.queue.append(unit)
 
-    def _spawn(self, work: Awaitable[None]) -> None:
-        self._side.add(asyncio.ensure_future(work))
+    def _spawn(self, work: Awaitable[None]) -> asyncio.Future[Any]:
+        future = asyncio.ensure_future(work)
+        self._side.add(future)
+        return future
 
     async def _cancel_all(self) -> None:
         pending = [*self._running, *self._side]

@@ -298,6 +298,7 @@ async def run_eval_set(
                 stop=spending.reached if budget else None,
                 skip=lambda unit, reason: skip(unit, reason, bar),
                 played=lambda unit, evidence: spending.add_session(session_usage(evidence)),
+                stop_waits_for_grading=budget.caps_judges(),
             )
         except BaseException as stop:
             if execution.workers:  # the workers were started: what finished is written, then the stop goes on
@@ -338,6 +339,7 @@ async def _dispatch(
     stop: Any = None,
     skip: Any = None,
     played: Any = None,
+    stop_waits_for_grading: bool = False,
 ) -> None:
     """Play ``todo`` on the executor's workers; their names and the dispatch log land in ``execution``, whatever happens."""
     dispatcher = None
@@ -353,6 +355,7 @@ async def _dispatch(
                 stop=stop,
                 skip=skip,
                 played=played,
+                stop_waits_for_grading=stop_waits_for_grading,
             )
             await dispatcher.run()
     finally:

@@ -322,7 +322,8 @@ def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
     specs = settings.specs()
     if objects and specs is None:
         return objects
-    if not objects and specs is None and test_set.prompt_file is None and not settings.prompt_pass_score:
+    plain = test_set.prompt_file is None and not uses_row_methods(test_set)  # no grader of its own
+    if not objects and specs is None and plain and not settings.prompt_pass_score:
         return [TextSimilarity()]
     judge = load_agent(settings.judge, option=CLI_OPTIONS.judge) if settings.judge is not None else None
     built = build_set_graders(

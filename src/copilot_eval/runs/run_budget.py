@@ -55,6 +55,10 @@ class RunBudget:
             if (limit := getattr(self, f"max_{side}_{measure}")) is not None
         ]
 
+    def caps_judges(self) -> bool:
+        """Whether a judges' cap is set (their spending is known only once a case is graded)."""
+        return any(side == "judge" for side, _, _ in self.caps())
+
     def __bool__(self) -> bool:
         return bool(self.caps())
 
