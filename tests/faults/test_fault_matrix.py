@@ -117,8 +117,14 @@ def _cases() -> dict[str, CopilotEval]:
             ),
             max_tool_calls=1,
         ),
-        "14 one 500, then success": agent(_faulting({"error": {"status": 500, "message": "blip"}})),
-        "15 one 429, then success": agent(_faulting({"error": {"status": 429, "message": "busy", "retry_after": 1}})),
+        # A retry that succeeds returns as soon as it does: the wider cap is room for a loaded machine
+        # (with every case started at once, a 429's one-second wait and the retry once took over 10 s).
+        "14 one 500, then success": agent(
+            _faulting({"error": {"status": 500, "message": "blip"}}), timeout_s=RETRIES_END
+        ),
+        "15 one 429, then success": agent(
+            _faulting({"error": {"status": 429, "message": "busy", "retry_after": 1}}), timeout_s=RETRIES_END
+        ),
     }
 
 
