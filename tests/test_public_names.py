@@ -280,10 +280,12 @@ PUBLIC: dict[str, list[str]] = {
     ],
     "copilot_eval.models.replay": [
         "CASSETTE_VERSION",
+        "STALE_RECORDING",
         "CassetteChooser",
         "CassetteError",
         "Recorder",
         "Replay",
+        "is_stale_recording",
     ],
     "copilot_eval.models.scripted": [
         "NO_RULE_TEXT",

@@ -91,6 +91,22 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
     served = f"replayed 2 model calls from 2 cassettes in {cassettes}; no live model was called"
     assert served in " ".join(replayed.stdout.split())
 
+    # The set changed after the recording: case 2's request is no longer recorded. It is an error, not graded,
+    # and the gate over the rest is undecided (exit 3, naming it); the fixture is stale, not the platform.
+    changed = tmp_path / "changed.csv"
+    changed.write_text(SET.replace("When do you open?", "When do you close?"), encoding="utf-8")
+    stale = await _cli("run", str(changed), "--agent", str(agent), "--replay", str(cassettes), "--grader",
+                       "similarity", "--fail-under", "50", "--out", str(tmp_path / "stale"), "--no-progress")  # fmt: skip
+    assert stale.returncode == 3, stale.stdout + stale.stderr
+    assert stale.stderr.strip().splitlines()[-1] == (
+        "exit 3 (the platform or the infrastructure): 1 case(s) could not be graded, more than --max-errors 0: "
+        "case 2 (1 replayed a recording that no longer matches: re-record with --record-missing / --record); "
+        "the gate over the rest is undecided"
+    )
+    run = json.loads((tmp_path / "stale" / "run.json").read_text())
+    assert run.get("runtimeLimitation") is None and "runtime limitation" not in stale.stdout.lower()
+    assert [r["status"] for r in sorted(run["results"], key=lambda r: r["conversationNumber"])] == ["pass", "error"]
+
     # Repeats over a replay are one recording served again: refused unless asked for, then marked.
     again = ["run", str(test_set), "--agent", str(agent), "--replay", str(cassettes), "--repeat", "2", "--no-progress"]
     refused = await _cli(*again, "--out", str(tmp_path / "refused"))

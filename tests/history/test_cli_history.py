@@ -68,7 +68,7 @@ def test_every_run_is_remembered_beside_the_project_with_its_ci_commit(tmp_path)
     assert series["cases"][2]["regression"]["commit"] == GITHUB["GITHUB_SHA"]
 
 
-def test_several_surfaces_are_each_recorded_with_the_limitation_confirmed_across_them(tmp_path):
+def test_several_surfaces_are_each_recorded_with_their_limitation_as_run_json_has_it(tmp_path):
     (tmp_path / "set.csv").write_text(THREE_CASES)
     url = f"sqlite:///{tmp_path / 'team.db'}"
     env = _env()
@@ -85,7 +85,8 @@ def test_several_surfaces_are_each_recorded_with_the_limitation_confirmed_across
     assert runs["spoke-and-pedal-good"]["limitationConfirmedBy"] == []
     fallback = runs["spoke-and-pedal-fallback"]
     # The standing and what confirmed it are fields of run.json; the limitation's text carries neither.
-    assert fallback["limitationStanding"] == "confirmed" and fallback["limitationConfirmedBy"]
+    # The good agent is another agent (another script): an A/B comparison, so it confirms nothing.
+    assert fallback["limitationStanding"] == "suspected" and fallback["limitationConfirmedBy"] == []
     assert not fallback["runtimeLimitation"].lower().startswith(("suspected", "confirmed"))
     assert runs["spoke-and-pedal-fallback"]["runFolder"].endswith("both/spoke-and-pedal-fallback")
 

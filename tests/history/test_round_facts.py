@@ -7,6 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from sqlalchemy import create_engine, text
 
 from copilot_eval.history import HistoryStore, list_runs, load_series, resolve_history, runs_document, series_trends
@@ -14,6 +15,7 @@ from copilot_eval.history.dashboard import pass_rate_chart
 from copilot_eval.history.ingest import ingest_folders
 from copilot_eval.history.json_forms import series_json
 from copilot_eval.history.schema import alembic_config
+from copilot_eval.history.terminal import print_series
 from copilot_eval.runs.merge import merge_run_folders
 from tests.history.history_fixtures import START, write_run, write_series, write_shards
 
@@ -175,6 +177,30 @@ def test_trends_mark_the_run_where_the_agent_changed(history_url, tmp_path):
     assert chart.count('class="agent-changed"') == 1 and "the agent changed here" in chart
     assert [point["changed"]["testSet"] for point in points] == [None, False, False, False, False]
     assert points[2]["fingerprints"]["agent"] == "sha256:b2"
+
+
+def test_a_change_of_graders_starts_a_new_segment_and_is_never_flakiness(history_url, tmp_path):
+    # Three cases pass under the old graders and fail under the new ones (stricter), steadily: no flip.
+    folders = write_series(tmp_path, [["pass"] * 3, ["pass"] * 3, ["fail"] * 3, ["fail"] * 3, ["pass", "fail", "fail"]])
+    graders = ["sha256:old", "sha256:old", "sha256:new", "sha256:new", "sha256:new"]
+    for folder, grader in zip(folders, graders, strict=True):
+        prints = {"testSet": "sha256:set", "agent": "sha256:a", "graders": grader}
+        _edit(folder, lambda data, prints=prints: data.update(fingerprints=prints))
+    with _open(history_url) as store:
+        ingest_folders(store, folders)
+        trends = _trends(store)
+        series = series_trends(load_series(store, "shop", "shop-agent"))
+        chart = pass_rate_chart(series, lambda run: None)
+        console = Console(record=True, width=200)
+        print_series(series, console)
+    assert [point["segment"] for point in trends["runs"]] == [0, 0, 1, 1, 1]
+    assert [point["startsSegment"] for point in trends["runs"]] == [[], [], ["graders"], [], []]
+    flakiness = {case["key"]: (case["flips"], case["flakiness"]) for case in trends["cases"]}
+    # Case 1 flipped once within the new segment (fail, fail, pass); cases 2 and 3 never flipped.
+    assert flakiness == {"1.1": (1, 0.3333), "2.1": (0, 0.0), "3.1": (0, 0.0)}
+    assert chart.count('class="segment-start"') == 1 and "a new segment: the graders changed here" in chart
+    text = " ".join(console.export_text().split())
+    assert f"new segment from run {trends['runs'][2]['run']}: the graders changed" in text
 
 
 def test_a_database_of_the_first_schema_is_upgraded_and_keeps_its_runs(history_url, tmp_path):

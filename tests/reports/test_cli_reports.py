@@ -59,7 +59,7 @@ def test_a_run_in_which_nothing_could_be_graded_shows_no_score_in_any_view(runs)
     assert "score 50% over 2 graded" in " ".join(runs.tools_output.split())
     html = unescape((runs.outage / "report.html").read_text(encoding="utf-8"))
     assert "<b>n/a: nothing could be graded</b>score" in html and "over 0 graded" not in html
-    markdown = cli("report", runs.outage, "--out", runs.outage / "again.html", "--markdown", "-").stdout
+    markdown = cli("report", runs.outage, "--html", runs.outage / "again.html", "--markdown", "-").stdout
     assert markdown.startswith("### shop: n/a: nothing could be graded\n") and "0%" not in markdown
     suite = ET.parse(runs.outage_junit).getroot().find("testsuite")
     properties = {p.get("name"): p.get("value") for p in suite.iter("property")}
@@ -90,7 +90,7 @@ def test_compare_command_fails_on_regression_when_asked(runs):
 
 
 def test_report_command_rewrites_the_report_and_prints_markdown(runs, tmp_path):
-    done = cli("report", runs.outage, "--out", tmp_path / "outage.html", "--markdown", "-")
+    done = cli("report", runs.outage, "--html", tmp_path / "outage.html", "--markdown", "-")
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "outage.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert "### shop: n/a: nothing could be graded" in done.stdout

@@ -51,6 +51,7 @@ STORIES: dict[str, Story] = {
     "one-short": _story("one-short", [_right("one-short", n) for n in (1, 2, 3)] + ["one-short: wrong four."]),
     "no-answers": _story("no-answers", [None, None, None, None]),
     "fallback": _story("fallback", [FALLBACK_TEXT] * 4),
+    "one-error": _story("one-error", [_right("one-error", n) for n in (1, 2, 3)] + [None]),
 }
 
 
@@ -215,6 +216,11 @@ FACTS = [
     ("nothing graded", "no-answers", ["--fail-under", "50"], 1, 3, set(WRITERS)),
     ("limitation suspected", "fallback", [], 1, 3, set(WRITERS)),
     ("below --fail-under", "half", ["--fail-under", "75"], 1, 1, set(WRITERS)),
+    # a gate decides only over what it could check: one case not graded leaves it undecided, unless allowed
+    ("errors beyond --max-errors", "one-error", ["--fail-under", "50"], 1, 3, set(WRITERS)),
+    ("errors within --max-errors", "one-error", ["--fail-under", "50", "--max-errors", "1"], 1, 0, set(WRITERS)),
+    # a stale recording (a replay that no longer matches) is a fact of our own runs only: run in
+    # tests/cli/test_replay_cli.py, regrade and merge in tests/runs/test_unchecked_cases.py
     # repeats are played by our own runs only; the platform's runs and exports have none
     ("below --min-pass-rate", "one-short", ["--min-pass-rate", "80"], 2, 1, {"run", "run-several", "merge", "regrade"}),
 ]
@@ -238,6 +244,8 @@ def test_the_same_facts_give_the_same_exit_code_and_folder(writer, story, gates,
     assert outcome.code == code, outcome.output
     lines = [text for text in outcome.output.splitlines() if text.startswith("exit ")]
     assert (len(lines) == 1 and lines[0].startswith(f"exit {code} (")) if code else not lines, outcome.output
+    if writer == "run-several" and code:  # several surfaces, one failing: the line names the one that did
+        assert "story: " in lines[0] and "good: " not in lines[0], lines[0]
     for folder in outcome.folders:
         run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
         assert run["schemaVersion"] == RUN_SCHEMA_VERSION
@@ -294,3 +302,75 @@ def test_several_agents_compare_each_surface_with_its_own_baseline_and_gate_on_a
     for label in ("good", "story"):  # each surface against its own earlier folder
         assert (after / label / "comparison.html").is_file() and (tmp_path / f"ci-{label}.xml").is_file()
     assert "unchanged" in (after / "good" / "comparison.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("writer", ["run", "regrade"])
+def test_a_baseline_of_another_test_set_is_refused_before_anything_runs(writer, tmp_path, directline):
+    agent = _agent_file(tmp_path, directline, "agent")
+    (tmp_path / "then").mkdir()
+    before = tmp_path / "before"
+    first = _cli(
+        "run", _set_file(tmp_path / "then", STORIES["healthy"]), "--agent", agent, "--out", before, *RUN_OPTIONS
+    )
+    assert first.exit_code == 0, first.output
+    now = _set_file(tmp_path, STORIES["half"])
+    if writer == "run":
+        args = ["run", now, "--agent", agent, *RUN_OPTIONS]
+    else:
+        played = tmp_path / "played"
+        assert _cli("run", now, "--agent", agent, "--out", played, *RUN_OPTIONS).exit_code == 0
+        args = ["regrade", played, "--grader", "exact", "--no-history"]
+    out = tmp_path / "out"
+    done = _cli(*args, "--out", out, "--baseline", before)
+    assert done.exit_code == 2, done.output
+    line = [text for text in done.output.splitlines() if text.startswith("exit ")][-1]
+    assert line.startswith(f"exit 2 (unusable input): --baseline {before} and this run played different test sets")
+    assert "question changed in case 1, case 2, case 3, case 4" in line
+    assert not (out / "run.json").exists()
+    allowed = _cli(*args, "--out", tmp_path / "allowed", "--baseline", before, "--allow-other-set")
+    assert allowed.exit_code == 0, allowed.output
+    assert (tmp_path / "allowed" / "comparison.md").is_file()  # compared anyway, as asked
+
+
+@pytest.mark.parametrize("same", [True, False], ids=["one agent on two targets", "two agents"])
+def test_another_surface_confirms_a_limitation_only_when_it_plays_the_same_agent(same, tmp_path, directline):
+    story = STORIES["fallback"]
+    right = FakeDirectLine(FakeAgent(rules=[(q, answer(r)) for q, r, _ in story], name="right"))
+    out = tmp_path / "out"
+    with LoopbackServer(right):
+        good = _agent_file(tmp_path, right, "good")
+        if not same:  # other settings: another agent, whatever its target
+            good.write_text(
+                good.read_text(encoding="utf-8").replace("timeout_s: 10", "timeout_s: 20"), encoding="utf-8"
+            )
+        broken = _agent_file(tmp_path, directline, "story")
+        done = _cli("run", _set_file(tmp_path, story), "--agent", good, "--agent", broken, "--out", out, *RUN_OPTIONS)
+    assert done.exit_code == 3, done.output  # a limitation, suspected or confirmed: no verdict on the agent
+    run = json.loads((out / "story" / "run.json").read_text(encoding="utf-8"))
+    ab = "an A/B comparison: the surfaces (good, story) play different agents"
+    flat = " ".join(done.output.split())
+    if same:
+        assert run["limitationStanding"] == "confirmed"
+        assert run["limitationConfirmedBy"][0].startswith("surface good answered the same 4 questions well")
+        assert ab not in flat
+    else:
+        assert run["limitationStanding"] == "suspected" and not run.get("limitationConfirmedBy")
+        assert ab in flat
+    assert json.loads((out / "comparison.json").read_text(encoding="utf-8"))["abComparison"] is (not same)
+
+
+def test_resume_of_a_finished_run_leaves_its_folder_and_the_history_as_they_are(tmp_path, directline):
+    out, history = tmp_path / "out", f"sqlite:///{tmp_path / 'history.db'}"
+    args = ["run", _set_file(tmp_path, STORIES["half"]), "--agent", _agent_file(tmp_path, directline, "agent"),
+            "--out", out, "--grader", "exact", "--no-progress", "--history", history, "--fail-under", "75"]  # fmt: skip
+    first = _cli(*args)
+    assert first.exit_code == 1, first.output
+    before = {name: (out / name).read_bytes() for name in ("run.json", "results.csv", "report.html")}
+    again = _cli(*args, "--resume")
+    assert again.exit_code == 1, again.output  # the recorded run's verdict, as when it finished
+    assert "this run finished already" in again.output and "--resume left its folder and the history as they are" in (
+        " ".join(again.output.split())
+    )
+    assert {name: (out / name).read_bytes() for name in before} == before  # runAt and duration kept
+    stored = json.loads(_cli("history", "runs", "--history", history, "--json").output)
+    assert len(stored["runs"] if isinstance(stored, dict) else stored) == 1  # no second row for the same plays

@@ -6,7 +6,12 @@ import shutil
 from pathlib import Path
 
 from copilot_eval.evalsets import EvalDataType, EvalTestCase, EvalTestSet
-from copilot_eval.runs.fingerprints import agent_fingerprint, graders_fingerprint, test_set_fingerprint
+from copilot_eval.runs.fingerprints import (
+    agent_fingerprint,
+    graders_fingerprint,
+    played_agent_fingerprint,
+    test_set_fingerprint,
+)
 from copilot_eval.runs.prepare import prepare_run
 
 AGENT = """name: shop
@@ -90,4 +95,10 @@ def test_prepare_run_records_all_three(tmp_path):
     fp = prepared.fingerprints
     assert fp.test_set == test_set_fingerprint(prepared.test_set)
     assert fp.agent == agent_fingerprint(agent) and fp.graders == graders_fingerprint(["exact"])
-    assert fp.model_dump(by_alias=True) == {"testSet": fp.test_set, "agent": fp.agent, "graders": fp.graders}
+    assert fp.played_agent == played_agent_fingerprint(agent)  # the agent apart from its target and name
+    assert fp.model_dump(by_alias=True) == {
+        "testSet": fp.test_set,
+        "agent": fp.agent,
+        "graders": fp.graders,
+        "playedAgent": fp.played_agent,
+    }

@@ -73,7 +73,7 @@ def test_three_shards_merged_equal_one_whole_run(runs, tmp_path):
 def test_each_shard_records_its_part_and_the_fingerprints(runs):
     datas = [json.loads((folder / "run.json").read_text()) for folder in _shards(runs)]
     assert [d["shard"] for d in datas] == [{"index": i, "count": 3} for i in (1, 2, 3)]
-    assert all(set(d["fingerprints"]) == {"testSet", "agent", "graders"} for d in datas)
+    assert all(set(d["fingerprints"]) == {"testSet", "agent", "graders", "playedAgent"} for d in datas)
     assert sorted(len({r["conversationNumber"] for r in d["results"]}) for d in datas) == [2, 2, 3]
 
 
@@ -204,7 +204,7 @@ def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(
     assert "shard 2/3 is missing" in refused.stderr and "shard 3/3 is missing" in refused.stderr
 
 
-async def test_surfaces_merge_surface_by_surface_and_confirm_limitations(tmp_path):
+async def test_surfaces_merge_surface_by_surface_and_two_agents_do_not_confirm_each_other(tmp_path):
     from copilot_eval.runs.prepare import prepare_run
     from copilot_eval.runs.settings import RunSettings
     from copilot_eval.runs.surfaces import Surface, run_surfaces
@@ -235,6 +235,9 @@ async def test_surfaces_merge_surface_by_surface_and_confirm_limitations(tmp_pat
     assert [m.label for m in merged] == ["echo", "fallback"]
     assert all((tmp_path / "m" / label / "run.json").is_file() for label in ("echo", "fallback"))
     fallback = merged[1].run
-    assert fallback.passed == 0 and fallback.limitation_standing.value == "confirmed"
-    assert any(by.startswith("surface echo answered the same") for by in fallback.limitation_confirmed_by)
-    assert json.loads((tmp_path / "m" / "comparison.json").read_text())["surfaces"][0]["label"] == "echo"
+    # echo and fallback are two agents (other scripts): an A/B comparison, so echo's passes prove nothing
+    # about the platform, and fallback's limitation stays suspected.
+    assert fallback.passed == 0 and fallback.limitation_standing.value == "suspected"
+    assert fallback.limitation_confirmed_by == []
+    surfaces = json.loads((tmp_path / "m" / "comparison.json").read_text())
+    assert surfaces["surfaces"][0]["label"] == "echo" and surfaces["abComparison"] is True

@@ -21,7 +21,7 @@ import typer
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption
+from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
 
 
 def analyze(
@@ -34,6 +34,7 @@ def analyze(
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     fail_under: FailUnderOption = None,
+    max_errors: MaxErrorsOption = 0,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
 ) -> None:
@@ -61,7 +62,7 @@ def analyze(
         history=history,
         no_history=no_history,
         source=SOURCE_ANALYZE,
-        gates=Gates(fail_under=fail_under),
+        gates=Gates(fail_under=fail_under, max_errors=max_errors),
     )
     finished = finish_run_folders([FolderRun(out, run, test_set)], options)
     raise print_finished(finished, make_console(stderr=markdown == STDOUT))

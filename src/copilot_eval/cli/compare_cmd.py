@@ -1,7 +1,8 @@
 """`copilot-eval compare RUN_A RUN_B`: what changed from a baseline run to a candidate run.
 
 Exit codes (``copilot_eval.exit_codes``): 0 compared (whatever changed); 1 with
-``--fail-on-regression`` when any case regressed; 2 a folder holds no readable run.json.
+``--fail-on-regression`` when any case regressed; 2 a folder holds no readable run.json, or the two runs
+played different test sets (``--allow-other-set`` compares them anyway).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.cli.options import AllowOtherSetOption
 from copilot_eval.exit_codes import BELOW_GATE, Verdict
 
 
@@ -22,14 +24,18 @@ def compare(
         str | None,
         typer.Option(
             "--markdown",
+            metavar="FILE",
             help="Write the comparison as Markdown to this "
             "file, or '-' for stdout (a PR comment, $GITHUB_STEP_SUMMARY).",
         ),
     ] = None,
-    html: Annotated[Path | None, typer.Option("--html", help="Write the comparison as an HTML page.")] = None,
+    html: Annotated[
+        Path | None, typer.Option("--html", metavar="FILE", help="Write the comparison as an HTML page.")
+    ] = None,
     fail_on_regression: Annotated[
         bool, typer.Option("--fail-on-regression", help="Exit 1 when any case regressed.")
     ] = False,
+    allow_other_set: AllowOtherSetOption = False,
 ) -> None:
     """Compare two runs: improved, regressed, changed, new, removed and unchanged cases, and the score delta."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -39,7 +45,7 @@ def compare(
     from copilot_eval.reports.run_comparison import CompareError, compare_folders
 
     try:
-        comparison = compare_folders(baseline, candidate)
+        comparison = compare_folders(baseline, candidate, allow_other_set=allow_other_set)
     except CompareError as exc:
         raise bad_input(str(exc)) from None
     if markdown == "-":

@@ -19,7 +19,7 @@ import typer
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption
+from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
 
 
 def merge(
@@ -38,6 +38,7 @@ def merge(
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     fail_under: FailUnderOption = None,
+    max_errors: MaxErrorsOption = 0,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
 ) -> None:
@@ -62,7 +63,7 @@ def merge(
         history=history,
         no_history=no_history,
         source=SOURCE_MERGE,  # the shard runs already stored are linked to it, so trends count its cases once
-        gates=Gates(fail_under=fail_under),
+        gates=Gates(fail_under=fail_under, max_errors=max_errors),
     )
     finished = finish_run_folders(
         [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged if m.folder.test_set], options

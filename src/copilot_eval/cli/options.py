@@ -39,6 +39,16 @@ FailUnderOption = Annotated[
         help="Exit 1 when the score (percent of graded cases) is below this (on any surface).",
     ),
 ]
+MaxErrorsOption = Annotated[
+    int,
+    typer.Option(
+        "--max-errors",
+        min=0,
+        metavar="N",
+        help="A gate decides only over what it could check: more than N cases that could not be graded "
+        "(errors, no verdict, a stale recording) make it undecided (exit 3, naming them). Default 0.",
+    ),
+]
 BaselineOption = Annotated[
     Path | None,
     typer.Option(
@@ -48,9 +58,24 @@ BaselineOption = Annotated[
         "surfaces, RUN_DIR/LABEL when it holds one.",
     ),
 ]
+AllowOtherSetOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-other-set",
+        help="Compare with a run of another test set anyway (refused by default: cases are matched by number).",
+    ),
+]
 FailOnRegressionOption = Annotated[
     bool,
     typer.Option("--fail-on-regression", help="Exit 1 when any case regressed against the baseline run."),
 ]
 
-__all__ = ["BaselineOption", "FailOnRegressionOption", "FailUnderOption", "JunitOption", "MarkdownOption"]
+__all__ = [
+    "AllowOtherSetOption",
+    "BaselineOption",
+    "FailOnRegressionOption",
+    "FailUnderOption",
+    "JunitOption",
+    "MarkdownOption",
+    "MaxErrorsOption",
+]

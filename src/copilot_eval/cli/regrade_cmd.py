@@ -22,11 +22,13 @@ from copilot_eval.cli.exits import bad_input as _bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
+    AllowOtherSetOption,
     BaselineOption,
     FailOnRegressionOption,
     FailUnderOption,
     JunitOption,
     MarkdownOption,
+    MaxErrorsOption,
 )
 
 
@@ -58,7 +60,9 @@ def regrade(
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     fail_under: FailUnderOption = None,
+    max_errors: MaxErrorsOption = 0,
     baseline: BaselineOption = None,
+    allow_other_set: AllowOtherSetOption = False,
     fail_on_regression: FailOnRegressionOption = False,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
@@ -88,7 +92,8 @@ def regrade(
         check_graders_fit(test_set, graders, run_dir / "test-set.json")
     except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
-    if (problem := baseline_problem(baseline)) is not None:
+    played = before.fingerprints.test_set if before.fingerprints is not None else None
+    if problem := baseline_problem(baseline, test_set=test_set, fingerprint=played, allow_other_set=allow_other_set):
         raise _bad_input(problem)
     fingerprint = graders_fingerprint(
         grader,
@@ -115,7 +120,8 @@ def regrade(
         history=history,
         no_history=no_history,
         source=SOURCE_REGRADE,
-        gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression),
+        allow_other_set=allow_other_set,
+        gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression, max_errors=max_errors),
     )
     finished = finish_run_folders([FolderRun(out, result, test_set)], options)
     console = make_console(stderr=markdown == STDOUT)

@@ -15,13 +15,19 @@ from copilot_eval.cli.exits import bad_input
 
 def report(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A run folder written by `copilot-eval run`.")],
-    out: Annotated[
-        Path | None, typer.Option("--out", help="HTML file to write (default: RUN_DIR/report.html).")
+    html: Annotated[
+        Path | None,
+        typer.Option(
+            "--html",
+            metavar="FILE",
+            help="HTML file to write (default: RUN_DIR/report.html). `--out` names a run folder everywhere else.",
+        ),
     ] = None,
     markdown: Annotated[
         str | None,
         typer.Option(
             "--markdown",
+            metavar="FILE",
             help="Also write a Markdown summary to this file, or '-' for stdout (append it to $GITHUB_STEP_SUMMARY).",
         ),
     ] = None,
@@ -48,7 +54,7 @@ def report(
         folder = read_run_folder(run_dir)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
-    target = out or folder.folder / "report.html"
+    target = html or folder.folder / "report.html"
     notices = folder_notices(folder.folder, history=history)
     write_text_atomically(target, run_report_html(folder, notices=notices))
     typer.echo(f"report: {target}", err=markdown == "-")

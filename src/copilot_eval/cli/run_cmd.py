@@ -21,11 +21,13 @@ from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
+    AllowOtherSetOption,
     BaselineOption,
     FailOnRegressionOption,
     FailUnderOption,
     JunitOption,
     MarkdownOption,
+    MaxErrorsOption,
 )
 
 # The parameters that are not fields of RunSettings: what is played, and how the progress is shown.
@@ -92,6 +94,7 @@ def run(
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")] = False,
     fail_under: FailUnderOption = None,
+    max_errors: MaxErrorsOption = 0,
     data_type: Annotated[str | None, typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
     profile: Annotated[
         str | None,
@@ -104,6 +107,7 @@ def run(
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     baseline: BaselineOption = None,
+    allow_other_set: AllowOtherSetOption = False,
     fail_on_regression: FailOnRegressionOption = False,
     discard_passing_workdirs: Annotated[
         bool,
@@ -277,6 +281,7 @@ def run(
     for line in planned.notes:
         typer.echo(f"note: {line}", err=True)
     console = make_console(stderr=settings.markdown == "-")
+    _leave_if_finished(planned)
     runs = _play(planned)
     if planned.several:
         # imported on use: every command module loads with `--help` (see app.py)
@@ -304,6 +309,25 @@ def run(
         verdict = worst([finished.verdict, gated])
         lines.extend(gate_lines)
     raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
+
+
+def _leave_if_finished(planned: Any) -> None:
+    """``--resume`` of a finished run: say so and exit by its recorded verdict, touching nothing."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.runs import CheckpointError
+    from copilot_eval.runs.run_command import resumed_finished
+
+    try:
+        resumed = resumed_finished(planned)
+    except CheckpointError as exc:
+        planned.close()
+        raise bad_input(str(exc)) from None
+    if resumed is not None:
+        planned.close()
+        verdict, lines = resumed
+        for line in lines:
+            typer.echo(line)
+        raise leave(verdict)
 
 
 def _play(planned: Any) -> Any:

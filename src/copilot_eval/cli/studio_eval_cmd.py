@@ -23,7 +23,7 @@ import typer
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption
+from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
 from copilot_eval.exit_codes import PLATFORM, UNUSABLE_INPUT, Verdict
 
 studio_app = typer.Typer(
@@ -52,7 +52,9 @@ TenantOption = Annotated[
 ]
 PollOption = Annotated[float, typer.Option("--poll-s", min=0, help="Seconds between polls of the run.")]
 TimeoutOption = Annotated[float, typer.Option("--timeout-s", min=0, help="Give up waiting for the run after this.")]
-OutOption = Annotated[Path | None, typer.Option("--out", help="Run folder to write (default: eval-runs/studio-...).")]
+OutOption = Annotated[
+    Path | None, typer.Option("--out", metavar="DIR", help="Run folder to write (default: eval-runs/studio-...).")
+]
 ExportOption = Annotated[
     Path | None,
     typer.Option(
@@ -166,7 +168,12 @@ def _finish(outcome: Any, options: Any) -> None:
 
 
 def _finish_options(
-    fail_under: float | None, junit: Path | None, markdown: str | None, history: str | None, no_history: bool
+    fail_under: float | None,
+    max_errors: int,
+    junit: Path | None,
+    markdown: str | None,
+    history: str | None,
+    no_history: bool,
 ) -> Any:
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.history.records import SOURCE_STUDIO_EVAL
@@ -179,7 +186,7 @@ def _finish_options(
         history=history,
         no_history=no_history,
         source=SOURCE_STUDIO_EVAL,
-        gates=Gates(fail_under=fail_under),
+        gates=Gates(fail_under=fail_under, max_errors=max_errors),
     )
 
 
@@ -264,6 +271,7 @@ def run_cmd(
     export: ExportOption = None,
     export_match: ExportMatchOption = "verified",
     fail_under: FailUnderOption = None,
+    max_errors: MaxErrorsOption = 0,
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     confirm_with: ConfirmOption = None,
@@ -289,7 +297,7 @@ def run_cmd(
         async with client:
             return await start_studio_run(client, test_set, folder, options, say=_say)
 
-    _finish(_run_async(go), _finish_options(fail_under, junit, markdown, history, no_history))
+    _finish(_run_async(go), _finish_options(fail_under, max_errors, junit, markdown, history, no_history))
 
 
 @studio_app.command("get")
@@ -303,6 +311,7 @@ def get_cmd(
     export: ExportOption = None,
     export_match: ExportMatchOption = "verified",
     fail_under: FailUnderOption = None,
+    max_errors: MaxErrorsOption = 0,
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     confirm_with: ConfirmOption = None,
@@ -326,7 +335,7 @@ def get_cmd(
         async with client:
             return await read_studio_run(client, run_id, folder, options, say=_say)
 
-    _finish(_run_async(go), _finish_options(fail_under, junit, markdown, history, no_history))
+    _finish(_run_async(go), _finish_options(fail_under, max_errors, junit, markdown, history, no_history))
 
 
 def _say(line: str) -> None:

@@ -35,6 +35,11 @@ class RunFingerprints(CamelModel):
     test_set: str | None = None
     agent: str | None = None
     graders: str | None = None
+    played_agent: str | None = Field(
+        default=None,
+        description="The agent apart from where it is reached (its target) and its name: surfaces with the same "
+        "one play one agent and may confirm each other's runtime limitation; others are an A/B comparison.",
+    )
 
 
 class MergeRecord(CamelModel):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from copilot_eval.history.trends import CaseTrend, RunPoint, SeriesTrends, cell_status, ranked
+from copilot_eval.history.trends import CaseTrend, RunPoint, SeriesTrends, cell_status, ranked, segment_words
 from copilot_eval.reports.html_page import card, esc, page
 from copilot_eval.reports.run_words import NOTHING_GRADED
 
@@ -36,6 +36,7 @@ td.lim { opacity: .45; }
 svg .episode { fill: #fff8c5; } svg .band { fill: #dafbe1; } svg .rate { fill: none; stroke: #1a7f37; stroke-width: 2; }
 svg .point { fill: #1a7f37; } svg .no-rate { fill: #afb8c1; } svg .axis { stroke: #d0d7de; }
 svg .agent-changed { stroke: #8250df; stroke-width: 1.5; stroke-dasharray: 4 3; }
+svg .segment-start { stroke: #9a6700; stroke-width: 1.5; stroke-dasharray: 2 2; }
 </style>
 """
 
@@ -114,11 +115,17 @@ def pass_rate_chart(series: SeriesTrends, link: Callable[[dict[str, Any]], str |
         parts.append(f'<line class="axis" x1="{_LEFT}" x2="{_WIDTH - 8}" y1="{_y(rate):.1f}" y2="{_y(rate):.1f}"/>')
         parts.append(f'<text x="{_LEFT - 6}" y="{_y(rate) + 4:.1f}" text-anchor="end">{rate}%</text>')
     for index, point in enumerate(points):
+        x = _x(index, count)
         if point.changed.get("agent"):  # the agent's fingerprint differs from the run before: mark where
-            x = _x(index, count)
             parts.append(
                 f'<line class="agent-changed" x1="{x:.1f}" x2="{x:.1f}" y1="{_TOP}" y2="{_TOP + _PLOT_H}">'
-                f"<title>the agent changed here ({esc(_run_label(point.run))})</title></line>"
+                f"<title>the agent changed here ({esc(_run_label(point.run))}): a new segment</title></line>"
+            )
+        elif point.starts_segment:  # the test set or the graders changed: a new segment, never flakiness
+            parts.append(
+                f'<line class="segment-start" x1="{x:.1f}" x2="{x:.1f}" y1="{_TOP}" y2="{_TOP + _PLOT_H}">'
+                f"<title>a new segment: {esc(segment_words(point.starts_segment))} changed here "
+                f"({esc(_run_label(point.run))})</title></line>"
             )
     parts.extend(_rate_shapes(points))
     for index, point in enumerate(points):

@@ -126,6 +126,8 @@ def _point(point: RunPoint) -> dict[str, Any]:
         "changed": point.changed,
         "agentChanged": point.changed.get("agent"),
         "toolsChanged": point.tools_changed,
+        "segment": point.segment,
+        "startsSegment": point.starts_segment,
         **_round_facts(run),
     }
 

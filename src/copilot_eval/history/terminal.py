@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from copilot_eval.history.trends import CaseTrend, SeriesTrends, cell_status, ranked
+from copilot_eval.history.trends import CaseTrend, SeriesTrends, cell_status, ranked, segment_words
 from copilot_eval.reports.run_words import NOTHING_GRADED
 
 _GLYPHS = {"pass": "[green]✓[/]", "fail": "[red]✗[/]", "error": "[yellow]E[/]", "unknown": "[bright_black]?[/]"}
@@ -208,6 +208,12 @@ def print_series(series: SeriesTrends, console: Any) -> None:
         )
     console.print(runs)
     for point in series.runs:
+        if point.starts_segment:
+            console.print(
+                f"[yellow]new segment[/] from run {point.run['id']}: {segment_words(point.starts_segment)} changed "
+                "(flakiness is counted within segments, never across a change)",
+                highlight=False,
+            )
         changed = point.tools_changed
         if changed and any(changed.values()):
             parts = [f"{kind} {', '.join(names)}" for kind, names in changed.items() if names]

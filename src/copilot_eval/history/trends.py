@@ -9,8 +9,12 @@ Every definition the trends use lives here, once:
   they are shown and counted (``counts``, ``underLimitation``), but left out of the pass rate,
   the flakiness and the regression point.
 - **Pass rate**: passes over graded observations, with a 95 % Wilson interval.
-- **Flakiness**: how often consecutive graded observations flip between pass and fail, over the
-  number of consecutive pairs (0 = steady, 1 = alternates every time); unknown below two.
+- **Segment**: the runs from one change of the test set, the agent or the graders (a run whose
+  fingerprint is "changed here", below) to the next. A case that passed under the old graders and
+  fails under the new ones did not flip: what measured it changed.
+- **Flakiness**: how often consecutive graded observations *within a segment* flip between pass and
+  fail, over the number of consecutive pairs within segments (0 = steady, 1 = alternates every
+  time); unknown below one such pair.
 - **Regression point**: the first run of the case's current failure streak. A run's verdict on a
   case is ``fail`` when any repeat failed, else ``pass`` when any passed; runs without a graded
   repeat neither extend nor break a streak. ``lastPass`` is the run before the streak where it
@@ -53,6 +57,13 @@ class RunPoint:
     changed: dict[str, bool | None] = field(default_factory=dict)
     # The tools added, removed and changed since the last earlier run that recorded its tools; None when unknown.
     tools_changed: dict[str, list[str]] | None = None
+    # Which segment of the series the run is in (0 first): a change of test set, agent or graders starts one.
+    segment: int = 0
+
+    @property
+    def starts_segment(self) -> list[str]:
+        """What changed here and starts a new segment (``testSet``, ``agent``, ``graders``); empty when nothing."""
+        return [name for name in SEGMENT_PARTS if self.changed.get(name)]
 
 
 @dataclass(frozen=True)
@@ -119,10 +130,16 @@ def cell_status(statuses: Sequence[str]) -> str:
     return statuses[0] if statuses else UNKNOWN
 
 
-def flips_and_flakiness(graded: Sequence[str]) -> tuple[int, float | None]:
-    """Flips between pass and fail in a sequence of graded statuses, and their share of consecutive pairs."""
-    flips = sum(before != after for before, after in pairwise(graded))
-    return flips, (round(flips / (len(graded) - 1), 4) if len(graded) >= 2 else None)
+def flips_and_flakiness(graded: Sequence[str], segments: Sequence[int] | None = None) -> tuple[int, float | None]:
+    """Flips between pass and fail in a sequence of graded statuses, and their share of consecutive pairs.
+
+    With ``segments`` (each status's segment), a pair that spans two segments is no pair: a change of
+    test set, agent or graders between them is not a flip.
+    """
+    marks = segments if segments is not None else [0] * len(graded)
+    pairs = [(a, b) for (a, sa), (b, sb) in pairwise(zip(graded, marks, strict=True)) if sa == sb]
+    flips = sum(before != after for before, after in pairs)
+    return flips, (round(flips / len(pairs), 4) if pairs else None)
 
 
 def regression_point(verdicts: Sequence[tuple[int, dict[str, Any], str | None]]) -> Regression | None:
@@ -152,6 +169,9 @@ def limitation_episodes(runs: Sequence[dict[str, Any]]) -> list[Episode]:
             current = []
     return episodes
 
+
+SEGMENT_PARTS = ("testSet", "agent", "graders")
+"""The fingerprints whose change starts a new segment of a series."""
 
 FINGERPRINT_COLUMNS = {
     "testSet": "test_set_fingerprint",
@@ -200,12 +220,34 @@ def tool_changes(runs: Sequence[dict[str, Any]]) -> list[dict[str, list[str]] | 
 
 
 def _run_point(
-    run: dict[str, Any], changed: dict[str, bool | None], tools_changed: dict[str, list[str]] | None = None
+    run: dict[str, Any],
+    changed: dict[str, bool | None],
+    tools_changed: dict[str, list[str]] | None = None,
+    segment: int = 0,
 ) -> RunPoint:
     graded = run["passed"] + run["failed"]
     rate = round(100 * run["passed"] / graded, 2) if graded else None
     limitation = bool(run["runtime_limitation"])
-    return RunPoint(run, rate, percent_interval(run["passed"], graded), limitation, changed, tools_changed)
+    return RunPoint(run, rate, percent_interval(run["passed"], graded), limitation, changed, tools_changed, segment)
+
+
+_PART_WORDS = {"testSet": "the test set", "agent": "the agent", "graders": "the graders"}
+
+
+def segment_words(parts: Sequence[str]) -> str:
+    """``the agent and the graders`` from the fingerprints that changed."""
+    words = [_PART_WORDS.get(part, part) for part in parts]
+    return ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else words[0]
+
+
+def segment_numbers(changes: Sequence[dict[str, bool | None]]) -> list[int]:
+    """Per run (oldest first), its segment: one more at every run where the test set, agent or graders changed."""
+    numbers, current = [], 0
+    for index, change in enumerate(changes):
+        if index and any(change.get(name) for name in SEGMENT_PARTS):
+            current += 1
+        numbers.append(current)
+    return numbers
 
 
 def _case_order(case: dict[str, Any]) -> tuple[Any, ...]:
@@ -247,6 +289,7 @@ def _case_trend(
     trend = CaseTrend(case)
     counts = dict.fromkeys((PASS, FAIL, ERROR, UNKNOWN, "other"), 0)
     graded: list[str] = []
+    segments: list[int] = []
     verdicts: list[tuple[int, dict[str, Any], str | None]] = []
     for position, statuses, anchor, reason in cells:
         point = runs[position]
@@ -257,26 +300,29 @@ def _case_trend(
             trend.under_limitation += len(statuses)
             continue
         shown = statuses[0] if len(statuses) == 1 else cell_status(statuses)
+        before = len(graded)
         if len(statuses) == 1:
             if shown in GRADED:
                 graded.append(shown)
         else:
             graded.extend(status for status in statuses if status in GRADED)
+        segments.extend([point.segment] * (len(graded) - before))
         verdicts.append((position, point.run, shown if shown in GRADED else None))
     trend.counts = counts
     trend.graded = len(graded)
     passes = graded.count(PASS)
     trend.pass_rate = round(100 * passes / len(graded), 2) if graded else None
     trend.interval = percent_interval(passes, len(graded))
-    trend.flips, trend.flakiness = flips_and_flakiness(graded)
+    trend.flips, trend.flakiness = flips_and_flakiness(graded, segments)
     trend.regression = regression_point(verdicts)
     return trend
 
 
 def series_trends(data: SeriesData) -> SeriesTrends:
     """Compute every trend of one series from its stored rows."""
-    changes = zip(data.runs, fingerprint_changes(data.runs), tool_changes(data.runs), strict=True)
-    runs = [_run_point(run, changed, tools) for run, changed, tools in changes]
+    fingerprints = fingerprint_changes(data.runs)
+    changes = zip(data.runs, fingerprints, tool_changes(data.runs), segment_numbers(fingerprints), strict=True)
+    runs = [_run_point(run, changed, tools, segment) for run, changed, tools, segment in changes]
     cells_of = _cells_by_case(data.results, {run["id"]: index for index, run in enumerate(data.runs)})
     cases = sorted(data.cases.values(), key=_case_order)
     return SeriesTrends(
@@ -313,6 +359,7 @@ __all__ = [
     "FINGERPRINT_COLUMNS",
     "GRADED",
     "PASS",
+    "SEGMENT_PARTS",
     "UNKNOWN",
     "CaseTrend",
     "Episode",
@@ -326,6 +373,8 @@ __all__ = [
     "percent_interval",
     "ranked",
     "regression_point",
+    "segment_numbers",
+    "segment_words",
     "series_trends",
     "tool_changes",
 ]

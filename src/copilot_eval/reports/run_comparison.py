@@ -8,6 +8,7 @@ from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetError
 from copilot_eval.reports.compare import RunComparison, compare_runs
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
+from copilot_eval.reports.set_match import other_set_problem
 
 
 class CompareError(ValueError):
@@ -21,9 +22,24 @@ def _read(path: Path | str, role: str) -> RunFolder:
         raise CompareError(f"{role} {exc}") from None
 
 
-def compare_folders(baseline: Path | str, candidate: Path | str) -> RunComparison:
-    """Read both run folders and compare them; questions come from the kept test sets (CompareError names a bad one)."""
+def _fingerprint(folder: RunFolder) -> str | None:
+    return folder.run.fingerprints.test_set if folder.run.fingerprints is not None else None
+
+
+def compare_folders(baseline: Path | str, candidate: Path | str, *, allow_other_set: bool = False) -> RunComparison:
+    """Read both run folders and compare them; questions come from the kept test sets (CompareError names a bad one).
+
+    Runs of different test sets (their fingerprints differ) are refused, saying what differs, unless
+    ``allow_other_set``.
+    """
     before, after = _read(baseline, "baseline"), _read(candidate, "candidate")
+    if not allow_other_set:
+        problem = other_set_problem(
+            (f"baseline {baseline}", _fingerprint(before), before.test_set),
+            (f"candidate {candidate}", _fingerprint(after), after.test_set),
+        )
+        if problem is not None:
+            raise CompareError(problem)
     questions: dict[tuple[int, int], str] = {}
     for folder in (before, after):  # the candidate's wording wins when a question was edited
         if folder.test_set is not None:

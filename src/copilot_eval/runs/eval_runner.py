@@ -39,8 +39,9 @@ from copilot_eval.evalsets.phase_record import median_phases
 from copilot_eval.evalsets.repeat_stats import repeat_records
 from copilot_eval.grading.protocol import Grader
 from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.reports.run_folder import RUN_JSON, read_run_folder
 from copilot_eval.runs.case_runner import Unit, grade_unit, not_run_results, session_usage
-from copilot_eval.runs.checkpoint import Checkpoint
+from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint
 from copilot_eval.runs.dispatch import Dispatcher
 from copilot_eval.runs.executor import Executor, ExecutorError
 from copilot_eval.runs.executor_choice import executor_of
@@ -307,6 +308,24 @@ async def run_eval_set(
     return finish()
 
 
+def finished_before(test_set: EvalTestSet, settings: RunSettings) -> EvalRun | None:
+    """With ``resume``: the run ``settings.out`` holds when it already finished (every unit checkpointed, run.json
+    written), to be left as it is; None when there is something left to play.
+
+    A checkpoint of another run is refused (CheckpointError) as ``run_eval_set`` refuses it.
+    """
+    out = settings.out
+    if not settings.resume or out is None or not (out / RUN_JSON).is_file() or not (out / CHECKPOINT_NAME).is_file():
+        return None
+    graders = resolve_graders(test_set, settings)
+    header = _header(test_set, graders, settings.repeat, settings.shard_info)
+    _, done = Checkpoint.start(out, header, resume=True)
+    units = units_of_shard(plan_units(test_set, settings.repeat), test_set, settings.shard_info)
+    if any(unit.key not in done for unit in units):
+        return None
+    return read_run_folder(out).run
+
+
 async def _dispatch(
     executor: Executor,
     agent: Any,
@@ -347,6 +366,7 @@ async def _dispatch(
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
+    "finished_before",
     "plan_units",
     "run_eval_set",
     "summarise",

@@ -15,6 +15,8 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+import yaml
+
 from copilot_eval.agent.agent_files import agent_files
 from copilot_eval.evalsets import EvalTestSet, RunFingerprints
 
@@ -59,6 +61,37 @@ def agent_fingerprint(path: str | Path) -> str:
             content = hashlib.sha256(file.read_bytes()).hexdigest()
         except OSError:
             content = "unreadable"
+        digest.update(f"{name}\0{content}\n".encode())
+    return PREFIX + digest.hexdigest()
+
+
+#: What an agent file says about where its agent is reached and what it is called, not what it is.
+SURFACE_KEYS = ("target", "name")
+
+
+def played_agent_fingerprint(path: str | Path) -> str:
+    """The hash of the agent a surface plays: its file without ``target`` and ``name``, and every file it names.
+
+    Two surfaces of one agent (a draft and its published channel, the same agent file reached two
+    ways) hash the same; other instructions, another model or script hash apart. Only such surfaces
+    may confirm each other's runtime limitation; others are an A/B comparison of two agents.
+    """
+    files = agent_files(path)
+    digest = hashlib.sha256()
+    for name, file in files.files():
+        if file.resolve() == files.agent_file:
+            try:
+                data = yaml.safe_load(file.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, yaml.YAMLError):
+                data = None
+            if isinstance(data, dict):
+                kept = {key: value for key, value in data.items() if key not in SURFACE_KEYS}
+                content = hashlib.sha256(json.dumps(kept, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+            else:
+                content = _file_digest(file)
+            name = "<agent file>"  # draft.yaml and published.yaml are one agent
+        else:
+            content = _file_digest(file)
         digest.update(f"{name}\0{content}\n".encode())
     return PREFIX + digest.hexdigest()
 
@@ -123,13 +156,16 @@ def run_fingerprints(
     """All three fingerprints; the agent's is None when the agent is not a file and no model was chosen for it
     (``session_model``: a prompt file's model, or ``--model``)."""
     agent: str | None = None
+    played = played_agent_fingerprint(agent_path) if agent_path is not None else None
     if session_model is not None:
         agent = model_agent_fingerprint(agent_path, session_model)
+        played = _digest(_canonical({"playedAgent": played, "model": session_model}))
     elif agent_path is not None:
         agent = agent_fingerprint(agent_path)
     return RunFingerprints(
         test_set=test_set_fingerprint(test_set),
         agent=agent,
+        played_agent=played,
         graders=graders_fingerprint(
             grader_specs,
             judge_path=judge_path,
@@ -144,6 +180,7 @@ __all__ = [
     "agent_fingerprint",
     "graders_fingerprint",
     "model_agent_fingerprint",
+    "played_agent_fingerprint",
     "run_fingerprints",
     "test_set_fingerprint",
 ]

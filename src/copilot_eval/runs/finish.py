@@ -31,7 +31,9 @@ from copilot_eval.reports.markdown import run_summary_markdown
 from copilot_eval.reports.run_comparison import CompareError, compare_folders
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RESULTS_CSV, RUN_JSON, read_run_folder
+from copilot_eval.reports.set_match import other_set_problem
 from copilot_eval.runs.gates import Gates, regression_verdict, run_verdict
+from copilot_eval.runs.played_agent import ab_line
 
 COMPARISON_HTML = "comparison.html"
 COMPARISON_MD = "comparison.md"
@@ -50,6 +52,7 @@ class FinishOptions:
     no_history: bool = False
     source: str = SOURCE_RUN
     gates: Gates = field(default_factory=Gates)
+    allow_other_set: bool = False
 
 
 @dataclass(frozen=True)
@@ -100,15 +103,34 @@ def baseline_folder(baseline: Path, label: str | None) -> Path:
     return baseline
 
 
-def baseline_problem(baseline: Path | None, labels: Sequence[str | None] = (None,)) -> str | None:
-    """Why ``--baseline`` cannot be used for these surfaces (checked before a run spends anything), or None."""
+def baseline_problem(
+    baseline: Path | None,
+    labels: Sequence[str | None] = (None,),
+    *,
+    test_set: EvalTestSet | None = None,
+    fingerprint: str | None = None,
+    allow_other_set: bool = False,
+) -> str | None:
+    """Why ``--baseline`` cannot be used for these surfaces (checked before a run spends anything), or None.
+
+    A baseline of another test set than ``test_set`` (its ``fingerprint``) is refused, saying what
+    differs, unless ``allow_other_set``.
+    """
     if baseline is None:
         return None
     for label in labels:
+        folder = baseline_folder(baseline, label)
         try:
-            read_run_folder(baseline_folder(baseline, label))
+            found = read_run_folder(folder)
         except EvalSetError as exc:
             return f"--baseline {exc}"
+        recorded = found.run.fingerprints.test_set if found.run.fingerprints is not None else None
+        if not allow_other_set and (
+            problem := other_set_problem(
+                (f"--baseline {folder}", recorded, found.test_set), ("this run", fingerprint, test_set)
+            )
+        ):
+            return problem
     return None
 
 
@@ -129,7 +151,7 @@ def _finish_one(item: FolderRun, options: FinishOptions) -> FinishedFolder:
     if options.baseline is not None:
         baseline = baseline_folder(options.baseline, item.label)
         try:
-            done.comparison = compare_folders(baseline, item.folder)
+            done.comparison = compare_folders(baseline, item.folder, allow_other_set=options.allow_other_set)
         except CompareError as exc:  # checked before the run; a baseline that went away meanwhile
             done.lines.append(f"no comparison: {exc}")
         else:
@@ -157,6 +179,8 @@ def finish_run_folders(runs: Sequence[FolderRun], options: FinishOptions = Finis
     summary in ``Finished.markdown`` for the caller to print.
     """
     finished = [_finish_one(item, options) for item in runs]
+    if finished and (ab := ab_line([(item.label, item.run) for item in finished])) is not None:
+        finished[-1].lines.append(ab)
     done = Finished(finished, worst(item.verdict for item in finished))
     if options.markdown == STDOUT:
         done.markdown = _markdown(finished)

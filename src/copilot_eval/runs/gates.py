@@ -8,6 +8,10 @@ is no verdict on the agent, and a gate over it would blame the agent for the pla
 gates the run was asked to meet: ``--fail-under`` on the score, ``--min-pass-rate`` on each case
 over its tries (recorded in the run as ``minPassRate`` and each case's verdict), and with
 ``--fail-on-regression`` no case regressed against the ``--baseline`` run.
+
+A gate decides only over what it could check: when more cases than ``--max-errors`` (default 0)
+could not be graded (an error, or no verdict), the gate is undecided, the platform's row, naming
+them; a case whose replayed recording no longer matches says to re-record it (the test's fixture).
 """
 
 from __future__ import annotations
@@ -16,10 +20,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from copilot_eval.evalsets import EvalRun
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.exit_codes import BELOW_GATE, PASSED, PLATFORM, Verdict, worst
 from copilot_eval.reports.compare import RunComparison
 from copilot_eval.reports.repeat_words import case_label, failing_cases, percent
+from copilot_eval.runs.limitation import stale_recording
+
+RERECORD = "re-record with --record-missing / --record"
+#: How many ungraded cases a message names before it says "and N more".
+NAMED_CASES = 10
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -28,6 +37,32 @@ class Gates:
 
     fail_under: float | None = None
     fail_on_regression: bool = False
+    max_errors: int = 0
+
+    def asked(self, run: EvalRun) -> bool:
+        """Whether any gate is asked of ``run`` (its ``--min-pass-rate`` is recorded in the run)."""
+        return self.fail_under is not None or self.fail_on_regression or run.min_pass_rate is not None
+
+
+def _name(result: EvalCaseResult) -> str:
+    turn = f" turn {result.turn}" if result.turn and result.turn > 1 else ""
+    repeat = f" (repeat {result.repeat_index})" if result.repeat_index else ""
+    return f"case {result.conversation_number}{turn}{repeat}"
+
+
+def ungraded_reason(run: EvalRun, gates: Gates) -> str | None:
+    """Why a gate over ``run`` is undecided: more cases than ``--max-errors`` could not be graded, named; else None."""
+    ungraded = [r for r in run.results or [] if r.effective_status in (CaseStatus.ERROR, CaseStatus.UNKNOWN)]
+    if len(ungraded) <= gates.max_errors or not gates.asked(run):
+        return None
+    shown = ", ".join(_name(r) for r in ungraded[:NAMED_CASES])
+    more = f" and {len(ungraded) - NAMED_CASES} more" if len(ungraded) > NAMED_CASES else ""
+    stale = [r for r in ungraded if stale_recording(r)]
+    fixture = f" ({len(stale)} replayed a recording that no longer matches: {RERECORD})" if stale else ""
+    return (
+        f"{len(ungraded)} case(s) could not be graded, more than --max-errors {gates.max_errors}: "
+        f"{shown}{more}{fixture}; the gate over the rest is undecided"
+    )
 
 
 def _platform_reason(run: EvalRun) -> str | None:
@@ -38,7 +73,9 @@ def _platform_reason(run: EvalRun) -> str | None:
         reasons.append(f"the platform's run ended {record.state or 'in an unknown state'}, not Completed")
     empty_shard = run.results == [] and run.shard is not None  # the split gave it no conversation: nothing to grade
     if not run.graded and not (empty_shard and run.runtime_limitation is None):
-        reasons.append("no case could be graded")
+        stale = sum(stale_recording(r) for r in run.results or [])
+        fixture = f" ({stale} replayed a recording that no longer matches: {RERECORD})" if stale else ""
+        reasons.append(f"no case could be graded{fixture}")
     if run.not_run:
         why = run.usage.budget_reached if run.usage is not None and run.usage.budget_reached else "a run budget"
         reasons.append(f"{run.not_run} of {len(run.results or [])} cases were not run ({why})")
@@ -56,7 +93,7 @@ def run_verdict(run: EvalRun, gates: Gates = Gates(), *, label: str | None = Non
     ``label`` (a surface's name) starts the reason, so a verdict over several runs says which.
     """
     prefix = f"{label}: " if label else ""
-    if (reason := _platform_reason(run)) is not None:
+    if (reason := _platform_reason(run) or ungraded_reason(run, gates)) is not None:
         return Verdict(PLATFORM, prefix + reason)
     missed = []
     if gates.fail_under is not None and run.general_quality_percent < gates.fail_under:
@@ -98,4 +135,4 @@ def tally_verdict(*, passed: int, failed: int, not_graded: int) -> Verdict:
     return PASSED
 
 
-__all__ = ["Gates", "regression_verdict", "run_verdict", "runs_verdict", "tally_verdict"]
+__all__ = ["RERECORD", "Gates", "regression_verdict", "run_verdict", "runs_verdict", "tally_verdict", "ungraded_reason"]

@@ -7,6 +7,11 @@ Signals, each with the evidence that raised it (case ids, statuses, answer text)
 One run is one observation: the limitation it raises is *suspected* (``limitationStanding``) until
 a re-run or another surface confirms it (``confirm_limitation``). The run's ``confidence`` stays
 about the record itself and is not lowered by a limitation: the score really was what it was.
+
+Only cases that say something about the platform are read (``platform_observed``). A replay whose
+recording no longer matches the request is the test's own fixture (re-record it), and a case whose
+grader or judge failed on a real answer is the grader's failure: neither is the platform's, so
+neither can raise a limitation, however many there are.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, LimitationStanding
+from copilot_eval.evidence.platform_error import platform_error_code
+from copilot_eval.models.replay.store import is_stale_recording
 
 #: Fallback texts platforms answer with when the agent did not run; matched ignoring case.
 KNOWN_FALLBACK_TEXTS: tuple[str, ...] = (
@@ -76,6 +83,29 @@ def _case_id(result: EvalCaseResult) -> str:
     return f"case {result.conversation_number}{turn}{repeat}"
 
 
+def stale_recording(result: EvalCaseResult) -> bool:
+    """Whether the case errored because its replayed recording no longer matches what was asked."""
+    return result.effective_status is CaseStatus.ERROR and is_stale_recording(result.failure_reason)
+
+
+def grader_failed(result: EvalCaseResult) -> bool:
+    """Whether the case is an error only because a grader or judge could not grade a real answer.
+
+    The platform names its own grading failures (``error_reason``) and its error codes stand in the
+    answer; both stay the platform's.
+    """
+    if result.effective_status is not CaseStatus.ERROR or not (result.actual_response or "").strip():
+        return False
+    if platform_error_code(result.actual_response) is not None:
+        return False
+    return any(g.status is CaseStatus.ERROR and g.error_reason is None for g in result.grades)
+
+
+def platform_observed(results: Iterable[EvalCaseResult]) -> list[EvalCaseResult]:
+    """The cases whose outcome says something about the platform: not a stale recording, not a grader's failure."""
+    return [r for r in results if not stale_recording(r) and not grader_failed(r)]
+
+
 def _errors(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
     errored = [r for r in results if r.effective_status is CaseStatus.ERROR and r.actual_response is None]
     if len(errored) * 2 <= len(results):
@@ -122,6 +152,7 @@ def detect_runtime_limitation(
     results: Sequence[EvalCaseResult], *, fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS
 ) -> Limitation | None:
     """The suspected limitation behind ``results``, or ``None`` when the score can be taken at face value."""
+    results = platform_observed(results)
     if not results:
         return None
     found = [
@@ -139,4 +170,7 @@ __all__ = [
     "Limitation",
     "confirm_limitation",
     "detect_runtime_limitation",
+    "grader_failed",
+    "platform_observed",
+    "stale_recording",
 ]

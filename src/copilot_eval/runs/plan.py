@@ -156,7 +156,12 @@ def _finish(settings: RunSettings) -> FinishOptions:
         history=settings.history,
         no_history=settings.no_history,
         source=SOURCE_RUN,
-        gates=Gates(fail_under=settings.fail_under, fail_on_regression=settings.fail_on_regression),
+        allow_other_set=settings.allow_other_set,
+        gates=Gates(
+            fail_under=settings.fail_under,
+            fail_on_regression=settings.fail_on_regression,
+            max_errors=settings.max_errors,
+        ),
     )
 
 
@@ -184,8 +189,6 @@ def plan_run(
     if settings.gate is not None and len(surfaces) > 1:
         raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
     labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
-    if (problem := baseline_problem(settings.baseline, labels)) is not None:
-        raise PrepareError(problem)
     fingerprints = run_fingerprints(
         test_set,
         agent_path=agent_paths[0] if agent_paths else None,
@@ -195,6 +198,15 @@ def plan_run(
         prompt_pass_scores=list(settings.prompt_pass_score) or None,
         session_model=session_model,
     )
+    baseline = baseline_problem(
+        settings.baseline,
+        labels,
+        test_set=test_set,
+        fingerprint=fingerprints.test_set,
+        allow_other_set=settings.allow_other_set,
+    )
+    if baseline is not None:
+        raise PrepareError(baseline)
     surfaces = _with_cassettes(surfaces, test_set, settings)
     executor = None
     if settings.executor != "local":

@@ -9,13 +9,16 @@ back as lines for the summary.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from copilot_eval.exit_codes import Verdict
 from copilot_eval.models.replay.wrap import cassette_summary
 from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json
 from copilot_eval.reports.usage_words import usage_lines
-from copilot_eval.runs.eval_runner import run_eval_set
+from copilot_eval.runs.eval_runner import finished_before, run_eval_set
 from copilot_eval.runs.finish import Finished, FolderRun, finish_run_folders
+from copilot_eval.runs.gates import runs_verdict
 from copilot_eval.runs.passing_workdirs import discard_passing_workdirs
 from copilot_eval.runs.plan import PlannedRun
 from copilot_eval.runs.surfaces import SurfaceRun, run_surfaces
@@ -45,6 +48,31 @@ async def play_planned(planned: PlannedRun) -> list[SurfaceRun]:
         validate=False,
     )
     return [SurfaceRun(surface.label, run, planned.out)]
+
+
+def resumed_finished(planned: PlannedRun) -> tuple[Verdict, list[str]] | None:
+    """``--resume`` of a run that already finished (every surface): its verdict and what was left alone; else None.
+
+    Nothing is played, written or recorded: run.json keeps its runAt and duration, and the history
+    gets no second row for the same plays. The exit code is the recorded run's, as when it finished.
+    """
+    if not planned.settings.resume:
+        return None
+    runs = []
+    for surface in planned.surfaces:
+        folder = planned.out / surface.label if planned.several else planned.out
+        run = finished_before(planned.test_set, replace(planned.settings, out=folder))
+        if run is None:
+            return None
+        runs.append((surface.label if planned.several else None, folder, run))
+    lines = [
+        f"{folder}: this run finished already ({run.run_at:%Y-%m-%d %H:%M:%S} UTC, {len(run.results or [])} results); "
+        "--resume left its folder and the history as they are"
+        if run.run_at is not None
+        else f"{folder}: this run finished already; --resume left its folder and the history as they are"
+        for _, folder, run in runs
+    ]
+    return runs_verdict([(label, run) for label, _, run in runs], planned.finish.gates), lines
 
 
 def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
@@ -87,4 +115,4 @@ def finish_played(planned: PlannedRun, runs: list[SurfaceRun]) -> tuple[Finished
     return finish_run_folders(folders, planned.finish), lines
 
 
-__all__ = ["finish_played", "play_planned"]
+__all__ = ["finish_played", "play_planned", "resumed_finished"]

@@ -87,8 +87,10 @@ class RunSettings:
     junit: Path | None = None
     markdown: str | None = None
     baseline: Path | None = None
+    allow_other_set: bool = False
     fail_on_regression: bool = False
     fail_under: float | None = None
+    max_errors: int = 0
     gh_json: Path | None = None
     gate: str | None = None
     golden: Path | None = None
@@ -171,6 +173,10 @@ def _min_pass_rate(s: RunSettings) -> str | None:
 
 def _fail_under(s: RunSettings) -> str | None:
     return _percent("--fail-under", s.fail_under)
+
+
+def _max_errors(s: RunSettings) -> str | None:
+    return None if s.max_errors >= 0 else f"--max-errors {s.max_errors}: must be 0 or more"
 
 
 def _data_type(s: RunSettings) -> str | None:
@@ -264,6 +270,7 @@ CHECKS: tuple[Check, ...] = (
     _rate_limit_retries,
     _min_pass_rate,
     _fail_under,
+    _max_errors,
     _data_type,
     _profile,
     _shard,

@@ -1,10 +1,11 @@
 """Several surfaces of one agent in one run: the same test set against each, compared case by case.
 
 Each surface (a draft, a published channel, Preview ...) gets its own folder with its own
-``run.json``. When one surface shows a runtime limitation and another surface, free of one,
-passed the questions it failed, the limitation is confirmed by that surface (its name and pass
-rate are written into the limitation text), so a 0 % on a broken surface reads as the platform's
-failure, not the agent's. ``comparison.json`` puts the surfaces side by side.
+``run.json``. When one surface shows a runtime limitation and another surface of the same agent
+(``runs.played_agent``), free of one, passed the questions it failed, the limitation is confirmed
+by that surface (its name and pass rate are written into ``limitationConfirmedBy``), so a 0 % on a
+broken surface reads as the platform's failure, not the agent's. Surfaces of different agents are
+an A/B comparison: none confirms another. ``comparison.json`` puts the surfaces side by side.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet, RunFingerprints
 from copilot_eval.runs.eval_runner import CaseExport, run_eval_set, write_outputs
 from copilot_eval.runs.executor import Executor
-from copilot_eval.runs.fingerprints import agent_fingerprint
+from copilot_eval.runs.fingerprints import agent_fingerprint, played_agent_fingerprint
 from copilot_eval.runs.limitation import confirm_limitation
+from copilot_eval.runs.played_agent import ab_line, same_agent
 from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.target import load_played
 
@@ -96,14 +98,14 @@ def confirming_note(label: str, good: EvalRun, questions: set[tuple[int, int]], 
 
 
 def confirm_across_surfaces(runs: Sequence[SurfaceRun]) -> list[SurfaceRun]:
-    """Each run whose suspected limitation another, limitation-free surface contradicts, confirmed by it."""
+    """Each run whose suspected limitation another, limitation-free surface of the same agent contradicts, confirmed by it."""
     confirmed = []
     for current in runs:
         run = current.run
         questions = _not_passed(run)
         if run.runtime_limitation is not None and questions:
             for other in runs:
-                if other is current or other.run.runtime_limitation is not None:
+                if other is current or other.run.runtime_limitation is not None or not same_agent(run, other.run):
                     continue
                 note = confirming_note(other.label, other.run, questions, citations=_citations(other.run))
                 if note is not None:
@@ -153,7 +155,8 @@ def comparison(test_set: EvalTestSet, runs: Sequence[SurfaceRun]) -> dict[str, A
                 for r in mine
             ]
         cases.append(row)
-    return {"testSet": test_set.name, "surfaces": surfaces, "cases": cases}
+    ab = ab_line([(s.label, s.run) for s in runs])
+    return {"testSet": test_set.name, "abComparison": ab is not None, "surfaces": surfaces, "cases": cases}
 
 
 def write_comparison(data: dict[str, Any], output_dir: Path) -> Path:
@@ -186,7 +189,12 @@ async def run_surfaces(
         folder = out / surface.label if out is not None else None
         own = fingerprints
         if fingerprints is not None and surface.agent_file is not None:  # each surface is its own agent
-            own = fingerprints.model_copy(update={"agent": agent_fingerprint(surface.agent_file)})
+            own = fingerprints.model_copy(
+                update={
+                    "agent": agent_fingerprint(surface.agent_file),
+                    "played_agent": played_agent_fingerprint(surface.agent_file),
+                }
+            )
         run = await run_eval_set(
             test_set,
             surface.agent,

@@ -12,9 +12,17 @@ from typing import Any, Literal
 from .cassette import CassetteError, Exchange, append_exchange, read_cassette, write_header
 from .normalise import diff_fields
 
-__all__ = ["Cassette", "Mode"]
+__all__ = ["STALE_RECORDING", "Cassette", "Mode", "is_stale_recording"]
 
 Mode = Literal["record", "replay", "record_missing"]
+
+STALE_RECORDING = "no recorded model call matches"
+"""The words every replay-mismatch error starts with: the runtime passes them on as the session's error."""
+
+
+def is_stale_recording(error: str | None) -> bool:
+    """Whether a session's error says its recording no longer matches what was asked (the test's own fixture)."""
+    return error is not None and STALE_RECORDING in error
 
 
 class Cassette:
@@ -58,14 +66,14 @@ class Cassette:
         """Why a request has no recording: the closest recorded request and the fields that differ."""
         candidates = [e for e in self.exchanges if e.wire_api == wire_api] or self.exchanges
         if not candidates:
-            return f"no recorded model call matches this request: {self.path} holds no calls"
+            return f"{STALE_RECORDING} this request: {self.path} holds no calls"
         unused = [e for e in candidates if not e.used]
         scored = [(len(diff_fields(e.request, request, limit=50)), e.used, e.index, e) for e in candidates]
         _, _, _, closest = min(scored, key=lambda item: item[:3])
         fields = diff_fields(closest.request, request)
         state = "already served" if closest.used else "not served yet"
         return (
-            f"no recorded model call matches this {wire_api} request ({transport}) in {self.path} "
+            f"{STALE_RECORDING} this {wire_api} request ({transport}) in {self.path} "
             f"({len(self.exchanges)} recorded, {len(unused)} not served yet); closest: call {closest.index} "
             f"({state}), differing in: "
             + "; ".join(fields)
