@@ -226,3 +226,28 @@ async def test_a_judges_cap_is_decided_on_what_the_judges_spent_and_apart_from_t
     assert (run.usage.agent.tokens, run.usage.judges.tokens) == (220, 640)
     assert run.usage.budget_reached == "run budget reached: --max-judge-tokens 600, the judges spent 640 tokens"
     assert "the judges' share of the tokens 74 %" in run_summary_markdown(run)
+
+
+async def test_a_regrade_keeps_the_cases_never_played_and_recounts_the_judges(tmp_path: Path) -> None:
+    from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
+    from copilot_eval.runs.regrade import regrade_run
+
+    out, test_set = tmp_path / "run", numbered_set(3)
+    settings = RunSettings(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
+    run = await run_eval_set(test_set, object(), settings, executor=_Executor(_Worker()))
+    finish_run_folders([FolderRun(out, run, test_set)], FinishOptions(no_history=True))
+    judge = _PricedJudge()
+    again = await regrade_run(out, [judge], output_dir=tmp_path / "again")
+    assert [r.effective_status for r in again.results or []] == [CaseStatus.PASS] * 2 + [CaseStatus.NOT_RUN]
+    assert judge.graded == 2 and again.not_run == 1  # the case never played is not graded now either
+    assert again.usage is not None
+    assert (again.usage.agent.tokens, again.usage.judges.tokens) == (220, 640)  # each session once, its new judges
+
+
+def test_what_finished_results_spent_counts_each_session_once_and_no_case_never_played() -> None:
+    from copilot_eval.runs.run_budget import usage_of
+
+    turn = _case(500).model_copy(update={"evidence_path": "evidence/conversation1-0.json"})
+    unplayed = EvalCaseResult(conversation_number=2, passed=False, status=CaseStatus.NOT_RUN, failure_reason="x")
+    usage = usage_of([turn, turn.model_copy(update={"turn": 2}), unplayed, _case(7, number=3)], budget_reached="cap")
+    assert (usage.agent.tokens, usage.agent.tokens_unknown, usage.budget_reached) == (507, 0, "cap")

@@ -143,3 +143,14 @@ def test_a_stale_recording_leaves_every_writers_gate_undecided(writer, tmp_path)
         "exit 3 (the platform or the infrastructure): 1 case(s) could not be graded, more than --max-errors 0: "
         f"case 4 (1 replayed a recording that no longer matches: {RERECORD}); the gate over the rest is undecided"
     ]
+
+
+def test_a_stale_recording_beside_a_limitation_still_says_to_re_record():
+    same = "Sorry, something went wrong"
+    run = _run([_case(n, F, reason="differs", answer=same) for n in (1, 2, 3)] + [_case(4, E, reason=STALE)])
+    assert run.runtime_limitation is not None and "case 4" not in run.runtime_limitation  # the stale case is not read
+    why = run_verdict(run, Gates(fail_under=50)).why or ""
+    assert why.startswith("a runtime limitation is suspected: the score measures the platform, not the agent; ")
+    assert why.endswith(
+        f"case 4 (1 replayed a recording that no longer matches: {RERECORD}); the gate over the rest is undecided"
+    )

@@ -93,8 +93,11 @@ def run_verdict(run: EvalRun, gates: Gates = Gates(), *, label: str | None = Non
     ``label`` (a surface's name) starts the reason, so a verdict over several runs says which.
     """
     prefix = f"{label}: " if label else ""
-    if (reason := _platform_reason(run) or ungraded_reason(run, gates)) is not None:
-        return Verdict(PLATFORM, prefix + reason)
+    # Both the platform's reasons and the cases not graded are named (a stale recording says to re-record
+    # beside a limitation); when nothing was graded the first already says so.
+    reasons = [_platform_reason(run), ungraded_reason(run, gates) if run.graded else None]
+    if found := [reason for reason in reasons if reason is not None]:
+        return Verdict(PLATFORM, prefix + "; ".join(found))
     missed = []
     if gates.fail_under is not None and run.general_quality_percent < gates.fail_under:
         missed.append(f"score {run.general_quality_percent:g}% is below --fail-under {gates.fail_under:g}")

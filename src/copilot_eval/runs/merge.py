@@ -29,6 +29,7 @@ from copilot_eval.evidence.result import trace_file_for
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.runs.eval_runner import summarise, write_outputs
 from copilot_eval.runs.merge_checks import ShardCheck, check_shards
+from copilot_eval.runs.run_budget import usage_of
 from copilot_eval.runs.surfaces import (
     COMPARISON_JSON,
     SurfaceRun,
@@ -166,6 +167,12 @@ def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> M
             "fingerprints": first.run.fingerprints,
             "execution": _execution(shards),
             "merge": record,
+            # each shard's sessions and judges once; a shard's run budget is its own, said as it said it
+            "usage": usage_of(
+                results,
+                budget_reached="; ".join(r for f in shards if f.run.usage and (r := f.run.usage.budget_reached))
+                or None,
+            ),
         }
     )
     write_outputs(run, test_set, out)

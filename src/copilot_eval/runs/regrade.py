@@ -17,7 +17,15 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-from copilot_eval.evalsets import EvalCaseResult, EvalDataType, EvalRun, EvalTestCase, EvalTestSet, RunFingerprints
+from copilot_eval.evalsets import (
+    CaseStatus,
+    EvalCaseResult,
+    EvalDataType,
+    EvalRun,
+    EvalTestCase,
+    EvalTestSet,
+    RunFingerprints,
+)
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetError
 from copilot_eval.evidence.result import CopilotResult, trace_file_for
@@ -27,6 +35,7 @@ from copilot_eval.reports.run_folder import RUN_JSON, TEST_SET_JSON, RunFolder, 
 from copilot_eval.runs.case_runner import graded_result
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.fingerprints import test_set_fingerprint
+from copilot_eval.runs.run_budget import usage_of
 from copilot_eval.runs.target import PlayedEvidence, load_played
 
 __all__ = ["RegradeError", "read_saved_run", "regrade_run"]
@@ -134,6 +143,9 @@ async def regrade_run(
     sessions = _Sessions(folder, out)
     results = []
     for result in folder.run.results or []:
+        if result.effective_status is CaseStatus.NOT_RUN:  # never played: nothing to grade, still listed
+            results.append(result)
+            continue
         session, copy = sessions.get(result)
         evidence = CaseEvidence(
             answer=result.actual_response,
@@ -167,6 +179,13 @@ async def regrade_run(
     )
     before = folder.run.fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
     fingerprints = before.model_copy(update={"graders": graders_fingerprint})
-    run = run.model_copy(update={"fingerprints": fingerprints, "repeat": folder.run.repeat, "shard": folder.run.shard})
+    run = run.model_copy(
+        update={
+            "fingerprints": fingerprints,
+            "repeat": folder.run.repeat,
+            "shard": folder.run.shard,
+            "usage": usage_of(results),  # the agent's sessions as they were, the judges of this grading
+        }
+    )
     write_run_outputs(run, test_set, out)
     return run

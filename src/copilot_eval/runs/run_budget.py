@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from copilot_eval.evalsets import EvalCaseResult, RunUsage, SpentUsage
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, RunUsage, SpentUsage
 
 MEASURES = ("tokens", "premium_requests", "ai_credits")
 SIDES = ("run", "judge")
@@ -157,4 +157,22 @@ class RunSpending:
         )
 
 
-__all__ = ["MEASURES", "RunBudget", "RunSpending", "option_name"]
+def usage_of(results: Sequence[EvalCaseResult], *, budget_reached: str | None = None) -> RunUsage:
+    """What finished results spent (a merged or regraded run): each session once, its judges each.
+
+    Cases never played are left out; the cases of one conversation share their session's evidence
+    (and totals), so a session is one evidence file, or one case where none was kept.
+    """
+    sessions: dict[Any, list[EvalCaseResult]] = {}
+    for result in results:
+        if result.effective_status is CaseStatus.NOT_RUN:
+            continue
+        key = result.evidence_path or (result.repeat_index or 0, result.conversation_number, result.turn or 1)
+        sessions.setdefault(key, []).append(result)
+    spending = RunSpending(RunBudget())
+    spending.add_all(sessions.values())
+    usage = spending.usage()
+    return usage.model_copy(update={"budget_reached": budget_reached}) if budget_reached else usage
+
+
+__all__ = ["MEASURES", "RunBudget", "RunSpending", "option_name", "usage_of"]
