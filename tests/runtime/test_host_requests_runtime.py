@@ -47,7 +47,9 @@ async def _protected_mcp(scope: dict[str, Any], receive: Any, send: Any) -> None
 async def test_an_oauth_login_and_dynamic_headers_are_answered_at_once_and_recorded() -> None:
     async with LoopbackServer(_protected_mcp) as server:
         agent = CopilotEval(
-            model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "done"}]}]}),
+            # The answer waits 2 s: the runtime connects optional servers beside the first turn, and a
+            # session that ended at once (a loaded machine) recorded "dyn" still pending, before its 401.
+            model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "done", "delay_s": 2}]}]}),
             timeout_s=60,
             mcp_servers={
                 "crm": {"type": "http", "url": f"{server.url}/mcp", "optional": True},
