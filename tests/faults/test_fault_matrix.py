@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from copilot_eval import ByokProvider, CopilotEval, ScriptedModel, run_copilot
-from tests.faults.fault_helpers import Ticker, child_pids
+from tests.faults.fault_helpers import RUNTIME, Ticker, child_pids
 
 pytestmark = pytest.mark.runtime
 
@@ -148,6 +148,8 @@ async def matrix(fault_pool):
         return Outcome(agent, result, time.monotonic() - started)
 
     threads_before = {t.ident for t in threading.enumerate()}
+    # Runtimes already there (another module's, on the same pytest-xdist worker) are not this matrix's.
+    runtimes_before = _runtime_children()
     with Ticker() as ticker:
         outcomes = await asyncio.gather(*(timed(agent) for agent in cases.values()))
     by_name = dict(zip(cases, outcomes, strict=True))
@@ -156,7 +158,7 @@ async def matrix(fault_pool):
         print(f"{name} | {outcome.seconds:.2f} | {outcome.result.stop_reason} | {outcome.result.success}")
         if os.environ.get("FAULTS_VERBOSE"):
             print("    ", outcome.result.error)
-    yield by_name, ticker, threads_before
+    yield by_name, ticker, threads_before, runtimes_before
     RELEASE_BLOCKED.set()
 
 
@@ -265,12 +267,12 @@ LOOP_STALL_BOUND_S = 3.0
 
 
 def test_the_blocking_sync_handler_never_blocked_the_event_loop(matrix):
-    _, ticker, _ = matrix
+    _, ticker, _, _ = matrix
     assert ticker.longest_gap < LOOP_STALL_BOUND_S, f"the event loop stalled for {ticker.longest_gap:.2f} s"
 
 
 def test_the_abandoned_worker_thread_is_a_daemon_and_ends_with_its_user_code(matrix):
-    _, _, before = matrix
+    _, _, before, _ = matrix
     workers = [t for t in threading.enumerate() if t.ident not in before and t.name.startswith("copilot-eval-tool-")]
     assert [t.name for t in workers] == ["copilot-eval-tool-blocks_30s"]  # still inside the user's code
     assert all(t.daemon for t in workers)  # so it cannot keep the interpreter alive
@@ -305,14 +307,17 @@ def test_no_run_left_a_runtime_process_behind(matrix, fault_pool):
     assert 1 <= len(fault_pool.processes()) <= fault_pool.max_runtimes  # the cases shared the pool's runtimes
     assert fault_pool.replacements == 0
     pooled = {p.pid for p in _live_processes if p.poll() is None}  # this and any other pool of the session
-    assert _runtime_children() - pooled == set()
+    held = {p.pid for p in fault_pool.processes() if p.poll() is None}
+    assert held and held <= _runtime_children()  # the check sees runtimes: the pool's own are found by it
+    assert _runtime_children() - pooled - matrix[3] == set()
 
 
 def _runtime_children() -> set[int]:
     found = set()
     for pid in child_pids(os.getpid()):
         try:
-            if b"copilot" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            # The runtime's own path: a `python -m copilot_eval...` process of another test is no runtime.
+            if RUNTIME.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
                 found.add(pid)
         except OSError:
             pass
