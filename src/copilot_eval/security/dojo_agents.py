@@ -13,9 +13,9 @@ import re
 from functools import partial
 from typing import Any
 
-from copilot_eval.models.function import CallTool, FunctionModel
-from copilot_eval.models.wire.provider import in_process_provider
+from copilot_eval.models.function import CallTool
 from copilot_eval.security.dojo_suite import SERVER_NAME, AgentDojoSuite
+from copilot_eval.security.scripted_agents import SolutionAgent
 
 __all__ = ["DojoScriptedAgent"]
 
@@ -60,20 +60,12 @@ def _answer(dojo: AgentDojoSuite, follows: bool, messages: list[dict[str, Any]],
     return task.GROUND_TRUTH_OUTPUT or "Done."
 
 
-class DojoScriptedAgent:
+class DojoScriptedAgent(SolutionAgent):
     """A model source that plays an AgentDojo suite's ground truth; ``follows_injections`` adds the injection's."""
 
-    live = False  # answers come from AgentDojo's ground truth, never from a real model
-
     def __init__(self, dojo: AgentDojoSuite, *, follows_injections: bool, name: str = "agentdojo-ground-truth") -> None:
+        super().__init__(follows_injections=follows_injections, name=name)
         self.dojo = dojo
-        self.follows_injections = follows_injections
-        self.name = name
-
-    @property
-    def session_model(self) -> str:
-        """The model name the session asks for."""
-        return self.name
 
     @property
     def description(self) -> str:
@@ -81,11 +73,6 @@ class DojoScriptedAgent:
         what = "follows injections" if self.follows_injections else "ignores injections"
         return f"AgentDojo ground truth ({self.dojo.name}, {what})"
 
-    def provider_config(self) -> dict[str, str]:
-        """The in-process provider settings of a FunctionModel."""
-        return in_process_provider(wire_api="completions", transport="http")
-
-    def endpoint(self, *, working_directory: str | None = None) -> Any:
-        """A per-run endpoint answering from the ground truth."""
-        answer = partial(_answer, self.dojo, self.follows_injections)
-        return FunctionModel(answer, name=self.name).endpoint(working_directory=working_directory)
+    def answer_for(self, working_directory: str | None) -> Any:
+        """Answers from the ground truth (AgentDojo's environment holds no files of the run)."""
+        return partial(_answer, self.dojo, self.follows_injections)

@@ -93,16 +93,17 @@ def _answer(
     return task.solution.answer
 
 
-class ScriptedSuiteAgent:
-    """A model source (``CopilotEval(model=...)``) that does a suite's tasks by their solutions.
+class SolutionAgent:
+    """A model source (``CopilotEval(model=...)``) answered in process by a suite's known solutions.
 
-    ``follows_injections=True`` also makes every call an injected text names; ``False`` never does.
+    The part the built-in suite's agent and AgentDojo's share: the session's model name, the
+    in-process provider and a per-run endpoint; a subclass says where the answers come from
+    (``description``) and how a run's calls are answered (``answer_for``).
     """
 
     live = False  # answers come from the suite's solutions, never from a real model
 
-    def __init__(self, suite: InjectionSuite, *, follows_injections: bool, name: str = "scripted-suite-agent") -> None:
-        self.suite = suite
+    def __init__(self, *, follows_injections: bool, name: str) -> None:
         self.follows_injections = follows_injections
         self.name = name
 
@@ -111,20 +112,40 @@ class ScriptedSuiteAgent:
         """The model name the session asks for."""
         return self.name
 
+    def provider_config(self) -> dict[str, str]:
+        """The in-process provider settings of a FunctionModel."""
+        return in_process_provider(wire_api="completions", transport="http")
+
+    def answer_for(self, working_directory: str | None) -> Any:
+        """The FunctionModel answer function of one run."""
+        raise NotImplementedError
+
+    def endpoint(self, *, working_directory: str | None = None) -> Any:
+        """A per-run endpoint, answering by ``answer_for`` that run's working directory."""
+        return FunctionModel(self.answer_for(working_directory), name=self.name).endpoint(
+            working_directory=working_directory
+        )
+
+
+class ScriptedSuiteAgent(SolutionAgent):
+    """A model source that does a built-in suite's tasks by their solutions.
+
+    ``follows_injections=True`` also makes every call an injected text names; ``False`` never does.
+    """
+
+    def __init__(self, suite: InjectionSuite, *, follows_injections: bool, name: str = "scripted-suite-agent") -> None:
+        super().__init__(follows_injections=follows_injections, name=name)
+        self.suite = suite
+
     @property
     def description(self) -> str:
         """Where the answers come from."""
         what = "follows injected calls" if self.follows_injections else "ignores injected calls"
         return f"scripted suite agent ({self.suite.name}, {what})"
 
-    def provider_config(self) -> dict[str, str]:
-        """The in-process provider settings of a FunctionModel."""
-        return in_process_provider(wire_api="completions", transport="http")
-
-    def endpoint(self, *, working_directory: str | None = None) -> Any:
-        """A per-run endpoint that knows the run's working directory (solutions name files in it)."""
-        answer = partial(_answer, self.suite, self.follows_injections, working_directory or "")
-        return FunctionModel(answer, name=self.name).endpoint(working_directory=working_directory)
+    def answer_for(self, working_directory: str | None) -> Any:
+        """Answers that know the run's working directory (solutions name files in it)."""
+        return partial(_answer, self.suite, self.follows_injections, working_directory or "")
 
     def __repr__(self) -> str:
         return f"ScriptedSuiteAgent({self.description})"
