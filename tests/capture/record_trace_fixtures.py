@@ -1,6 +1,6 @@
 """Record real runtime sessions with their OpenTelemetry trace into tests/capture/data/ (run by hand).
 
-    PYTHONPATH=src python tests/capture/record_trace_fixtures.py
+    PYTHONPATH=src python tests/capture/record_trace_fixtures.py [SCENARIO ...]
 
 Each scenario runs one session through the pooled runtime (file exporter on, as for every run)
 with a scripted model, then writes its events (``trace_<name>.events.jsonl``) and the runtime's
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,24 @@ def _calls(*items: tuple[str, dict[str, object]], text: str) -> list[dict[str, o
 
 RULES = [
     {
+        # A background subagent: the root answers at once; when the helper finishes, the runtime
+        # posts a notification and runs the root agent again with no user message (a loop of its own).
+        "when": {"prompt_contains": "in the background"},
+        "turns": _calls(
+            (
+                "task",
+                {
+                    "description": "look it up",
+                    "prompt": "subtask: look up",
+                    "agent_type": "general-purpose",
+                    "name": "helper",
+                    "mode": "background",
+                },
+            ),
+            text="the helper is on it",
+        ),
+    },
+    {
         "when": {"prompt_contains": "delegate"},
         "turns": _calls(
             (
@@ -71,13 +90,19 @@ RULES = [
     },
     {"turns": [{"text": "Hello, how can I help?"}]},
 ]
-SCENARIOS = {"tools": ["hello", "check the orders"], "subagent": ["delegate this"]}
+SCENARIOS = {
+    "tools": ["hello", "check the orders"],
+    "subagent": ["delegate this"],
+    "background": ["look this up in the background"],
+}
 
 
 async def main() -> None:
     agent = CopilotEval(model=ScriptedModel.from_dict({"rules": RULES}), tools=(lookup_order,), timeout_s=60)
     await run_copilot(agent, "warm up")  # the first session of a runtime is slower; record the usual case
-    for name, prompts in SCENARIOS.items():
+    chosen = sys.argv[1:] or list(SCENARIOS)  # re-record only the scenarios named, if any
+    for name in chosen:
+        prompts = SCENARIOS[name]
         result = await run_copilot(agent, prompts)
         assert result.success and result.runtime_trace is not None, (name, result.error)
         assert result.evidence_complete, (name, result.capture_errors)

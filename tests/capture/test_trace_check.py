@@ -54,7 +54,7 @@ def _span(lines: list[Line], *, name: str | None = None, call_id: str | None = N
     return found[index]
 
 
-@pytest.mark.parametrize("name", ["tools", "subagent"])
+@pytest.mark.parametrize("name", ["tools", "subagent", "background"])
 def test_a_real_session_and_its_trace_agree(name):
     result = _checked(name)
     assert result.runtime_trace is not None and result.runtime_trace.spans
@@ -133,6 +133,33 @@ def test_a_model_call_missing_from_the_trace_changes_the_prompts_count():
     ((kind, message),) = _trace_errors(result)
     assert kind == "trace_model_calls_differ"
     assert message.startswith("prompt 2: capture: 4 model calls") and "trace: 3 chat spans" in message
+
+
+def test_a_background_subagent_s_own_loop_is_a_loop_of_its_own_not_more_calls_of_the_prompt():
+    # When the background helper finishes, the runtime runs the root agent again with no user
+    # message; the trace gives that loop its own invoke_agent span. Both sides saw the same calls.
+    events = _events("background")
+    assert any(event["type"] == "system.notification" for event in events)
+    roots = [line for line in _lines("background") if line["name"] == "invoke_agent" and not line.get("parentSpanId")]
+    assert (
+        len(roots) == 2 and sum(event["type"] == "user.message" and not event.get("agentId") for event in events) == 1
+    )
+    assert _trace_errors(_checked("background")) == []
+
+
+def test_a_model_call_missing_from_the_runtime_s_own_loop_is_still_reported_there():
+    def drop_last_loops_call(lines: list[Line]) -> None:
+        roots = [line for line in lines if line["name"] == "invoke_agent" and not line.get("parentSpanId")]
+        last = max(roots, key=lambda line: line["startTime"])
+        lines.remove(
+            next(
+                line for line in lines if line["name"].startswith("chat") and line.get("parentSpanId") == last["spanId"]
+            )
+        )
+
+    ((kind, message),) = _trace_errors(_checked("background", drop_last_loops_call))
+    assert kind == "trace_model_calls_differ"
+    assert message.startswith("prompt 2: capture: 1 model calls") and "trace: 0 chat spans" in message
 
 
 def test_another_model_names_both_models():

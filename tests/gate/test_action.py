@@ -16,11 +16,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
 from copilot_eval.testing import FakeAgent, FakeDirectLine, FakeGitHubComments, LoopbackServer, answer, fallback
+
+# Every step is a bash process and the CLI a new interpreter: about 20 s of CPU, so out of the fast lane.
+pytestmark = [pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 ACTION = ROOT / "action.yml"

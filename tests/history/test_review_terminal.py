@@ -12,6 +12,9 @@ from copilot_eval.history import HistoryStore, resolve_history
 from copilot_eval.history.human_verdicts import given_verdicts
 from tests.history.people_fixtures import write_graded_run
 
+# A person at a pseudo-terminal: a new interpreter and its prompts, seconds of CPU, so out of the fast lane.
+pytestmark = [pytest.mark.slow]
+
 
 @pytest.fixture
 def run_folder(tmp_path):

@@ -191,18 +191,30 @@ def _check_one_call(call: ToolCall, span: TraceSpan, errors: list[CaptureError])
 
 
 def root_usage_per_prompt(events: Iterable[dict[str, Any]]) -> list[list[UsageEntry]]:
-    """The root agent's model calls grouped by the prompt they answered (``user.message`` events start a group)."""
+    """The root agent's model calls grouped by the agent loop they belong to, in order.
+
+    A loop starts at a ``user.message``, or where the runtime starts one of its own: when a
+    background subagent finishes, the runtime posts a ``system.notification`` and runs the root
+    agent again with no user message, its turns numbered from 0 anew, and the trace gives that loop
+    an ``invoke_agent`` span of its own. Grouping by user messages alone put both loops' calls
+    under the first prompt and cried wolf on a correct run.
+    """
     groups: list[list[UsageEntry]] = []
+    turns_in_loop = 0
     for event in events:
         if agent_scope(event) != ROOT:
             continue
         kind = event_type(event)
+        data = event_data(event)
         if kind == "user.message":
             groups.append([])
-        elif kind == "assistant.usage" and groups:
-            data = event_data(event)
-            if data is not None:
-                groups[-1].append(usage_entry(data, ROOT))
+            turns_in_loop = 0
+        elif kind == "assistant.turn_start":
+            if groups and turns_in_loop and data is not None and str(data.get("turnId")) == "0":
+                groups.append([])  # a loop the runtime started itself
+            turns_in_loop += 1
+        elif kind == "assistant.usage" and groups and data is not None:
+            groups[-1].append(usage_entry(data, ROOT))
     return groups
 
 
