@@ -70,6 +70,7 @@ def attack(
 
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_ATTACK
+    from copilot_eval.safe_paths import path_component
     from copilot_eval.security import SuiteError, run_suite
     from copilot_eval.security.suite_choice import open_suite
     from copilot_eval.security.words import summary_rows
@@ -79,7 +80,10 @@ def attack(
         chosen = open_suite(suite)
     except (AgentFileError, SuiteError, ValueError) as error:
         raise bad_input(str(error)) from None
-    out = out or Path("security-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
+    # the suite's name is someone's text: one safe component, so the folder stays inside security-runs/
+    out = (
+        out or Path("security-runs") / f"{path_component(chosen.name, fallback='suite')}-{datetime.now():%Y%m%d-%H%M%S}"
+    )
     try:
         run = asyncio.run(run_suite(agent, chosen, repeat=repeat, out=out, concurrency=concurrency, cases=case))
     except ValueError as error:

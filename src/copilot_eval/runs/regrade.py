@@ -99,6 +99,8 @@ class _Sessions:
         if result.evidence_path is None:
             return CopilotResult(success=False, stop_reason="execution_error", error=_NO_EVIDENCE), None
         file = self.folder.evidence_file(result.evidence_path)
+        if file is None and (refused := self.folder.evidence_refusal(result.evidence_path)) is not None:
+            raise RegradeError(f"{self.folder.folder / RUN_JSON}: case {result.conversation_number}: {refused}")
         if file is None:
             raise RegradeError(
                 f"{self.folder.folder / RUN_JSON}: the evidence of case {result.conversation_number} "
