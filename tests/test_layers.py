@@ -27,6 +27,7 @@ PACKAGE = "copilot_eval"
 LEAVES = frozenset(
     {
         "atomic_write",
+        "bounded_json",
         "bounded_yaml",
         "cache_root",
         "exit_codes",
@@ -45,6 +46,7 @@ LEAF_PACKAGES = frozenset({"redaction"})
 # What each part may import besides itself, bottom of the stack first.
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "redaction": frozenset(),
+    "bounded_json": frozenset(),
     "bounded_yaml": frozenset(),
     "cache_root": frozenset(),
     "exit_codes": frozenset(),

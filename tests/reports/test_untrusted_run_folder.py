@@ -41,7 +41,7 @@ def _hostile_folder(tmp_path: Path) -> Path:
 def test_report_follows_no_evidence_path_out_of_the_folder_and_says_so(tmp_path: Path) -> None:
     folder = _hostile_folder(tmp_path)
     run_folder = read_run_folder(folder)
-    stored = [r.evidence_path for r in run_folder.run.results or [] if r.conversation_number in (1, 2)]
+    stored = [r.evidence_path for r in run_folder.run.results or [] if "stolen" in (r.evidence_path or "")]
     assert len(stored) == 2 and all(run_folder.evidence_file(path) is None for path in stored)
     assert all("leads outside the folder" in (run_folder.evidence_refusal(path) or "") for path in stored)
     done = CliRunner().invoke(app, ["report", str(folder), "--html", str(tmp_path / "report.html")])

@@ -23,11 +23,11 @@ layout 2 would not know the status.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.bounded_json import load_json_file
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.json_io import read_run_json, read_test_set_json
 from copilot_eval.evalsets.model import EvalTestSet
@@ -156,7 +156,7 @@ class RunFolder:
         if found is None:
             return None
         try:
-            data = json.loads(found.read_text(encoding="utf-8"))
+            data = load_json_file(found)
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None
@@ -165,7 +165,7 @@ class RunFolder:
 def _stated_version(path: Path) -> Any:
     """The ``schemaVersion`` a run.json states, read without the model (None when it cannot be read)."""
     try:
-        data = json.loads(path.read_bytes())
+        data = load_json_file(path)
     except (OSError, ValueError):
         return None
     return data.get("schemaVersion") if isinstance(data, dict) else None
