@@ -19,8 +19,11 @@ VERDICT = {"case": "1.1", "repeat": "0", "verdict": "fail", "reviewer": "mallory
 
 
 @pytest.fixture
-def served(tmp_path):
+def served(tmp_path, request):
     folder = write_graded_run(tmp_path / "run", [["pass"], ["fail"]], methods=("General quality",))
+    if getattr(request, "param", None) == "report links out":  # an artifact whose report.html is a link to a private file
+        (tmp_path / "private.txt").write_text("PRIVATE KEY")
+        (folder / "report.html").symlink_to(tmp_path / "private.txt")
     location = resolve_history(str(tmp_path / "h.db"))
     assert location is not None
     store = HistoryStore.open(location)
@@ -104,6 +107,15 @@ def test_a_run_folders_files_are_sandboxed_and_the_dashboards_pages_cannot_be_fr
             own = client.get(path)
             assert own.headers["content-security-policy"] == "frame-ancestors 'none'"
             assert own.headers["x-frame-options"] == "DENY" and own.headers["x-content-type-options"] == "nosniff"
+
+
+@pytest.mark.parametrize("served", ["report links out"], indirect=True)
+def test_a_report_html_that_links_out_of_its_folder_is_not_served(served):
+    server, _, run_id, _ = served
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        page = client.get(f"/runs/{run_id}/report.html")
+        assert "PRIVATE KEY" not in page.text
+        assert client.get(f"/runs/{run_id}/../private.txt").status_code in (403, 404)
 
 
 def test_the_guard_refuses_what_it_does_not_know():

@@ -38,6 +38,7 @@ from copilot_eval.reports.html_page import esc, page, safe_href
 from copilot_eval.reports.html_page import link as html_link
 from copilot_eval.reports.html_run import run_report_html
 from copilot_eval.reports.run_folder import read_run_folder
+from copilot_eval.safe_paths import OutsideFolder, inside_folder
 
 DEFAULT_PORT = 8737
 DEFAULT_WINDOW = 50
@@ -181,12 +182,18 @@ class _Handler(BaseHTTPRequestHandler):
         if relative == "review" and (folder / "run.json").is_file():
             self._review(run, folder)
             return
-        target = (folder / relative).resolve()
-        if not target.is_relative_to(folder.resolve()):
+        try:  # the one rule for a path from a folder: inside it, links followed, or refused
+            target = inside_folder(folder, relative)
+        except OutsideFolder:
             self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", b"outside the run folder")
             return
-        if relative == "report.html" and run.get("report_path") and Path(run["report_path"]).is_file():
-            target = Path(run["report_path"])
+        if relative == "report.html" and run.get("report_path"):
+            try:  # the stored report's path is served only while it lies in the run's folder
+                stored = inside_folder(folder, run["report_path"])
+            except OutsideFolder:
+                stored = None
+            if stored is not None and stored.is_file():
+                target = stored
         if target.is_file():
             kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
             self._send(HTTPStatus.OK, kind, target.read_bytes(), sandbox=True)
