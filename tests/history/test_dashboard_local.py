@@ -21,7 +21,9 @@ VERDICT = {"case": "1.1", "repeat": "0", "verdict": "fail", "reviewer": "mallory
 @pytest.fixture
 def served(tmp_path, request):
     folder = write_graded_run(tmp_path / "run", [["pass"], ["fail"]], methods=("General quality",))
-    if getattr(request, "param", None) == "report links out":  # an artifact whose report.html is a link to a private file
+    if (
+        getattr(request, "param", None) == "report links out"
+    ):  # an artifact whose report.html is a link to a private file
         (tmp_path / "private.txt").write_text("PRIVATE KEY")
         (folder / "report.html").symlink_to(tmp_path / "private.txt")
     location = resolve_history(str(tmp_path / "h.db"))
