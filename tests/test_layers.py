@@ -25,7 +25,19 @@ PACKAGE = "copilot_eval"
 # Leaf modules: any part may import them; they import nothing of copilot_eval but other leaves.
 # exit_codes: the one table of exit codes, read by the command modules at import time and by runs' gates.
 LEAVES = frozenset(
-    {"atomic_write", "cache_root", "exit_codes", "loopback_server", "redaction", "suggest", "version", "workdirs"}
+    {
+        "atomic_write",
+        "bounded_json",
+        "bounded_yaml",
+        "cache_root",
+        "exit_codes",
+        "loopback_server",
+        "redaction",
+        "safe_paths",
+        "suggest",
+        "version",
+        "workdirs",
+    }
 )
 # The leaves that are packages: the redactor keeps its environment reader and its token shapes in
 # modules of their own, which import nothing of copilot_eval at all.
@@ -34,9 +46,12 @@ LEAF_PACKAGES = frozenset({"redaction"})
 # What each part may import besides itself, bottom of the stack first.
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "redaction": frozenset(),
+    "bounded_json": frozenset(),
+    "bounded_yaml": frozenset(),
     "cache_root": frozenset(),
     "exit_codes": frozenset(),
     "loopback_server": frozenset(),
+    "safe_paths": frozenset(),
     "suggest": frozenset(),
     "version": frozenset(),
     "workdirs": frozenset(),

@@ -159,6 +159,25 @@ def test_a_missing_evidence_file_is_named_and_nothing_is_written(played: Path, t
     assert "the evidence of case 2 (evidence/conversation2-r1.json) is not in the run folder" in done.stderr
 
 
+def test_an_evidence_path_leading_out_of_a_folder_from_elsewhere_is_refused_and_nothing_copied(
+    played: Path, tmp_path: Path
+) -> None:
+    copied = tmp_path / "artifact"
+    shutil.copytree(played / "run", copied)
+    moved = tmp_path / "home" / "conversation2-r1.json"  # a real evidence file, but outside the folder
+    moved.parent.mkdir()
+    (copied / "evidence" / "conversation2-r1.json").rename(moved)
+    data = json.loads((copied / "run.json").read_text(encoding="utf-8"))
+    for result in data["results"]:
+        if result.get("evidencePath") == "evidence/conversation2-r1.json":
+            result["evidencePath"] = str(moved)  # absolute, elsewhere ('../' is refused alike: tests/reports)
+    (copied / "run.json").write_text(json.dumps(data), encoding="utf-8")
+    done = _cli(tmp_path, "regrade", str(copied), "--grader", "exact", "--out", str(tmp_path / "never"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "case 2: evidence path" in done.stderr and "leads outside the folder" in done.stderr
+    assert not (tmp_path / "never").exists()
+
+
 class _Counting:
     """A grader that counts its calls and passes whatever it is given."""
 

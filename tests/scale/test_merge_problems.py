@@ -45,3 +45,19 @@ def test_a_folder_without_a_shard_or_fingerprints_is_said_in_words_never_none(tm
     assert f"{tmp_path / 'whole'}: not a shard run" in text
     assert "None" not in text, text
     assert "has no agent fingerprint" in text or "different agents" not in text
+
+
+def test_an_evidence_path_leading_out_of_a_shard_is_not_copied_into_the_merged_folder(tmp_path):
+    first, second = write_shards(tmp_path, SIX, count=2)
+    secret = tmp_path / "home" / "private.json"
+    secret.parent.mkdir()
+    secret.write_text('{"success": true, "prompt": "PRIVATE"}')
+    data = json.loads((first / "run.json").read_text())
+    hostile = [str(secret), "../home/private.json"]
+    for result, stored in zip(data["results"], hostile, strict=False):
+        result["evidencePath"] = stored
+    (first / "run.json").write_text(json.dumps(data))
+    merge_run_folders([first, second], tmp_path / "merged")
+    copied = [path.name for path in (tmp_path / "merged").rglob("*.json")]
+    assert "private.json" not in copied
+    assert all("PRIVATE" not in path.read_text() for path in (tmp_path / "merged").rglob("*.json"))

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
+from copilot_eval.bounded_yaml import YamlRefused, load_yaml_file
 from copilot_eval.models.byok import ByokModel, ByokProvider
 from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.suggest import unknown_key
@@ -91,13 +92,15 @@ def _resolve_placeholders(value: Any, base: Path) -> Any:
 
 def _read_mapping(file: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        data = load_yaml_file(file)
     except FileNotFoundError:
         raise AgentFileError(f"{file}: agent file not found") from None
     except UnicodeDecodeError as error:
         raise AgentFileError(f"{file}: byte {error.start + 1} is not UTF-8; save the file as UTF-8") from None
     except OSError as error:
         raise AgentFileError(f"{file}: cannot read: {error.strerror or error}") from None
+    except YamlRefused as error:
+        raise AgentFileError(str(error)) from None
     except yaml.YAMLError as error:
         raise AgentFileError(f"{file}: not valid YAML: {error}") from None
     if not isinstance(data, dict):

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from copilot_eval.agent.agent_file import _agent_path
+from copilot_eval.bounded_yaml import load_yaml_file
 
 AGENT_DIR = "{agent_dir}"
 _SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".venv", "node_modules"})
@@ -100,7 +101,7 @@ def agent_files(path: str | Path) -> AgentFiles:
     """The agent file at ``path`` and the files it names (missing ones are left to the loader to report)."""
     agent_file = Path(path).resolve()
     try:
-        data = yaml.safe_load(agent_file.read_text(encoding="utf-8"))
+        data = load_yaml_file(agent_file)
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         data = None  # the loader reports it, naming the file
     base = agent_file.parent

@@ -22,6 +22,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
 from copilot_eval.agent.mcp_config import mcp_file_problems, mcp_server_problems
+from copilot_eval.bounded_yaml import YamlRefused, load_yaml
 from copilot_eval.suggest import closest
 
 FRONT_MATTER_KEYS = {
@@ -203,7 +204,9 @@ def _split_front_matter(file: Path, text: str) -> tuple[dict[str, Any], str]:
     if len(parts) != 2:
         raise ValueError(f"{file}: front matter starts with '---' but has no closing '---' line")
     try:
-        front = yaml.safe_load(parts[0][3:]) or {}
+        front = load_yaml(parts[0][3:], source=f"{file}: front matter") or {}
+    except YamlRefused as error:
+        raise ValueError(str(error)) from None
     except yaml.YAMLError as error:
         raise ValueError(f"{file}: front matter is not valid YAML: {error}") from None
     if not isinstance(front, dict):

@@ -71,6 +71,7 @@ def attack(
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_ATTACK
     from copilot_eval.security import SuiteError, run_suite
+    from copilot_eval.security.record import default_run_folder
     from copilot_eval.security.suite_choice import open_suite
     from copilot_eval.security.words import summary_rows
 
@@ -79,7 +80,7 @@ def attack(
         chosen = open_suite(suite)
     except (AgentFileError, SuiteError, ValueError) as error:
         raise bad_input(str(error)) from None
-    out = out or Path("security-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
+    out = out or default_run_folder(chosen.name, datetime.now())  # the suite's name made one safe component
     try:
         run = asyncio.run(run_suite(agent, chosen, repeat=repeat, out=out, concurrency=concurrency, cases=case))
     except ValueError as error:

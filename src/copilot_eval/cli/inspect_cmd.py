@@ -28,15 +28,16 @@ def _render(result: CopilotResult, source: Path) -> None:
 def _saved_result(path: Path) -> CopilotResult | None:
     """The CopilotResult saved in ``path``, or ``None`` when the file is not a saved result."""
     # imported on use: every command module loads with `--help` (see app.py)
-    import json
-
+    from copilot_eval.bounded_json import JsonRefused, load_json_file
     from copilot_eval.evidence.native_json import load_result
 
     try:
         with path.open(encoding="utf-8") as handle:
             if handle.read(1) != "{":
                 return None
-        document = json.loads(path.read_text(encoding="utf-8"))
+        document = load_json_file(path)  # someone's saved result: size and depth bounded
+    except JsonRefused as exc:
+        raise bad_input(str(exc)) from None
     except (OSError, ValueError, UnicodeDecodeError):
         return None  # an event log (one object per line) or unreadable: the log reader says why
     if not isinstance(document, dict) or "schema_version" not in document:

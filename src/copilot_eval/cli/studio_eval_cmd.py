@@ -343,9 +343,10 @@ def _say(line: str) -> None:
 
 
 def _slug(text: str) -> str:
-    import re
+    # imported on use: the command module loads for --help, which needs none of it
+    from copilot_eval.safe_paths import path_component
 
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.") or "test-set"
+    return path_component(text, fallback="test-set")
 
 
 def register(app: typer.Typer) -> None:

@@ -12,6 +12,7 @@ from typing import TypeVar
 from pydantic import BaseModel, ValidationError
 
 from copilot_eval.atomic_write import write_bytes_atomically
+from copilot_eval.bounded_json import JsonRefused, read_json_bytes
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.rule_sets import RuleSet
@@ -65,16 +66,23 @@ def run_from_json(text: str | bytes, *, source: Path | str | None = None) -> Eva
     return _parse(EvalRun, text, source)
 
 
+def _bounded_bytes(path: Path) -> bytes:
+    try:
+        return read_json_bytes(path)  # a run folder may come from anywhere: its size is checked before reading
+    except JsonRefused as exc:
+        raise EvalSetReadError(path, [str(exc).removeprefix(f"{path}: ")]) from None
+
+
 def read_test_set_json(path: Path | str) -> EvalTestSet:
     """Read a test set from a JSON file."""
     path = Path(path)
-    return test_set_from_json(path.read_bytes(), source=path)
+    return test_set_from_json(_bounded_bytes(path), source=path)
 
 
 def read_run_json(path: Path | str) -> EvalRun:
     """Read a run from a JSON file."""
     path = Path(path)
-    return run_from_json(path.read_bytes(), source=path)
+    return run_from_json(_bounded_bytes(path), source=path)
 
 
 def write_json(record: EvalTestSet | EvalRun, path: Path | str) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.bounded_yaml import YamlRefused, check_yaml_size
 from copilot_eval.evalsets.prompt_evaluators import EvaluatorSpec, read_evaluators
 from copilot_eval.evalsets.prompt_model import ROLES, PromptFileRecord, PromptMessage
 from copilot_eval.evalsets.prompt_yaml import YamlDocument, read_yaml
@@ -236,6 +237,12 @@ def parse_prompt_text(text: str, path: Path) -> PromptFileParse:
 def read_prompt_file(path: Path | str) -> PromptFileParse:
     """Read the prompt file at ``path``; a file that is not UTF-8 is a problem naming its line."""
     path = Path(path)
+    try:
+        check_yaml_size(path)
+    except YamlRefused as exc:
+        parse = PromptFileParse(path=path)
+        parse.problems.append(str(exc).removeprefix(f"{path}: "))
+        return parse
     data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")

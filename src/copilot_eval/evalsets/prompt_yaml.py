@@ -7,6 +7,8 @@ keeps the last). So the document is composed with no implicit types at all, and 
 resolves plain scalars itself: ``null``/``~``/empty, ``true``/``false`` in their three spellings,
 integers with a ``0x``/``0o``/``0b`` or leading-zero prefix, decimal floats and ``.inf``/``.nan``.
 The C parser is used when PyYAML has it: a 437 kB file composes in about 15 ms instead of 0.7 s.
+Composition goes through ``bounded_yaml`` (size, alias expansion and depth limits), since the
+builder below copies every alias it meets.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from typing import Any
 
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from copilot_eval.bounded_yaml import YamlRefused, compose_yaml
 
 #: A path to a value in the document: keys and positions, e.g. ("testData", 2, "input").
 Path = tuple[str | int, ...]
@@ -185,11 +189,10 @@ def read_yaml(text: str) -> YamlDocument:
     """Compose ``text`` as one YAML document and build its value; a syntax error is a problem with its line."""
     document = YamlDocument()
     try:
-        loader = _Composer(text)
-        try:
-            node = loader.get_single_node()
-        finally:
-            loader.dispose()
+        node = compose_yaml(text, source="the file", loader=_Composer)
+    except YamlRefused as exc:
+        document.problems.append(str(exc).removeprefix("the file: "))
+        return document
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""

@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.bounded_json import load_json_file
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.hook import HookDecision
@@ -382,7 +383,7 @@ class CopilotResult(BaseModel):
     @classmethod
     def load(cls, path: str | Path) -> CopilotResult:
         """Read a result written by :meth:`save` (this version or an older one), refusing unknown versions."""
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = load_json_file(path)  # size and depth bounded: evidence may come from someone else's run folder
         version = data.get("schema_version") if isinstance(data, dict) else None
         if version not in READABLE_VERSIONS:
             readable = ", ".join(str(v) for v in sorted(READABLE_VERSIONS))

@@ -22,6 +22,7 @@ from copilot_eval.evalsets import CaseStatus, EvalTestCase
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.grading.judge_votes import JudgeCall, combine_calls
 from copilot_eval.grading.protocol import CaseEvidence, Grade, ungradable
+from copilot_eval.safe_paths import path_component
 
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 
@@ -51,7 +52,7 @@ def parse_judge_answer(text: str | None) -> dict[str, Any] | None:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "judge"
+    return path_component(re.sub(r"[^a-z0-9]+", "-", text.lower()), fallback="judge")
 
 
 class LlmJudge:

@@ -29,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from copilot_eval.bounded_yaml import YamlRefused, load_yaml_file
 from copilot_eval.evidence.trajectory import ANY, CALL_KINDS, MatchMode, Metric, Regex, Step
 from copilot_eval.evidence.trajectory.alignment import as_mode
 from copilot_eval.evidence.trajectory.steps import Equals, Matcher, name_pattern
@@ -278,7 +279,9 @@ def read_trajectory_file(path: str | Path) -> TrajectoryFile:
     """Read and check a trajectory file; TrajectoryFileError lists every problem at once."""
     path = Path(path)
     try:
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)  # a SafeLoader that keeps line numbers
+        data = load_yaml_file(path, loader=_Loader)  # a SafeLoader that keeps line numbers
+    except YamlRefused as exc:
+        raise TrajectoryFileError(path, [str(exc).removeprefix(f"{path}: ")]) from None
     except OSError as exc:
         raise TrajectoryFileError(path, [f"cannot read the file: {exc.strerror or exc}"]) from None
     except yaml.YAMLError as exc:

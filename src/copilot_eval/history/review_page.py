@@ -4,7 +4,8 @@
 then wavering judges, then the rest), each with its question, reference, answer and every grader's
 verdict, and a form: pass or fail, who, an optional note. A verdict is posted back to the same
 address and stored with source ``dashboard``; the page then shows the run re-scored with people's
-verdicts. Each form carries the server's token, so only pages the dashboard served can post.
+verdicts. Each form carries a token bound to the browser session and the run (``local_guard``), so
+only pages the dashboard served to that session can post.
 """
 
 from __future__ import annotations

@@ -4,17 +4,19 @@ Routes: ``/`` the dashboard (``?series=N`` picks a series), ``/trends.json`` the
 trends JSON, ``/runs/ID/report.html`` a run's report and ``/runs/ID/PATH`` the files it links to
 (evidence), served from the run folder recorded in the history; ``/runs/ID/review`` the run's
 review queue, to which a person's verdict is posted (the one route that writes: a verdict, with
-who gave it, stored in the history; only forms carrying the server's token are taken). A folder without report.html
-gets its report written on the fly; a folder that is not on this machine (a team database fed by
-CI) gets a page saying where it was, with the CI run's link. Nothing outside a run's folder is
-served. The server listens on 127.0.0.1 only and reads the database afresh for every page.
+who gave it, stored in the history; only forms carrying the token this server gave the same
+browser session are taken). A folder without report.html gets its report written on the fly; a
+folder that is not on this machine (a team database fed by CI) gets a page saying where it was,
+with the CI run's link. Nothing outside a run's folder is served. The server listens on 127.0.0.1
+only, answers only requests addressed to it, and serves a run folder's own files sandboxed
+(``local_guard``: Host, Origin, session-bound tokens, the headers); it reads the database afresh for
+every page.
 """
 
 from __future__ import annotations
 
 import json
 import mimetypes
-import secrets
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,15 +27,18 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from copilot_eval.history.dashboard import dashboard_html
 from copilot_eval.history.human_verdicts import SOURCE_DASHBOARD, HumanLabel, add_verdicts, given_verdicts, rescore
 from copilot_eval.history.json_forms import trends_document
+from copilot_eval.history.local_guard import OWN_PAGE_POLICY, SANDBOX_POLICY, LocalGuard
 from copilot_eval.history.queries import load_series, series_names
 from copilot_eval.history.review_page import review_page_html
 from copilot_eval.history.review_queue import review_queue
 from copilot_eval.history.store import HistoryStore
 from copilot_eval.history.trends import series_trends
 from copilot_eval.redaction import redact_bytes
-from copilot_eval.reports.html_page import esc, page
+from copilot_eval.reports.html_page import esc, page, safe_href
+from copilot_eval.reports.html_page import link as html_link
 from copilot_eval.reports.html_run import run_report_html
 from copilot_eval.reports.run_folder import read_run_folder
+from copilot_eval.safe_paths import OutsideFolder, inside_folder
 
 DEFAULT_PORT = 8737
 DEFAULT_WINDOW = 50
@@ -61,7 +66,8 @@ def run_link(run: dict[str, Any]) -> str | None:
     """The dashboard's link for a run: its report when its folder is here, else the CI run, else none."""
     if run_folder_of(run) is not None:
         return f"/runs/{run['id']}/report.html"
-    return run.get("ci_run_url")
+    ci = run.get("ci_run_url")
+    return ci if safe_href(ci) is not None else None  # a stored CI link is someone's text: http(s) only
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -70,8 +76,23 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a dashboard in a terminal should not print a line per request."""
 
+    def _refused(self, *, write: bool) -> bool:
+        """Refuse (and answer) a request not addressed to this dashboard, or a write from another origin."""
+        guard = self.server.guard
+        why = guard.host_refusal(self.headers.get("Host"))
+        if why is not None:
+            self._send(HTTPStatus.MISDIRECTED_REQUEST, "text/plain; charset=utf-8", why.encode("utf-8"))
+            return True
+        why = guard.origin_refusal(self.headers.get("Origin")) if write else None
+        if why is not None:
+            self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", why.encode("utf-8"))
+            return True
+        return False
+
     def do_GET(self) -> None:
         """Answer one GET request (see the module docstring for the routes)."""
+        if self._refused(write=False):
+            return
         parts = urlsplit(self.path)
         query = parse_qs(parts.query)
         try:
@@ -90,6 +111,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         """Take a person's verdict posted from a review page (``/runs/ID/review``) and show the page again."""
+        if self._refused(write=True):
+            return
         parts = urlsplit(self.path)
         run_id, _, rest = unquote(parts.path).removeprefix("/runs/").partition("/")
         try:
@@ -98,8 +121,13 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             length = min(int(self.headers.get("Content-Length") or 0), 64 * 1024)
             form = {key: values[0] for key, values in parse_qs(self.rfile.read(length).decode("utf-8")).items()}
-            if not secrets.compare_digest(form.get("token", ""), self.server.token):
-                self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", b"not a form this dashboard served")
+            session = self.server.guard.session_of(self.headers.get("Cookie"))
+            if not self.server.guard.token_fits(session, run_id, form.get("token", "")):
+                refusal = (
+                    "not stored: not a form this dashboard served to this browser session for this run; "
+                    "open the review page again and give the verdict there\n"
+                )
+                self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", refusal.encode("utf-8"))
                 return
             run = self.server.run(run_id)
             if run is None:
@@ -127,14 +155,18 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _review(self, run: dict[str, Any], folder: Path) -> None:
         items = review_queue(read_run_folder(folder), given_verdicts(self.server.store, run["id"]))
+        guard = self.server.guard
+        session, cookie = guard.session_of(self.headers.get("Cookie")), None
+        if session is None:
+            session, cookie = guard.new_session()
         html = review_page_html(
             run,
             items,
             rescore(self.server.store, run["id"]),
-            token=self.server.token,
+            token=guard.form_token(session, str(run["id"])),
             reviewer=self.server.last_reviewer,
         )
-        self._send(HTTPStatus.OK, "text/html; charset=utf-8", html.encode("utf-8"))
+        self._send(HTTPStatus.OK, "text/html; charset=utf-8", html.encode("utf-8"), cookie=cookie)
 
     def _run_file(self, rest: str) -> None:
         run_id, _, relative = rest.partition("/")
@@ -150,26 +182,42 @@ class _Handler(BaseHTTPRequestHandler):
         if relative == "review" and (folder / "run.json").is_file():
             self._review(run, folder)
             return
-        target = (folder / relative).resolve()
-        if not target.is_relative_to(folder.resolve()):
+        try:  # the one rule for a path from a folder: inside it, links followed, or refused
+            target = inside_folder(folder, relative)
+        except OutsideFolder:
             self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", b"outside the run folder")
             return
-        if relative == "report.html" and run.get("report_path") and Path(run["report_path"]).is_file():
-            target = Path(run["report_path"])
+        if relative == "report.html" and run.get("report_path"):
+            try:  # the stored report's path is served only while it lies in the run's folder
+                stored = inside_folder(folder, run["report_path"])
+            except OutsideFolder:
+                stored = None
+            if stored is not None and stored.is_file():
+                target = stored
         if target.is_file():
             kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
-            self._send(HTTPStatus.OK, kind, target.read_bytes())
+            self._send(HTTPStatus.OK, kind, target.read_bytes(), sandbox=True)
         elif relative == "report.html" and (folder / "run.json").is_file():
-            self._send(HTTPStatus.OK, "text/html; charset=utf-8", run_report_html(read_run_folder(folder)).encode())
+            html = run_report_html(read_run_folder(folder)).encode()
+            self._send(HTTPStatus.OK, "text/html; charset=utf-8", html, sandbox=True)
         else:
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"{relative}: not in the run folder".encode())
 
-    def _send(self, status: HTTPStatus, kind: str, body: bytes) -> None:
+    def _send(
+        self, status: HTTPStatus, kind: str, body: bytes, *, sandbox: bool = False, cookie: str | None = None
+    ) -> None:
+        """Send one response; ``sandbox`` for a run folder's own files (see ``local_guard``)."""
         body = redact_bytes(body)
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", SANDBOX_POLICY if sandbox else OWN_PAGE_POLICY)
+        if not sandbox:
+            self.send_header("X-Frame-Options", "DENY")
+        if cookie is not None:
+            self.send_header("Set-Cookie", cookie)
         self.end_headers()
         self.wfile.write(body)
 
@@ -177,7 +225,7 @@ class _Handler(BaseHTTPRequestHandler):
 def _missing_page(run: dict[str, Any]) -> str:
     where = run.get("run_folder") or run.get("report_path")
     ci = run.get("ci_run_url")
-    link = f'<p>The CI run that made it: <a href="{esc(ci)}">{esc(ci)}</a></p>' if ci else ""
+    link = f"<p>The CI run that made it: {html_link(ci)}</p>" if ci else ""
     body = f"<p>The run folder of run {run['id']} is not on this machine (it was at {esc(where)}).</p>{link}"
     return page(f"run {run['id']}: folder not here", "", body)
 
@@ -190,8 +238,8 @@ class HistoryServer(ThreadingHTTPServer):
     def __init__(self, store: HistoryStore, *, port: int = DEFAULT_PORT, window: int = DEFAULT_WINDOW) -> None:
         super().__init__((LOOPBACK, port), _Handler)
         self.store, self.window = store, window
-        # A verdict is taken only from a form this server served: another site cannot post one to loopback.
-        self.token = secrets.token_urlsafe(24)
+        # A verdict is taken only from a form this server served to the same browser session (local_guard).
+        self.guard = LocalGuard(self.server_address[1])
         self.last_reviewer = ""
 
     @property

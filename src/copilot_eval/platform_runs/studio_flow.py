@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -26,6 +25,7 @@ from copilot_eval.platform_runs.standing import confirm_with_folders, same_test_
 from copilot_eval.platform_runs.studio import SOURCE, refused_signal, run_from_studio
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RunFolder
+from copilot_eval.safe_paths import path_component
 from copilot_eval.studio_eval import (
     LedgerEntry,
     PublishedRunError,
@@ -113,7 +113,7 @@ async def _snapshot(client: StudioEvalClient, run_id: str, folder: Path, lines: 
         lines.append(f"snapshot of the tested agent not kept: {exc}")
         return None
     name = snapshot.file_name or f"agent-snapshot-{run_id}.zip"
-    name = re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+    name = path_component(name, fallback=f"agent-snapshot-{run_id}.zip", separator="_")  # the service's name
     path = write_bytes_atomically(folder / SNAPSHOT_DIR / name, snapshot.content)
     data = path.read_bytes()  # the hash of the file as kept, which is what a reader can check
     lines.append(f"tested agent snapshot: {path} ({len(data)} bytes)")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
+from copilot_eval.safe_paths import path_component
 
 
 def evidence_file_name(test_id: str, index: int = 0) -> str:
     """File name for the ``index``-th run of a test (a pytest node id): safe characters only."""
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", test_id).strip("_")
+    safe = path_component(test_id, fallback="test", separator="_")
     return f"{safe}{'' if index == 0 else f'-{index}'}.json"
 
 

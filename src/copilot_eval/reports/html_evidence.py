@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.reports.evidence_words import played_on_text
-from copilot_eval.reports.html_page import esc, table
+from copilot_eval.reports.html_page import esc, link, table
 from copilot_eval.reports.html_tool_content import host_requests_html, tool_calls_html
 
 
@@ -60,8 +60,8 @@ def _citation_row(citation: Any) -> list[str]:
     title = citation.get("title") or citation.get("name") or citation.get("id")
     url = citation.get("url") or citation.get("uri") or citation.get("link")
     text = citation.get("text") or citation.get("snippet") or citation.get("content") or citation.get("abstract")
-    link = f'<a href="{esc(url)}" rel="noreferrer">{esc(url)}</a>' if isinstance(url, str) else ""
-    return [esc(title), link, esc(text) if text is not None else ""]
+    source = link(url, rel="noreferrer") if isinstance(url, str) else ""  # http(s)/mailto only: others are text
+    return [esc(title), source, esc(text) if text is not None else ""]
 
 
 def _citations(data: dict[str, Any]) -> str:
@@ -104,11 +104,12 @@ def _seconds(milliseconds: Any) -> str | None:
     return f"{milliseconds / 1000:.2f} s" if isinstance(milliseconds, (int, float)) else None
 
 
-def evidence_html(data: dict[str, Any] | None, link: str | None) -> str:
-    """The evidence section of a drill-down; says so plainly when the evidence file is missing."""
-    where = f'<p>Evidence JSON: <a href="{esc(link)}">{esc(link)}</a></p>' if link else ""
+def evidence_html(data: dict[str, Any] | None, file: str | None, *, refused: str | None = None) -> str:
+    """The evidence section of a drill-down; says so plainly when the evidence file is missing or was refused."""
+    where = f"<p>Evidence JSON: {link(file, relative=True)}</p>" if file else ""
     if data is None:
-        return where + '<p class="muted">Evidence file not found or unreadable: only run.json is shown.</p>'
+        why = esc(refused) if refused else "Evidence file not found or unreadable"
+        return where + f'<p class="muted">{why}: only run.json is shown.</p>'
     success = data.get("success")
     executed = "yes" if success is True else "no (see error)" if success is False else "unknown"
     facts = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 _STYLE = """
@@ -66,6 +67,41 @@ def esc(value: Any) -> str:
     return "unknown" if value is None else html.escape(str(value), quote=True)
 
 
+#: The only schemes a link in an HTML output may have; anything else (``javascript:``, ``data:``,
+#: ``file:``, ``vbscript:`` ...) is shown as text, never as a link.
+LINK_SCHEMES = frozenset({"http", "https", "mailto"})
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
+_C0_AND_SPACE = "".join(chr(code) for code in range(33))
+
+
+def safe_href(url: Any, *, relative: bool = False) -> str | None:
+    """``url`` escaped for an ``href`` when its scheme is http, https or mailto (or it is relative and
+    ``relative`` allows it: a file of the report's own folder, a dashboard route); None otherwise.
+
+    The scheme is read as a browser reads it: tabs and newlines anywhere, and control characters
+    and spaces at either end, are ignored first, so ``java<TAB>script:`` is ``javascript:``.
+    """
+    if not isinstance(url, str):
+        return None
+    seen = re.sub(r"[\t\n\r]", "", url).strip(_C0_AND_SPACE)
+    scheme = _SCHEME.match(seen)
+    if scheme is not None:
+        return esc(url) if scheme.group(1).lower() in LINK_SCHEMES else None
+    if not seen or seen.startswith(("//", "\\")) or "\\" in seen.split("?")[0] or not relative:
+        return None  # a scheme-relative link leaves for another host; a backslash is a slash to browsers
+    return esc(url)
+
+
+def link(url: Any, text: Any = None, *, relative: bool = False, rel: str | None = None) -> str:
+    """An ``<a>`` to ``url`` (see :func:`safe_href`) showing ``text`` (the URL by default); text only when refused."""
+    shown = esc(url if text is None else text)
+    href = safe_href(url, relative=relative)
+    if href is None:
+        return shown
+    extra = f' rel="{esc(rel)}"' if rel else ""
+    return f'<a href="{href}"{extra}>{shown}</a>'
+
+
 def badge(status: str | None) -> str:
     """A coloured status badge (pass, fail, error, unknown, skipped)."""
     word = (status or "unknown").lower()
@@ -114,4 +150,4 @@ def page(title: str, subtitle: str, body: str) -> str:
     )
 
 
-__all__ = ["badge", "card", "drill_down", "esc", "page", "pre", "table"]
+__all__ = ["LINK_SCHEMES", "badge", "card", "drill_down", "esc", "link", "page", "pre", "safe_href", "table"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from copilot_eval.evalsets.platform_record import PlatformRunRecord
-from copilot_eval.reports.html_page import esc, table
+from copilot_eval.reports.html_page import esc, link, table
 
 
 def platform_html(record: PlatformRunRecord | None, *, snapshot_link: str | None = None) -> str:
@@ -27,11 +27,7 @@ def platform_html(record: PlatformRunRecord | None, *, snapshot_link: str | None
     if record.http_status is not None:
         facts.append(("HTTP status of the run request", esc(record.http_status)))
     if record.snapshot is not None:
-        name = (
-            f'<a href="{esc(snapshot_link)}">{esc(record.snapshot.path)}</a>'
-            if snapshot_link
-            else esc(record.snapshot.path)
-        )
+        name = link(snapshot_link, record.snapshot.path, relative=True) if snapshot_link else esc(record.snapshot.path)
         facts.append(
             (
                 "tested agent snapshot",

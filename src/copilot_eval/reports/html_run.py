@@ -13,6 +13,7 @@ from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_execution import execution_html
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
+from copilot_eval.reports.html_page import link as html_link
 from copilot_eval.reports.html_platform import platform_html
 from copilot_eval.reports.phase_words import medians_html, phase_table_html
 from copilot_eval.reports.repeat_words import (
@@ -31,6 +32,7 @@ from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.run_words import NOTHING_GRADED, confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.svg_charts import bar_chart
 from copilot_eval.reports.usage_words import case_usage_text, usage_lines
+from copilot_eval.safe_paths import OutsideFolder, inside_folder
 
 REPORT_HTML = "report.html"
 
@@ -126,7 +128,7 @@ def _grades(result: EvalCaseResult, folder: RunFolder) -> str:
         if platform:
             data = ", ".join(f"{key}: {value}" for key, value in (grade.data or {}).items())
             row += [esc(grade.error_reason or ""), esc(data)]
-        rows.append([*row, f'<a href="{esc(link)}">judge evidence</a>' if link else ""])
+        rows.append([*row, html_link(link, "judge evidence", relative=True) if link else ""])
     head = ["grader", "verdict", "score", "passing score", "reasoning", "judge calls"]
     head += ["error reason", "data"] if platform else []
     return "<h3>Graders</h3>" + table([*head, ""], rows)
@@ -167,7 +169,8 @@ def _case(
         parts.append(f'<p class="case-usage">spent (this session): {esc(case_usage_text(result))}</p>')
     parts.append(phase_table_html(result.phases, title="Time by phase (this session)"))
     if result.evidence_path:
-        parts.append(evidence_html(evidence.get(result.evidence_path), folder.link(result.evidence_path)))
+        data, link = evidence.get(result.evidence_path), folder.link(result.evidence_path)
+        parts.append(evidence_html(data, link, refused=folder.evidence_refusal(result.evidence_path)))
     else:
         parts.append('<p class="muted">No evidence file was recorded for this case.</p>')
     return drill_down(summary, "".join(parts), anchor=_anchor(result))
@@ -208,7 +211,11 @@ def _snapshot_link(folder: RunFolder) -> str | None:
     record = folder.run.platform_run
     if record is None or record.snapshot is None:
         return None
-    return record.snapshot.path if (folder.folder / record.snapshot.path).is_file() else None
+    try:  # the path comes from run.json: a file of this folder, or no link
+        found = inside_folder(folder.folder, record.snapshot.path)
+    except OutsideFolder:
+        return None
+    return found.relative_to(folder.folder.resolve()).as_posix() if found.is_file() else None
 
 
 def _people(notices: Sequence[str]) -> str:

@@ -23,15 +23,16 @@ layout 2 would not know the status.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.bounded_json import load_json_file
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.json_io import read_run_json, read_test_set_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
+from copilot_eval.safe_paths import OutsideFolder, inside_folder, path_component
 from copilot_eval.version import __version__
 
 RUN_SCHEMA_VERSION = 3
@@ -88,22 +89,39 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
 
 
 def resolve_evidence(folder: Path, stored: str | None) -> Path | None:
-    """The file a stored evidence path names, or None when it is gone: the one rule every reader uses.
+    """The file a stored evidence path names, or None when it is gone or outside: the one rule every reader uses.
 
-    A relative path is relative to the run folder (schemaVersion 1 on), an absolute one is taken
-    as it is (older runs); when that file is not there, the file of the same name in the folder's
-    ``evidence/`` directory is it (an old run folder that was moved, or a path of the working
-    directory the run was started from).
+    A relative path is relative to the run folder (schemaVersion 1 on), an absolute one (older
+    runs) is taken when it lies in the folder; when that file is not there, the file of the same
+    name in the folder's ``evidence/`` directory is it (an old run folder that was moved, or a path
+    of the working directory the run was started from). Nothing outside the folder is followed
+    (``safe_paths.inside_folder``: absolute paths elsewhere, ``..``, links out): a run folder from
+    elsewhere is read, not trusted; ``evidence_refusal`` says why such a path found nothing.
     """
     if not stored:
         return None
-    path = Path(stored)
-    if not path.is_absolute():
-        path = folder / path
-    if path.is_file():
-        return path
-    moved = folder / "evidence" / Path(stored).name
+    try:
+        path = inside_folder(folder, stored)
+        if path.is_file():
+            return path
+    except OutsideFolder:
+        pass
+    try:
+        moved = inside_folder(folder, f"evidence/{path_component(Path(stored).name, fallback='-')}")
+    except OutsideFolder:
+        return None
     return moved if moved.is_file() else None
+
+
+def evidence_refusal(folder: Path, stored: str | None) -> str | None:
+    """Why a stored evidence path was not followed (it leads outside the folder), or None when it was not refused."""
+    if not stored or resolve_evidence(folder, stored) is not None:
+        return None
+    try:
+        inside_folder(folder, stored)
+    except OutsideFolder as refused:
+        return f"evidence path {refused}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -117,6 +135,10 @@ class RunFolder:
     def evidence_file(self, stored: str | None) -> Path | None:
         """The evidence file behind a stored path (see :func:`resolve_evidence`)."""
         return resolve_evidence(self.folder, stored)
+
+    def evidence_refusal(self, stored: str | None) -> str | None:
+        """Why a stored evidence path was refused (see :func:`evidence_refusal`), or None."""
+        return evidence_refusal(self.folder, stored)
 
     def link(self, stored: str | None) -> str | None:
         """A link to the evidence file relative to the folder (for reports written into it)."""
@@ -134,7 +156,7 @@ class RunFolder:
         if found is None:
             return None
         try:
-            data = json.loads(found.read_text(encoding="utf-8"))
+            data = load_json_file(found)
         except (OSError, ValueError):
             return None
         return data if isinstance(data, dict) else None
@@ -143,7 +165,7 @@ class RunFolder:
 def _stated_version(path: Path) -> Any:
     """The ``schemaVersion`` a run.json states, read without the model (None when it cannot be read)."""
     try:
-        data = json.loads(path.read_bytes())
+        data = load_json_file(path)
     except (OSError, ValueError):
         return None
     return data.get("schemaVersion") if isinstance(data, dict) else None
@@ -191,6 +213,7 @@ __all__ = [
     "RUN_SCHEMA_VERSION",
     "TEST_SET_JSON",
     "RunFolder",
+    "evidence_refusal",
     "portable_run",
     "read_run_folder",
     "resolve_evidence",

@@ -18,6 +18,7 @@ from pathlib import Path
 import yaml
 
 from copilot_eval.agent.agent_files import agent_files
+from copilot_eval.bounded_yaml import load_yaml_file
 from copilot_eval.evalsets import EvalTestSet, RunFingerprints
 
 PREFIX = "sha256:"
@@ -81,7 +82,7 @@ def played_agent_fingerprint(path: str | Path) -> str:
     for name, file in files.files():
         if file.resolve() == files.agent_file:
             try:
-                data = yaml.safe_load(file.read_text(encoding="utf-8"))
+                data = load_yaml_file(file)
             except (OSError, UnicodeDecodeError, yaml.YAMLError):
                 data = None
             if isinstance(data, dict):

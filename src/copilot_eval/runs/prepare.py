@@ -77,10 +77,13 @@ PYTEST_OPTIONS = OptionNames(
 
 
 def _peek_yaml(path: Path) -> Any:
+    # imported on use: PyYAML only once an agent file is read (``--help`` and the CSV readers stay light)
     import yaml
 
+    from copilot_eval.bounded_yaml import load_yaml_file
+
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return load_yaml_file(path)
     except (OSError, yaml.YAMLError):
         return None  # load_agent_file reports it with the file's name
 

@@ -94,16 +94,23 @@ class _Sessions:
         self.folder, self.out = folder, out
         self.loaded: dict[Path, tuple[PlayedEvidence, Path]] = {}
 
-    def get(self, result: EvalCaseResult) -> tuple[PlayedEvidence, str | None]:
-        """The session evidence behind ``result`` and the path of its copy in the new folder."""
-        if result.evidence_path is None:
-            return CopilotResult(success=False, stop_reason="execution_error", error=_NO_EVIDENCE), None
+    def file_of(self, result: EvalCaseResult) -> Path:
+        """The evidence file of ``result`` in the folder; RegradeError when it is missing or leads outside."""
         file = self.folder.evidence_file(result.evidence_path)
+        if file is None and (refused := self.folder.evidence_refusal(result.evidence_path)) is not None:
+            raise RegradeError(f"{self.folder.folder / RUN_JSON}: case {result.conversation_number}: {refused}")
         if file is None:
             raise RegradeError(
                 f"{self.folder.folder / RUN_JSON}: the evidence of case {result.conversation_number} "
                 f"({result.evidence_path}) is not in the run folder; regrading needs every session's evidence"
             )
+        return file
+
+    def get(self, result: EvalCaseResult) -> tuple[PlayedEvidence, str | None]:
+        """The session evidence behind ``result`` and the path of its copy in the new folder."""
+        if result.evidence_path is None:
+            return CopilotResult(success=False, stop_reason="execution_error", error=_NO_EVIDENCE), None
+        file = self.file_of(result)
         if file not in self.loaded:
             try:
                 session = load_played(file)
@@ -138,9 +145,12 @@ async def regrade_run(
     conversation = test_set.data_type is EvalDataType.CONVERSATION
     for result in folder.run.results or []:  # every result must have its case before anything is written
         _case_of(result, cases, folder.folder / RUN_JSON)
+    sessions = _Sessions(folder, out)
+    for result in folder.run.results or []:  # and its evidence in the folder (nothing outside is followed)
+        if result.evidence_path is not None and result.effective_status is not CaseStatus.NOT_RUN:
+            sessions.file_of(result)
     started, clock = datetime.now(UTC), time.monotonic()
     out.mkdir(parents=True, exist_ok=True)
-    sessions = _Sessions(folder, out)
     results = []
     for result in folder.run.results or []:
         if result.effective_status is CaseStatus.NOT_RUN:  # never played: nothing to grade, still listed

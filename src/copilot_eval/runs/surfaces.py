@@ -11,7 +11,6 @@ an A/B comparison: none confirms another. ``comparison.json`` puts the surfaces 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,6 +25,7 @@ from copilot_eval.runs.limitation import confirm_limitation
 from copilot_eval.runs.played_agent import ab_line, same_agent
 from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.target import load_played
+from copilot_eval.safe_paths import path_component
 
 COMPARISON_JSON = "comparison.json"
 #: A surface confirms another's limitation when it passed at least this share of the questions that failed there.
@@ -54,7 +54,7 @@ def surface_labels(names: Sequence[str]) -> list[str]:
     """Folder-safe, unique labels from agent names (``a``, ``a-2`` for a repeated name)."""
     labels: list[str] = []
     for name in names:
-        base = re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-.") or "agent"
+        base = path_component(name, fallback="agent")  # a 300-character name still makes a folder
         label, n = base, 2
         while label in labels:
             label, n = f"{base}-{n}", n + 1

@@ -11,12 +11,12 @@ the runtime agent's adapter and the one place the two kinds of agent are told ap
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from copilot_eval.agent.config import CopilotEval
+from copilot_eval.bounded_json import load_json_file
 from copilot_eval.evidence.protocol import PlayedEvidence
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.targets.evidence import TargetResult
@@ -60,7 +60,7 @@ def runtime_agent(agent: Any) -> CopilotEval | None:
 
 def load_played(path: str | Path) -> PlayedEvidence:
     """Saved evidence of one conversation, of whichever kind of target played it (ValueError when unreadable)."""
-    data = json.loads(Path(path).read_text(encoding="utf-8"))
+    data = load_json_file(path)
     if isinstance(data, dict) and data.get("kind") == "copilot-studio-target":
         return TargetResult.load(path)
     return CopilotResult.load(path)

@@ -31,16 +31,33 @@ from copilot_eval.evidence import CopilotResult
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
+from copilot_eval.safe_paths import path_component
 from copilot_eval.security.cases import SecurityCase
 from copilot_eval.security.outcomes import Outcome
 from copilot_eval.security.playable import PlayableSuite
 from copilot_eval.security.rates import PlayResult, SecuritySummary
 from copilot_eval.security.words import summary_sentence
 
-__all__ = ["SECURITY_JSON", "SECURITY_SCHEMA_VERSION", "SecurityRecord", "test_set_name", "write_security_folder"]
+__all__ = [
+    "SECURITY_JSON",
+    "SECURITY_RUNS",
+    "SECURITY_SCHEMA_VERSION",
+    "SecurityRecord",
+    "default_run_folder",
+    "test_set_name",
+    "write_security_folder",
+]
 
 SECURITY_JSON = "security.json"
+#: Where ``copilot-eval attack`` writes a run folder when ``--out`` is not given.
+SECURITY_RUNS = Path("security-runs")
 SECURITY_SCHEMA_VERSION = 1
+
+
+def default_run_folder(suite_name: str, when: datetime) -> Path:
+    """``security-runs/<suite>-<time>``: the suite's ``name:`` (someone's text) made one safe, capped component."""
+    return SECURITY_RUNS / f"{path_component(suite_name, fallback='suite')}-{when:%Y%m%d-%H%M%S}"
+
 
 _STATUS = {
     Outcome.RESISTED: CaseStatus.PASS,

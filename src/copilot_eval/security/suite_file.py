@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from copilot_eval.bounded_yaml import YamlRefused, load_yaml, load_yaml_file
 from copilot_eval.security.suite import CANARY, INJECTION, EnvironmentTool, InjectionSuite, ToolResponse, UserTask
 
 __all__ = ["BUILTIN_SUITES", "SuiteError", "load_suite", "suite_problems"]
@@ -141,13 +142,15 @@ def load_suite(suite: str | Path) -> InjectionSuite:
     """A built-in suite by name (:data:`BUILTIN_SUITES`), or a suite YAML file; SuiteError names every problem."""
     if isinstance(suite, str) and suite in BUILTIN_SUITES:
         text = resources.files("copilot_eval.security").joinpath("suites", f"{suite}.yaml").read_text("utf-8")
-        return _parse(yaml.safe_load(text), f"built-in suite {suite!r}")
+        return _parse(load_yaml(text, source=f"built-in suite {suite!r}"), f"built-in suite {suite!r}")
     path = Path(suite)
     if not path.is_file():
         known = ", ".join(BUILTIN_SUITES)
         raise SuiteError(str(suite), [f"no such file, and not a built-in suite (built-in: {known})"])
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml_file(path)
+    except YamlRefused as error:
+        raise SuiteError(str(path), [str(error).removeprefix(f"{path}: ")]) from None
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as error:
         raise SuiteError(str(path), [f"cannot be read as YAML: {error}"]) from None
     return _parse(data, str(path))

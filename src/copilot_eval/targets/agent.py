@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import yaml
 
+from copilot_eval.bounded_yaml import YamlRefused, load_yaml_file
 from copilot_eval.suggest import did_you_mean
 from copilot_eval.targets.agents_sdk import AgentsSdkConversation
 from copilot_eval.targets.config import CopilotStudioTarget, DirectLineTarget, TargetConfigError, parse_target
@@ -115,9 +116,11 @@ def load_target_agent_file(path: str | Path) -> StudioAgent:
     """Read an agent YAML file with a ``target:`` block into a StudioAgent."""
     file = Path(path)
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        data = load_yaml_file(file)
     except FileNotFoundError:
         raise TargetConfigError(f"{file}: agent file not found") from None
+    except YamlRefused as error:
+        raise TargetConfigError(str(error)) from None
     except yaml.YAMLError as error:
         raise TargetConfigError(f"{file}: not valid YAML: {error}") from None
     if not is_target_file(data):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field
 
 from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.bounded_json import load_json_file
 from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.evidence.protocol import KnowledgeSeen, PlayedEvidence
 from copilot_eval.evidence.rate_limit import RateLimit
@@ -236,8 +237,12 @@ class TargetResult(BaseModel):
     @classmethod
     def load(cls, path: str | Path) -> TargetResult:
         """Read a result written by :meth:`save`, refusing unknown schema versions."""
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-        if data.get("schema_version") != SCHEMA_VERSION or data.get("kind") != "copilot-studio-target":
+        data = load_json_file(path)  # size and depth bounded: evidence may come from someone else's run folder
+        if (
+            not isinstance(data, dict)
+            or data.get("schema_version") != SCHEMA_VERSION
+            or data.get("kind") != "copilot-studio-target"
+        ):
             raise ValueError(f"{path}: not a Copilot Studio target result of schema_version {SCHEMA_VERSION}")
         data.pop("derived", None)
         return cls.model_validate(data)

@@ -15,12 +15,12 @@ response headers only a few harmless ones are kept.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from copilot_eval.redaction import redact
+from copilot_eval.safe_paths import path_component
 
 __all__ = [
     "CASSETTE_VERSION",
@@ -70,7 +70,7 @@ class Exchange:
 
 def cassette_name(name: str) -> str:
     """A file name for a test or case id: unsafe characters become ``_``; ends in ``.jsonl``."""
-    safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "cassette"
+    safe = path_component(name, fallback="cassette", separator="_")
     return safe if safe.endswith(".jsonl") else f"{safe}.jsonl"
 
 

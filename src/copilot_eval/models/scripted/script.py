@@ -108,18 +108,20 @@ class Rule:
 
 def load_script(path: str | Path) -> tuple[Rule, ...]:
     """Read rules from a YAML (.yaml/.yml) or JSON file."""
+    # imported on use: PyYAML is only needed once a script file is read
+    from copilot_eval.bounded_yaml import YamlRefused, load_yaml, read_yaml_text
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_yaml_text(path)  # the same size bound for a JSON script
+    except YamlRefused as exc:
+        raise InvalidScriptError(str(exc)) from None
     except OSError as exc:
         raise InvalidScriptError(f"{path}: cannot read script: {exc.strerror or exc}") from exc
     try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            import yaml
-
-            data = yaml.safe_load(text)
+        data = json.loads(text) if path.suffix.lower() == ".json" else load_yaml(text, source=str(path))
+    except YamlRefused as exc:
+        raise InvalidScriptError(str(exc)) from None
     except (ValueError, Exception) as exc:  # yaml.YAMLError and json.JSONDecodeError
         raise InvalidScriptError(
             f"{path}: not valid {'JSON' if path.suffix.lower() == '.json' else 'YAML'}: {exc}"
