@@ -155,6 +155,7 @@ PUBLIC: dict[str, list[str]] = {
         "CaptureError",
         "ContentItem",
         "CopilotResult",
+        "CustomizationFile",
         "DiscoveredSkill",
         "HookDecision",
         "HostRequest",
