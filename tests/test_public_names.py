@@ -220,6 +220,7 @@ PUBLIC: dict[str, list[str]] = {
         "Grade",
         "Grader",
         "GraderSpecError",
+        "InstructionsDelivered",
         "KeywordMatch",
         "LabelClassifier",
         "LlmJudge",
