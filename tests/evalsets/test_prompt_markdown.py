@@ -89,3 +89,24 @@ def test_a_prompt_file_runs_as_a_test_set_through_the_runtime(tmp_path):
     run = json.loads((out / "run.json").read_text())
     statuses = {case["caseKey"]: case["status"] for case in run["results"]}
     assert statuses == {"orders": "pass", "billing": "fail"}, outcome.output
+
+
+def test_a_folder_of_prompt_files_is_one_set_keyed_by_file(tmp_path):
+    from copilot_eval.evalsets.prompt_cases import load_prompt_folder
+
+    _write(tmp_path, "review.prompt.md", PROMPT)
+    _write(tmp_path, "review.inputs.yaml", ROWS)
+    _write(tmp_path, "summary.prompt.md", "---\nmodel: gpt-4o\n---\nSummarise ${input:topic}.\n")
+    _write(tmp_path, "notes.md", "not a prompt file\n")
+    test_set, problems, notes = load_prompt_folder(tmp_path, variables={"topic": "the release"})
+    assert problems == []
+    assert [case.case_key for case in test_set.cases] == ["review:orders", "review:billing", "summary"]
+    assert [case.conversation_number for case in test_set.cases] == [1, 2, 3]
+    assert test_set.prompt_file.model == ""  # two models: the agent's plays every case, and a note says so
+    assert any("different models (gpt-4.1, gpt-4o)" in note for note in notes)
+    assert any(note.startswith("review.prompt.md: ") and "tools (codebase, editFiles)" in note for note in notes)
+    _, problems, _ = load_prompt_folder(tmp_path)
+    assert problems == [
+        "summary.prompt.md: messages[1].content: placeholder has no value: {{topic}}; give --var topic=VALUE, "
+        "or the values in summary.inputs.yaml"
+    ]

@@ -17,7 +17,12 @@ from typing import Any
 
 from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.prompt_checks import case_key, check_prompt_file, effective_rows
-from copilot_eval.evalsets.prompt_markdown import is_prompt_markdown, parse_prompt_markdown
+from copilot_eval.evalsets.prompt_markdown import (
+    combine_prompt_sets,
+    is_prompt_markdown,
+    parse_prompt_markdown,
+    prompt_markdown_files,
+)
 from copilot_eval.evalsets.prompt_model import PromptFileRecord, PromptMessage, PromptRow
 from copilot_eval.evalsets.prompt_reader import PromptFileParse, read_prompt_file
 from copilot_eval.evalsets.prompt_text import fill, go_text
@@ -118,6 +123,27 @@ def load_prompt_file(
     return test_set, parse.problems, parse.notes
 
 
+def load_prompt_folder(
+    folder: Path | str, *, variables: Mapping[str, Any] | None = None, var_option: str = "--var"
+) -> tuple[EvalTestSet | None, list[str], list[str]]:
+    """A folder of VS Code prompt files (``*.prompt.md``) as one set: every file's problems, named by file."""
+    folder = Path(folder)
+    files = prompt_markdown_files(folder)
+    if not files:
+        return None, [f"{folder}: no *.prompt.md file in this folder"], []
+    problems: list[str] = []
+    sets: list[tuple[Path, EvalTestSet]] = []
+    for path in files:
+        test_set, found, _ = load_prompt_file(path, variables=variables, var_option=var_option)
+        problems += [f"{path.name}: {problem}" for problem in found]
+        if test_set is not None:
+            sets.append((path, test_set))
+    if problems:
+        return None, problems, []
+    combined, notes = combine_prompt_sets(folder, sets)
+    return combined, [], notes
+
+
 def _read(path: Path) -> PromptFileParse:
     """A GitHub prompt file (``.prompt.yml``), or a VS Code one (``.prompt.md``) read into the same shape."""
     if not is_prompt_markdown(path):
@@ -187,6 +213,7 @@ __all__ = [
     "answer_format_instruction",
     "is_prompt_file_name",
     "load_prompt_file",
+    "load_prompt_folder",
     "looks_like_prompt_file",
     "parse_variables",
     "played_prompt",

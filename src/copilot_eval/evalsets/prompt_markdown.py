@@ -20,12 +20,21 @@ import re
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.prompt_model import PromptFileRecord, PromptMessage
 from copilot_eval.evalsets.prompt_reader import PromptFileParse
 from copilot_eval.evalsets.prompt_runtime import runtime_model_name
 from copilot_eval.evalsets.prompt_yaml import YamlDocument, read_yaml
 
-__all__ = ["KNOWN_KEYS", "MARKDOWN_SUFFIX", "inputs_file_for", "is_prompt_markdown", "parse_prompt_markdown"]
+__all__ = [
+    "KNOWN_KEYS",
+    "MARKDOWN_SUFFIX",
+    "combine_prompt_sets",
+    "inputs_file_for",
+    "is_prompt_markdown",
+    "parse_prompt_markdown",
+    "prompt_markdown_files",
+]
 
 MARKDOWN_SUFFIX = ".prompt.md"
 KNOWN_KEYS = ("description", "mode", "agent", "model", "tools", "name", "argument-hint")
@@ -124,3 +133,42 @@ def parse_prompt_markdown(text: str, path: Path) -> PromptFileParse:
     )
     parse.rows = _rows(parse, inputs_file_for(path))
     return parse
+
+
+def prompt_markdown_files(folder: Path) -> list[Path]:
+    """The ``*.prompt.md`` files directly in ``folder``, sorted by name."""
+    return sorted(path for path in folder.iterdir() if path.is_file() and is_prompt_markdown(path))
+
+
+def combine_prompt_sets(folder: Path, sets: list[tuple[Path, EvalTestSet]]) -> tuple[EvalTestSet, list[str]]:
+    """One test set of a folder's prompt files: each file's cases in turn, keyed ``FILE`` or ``FILE:ROW``.
+
+    The set's model is the files' common model; files that name different ones are played on the
+    agent's (or ``--model``'s), and a note says so.
+    """
+    cases: list[EvalTestCase] = []
+    notes: list[str] = []
+    models = {test_set.prompt_file.model for _, test_set in sets if test_set.prompt_file is not None}
+    for path, test_set in sets:
+        stem = path.name[: -len(MARKDOWN_SUFFIX)]
+        single = len(test_set.cases) == 1
+        for case in test_set.cases:
+            key = stem if single else f"{stem}:{case.case_key}"
+            cases.append(case.model_copy(update={"conversation_number": len(cases) + 1, "case_key": key}))
+        if test_set.note:
+            notes.append(f"{path.name}: {test_set.note}")
+    if len(models) > 1:
+        notes.append(
+            f"the files name different models ({', '.join(sorted(m or '(none)' for m in models))}): "
+            "the agent file's model or --model plays every case"
+        )
+    record = PromptFileRecord(source=folder.name, name=folder.name, model=models.pop() if len(models) == 1 else "")
+    combined = EvalTestSet(
+        name=folder.name,
+        data_type=EvalDataType.SINGLE_TURN,
+        cases=cases,
+        evidence=[f"{folder.name}/"],
+        prompt_file=record,
+        note="; ".join(notes) or None,
+    )
+    return combined, notes
