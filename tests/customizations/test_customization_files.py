@@ -162,3 +162,12 @@ def test_sightings_text_beats_a_listing_and_tolerate_whitespace_and_line_numbers
     record = RequestAuditRecord(request_id="r", instructions_sha256="x", customizations={"a.instructions.md": "text"})
     (judged,) = judge_customizations([found[0]], [record])
     assert judged.status == "delivered"
+
+
+def test_a_walk_cut_short_leaves_a_glob_without_a_match_unknown(tmp_path, monkeypatch):
+    import copilot_eval.runtime.customization_files as files
+
+    repo = make_repository(tmp_path / "repo", git=False)
+    monkeypatch.setattr(files, "MAX_FILES_WALKED", 3)
+    found = _by_path(find_customizations(repo))
+    assert found[".github/instructions/rust.instructions.md"].apply_to_matches is None

@@ -137,11 +137,20 @@ def _walk(root: Path) -> Iterator[Path]:
             yield Path(folder) / name
 
 
+class _Candidates(list[str]):
+    """The paths an ``applyTo`` glob is matched against, and whether they are all of the repository's."""
+
+    complete = True
+
+
 def _matches(apply_to: str | None, paths: list[str]) -> bool | None:
     if apply_to is None:
         return None
     patterns = [apply_to_pattern(glob) for glob in _globs(apply_to)]
-    return any(pattern.match(path) for pattern in patterns for path in paths)
+    if any(pattern.match(path) for pattern in patterns for path in paths):
+        return True
+    # A walk cut short at MAX_FILES_WALKED cannot say that nothing matches: unknown, never guessed.
+    return False if getattr(paths, "complete", True) else None
 
 
 def _entry(
@@ -260,7 +269,8 @@ def find_customizations(
     cwd = working_directory.resolve()
     root = git_root(cwd) or cwd
     files = [file.relative_to(root).as_posix() for file in _walk(root)]
-    paths = [*files, *(str(path).lstrip("/") for path in touched)]
+    paths = _Candidates([*files, *(str(path).lstrip("/") for path in touched)])
+    paths.complete = len(files) < MAX_FILES_WALKED
     found: list[FoundCustomization] = []
 
     def add(file: Path, kind: CustomizationKind, folder: Path, why: str | None = None) -> None:
