@@ -132,3 +132,14 @@ async def test_without_the_audit_the_statuses_are_unknown(tmp_path):
     agent = CopilotEval(model=FunctionModel(lambda messages, tools: "ok"), working_directory=repo, timeout_s=60)
     result = await run_copilot(agent, "hi")
     assert result.customizations is None and result.instructions_delivered("AGENTS.md") is None
+
+
+def test_apply_to_is_decided_at_session_start_not_when_the_agent_touches_a_file(runs):
+    # The agent viewed service/app.py (matching python.instructions.md's '**/*.py') between the two
+    # requests: the second one carries the same system prompt and no instruction text of its own.
+    _, requests = runs["default"]
+    assert len(requests) == 2
+    system = [[m["content"] for m in messages if m["role"] == "system"] for messages in requests]
+    assert system[0] == system[1]
+    later = "\n".join(str(m.get("content")) for m in requests[1] if m["role"] != "system")
+    assert "MARK-PYTHON" not in later and "MARK-AGENTS-SERVICE" not in later
