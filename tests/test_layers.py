@@ -136,7 +136,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 FACADE = PACKAGE
 
 # Inside runtime/: the process, then the request chain, then the session; never the other way.
-RUNTIME_ORDER = ("sdk_internals", "process", "requests", "session", "offered_tools")
+RUNTIME_ORDER = (
+    "sdk_internals",
+    "customization_files",
+    "process",
+    "requests",
+    "session",
+    "offered_tools",
+    "customization_check",
+)
 
 # Inside models/: the three in-process sources (scripted, function, replay) share the wire and
 # never import each other; the boundary (base), the live-model guard, the choice and sampling (an MCP

@@ -206,8 +206,9 @@ def test_a_file_of_schema_version_1_is_still_read(everything, tmp_path):
     data["schema_version"] = 1
     (tmp_path / "old.json").write_text(json.dumps(data))
     old = CopilotResult.load(tmp_path / "old.json")
-    assert old.schema_version == SCHEMA_VERSION == 3
+    assert old.schema_version == SCHEMA_VERSION == 4
     assert old.runtime_trace is None and old.phase_times is None  # never recorded: unknown
+    assert old.customizations is None
     assert old.all_tool_calls[0].result == everything.all_tool_calls[0].result
     assert old.all_tool_calls[0].content_items == [] and old.host_requests == []
     assert [(c.result_type, c.sent_to_model, c.exception) for c in old.all_tool_calls] == [(None, None, None)] * len(
@@ -230,5 +231,5 @@ def test_a_file_of_schema_version_2_is_read_with_what_it_never_recorded_unknown(
 
 def test_an_unknown_schema_version_is_refused_naming_what_is_read(tmp_path):
     (tmp_path / "future.json").write_text(json.dumps({"schema_version": 99}))
-    with pytest.raises(ValueError, match=r"schema_version 99 is not supported \(this version reads 1, 2, 3\)"):
+    with pytest.raises(ValueError, match=r"schema_version 99 is not supported \(this version reads 1, 2, 3, 4\)"):
         CopilotResult.load(tmp_path / "future.json")

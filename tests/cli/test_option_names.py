@@ -196,6 +196,7 @@ EXPECTED: dict[str, list[str]] = {
         "--timeout-s",
         "--token-env",
     ],
+    "customizations": ["--expect", "--json", "--touch", "--workdir"],
     "tools": ["--json"],
     "validate": ["--json", "--profile", "--var"],
 }

@@ -166,6 +166,8 @@ def read_agent_file(path: str | Path, known: Collection[str]) -> tuple[dict[str,
         fields["skill_directories"] = tuple(base / entry for entry in fields["skill_directories"] or [])
     if fields.get("working_directory"):
         fields["working_directory"] = base / fields["working_directory"]
+    if fields.get("user_instructions_dir"):
+        fields["user_instructions_dir"] = base / fields["user_instructions_dir"]
     if "mcp_servers" in fields:
         servers = _resolve_placeholders(fields.pop("mcp_servers") or {}, base)
         server_problems = mcp_server_problems(servers)

@@ -45,6 +45,9 @@ class CopilotEval(BaseModel):
     mcp_servers: Mapping[str, Mapping[str, Any]] = Field(default_factory=dict)
     custom_agents: tuple[CustomAgent, ...] = ()
     skill_directories: tuple[Path, ...] = ()
+    # A folder standing in for the user's ~/.copilot (copilot-instructions.md, instructions/): copied
+    # into each session's own COPILOT_HOME, the only place the runtime reads user-level instructions.
+    user_instructions_dir: Path | None = None
     disabled_skills: tuple[str, ...] = ()
     timeout_s: float = Field(default=120.0, gt=0)
     max_tool_calls: int | None = Field(default=None, ge=0)
@@ -123,6 +126,15 @@ class CopilotEval(BaseModel):
             raise ValueError(
                 f"the runtime's smallest session limit is {MIN_SESSION_AI_CREDITS:g} AI credits, got {value:g}; "
                 "for a smaller budget use max_tokens or max_premium_requests"
+            )
+        return value
+
+    @field_validator("user_instructions_dir")
+    @classmethod
+    def _user_folder(cls, value: Path | None) -> Path | None:
+        if value is not None and not value.is_dir():
+            raise ValueError(
+                f"{value} is not a folder (it stands in for ~/.copilot: copilot-instructions.md, instructions/)"
             )
         return value
 

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from copilot_eval.capture.conversation import SessionFacts, model_used, permissions_of, session_facts, turns_of
+from copilot_eval.capture.customizations import judge_customizations
 from copilot_eval.capture.events import ROOT, event_data, event_type, normalise, text_or_none
 from copilot_eval.capture.hooks import hook_decisions_of
 from copilot_eval.capture.host_requests import host_requests_of
@@ -206,6 +207,10 @@ def result_from_events(events: Iterable[Any], *, agent: Any = None, facts: RunFa
         result.tool_definitions = facts.tool_definitions
         result.tool_calls_admitted = facts.tool_calls_admitted
         result.skill_discovery = facts.skill_discovery
+        if facts.customizations_found is not None:
+            result.customizations = judge_customizations(
+                facts.customizations_found, facts.request_audit, client_mode=getattr(agent, "client_mode", None)
+            )
         result.hook_decisions = hook_decisions_of(all_events, facts.hook_calls)
         result.warnings.extend(facts.budget_notes)
         _add_runtime_trace(result, facts, all_events)

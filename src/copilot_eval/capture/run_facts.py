@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.evidence import HookDecision, RequestAuditRecord, SkillDiscovery, StopReason
+from copilot_eval.evidence.customizations import FoundCustomization
 from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.tool_call import ToolException
 
@@ -78,6 +79,8 @@ class RunFacts:
     request_audit: list[RequestAuditRecord] | None = None
     tool_calls_admitted: int | None = None
     skill_discovery: SkillDiscovery | None = None
+    # The customization files found for this run (None: not looked for: the request audit is off).
+    customizations_found: tuple[FoundCustomization, ...] | None = None
     agent_name: str | None = None
     prompt: str | None = None
     # Handlers that never returned and were given up on: their outcome is unknown.

@@ -39,6 +39,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "comment_cmd",
     "compare_cmd",
     "convert_cmd",
+    "customizations_cmd",
     "gate_cmd",
     "history_cmd",
     "init_cmd",

@@ -17,6 +17,12 @@ from typing import Any
 
 from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.prompt_checks import case_key, check_prompt_file, effective_rows
+from copilot_eval.evalsets.prompt_markdown import (
+    combine_prompt_sets,
+    is_prompt_markdown,
+    parse_prompt_markdown,
+    prompt_markdown_files,
+)
 from copilot_eval.evalsets.prompt_model import PromptFileRecord, PromptMessage, PromptRow
 from copilot_eval.evalsets.prompt_reader import PromptFileParse, read_prompt_file
 from copilot_eval.evalsets.prompt_text import fill, go_text
@@ -34,7 +40,7 @@ def is_prompt_file_name(path: Path | str) -> bool:
 def looks_like_prompt_file(path: Path | str) -> bool:
     """A prompt file by name, or another ``.yml``/``.yaml`` file whose top level holds ``messages``."""
     path = Path(path)
-    if is_prompt_file_name(path):
+    if is_prompt_file_name(path) or is_prompt_markdown(path):
         return True
     if path.suffix.lower() not in _YAML_SUFFIXES or not path.is_file():
         return False
@@ -107,11 +113,46 @@ def load_prompt_file(
 
     ``variables`` are the ``--var`` values; messages name ``var_option`` as the way to give one.
     """
-    parse = read_prompt_file(path)
+    parse = _read(Path(path))
     check_prompt_file(parse, variables, var_option=var_option)
     if parse.problems or parse.record is None:
         return None, parse.problems, parse.notes
-    return prompt_test_set(parse, variables), parse.problems, parse.notes
+    test_set = prompt_test_set(parse, variables)
+    if is_prompt_markdown(parse.path) and parse.notes:  # what a run does not apply is said by `run` too
+        test_set = test_set.model_copy(update={"note": "; ".join(parse.notes)})
+    return test_set, parse.problems, parse.notes
+
+
+def load_prompt_folder(
+    folder: Path | str, *, variables: Mapping[str, Any] | None = None, var_option: str = "--var"
+) -> tuple[EvalTestSet | None, list[str], list[str]]:
+    """A folder of VS Code prompt files (``*.prompt.md``) as one set: every file's problems, named by file."""
+    folder = Path(folder)
+    files = prompt_markdown_files(folder)
+    if not files:
+        return None, [f"{folder}: no *.prompt.md file in this folder"], []
+    problems: list[str] = []
+    sets: list[tuple[Path, EvalTestSet]] = []
+    for path in files:
+        test_set, found, _ = load_prompt_file(path, variables=variables, var_option=var_option)
+        problems += [f"{path.name}: {problem}" for problem in found]
+        if test_set is not None:
+            sets.append((path, test_set))
+    if problems:
+        return None, problems, []
+    combined, notes = combine_prompt_sets(folder, sets)
+    return combined, [], notes
+
+
+def _read(path: Path) -> PromptFileParse:
+    """A GitHub prompt file (``.prompt.yml``), or a VS Code one (``.prompt.md``) read into the same shape."""
+    if not is_prompt_markdown(path):
+        return read_prompt_file(path)
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return PromptFileParse(path=path, problems=[f"byte {exc.start}: not UTF-8; save the file as UTF-8"])
+    return parse_prompt_markdown(text, path)
 
 
 def parse_variables(items: list[str] | None, *, option: str = "--var") -> dict[str, str]:
@@ -172,6 +213,7 @@ __all__ = [
     "answer_format_instruction",
     "is_prompt_file_name",
     "load_prompt_file",
+    "load_prompt_folder",
     "looks_like_prompt_file",
     "parse_variables",
     "played_prompt",

@@ -68,7 +68,11 @@ def _check_template(
         names = ", ".join(f"{{{{{name}}}}}" for name in unfilled)
         options = " ".join(f"{var_option} {name}=VALUE" for name in unfilled)
         plural = "s have" if len(unfilled) > 1 else " has"
-        parse.report(at, f"placeholder{plural} no value: {names}; the file has no testData, so give {options}")
+        if parse.path.name.lower().endswith(".prompt.md"):  # a VS Code prompt file's rows live in its sidecar
+            sidecar = parse.path.name[: -len(".prompt.md")] + ".inputs.yaml"
+            parse.report(at, f"placeholder{plural} no value: {names}; give {options}, or the values in {sidecar}")
+        else:
+            parse.report(at, f"placeholder{plural} no value: {names}; the file has no testData, so give {options}")
 
 
 def effective_rows(parse: PromptFileParse, variables: Mapping[str, Any]) -> list[dict[str, Any]]:

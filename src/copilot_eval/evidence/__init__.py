@@ -3,6 +3,7 @@
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.content import ContentItem, ToolProgress
+from copilot_eval.evidence.customizations import CustomizationFile
 from copilot_eval.evidence.hook import HookDecision
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
@@ -24,6 +25,7 @@ __all__ = [
     "CaptureError",
     "ContentItem",
     "CopilotResult",
+    "CustomizationFile",
     "DiscoveredSkill",
     "HookDecision",
     "HostRequest",

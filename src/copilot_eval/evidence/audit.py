@@ -30,3 +30,9 @@ class RequestAuditRecord(BaseModel):
         "(in a system, user or tool message, or a tool's definition; never counting the model's own words). "
         "None: no markers were watched.",
     )
+    customizations: dict[str, Literal["text", "listed"]] | None = Field(
+        default=None,
+        description="Customization files (path as in result.customizations) this request carried: their text, "
+        "or only their name in the runtime's list of path-specific instructions; absent: neither. "
+        "None: no files were looked for.",
+    )

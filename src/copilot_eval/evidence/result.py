@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
@@ -14,6 +15,7 @@ from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.bounded_json import load_json_file
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
+from copilot_eval.evidence.customizations import CustomizationFile
 from copilot_eval.evidence.hook import HookDecision
 from copilot_eval.evidence.host_request import HostRequest
 from copilot_eval.evidence.mcp_server import McpServerStatus
@@ -36,15 +38,16 @@ from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """Version of the native JSON form. 2 added content items, tool progress, host requests and each
 tool call's result type, message sent to the model and exception. 3 counts the runtime's
 compaction calls in ``usage`` (entries of purpose ``compaction``) and so in the totals, and adds
 hook decisions and a rejection's feedback, the runtime's own trace (``runtime_trace``, its spans
-saved beside the JSON) and the time by phase (``phase_times``). Files of older versions are still
+saved beside the JSON) and the time by phase (``phase_times``). 4 adds the customization files and
+whether each reached the model (``customizations``). Files of older versions are still
 read (what they lack is empty or unknown: they never recorded it; their usage entries are all
 turns)."""
-READABLE_VERSIONS = frozenset({1, 2, 3})
+READABLE_VERSIONS = frozenset({1, 2, 3, 4})
 TRACE_SUFFIX = ".trace.jsonl"
 """The runtime trace of ``x.json`` is saved as ``x.trace.jsonl``, one span per line."""
 
@@ -111,6 +114,9 @@ class CopilotResult(BaseModel):
     # read its requests (a real model without audit_requests).
     tool_definitions: dict[str, str] | None = None
     skill_discovery: SkillDiscovery | None = None
+    # The repository's and the user's instruction files, AGENTS.md and prompt files, each with whether
+    # it reached the model, judged from the request audit; None: unknown (the audit was off).
+    customizations: list[CustomizationFile] | None = None
     configuration: dict[str, Any] | None = None
     working_directory: str | None = None
     duration_ms: float | None = None
@@ -209,6 +215,20 @@ class CopilotResult(BaseModel):
         return any(found[marker] for found in watched)
 
     # -- requests to the host --------------------------------------------------------------
+    def instructions_delivered(self, path_or_glob: str) -> bool | None:
+        """Whether every customization file matching ``path_or_glob`` reached the model.
+
+        Matched against ``result.customizations`` paths (``fnmatch``: ``*`` crosses folders). False
+        when no file matches (nothing by that name reached the model); None when unknown (the
+        request audit was off).
+        """
+        if self.customizations is None:
+            return None
+        matching = [item for item in self.customizations if fnmatch.fnmatchcase(item.path, path_or_glob)]
+        if any(item.status is None for item in matching):
+            return None
+        return bool(matching) and all(item.status == "delivered" for item in matching)
+
     @property
     def questions_asked(self) -> list[HostRequest]:
         """The agent's own questions to the user (the ``ask_user`` tool), in order."""

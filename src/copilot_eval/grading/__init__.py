@@ -11,6 +11,7 @@ from copilot_eval.grading.combine import combine_grades
 from copilot_eval.grading.compare_meaning import CompareMeaning
 from copilot_eval.grading.exact import ExactMatch, Normalisation
 from copilot_eval.grading.general_quality import GeneralQuality
+from copilot_eval.grading.instructions import InstructionsDelivered
 from copilot_eval.grading.judge import LlmJudge, parse_judge_answer
 from copilot_eval.grading.keywords import KeywordMatch
 from copilot_eval.grading.labels import LabelClassifier
@@ -28,6 +29,7 @@ __all__ = [
     "Grade",
     "Grader",
     "GraderSpecError",
+    "InstructionsDelivered",
     "KeywordMatch",
     "LabelClassifier",
     "LlmJudge",

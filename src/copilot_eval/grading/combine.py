@@ -13,13 +13,14 @@ row of ``CASE_STATUS_RULES`` that holds decides, and nothing changes the status 
 | 3   | the session or the platform failed where the answer belongs (no answer, an error code in its place, the evaluator got none) | error |
 | 4   | the case has no outcome yet (still being evaluated)   | unknown |
 | 5   | the answer is empty or blank                          | error   |
-| 6   | no grader gave a verdict                              | unknown |
-| 7   | a grader failed it                                    | fail    |
-| 8   | a grader could not grade it                           | error   |
-| 9   | a grader could not tell                               | unknown |
-| 10  | otherwise: every grader passed it                     | pass    |
+| 6   | an instruction file the ``instructions:`` grader names did not reach the model | error |
+| 7   | no grader gave a verdict                              | unknown |
+| 8   | a grader failed it                                    | fail    |
+| 9   | a grader could not grade it                           | error   |
+| 10  | a grader could not tell                               | unknown |
+| 11  | otherwise: every grader passed it                     | pass    |
 
-Rows 1-5 hold before any grader runs (``PRE_GRADING_RULES``): a judge is not paid to look at
+Rows 1-6 hold before any grader runs (``PRE_GRADING_RULES``): a judge is not paid to look at
 nothing, and a platform failure says nothing about the agent. A case that was never played is
 neither failed nor errored: it is listed, never graded, and outside the score. Spending more than allowed is a
 verdict on the agent, whatever its answer was. A definite fail outweighs an error
@@ -65,6 +66,7 @@ class CaseFacts:
     over_budget: str | None = None
     unfinished: str | None = None
     answer: str | None = None
+    undelivered: str | None = None  # the named instruction files that never reached the model
     verdicts: Sequence[Verdict] = ()
     ungraded: str = "no grader ran"
 
@@ -97,6 +99,8 @@ PRE_GRADING_RULES: tuple[Rule, ...] = (
         CaseStatus.ERROR,
         lambda f: EMPTY_ANSWER if f.answer is not None and not f.answer.strip() else None,
     ),
+    # An adherence grade of instructions the model never had measures nothing: not the agent's fault.
+    Rule("a named instruction file did not reach the model", CaseStatus.ERROR, lambda f: f.undelivered),
 )
 #: The whole rule, first row that holds wins; when none holds the case passed.
 CASE_STATUS_RULES: tuple[Rule, ...] = (
@@ -158,10 +162,19 @@ def graders_for(case: EvalTestCase, graders: Sequence[Grader]) -> list[Grader]:
 
 async def grade_case(case: EvalTestCase, evidence: CaseEvidence, graders: Sequence[Grader]) -> CaseVerdict:
     """Grade one case of our own runs: the rule's first rows without a grader, else the graders' verdicts."""
-    facts = CaseFacts(failure=evidence.runtime_error, over_budget=evidence.over_budget, answer=evidence.answer)
+    chosen = graders_for(case, graders)
+    undelivered = next(
+        (why for g in chosen if callable(check := getattr(g, "undelivered", None)) and (why := check(evidence))), None
+    )
+    facts = CaseFacts(
+        failure=evidence.runtime_error,
+        over_budget=evidence.over_budget,
+        answer=evidence.answer,
+        undelivered=undelivered,
+    )
     if (early := _first(PRE_GRADING_RULES, facts)) is not None:
         return CaseVerdict(*early)
-    grades = [await _grade_one(grader, case, evidence) for grader in graders_for(case, graders)]
+    grades = [await _grade_one(grader, case, evidence) for grader in chosen]
     verdicts = [Verdict(g.method, g.status, g.reason) for g in grades]
     status, reason = case_status(CaseFacts(failure=facts.failure, answer=facts.answer, verdicts=verdicts))
     return CaseVerdict(status, reason, grades)

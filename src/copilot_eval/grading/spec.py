@@ -12,6 +12,7 @@ from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.compare_meaning import DEFAULT_PASS_SCORE, CompareMeaning
 from copilot_eval.grading.exact import ExactMatch, Normalisation
 from copilot_eval.grading.general_quality import GeneralQuality
+from copilot_eval.grading.instructions import InstructionsDelivered
 from copilot_eval.grading.keywords import KeywordMatch
 from copilot_eval.grading.labels import LabelClassifier
 from copilot_eval.grading.protocol import Grader
@@ -28,6 +29,8 @@ SPEC_FORMS: dict[str, str] = {
     "scores are recorded 0-100)",
     "capability": "capability:tool:NAME,skill:NAME,subagent:NAME  (a bare NAME is a tool)",
     "trajectory": "trajectory:FILE  (a YAML file of expected steps per conversation and turn; see docs/graders.md)",
+    "instructions": "instructions:FILE,FILE  (customization files, paths or globs as `copilot-eval customizations` "
+    "lists them, that must reach the model: a case where one did not is an error; needs audit_requests)",
     "compare_meaning": "compare_meaning | compare_meaning:PASS_SCORE  (0-100, default 50; needs --judge)",
     "general_quality": "general_quality  (needs --judge)",
     "labels": "labels:LABEL=pass,LABEL=fail  (needs --judge)",
@@ -148,6 +151,8 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any, repeat: int) 
             return TrajectoryGrader.from_file(args.strip())
         except TrajectoryFileError as exc:
             raise _fail(spec, str(exc), name) from None
+    if name == "instructions":
+        return InstructionsDelivered(args.split(","))
     if name == "compare_meaning":
         pass_score = _number(spec, name, args) if args else DEFAULT_PASS_SCORE
         return CompareMeaning(judge, pass_score=pass_score, pool=pool, repeat=repeat)

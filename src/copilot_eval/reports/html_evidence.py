@@ -54,6 +54,24 @@ def _subagents(data: dict[str, Any]) -> str:
     )
 
 
+def _customizations(data: dict[str, Any]) -> str:
+    files = [_dict(item) for item in _list(data.get("customizations"))]
+    if not files:
+        return ""
+    rows = [
+        [
+            esc(f.get("status") or "unknown"),
+            esc(f.get("kind")),
+            esc(f.get("scope")),
+            esc(f.get("path")),
+            esc(f.get("apply_to") or ""),
+            esc(f.get("reason") or ""),
+        ]
+        for f in files
+    ]
+    return "<h3>Customization files</h3>" + table(["status", "kind", "scope", "file", "applyTo", "why"], rows)
+
+
 def _citation_row(citation: Any) -> list[str]:
     if not isinstance(citation, dict):
         return [esc(citation), "", ""]
@@ -129,6 +147,7 @@ def evidence_html(data: dict[str, Any] | None, file: str | None, *, refused: str
         + _citations(data)
         + tool_calls_html(data)
         + host_requests_html(data)
+        + _customizations(data)
         + _subagents(data)
         + _usage(data)
     )

@@ -87,6 +87,8 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
         console.print(errors)
     if result.mcp_servers:
         console.print(mcp_server_table(result.mcp_servers))
+    if result.customizations:
+        console.print(customization_table(result.customizations))
     for warning in result.warnings:
         console.print(plain("warning: ").stylize("yellow", 0, 8) + plain(warning), highlight=False)
     if result.subagent_invocations:
@@ -192,4 +194,23 @@ def mcp_server_table(servers: Any) -> Any:
     return table
 
 
-__all__ = ["TEXT_LIMIT", "mcp_server_table", "plain", "render_result"]
+def customization_table(files: Any) -> Any:
+    """A table of customization files: status, kind, scope, path, applyTo, and why one was not delivered."""
+    from rich.table import Table
+
+    table = Table(title="Customization files (instructions, AGENTS.md, prompt files)")
+    for column in ("status", "kind", "scope", "file", "applyTo", "why"):
+        table.add_column(column, overflow="fold")
+    for item in files:
+        table.add_row(
+            plain(item.status or "unknown"),
+            plain(item.kind),
+            plain(item.scope),
+            plain(item.path),
+            plain(item.apply_to or ""),
+            plain(item.reason or ""),
+        )
+    return table
+
+
+__all__ = ["TEXT_LIMIT", "customization_table", "mcp_server_table", "plain", "render_result"]

@@ -23,7 +23,13 @@ from copilot_eval.evalsets import (
     read_test_set_json,
     validate_eval_test_set,
 )
-from copilot_eval.evalsets.prompt_cases import load_prompt_file, looks_like_prompt_file, session_instructions
+from copilot_eval.evalsets.prompt_cases import (
+    load_prompt_file,
+    load_prompt_folder,
+    looks_like_prompt_file,
+    session_instructions,
+)
+from copilot_eval.evalsets.prompt_markdown import prompt_markdown_files
 from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
 from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
@@ -157,8 +163,12 @@ def read_test_set(
     path = Path(path)
     if not path.exists():
         raise PrepareError(f"{path}: test set file not found")
+    if path.is_dir() and prompt_markdown_files(path):
+        return _read_prompt_folder(path, data_type, variables, (options or CLI_OPTIONS).var)
     if not path.is_file():
-        raise PrepareError(f"{path}: not a file; give a .csv, .json or .prompt.yml test set")
+        raise PrepareError(
+            f"{path}: not a file; give a .csv, .json or .prompt.yml test set, or a folder of .prompt.md files"
+        )
     var_option = (options or CLI_OPTIONS).var
     if looks_like_prompt_file(path):
         return _read_prompt_file(path, data_type, variables, var_option)
@@ -190,6 +200,20 @@ def _read_prompt_file(
         test_set, problems, _ = load_prompt_file(path, variables=variables, var_option=var_option)
     except OSError as exc:
         raise PrepareError(f"{path}: cannot read the prompt file: {exc.strerror or exc}") from None
+    if problems or test_set is None:
+        raise PrepareError(_problems_text(path, problems))
+    return test_set
+
+
+def _read_prompt_folder(
+    path: Path, data_type: EvalDataType | str | None, variables: Mapping[str, str] | None, var_option: str
+) -> EvalTestSet:
+    if data_type is not None and EvalDataType(data_type) is not EvalDataType.SINGLE_TURN:
+        raise PrepareError(f"--data-type {data_type}: a prompt file's cases are single-turn, one session each")
+    try:
+        test_set, problems, _ = load_prompt_folder(path, variables=variables, var_option=var_option)
+    except OSError as exc:
+        raise PrepareError(f"{path}: cannot read the prompt files: {exc.strerror or exc}") from None
     if problems or test_set is None:
         raise PrepareError(_problems_text(path, problems))
     return test_set

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from copilot_eval.runtime.requests.customization_sightings import CustomizationProbe
 from copilot_eval.runtime.requests.model_calls import ModelCallLog
 from copilot_eval.runtime.requests.request_audit import AuditingEndpoint
 from copilot_eval.runtime.requests.run_control import RunControl
@@ -40,7 +41,12 @@ class RequestChain:
 
 
 def build_request_chain(
-    endpoint: Any, control: RunControl, *, audit: bool = False, markers: tuple[str, ...] = ()
+    endpoint: Any,
+    control: RunControl,
+    *,
+    audit: bool = False,
+    markers: tuple[str, ...] = (),
+    customizations: tuple[CustomizationProbe, ...] = (),
 ) -> RequestChain:
     """Log -> stop gate -> (audit) -> (tool definitions -> tool messages) -> ``endpoint`` (None: the real endpoint).
 
@@ -51,7 +57,7 @@ def build_request_chain(
     notes = ToolMessageLog(endpoint) if seen else None
     definitions = ToolDefinitionLog(notes) if notes is not None else None
     inner = definitions or endpoint
-    auditor = AuditingEndpoint(inner, control, markers=markers) if audit else None
+    auditor = AuditingEndpoint(inner, control, markers=markers, customizations=customizations) if audit else None
     gate = StopGate(auditor or inner, control)
     return RequestChain(
         head=ModelCallLog(gate),

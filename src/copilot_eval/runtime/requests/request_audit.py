@@ -17,6 +17,7 @@ from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotW
 
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.runtime.process.forwarding import ForwardingHandler, ForwardingWebSocket
+from copilot_eval.runtime.requests.customization_sightings import CustomizationProbe, sightings_in
 from copilot_eval.runtime.requests.run_control import RunControl
 
 __all__ = ["AuditingEndpoint", "RequestAuditError", "audit_body", "given_texts", "instructions_hash"]
@@ -176,10 +177,12 @@ def audit_body(
     request_id: str,
     agent_id: str | None = None,
     markers: tuple[str, ...] = (),
+    customizations: tuple[CustomizationProbe, ...] = (),
 ) -> RequestAuditRecord:
     """One audit record for a parsed request body; RequestAuditError when it cannot be validated.
 
-    ``markers`` are looked for in what the request gives the model (see :func:`given_texts`).
+    ``markers`` are looked for in what the request gives the model (see :func:`given_texts`), and
+    so are the ``customizations`` files' texts and names.
     """
     _expect(isinstance(body, dict), "the request body is not a JSON object")
     _expect(isinstance(body.get("model"), str), "the request names no model")
@@ -199,6 +202,7 @@ def audit_body(
         agent_id=agent_id or None,
         markers=_markers_in(body, markers),
         message_count=_message_count(body, wire_api),
+        customizations=sightings_in(given_texts(body), customizations) if customizations else None,
     )
 
 
@@ -227,10 +231,18 @@ def _json(data: str | bytes, what: str) -> Any:
 class AuditingEndpoint(ForwardingHandler):
     """Wraps one run's endpoint (or the SDK's forwarder when ``inner`` is None) and audits each request."""
 
-    def __init__(self, inner: Any, control: RunControl, *, markers: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        inner: Any,
+        control: RunControl,
+        *,
+        markers: tuple[str, ...] = (),
+        customizations: tuple[CustomizationProbe, ...] = (),
+    ) -> None:
         super().__init__(inner)
         self.records: list[RequestAuditRecord] = []
         self.markers = markers
+        self.customizations = customizations
         self._control = control
 
     def reject(self, problem: str) -> str:
@@ -251,6 +263,7 @@ class AuditingEndpoint(ForwardingHandler):
                 request_id=ctx.request_id,
                 agent_id=ctx.agent_id,
                 markers=self.markers,
+                customizations=self.customizations,
             )
         except RequestAuditError as problem:
             message = self.reject(str(problem))
@@ -290,6 +303,7 @@ class _AuditingWebSocket(ForwardingWebSocket):
                 request_id=self.context.request_id,
                 agent_id=ctx.agent_id,
                 markers=self._auditor.markers,
+                customizations=self._auditor.customizations,
             )
         except RequestAuditError as problem:
             text = self._auditor.reject(str(problem))

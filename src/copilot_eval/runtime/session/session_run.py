@@ -11,18 +11,21 @@ import asyncio
 import logging
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.capture import RunFacts, result_from_events
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.models.choice import ModelChoice
+from copilot_eval.runtime.customization_files import copy_user_instructions, found_for_run
 from copilot_eval.runtime.process.environment import EnvironmentPolicy
 from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home
 from copilot_eval.runtime.process.pool import RuntimePool
 from copilot_eval.runtime.process.trace_file import collect_session_trace
 from copilot_eval.runtime.requests.chain import build_request_chain
+from copilot_eval.runtime.requests.customization_sightings import probes_for
 from copilot_eval.runtime.requests.run_control import RunControl
 from copilot_eval.runtime.requests.usage_budget import UsageBudget
 from copilot_eval.runtime.session.closing import abort_if_busy, close_session
@@ -81,9 +84,17 @@ class SessionRun:
             budget=UsageBudget(max_tokens=agent.max_tokens, max_premium_requests=agent.max_premium_requests),
         )
         self.watch = SessionWatch(self.control, agent.max_turns)
-        self.working_directory = str(agent.working_directory or new_working_directory())
+        # Absolute: given a relative folder, the runtime loaded none of its instruction files (measured).
+        self.working_directory = str(
+            Path(agent.working_directory).resolve() if agent.working_directory else new_working_directory()
+        )
         self.tools = [build_tool(tool, self.control, caller_loop=caller_loop) for tool in agent.tools]
         self.home = new_copilot_home()
+        copy_user_instructions(agent.user_instructions_dir, self.home)
+        # Found before the session starts, so that each audited request is read for them.
+        self.customizations_found = (
+            found_for_run(agent, Path(self.working_directory), self.home) if agent.audit_requests else None
+        )
         self.settings = session_settings(
             agent, choice, working_directory=self.working_directory, config_directory=str(self.home), tools=self.tools
         )
@@ -109,7 +120,11 @@ class SessionRun:
             choice.endpoint_factory(working_directory=self.working_directory) if choice.endpoint_factory else None
         )
         self.chain = build_request_chain(
-            endpoint, self.control, audit=agent.audit_requests, markers=agent.audit_markers
+            endpoint,
+            self.control,
+            audit=agent.audit_requests,
+            markers=agent.audit_markers,
+            customizations=probes_for(list(self.customizations_found or ())),
         )
         self.model_calls, self.auditor = self.chain.model_calls, self.chain.auditor
         self.handle: RuntimeHandle | None = None
@@ -256,6 +271,7 @@ class SessionRun:
             cleanup_error="; ".join(self.cleanup_problems) or None,
             request_audit=list(self.auditor.records) if self.auditor is not None else None,
             skill_discovery=self.skill_discovery,
+            customizations_found=tuple(self.customizations_found) if self.customizations_found is not None else None,
             mcp_servers=self.mcp_servers,
             model_failure_status=self.model_calls.last_failure_status,
             model_retry_after_s=self.model_calls.last_retry_after_s,
