@@ -55,8 +55,24 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
     # history: the finisher (runs/finish.py) records a finished folder, read back through the folder (the contract).
     # otel: a run's settings name the OTLP endpoint; runs/plan.py makes each surface's exporter.
+    # scans: the finisher scans the folder it finished (`--scan`), before the report that shows the findings.
     "runs": LEAVES
-    | {"agent", "evalsets", "evidence", "grading", "history", "models", "otel", "reports", "runtime", "targets"},
+    | {
+        "agent",
+        "evalsets",
+        "evidence",
+        "grading",
+        "history",
+        "models",
+        "otel",
+        "reports",
+        "runtime",
+        "scans",
+        "targets",
+    },
+    # Transcript scanners read a run folder (the contract) and either kind of evidence; a judge scanner
+    # plays its judge through the runtime, as the graders' judges do.
+    "scans": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runtime", "targets"},
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
@@ -112,6 +128,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "reports",
         "runs",
         "runtime",
+        "scans",
         "security",
         "studio_eval",
         "targets",

@@ -93,6 +93,7 @@ EXPECTED: dict[str, list[str]] = {
         "--prompt-pass-score",
     ],
     "report": ["--history", "--html", "--markdown"],
+    "scan": ["--fail-on-finding", "--scan"],
     "review": ["--again", "--history", "--import", "--reviewer"],
     "run": [
         "--agent",
