@@ -82,7 +82,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "platform_runs": LEAVES | {"evalsets", "evidence", "grading", "reports", "runs", "studio_eval"},
     # Injection suites play through the runtime (their scripted agents are FunctionModels) and write
     # a normal run folder through the run summary and the reports.
-    "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
+    "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime", "scans"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},

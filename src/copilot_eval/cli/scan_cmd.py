@@ -14,26 +14,15 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, leave
-
-SCAN_HELP = (
-    "Transcript scanners to run, comma-separated: platform_error, refusal, loop, obeyed_injection, protected_paths, "
-    "claimed_action, empty_answer; 'builtin' (the default: all of them), 'none', or 'judge:FILE' for an LLM judge "
-    "agent file (never by default). See docs/scanners.md."
-)
-FAIL_ON_FINDING_HELP = (
-    "Exit 1 (below a gate) when one of these scanners (comma-separated) finds anything; findings never change "
-    "a case's status."
-)
+from copilot_eval.cli.options import FailOnFindingOption, ScanOption
 
 
 def scan(
     run_dir: Annotated[
         Path, typer.Argument(metavar="RUN_DIR", help="A run folder written by any copilot-eval command.")
     ],
-    scanners: Annotated[str | None, typer.Option("--scan", metavar="NAMES", help=SCAN_HELP)] = None,
-    fail_on_finding: Annotated[
-        str | None, typer.Option("--fail-on-finding", metavar="NAMES", help=FAIL_ON_FINDING_HELP)
-    ] = None,
+    scanners: ScanOption = None,
+    fail_on_finding: FailOnFindingOption = None,
 ) -> None:
     """Scan a run's transcripts for platform errors read as answers, refusals, loops, obeyed injections and more."""
     # imported on use: every command module loads with `--help` (see app.py)

@@ -130,7 +130,7 @@ class ScanFiles:
             counted[finding.scanner] = counted.get(finding.scanner, 0) + 1
         return counted
 
-    def keys(self) -> set[tuple[str, str]]:
+    def pairs(self) -> set[tuple[str, str]]:
         """``(scanner, case)`` of every finding: what ``compare`` matches two runs by."""
         return {(f.scanner, f.case) for f in self.findings}
 

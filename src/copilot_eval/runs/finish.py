@@ -5,7 +5,7 @@ each produce one or more runs (one per surface); ``finish_run_folders`` complete
 same way: ``run.json`` with its schemaVersion, ``results.csv`` and ``test-set.json`` (run.json
 last), ``report.html``, JUnit XML and a Markdown summary when asked (one JUnit file per surface,
 ``NAME-<label>.xml``), a comparison with ``--baseline`` (per surface), the history record unless
-``--no-history``, and the verdict of ``runs.gates`` over every surface (the worst one's). Evidence
+``--no-history``, the transcript scanners' ``scans/`` (``--scan``), and the verdict of ``runs.gates`` over every surface (the worst one's). Evidence
 files are the writer's: they are already in the folder (``evidence/``) when it is finished.
 
 Every reader (report, compare, merge, regrade, the history) reads what this wrote, through
@@ -34,6 +34,8 @@ from copilot_eval.reports.run_folder import RESULTS_CSV, RUN_JSON, read_run_fold
 from copilot_eval.reports.set_match import other_set_problem
 from copilot_eval.runs.gates import Gates, regression_verdict, run_verdict
 from copilot_eval.runs.played_agent import ab_line
+from copilot_eval.scans.folder import scan_line, scan_run_folder, scan_verdict
+from copilot_eval.scans.protocol import Scanner
 
 COMPARISON_HTML = "comparison.html"
 COMPARISON_MD = "comparison.md"
@@ -53,6 +55,10 @@ class FinishOptions:
     source: str = SOURCE_RUN
     gates: Gates = field(default_factory=Gates)
     allow_other_set: bool = False
+    # Transcript scanners run over the finished folder (`--scan`); a finding counts for the verdict
+    # only for the scanners `--fail-on-finding` names.
+    scanners: tuple[Scanner, ...] = ()
+    finding_gates: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -141,13 +147,18 @@ def _finish_one(item: FolderRun, options: FinishOptions) -> FinishedFolder:
     done = FinishedFolder(item.folder, folder.run, item.test_set, item.label)
     evidence = f", evidence in {item.folder / 'evidence'}" if (item.folder / "evidence").is_dir() else ""
     done.lines.append(f"outputs: {item.folder / RUN_JSON}, {item.folder / RESULTS_CSV}{evidence}")
+    verdicts = []
+    if options.scanners:  # before the report, which shows the findings
+        scanned = scan_run_folder(item.folder, options.scanners)
+        done.lines.append(scan_line(scanned))
+        verdicts.append(scan_verdict(scanned, options.finding_gates))
     write_text_atomically(item.folder / REPORT_HTML, run_report_html(folder))
     done.lines.append(f"HTML report: {item.folder / REPORT_HTML}")
     if options.junit is not None:
         junit = surface_file(options.junit, item.label)
         write_junit(folder.run, junit, item.test_set)
         done.lines.append(f"JUnit XML: {junit}")
-    verdicts = [run_verdict(folder.run, options.gates, label=item.label)]
+    verdicts.append(run_verdict(folder.run, options.gates, label=item.label))
     if options.baseline is not None:
         baseline = baseline_folder(options.baseline, item.label)
         try:

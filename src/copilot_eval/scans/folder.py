@@ -123,6 +123,13 @@ def scan_run_folder(folder: Path | str, scanners: Sequence[Scanner]) -> ScanRepo
     return report
 
 
+def scan_line(report: ScanReport) -> str:
+    """The finisher's one line: ``scans: 3 finding(s) (platform_error 2, loop 1) in scans/``."""
+    counts = [f"{name} {count}" for name, count in report.counts().items() if count]
+    shown = f" ({', '.join(counts)})" if counts else ""
+    return f"scans: {len(report.findings)} finding(s){shown} in {report.folder / 'scans'}"
+
+
 def scan_verdict(report: ScanReport, gates: Collection[str]) -> Verdict:
     """``below a gate`` when a scanner named by ``--fail-on-finding`` found anything; passed otherwise."""
     hit = {name: count for name, count in report.counts().items() if name in gates and count}
@@ -132,4 +139,4 @@ def scan_verdict(report: ScanReport, gates: Collection[str]) -> Verdict:
     return Verdict(BELOW_GATE, f"--fail-on-finding: findings of {found}")
 
 
-__all__ = ["ScanReport", "case_transcripts", "scan_run_folder", "scan_verdict"]
+__all__ = ["ScanReport", "case_transcripts", "scan_line", "scan_run_folder", "scan_verdict"]
