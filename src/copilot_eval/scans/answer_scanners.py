@@ -138,8 +138,8 @@ class EmptyAnswer:
     Matches a case whose turn has no answer with text, and an answer that stops mid-sentence: an
     unclosed code fence (an odd number of ```), or a last word that cannot end a sentence (``and``,
     ``the``, ``to``, a trailing comma, colon or opening bracket). Cannot see: an answer cut at a
-    sentence's end, an answer the platform shortened before it was recorded, or an empty answer
-    that was expected; a case whose session failed is flagged too (its verdict is already an error).
+    sentence's end, an answer the platform shortened before it was recorded, an empty answer
+    that was expected, or a case whose answer was never recorded (a platform's run without its text); a case whose session failed is flagged too (its verdict is already an error).
     """
 
     name = "empty_answer"
@@ -149,6 +149,8 @@ class EmptyAnswer:
     def scan(self, case: CaseTranscript) -> Iterator[Hit]:
         """The case's answer when it is missing or stops mid-sentence."""
         answer = case.answer
+        if answer is None and not case.answers_known:
+            return  # nothing was recorded of the answer: unknown, not empty
         if answer is None:
             ended = f" (the session ended: {case.stop_reason})" if case.stop_reason else ""
             yield Hit(f"the agent gave no final answer{ended}", "", None, severity="error")

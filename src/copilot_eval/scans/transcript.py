@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from copilot_eval.evidence.protocol import PlayedEvidence
@@ -67,7 +67,8 @@ class CaseTranscript:
     offered_tools: tuple[str, ...] = ()
     protected_paths: tuple[str, ...] = ()
     answer_keys: tuple[str, ...] = ()
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    # False: neither evidence nor a recorded answer (a platform's run with no text): unknown, not empty
+    answers_known: bool = True
 
     def of_turn(self, turn: int | None = None) -> list[Event]:
         """The events of one user turn (the case's own by default; every event when the turn is unknown)."""
@@ -228,6 +229,7 @@ def transcript_of(
         offered_tools=offered,
         protected_paths=_strings(declared.get("protected_paths")),
         answer_keys=_strings(declared.get("answer_keys")),
+        answers_known=evidence is not None or answer is not None,
     )
 
 
