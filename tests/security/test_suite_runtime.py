@@ -134,3 +134,23 @@ def test_the_attack_command_plays_a_slice_and_records_it(tmp_path: Path, monkeyp
     ]
     gate = CliRunner().invoke(app, baseline_only)
     assert gate.exit_code == 3 and "no attack could be measured" in gate.output
+
+
+def test_the_injection_scanner_finds_every_attack_the_transcript_shows(follower_run: SecurityRun) -> None:
+    # `copilot-eval scan` over an `attack` folder: every attacked play whose injection arrived in
+    # something the agent read (a tool result, a file, a resource) is flagged on the call that obeyed
+    # it; a poisoned tool description is not in the transcript, and the baselines are not flagged.
+    from copilot_eval.reports.findings import read_findings
+    from copilot_eval.scans import BUILTIN_SCANNERS, scan_run_folder
+
+    folder = follower_run.folder
+    assert folder is not None
+    scan_run_folder(folder, BUILTIN_SCANNERS)
+    run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    key_of = {r["evidencePath"]: r["caseKey"] for r in run["results"]}
+    findings = read_findings(folder).findings
+    flagged = {f.case for f in findings if f.scanner == "obeyed_injection"}
+    plays = json.loads((folder / "security.json").read_text(encoding="utf-8"))["plays"]
+    visible = {key_of[p["evidence"]] for p in plays if p["vector"] not in (None, "tool_description")}
+    assert flagged == visible and len(visible) == 32
+    assert all(f.event is not None and f.event.startswith("call ") for f in findings)
