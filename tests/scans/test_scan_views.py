@@ -86,3 +86,14 @@ def test_compare_says_nothing_of_findings_unless_both_runs_were_scanned(tmp_path
     write_folder(after, _played("Sunny."))
     scan_run_folder(after, BUILTIN_SCANNERS)
     assert compare_folders(before, after).findings is None
+
+
+def test_each_repeat_of_a_case_shows_its_own_findings(tmp_path):
+    from copilot_eval.reports.findings import Finding, ScanFiles
+
+    first = Finding("loop", "1.1", "warning", "again", "x", repeat=0)
+    second = Finding("refusal", "1.1", "warning", "no", "y", repeat=1)
+    scans = ScanFiles(("loop", "refusal"), (first, second))
+    assert scans.for_case("1.1", 0) == [first] and scans.for_case("1.1", None) == [first]
+    assert scans.for_case("1.1", 1) == [second]
+    assert scans.for_case("1.1", every_repeat=True) == [first, second]

@@ -119,9 +119,9 @@ class ScanFiles:
     findings: tuple[Finding, ...] = ()
     unreadable: int = 0
 
-    def for_case(self, case: str, repeat: int | None = None) -> list[Finding]:
-        """The findings of one case (of one repeat when given)."""
-        return [f for f in self.findings if f.case == case and (repeat is None or f.repeat == repeat)]
+    def for_case(self, case: str, repeat: int | None = None, *, every_repeat: bool = False) -> list[Finding]:
+        """The findings of one case's play ``repeat`` (``None``: a run without repeats), or of all its plays."""
+        return [f for f in self.findings if f.case == case and (every_repeat or (f.repeat or 0) == (repeat or 0))]
 
     def counts(self) -> dict[str, int]:
         """Findings per scanner, every scanner that ran listed (0 when it found nothing)."""
