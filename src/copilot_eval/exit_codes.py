@@ -30,8 +30,8 @@ OK = ExitRow(0, "completed", "the command completed and every gate was met", ran
 BELOW_GATE = ExitRow(
     1,
     "below a gate",
-    "the agent is below a gate: `--fail-under`, `--min-pass-rate`, or a regression against a baseline "
-    "(`--fail-on-regression`)",
+    "the agent is below a gate: `--fail-under`, `--min-pass-rate`, a regression against a baseline "
+    "(`--fail-on-regression`), or a finding of a scanner made a gate (`--fail-on-finding`)",
     rank=1,
 )
 UNUSABLE_INPUT = ExitRow(
