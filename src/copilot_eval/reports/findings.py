@@ -30,6 +30,7 @@ QUOTE_CHARS = 240
 """How much of the text a finding quotes; the evidence file keeps it whole."""
 
 _MAX_LINE = 64_000  # a line longer than this is not a finding this version wrote
+_MAX_FILE = 64 * 1024 * 1024  # a scan file larger than this is not read (counted as one unreadable line)
 _NAME = re.compile(r"^[a-z][a-z0-9_-]{0,63}$")
 
 
@@ -148,6 +149,8 @@ def read_findings(folder: Path) -> ScanFiles:
             continue
         scanners.append(path.stem)
         try:
+            if path.stat().st_size > _MAX_FILE:
+                raise OSError("too large")
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             unreadable += 1
