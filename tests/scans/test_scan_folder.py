@@ -38,6 +38,7 @@ def test_scan_writes_one_file_per_scanner_and_leaves_run_json_alone(tmp_path):
     assert done.exit_code == 0, done.output
     assert "platform_error: 2 finding(s)" in done.output
     assert "1 case(s) had no readable evidence file" in done.output
+    assert "of 2 case(s) not passed, 2 have findings: platform_error 2" in done.output
     assert sorted(p.stem for p in (folder / "scans").glob("*.jsonl")) == sorted(BUILTIN_NAMES)
     assert (folder / "run.json").read_bytes() == before
     found = read_findings(folder)

@@ -34,7 +34,16 @@ def test_the_finisher_scans_the_folder_and_a_finding_changes_no_verdict(tmp_path
     done = _finish(tmp_path, scanners=BUILTIN_SCANNERS)
     assert done.verdict.row is OK
     assert any(line.startswith("scans: ") and "platform_error 1" in line for line in done.folders[0].lines)
+    assert "scans: of 2 case(s) not passed, 2 have findings: " in "\n".join(done.folders[0].lines)
     assert [r["status"] for r in json.loads((tmp_path / "run.json").read_text())["results"]] == statuses
+
+
+def test_the_markdown_summary_names_the_findings(tmp_path):
+    write_folder(tmp_path, _played("HTTP 503 Service Unavailable"))
+    done = _finish(tmp_path, scanners=BUILTIN_SCANNERS, markdown="-")
+    assert "Findings of the transcript scanners (verdicts unchanged): platform_error 1, refusal 1." in (
+        done.markdown or ""
+    )
 
 
 def test_fail_on_finding_makes_the_finisher_exit_below_a_gate(tmp_path):

@@ -25,6 +25,7 @@ from copilot_eval.history.ingest import record_after_run
 from copilot_eval.history.records import SOURCE_RUN
 from copilot_eval.reports.compare import RunComparison
 from copilot_eval.reports.compare_views import comparison_html, comparison_markdown
+from copilot_eval.reports.findings import read_findings
 from copilot_eval.reports.html_run import REPORT_HTML, run_report_html
 from copilot_eval.reports.junit import write_junit
 from copilot_eval.reports.markdown import run_summary_markdown
@@ -151,6 +152,8 @@ def _finish_one(item: FolderRun, options: FinishOptions) -> FinishedFolder:
     if options.scanners:  # before the report, which shows the findings
         scanned = scan_run_folder(item.folder, options.scanners)
         done.lines.append(scan_line(scanned))
+        if (grouped := scanned.failures_by_finding()) is not None:
+            done.lines.append(f"scans: {grouped}")
         verdicts.append(scan_verdict(scanned, options.finding_gates))
     write_text_atomically(item.folder / REPORT_HTML, run_report_html(folder))
     done.lines.append(f"HTML report: {item.folder / REPORT_HTML}")
@@ -179,7 +182,16 @@ def _finish_one(item: FolderRun, options: FinishOptions) -> FinishedFolder:
 
 def _markdown(finished: Sequence[FinishedFolder]) -> str:
     """One Markdown summary for every surface (each headed by its label when there are several)."""
-    return "\n".join(run_summary_markdown(item.run, label=item.label) for item in finished)
+    return "\n".join(run_summary_markdown(item.run, label=item.label) + _findings_markdown(item) for item in finished)
+
+
+def _findings_markdown(item: FinishedFolder) -> str:
+    """One line of the scanners' findings under a surface's summary; empty when the folder was not scanned."""
+    scans = read_findings(item.folder)
+    if not scans.scanners:
+        return ""
+    counts = ", ".join(f"{name} {n}" for name, n in scans.counts().items() if n) or "none"
+    return f"\nFindings of the transcript scanners (verdicts unchanged): {counts}.\n"
 
 
 def finish_run_folders(runs: Sequence[FolderRun], options: FinishOptions = FinishOptions()) -> Finished:

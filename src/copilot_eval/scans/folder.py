@@ -36,6 +36,7 @@ class ScanReport:
     findings: list[Finding] = field(default_factory=list)
     cases: int = 0
     answer_only: int = 0
+    not_passed: int = 0
     seconds: float = 0.0
 
     def counts(self) -> dict[str, int]:
@@ -54,7 +55,21 @@ class ScanReport:
             )
         for name, count in self.counts().items():
             out.append(f"  {name}: {count} finding(s)  -> scans/{name}.jsonl")
+        if (grouped := self.failures_by_finding()) is not None:
+            out.append(grouped)
         return out
+
+    def failures_by_finding(self) -> str | None:
+        """``of 9 cases not passed, 7 have findings: platform_error 5, refusal 2`` (None when every case passed)."""
+        if not self.not_passed:
+            return None
+        failing: dict[str, set[tuple[str, int | None]]] = {}
+        for finding in self.findings:
+            if finding.status in ("fail", "error", "unknown"):
+                failing.setdefault(finding.scanner, set()).add((finding.case, finding.repeat))
+        cases = set().union(*failing.values()) if failing else set()
+        shown = ", ".join(f"{name} {len(keys)}" for name, keys in sorted(failing.items(), key=lambda i: -len(i[1])))
+        return f"of {self.not_passed} case(s) not passed, {len(cases)} have findings" + (f": {shown}" if shown else "")
 
 
 class _EvidenceCache:
@@ -114,6 +129,7 @@ def scan_run_folder(folder: Path | str, scanners: Sequence[Scanner]) -> ScanRepo
     for result, transcript, read in case_transcripts(found):
         report.cases += 1
         report.answer_only += 0 if read else 1
+        report.not_passed += transcript.status in ("fail", "error", "unknown")
         for scanner in scanners:
             per_scanner[scanner.name] += scan_case(scanner, transcript, repeat=result.repeat_index)
     for name, findings in per_scanner.items():
