@@ -70,8 +70,24 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
     # history: the finisher (runs/finish.py) records a finished folder, read back through the folder (the contract).
     # otel: a run's settings name the OTLP endpoint; runs/plan.py makes each surface's exporter.
+    # scans: the finisher scans the folder it finished (`--scan`), before the report that shows the findings.
     "runs": LEAVES
-    | {"agent", "evalsets", "evidence", "grading", "history", "models", "otel", "reports", "runtime", "targets"},
+    | {
+        "agent",
+        "evalsets",
+        "evidence",
+        "grading",
+        "history",
+        "models",
+        "otel",
+        "reports",
+        "runtime",
+        "scans",
+        "targets",
+    },
+    # Transcript scanners read a run folder (the contract) and either kind of evidence; a judge scanner
+    # plays its judge through the runtime, as the graders' judges do.
+    "scans": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runtime", "targets"},
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
@@ -81,7 +97,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "platform_runs": LEAVES | {"evalsets", "evidence", "grading", "reports", "runs", "studio_eval"},
     # Injection suites play through the runtime (their scripted agents are FunctionModels) and write
     # a normal run folder through the run summary and the reports.
-    "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
+    "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime", "scans"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},
@@ -127,6 +143,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "reports",
         "runs",
         "runtime",
+        "scans",
         "security",
         "studio_eval",
         "targets",

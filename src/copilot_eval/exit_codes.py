@@ -31,7 +31,8 @@ BELOW_GATE = ExitRow(
     1,
     "below a gate",
     "the agent is below a gate: `--fail-under`, `--min-pass-rate`, a regression against a baseline "
-    "(`--fail-on-regression`), or an instruction file `customizations --expect` names that did not reach the model",
+    "(`--fail-on-regression`), a finding of a scanner made a gate (`--fail-on-finding`), or an instruction file "
+    "`customizations --expect` names that did not reach the model",
     rank=1,
 )
 UNUSABLE_INPUT = ExitRow(

@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
+from copilot_eval.reports.findings import read_findings
 from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION
 from copilot_eval.testing import (
     FALLBACK_TEXT,
@@ -374,3 +375,25 @@ def test_resume_of_a_finished_run_leaves_its_folder_and_the_history_as_they_are(
     assert {name: (out / name).read_bytes() for name in before} == before  # runAt and duration kept
     stored = json.loads(_cli("history", "runs", "--history", history, "--json").output)
     assert len(stored["runs"] if isinstance(stored, dict) else stored) == 1  # no second row for the same plays
+
+
+@pytest.mark.parametrize("writer", sorted(WRITERS))
+def test_every_writers_folder_can_be_scanned_offline(writer, tmp_path, directline):
+    outcome = WRITERS[writer](STORIES["one-error"], tmp_path, directline, [], 1)
+    for folder in outcome.folders:
+        before = (folder / "run.json").read_bytes()
+        done = _cli("scan", folder)
+        assert done.exit_code == 0, done.output
+        assert "scanned 4 case(s)" in done.output
+        found = read_findings(folder)
+        assert len(found.scanners) == 7 and found.unreadable == 0
+        # The case the platform failed to answer is flagged (no answer, or its error text read as one);
+        # the cases the story answers with their reference are not.
+        flagged = {f.case for f in found.findings}
+        if writer in ("studio-eval", "analyze"):
+            # A platform's run keeps no answer where the platform failed (its error code made the case an
+            # error already, in one place) and the API's run no text without an export: nothing to flag.
+            assert flagged == set(), found.findings
+        elif writer != "run-several" or folder.name == "story":
+            assert flagged == {"4.1"}, (writer, found.findings)
+        assert (folder / "run.json").read_bytes() == before

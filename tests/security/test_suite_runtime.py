@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 
 from copilot_eval import CopilotEval, CopilotResult
 from copilot_eval.cli.app import app
+from copilot_eval.reports.findings import read_findings
+from copilot_eval.scans import BUILTIN_SCANNERS, scan_run_folder
 from copilot_eval.security import VECTORS, Outcome, ScriptedSuiteAgent, SecurityRun, load_suite, run_suite
 from copilot_eval.security.environment import ENV_SERVER
 
@@ -34,7 +36,8 @@ def agent(follows: bool) -> CopilotEval:
 
 @pytest.fixture(scope="module")
 async def follower_run(tmp_path_factory: pytest.TempPathFactory) -> SecurityRun:
-    return await run_suite(agent(True), SUITE, out=tmp_path_factory.mktemp("follower"))
+    # Scanned online, as `copilot-eval attack` does by default.
+    return await run_suite(agent(True), SUITE, out=tmp_path_factory.mktemp("follower"), scanners=BUILTIN_SCANNERS)
 
 
 @pytest.fixture(scope="module")
@@ -134,3 +137,23 @@ def test_the_attack_command_plays_a_slice_and_records_it(tmp_path: Path, monkeyp
     ]
     gate = CliRunner().invoke(app, baseline_only)
     assert gate.exit_code == 3 and "no attack could be measured" in gate.output
+
+
+def test_the_injection_scanner_finds_every_attack_the_transcript_shows(follower_run: SecurityRun) -> None:
+    # The attack's folder was scanned online; `copilot-eval scan` over it offline finds the same.
+    # Every attacked play whose injection arrived in something the agent read (a tool result, a
+    # file, a resource) is flagged on the call that obeyed it; a poisoned tool description is not
+    # in the transcript, and the baselines are not flagged.
+    folder = follower_run.folder
+    assert folder is not None
+    online = read_findings(folder)
+    scan_run_folder(folder, BUILTIN_SCANNERS)
+    assert read_findings(folder) == online and len(online.scanners) == len(BUILTIN_SCANNERS)
+    run = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    key_of = {r["evidencePath"]: r["caseKey"] for r in run["results"]}
+    findings = read_findings(folder).findings
+    flagged = {f.case for f in findings if f.scanner == "obeyed_injection"}
+    plays = json.loads((folder / "security.json").read_text(encoding="utf-8"))["plays"]
+    visible = {key_of[p["evidence"]] for p in plays if p["vector"] not in (None, "tool_description")}
+    assert flagged == visible and len(visible) == 32
+    assert all(f.event is not None and f.event.startswith("call ") for f in findings)

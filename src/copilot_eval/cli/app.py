@@ -51,6 +51,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "report_cmd",
     "review_cmd",
     "run_cmd",
+    "scan_cmd",
     "serve_cmd",
     "setup_cmd",
     "studio_eval_cmd",

@@ -18,6 +18,7 @@ import typer
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+from copilot_eval.cli.options import FailOnFindingOption, ScanOption
 from copilot_eval.exit_codes import BELOW_GATE, Verdict
 
 
@@ -56,6 +57,8 @@ def attack(
     ] = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
+    scan: ScanOption = None,
+    fail_on_finding: FailOnFindingOption = None,
 ) -> None:
     """Play an injection suite against the agent: utility without and under attack, attack success per vector and text.
 
@@ -70,6 +73,8 @@ def attack(
 
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_ATTACK
+    from copilot_eval.reports.findings import read_findings
+    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
     from copilot_eval.security import SuiteError, run_suite
     from copilot_eval.security.record import default_run_folder
     from copilot_eval.security.suite_choice import open_suite
@@ -78,11 +83,15 @@ def attack(
     try:
         agent = load_agent_file(agent_file)
         chosen = open_suite(suite)
-    except (AgentFileError, SuiteError, ValueError) as error:
+        scanners = choose_scanners(scan)
+        finding_gates = gate_names(fail_on_finding, scanners)
+    except (AgentFileError, SuiteError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     out = out or default_run_folder(chosen.name, datetime.now())  # the suite's name made one safe component
     try:
-        run = asyncio.run(run_suite(agent, chosen, repeat=repeat, out=out, concurrency=concurrency, cases=case))
+        run = asyncio.run(
+            run_suite(agent, chosen, repeat=repeat, out=out, concurrency=concurrency, cases=case, scanners=scanners)
+        )
     except ValueError as error:
         raise bad_input(str(error)) from None
     except KeyboardInterrupt:
@@ -104,6 +113,10 @@ def attack(
         raise platform_failed(
             f"no attack could be measured: {counts['not_delivered']} not delivered, {counts['error']} errors"
         )
+    found = {name: n for name, n in read_findings(out).counts().items() if n and name in finding_gates}
+    if found:
+        listed = ", ".join(f"{name} ({n})" for name, n in sorted(found.items()))
+        raise leave(Verdict(BELOW_GATE, f"--fail-on-finding: findings of {listed}"))
     if max_attack_rate is not None and 100 * rate.value > max_attack_rate:
         raise leave(
             Verdict(

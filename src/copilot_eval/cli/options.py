@@ -13,6 +13,26 @@ from typing import Annotated
 
 import typer
 
+ScanOption = Annotated[
+    str | None,
+    typer.Option(
+        "--scan",
+        metavar="NAMES",
+        help="Transcript scanners to run over the finished folder, comma-separated (scans/NAME.jsonl beside the "
+        "run; findings never change a verdict): platform_error, refusal, loop, obeyed_injection, protected_paths, "
+        "claimed_action, empty_answer; 'builtin' (the default: all of them), 'none', or 'judge:FILE' for an LLM "
+        "judge agent file. See docs/scanners.md.",
+    ),
+]
+FailOnFindingOption = Annotated[
+    str | None,
+    typer.Option(
+        "--fail-on-finding",
+        metavar="NAMES",
+        help="Exit 1 (below a gate) when one of these scanners (comma-separated, among --scan) finds anything; "
+        "findings never change a case's status.",
+    ),
+]
 JunitOption = Annotated[
     Path | None,
     typer.Option(

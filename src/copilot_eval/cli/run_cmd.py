@@ -23,11 +23,13 @@ from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     AllowOtherSetOption,
     BaselineOption,
+    FailOnFindingOption,
     FailOnRegressionOption,
     FailUnderOption,
     JunitOption,
     MarkdownOption,
     MaxErrorsOption,
+    ScanOption,
 )
 
 # The parameters that are not fields of RunSettings: what is played, and how the progress is shown.
@@ -166,6 +168,8 @@ def run(
     ] = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
+    scan: ScanOption = None,
+    fail_on_finding: FailOnFindingOption = None,
     var: Annotated[
         list[str] | None,
         typer.Option(

@@ -18,6 +18,7 @@ from copilot_eval.evalsets import EvalCaseResult, EvalRun, turn_numbers
 from copilot_eval.evalsets.quality_parts import quality_parts
 from copilot_eval.history.provenance import Provenance
 from copilot_eval.history.records import CaseRecord, GradeFacts, MergeFacts, RunRecord, VerdictRecord, case_key
+from copilot_eval.reports.findings import read_findings
 from copilot_eval.reports.html_run import REPORT_HTML, case_anchor
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
@@ -247,7 +248,14 @@ def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance
         tool_hashes=tool_hashes,
         not_run=run.not_run,
         usage=run.usage.model_dump(mode="json", by_alias=True) if run.usage is not None else None,
+        findings=_findings(folder.folder),
     )
+
+
+def _findings(folder: Path) -> dict[str, int] | None:
+    """Findings per scanner in the folder's ``scans/``; None when no scanner ran over it."""
+    scans = read_findings(folder)
+    return scans.counts() if scans.scanners else None
 
 
 def record_run_folder(path: Path | str, *, source: str, provenance: Provenance | None = None) -> RunRecord:

@@ -91,6 +91,7 @@ def run_json(run: dict[str, Any]) -> dict[str, Any]:
         "report": run["report_path"],
         "note": run["note"],
         "usage": run.get("usage"),
+        "findings": run.get("findings"),
     }
 
 

@@ -134,6 +134,7 @@ class RunRecord:
     tool_hashes: dict[str, list[str]] | None = None
     not_run: int | None = None  # cases a run budget left unplayed (run.json's notRun)
     usage: dict[str, Any] | None = None  # run.json's usage, as it is: None for a run that recorded none
+    findings: dict[str, int] | None = None  # scanner -> findings in scans/; None: the run was never scanned
 
 
 def supersedes(new_state: str | None, stored_state: str | None) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-HEAD_REVISION = "0006"
+HEAD_REVISION = "0007"
 """The newest migration in ``migrations/versions`` (a test keeps the two in step)."""
 
 SCRIPT_LOCATION = "copilot_eval.history:migrations"

@@ -143,6 +143,7 @@ def _row(record: RunRecord, key: str) -> dict[str, Any]:
         "tool_hashes": record.tool_hashes,
         "not_run": record.not_run,
         "usage": record.usage,
+        "findings": record.findings,
     }
 
 

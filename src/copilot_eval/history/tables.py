@@ -111,6 +111,8 @@ class Run(Base):
     tool_hashes: Mapped[dict[str, list[str]] | None] = mapped_column(JSON)
     not_run: Mapped[int | None] = mapped_column(Integer)  # cases a run budget left unplayed
     usage: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # run.json's usage: the agent's and the judges' apart
+    # scanner -> its findings in the run folder's scans/ (0 included); None: never scanned
+    findings: Mapped[dict[str, int] | None] = mapped_column(JSON)
 
     __table_args__ = (
         UniqueConstraint("run_key", name="uq_runs_run_key"),

@@ -65,6 +65,12 @@ def _spent(run: dict[str, Any]) -> str:
     return shown
 
 
+def _spent_and_found(run: dict[str, Any]) -> str:
+    """What the run spent, then what the transcript scanners found (when it was scanned)."""
+    findings = run.get("findings")
+    return _spent(run) + (f" · {sum(findings.values())} finding(s)" if findings is not None else "")
+
+
 def run_part(run: dict[str, Any]) -> str:
     """What part of a sharded run this is: ``shard 1/2 in run 5``, ``merge of shards 1, 2 of 3 (partial)``, or ``""``."""
     held = f" in run {run['merged_into']}" if run.get("merged_into") is not None else ""
@@ -137,7 +143,7 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
             run["agent_model"] or "unknown",
             score,
             _counts(run),
-            _spent(run),
+            _spent_and_found(run),
             limitation,
             ((run["git_commit"] or "")[:10] or "unknown") + (f" {run['git_branch']}" if run["git_branch"] else ""),
         )

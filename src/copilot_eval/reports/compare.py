@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from copilot_eval.evalsets.quality_parts import QUALITY_PARTS, general_quality_grade, quality_parts
 from copilot_eval.evalsets.repeat_stats import CaseRepeats, case_repeats, fisher_exact
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
+from copilot_eval.reports.findings import ScanFiles
 
 SIGNIFICANT = 0.05
 """A per-case p-value below this marks the change of its pass rate as significant."""
@@ -123,12 +124,44 @@ class CaseChange:
 
 
 @dataclass(frozen=True)
+class FindingChanges:
+    """The transcript scanners' findings that appeared or vanished, over the scanners that ran on both runs."""
+
+    scanners: tuple[str, ...]
+    appeared: tuple[tuple[str, str], ...] = ()
+    vanished: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def between(cls, before: ScanFiles, after: ScanFiles) -> FindingChanges | None:
+        """The change from ``before`` to ``after`` as ``(scanner, case)`` pairs; None unless both were scanned."""
+        both = tuple(name for name in after.scanners if name in before.scanners)
+        if not both:
+            return None
+        old = {key for key in before.pairs() if key[0] in both}
+        new = {key for key in after.pairs() if key[0] in both}
+        return cls(both, tuple(sorted(new - old)), tuple(sorted(old - new)))
+
+    def line(self) -> str:
+        """``findings: 2 appeared (loop: 1.1; refusal: 3.1), 1 vanished (platform_error: 2.1)``."""
+
+        def shown(pairs: tuple[tuple[str, str], ...]) -> str:
+            listed = "; ".join(f"{scanner}: {case}" for scanner, case in pairs[:10])
+            return f" ({listed}{'; ...' if len(pairs) > 10 else ''})" if pairs else ""
+
+        return (
+            f"findings: {len(self.appeared)} appeared{shown(self.appeared)}, "
+            f"{len(self.vanished)} vanished{shown(self.vanished)}"
+        )
+
+
+@dataclass(frozen=True)
 class RunComparison:
-    """A baseline run, a candidate run, and the change of every case between them."""
+    """A baseline run, a candidate run, and the change of every case between them (and of their findings)."""
 
     baseline: EvalRun
     candidate: EvalRun
     changes: list[CaseChange]
+    findings: FindingChanges | None = None
 
     @property
     def score_delta(self) -> float | None:
@@ -268,4 +301,4 @@ def compare_runs(
     return RunComparison(baseline=baseline, candidate=candidate, changes=changes)
 
 
-__all__ = ["KINDS", "SIGNIFICANT", "CaseChange", "RunComparison", "compare_runs"]
+__all__ = ["KINDS", "SIGNIFICANT", "CaseChange", "FindingChanges", "RunComparison", "compare_runs"]

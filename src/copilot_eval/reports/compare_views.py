@@ -83,6 +83,8 @@ def print_comparison(comparison: RunComparison, console: Any) -> None:
     console.print(f"comparison: {_headline(comparison)}", highlight=False)
     if (line := parts_line(comparison)) is not None:
         console.print(line, highlight=False)
+    if comparison.findings is not None:
+        console.print(comparison.findings.line(), highlight=False)
 
 
 def _md(text: str | None) -> str:
@@ -94,6 +96,8 @@ def comparison_markdown(comparison: RunComparison) -> str:
     lines = [f"### {_md(comparison.candidate.test_set_name)}: comparison with the baseline", "", _headline(comparison)]
     if (line := parts_line(comparison)) is not None:
         lines += ["", line]
+    if comparison.findings is not None:
+        lines += ["", comparison.findings.line().replace("|", "\\|")]
     changed = [c for kind in KINDS for c in comparison.of_kind(kind) if kind != "unchanged" or c.part_changes]
     if changed:
         lines += [
@@ -141,6 +145,7 @@ def comparison_html(
     body = (
         cards
         + (f"<p>{esc(line)}</p>" if line else "")
+        + (f'<p id="findings">{esc(comparison.findings.line())}</p>' if comparison.findings is not None else "")
         + "<h2>Cases</h2>"
         + table(["change", "case", "before", "after", "score delta", "question", "reason (candidate)"], rows)
     )

@@ -10,8 +10,10 @@ from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.repeat_stats import repeat_stats
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
+from copilot_eval.reports.findings import ScanFiles, read_findings
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_execution import execution_html
+from copilot_eval.reports.html_findings import case_findings_badge, case_findings_html, findings_summary_html
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.html_page import link as html_link
 from copilot_eval.reports.html_platform import platform_html
@@ -140,6 +142,7 @@ def _case(
     cases: dict[tuple[int, int], Any],
     evidence: dict[str, Any],
     repeats: bool,
+    scans: ScanFiles,
 ) -> str:
     case = cases.get((result.conversation_number, result.turn or 1))
     status = result.effective_status
@@ -153,6 +156,8 @@ def _case(
         f"{badge(shown_status(result))} <b>{esc(_label(result, repeats))}</b> "
         f"{esc(question or result.case_id or '')}{reason}"
     )
+    findings = scans.for_case(result.key, result.repeat_index) if scans.findings else []
+    summary += case_findings_badge(findings)
     parts = [
         f'<p class="muted">platform test case id: {esc(result.case_id)}</p>' if result.case_id else "",
         f"<h3>Question</h3>{pre(question) if case else '<p class=muted>test set not kept with this run</p>'}",
@@ -161,6 +166,7 @@ def _case(
     ]
     if result.failure_reason:
         parts.append(f"<h3>Reason</h3>{pre(result.failure_reason)}")
+    parts.append(case_findings_html(findings))
     parts.append(_grades(result, folder))
     parts.append(
         f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>"
@@ -238,6 +244,7 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
     cases = case_turns(folder.test_set) if folder.test_set else {}
     evidence = {path: folder.load_evidence(path) for path in {r.evidence_path for r in results if r.evidence_path}}
     charts = _charts(results, evidence, repeats)
+    scans = read_findings(folder.folder)
     subtitle = (
         f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
         f"{esc(None if run.duration_ms is None else f'{run.duration_ms / 1000:.1f} s')} · {len(results)} results"
@@ -246,6 +253,7 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         _summary_cards(folder)
         + _limitation_banner(run)
         + _people(notices)
+        + findings_summary_html(scans)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + (
@@ -260,7 +268,7 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")
         + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
         '<button id="close-all" type="button">close all</button></p>'
-        + "".join(_case(r, folder, cases, evidence, repeats) for r in results)
+        + "".join(_case(r, folder, cases, evidence, repeats, scans) for r in results)
         + ("" if results else "<p>This run holds no per-case results.</p>")
     )
     return page(f"{run.test_set_name}: evaluation run", subtitle, body)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetError
-from copilot_eval.reports.compare import RunComparison, compare_runs
+from copilot_eval.reports.compare import FindingChanges, RunComparison, compare_runs
+from copilot_eval.reports.findings import read_findings
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.set_match import other_set_problem
 
@@ -44,7 +46,9 @@ def compare_folders(baseline: Path | str, candidate: Path | str, *, allow_other_
     for folder in (before, after):  # the candidate's wording wins when a question was edited
         if folder.test_set is not None:
             questions.update({key: c.question for key, c in case_turns(folder.test_set).items()})
-    return compare_runs(before.run, after.run, questions=questions)
+    comparison = compare_runs(before.run, after.run, questions=questions)
+    findings = FindingChanges.between(read_findings(before.folder), read_findings(after.folder))
+    return replace(comparison, findings=findings)
 
 
 __all__ = ["CompareError", "compare_folders"]

@@ -5,7 +5,7 @@ each produce one or more runs (one per surface); ``finish_run_folders`` complete
 same way: ``run.json`` with its schemaVersion, ``results.csv`` and ``test-set.json`` (run.json
 last), ``report.html``, JUnit XML and a Markdown summary when asked (one JUnit file per surface,
 ``NAME-<label>.xml``), a comparison with ``--baseline`` (per surface), the history record unless
-``--no-history``, and the verdict of ``runs.gates`` over every surface (the worst one's). Evidence
+``--no-history``, the transcript scanners' ``scans/`` (``--scan``), and the verdict of ``runs.gates`` over every surface (the worst one's). Evidence
 files are the writer's: they are already in the folder (``evidence/``) when it is finished.
 
 Every reader (report, compare, merge, regrade, the history) reads what this wrote, through
@@ -25,6 +25,7 @@ from copilot_eval.history.ingest import record_after_run
 from copilot_eval.history.records import SOURCE_RUN
 from copilot_eval.reports.compare import RunComparison
 from copilot_eval.reports.compare_views import comparison_html, comparison_markdown
+from copilot_eval.reports.findings import read_findings
 from copilot_eval.reports.html_run import REPORT_HTML, run_report_html
 from copilot_eval.reports.junit import write_junit
 from copilot_eval.reports.markdown import run_summary_markdown
@@ -34,6 +35,8 @@ from copilot_eval.reports.run_folder import RESULTS_CSV, RUN_JSON, read_run_fold
 from copilot_eval.reports.set_match import other_set_problem
 from copilot_eval.runs.gates import Gates, regression_verdict, run_verdict
 from copilot_eval.runs.played_agent import ab_line
+from copilot_eval.scans.folder import scan_line, scan_run_folder, scan_verdict
+from copilot_eval.scans.protocol import Scanner
 
 COMPARISON_HTML = "comparison.html"
 COMPARISON_MD = "comparison.md"
@@ -53,6 +56,10 @@ class FinishOptions:
     source: str = SOURCE_RUN
     gates: Gates = field(default_factory=Gates)
     allow_other_set: bool = False
+    # Transcript scanners run over the finished folder (`--scan`); a finding counts for the verdict
+    # only for the scanners `--fail-on-finding` names.
+    scanners: tuple[Scanner, ...] = ()
+    finding_gates: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -141,13 +148,20 @@ def _finish_one(item: FolderRun, options: FinishOptions) -> FinishedFolder:
     done = FinishedFolder(item.folder, folder.run, item.test_set, item.label)
     evidence = f", evidence in {item.folder / 'evidence'}" if (item.folder / "evidence").is_dir() else ""
     done.lines.append(f"outputs: {item.folder / RUN_JSON}, {item.folder / RESULTS_CSV}{evidence}")
+    verdicts = []
+    if options.scanners:  # before the report, which shows the findings
+        scanned = scan_run_folder(item.folder, options.scanners)
+        done.lines.append(scan_line(scanned))
+        if (grouped := scanned.failures_by_finding()) is not None:
+            done.lines.append(f"scans: {grouped}")
+        verdicts.append(scan_verdict(scanned, options.finding_gates))
     write_text_atomically(item.folder / REPORT_HTML, run_report_html(folder))
     done.lines.append(f"HTML report: {item.folder / REPORT_HTML}")
     if options.junit is not None:
         junit = surface_file(options.junit, item.label)
         write_junit(folder.run, junit, item.test_set)
         done.lines.append(f"JUnit XML: {junit}")
-    verdicts = [run_verdict(folder.run, options.gates, label=item.label)]
+    verdicts.append(run_verdict(folder.run, options.gates, label=item.label))
     if options.baseline is not None:
         baseline = baseline_folder(options.baseline, item.label)
         try:
@@ -168,7 +182,16 @@ def _finish_one(item: FolderRun, options: FinishOptions) -> FinishedFolder:
 
 def _markdown(finished: Sequence[FinishedFolder]) -> str:
     """One Markdown summary for every surface (each headed by its label when there are several)."""
-    return "\n".join(run_summary_markdown(item.run, label=item.label) for item in finished)
+    return "\n".join(run_summary_markdown(item.run, label=item.label) + _findings_markdown(item) for item in finished)
+
+
+def _findings_markdown(item: FinishedFolder) -> str:
+    """One line of the scanners' findings under a surface's summary; empty when the folder was not scanned."""
+    scans = read_findings(item.folder)
+    if not scans.scanners:
+        return ""
+    counts = ", ".join(f"{name} {n}" for name, n in scans.counts().items() if n) or "none"
+    return f"\nFindings of the transcript scanners (verdicts unchanged): {counts}.\n"
 
 
 def finish_run_folders(runs: Sequence[FolderRun], options: FinishOptions = FinishOptions()) -> Finished:

@@ -148,7 +148,9 @@ def _exports(settings: RunSettings, test_set: EvalTestSet, surfaces: list[Surfac
 def _finish(settings: RunSettings) -> FinishOptions:
     # imported on use: the history's record names are the history's, needed only to finish
     from copilot_eval.history.records import SOURCE_RUN
+    from copilot_eval.scans.choice import choose_scanners, gate_names
 
+    scanners = choose_scanners(settings.scan)  # checked when the settings were made
     return FinishOptions(
         junit=settings.junit,
         markdown=settings.markdown,
@@ -162,6 +164,8 @@ def _finish(settings: RunSettings) -> FinishOptions:
             fail_on_regression=settings.fail_on_regression,
             max_errors=settings.max_errors,
         ),
+        scanners=scanners,
+        finding_gates=gate_names(settings.fail_on_finding, scanners),
     )
 
 

@@ -97,6 +97,9 @@ class RunSettings:
     max_regressions: int = 0
     history: str | None = None
     no_history: bool = False
+    # the transcript scanners run over the finished folder (scans.choice); None: the built-in set
+    scan: str | None = None
+    fail_on_finding: str | None = None
 
     def __post_init__(self) -> None:
         for name in ("var", "graders", "prompt_pass_score"):  # lists from the command line, tuples kept
@@ -265,6 +268,17 @@ def _run_budgets(s: RunSettings) -> str | None:
     return "; ".join(found) or None
 
 
+def _scan(s: RunSettings) -> str | None:
+    # imported on use: the scanners are needed only to finish
+    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+
+    try:
+        gate_names(s.fail_on_finding, choose_scanners(s.scan))
+    except ScanChoiceError as exc:
+        return str(exc)
+    return None
+
+
 CHECKS: tuple[Check, ...] = (
     _counts,
     _rate_limit_retries,
@@ -282,6 +296,7 @@ CHECKS: tuple[Check, ...] = (
     _regression,
     _gate,
     _run_budgets,
+    _scan,
 )
 """Every check of a RunSettings, in the order their problems are listed."""
 

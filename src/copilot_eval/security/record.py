@@ -32,6 +32,7 @@ from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.safe_paths import path_component
+from copilot_eval.scans.protocol import Scanner
 from copilot_eval.security.cases import SecurityCase
 from copilot_eval.security.outcomes import Outcome
 from copilot_eval.security.playable import PlayableSuite
@@ -161,7 +162,7 @@ class SecurityRecord:
         return cls(run, test_set, document)
 
 
-def write_security_folder(record: SecurityRecord, folder: Path) -> None:
+def write_security_folder(record: SecurityRecord, folder: Path, *, scanners: tuple[Scanner, ...] = ()) -> None:
     """Write the run folder: security.json, then the run folder's files as every run's are (``runs.finish``).
 
     The history is the command's to record (``copilot-eval attack`` with its own gate), not the folder's.
@@ -172,7 +173,9 @@ def write_security_folder(record: SecurityRecord, folder: Path) -> None:
         {**play, "evidence": _relative(play.get("evidence"), folder)} for play in record.document["plays"]
     ]
     write_text_atomically(folder / SECURITY_JSON, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    finish_run_folders([FolderRun(folder, record.run, record.test_set)], FinishOptions(no_history=True))
+    finish_run_folders(
+        [FolderRun(folder, record.run, record.test_set)], FinishOptions(no_history=True, scanners=scanners)
+    )
 
 
 def _relative(path: str | None, folder: Path) -> str | None:

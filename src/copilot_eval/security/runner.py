@@ -22,6 +22,7 @@ from typing import Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.runtime.session.runner import run_copilot
+from copilot_eval.scans.protocol import Scanner
 from copilot_eval.security.cases import Play, SecurityCase, canary_for
 from copilot_eval.security.data_suite import DataSuite
 from copilot_eval.security.outcomes import decide_outcome, decide_utility
@@ -111,6 +112,7 @@ async def run_suite(
     cases: Sequence[str] | None = None,
     server_command: Sequence[str] | None = None,
     pool: Any = None,
+    scanners: Sequence[Scanner] = (),
 ) -> SecurityRun:
     """Play each task of ``suite`` without an attack and under each attack, ``repeat`` times, and sum it up.
 
@@ -158,6 +160,6 @@ async def run_suite(
         repeat=repeat,
     )
     if folder is not None:
-        write_security_folder(record, folder)
+        write_security_folder(record, folder, scanners=tuple(scanners))
     results = {f"case{p.number}-r{p.repeat}": r for p, r in done}
     return SecurityRun(suite, plays, summary, record, folder, results)

@@ -1,0 +1,51 @@
+"""`copilot-eval scan RUN_DIR`: run transcript scanners over a finished run folder, writing ``scans/<scanner>.jsonl``.
+
+Findings sit beside the verdicts and never change run.json nor, by default, the exit code.
+Exit codes (``copilot_eval.exit_codes``): 0 scanned; 1 a scanner named by ``--fail-on-finding``
+found something; 2 the folder holds no readable run.json (or a newer layout), or ``--scan`` names
+no scanner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.cli.options import FailOnFindingOption, ScanOption
+
+
+def scan(
+    run_dir: Annotated[
+        Path, typer.Argument(metavar="RUN_DIR", help="A run folder written by any copilot-eval command.")
+    ],
+    scanners: ScanOption = None,
+    fail_on_finding: FailOnFindingOption = None,
+) -> None:
+    """Scan a run's transcripts for platform errors read as answers, refusals, loops, obeyed injections and more."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets import EvalSetError
+    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+    from copilot_eval.scans.folder import scan_run_folder, scan_verdict
+
+    try:
+        chosen = choose_scanners(scanners)
+        gates = gate_names(fail_on_finding, chosen)
+    except (ScanChoiceError, EvalSetError) as exc:
+        raise bad_input(str(exc)) from None
+    if not chosen:
+        raise bad_input("--scan none: nothing to scan; name a scanner or leave --scan out for the built-in set")
+    try:
+        report = scan_run_folder(run_dir, chosen)
+    except EvalSetError as exc:
+        raise bad_input(str(exc)) from None
+    for line in report.lines():
+        typer.echo(line)
+    raise leave(scan_verdict(report, gates))
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `scan` command."""
+    app.command(name="scan")(scan)
