@@ -50,13 +50,27 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "testing": LEAVES,
     "agent": LEAVES | {"models"},
     "runtime": LEAVES | {"agent", "capture", "evidence", "models"},
-    "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
+    # workspace: a coding task's fixture, copied per play, and what the agent changed in it (evalsets: its shape).
+    "workspace": LEAVES | {"evalsets"},
+    "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime", "workspace"},
     "reports": LEAVES | {"evalsets", "evidence"},
     # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
     # history: the finisher (runs/finish.py) records a finished folder, read back through the folder (the contract).
     # otel: a run's settings name the OTLP endpoint; runs/plan.py makes each surface's exporter.
     "runs": LEAVES
-    | {"agent", "evalsets", "evidence", "grading", "history", "models", "otel", "reports", "runtime", "targets"},
+    | {
+        "agent",
+        "evalsets",
+        "evidence",
+        "grading",
+        "history",
+        "models",
+        "otel",
+        "reports",
+        "runtime",
+        "targets",
+        "workspace",
+    },
     # Copilot Studio's evaluation API: the wire client knows no run model (the token cache of
     # `login` is shared with the Agents SDK targets); runs the platform made become EvalRuns beside runs.
     "studio_eval": LEAVES | {"targets"},
@@ -95,6 +109,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "reports",
         "runs",
         "runtime",
+        "workspace",
     },
     "cli": LEAVES
     | {

@@ -31,6 +31,7 @@ from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.run_words import NOTHING_GRADED, confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.svg_charts import bar_chart
 from copilot_eval.reports.usage_words import case_usage_text, usage_lines
+from copilot_eval.reports.workspace_words import findings_lines, workspace_html
 
 REPORT_HTML = "report.html"
 
@@ -160,6 +161,7 @@ def _case(
     if result.failure_reason:
         parts.append(f"<h3>Reason</h3>{pre(result.failure_reason)}")
     parts.append(_grades(result, folder))
+    parts.append(workspace_html(result, folder))
     parts.append(
         f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>"
     )
@@ -240,6 +242,13 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         + _limitation_banner(run)
         + _people(notices)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
+        + (
+            '<div id="workspace-findings"><h2>Honesty findings</h2>'
+            + "".join(f"<p>{esc(line)}</p>" for line in findings)
+            + "</div>"
+            if (findings := findings_lines(run))
+            else ""
+        )
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + (
             '<div id="usage"><h2>What the run spent</h2>' + "".join(f"<p>{esc(line)}</p>" for line in spent) + "</div>"

@@ -37,6 +37,7 @@ from copilot_eval.runs.prepare import (
 from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.surfaces import Surface, surface_labels
 from copilot_eval.runs.target import runtime_agent
+from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_problems
 
 RUNS_FOLDER = Path("eval-runs")
 """Where a run folder goes when ``--out`` names none: ``eval-runs/SET-TIME``."""
@@ -145,6 +146,19 @@ def _exports(settings: RunSettings, test_set: EvalTestSet, surfaces: list[Surfac
         raise PrepareError(str(exc)) from None
 
 
+def _with_workspaces(test_set: EvalTestSet, set_path: Path, settings: RunSettings) -> EvalTestSet:
+    """The cases' workspaces resolved (relative to the set's folder) and checked, before anything plays."""
+    test_set = with_workspaces(test_set, settings.workspace, set_path.parent)
+    if not uses_workspaces(test_set):
+        if settings.protect:
+            raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
+        return test_set
+    problems = workspace_problems(test_set)
+    if problems:
+        raise PrepareError(f"{set_path}: " + "; ".join(problems))
+    return test_set
+
+
 def _finish(settings: RunSettings) -> FinishOptions:
     # imported on use: the history's record names are the history's, needed only to finish
     from copilot_eval.history.records import SOURCE_RUN
@@ -181,6 +195,7 @@ def plan_run(
         variables=settings.variables,
         options=CLI_OPTIONS,
     )
+    test_set = _with_workspaces(test_set, set_path, settings)
     if settings.gh_json is not None and test_set.prompt_file is None:
         raise PrepareError("--gh-json: gh-models' output describes a prompt file's run; the set is not one")
     graders = resolve_graders(test_set, settings)

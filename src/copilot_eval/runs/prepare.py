@@ -29,6 +29,7 @@ from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
 from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
+from copilot_eval.grading.workspace_cases import CaseWorkspaceGraders, has_case_graders
 from copilot_eval.runs.fingerprints import run_fingerprints
 from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
 from copilot_eval.runs.settings import RunSettings
@@ -319,6 +320,9 @@ def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
     come first); PrepareError names the option of a bad spec or judge file.
     """
     objects = [g for g in settings.graders if not isinstance(g, str)]
+    if has_case_graders(test_set) and not any(isinstance(g, CaseWorkspaceGraders) for g in objects):
+        # each case's own workspace graders, beside (or instead of) the run's
+        objects.append(CaseWorkspaceGraders())
     specs = settings.specs()
     if objects and specs is None:
         return objects

@@ -1,0 +1,121 @@
+"""Benchmark: what a workspace adds to a play, and what copying a 1,000-file fixture costs.
+
+Part 1 (no runtime): a fixture of N files (default 1,000, 4 kB each, in 20 folders) is staged,
+copied into a fresh working directory, set up (no commands), measured before the agent (the
+manifest), changed a little and concluded (manifest, changes, patch, findings). Prints the median
+of each step over R rounds.
+Part 2 (the real runtime, a scripted agent that edits one file): the same single-turn set played
+with and without ``--workspace`` (the examples/workspace repository), P plays each, one at a time;
+prints the median wall time per play and the ratio.
+Run: python benchmarks/bench_workspace.py [--files 1000] [--rounds 5] [--plays 6] [--no-runtime]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from copilot_eval.evalsets import EvalDataType, EvalTestCase, EvalTestSet
+from copilot_eval.evalsets.workspace_model import CaseWorkspace
+from copilot_eval.workspace.changes import manifest
+from copilot_eval.workspace.fixtures import FixtureStage, copy_fixture
+from copilot_eval.workspace.play import conclude_workspace, prepare_workspace
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "workspace"
+
+
+def make_fixture(root: Path, files: int) -> None:
+    """``files`` text files of about 4 kB each, spread over 20 folders."""
+    for index in range(files):
+        folder = root / f"pkg{index % 20}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"module_{index}.py").write_text(f"# module {index}\n" + "x = 1\n" * 680, encoding="utf-8")
+
+
+def _median_ms(samples: list[float]) -> str:
+    return f"{statistics.median(samples) * 1000:.1f} ms"
+
+
+def copy_costs(files: int, rounds: int) -> None:
+    """Part 1: every step of a workspace's life on a fixture of ``files`` files, no runtime."""
+    with tempfile.TemporaryDirectory(prefix="bench-fixture-") as folder:
+        fixture = Path(folder)
+        make_fixture(fixture, files)
+        spec = CaseWorkspace(source=str(fixture))
+        stage = FixtureStage()
+        staged = stage.stage(spec)
+        copy_only: list[float] = []
+        prepare: list[float] = []
+        conclude: list[float] = []
+        for _ in range(rounds):
+            target = Path(tempfile.mkdtemp(prefix="bench-copy-"))
+            started = time.perf_counter()
+            copy_fixture(staged, target)
+            copy_only.append(time.perf_counter() - started)
+            shutil.rmtree(target)
+            started = time.perf_counter()
+            prepared = prepare_workspace(spec, staged)
+            prepare.append(time.perf_counter() - started)
+            (prepared.directory / "pkg0" / "module_0.py").write_text("# changed\n", encoding="utf-8")
+            started = time.perf_counter()
+            conclude_workspace(prepared, [])
+            conclude.append(time.perf_counter() - started)
+            shutil.rmtree(prepared.directory)
+        size = sum(p.stat().st_size for p in fixture.rglob("*") if p.is_file())
+        print(f"fixture: {files} files, {size / 1e6:.1f} MB, medians over {rounds} rounds")
+        print(f"  copy only (shutil.copytree):            {_median_ms(copy_only)}")
+        print(f"  prepare (copy + manifest before):       {_median_ms(prepare)}")
+        print(f"  conclude (manifest, diff, patch, finds): {_median_ms(conclude)}")
+        started = time.perf_counter()
+        manifest(staged)
+        print(f"  one manifest alone:                     {(time.perf_counter() - started) * 1000:.1f} ms")
+
+
+async def play_costs(plays: int) -> None:
+    """Part 2: the same scripted edit played with and without a workspace through the real runtime."""
+    from copilot_eval.agent.config import CopilotEval
+    from copilot_eval.models.scripted import ScriptedModel
+    from copilot_eval.runs import run_eval_set
+    from copilot_eval.runs.settings import RunSettings
+
+    model = ScriptedModel.from_file(EXAMPLE / "script-fixer.yaml")
+    agent = CopilotEval(name="bench", timeout_s=120, model=model)
+    cases = [EvalTestCase(conversation_number=1, question="fix calc.py")]
+    plain = EvalTestSet(name="bench", data_type=EvalDataType.SINGLE_TURN, cases=cases)
+    await run_eval_set(plain, agent, RunSettings(graders=("keywords:Fixed",), concurrency=1))  # warm the pool
+    for label, workspace in (("without a workspace", None), ("with a workspace", EXAMPLE / "repo")):
+        times = []
+        for _ in range(plays):
+            # without a workspace the fixer's view/edit fail on an empty folder: the same session shape
+            settings = RunSettings(graders=("keywords:Fixed",), concurrency=1, workspace=workspace)
+            started = time.perf_counter()
+            await run_eval_set(plain, agent, settings)
+            times.append(time.perf_counter() - started)
+        print(f"  {label:<22} median {_median_ms(times)} per play ({plays} plays)")
+        if workspace is None:
+            base = statistics.median(times)
+        else:
+            print(f"  ratio with/without: {statistics.median(times) / base:.2f}x")
+
+
+def main() -> None:
+    """Parse the options and print both parts."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--files", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--plays", type=int, default=6)
+    parser.add_argument("--no-runtime", action="store_true")
+    options = parser.parse_args()
+    copy_costs(options.files, options.rounds)
+    if not options.no_runtime:
+        print("plays through the real runtime (scripted agent: view, edit, answer):")
+        asyncio.run(play_costs(options.plays))
+
+
+if __name__ == "__main__":
+    main()
