@@ -207,7 +207,10 @@ def build_workspace_grader(name: str, args: str) -> Any:
     if not sep or not path.strip():
         raise ValueError("expected PATH and a value")
     if check == "matches":
-        re.compile(expected)
+        try:
+            re.compile(expected)
+        except re.error as exc:
+            raise ValueError(f"bad regular expression {expected!r}: {exc}") from None
     if check == "json_equals":
         json.loads(expected.partition("=")[2] or "x")  # a ValueError names bad JSON
     return FileGrader(check, path.strip(), expected)
