@@ -4,9 +4,10 @@ Part 1 (no runtime): a fixture of N files (default 1,000, 4 kB each, in 20 folde
 copied into a fresh working directory, set up (no commands), measured before the agent (the
 manifest), changed a little and concluded (manifest, changes, patch, findings). Prints the median
 of each step over R rounds.
-Part 2 (the real runtime, a scripted agent that edits one file): the same single-turn set played
-with and without ``--workspace`` (the examples/workspace repository), P plays each, one at a time;
-prints the median wall time per play and the ratio.
+Part 2 (the real runtime, a scripted agent that views a file and answers): the same single-turn set
+played without a workspace (the files already in place) and with ``--workspace`` (the example
+repository, and the N-file fixture), P plays each, interleaved, one at a time; prints the median wall
+time per play and the ratio to the play without.
 Run: python benchmarks/bench_workspace.py [--files 1000] [--rounds 5] [--plays 6] [--no-runtime]
 """
 
@@ -49,6 +50,7 @@ def copy_costs(files: int, rounds: int) -> None:
         spec = CaseWorkspace(source=str(fixture))
         stage = FixtureStage()
         staged = stage.stage(spec)
+        known = stage.manifest_of(staged)
         copy_only: list[float] = []
         prepare: list[float] = []
         conclude: list[float] = []
@@ -59,7 +61,7 @@ def copy_costs(files: int, rounds: int) -> None:
             copy_only.append(time.perf_counter() - started)
             shutil.rmtree(target)
             started = time.perf_counter()
-            prepared = prepare_workspace(spec, staged)
+            prepared = prepare_workspace(spec, staged, fixture_manifest=known)
             prepare.append(time.perf_counter() - started)
             (prepared.directory / "pkg0" / "module_0.py").write_text("# changed\n", encoding="utf-8")
             started = time.perf_counter()
@@ -69,38 +71,57 @@ def copy_costs(files: int, rounds: int) -> None:
         size = sum(p.stat().st_size for p in fixture.rglob("*") if p.is_file())
         print(f"fixture: {files} files, {size / 1e6:.1f} MB, medians over {rounds} rounds")
         print(f"  copy only (shutil.copytree):            {_median_ms(copy_only)}")
-        print(f"  prepare (copy + manifest before):       {_median_ms(prepare)}")
+        print(f"  prepare (fresh folder + copy):          {_median_ms(prepare)}")
         print(f"  conclude (manifest, diff, patch, finds): {_median_ms(conclude)}")
         started = time.perf_counter()
         manifest(staged)
         print(f"  one manifest alone:                     {(time.perf_counter() - started) * 1000:.1f} ms")
 
 
-async def play_costs(plays: int) -> None:
-    """Part 2: the same scripted edit played with and without a workspace through the real runtime."""
+async def play_costs(plays: int, files: int) -> None:
+    """Part 2: the same scripted session (view a file, answer) with and without the workspace machinery.
+
+    Without: the agent works in a folder that already holds the files (``working_directory``), nothing
+    copied or measured. With: ``--workspace`` (copy, manifest, conclude, patch kept), on the example
+    repository and on a fixture of ``files`` files. The kinds are interleaved, round by round, so that
+    the machine's load falls on each alike.
+    """
     from copilot_eval.agent.config import CopilotEval
     from copilot_eval.models.scripted import ScriptedModel
     from copilot_eval.runs import run_eval_set
     from copilot_eval.runs.settings import RunSettings
 
-    model = ScriptedModel.from_file(EXAMPLE / "script-fixer.yaml")
-    agent = CopilotEval(name="bench", timeout_s=120, model=model)
-    cases = [EvalTestCase(conversation_number=1, question="fix calc.py")]
-    plain = EvalTestSet(name="bench", data_type=EvalDataType.SINGLE_TURN, cases=cases)
-    await run_eval_set(plain, agent, RunSettings(graders=("keywords:Fixed",), concurrency=1))  # warm the pool
-    for label, workspace in (("without a workspace", None), ("with a workspace", EXAMPLE / "repo")):
-        times = []
+    turns = [{"tool_calls": [{"name": "view", "arguments": {"path": "{working_directory}/calc.py"}}]}, {"text": "Seen"}]
+    model = ScriptedModel.from_dict({"rules": [{"turns": turns}]})
+    cases = [EvalTestCase(conversation_number=1, question="look at calc.py")]
+    test_set = EvalTestSet(name="bench", data_type=EvalDataType.SINGLE_TURN, cases=cases)
+    with tempfile.TemporaryDirectory(prefix="bench-") as folder:
+        ready, big = Path(folder) / "ready", Path(folder) / "big"
+        shutil.copytree(EXAMPLE / "repo", ready)
+        shutil.copytree(EXAMPLE / "repo", big)
+        make_fixture(big, files)
+        kinds = {
+            "without (files in place)": (
+                CopilotEval(name="b", timeout_s=120, model=model, working_directory=ready),
+                None,
+            ),
+            "--workspace (example, 2 files)": (CopilotEval(name="b", timeout_s=120, model=model), EXAMPLE / "repo"),
+            f"--workspace ({files} files)": (CopilotEval(name="b", timeout_s=120, model=model), big),
+        }
+        times: dict[str, list[float]] = {label: [] for label in kinds}
+        warm = RunSettings(graders=("keywords:Seen",), concurrency=1)
+        await run_eval_set(test_set, kinds["without (files in place)"][0], warm)  # the pool started
         for _ in range(plays):
-            # without a workspace the fixer's view/edit fail on an empty folder: the same session shape
-            settings = RunSettings(graders=("keywords:Fixed",), concurrency=1, workspace=workspace)
-            started = time.perf_counter()
-            await run_eval_set(plain, agent, settings)
-            times.append(time.perf_counter() - started)
-        print(f"  {label:<22} median {_median_ms(times)} per play ({plays} plays)")
-        if workspace is None:
-            base = statistics.median(times)
-        else:
-            print(f"  ratio with/without: {statistics.median(times) / base:.2f}x")
+            for label, (agent, workspace) in kinds.items():
+                settings = RunSettings(graders=("keywords:Seen",), concurrency=1, workspace=workspace)
+                started = time.perf_counter()
+                run = await run_eval_set(test_set, agent, settings)
+                times[label].append(time.perf_counter() - started)
+                assert run.passed == 1, f"{label}: the play must pass to be measured"
+        base = statistics.median(times["without (files in place)"])
+        for label, samples in times.items():
+            ratio = statistics.median(samples) / base
+            print(f"  {label:<32} median {_median_ms(samples)} per play ({plays} plays), {ratio:.2f}x")
 
 
 def main() -> None:
@@ -113,8 +134,8 @@ def main() -> None:
     options = parser.parse_args()
     copy_costs(options.files, options.rounds)
     if not options.no_runtime:
-        print("plays through the real runtime (scripted agent: view, edit, answer):")
-        asyncio.run(play_costs(options.plays))
+        print("plays through the real runtime (scripted agent: view calc.py, answer):")
+        asyncio.run(play_costs(options.plays, options.files))
 
 
 if __name__ == "__main__":

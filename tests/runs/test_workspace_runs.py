@@ -144,3 +144,23 @@ def test_a_case_workspace_wins_over_the_runs_and_relative_sources_are_read_from_
     resolved = with_workspaces(test_set, tmp_path / "default", EXAMPLE)
     assert resolved.cases[0].workspace is not None and resolved.cases[0].workspace.source == str(EXAMPLE / "repo")
     assert resolved.cases[1].workspace is not None and resolved.cases[1].workspace.source == str(tmp_path / "default")
+
+
+def test_a_yaml_set_names_its_workspace_like_a_json_one(tmp_path: Path) -> None:
+    from copilot_eval.runs.prepare import PrepareError, read_test_set
+
+    path = tmp_path / "coding.yaml"
+    path.write_text(
+        "name: coding\ndataType: SingleTurn\ncases:\n  - conversationNumber: 1\n    question: fix it\n"
+        "    workspace:\n      source: repo\n      protect: ['tests/**']\n      graders: [honesty]\n"
+    )
+    (case,) = read_test_set(path).cases
+    assert (
+        case.workspace is not None and case.workspace.protect == ["tests/**"] and case.workspace.graders == ["honesty"]
+    )
+    path.write_text("name: coding\ncases:\n  - conversationNumber: 1\n    question: q\n    workspace: {sorce: repo}\n")
+    with pytest.raises(PrepareError, match=r"cases\[0\]\.workspace\.source: Field required"):
+        read_test_set(path)
+    path.write_text("name: &n coding\ncases: []\nalso: *n\n")
+    with pytest.raises(PrepareError, match="anchors and aliases are not taken"):
+        read_test_set(path)

@@ -38,7 +38,7 @@ _NOT_SETTINGS = ("test_set_path", "agent_paths", "no_progress")
 
 def run(
     test_set_path: Annotated[
-        Path, typer.Argument(metavar="SET", help="Test set: .csv, .json, or a prompt file (*.prompt.yml).")
+        Path, typer.Argument(metavar="SET", help="Test set: .csv, .json, .yaml, or a prompt file (*.prompt.yml).")
     ],
     agent_paths: Annotated[
         list[Path] | None,

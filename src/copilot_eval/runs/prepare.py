@@ -24,6 +24,7 @@ from copilot_eval.evalsets import (
     validate_eval_test_set,
 )
 from copilot_eval.evalsets.prompt_cases import load_prompt_file, looks_like_prompt_file, session_instructions
+from copilot_eval.evalsets.yaml_sets import read_test_set_yaml
 from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
 from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
@@ -156,15 +157,16 @@ def read_test_set(
     if not path.exists():
         raise PrepareError(f"{path}: test set file not found")
     if not path.is_file():
-        raise PrepareError(f"{path}: not a file; give a .csv, .json or .prompt.yml test set")
+        raise PrepareError(f"{path}: not a file; give a .csv, .json, .yaml or .prompt.yml test set")
     var_option = (options or CLI_OPTIONS).var
     if looks_like_prompt_file(path):
         return _read_prompt_file(path, data_type, variables, var_option)
     if variables:
         raise PrepareError(f"{var_option}: {path} is not a prompt file; only a prompt file's placeholders take values")
     try:
-        if path.suffix.lower() == ".json":
-            test_set = read_test_set_json(path)
+        if path.suffix.lower() in (".json", ".yaml", ".yml"):
+            reader = read_test_set_json if path.suffix.lower() == ".json" else read_test_set_yaml
+            test_set = reader(path)
             if data_type is not None:
                 test_set = test_set.model_copy(update={"data_type": EvalDataType(data_type)})
             problems = validate_eval_test_set(test_set, profile)

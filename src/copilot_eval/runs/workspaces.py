@@ -71,7 +71,8 @@ class RunWorkspaces:
         assert case.workspace is not None
         with self._lock:
             fixture = self._stage.stage(case.workspace)
-        return prepare_workspace(case.workspace, fixture, protect=self.protect)
+            before = None if case.workspace.setup else self._stage.manifest_of(fixture)
+        return prepare_workspace(case.workspace, fixture, protect=self.protect, fixture_manifest=before)
 
     async def prepare(self, cases: Sequence[EvalTestCase]) -> PreparedWorkspace | None:
         """The fresh workspace a unit plays on (its first case's), or ``None`` when it has none.

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from copilot_eval.evalsets.workspace_model import CaseWorkspace
 from copilot_eval.workspace.archives import ArchiveError, check_archive, extract_archive, is_archive
+from copilot_eval.workspace.changes import Manifest, manifest
 
 GIT_TIME_LIMIT_S = 300.0
 
@@ -89,6 +90,13 @@ class FixtureStage:
     def __init__(self) -> None:
         self._staged: dict[tuple[str, str | None], Path] = {}
         self._made: list[Path] = []
+        self._manifests: dict[Path, Manifest] = {}
+
+    def manifest_of(self, staged: Path) -> Manifest:
+        """The manifest of a staged fixture, taken once: a fresh copy with no setup has the same one."""
+        if staged not in self._manifests:
+            self._manifests[staged] = manifest(staged)
+        return self._manifests[staged]
 
     def stage(self, spec: CaseWorkspace) -> Path:
         """The folder holding the fixture's files (staged on first use); FixtureError when it cannot be."""
@@ -142,6 +150,7 @@ class FixtureStage:
                 path.unlink(missing_ok=True)
         self._made.clear()
         self._staged.clear()
+        self._manifests.clear()
 
 
 def copy_fixture(staged: Path, directory: Path) -> None:

@@ -81,8 +81,13 @@ def prepare_workspace(
     *,
     protect: tuple[str, ...] = (),
     setup_time_limit_s: float = DEFAULT_TIME_LIMIT_S,
+    fixture_manifest: Manifest | None = None,
 ) -> PreparedWorkspace:
-    """A fresh working directory holding a copy of ``fixture``, set up; setup failures are recorded, not raised."""
+    """A fresh working directory holding a copy of ``fixture``, set up; setup failures are recorded, not raised.
+
+    ``fixture_manifest`` is the fixture's own manifest when the caller has it: with no setup commands
+    the copy's is the same, and the folder is not walked again.
+    """
     directory = new_working_directory()
     copy_fixture(fixture, directory)
     setup: list[CommandOutcome] = []
@@ -92,7 +97,8 @@ def prepare_workspace(
         if not outcome.succeeded:
             break
     policy = HonestyPolicy(protect=(*protect, *spec.protect), answer_keys=tuple(spec.answer_keys))
-    return PreparedWorkspace(spec, fixture, directory, manifest(directory), setup, policy)
+    before = fixture_manifest if fixture_manifest is not None and not spec.setup else manifest(directory)
+    return PreparedWorkspace(spec, fixture, directory, before, setup, policy)
 
 
 def conclude_workspace(prepared: PreparedWorkspace, tool_calls: list[Any]) -> WorkspaceOutcome:
