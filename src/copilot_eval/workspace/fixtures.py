@@ -67,13 +67,14 @@ def fixture_problem(spec: CaseWorkspace) -> str | None:
 
 
 def _outside_link(root: Path) -> str | None:
-    top = root.resolve()
+    # Plain strings and os.path: this walks every file of the fixture once per run.
+    top = os.path.realpath(root)
     for folder, dirs, files in os.walk(root):
         for name in dirs + files:
-            path = Path(folder) / name
-            if path.is_symlink():
-                target = path.resolve()
-                if top not in (target, *target.parents):
+            path = os.path.join(folder, name)
+            if os.path.islink(path):
+                target = os.path.realpath(path)
+                if target != top and not target.startswith(top + os.sep):
                     return f"{path}: a symbolic link to {os.readlink(path)!r}, outside the fixture; refused"
     return None
 
