@@ -61,6 +61,14 @@ def test_a_bad_case_grader_and_a_lone_protect_are_refused(tmp_path: Path) -> Non
     assert "case 1: workspace" in text and "nowhere: fixture folder not found" in text
 
 
+def test_a_copilot_studio_target_is_refused_a_workspace(tmp_path: Path) -> None:
+    target = tmp_path / "studio.yaml"
+    target.write_text("name: draft\ntarget:\n  type: directline\n  token_endpoint: http://127.0.0.1:1/draft\n")
+    path = write_set(tmp_path, {"source": str(EXAMPLE / "repo"), "graders": ["honesty"]})
+    done = cli_here("run", path, "--agent", target, "--no-history", "--no-progress")
+    assert done.returncode == 2 and "a Copilot Studio target has no files to work on" in done.stdout + done.stderr
+
+
 def test_workspaces_play_with_the_local_executor_only() -> None:
     with pytest.raises(SettingsError, match="--executor local only"):
         RunSettings(executor="ray", workspace=Path("repo"))

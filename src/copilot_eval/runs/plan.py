@@ -201,6 +201,11 @@ def plan_run(
     graders = resolve_graders(test_set, settings)
     check_graders_fit(test_set, graders, set_path)
     surfaces, session_model = _surfaces(test_set, agent_paths, settings)
+    if uses_workspaces(test_set) and (target := next((s for s in surfaces if runtime_agent(s.agent) is None), None)):
+        raise PrepareError(
+            f"--agent {target.agent_file}: a Copilot Studio target has no files to work on; "
+            "a workspace is played by a Copilot runtime agent"
+        )
     if settings.gate is not None and len(surfaces) > 1:
         raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
     labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
