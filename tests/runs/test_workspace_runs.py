@@ -172,3 +172,23 @@ def test_a_yaml_set_names_its_workspace_like_a_json_one(tmp_path: Path) -> None:
     path.write_text("name: &n coding\ncases: []\nalso: *n\n")
     with pytest.raises(PrepareError, match="anchors and aliases are not taken"):
         read_test_set(path)
+
+
+def test_the_sets_fingerprint_holds_a_cases_workspace_as_written_not_this_machines_paths(tmp_path: Path) -> None:
+    from copilot_eval.runs.fingerprints import test_set_fingerprint
+
+    plain = EvalTestSet(name="s", cases=[EvalTestCase(conversation_number=1, question="fix")])
+    protected = _set_with(CaseWorkspace(source="repo", protect=["tests/**"]))
+    looser = _set_with(CaseWorkspace(source="repo"))
+    assert test_set_fingerprint(plain) != test_set_fingerprint(looser) != test_set_fingerprint(protected)
+    import shutil
+
+    from copilot_eval.runs.plan import plan_run
+
+    shutil.copytree(EXAMPLE / "repo", tmp_path / "repo")
+    set_path = write_set(tmp_path, {"source": "repo", "graders": ["honesty"]})
+    planned = plan_run(set_path, [EXAMPLE / "agent-fixer.yaml"], RunSettings(out=tmp_path / "out", no_history=True))
+    (played,) = planned.test_set.cases
+    assert played.workspace is not None and played.workspace.source == str((tmp_path / "repo").resolve())
+    as_written = _set_with(CaseWorkspace(source="repo", graders=["honesty"]))
+    assert planned.fingerprints.test_set == test_set_fingerprint(as_written), "the same set on any machine"

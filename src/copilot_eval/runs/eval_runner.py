@@ -211,6 +211,7 @@ async def run_eval_set(
     loses every worker, PrepareError for a grader spec or judge file that cannot be used.
     """
     settings = settings or RunSettings()
+    fingerprints = fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))  # the set as given
     if settings.workspace is not None:
         test_set = with_workspaces(test_set, settings.workspace, None)
     graders = resolve_graders(test_set, settings)
@@ -226,7 +227,6 @@ async def run_eval_set(
         settings.pass_rate,
     )
     progress, resume, rate_limit_retries = settings.progress, settings.resume, settings.rate_limit_retries
-    fingerprints = fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
     if workspaces is not None:  # a local executor plays each unit in a fresh copy of its workspace
         executor = LocalExecutor(
             pool=executor.pool if isinstance(executor, LocalExecutor) else pool, workspaces=workspaces

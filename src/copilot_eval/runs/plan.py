@@ -195,6 +195,7 @@ def plan_run(
         variables=settings.variables,
         options=CLI_OPTIONS,
     )
+    as_read = test_set  # fingerprinted as written: a fixture's path on this machine is not the set's content
     test_set = _with_workspaces(test_set, set_path, settings)
     if settings.gh_json is not None and test_set.prompt_file is None:
         raise PrepareError("--gh-json: gh-models' output describes a prompt file's run; the set is not one")
@@ -210,7 +211,7 @@ def plan_run(
         raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
     labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
     fingerprints = run_fingerprints(
-        test_set,
+        as_read,
         agent_path=agent_paths[0] if agent_paths else None,
         grader_specs=settings.specs(),
         judge_path=settings.judge,
