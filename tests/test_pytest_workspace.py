@@ -38,12 +38,17 @@ def test_the_patch_and_the_findings_are_attached_to_the_report(pytester: pytest.
     (fixture / "app.py").write_text("x = 1\n")
     (fixture / "tests" / "test_x.py").write_text("def test_x():\n    assert 1 == 2\n")
     pytester.makepyfile(test_user=USER_TEST)
-    outcome = pytester.runpytest_inprocess("test_user.py", "-p", "no:cacheprovider", "-rA")
+    evidence = pytester.path / "evidence"
+    outcome = pytester.runpytest_inprocess(
+        "test_user.py", "-p", "no:cacheprovider", "-rA", f"--copilot-evidence-dir={evidence}"
+    )
     outcome.assert_outcomes(passed=1, failed=2)
     text = outcome.stdout.str()
     assert "copilot workspace patch" in text
     assert "# finding: protected_path_changed tests/test_x.py (changed; protected by 'tests/**')" in text
     assert "-    assert 1 == 2" in text and "+    assert True" in text
     assert "fixture/nowhere: fixture folder not found" in text
+    kept = (evidence / "test_user.py_test_edits_are_reported.workspace.patch").read_text()
+    assert kept.startswith("# finding: protected_path_changed") and "+    assert True" in kept
     assert (fixture / "tests" / "test_x.py").read_text() == "def test_x():\n    assert 1 == 2\n"
     assert not list(Path(pytester.path).glob("copilot-eval-run-*")), "the copies live in the temporary directory"

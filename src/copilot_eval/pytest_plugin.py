@@ -363,12 +363,22 @@ def copilot_workspace(request: pytest.FixtureRequest) -> Callable[..., Any]:
 
 
 def _workspace_sections(item: pytest.Item) -> list[tuple[str, str]]:
-    """The patch of every workspace the test made (concluded now if the test did not), with its findings."""
+    """The patch of every workspace the test made (concluded now if the test did not), with its findings.
+
+    With ``--copilot-evidence-dir`` each patch is also kept there, beside the test's evidence.
+    """
     sections = []
-    for workspace in item.stash.get(_WORKSPACES_KEY, []):
+    evidence_dir = item.config.stash.get(_EVIDENCE_DIR_KEY, None)
+    for index, workspace in enumerate(item.stash.get(_WORKSPACES_KEY, [])):
         outcome = workspace.outcome or workspace.conclude()
         found = "".join(f"# finding: {f.kind} {f.path} ({f.detail})\n" for f in outcome.findings)
         sections.append((f"{WORKSPACE_SECTION} ({workspace.path})", found + (outcome.patch or "(no changes)\n")))
+        if evidence_dir is not None:
+            # imported on use: only a test that made a workspace gets here
+            from copilot_eval.atomic_write import write_text_atomically
+
+            name = _evidence_name(item.nodeid, index).removesuffix(".json") + ".workspace.patch"
+            write_text_atomically(Path(evidence_dir) / name, found + outcome.patch)
     return sections
 
 
