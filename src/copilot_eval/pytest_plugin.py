@@ -369,7 +369,8 @@ def _workspace_sections(item: pytest.Item) -> list[tuple[str, str]]:
     """
     sections = []
     evidence_dir = item.config.stash.get(_EVIDENCE_DIR_KEY, None)
-    for index, workspace in enumerate(item.stash.get(_WORKSPACES_KEY, [])):
+    made: list[Any] = item.stash.get(_WORKSPACES_KEY, [])
+    for index, workspace in enumerate(made):
         outcome = workspace.outcome or workspace.conclude()
         found = "".join(f"# finding: {f.kind} {f.path} ({f.detail})\n" for f in outcome.findings)
         sections.append((f"{WORKSPACE_SECTION} ({workspace.path})", found + (outcome.patch or "(no changes)\n")))
