@@ -133,3 +133,13 @@ def test_bad_workspace_grader_specs_say_what_is_wrong(spec: str, words: str) -> 
     with pytest.raises(GraderSpecError, match="--grader") as caught:
         parse_grader_spec(spec)
     assert words in str(caught.value)
+
+
+async def test_file_graders_never_read_outside_the_workspace(tmp_path: Path) -> None:
+    outcome = played(tmp_path, FIXED)
+    (tmp_path / "secret.txt").write_text("token\n")
+    (outcome.directory / "leak.txt").symlink_to(tmp_path / "secret.txt")
+    followed = await grade("file_contains:leak.txt=token", outcome)
+    assert followed.status is CaseStatus.FAIL and "outside the workspace" in followed.reason
+    climbed = await grade("file_exists:../secret.txt", outcome)
+    assert climbed.status is CaseStatus.FAIL and "outside the workspace" in climbed.reason

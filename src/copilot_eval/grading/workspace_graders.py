@@ -95,6 +95,9 @@ class FileGrader:
         if isinstance(found, Grade):
             return found
         file = found.directory / self.path
+        top = found.directory.resolve()
+        if top not in (file.resolve(), *file.resolve().parents):  # a link the agent made, or a path with ..
+            return Grade(method, CaseStatus.FAIL, f"{self.path} leads outside the workspace; not read")
         if self.check == "exists" or not file.is_file():
             return Grade(method, passed_if(file.exists()), f"{self.path} {'exists' if file.exists() else 'is missing'}")
         text = file.read_text(encoding="utf-8", errors="replace")

@@ -94,7 +94,11 @@ def _file_patch(rel: str, old: Path | None, new: Path | None) -> str:
     if old_lines is None or new_lines is None:
         left = f"a/{rel}" if old is not None else "/dev/null"
         right = f"b/{rel}" if new is not None else "/dev/null"
-        return "".join(head) + f"Binary files {left} and {right} differ\n"
+        large = any(
+            p is not None and not p.is_symlink() and p.stat().st_size > MAX_PATCH_FILE_BYTES for p in (old, new)
+        )
+        note = f"# larger than {MAX_PATCH_FILE_BYTES} bytes: named, not diffed\n" if large else ""
+        return "".join(head) + note + f"Binary files {left} and {right} differ\n"
     body = []
     for line in difflib.unified_diff(
         old_lines,
