@@ -192,3 +192,13 @@ def test_the_sets_fingerprint_holds_a_cases_workspace_as_written_not_this_machin
     assert played.workspace is not None and played.workspace.source == str((tmp_path / "repo").resolve())
     as_written = _set_with(CaseWorkspace(source="repo", graders=["honesty"]))
     assert planned.fingerprints.test_set == test_set_fingerprint(as_written), "the same set on any machine"
+
+
+def test_validate_reads_a_yaml_set_in_the_json_formats_shape(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.yaml", tmp_path / "bad.yml"
+    good.write_text("name: s\ndataType: SingleTurn\ncases:\n  - conversationNumber: 1\n    question: q\n")
+    bad.write_text("name: s\ncases:\n  - {conversationNumber: 1, workspace: {source: repo, protekt: []}}\n")
+    assert cli_here("validate", good).returncode == 0
+    done = cli_here("validate", bad)
+    assert done.returncode == 2
+    assert "cases[0].question: Field required" in done.stdout and "cases[0].workspace.protekt" in done.stdout

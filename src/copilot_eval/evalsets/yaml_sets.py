@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.json_io import validation_problems
 from copilot_eval.evalsets.model import EvalTestSet
+from copilot_eval.evalsets.validation import validate_eval_test_set
 
 MAX_YAML_BYTES = 10 * 1024 * 1024
 MAX_DEPTH = 32
@@ -61,4 +62,13 @@ def read_test_set_yaml(path: Path | str) -> EvalTestSet:
         raise EvalSetReadError(path, validation_problems(exc)) from None
 
 
-__all__ = ["MAX_DEPTH", "MAX_YAML_BYTES", "read_test_set_yaml"]
+def check_yaml(path: Path | str, *, profile: str | None = None) -> list[str]:
+    """Every reading and validation problem of a YAML test set (rule set ``profile``); empty means it imports."""
+    try:
+        test_set = read_test_set_yaml(path)
+    except EvalSetReadError as exc:
+        return exc.problems
+    return validate_eval_test_set(test_set, profile)
+
+
+__all__ = ["MAX_DEPTH", "MAX_YAML_BYTES", "check_yaml", "read_test_set_yaml"]
