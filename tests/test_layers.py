@@ -65,7 +65,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "testing": LEAVES,
     "agent": LEAVES | {"models"},
     "runtime": LEAVES | {"agent", "capture", "evidence", "models"},
-    "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime"},
+    # workspace: a coding task's fixture, copied per play, and what the agent changed in it (evalsets: its shape).
+    "workspace": LEAVES | {"evalsets"},
+    "grading": LEAVES | {"agent", "evalsets", "evidence", "runtime", "workspace"},
     "reports": LEAVES | {"evalsets", "evidence"},
     # models: a Ray worker checks on its node that the agent's model can be chosen before it plays.
     # history: the finisher (runs/finish.py) records a finished folder, read back through the folder (the contract).
@@ -84,6 +86,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "runtime",
         "scans",
         "targets",
+        "workspace",
     },
     # Transcript scanners read a run folder (the contract) and either kind of evidence; a judge scanner
     # plays its judge through the runtime, as the graders' judges do.
@@ -126,6 +129,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "reports",
         "runs",
         "runtime",
+        "workspace",
     },
     "cli": LEAVES
     | {

@@ -28,6 +28,8 @@ _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
 _LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copilot-no-live-models set it
 _SHARD_KEY = pytest.StashKey[Any]()  # the ShardInfo of --copilot-shard, or None
 _CASSETTES_KEY = pytest.StashKey[list[Any]]()  # every CassetteDir the session recorded to or replayed from
+_WORKSPACES_KEY = pytest.StashKey[list[Any]]()  # the workspaces a test made, for its report's patch section
+WORKSPACE_SECTION = "copilot workspace patch"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -342,6 +344,45 @@ def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
     return run
 
 
+@pytest.fixture
+def copilot_workspace(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """``ws = copilot_workspace("fixtures/repo", protect=["tests/**"])``: a fresh copy of a folder to work in.
+
+    ``ws.agent(agent)`` works there, ``ws.conclude(result)`` reads what it left, ``ws.run(cmd)`` runs a
+    command there; the patch (and any honesty finding) is attached to the test's report.
+    """
+    # imported on use: every pytest session loads this plugin, and most never make a workspace
+    from copilot_eval.workspace.handle import Workspace
+
+    def make(source: str | Path, **options: Any) -> Any:
+        workspace = Workspace.from_folder(source, **options)
+        request.node.stash.setdefault(_WORKSPACES_KEY, []).append(workspace)
+        return workspace
+
+    return make
+
+
+def _workspace_sections(item: pytest.Item) -> list[tuple[str, str]]:
+    """The patch of every workspace the test made (concluded now if the test did not), with its findings.
+
+    With ``--copilot-evidence-dir`` each patch is also kept there, beside the test's evidence.
+    """
+    sections = []
+    evidence_dir = item.config.stash.get(_EVIDENCE_DIR_KEY, None)
+    made: list[Any] = item.stash.get(_WORKSPACES_KEY, [])
+    for index, workspace in enumerate(made):
+        outcome = workspace.outcome or workspace.conclude()
+        found = "".join(f"# finding: {f.kind} {f.path} ({f.detail})\n" for f in outcome.findings)
+        sections.append((f"{WORKSPACE_SECTION} ({workspace.path})", found + (outcome.patch or "(no changes)\n")))
+        if evidence_dir is not None:
+            # imported on use: only a test that made a workspace gets here
+            from copilot_eval.atomic_write import write_text_atomically
+
+            name = _evidence_name(item.nodeid, index).removesuffix(".json") + ".workspace.patch"
+            write_text_atomically(Path(evidence_dir) / name, found + outcome.patch)
+    return sections
+
+
 OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run"})
 
 
@@ -377,6 +418,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
 
     report = outcome.get_result()
+    if report.when == "call":
+        report.sections.extend(_workspace_sections(item))
     if report.longrepr is not None and contains_secret(text := str(report.longrepr)):
         report.longrepr = redact(text)  # plain text from here on: the formatted failure, minus secrets
     report.sections = [(title, redact(content)) for title, content in report.sections]

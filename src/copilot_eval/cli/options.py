@@ -33,6 +33,25 @@ FailOnFindingOption = Annotated[
         "findings never change a case's status.",
     ),
 ]
+# A coding task's fixture (docs/workspace.md): any command that plays cases takes these two, same names.
+WorkspaceOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--workspace",
+        metavar="DIR",
+        help="Play every case without a workspace of its own on a fresh copy of this fixture (a folder, a "
+        ".zip/.tar.gz archive); the patch and what the agent read and wrote are kept (docs/workspace.md).",
+    ),
+]
+ProtectOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--protect",
+        metavar="GLOB",
+        help="A workspace path the agent must not change (tests/**, .github/**), repeatable: a change is a "
+        "finding on the case; grader 'honesty' makes it a failure.",
+    ),
+]
 JunitOption = Annotated[
     Path | None,
     typer.Option(

@@ -29,7 +29,9 @@ from copilot_eval.cli.options import (
     JunitOption,
     MarkdownOption,
     MaxErrorsOption,
+    ProtectOption,
     ScanOption,
+    WorkspaceOption,
 )
 
 # The parameters that are not fields of RunSettings: what is played, and how the progress is shown.
@@ -38,7 +40,7 @@ _NOT_SETTINGS = ("test_set_path", "agent_paths", "no_progress")
 
 def run(
     test_set_path: Annotated[
-        Path, typer.Argument(metavar="SET", help="Test set: .csv, .json, or a prompt file (*.prompt.yml).")
+        Path, typer.Argument(metavar="SET", help="Test set: .csv, .json, .yaml, or a prompt file (*.prompt.yml).")
     ],
     agent_paths: Annotated[
         list[Path] | None,
@@ -55,7 +57,8 @@ def run(
             "--grader",
             help="Grader spec, repeatable: exact, "
             "keywords:all:a,b, similarity:0.7, capability:tool:NAME, trajectory:FILE, compare_meaning[:50], "
-            "general_quality, labels:ok=pass,bad=fail. Default: similarity.",
+            "general_quality, labels:ok=pass,bad=fail; over a --workspace: command:CMD, file_exists:PATH, "
+            "file_contains:PATH=TEXT, diff:..., honesty. Default: similarity.",
         ),
     ] = None,
     judge: Annotated[
@@ -91,6 +94,8 @@ def run(
         ),
     ] = False,
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Sessions run in parallel.")] = 4,
+    workspace: WorkspaceOption = None,
+    protect: ProtectOption = None,
     out: Annotated[
         Path | None, typer.Option("--out", metavar="DIR", help="The run folder (default: eval-runs/SET-TIME).")
     ] = None,

@@ -43,6 +43,11 @@ def _report(path: Path, profile: str | None, variables: dict[str, str]) -> _Repo
         return _prompt_report(path, variables)
     if path.suffix.lower() == ".json":
         return _Report(path, check_json(path, profile=profile))
+    if path.suffix.lower() in (".yaml", ".yml"):
+        # imported here like the rest: the YAML set reader is only needed for a YAML file
+        from copilot_eval.evalsets.yaml_sets import check_yaml
+
+        return _Report(path, check_yaml(path, profile=profile))
     found = inspect_csv(path, profile=profile)
     return _Report(path, found.problems, found.notes, warnings=found.warnings)
 
@@ -74,7 +79,7 @@ def validate(
         typer.Argument(
             metavar="FILE...",
             help="Test-set files: *.prompt.yml (or YAML with messages) is a prompt file, .json is read as JSON, "
-            "anything else as CSV.",
+            "other .yaml/.yml as the JSON format in YAML, anything else as CSV.",
             exists=True,
             dir_okay=False,
             readable=True,

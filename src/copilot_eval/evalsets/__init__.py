@@ -67,6 +67,7 @@ from copilot_eval.evalsets.run_model import (
 )
 from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
 from copilot_eval.evalsets.validation import reference_length, validate_eval_test_set
+from copilot_eval.evalsets.workspace_model import CaseWorkspace, WorkspaceFinding, WorkspaceRecord
 
 __all__ = [
     "CONVERSATION",
@@ -88,6 +89,7 @@ __all__ = [
     "TEMPLATES",
     "CaseRepeatRecord",
     "CaseStatus",
+    "CaseWorkspace",
     "ConcurrencyChange",
     "Confidence",
     "ConfidenceMixin",
@@ -122,6 +124,8 @@ __all__ = [
     "SnapshotRecord",
     "SpentUsage",
     "WorkerInfo",
+    "WorkspaceFinding",
+    "WorkspaceRecord",
     "check_csv",
     "check_json",
     "csv_text",

@@ -35,7 +35,8 @@ def _where(loc: tuple[int | str, ...]) -> str:
     return text or "(top level)"
 
 
-def _problems(error: ValidationError) -> list[str]:
+def validation_problems(error: ValidationError) -> list[str]:
+    """One line per problem of a model's validation, naming where it is (``cases[2].question: ...``)."""
     problems = []
     for item in error.errors():
         if item["type"] == "json_invalid":
@@ -49,7 +50,7 @@ def _parse(model: type[_Model], text: str | bytes, source: Path | str | None) ->
     try:
         return model.model_validate_json(text)
     except ValidationError as exc:
-        raise EvalSetReadError(source, _problems(exc)) from None
+        raise EvalSetReadError(source, validation_problems(exc)) from None
 
 
 def test_set_from_json(text: str | bytes, *, source: Path | str | None = None) -> EvalTestSet:
@@ -108,5 +109,6 @@ __all__ = [
     "run_from_json",
     "test_set_from_json",
     "to_json",
+    "validation_problems",
     "write_json",
 ]

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from copilot_eval.evalsets.confidence import CamelModel, ConfidenceMixin
 from copilot_eval.evalsets.prompt_model import PromptFileRecord, PromptRow
+from copilot_eval.evalsets.workspace_model import CaseWorkspace
 
 
 class EvalDataType(StrEnum):
@@ -57,6 +58,11 @@ class EvalTestCase(CamelModel):
     )
     prompt: PromptRow | None = Field(
         default=None, description="The prompt-file row this case was made from, with its filled-in messages."
+    )
+    workspace: CaseWorkspace | None = Field(
+        default=None,
+        description="The fixture this case is played on, copied fresh into each play's working directory "
+        "(see docs/workspace.md); absent: the run's --workspace, or none.",
     )
 
 

@@ -21,6 +21,7 @@ from copilot_eval.evalsets.prompt_model import GhModelsVerdict
 from copilot_eval.evalsets.run_execution import ExecutionRecord
 from copilot_eval.evalsets.run_layouts import upgrade_limitation
 from copilot_eval.evalsets.run_provenance import MergeRecord, RunFingerprints, ShardInfo
+from copilot_eval.evalsets.workspace_model import WorkspaceRecord
 
 
 class CaseStatus(StrEnum):
@@ -160,6 +161,11 @@ class EvalCaseResult(CamelModel):
         default=None,
         description="A prompt file's case: whether gh-models would have passed it (every evaluator's score above "
         "0); absent when gh-models would have stopped the run instead (a model or judge call that failed).",
+    )
+    workspace: WorkspaceRecord | None = Field(
+        default=None,
+        description="What the play did to its workspace (changes, patch, files read and written, honesty "
+        "findings); absent when the case was played without one.",
     )
     tokens: int | None = Field(
         default=None,

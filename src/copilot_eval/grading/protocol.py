@@ -37,6 +37,9 @@ class CaseEvidence:
     turn: int | None = None
     # Grades recorded for this answer before (a regrade): a platform run's own metric figures, for instance.
     recorded_grades: tuple[GradeRecord, ...] = ()
+    # The play's workspace after the agent (``copilot_eval.workspace.WorkspaceOutcome``), for the workspace
+    # graders; ``None`` when the case was played without one.
+    workspace: Any = None
 
     @property
     def over_budget(self) -> str | None:

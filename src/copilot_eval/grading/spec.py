@@ -19,6 +19,7 @@ from copilot_eval.grading.protocol import Grader
 from copilot_eval.grading.similarity import DEFAULT_THRESHOLD, TextSimilarity
 from copilot_eval.grading.trajectory import TrajectoryGrader
 from copilot_eval.grading.trajectory_file import TrajectoryFileError
+from copilot_eval.grading.workspace_graders import WORKSPACE_SPEC_FORMS, build_workspace_grader
 from copilot_eval.suggest import closest
 
 #: Every spec form, shown in help and in error messages.
@@ -34,6 +35,7 @@ SPEC_FORMS: dict[str, str] = {
     "compare_meaning": "compare_meaning | compare_meaning:PASS_SCORE  (0-100, default 50; needs --judge)",
     "general_quality": "general_quality  (needs --judge)",
     "labels": "labels:LABEL=pass,LABEL=fail  (needs --judge)",
+    **WORKSPACE_SPEC_FORMS,  # over the workspace the agent left (docs/workspace.md)
 }
 JUDGE_GRADERS = ("compare_meaning", "general_quality", "labels")
 
@@ -126,6 +128,8 @@ def parse_grader_spec(
 
 
 def _build(spec: str, name: str, args: str, judge: Any, pool: Any, repeat: int) -> Grader:
+    if name in WORKSPACE_SPEC_FORMS:
+        return build_workspace_grader(name, args)  # type: ignore[no-any-return]
     if name == "exact":
         modes = {
             "": Normalisation(),

@@ -16,4 +16,10 @@ def unit_evidence_name(unit_key: str) -> str:
     return f"{unit_key.replace('#', '-r')}.json"
 
 
-__all__ = ["evidence_file_name", "unit_evidence_name"]
+def unit_workspace_names(unit_key: str) -> tuple[str, str]:
+    """The patch and setup-output files of one unit's workspace, beside its evidence (``case3-r1.workspace.patch``)."""
+    stem = unit_key.replace("#", "-r")
+    return f"{stem}.workspace.patch", f"{stem}.setup.txt"
+
+
+__all__ = ["evidence_file_name", "unit_evidence_name", "unit_workspace_names"]

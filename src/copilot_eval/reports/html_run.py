@@ -34,6 +34,7 @@ from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.run_words import NOTHING_GRADED, confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.svg_charts import bar_chart
 from copilot_eval.reports.usage_words import case_usage_text, usage_lines
+from copilot_eval.reports.workspace_words import findings_lines, workspace_html
 from copilot_eval.safe_paths import OutsideFolder, inside_folder
 
 REPORT_HTML = "report.html"
@@ -168,6 +169,7 @@ def _case(
         parts.append(f"<h3>Reason</h3>{pre(result.failure_reason)}")
     parts.append(case_findings_html(findings))
     parts.append(_grades(result, folder))
+    parts.append(workspace_html(result, folder))
     parts.append(
         f"<p>duration: {esc(None if result.duration_ms is None else f'{result.duration_ms / 1000:.2f} s')}</p>"
     )
@@ -255,6 +257,13 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         + _people(notices)
         + findings_summary_html(scans)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
+        + (
+            '<div id="workspace-findings"><h2>Honesty findings</h2>'
+            + "".join(f"<p>{esc(line)}</p>" for line in findings)
+            + "</div>"
+            if (findings := findings_lines(run))
+            else ""
+        )
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + (
             '<div id="usage"><h2>What the run spent</h2>' + "".join(f"<p>{esc(line)}</p>" for line in spent) + "</div>"

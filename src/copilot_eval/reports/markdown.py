@@ -16,6 +16,7 @@ from copilot_eval.reports.repeat_words import (
 )
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 from copilot_eval.reports.usage_words import case_usage_text, usage_lines
+from copilot_eval.reports.workspace_words import findings_lines
 
 
 def _cell(text: str | None, limit: int = 120) -> str:
@@ -45,7 +46,16 @@ def run_summary_markdown(run: EvalRun, *, label: str | None = None) -> str:
         ]
     part = [merge_line(run) or shard_line(run)]  # a shard's or a merge's summary says which part it is
     notes = [
-        line for line in [*part, *repeat_lines(run), judge_cost_line(run), *usage_lines(run), *retry_notes(run)] if line
+        line
+        for line in [
+            *part,
+            *repeat_lines(run),
+            judge_cost_line(run),
+            *usage_lines(run),
+            *retry_notes(run),
+            *findings_lines(run),
+        ]
+        if line
     ]
     lines += ["", *(f"- {_cell(line, 600)}" for line in notes)] if notes else []
     if shows_repeats(run):

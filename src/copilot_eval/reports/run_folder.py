@@ -70,6 +70,11 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
                 update={
                     "case_key": result.key,  # every case named for golden files and the history, whatever wrote it
                     "evidence_path": _relative(result.evidence_path, folder),
+                    "workspace": result.workspace.model_copy(
+                        update={"patch_path": _relative(result.workspace.patch_path, folder)}
+                    )
+                    if result.workspace is not None
+                    else None,
                     "grades": [
                         g.model_copy(update={"evidence_path": _relative(g.evidence_path, folder)})
                         for g in result.grades

@@ -20,6 +20,7 @@ from copilot_eval.reports.repeat_words import (
     shows_repeats,
 )
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
+from copilot_eval.reports.workspace_words import findings_lines
 
 #: The rich style of each case status, wherever a status is printed.
 STATUS_STYLE = {
@@ -108,6 +109,8 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
         console.print(line)
     for line in retry_notes(run):  # worker names come from the cluster: printed as text, not markup
         console.print(line, markup=False, highlight=False)
+    for line in findings_lines(run):  # paths the agent chose: printed as text, not markup
+        console.print(line, style="bold yellow", markup=False, highlight=False)
     if run.note:
         console.print(f"[dim]{run.note}[/]")
     if (heading := limitation_heading(run)) is not None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, WorkspaceRecord
 from copilot_eval.evalsets.phase_record import PhaseRecord
 from copilot_eval.evalsets.prompt_cases import played_prompt
 from copilot_eval.evidence.result import CopilotResult
@@ -23,7 +23,8 @@ from copilot_eval.grading.prompt_graders import gh_models_case_passed
 from copilot_eval.grading.protocol import CaseEvidence, Grader
 from copilot_eval.reports.evidence_names import unit_evidence_name
 from copilot_eval.runs.prompt_agent import session_agent
-from copilot_eval.runs.target import PlayedEvidence, as_target
+from copilot_eval.runs.target import PlayedEvidence, as_target, runtime_agent
+from copilot_eval.runs.workspaces import keep
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,28 @@ async def play_unit(unit: Unit, agent: Any, *, pool: Any = None) -> PlayedEviden
     return await _play(session_agent(agent, unit.cases[0]), [played_prompt(case) for case in unit.cases], pool)
 
 
+async def play_in_workspace(unit: Unit, agent: Any, workspaces: Any, *, pool: Any = None) -> PlayedEvidence:
+    """Play ``unit`` in a fresh copy of its workspace (``runs.workspaces.RunWorkspaces``), set up first.
+
+    A fixture that cannot be staged or a setup command that fails is the unit's execution error: the
+    agent never starts, and the case is an ``error`` naming it, never a ``fail``.
+    """
+    prompts = [played_prompt(case) for case in unit.cases]
+    try:
+        prepared = await workspaces.prepare(unit.cases)
+    except ValueError as exc:
+        return failed_play(prompts, str(exc))
+    if prepared is None:
+        return await play_unit(unit, agent, pool=pool)
+    where = {"working_directory": str(prepared.directory)}
+    if prepared.setup_problem is not None:
+        return failed_play(prompts, prepared.setup_problem).model_copy(update=where)
+    runtime = runtime_agent(agent)
+    if runtime is None:
+        return failed_play(prompts, "a workspace needs a Copilot runtime agent (a Copilot Studio target has no files)")
+    return await _play(session_agent(runtime.with_options(**where), unit.cases[0]), prompts, pool)
+
+
 async def _play(agent: Any, prompts: list[str], pool: Any) -> PlayedEvidence:
     try:
         return await as_target(agent, pool=pool).play(prompts)
@@ -74,9 +97,10 @@ async def graded_result(
     repeat_index: int | None,
     duration_ms: float | None,
     phases: PhaseRecord | None = None,
+    workspace: WorkspaceRecord | None = None,
 ) -> EvalCaseResult:
     """The result of one case: the grading step's verdict on ``evidence``, with the case's place in the run
-    (and the time by phase of the session that played it)."""
+    (and the time by phase of the session that played it, and what it did to its workspace)."""
     verdict = await grade_case(case, evidence, graders)
     spent = session_usage(evidence.result)
     return EvalCaseResult(
@@ -93,6 +117,7 @@ async def graded_result(
         duration_ms=duration_ms,
         repeat_index=repeat_index,
         phases=phases,
+        workspace=workspace,
         **spent,
     )
 
@@ -151,11 +176,22 @@ async def run_unit(
 
 
 async def grade_unit(
-    unit: Unit, result: PlayedEvidence, graders: Sequence[Grader], *, evidence_dir: Path | None = None
+    unit: Unit,
+    result: PlayedEvidence,
+    graders: Sequence[Grader],
+    *,
+    evidence_dir: Path | None = None,
+    workspaces: Any = None,
 ) -> list[EvalCaseResult]:
-    """Save the evidence of a played ``unit`` (wherever it was played), then grade each of its cases."""
+    """Save the evidence of a played ``unit`` (wherever it was played), then grade each of its cases.
+
+    A unit played in a workspace has what it left measured first (before any grader runs a command in
+    it): the patch and the setup's output are kept beside the evidence, and the graders see the outcome.
+    """
     path = _evidence_path(evidence_dir, unit)
     saved = str(result.save(path)) if path is not None else None
+    outcome = await workspaces.conclude(result) if workspaces is not None else None
+    record = keep(outcome, evidence_dir, unit.key) if outcome is not None else None
     answers = result.responses_per_prompt
     phases = phase_record_of(result)
     outcomes = []
@@ -167,6 +203,7 @@ async def grade_unit(
             turn_index=index,
             evidence_path=saved,
             turn=turn,
+            workspace=outcome,
         )
         outcomes.append(
             await graded_result(
@@ -177,6 +214,7 @@ async def grade_unit(
                 repeat_index=unit.repeat_index,
                 duration_ms=result.duration_ms,
                 phases=phases,
+                workspace=record,
             )
         )
     return outcomes
@@ -189,6 +227,7 @@ __all__ = [
     "graded_result",
     "not_run_results",
     "phase_record_of",
+    "play_in_workspace",
     "play_unit",
     "run_unit",
     "session_usage",

@@ -43,17 +43,18 @@ from copilot_eval.reports.run_folder import RUN_JSON, read_run_folder
 from copilot_eval.runs.case_runner import Unit, grade_unit, not_run_results, session_usage
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint
 from copilot_eval.runs.dispatch import Dispatcher
-from copilot_eval.runs.executor import Executor, ExecutorError
+from copilot_eval.runs.executor import Executor, ExecutorError, LocalExecutor
 from copilot_eval.runs.executor_choice import executor_of
 from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
-from copilot_eval.runs.prepare import check_references, resolve_graders
+from copilot_eval.runs.prepare import PrepareError, check_references, resolve_graders
 from copilot_eval.runs.progress import RunProgress
 from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings
 from copilot_eval.runs.shards import units_of_shard
 from copilot_eval.runs.target import PlayedEvidence
+from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_problems
 
 
 def unit_name(test_set: EvalTestSet, cases: Sequence[EvalTestCase], turns: Sequence[int]) -> str:
@@ -210,11 +211,15 @@ async def run_eval_set(
     loses every worker, PrepareError for a grader spec or judge file that cannot be used.
     """
     settings = settings or RunSettings()
+    fingerprints = fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))  # the set as given
+    if settings.workspace is not None:
+        test_set = with_workspaces(test_set, settings.workspace, None)
     graders = resolve_graders(test_set, settings)
     if validate:
         problems = validate_eval_test_set(test_set, settings.profile) + check_references(test_set, graders)
         if problems:
             raise EvalSetError(None, problems)
+    workspaces = _workspaces(test_set, settings, executor)
     repeat, concurrency, shard, min_pass_rate = (
         settings.repeat,
         settings.concurrency,
@@ -222,7 +227,10 @@ async def run_eval_set(
         settings.pass_rate,
     )
     progress, resume, rate_limit_retries = settings.progress, settings.resume, settings.rate_limit_retries
-    fingerprints = fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
+    if workspaces is not None:  # a local executor plays each unit in a fresh copy of its workspace
+        executor = LocalExecutor(
+            pool=executor.pool if isinstance(executor, LocalExecutor) else pool, workspaces=workspaces
+        )
     executor = executor or executor_of(settings, pool=pool)
     started, clock = datetime.now(UTC), time.monotonic()
     out = settings.out
@@ -240,7 +248,8 @@ async def run_eval_set(
     spending.add_all(done[unit.key] for unit in units if unit.key in done)
 
     async def deliver(unit: Unit, evidence: PlayedEvidence, note: str | None, bar: RunProgress) -> None:
-        results = _with_note(await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir), note)
+        graded = await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir, workspaces=workspaces)
+        results = _with_note(graded, note)
         if checkpoint is not None:
             checkpoint.append(unit.key, results)  # durable before it counts
         if export is not None:
@@ -305,7 +314,24 @@ async def run_eval_set(
                 why = str(stop) if isinstance(stop, ExecutorError) else "interrupted"
                 finish(f"{why}: {len(finished)} of {total} results finished; continue with --resume")
             raise
+        finally:
+            if workspaces is not None:
+                workspaces.close()
     return finish()
+
+
+def _workspaces(test_set: EvalTestSet, settings: RunSettings, executor: Executor | None) -> RunWorkspaces | None:
+    """The run's workspaces when any case has one, checked (PrepareError naming each case that cannot be played)."""
+    if not uses_workspaces(test_set):
+        if settings.protect:
+            raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
+        return None
+    problems = workspace_problems(test_set)
+    if problems:
+        raise PrepareError("; ".join(problems))
+    if executor is not None and not isinstance(executor, LocalExecutor):
+        raise PrepareError("--workspace: workspaces are played with --executor local only")
+    return RunWorkspaces(protect=settings.protect)
 
 
 def finished_before(test_set: EvalTestSet, settings: RunSettings) -> EvalRun | None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from copilot_eval.evalsets import WorkerInfo
-from copilot_eval.runs.case_runner import Unit, play_unit
+from copilot_eval.runs.case_runner import Unit, play_in_workspace, play_unit
 from copilot_eval.runs.target import PlayedEvidence
 
 
@@ -64,15 +64,17 @@ class Executor(Protocol):
 
 
 class LocalWorker:
-    """Plays units on this process's runtime pool."""
+    """Plays units on this process's runtime pool (each in a fresh copy of its workspace, when it has one)."""
 
-    def __init__(self, agent: Any, pool: Any) -> None:
-        self.agent, self.pool = agent, pool
+    def __init__(self, agent: Any, pool: Any, workspaces: Any = None) -> None:
+        self.agent, self.pool, self.workspaces = agent, pool, workspaces
         self.info = WorkerInfo(name="local")
 
     async def play(self, unit: Unit) -> PlayedEvidence:
         """Play ``unit`` here (never raises WorkerLost: this process is the run)."""
-        return await play_unit(unit, self.agent, pool=self.pool)
+        if self.workspaces is None:
+            return await play_unit(unit, self.agent, pool=self.pool)
+        return await play_in_workspace(unit, self.agent, self.workspaces, pool=self.pool)
 
 
 class LocalExecutor:
@@ -80,8 +82,8 @@ class LocalExecutor:
 
     name = "local"
 
-    def __init__(self, *, pool: Any = None) -> None:
-        self.pool = pool
+    def __init__(self, *, pool: Any = None, workspaces: Any = None) -> None:
+        self.pool, self.workspaces = pool, workspaces
 
     @asynccontextmanager
     async def open(self, agent: Any, *, agent_file: Path | None, concurrency: int) -> AsyncIterator[list[Worker]]:
@@ -92,7 +94,7 @@ class LocalExecutor:
             from copilot_eval.runtime.process.pool import shared_pool
 
             pool = shared_pool()
-        yield [LocalWorker(agent, pool)]
+        yield [LocalWorker(agent, pool, self.workspaces)]
 
 
 __all__ = ["AllWorkersLost", "Executor", "ExecutorError", "LocalExecutor", "LocalWorker", "Worker", "WorkerLost"]

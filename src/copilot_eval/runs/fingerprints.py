@@ -38,6 +38,9 @@ def test_set_fingerprint(test_set: EvalTestSet) -> str:
     cases: list[list[object]] = [
         [c.conversation_number, c.question, c.response, c.testing_method]
         + ([c.passing_score] if c.passing_score is not None else [])
+        # a case's workspace (fixture, setup, protected paths, graders) is what it asks and expects too;
+        # only when given, and as written in the set (a path as the file says it, not this machine's)
+        + ([c.workspace.model_dump(mode="json", by_alias=True)] if c.workspace is not None else [])
         for c in test_set.cases
     ]
     content: dict[str, object] = {"dataType": test_set.data_type.value, "cases": cases}

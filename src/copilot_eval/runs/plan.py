@@ -37,6 +37,7 @@ from copilot_eval.runs.prepare import (
 from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.surfaces import Surface, surface_labels
 from copilot_eval.runs.target import runtime_agent
+from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_problems
 
 RUNS_FOLDER = Path("eval-runs")
 """Where a run folder goes when ``--out`` names none: ``eval-runs/SET-TIME``."""
@@ -145,6 +146,19 @@ def _exports(settings: RunSettings, test_set: EvalTestSet, surfaces: list[Surfac
         raise PrepareError(str(exc)) from None
 
 
+def _with_workspaces(test_set: EvalTestSet, set_path: Path, settings: RunSettings) -> EvalTestSet:
+    """The cases' workspaces resolved (relative to the set's folder) and checked, before anything plays."""
+    test_set = with_workspaces(test_set, settings.workspace, set_path.parent)
+    if not uses_workspaces(test_set):
+        if settings.protect:
+            raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
+        return test_set
+    problems = workspace_problems(test_set)
+    if problems:
+        raise PrepareError(f"{set_path}: " + "; ".join(problems))
+    return test_set
+
+
 def _finish(settings: RunSettings) -> FinishOptions:
     # imported on use: the history's record names are the history's, needed only to finish
     from copilot_eval.history.records import SOURCE_RUN
@@ -185,16 +199,23 @@ def plan_run(
         variables=settings.variables,
         options=CLI_OPTIONS,
     )
+    as_read = test_set  # fingerprinted as written: a fixture's path on this machine is not the set's content
+    test_set = _with_workspaces(test_set, set_path, settings)
     if settings.gh_json is not None and test_set.prompt_file is None:
         raise PrepareError("--gh-json: gh-models' output describes a prompt file's run; the set is not one")
     graders = resolve_graders(test_set, settings)
     check_graders_fit(test_set, graders, set_path)
     surfaces, session_model = _surfaces(test_set, agent_paths, settings)
+    if uses_workspaces(test_set) and (target := next((s for s in surfaces if runtime_agent(s.agent) is None), None)):
+        raise PrepareError(
+            f"--agent {target.agent_file}: a Copilot Studio target has no files to work on; "
+            "a workspace is played by a Copilot runtime agent"
+        )
     if settings.gate is not None and len(surfaces) > 1:
         raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
     labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
     fingerprints = run_fingerprints(
-        test_set,
+        as_read,
         agent_path=agent_paths[0] if agent_paths else None,
         grader_specs=settings.specs(),
         judge_path=settings.judge,

@@ -30,11 +30,13 @@ from copilot_eval.evalsets.prompt_cases import (
     session_instructions,
 )
 from copilot_eval.evalsets.prompt_markdown import prompt_markdown_files
+from copilot_eval.evalsets.yaml_sets import read_test_set_yaml
 from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
 from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
 from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
+from copilot_eval.grading.workspace_cases import CaseWorkspaceGraders, has_case_graders
 from copilot_eval.runs.fingerprints import run_fingerprints
 from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
 from copilot_eval.runs.settings import RunSettings
@@ -167,7 +169,7 @@ def read_test_set(
         return _read_prompt_folder(path, data_type, variables, (options or CLI_OPTIONS).var)
     if not path.is_file():
         raise PrepareError(
-            f"{path}: not a file; give a .csv, .json or .prompt.yml test set, or a folder of .prompt.md files"
+            f"{path}: not a file; give a .csv, .json, .yaml or .prompt.yml test set, or a folder of .prompt.md files"
         )
     var_option = (options or CLI_OPTIONS).var
     if looks_like_prompt_file(path):
@@ -175,8 +177,9 @@ def read_test_set(
     if variables:
         raise PrepareError(f"{var_option}: {path} is not a prompt file; only a prompt file's placeholders take values")
     try:
-        if path.suffix.lower() == ".json":
-            test_set = read_test_set_json(path)
+        if path.suffix.lower() in (".json", ".yaml", ".yml"):
+            reader = read_test_set_json if path.suffix.lower() == ".json" else read_test_set_yaml
+            test_set = reader(path)
             if data_type is not None:
                 test_set = test_set.model_copy(update={"data_type": EvalDataType(data_type)})
             problems = validate_eval_test_set(test_set, profile)
@@ -346,6 +349,9 @@ def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
     come first); PrepareError names the option of a bad spec or judge file.
     """
     objects = [g for g in settings.graders if not isinstance(g, str)]
+    if has_case_graders(test_set) and not any(isinstance(g, CaseWorkspaceGraders) for g in objects):
+        # each case's own workspace graders, beside (or instead of) the run's
+        objects.append(CaseWorkspaceGraders())
     specs = settings.specs()
     if objects and specs is None:
         return objects

@@ -71,6 +71,9 @@ class RunSettings:
     record_missing: bool = False
     rate_limit_retries: int = DEFAULT_RATE_LIMIT_RETRIES
     progress: bool = False
+    # the fixture every case without its own is played on, copied fresh per play (runs.workspaces)
+    workspace: Path | None = None
+    protect: tuple[str, ...] = ()
     otel_endpoint: str | None = None
     otel_capture_content: bool = False
     # what the whole run may spend (runs.run_budget): the agent's sessions and the judges, apart
@@ -102,9 +105,9 @@ class RunSettings:
     fail_on_finding: str | None = None
 
     def __post_init__(self) -> None:
-        for name in ("var", "graders", "prompt_pass_score"):  # lists from the command line, tuples kept
+        for name in ("var", "graders", "prompt_pass_score", "protect"):  # lists from the command line, tuples kept
             object.__setattr__(self, name, tuple(getattr(self, name) or ()))
-        for name in ("judge", "record", "replay", "out", "junit", "baseline", "gh_json", "golden"):
+        for name in ("judge", "record", "replay", "out", "junit", "baseline", "gh_json", "golden", "workspace"):
             if isinstance(getattr(self, name), str):
                 object.__setattr__(self, name, Path(getattr(self, name)))
         problems = [problem for check in CHECKS if (problem := check(self)) is not None]
@@ -219,6 +222,8 @@ def _executor(s: RunSettings) -> str | None:
         return None
     if s.recording:
         return "--record/--replay run with --executor local only (cassettes are files of this machine)"
+    if s.workspace is not None or s.protect:
+        return "--workspace and --protect run with --executor local only (the fixture is copied on this machine)"
     if s.discard_passing_workdirs:
         return (
             "--discard-passing-workdirs runs with --executor local only: with ray the working "
