@@ -131,3 +131,20 @@ def test_run_refuses_a_bomb_with_exit_2_naming_the_file(tmp_path: Path, which: s
     )
     assert outcome.exit_code == 2, outcome.output
     assert named in outcome.output and "aliases" in outcome.output
+
+
+def test_no_module_reads_yaml_except_through_the_bounded_reader():
+    # A house rule as a test: a new reader that calls PyYAML's loaders directly would take bombs again.
+    import re
+    from pathlib import Path
+
+    src = Path(bounded_yaml.__file__).parent
+    direct = re.compile(r"\byaml\.(safe_load|load|full_load|unsafe_load|load_all|safe_load_all|compose|parse)\(")
+    offenders = [
+        f"{path.relative_to(src)}:{number}"
+        for path in sorted(src.rglob("*.py"))
+        if path.name != "bounded_yaml.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if direct.search(line)
+    ]
+    assert offenders == [], f"read YAML through copilot_eval.bounded_yaml (load_yaml, load_yaml_file): {offenders}"

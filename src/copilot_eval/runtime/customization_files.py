@@ -20,6 +20,7 @@ from pathlib import Path
 import yaml
 
 from copilot_eval.agent.config import CopilotEval
+from copilot_eval.bounded_yaml import load_yaml
 from copilot_eval.evidence.customizations import CustomizationKind, CustomizationScope, FoundCustomization
 
 __all__ = [
@@ -110,7 +111,7 @@ def split_frontmatter(text: str) -> tuple[str | None, str | None, str]:
         problem = f"the frontmatter is longer than {MAX_FRONTMATTER_CHARS} characters"
     else:
         try:
-            data = yaml.safe_load(front)
+            data = load_yaml(front, source="frontmatter")  # bounded: other people's files
             if data is not None and not isinstance(data, dict):
                 problem = "the frontmatter is not a mapping of fields"
         except yaml.YAMLError as error:
