@@ -119,6 +119,7 @@ class SecurityRecord:
             duration_ms=duration_ms,
             note=summary_sentence(summary),
             repeat_dependence=repeat_dependence_of(agent),
+            platform_answers=False,  # played on the local runtime: no platform answers in the agent's place
         )
         run = run.model_copy(update={"repeat": repeat})
         document = {
