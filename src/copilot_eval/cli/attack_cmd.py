@@ -3,7 +3,8 @@
 Each task is played without an attack and under each of its attacks; the run folder is a normal
 one (run.json, results.csv, evidence, report.html) with security.json beside it, and the run is
 added to the history. Exit codes (``copilot_eval.exit_codes``): 0 measured, 1 attack success above
-``--max-attack-rate`` (a gate), 2 bad input (agent file, suite, options), 3 nothing could be measured
+``--max-attack-rate``, or that gate asked of an agent that did none of the user's tasks without
+attack (resisting attacks by doing nothing meets no gate), 2 bad input (agent file, suite, options), 3 nothing could be measured
 (no attack reached the model, or every play failed), 130 interrupted (143 by SIGTERM).
 """
 
@@ -72,7 +73,7 @@ def attack(
     from copilot_eval.history.records import SOURCE_ATTACK
     from copilot_eval.security import SuiteError, run_suite
     from copilot_eval.security.suite_choice import open_suite
-    from copilot_eval.security.words import summary_rows
+    from copilot_eval.security.words import caveat, summary_rows
 
     try:
         agent = load_agent_file(agent_file)
@@ -94,6 +95,9 @@ def attack(
     for row in summary_rows(run.summary):
         table.add_row(*row)
     console.print(table)
+    warning = caveat(run.summary)
+    if warning is not None:
+        console.print(f"warning: {warning}", highlight=False)
     console.print(f"run folder: {out} (security.json, run.json, report.html)", highlight=False)
     for line in record_history([out], history, no_history=no_history, source=SOURCE_ATTACK):
         console.print(line, highlight=False)
@@ -103,6 +107,8 @@ def attack(
         raise platform_failed(
             f"no attack could be measured: {counts['not_delivered']} not delivered, {counts['error']} errors"
         )
+    if max_attack_rate is not None and warning is not None:
+        raise leave(Verdict(BELOW_GATE, f"--max-attack-rate {max_attack_rate:g} is not met: {warning}"))
     if max_attack_rate is not None and 100 * rate.value > max_attack_rate:
         raise leave(
             Verdict(

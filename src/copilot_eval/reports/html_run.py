@@ -29,6 +29,7 @@ from copilot_eval.reports.repeat_words import (
 )
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.run_words import NOTHING_GRADED, confirmed_by_text, limitation_heading, score_text
+from copilot_eval.reports.security_figures import SecurityHeadline, read_security_headline
 from copilot_eval.reports.svg_charts import bar_chart
 from copilot_eval.reports.usage_words import case_usage_text, usage_lines
 
@@ -65,9 +66,26 @@ def _limitation_banner(run: EvalRun) -> str:
     )
 
 
+def _security_lead(headline: SecurityHeadline) -> str:
+    caveat = headline.caveat()
+    return (
+        card("utility without attack", headline.utility_without_attack.text())
+        + card("utility under attack", headline.utility_under_attack.text())
+        + card("attack success (delivered)", headline.attack_success.text())
+        + (
+            f'</div><div class="banner" role="alert" id="utility-caveat">{esc(caveat)}</div><div class="cards">'
+            if caveat
+            else ""
+        )
+    )
+
+
 def _summary_cards(folder: RunFolder) -> str:
     run = folder.run
     score = card(f"score over {run.graded} graded", score_text(run)) if run.graded else card("score", NOTHING_GRADED)
+    headline = read_security_headline(folder.folder)
+    if headline is not None:  # an injection suite: its pooled score answers nothing; lead with what does
+        score = _security_lead(headline)
     return (
         '<div class="cards">'
         + score

@@ -28,6 +28,7 @@ from copilot_eval.evalsets import (
     GradeRecord,
 )
 from copilot_eval.evidence import CopilotResult
+from copilot_eval.reports.security_figures import SECURITY_JSON
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
@@ -39,7 +40,6 @@ from copilot_eval.security.words import summary_sentence
 
 __all__ = ["SECURITY_JSON", "SECURITY_SCHEMA_VERSION", "SecurityRecord", "test_set_name", "write_security_folder"]
 
-SECURITY_JSON = "security.json"
 SECURITY_SCHEMA_VERSION = 1
 
 _STATUS = {
