@@ -114,3 +114,20 @@ def test_an_exact_option_typo_is_answered_with_the_nearest_option() -> None:
 def test_a_command_typo_gets_a_did_you_mean(tmp_path) -> None:
     wrong = _cli("quikstart", cwd=tmp_path)
     assert wrong.returncode == 2 and "Did you mean 'quickstart'" in wrong.stderr
+
+
+def test_every_command_makes_its_console_the_one_way() -> None:
+    # A bare rich Console() falls back to 80 columns in a CI log; make_console takes COLUMNS or 200.
+    from pathlib import Path
+
+    import copilot_eval
+
+    package = Path(copilot_eval.__file__).parent
+    bare = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "console.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"\bConsole\(", line) and "make_console" not in line
+    ]
+    assert bare == [], f"use copilot_eval.reports.console.make_console() instead of rich's Console() in {bare}"

@@ -66,7 +66,7 @@ def attack(
     # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
     import asyncio
 
-    from rich.console import Console
+    from copilot_eval.reports.console import make_console
     from rich.table import Table
 
     from copilot_eval.agent import AgentFileError, load_agent_file
@@ -88,7 +88,7 @@ def attack(
     except KeyboardInterrupt:
         # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
         raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
-    console = Console()
+    console = make_console()  # tables sized to the terminal, or wide in a CI log
     table = Table(title=f"Injection suite {chosen.name} against {agent.name}")
     for column in ("figure", "value", "in no rate"):
         table.add_column(column, overflow="fold")

@@ -79,10 +79,10 @@ def _document(found: ToolAudit) -> dict[str, object]:
 
 
 def _render(found: ToolAudit) -> None:
-    from rich.console import Console
+    from copilot_eval.reports.console import make_console
     from rich.table import Table
 
-    console = Console()
+    console = make_console()  # tables sized to the terminal, or wide in a CI log
     if found.findings:
         table = Table(title=f"{len(found.findings)} findings in {len(found.tools)} tools")
         for column in ("severity", "kind", "tool", "where", "matched", "why"):
