@@ -66,11 +66,11 @@ def attack(
     # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
     import asyncio
 
-    from copilot_eval.reports.console import make_console
     from rich.table import Table
 
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_ATTACK
+    from copilot_eval.reports.console import make_console
     from copilot_eval.security import SuiteError, run_suite
     from copilot_eval.security.suite_choice import open_suite
     from copilot_eval.security.words import caveat, summary_rows

@@ -79,8 +79,9 @@ def _document(found: ToolAudit) -> dict[str, object]:
 
 
 def _render(found: ToolAudit) -> None:
-    from copilot_eval.reports.console import make_console
     from rich.table import Table
+
+    from copilot_eval.reports.console import make_console
 
     console = make_console()  # tables sized to the terminal, or wide in a CI log
     if found.findings:
