@@ -249,15 +249,25 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
     cases = case_turns(folder.test_set) if folder.test_set else {}
     evidence = {path: folder.load_evidence(path) for path in {r.evidence_path for r in results if r.evidence_path}}
     charts = _charts(results, evidence, repeats)
+    started = (
+        None if run.run_at is None else f"{run.run_at:%Y-%m-%d %H:%M:%S} UTC"
+    )  # seconds are enough to tell runs apart
     subtitle = (
-        f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
+        f"agent {esc(run.agent_name)} · run at {esc(started)} · duration "
         f"{esc(None if run.duration_ms is None else f'{run.duration_ms / 1000:.1f} s')} · {len(results)} results"
     )
+    # The cases come first, those that did not pass (with their reasons) ahead of the rest: they are
+    # what a reader opens the report for; spend, execution, phases and charts follow them.
+    ordered = sorted(results, key=lambda r: r.effective_status is CaseStatus.PASS)
     body = (
         _summary_cards(folder)
         + _limitation_banner(run)
         + _people(notices)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
+        + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
+        '<button id="close-all" type="button">close all</button></p>'
+        + "".join(_case(r, folder, cases, evidence, repeats) for r in ordered)
+        + ("" if results else "<p>This run holds no per-case results.</p>")
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + (
             '<div id="usage"><h2>What the run spent</h2>' + "".join(f"<p>{esc(line)}</p>" for line in spent) + "</div>"
@@ -269,10 +279,6 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         + execution_html(run, [(_label(r, repeats), _played_on(evidence.get(r.evidence_path or ""))) for r in results])
         + medians_html(run.phase_medians)
         + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")
-        + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
-        '<button id="close-all" type="button">close all</button></p>'
-        + "".join(_case(r, folder, cases, evidence, repeats) for r in results)
-        + ("" if results else "<p>This run holds no per-case results.</p>")
     )
     return page(f"{run.test_set_name}: evaluation run", subtitle, body)
 

@@ -81,8 +81,13 @@ def confirm_limitation(run: EvalRun, *, by: str) -> EvalRun:
 
 
 def _short(text: str | None, limit: int = 80) -> str:
+    """``text`` on one line, cut at a word boundary to about ``limit`` characters (a word cut in two misleads)."""
     flat = " ".join((text or "").split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    words = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return words.rstrip(" ,;:") + "…"
 
 
 def _case_id(result: EvalCaseResult) -> str:
