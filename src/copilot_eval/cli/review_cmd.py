@@ -96,7 +96,8 @@ def review(
         try:
             folder, run_id = stored_folder(store, run_dir)
             if labels is not None:
-                imported = read_labels(labels, reviewer=reviewer)
+                known = {f"{r.conversation_number}.{r.turn or 1}" for r in folder.run.results or []}
+                imported = read_labels(labels, reviewer=reviewer, known_cases=known)
                 add_verdicts(store, run_id, imported)
                 typer.echo(f"imported {len(imported)} verdicts from {labels} into run {run_id}")
             else:
