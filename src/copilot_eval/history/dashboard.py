@@ -109,7 +109,7 @@ def pass_rate_chart(series: SeriesTrends, link: Callable[[dict[str, Any]], str |
         parts.append(
             f'<rect class="episode" x="{start - step / 2:.1f}" y="{_TOP}" width="{end - start + step:.1f}" '
             f'height="{_PLOT_H}"><title>runtime limitation: runs {episode.first_run}-{episode.last_run} '
-            f"({episode.runs} runs, {esc(episode.standing or 'standing unknown')})</title></rect>"
+            f"({episode.runs} run{'' if episode.runs == 1 else 's'}, {esc(episode.standing or 'standing unknown')})</title></rect>"
         )
     for rate in (0, 50, 100):
         parts.append(f'<line class="axis" x1="{_LEFT}" x2="{_WIDTH - 8}" y1="{_y(rate):.1f}" y2="{_y(rate):.1f}"/>')
