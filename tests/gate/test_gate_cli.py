@@ -46,6 +46,8 @@ def test_bless_list_show_and_a_baseline_that_moves_only_when_blessed_again(tmp_p
     text = cli("baseline", "list", "--history", db).output
     assert "release-1.2: run" in text and "shop@shop-agent: run" in text and "by octocat" in text
     assert cli("baseline", "show", "nope", "--history", db).exit_code == 2
+    plain = cli("baseline", "show", "release-1.2", "--history", db).output
+    assert "blessedBy: octocat" in plain and "None" not in plain  # blessed without --note: no "note: None"
 
 
 def test_the_gate_finds_regressions_errors_and_golden_cases_and_says_so_everywhere(tmp_path):
