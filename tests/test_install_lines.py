@@ -27,3 +27,17 @@ def test_building_the_wheel_says_what_it_needs():
     # `python -m build` needs the `build` package, which only the dev extra brings: say so where it is named.
     unexplained = [line for line in _lines(r"python -m build") if "pip install build" not in line and "dev" not in line]
     assert unexplained == []
+
+
+def test_every_shipped_prompt_file_validates_as_it_is():
+    # A new user's first `copilot-eval validate` on an example must pass without options only the docs name.
+    from typer.testing import CliRunner
+
+    from copilot_eval.cli.app import app
+
+    shipped = sorted(
+        str(path) for pattern in ("*.prompt.yml", "*.prompt.yaml") for path in (REPO / "examples").rglob(pattern)
+    )
+    assert shipped, "no prompt file found under examples/"
+    done = CliRunner().invoke(app, ["validate", *shipped])
+    assert done.exit_code == 0, done.output
