@@ -116,6 +116,14 @@ def test_a_command_typo_gets_a_did_you_mean(tmp_path) -> None:
     assert wrong.returncode == 2 and "Did you mean 'quickstart'" in wrong.stderr
 
 
+def test_report_with_out_points_to_html(tmp_path) -> None:
+    wrong = _cli("report", str(tmp_path), "--out", "x.html", cwd=tmp_path)
+    assert wrong.returncode == 2
+    assert "No such option: --out; `report` writes one HTML file, not a run folder: name it with --html FILE" in (
+        wrong.stderr
+    )
+
+
 def test_every_command_makes_its_console_the_one_way() -> None:
     # A bare rich Console() falls back to 80 columns in a CI log; make_console takes COLUMNS or 200.
     from pathlib import Path
