@@ -41,3 +41,14 @@ def test_every_shipped_prompt_file_validates_as_it_is():
     assert shipped, "no prompt file found under examples/"
     done = CliRunner().invoke(app, ["validate", *shipped])
     assert done.exit_code == 0, done.output
+
+
+def test_the_readmes_command_table_names_each_command_once():
+    import re as _re
+
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    table = text[text.index("## Commands") :].split("\n\n")[1]
+    # a command and its subcommand (`history agreement`), never an argument (`run SET`)
+    named = [_re.match(r"\|[^|]*\| `copilot-eval ([a-z-]+(?: [a-z|-]+(?=[ `]))?)", row) for row in table.splitlines()]
+    commands = [match.group(1) for match in named if match]
+    assert commands and sorted(commands) == sorted(set(commands)), commands
