@@ -79,6 +79,7 @@ def _document(found: ToolAudit) -> dict[str, object]:
 
 
 def _render(found: ToolAudit) -> None:
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.table import Table
 
     from copilot_eval.reports.console import make_console

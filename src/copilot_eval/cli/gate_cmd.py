@@ -119,6 +119,7 @@ def gate(
 
 def _history_exists(history: str | None) -> None:
     """Refuse a history database that does not exist with how to bless a baseline (open_store says the rest)."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.gate.run_gate import no_history
     from copilot_eval.history import HistoryLocationError, resolve_history
 

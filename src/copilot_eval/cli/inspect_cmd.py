@@ -63,6 +63,7 @@ def _is_trace(path: Path) -> bool:
 
 def _trace_evidence(path: Path) -> CopilotResult:
     """The evidence a trace file belongs to (``x.trace.jsonl`` beside ``x.json``), or exit 2 saying what the file is."""
+    # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evidence.result import TRACE_SUFFIX
 
     evidence = (
