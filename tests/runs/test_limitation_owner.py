@@ -73,3 +73,18 @@ def test_saved_evidence_tells_a_local_run_from_a_platform_one(tmp_path):
     assert saved_by_platform([broken, local]) is False
     assert saved_by_platform([studio]) is True
     assert saved_by_platform([broken]) is True
+
+
+def test_a_pytest_sessions_test_set_items_on_the_local_runtime_record_no_limitation(tmp_path):
+    from types import SimpleNamespace
+
+    from copilot_eval.pytest_history import HistoryRecorder
+
+    results = [_failed(n, FALLBACK) for n in range(1, 4)]
+    records = {}
+    for platform in (True, False):
+        recorder = HistoryRecorder(SimpleNamespace(rootpath=tmp_path, getoption=lambda *a, **k: None), None)
+        recorder.add_case_results("shop.csv::case", _set(3), results, agent_name="shop", platform_answers=platform)
+        [records[platform]] = recorder._set_records()
+    assert records[True].runtime_limitation is not None  # a Copilot Studio agent's same answers
+    assert records[False].runtime_limitation is None  # a local agent's own
