@@ -272,10 +272,17 @@ class EvalSetItem(pytest.Item):
         if self.test_set is not None and self.config.getoption("--copilot-history", default=False):
             # imported on use: only with --copilot-history; the history's modules load with it
             from copilot_eval.pytest_history import session_history
+            from copilot_eval.runs.target import runtime_agent
 
             if (history := session_history(self.config)) is not None:
                 agent_name = getattr(settings.agent, "name", None)
-                history.add_case_results(self.nodeid, self.test_set, results, agent_name=agent_name)
+                history.add_case_results(
+                    self.nodeid,
+                    self.test_set,
+                    results,
+                    agent_name=agent_name,
+                    platform_answers=runtime_agent(agent) is None,
+                )
         # The precedence of combine_grades: a definite fail is the agent's, whatever else happened.
         status = combined_status(result.effective_status for result in results)
         settings.tally[status.value] += 1

@@ -59,6 +59,7 @@ class HistoryRecorder:
         self.tests: dict[str, _AgentTest] = defaultdict(_AgentTest)
         self.sets: dict[str, tuple[Any, list[tuple[str, Any]]]] = {}  # set name -> (test set, [(nodeid, result)])
         self.set_agent: str | None = None  # the --copilot-agent the test-set items were played against
+        self.platform_answers = True  # whether a platform could answer in that agent's place (runs.limitation)
         self.note: Any = None
 
     def add_result(self, nodeid: str, result: Any, saved: Path | None) -> None:
@@ -76,9 +77,12 @@ class HistoryRecorder:
             )
         )
 
-    def add_case_results(self, nodeid: str, test_set: Any, results: Any, *, agent_name: str | None) -> None:
-        """The graded cases of one test-set item, played against the agent named ``agent_name``."""
-        self.set_agent = agent_name
+    def add_case_results(
+        self, nodeid: str, test_set: Any, results: Any, *, agent_name: str | None, platform_answers: bool = True
+    ) -> None:
+        """The graded cases of one test-set item, played against the agent named ``agent_name``
+        (``platform_answers``: False for an agent on the local runtime, see ``runs.limitation``)."""
+        self.set_agent, self.platform_answers = agent_name, platform_answers
         _, rows = self.sets.setdefault(test_set.name, (test_set, []))
         rows.extend((nodeid, result) for result in results)
 
@@ -112,6 +116,7 @@ class HistoryRecorder:
                 agent_name=self.set_agent,
                 started=self.started,
                 duration_ms=(time.monotonic() - self.clock) * 1000,
+                platform_answers=self.platform_answers,
             )
             record = record_from_folder(RunFolder(self.config.rootpath, run, test_set), source=SOURCE_PYTEST)
             nodes = {r.key: nodeid for nodeid, r in rows}

@@ -1,7 +1,8 @@
 """The working directories runs keep in the temporary directory, and which of them are still in use.
 
 Every run without an explicit ``working_directory`` works in a fresh ``copilot-eval-run-*`` folder
-(A/B runs: ``copilot-eval-ab-*``), kept after the run so that assertions and people can read what
+(A/B runs: ``copilot-eval-ab-*``; the quickstart's output without ``--out``: ``copilot-eval-quickstart-*``),
+kept after the run so that assertions and people can read what
 the agent wrote. A folder is in use while the process that made it lives: beside it a marker
 ``<folder>.running`` names that process, written when the folder is made and removed when the
 process ends. `copilot-eval clean` removes only folders that are not in use and belong to the user
@@ -20,7 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-PREFIXES = ("copilot-eval-run-", "copilot-eval-ab-")
+QUICKSTART_PREFIX = "copilot-eval-quickstart-"
+PREFIXES = ("copilot-eval-run-", "copilot-eval-ab-", QUICKSTART_PREFIX)
 MARKER_SUFFIX = ".running"
 
 _made_here: set[Path] = set()  # the markers this process wrote and has not removed
@@ -131,6 +133,7 @@ def remove_working_directory(path: str | Path) -> bool:
 __all__ = [
     "MARKER_SUFFIX",
     "PREFIXES",
+    "QUICKSTART_PREFIX",
     "is_ours",
     "kept_working_directories",
     "marker_of",

@@ -46,6 +46,18 @@ def test_clean_removes_old_run_folders_and_keeps_fresh_and_foreign_ones(temp_roo
     assert "2 working directories" in outcome.output
 
 
+def test_clean_covers_the_quickstarts_folders_once_it_has_ended(temp_root: Path) -> None:
+    from copilot_eval.workdirs import QUICKSTART_PREFIX, marker_of, new_working_directory
+
+    old = _folder(temp_root, f"{QUICKSTART_PREFIX}old", age_s=7200)
+    playing = new_working_directory(QUICKSTART_PREFIX)  # a quickstart of this process, still going
+    assert playing.parent == temp_root and marker_of(playing).is_file()
+    outcome = CliRunner().invoke(app, ["clean", "--older-than", "0"])
+    assert outcome.exit_code == 0, outcome.output
+    assert not old.exists() and playing.exists()
+    assert f"{playing} (in use by process {os.getpid()})" in outcome.output
+
+
 def test_dry_run_lists_and_removes_nothing(temp_root: Path) -> None:
     kept = _folder(temp_root, "copilot-eval-run-a")
     outcome = CliRunner().invoke(app, ["clean", "--older-than", "0", "--dry-run"])

@@ -17,6 +17,7 @@ from copilot_eval.cli.app import app
 
 EXPECTED: dict[str, list[str]] = {
     "analyze": [
+        "--agent-name",
         "--fail-under",
         "--history",
         "--junit",

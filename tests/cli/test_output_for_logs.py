@@ -60,9 +60,9 @@ def test_a_summary_piped_to_a_log_keeps_the_question_and_the_paths_whole(tmp_pat
     export = _export(deep)
     done = _cli("analyze", export, "--out", deep / "run-folder-of-the-export", "--no-history", cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
-    # Not cut to 80 columns: the summary's 40 characters of the question on one line of the table (80
-    # columns left it 20 a line), the run.json path on one line.
-    assert any(LONG_QUESTION[:39] + "…" in line for line in done.stdout.splitlines()), done.stdout
+    # Not cut to 80 columns: the whole question on one line of the table (80 columns cut it to 40
+    # characters, 20 a line), the run.json path on one line.
+    assert any(LONG_QUESTION in line for line in done.stdout.splitlines()), done.stdout
     assert any(str(deep / "run-folder-of-the-export" / "run.json") in line for line in done.stdout.splitlines())
     assert "\x1b[" not in done.stdout  # no colour codes in a log
 
@@ -114,3 +114,28 @@ def test_an_exact_option_typo_is_answered_with_the_nearest_option() -> None:
 def test_a_command_typo_gets_a_did_you_mean(tmp_path) -> None:
     wrong = _cli("quikstart", cwd=tmp_path)
     assert wrong.returncode == 2 and "Did you mean 'quickstart'" in wrong.stderr
+
+
+def test_report_with_out_points_to_html(tmp_path) -> None:
+    wrong = _cli("report", str(tmp_path), "--out", "x.html", cwd=tmp_path)
+    assert wrong.returncode == 2
+    assert "No such option: --out; `report` writes one HTML file, not a run folder: name it with --html FILE" in (
+        wrong.stderr
+    )
+
+
+def test_every_command_makes_its_console_the_one_way() -> None:
+    # A bare rich Console() falls back to 80 columns in a CI log; make_console takes COLUMNS or 200.
+    from pathlib import Path
+
+    import copilot_eval
+
+    package = Path(copilot_eval.__file__).parent
+    bare = [
+        f"{path.relative_to(package)}:{number}"
+        for path in sorted(package.rglob("*.py"))
+        if path.name != "console.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.search(r"\bConsole\(", line) and "make_console" not in line
+    ]
+    assert bare == [], f"use copilot_eval.reports.console.make_console() instead of rich's Console() in {bare}"

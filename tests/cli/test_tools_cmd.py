@@ -64,3 +64,58 @@ def test_a_filter_that_matches_nothing_is_a_warning() -> None:
     agent = CopilotEval(model="gpt-4.1", mcp_servers={"git": {"command": "x", "tools": ["git_status", "*"]}})
     offered = [OfferedTool("git-git_log", "", "mcp", "git")]
     assert filter_warnings(agent, offered) == ["mcp_servers.git.tools: 'git_status' matches no tool of server 'git'"]
+
+
+REVIEWER = "---\nname: reviewer\ndescription: Reviews a change for bugs.\n---\nReview the change you are given.\n"
+
+
+@pytest.mark.runtime
+def test_custom_agents_are_listed_with_the_task_tools_arguments(tmp_path: Path) -> None:
+    (tmp_path / "reviewer.agent.md").write_text(REVIEWER, encoding="utf-8")
+    agent_file = tmp_path / "agent.yaml"
+    agent_file.write_text(yaml.safe_dump({"model": "gpt-4.1", "custom_agents": ["reviewer.agent.md"]}))
+    outcome = CliRunner().invoke(app, ["tools", str(agent_file), "--json"])
+    assert outcome.exit_code == 0, outcome.output
+    [reviewer] = json.loads(outcome.output)["custom_agents"]
+    assert reviewer["name"] == "reviewer" and reviewer["description"] == "Reviews a change for bugs."
+    # The runtime's own task tool says what a delegation needs: the agent's name and a prompt at least.
+    assert {"agent_type", "prompt"} <= set(reviewer["taskArguments"])
+    assert reviewer["call"].startswith("task(agent_type='reviewer', ") and "prompt=..." in reviewer["call"]
+    # A custom agent file given where an agent file belongs says what it is and how to use it.
+    wrong = CliRunner().invoke(app, ["tools", str(tmp_path / "reviewer.agent.md")])
+    assert wrong.exit_code == 2
+    assert "this is a custom agent file" in wrong.output and "custom_agents: [reviewer.agent.md]" in " ".join(
+        wrong.output.split()
+    )
+
+
+def test_a_custom_agent_the_model_cannot_reach_is_said() -> None:
+    from copilot_eval.agent.custom_agent import CustomAgent
+    from copilot_eval.runtime.offered_tools import delegates_of
+
+    agent = CopilotEval(
+        model="gpt-4.1", custom_agents=(CustomAgent(name="reviewer", prompt="Review.", description="d"),)
+    )
+    task = OfferedTool(
+        "task", "Run a subagent.", "built-in", parameters={"required": ["agent_type", "description", "prompt"]}
+    )
+    [delegate], warnings = delegates_of(agent, [task])
+    assert delegate.call() == "task(agent_type='reviewer', description=..., prompt=...)" and warnings == []
+    _, hidden = delegates_of(agent, [OfferedTool("view", "Read a file.", "built-in")])
+    assert hidden and "not offered the 'task' tool: it cannot delegate to the custom agents reviewer" in hidden[0]
+
+
+def test_markdown_given_as_an_agent_file_says_what_it_is(tmp_path: Path) -> None:
+    from copilot_eval.agent import AgentFileError, load_agent_file
+
+    custom = tmp_path / "reviewer.agent.md"
+    custom.write_text(REVIEWER, encoding="utf-8")
+    with pytest.raises(
+        AgentFileError,
+        match=r"reviewer\.agent\.md: this is a custom agent file .*custom_agents: \[reviewer\.agent\.md\]",
+    ):
+        load_agent_file(custom)
+    notes = tmp_path / "notes.instructions.md"
+    notes.write_text("---\napplyTo: '**'\n---\nBe brief.\n", encoding="utf-8")
+    with pytest.raises(AgentFileError, match=r"a Markdown file is not an agent file; .* under `instructions:`"):
+        load_agent_file(notes)

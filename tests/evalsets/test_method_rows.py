@@ -222,3 +222,12 @@ def test_validate_and_convert_say_the_warnings_and_notes_and_keep_the_methods(tm
         ["convert", str(tmp_path / "set.json"), str(tmp_path / "legacy.csv"), "--template", "legacy-single-response"],
     )
     assert "passing-score column; the rows' pass marks are dropped" in dropped.output
+
+
+def test_mis_decoded_text_read_as_latin_1_is_shown_as_a_spreadsheet_shows_it():
+    from copilot_eval.evalsets.mis_decoded import mis_decoded_warning
+
+    # Latin-1 makes C1 controls of 0x80 and 0x99; the warning shows what a person sees, not \x80\x99.
+    warning = mis_decoded_warning("they\u00e2\u0080\u0099ll be late", where="line 4, Prompt")
+    assert warning is not None and warning.startswith("line 4, Prompt: 'theyâ€™ll' looks mis-decoded")
+    assert "\\x80" not in warning and "probably 'they\u2019ll'" in warning

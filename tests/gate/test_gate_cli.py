@@ -46,6 +46,8 @@ def test_bless_list_show_and_a_baseline_that_moves_only_when_blessed_again(tmp_p
     text = cli("baseline", "list", "--history", db).output
     assert "release-1.2: run" in text and "shop@shop-agent: run" in text and "by octocat" in text
     assert cli("baseline", "show", "nope", "--history", db).exit_code == 2
+    plain = cli("baseline", "show", "release-1.2", "--history", db).output
+    assert "blessedBy: octocat" in plain and "None" not in plain  # blessed without --note: no "note: None"
 
 
 def test_the_gate_finds_regressions_errors_and_golden_cases_and_says_so_everywhere(tmp_path):
@@ -63,6 +65,7 @@ def test_the_gate_finds_regressions_errors_and_golden_cases_and_says_so_everywhe
     assert "regressed: case 1: pass -> fail: case 1: fail" in result.output
     assert "exit 1 (below a gate): 1 regression(s), more than --max-regressions 0" in result.output
     text = md.read_text()
+    assert "Compared with baseline " in text and "Baseline: baseline" not in text
     assert "score 75% (95% 30.1-95.4%) over 4 -> 66.67% (95% 20.8-93.9%) over 3" in text
     assert (
         "| [case 1](https://ci.example/report.html#case-1-r0) | Question number 1: what does the shop sell? | pass | fail |"
@@ -111,6 +114,11 @@ def test_no_baseline_says_how_to_bless_one_and_a_stale_one_is_named(tmp_path):
     assert "stale baseline: another runtime version (1.0.90 -> 1.0.102)" in stale.output
     assert "ran 10 days" not in cli("gate", pr, "--history", db, "--stale-days", "30").output
     assert cli("gate", tmp_path / "nowhere", "--history", db).exit_code == 2
+    # No database at all: nothing recorded, and how to bless a baseline, as with one that has none.
+    empty = cli("gate", pr, "--history", tmp_path / "never.db")
+    assert empty.exit_code == 2
+    said = " ".join(empty.output.split())
+    assert "no history database at" in said and "copilot-eval baseline bless RUN_DIR" in said
 
 
 def test_a_run_that_measures_the_platform_is_undecidable(tmp_path):

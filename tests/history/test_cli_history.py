@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.history.history_fixtures import FALLBACK_AGENT, GOOD_AGENT, THREE_CASES
+from tests.history.history_fixtures import GOOD_AGENT, HTTP500_AGENT, THREE_CASES
 
 CLI = [sys.executable, "-m", "copilot_eval.cli.app"]
 ONE_CASE = THREE_CASES.splitlines()[0] + "\n" + THREE_CASES.splitlines()[1] + "\n"
@@ -73,22 +73,22 @@ def test_several_surfaces_are_each_recorded_with_their_limitation_as_run_json_ha
     url = f"sqlite:///{tmp_path / 'team.db'}"
     env = _env()
     done = cli(
-        "run", "set.csv", "--agent", GOOD_AGENT, "--agent", FALLBACK_AGENT, "--out", "both", "--no-progress",
+        "run", "set.csv", "--agent", GOOD_AGENT, "--agent", HTTP500_AGENT, "--out", "both", "--no-progress",
         "--history", url, cwd=tmp_path, env=env,
     )  # fmt: skip
     # A limitation recorded on a surface: that score measures the platform, the table's row 3.
     assert done.returncode == 3, done.stdout + done.stderr
     assert f"history: stored as run 1, 2 in {tmp_path / 'team.db'}" in done.stdout
     runs = {r["agent"]: r for r in _json("history", "runs", "--json", "--history", url, cwd=tmp_path, env=env)["runs"]}
-    assert set(runs) == {"spoke-and-pedal-good", "spoke-and-pedal-fallback"}
+    assert set(runs) == {"spoke-and-pedal-good", "spoke-and-pedal-http500"}
     assert runs["spoke-and-pedal-good"]["limitationStanding"] is None
     assert runs["spoke-and-pedal-good"]["limitationConfirmedBy"] == []
-    fallback = runs["spoke-and-pedal-fallback"]
+    outage = runs["spoke-and-pedal-http500"]
     # The standing and what confirmed it are fields of run.json; the limitation's text carries neither.
     # The good agent is another agent (another script): an A/B comparison, so it confirms nothing.
-    assert fallback["limitationStanding"] == "suspected" and fallback["limitationConfirmedBy"] == []
-    assert not fallback["runtimeLimitation"].lower().startswith(("suspected", "confirmed"))
-    assert runs["spoke-and-pedal-fallback"]["runFolder"].endswith("both/spoke-and-pedal-fallback")
+    assert outage["limitationStanding"] == "suspected" and outage["limitationConfirmedBy"] == []
+    assert not outage["runtimeLimitation"].lower().startswith(("suspected", "confirmed"))
+    assert outage["runFolder"].endswith("both/spoke-and-pedal-http500")
 
 
 def test_a_history_that_cannot_be_written_is_one_warning_and_the_run_stands(tmp_path):

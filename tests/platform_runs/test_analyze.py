@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -73,6 +74,20 @@ def test_cli_writes_run_json_prints_the_summary_and_exits_3_for_a_suspected_limi
     assert "Suspected runtime limitation: " in result.stdout
     saved = read_run_json(tmp_path / "run.json")
     assert saved.limitation_standing is LimitationStanding.SUSPECTED and saved.failed == 6
+
+
+def test_an_export_is_named_by_the_agent_it_evaluated(tmp_path):
+    history = tmp_path / "h.db"
+    for agent, out in (("raybot-draft", "a"), ("raybot-published", "b")):
+        done = CliRunner().invoke(
+            app,
+            ["analyze", str(DATA / "export_fallback.csv"), "--out", str(tmp_path / out), "--agent-name", agent,
+             "--history", str(history)],
+        )  # fmt: skip
+        assert done.exit_code == 3, done.output
+    assert read_run_json(tmp_path / "a" / "run.json").agent_name == "raybot-draft"
+    listed = CliRunner().invoke(app, ["history", "runs", "--json", "--history", str(history)])
+    assert sorted(r["agent"] for r in json.loads(listed.stdout)["runs"]) == ["raybot-draft", "raybot-published"]
 
 
 def test_cli_refuses_unreadable_exports_with_exit_2_listing_every_problem(tmp_path):

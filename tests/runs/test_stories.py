@@ -25,25 +25,13 @@ async def test_good_agent_scores_high_with_no_limitation(tmp_path):
     assert run.confidence is Confidence.CONFIRMED
 
 
-async def test_fallback_agent_scores_zero_with_a_runtime_limitation(tmp_path):
+async def test_a_local_agent_giving_the_fallback_to_every_case_is_the_agents_failure(tmp_path):
     run = await story("fallback", tmp_path)
     assert (run.passed, run.failed, run.errored, run.general_quality_percent) == (0, 6, 0, 0.0)
-    # As the seed's Raybot record: the zero is real (CONFIRMED), the limitation carries the reading.
+    # Played on the local runtime, no platform can answer in the agent's place: the same answer to
+    # every case is the agent's own, so no limitation excuses the zero (a gate fails it).
+    assert run.runtime_limitation is None and run.limitation_standing is None
     assert run.confidence is Confidence.CONFIRMED
-    assert run.limitation_standing is LimitationStanding.SUSPECTED
-    assert run.runtime_limitation.startswith("all 6 answers are the same text")  # the standing is a field
-    assert "I'm sorry, I'm not sure how to help with that" in run.runtime_limitation  # the answer is cited
-    confirmed = confirm_limitation(run, by="Preview answered the same 6 questions with citations")
-    assert confirmed.limitation_standing is LimitationStanding.CONFIRMED
-    assert confirmed.limitation_confirmed_by == ["Preview answered the same 6 questions with citations"]
-    # Confirming changes the standing, not the words, and adds no confirmation to the evidence files.
-    assert (confirmed.runtime_limitation, confirmed.evidence) == (run.runtime_limitation, run.evidence)
-    assert confirmed.confidence is Confidence.CONFIRMED and confirmed.passed == 0
-    again = confirm_limitation(confirmed, by="a re-run gave the same fallback")
-    assert again.limitation_confirmed_by == [
-        "Preview answered the same 6 questions with citations",
-        "a re-run gave the same fallback",
-    ]
 
 
 async def test_http_500_agent_gives_errors_not_failures(tmp_path):
@@ -55,3 +43,13 @@ async def test_http_500_agent_gives_errors_not_failures(tmp_path):
     assert "6 of 6 cases ended in execution errors" in run.runtime_limitation
     assert run.confidence is Confidence.CONFIRMED and run.limitation_standing is LimitationStanding.SUSPECTED
     assert "could not be graded" in run.note
+    confirmed = confirm_limitation(run, by="Preview answered the same 6 questions with citations")
+    assert confirmed.limitation_standing is LimitationStanding.CONFIRMED
+    assert confirmed.limitation_confirmed_by == ["Preview answered the same 6 questions with citations"]
+    # Confirming changes the standing, not the words, and adds no confirmation to the evidence files.
+    assert (confirmed.runtime_limitation, confirmed.evidence) == (run.runtime_limitation, run.evidence)
+    again = confirm_limitation(confirmed, by="a re-run met the same HTTP 500")
+    assert again.limitation_confirmed_by == [
+        "Preview answered the same 6 questions with citations",
+        "a re-run met the same HTTP 500",
+    ]

@@ -210,7 +210,11 @@ async def test_surfaces_merge_surface_by_surface_and_two_agents_do_not_confirm_e
     from copilot_eval.runs.surfaces import Surface, run_surfaces
 
     project = write_project(tmp_path / "p")
-    (tmp_path / "p" / "fallback-script.yaml").write_text('rules:\n  - turns: [{text: "Sorry, something went wrong"}]\n')
+    # An outage of the model (HTTP 400, not retried): on the local runtime the same answer to every case would be
+    # the agent's own failure, execution errors are the platform's.
+    (tmp_path / "p" / "fallback-script.yaml").write_text(
+        'rules:\n  - turns: [{error: {status: 400, message: "Bad Request"}, times: 50}, {text: "never"}]\n'
+    )
     (tmp_path / "p" / "fallback.yaml").write_text(
         "name: fallback\nmodel: {scripted: fallback-script.yaml}\ntimeout_s: 30\n", encoding="utf-8"
     )

@@ -90,7 +90,27 @@ def _resolve_placeholders(value: Any, base: Path) -> Any:
     return value
 
 
+def _markdown_problem(file: Path) -> str | None:
+    """What a Markdown file given as an agent file is and how to use it, or ``None`` for another file."""
+    name = file.name.lower()
+    if name.endswith(".agent.md"):
+        return (
+            f"{file}: this is a custom agent file (Markdown with front matter), not an agent file; an agent "
+            f"file (YAML: name, model, instructions, ...) attaches it with `custom_agents: [{file.name}]`, and "
+            "its model delegates to it through the task tool (`copilot-eval tools AGENT.yaml` lists it); "
+            "`copilot-eval init` writes a starter agent file"
+        )
+    if name.endswith((".instructions.md", ".prompt.md")) or file.suffix.lower() == ".md":
+        return (
+            f"{file}: a Markdown file is not an agent file; an agent file is YAML (name, model, instructions, "
+            "...): put the text under `instructions:`, or start from `copilot-eval init`"
+        )
+    return None
+
+
 def _read_mapping(file: Path) -> dict[str, Any]:
+    if (problem := _markdown_problem(file)) is not None and file.is_file():
+        raise AgentFileError(problem)
     try:
         data = load_yaml_file(file)
     except FileNotFoundError:

@@ -19,6 +19,7 @@ from typing import Any
 
 from copilot_eval.capture.events import event_data, event_type, int_or_none, list_or_empty, text_or_none
 from copilot_eval.evidence import McpServerStatus
+from copilot_eval.evidence.mcp_server import startup_failure_text
 
 
 def _entry(table: dict[str, McpServerStatus], name: Any) -> McpServerStatus | None:
@@ -82,7 +83,7 @@ def _describe(server: McpServerStatus) -> str:
     reason = server.error or f"status {server.status}"
     if server.error_classification == "protocol_version_mismatch" and "initialize handshake" in reason:
         reason += SLOW_HANDSHAKE_HINT
-    return f"MCP server {server.name!r} could not start: {reason}"
+    return startup_failure_text(server.name, reason)
 
 
 def mcp_startup_failure(servers: Iterable[McpServerStatus]) -> str | None:

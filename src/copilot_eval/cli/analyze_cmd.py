@@ -31,6 +31,15 @@ def analyze(
         typer.Option("--out", metavar="DIR", help="The run folder to write (default: eval-runs/NAME-analysis-TIME)."),
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
+    agent_name: Annotated[
+        str | None,
+        typer.Option(
+            "--agent-name",
+            metavar="NAME",
+            help="The agent the export evaluated (the file does not say): the history and the dashboard keep "
+            "each agent's runs as a series of their own.",
+        ),
+    ] = None,
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     fail_under: FailUnderOption = None,
@@ -54,6 +63,8 @@ def analyze(
         raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
     try:
         run, test_set = export_run(export, out, name=name)
+        if agent_name is not None and agent_name.strip():
+            run = run.model_copy(update={"agent_name": agent_name.strip()})
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
     options = FinishOptions(

@@ -123,6 +123,19 @@ def _redact_console() -> None:
         sys.stderr = RedactingStream(sys.stderr)
 
 
+# Options a person brings from another command, and what this command takes instead.
+_OPTION_HINTS = {
+    ("report", "--out"): "`report` writes one HTML file, not a run folder: name it with --html FILE",
+}
+
+
+def _hint(exc: Exception) -> str | None:
+    """What to give instead of an unknown option that another command takes (``None`` for any other error)."""
+    context = getattr(exc, "ctx", None)
+    command = getattr(context, "info_name", None)
+    return _OPTION_HINTS.get((str(command), str(getattr(exc, "option_name", ""))))
+
+
 def _run_app() -> int:
     """Run the command; a usage error (an unknown option, a missing argument) ends with the table's line too."""
     try:
@@ -137,6 +150,8 @@ def _run_app() -> int:
         exc.show()  # type: ignore[attr-defined]
         why = exc.format_message() if callable(getattr(exc, "format_message", None)) else str(exc)  # type: ignore[attr-defined]
         why = why or "no command or argument given (the help above says which)"
+        if (hint := _hint(exc)) is not None:
+            why = f"{why}; {hint}"
         typer.echo(Verdict(UNUSABLE_INPUT, f"the command line: {why}").line(), err=True)
         return int(exc.exit_code)  # type: ignore[attr-defined]
     return code if isinstance(code, int) else 0

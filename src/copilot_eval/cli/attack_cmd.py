@@ -3,7 +3,8 @@
 Each task is played without an attack and under each of its attacks; the run folder is a normal
 one (run.json, results.csv, evidence, report.html) with security.json beside it, and the run is
 added to the history. Exit codes (``copilot_eval.exit_codes``): 0 measured, 1 attack success above
-``--max-attack-rate`` (a gate), 2 bad input (agent file, suite, options), 3 nothing could be measured
+``--max-attack-rate``, or that gate asked of an agent that did none of the user's tasks without
+attack (resisting attacks by doing nothing meets no gate), 2 bad input (agent file, suite, options), 3 nothing could be measured
 (no attack reached the model, or every play failed), 130 interrupted (143 by SIGTERM).
 """
 
@@ -68,17 +69,17 @@ def attack(
     # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
     import asyncio
 
-    from rich.console import Console
     from rich.table import Table
 
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_ATTACK
+    from copilot_eval.reports.console import make_console
     from copilot_eval.reports.findings import read_findings
     from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
     from copilot_eval.security import SuiteError, run_suite
     from copilot_eval.security.record import default_run_folder
     from copilot_eval.security.suite_choice import open_suite
-    from copilot_eval.security.words import summary_rows
+    from copilot_eval.security.words import caveat, summary_rows
 
     try:
         agent = load_agent_file(agent_file)
@@ -97,13 +98,16 @@ def attack(
     except KeyboardInterrupt:
         # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
         raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
-    console = Console()
+    console = make_console()  # tables sized to the terminal, or wide in a CI log
     table = Table(title=f"Injection suite {chosen.name} against {agent.name}")
     for column in ("figure", "value", "in no rate"):
         table.add_column(column, overflow="fold")
     for row in summary_rows(run.summary):
         table.add_row(*row)
     console.print(table)
+    warning = caveat(run.summary)
+    if warning is not None:
+        console.print(f"warning: {warning}", highlight=False)
     console.print(f"run folder: {out} (security.json, run.json, report.html)", highlight=False)
     for line in record_history([out], history, no_history=no_history, source=SOURCE_ATTACK):
         console.print(line, highlight=False)
@@ -113,6 +117,8 @@ def attack(
         raise platform_failed(
             f"no attack could be measured: {counts['not_delivered']} not delivered, {counts['error']} errors"
         )
+    if max_attack_rate is not None and warning is not None:
+        raise leave(Verdict(BELOW_GATE, f"--max-attack-rate {max_attack_rate:g} is not met: {warning}"))
     found = {name: n for name, n in read_findings(out).counts().items() if n and name in finding_gates}
     if found:
         listed = ", ".join(f"{name} ({n})" for name, n in sorted(found.items()))

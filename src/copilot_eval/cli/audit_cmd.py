@@ -79,10 +79,12 @@ def _document(found: ToolAudit) -> dict[str, object]:
 
 
 def _render(found: ToolAudit) -> None:
-    from rich.console import Console
+    # imported on use: every command module loads with `--help` (see app.py)
     from rich.table import Table
 
-    console = Console()
+    from copilot_eval.reports.console import make_console
+
+    console = make_console()  # tables sized to the terminal, or wide in a CI log
     if found.findings:
         table = Table(title=f"{len(found.findings)} findings in {len(found.tools)} tools")
         for column in ("severity", "kind", "tool", "where", "matched", "why"):

@@ -94,6 +94,8 @@ def show(
         typer.echo(json.dumps(document, indent=2))
         return
     for key, value in document.items():
+        if value is None:
+            continue  # not recorded (a note nobody wrote, a run without a commit): nothing to show, not "None"
         typer.echo(f"{key}: {json.dumps(value) if isinstance(value, dict) else value}")
 
 

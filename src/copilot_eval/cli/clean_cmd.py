@@ -37,7 +37,7 @@ def clean(
     ] = 60,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="List what would be removed, remove nothing.")] = False,
 ) -> None:
-    """Remove the working directories finished runs kept in the temporary directory (copilot-eval-run-*)."""
+    """Remove what finished runs kept in the temporary directory (copilot-eval-run-*, -ab-*, -quickstart-*)."""
     found = kept_working_directories(older_than * 60)
     kept = {folder: why for folder in found if (why := why_kept(folder)) is not None}
     folders = [folder for folder in found if folder not in kept]

@@ -29,8 +29,11 @@ def print_finished(
     from copilot_eval.reports.terminal import print_summary
 
     several = len(finished.folders) > 1
+    # Lines of the whole run (what each surface spent, each already labelled) are said once, not
+    # under every surface: N surfaces would otherwise print N x N spend lines.
+    shared = [] if callable(extra) else list(extra or [])
     for index, item in enumerate(finished.folders):
-        lines = [*(extra(item) if callable(extra) else extra or []), *item.lines]
+        lines = [*(extra(item) if callable(extra) else [] if several else shared), *item.lines]
         if index == len(finished.folders) - 1:
             lines += finished.history_lines  # recorded once, for every folder
         if summaries:
@@ -42,6 +45,8 @@ def print_finished(
                 console.print(f"{item.label}: {line}" if several and item.label else line, highlight=False)
         if item.comparison is not None:
             print_comparison(item.comparison, console)
+    for line in shared if several else []:
+        console.print(line, highlight=False)
     for warning in finished.history_warnings:
         typer.echo(warning, err=True)
     if finished.markdown is not None:

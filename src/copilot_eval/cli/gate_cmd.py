@@ -108,12 +108,27 @@ def gate(
         if baseline_dir is not None:
             result = gate_folder(run_dir, options=options, baseline=baseline, baseline_dir=baseline_dir)
         else:
+            _history_exists(history)
             with open_store(history, create=False) as store:
                 result = gate_folder(run_dir, options=options, store=store, baseline=baseline)
     except (GateInputError, HistoryError, ValueError) as exc:
         raise bad_input(str(exc)) from None
     write_gate_views(result, markdown=markdown, junit=junit, as_json=as_json, details_url=details_url)
     end_with(result)
+
+
+def _history_exists(history: str | None) -> None:
+    """Refuse a history database that does not exist with how to bless a baseline (open_store says the rest)."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.gate.run_gate import no_history
+    from copilot_eval.history import HistoryLocationError, resolve_history
+
+    try:
+        location = resolve_history(history)
+    except HistoryLocationError:
+        return  # open_store names the bad option
+    if location is not None and not location.exists:
+        raise no_history(location.display)
 
 
 def end_with(result: GateResult) -> None:
@@ -139,6 +154,7 @@ def gate_after_run(
     from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.exit_codes import UNUSABLE_INPUT, Verdict
     from copilot_eval.gate import GateInputError, GateOptions, gate_folder, gate_markdown, headline, read_golden
+    from copilot_eval.gate.run_gate import no_history
     from copilot_eval.history import HistoryError, HistoryLocationError, HistoryStore, resolve_history
 
     try:
@@ -146,6 +162,8 @@ def gate_after_run(
         location = resolve_history(history)
         if location is None:
             raise GateInputError("--gate reads its baseline from the history, which is off (--history off)")
+        if not location.exists:
+            raise no_history(location.display)
         with HistoryStore.open(location, create=False) as store:
             result = gate_folder(out, options=options, store=store, baseline=None if name == GATE_SERIES else name)
     except (GateInputError, HistoryError, HistoryLocationError, ValueError) as exc:

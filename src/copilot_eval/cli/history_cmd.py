@@ -102,7 +102,9 @@ def runs(
         if as_json:
             typer.echo(json.dumps(runs_document(found, database=store.location.display), indent=2, ensure_ascii=False))
             return
-        make_console().print(runs_table(found, title=f"{len(found)} runs in {store.location.display}"))
+        make_console().print(
+            runs_table(found, title=f"{len(found)} run{'' if len(found) == 1 else 's'} in {store.location.display}")
+        )
 
 
 def trends(

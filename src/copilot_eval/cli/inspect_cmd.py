@@ -48,6 +48,38 @@ def _saved_result(path: Path) -> CopilotResult | None:
         raise bad_input(f"{path}: not a readable saved result: {str(exc)[:500]}") from None
 
 
+def _is_trace(path: Path) -> bool:
+    """Whether ``path`` is the runtime's OpenTelemetry trace of a session (its first line a span), not an event log."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    import json
+
+    try:
+        with path.open(encoding="utf-8") as handle:
+            first = handle.readline(1_000_000).strip()
+        line = json.loads(first) if first else None
+    except (OSError, ValueError, UnicodeDecodeError):
+        return False
+    return isinstance(line, dict) and line.get("type") == "span" and "spanId" in line
+
+
+def _trace_evidence(path: Path) -> CopilotResult:
+    """The evidence a trace file belongs to (``x.trace.jsonl`` beside ``x.json``), or exit 2 saying what the file is."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evidence.result import TRACE_SUFFIX
+
+    evidence = (
+        path.with_name(path.name.removesuffix(TRACE_SUFFIX) + ".json") if path.name.endswith(TRACE_SUFFIX) else None
+    )
+    result = _saved_result(evidence) if evidence is not None and evidence.is_file() else None
+    if result is None:
+        raise bad_input(
+            f"{path}: this is the runtime's OpenTelemetry trace of a session, not an event log; inspect the "
+            "evidence file it was saved beside (NAME.json for NAME.trace.jsonl), which holds the trace and the session"
+        )
+    typer.echo(f"{path} is the runtime's trace of a session; showing the evidence it belongs to, {evidence}", err=True)
+    return result
+
+
 def inspect(
     events_file: Annotated[
         Path,
@@ -66,6 +98,8 @@ def inspect(
     from copilot_eval.capture import EventLogError, load_event_log, result_from_events
 
     result = _saved_result(events_file)
+    if result is None and _is_trace(events_file):
+        result = _trace_evidence(events_file)
     if result is None:
         try:
             events = load_event_log(events_file)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import typer
@@ -44,9 +43,11 @@ def register(app: typer.Typer) -> None:
         from copilot_eval.reports.console import make_console
         from copilot_eval.reports.evidence_table import evidence_table
         from copilot_eval.runtime.process.locate import locate_runtime
+        from copilot_eval.workdirs import QUICKSTART_PREFIX, new_working_directory
 
         console = make_console()
-        output = (out or Path(tempfile.mkdtemp(prefix="copilot-eval-quickstart-"))).resolve()
+        # Without --out, a folder `copilot-eval clean` knows, marked in use while the stories play.
+        output = (out or new_working_directory(QUICKSTART_PREFIX)).resolve()
         try:
             examples = copy_examples(output / "examples")
         except ExamplesNotFound as exc:
@@ -92,6 +93,8 @@ def register(app: typer.Typer) -> None:
             mark = "ok" if story.as_told else f"[red]not as told (exit {story.code})[/red]"
             console.print(f"  {number}. {story.title}: {mark}: {story.showed}")
         console.print(f"  the examples it played: {examples} (copy them, or start your own with copilot-eval init)")
+        if out is None:
+            console.print(f"  everything it wrote is in {output} (`copilot-eval clean` removes it after an hour)")
         console.print(
             f"  its runs are in the history {recorded_in} (copilot-eval history runs --history {recorded_in})"
         )

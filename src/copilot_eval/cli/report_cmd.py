@@ -55,7 +55,9 @@ def report(
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
     target = html or folder.folder / "report.html"
-    notices = folder_notices(folder.folder, history=history)
+    notices, unread = folder_notices(folder.folder, history=history)
+    if unread is not None:
+        typer.echo(unread, err=True)
     write_text_atomically(target, run_report_html(folder, notices=notices))
     typer.echo(f"report: {target}", err=markdown == "-")
     if markdown == "-":

@@ -90,18 +90,24 @@ def review(
     from copilot_eval.history.human_verdicts import add_verdicts, rescore
     from copilot_eval.history.labels_file import LabelsFileError, read_labels
     from copilot_eval.history.review_queue import stored_folder
+    from copilot_eval.history.run_notices import write_report_with_notices
 
     with open_store(history, create=True) as store:
         try:
             folder, run_id = stored_folder(store, run_dir)
             if labels is not None:
-                imported = read_labels(labels, reviewer=reviewer)
+                known = {f"{r.conversation_number}.{r.turn or 1}" for r in folder.run.results or []}
+                imported = read_labels(labels, reviewer=reviewer, known_cases=known)
                 add_verdicts(store, run_id, imported)
                 typer.echo(f"imported {len(imported)} verdicts from {labels} into run {run_id}")
             else:
                 given = _interactive(store, folder, run_id, reviewer or default_reviewer(), again)
                 typer.echo(f"\n{given} verdict{'s' if given != 1 else ''} stored in run {run_id}")
             typer.echo(rescore(store, run_id).summary())
+            # the run's report shows people's verdicts from now on, without a separate `report`
+            _, report = write_report_with_notices(store, folder.folder, run_id)
+            if report is not None:
+                typer.echo(f"report: {report} (with people's verdicts)")
         except (EvalSetError, LabelsFileError, HistoryError) as exc:
             raise _fail(str(exc)) from None
         typer.echo(f"history: {store.location.display}")

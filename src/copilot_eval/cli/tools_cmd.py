@@ -22,6 +22,8 @@ def tools(
 ) -> None:
     """Start the agent's MCP servers and the runtime, and list the tools its model would be offered.
 
+    The agent's custom agents are listed with the `task` tool's arguments the model delegates with.
+
     MCP tools are named <server>-<tool>; a server's `tools:` filter takes the server's own names.
     No real model is called: a scripted model records the request.
     """
@@ -44,6 +46,16 @@ def tools(
                 for t in listing.tools
             ],
             "mcp_servers": [s.model_dump(mode="json") for s in result.mcp_servers] if result else [],
+            "custom_agents": [
+                {
+                    "name": d.name,
+                    "description": d.description,
+                    "taskArguments": list(d.arguments),
+                    "call": None if d.skipped else d.call(),
+                    "skipped": d.skipped,
+                }
+                for d in listing.delegates
+            ],
             "warnings": listing.warnings,
             "error": None if listing.tools else (result.error if result else "no request was made"),
         }
@@ -70,6 +82,14 @@ def _render(listing: ToolListing) -> None:
         table.add_row(tool.name, source, description)
     if listing.tools:
         console.print(table)
+    if listing.delegates:
+        delegates = Table(title="Custom agents the model can delegate to (the task tool)")
+        for column in ("agent", "description", "how the model calls it"):
+            delegates.add_column(column, overflow="fold")
+        for delegate in listing.delegates:
+            how = f"never offered: {delegate.skipped}" if delegate.skipped else delegate.call()
+            delegates.add_row(delegate.name, (delegate.description or "").strip(), how)
+        console.print(delegates)
     result = listing.result
     if result is not None and result.mcp_servers:
         # imported on use: every command module loads with `--help` (see app.py)

@@ -60,9 +60,23 @@ def mis_decoded_warning(text: str, *, where: str) -> str | None:
         return None
     word = _damaged_word(text)
     return (
-        f"{where}: {word!r} looks mis-decoded (UTF-8 read as Windows-1252; probably {repaired(word) or word!r}); "
-        "save the original as CSV UTF-8 again, or fix the text"
+        f"{where}: '{_shown(word)}' looks mis-decoded (UTF-8 read as Windows-1252; probably "
+        f"'{_shown(repaired(word) or word)}'); save the original as CSV UTF-8 again, or fix the text"
     )
+
+
+def _shown(word: str) -> str:
+    """``word`` as a spreadsheet shows it: a C1 control (what Latin-1 makes of 0x80-0x9F) as its Windows-1252
+    character (``â€™``, not ``â\x80\x99``); any other unprintable character escaped."""
+    out = []
+    for char in word:
+        if 0x80 <= ord(char) <= 0x9F:
+            try:
+                char = bytes([ord(char)]).decode("cp1252")
+            except UnicodeDecodeError:
+                char = f"\\x{ord(char):02x}"
+        out.append(char if char.isprintable() or char.startswith("\\") else repr(char)[1:-1])
+    return "".join(out)
 
 
 def _damaged_word(text: str) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel
 
 
@@ -33,3 +35,16 @@ class McpServerStatus(BaseModel):
 
 FAILED_STATES = frozenset({"failed", "needs-auth"})
 """Runtime statuses meaning a server's tools are not available to the agent."""
+
+
+_STARTUP_FAILURE = re.compile(r"\bMCP server (['\"]).*?\1 could not start\b")
+
+
+def startup_failure_text(name: str, reason: str) -> str:
+    """The one wording of a server that could not start, which ``names_startup_failure`` recognises."""
+    return f"MCP server {name!r} could not start: {reason}"
+
+
+def names_startup_failure(text: str | None) -> bool:
+    """Whether ``text`` (a case's failure reason) says an MCP server of the agent could not start."""
+    return bool(text) and _STARTUP_FAILURE.search(text or "") is not None

@@ -83,10 +83,19 @@ def _no_baseline(store: HistoryStore | None, test_set: str, agent: str | None, n
     where = f" ({store.location.display})" if store is not None else ""
     known = [b.name for b in list_baselines(store)] if store is not None else []
     listed = f"; it has: {', '.join(known)}" if known else ""
-    return GateInputError(
-        f"{wanted} in the history{where}{listed}. Bless one from a run on your main branch: "
-        "`copilot-eval baseline bless RUN_DIR`, or gate against a run folder with --baseline-dir DIR"
-    )
+    return GateInputError(f"{wanted} in the history{where}{listed}. {BLESS_HINT}")
+
+
+BLESS_HINT = (
+    "Bless one from a run on your main branch: `copilot-eval baseline bless RUN_DIR`, "
+    "or gate against a run folder with --baseline-dir DIR"
+)
+"""How to get a baseline to gate against: said wherever the gate finds none."""
+
+
+def no_history(display: str) -> GateInputError:
+    """The error of a gate whose history database does not exist: nothing recorded, so no baseline either."""
+    return GateInputError(f"no history database at {display}, so no baseline to gate against. {BLESS_HINT}")
 
 
 def gate_folder(
@@ -117,4 +126,12 @@ def gate_folder(
     return decide(then, run, options, platform=platform_reason(folder.run))
 
 
-__all__ = ["GateInputError", "bless_folder", "gate_folder", "platform_reason", "read_golden"]
+__all__ = [
+    "BLESS_HINT",
+    "GateInputError",
+    "bless_folder",
+    "gate_folder",
+    "no_history",
+    "platform_reason",
+    "read_golden",
+]

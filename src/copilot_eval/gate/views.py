@@ -108,7 +108,7 @@ def gate_markdown(result: GateResult, *, details_url: str | None = None) -> str:
     counts = result.counts()
     lines = [f"## copilot-eval gate: {_VERDICT_WORDS.get(result.code, result.code)}", "", f"**{headline(result)}**", ""]
     base, run = result.baseline, result.run
-    lines.append(f"Baseline: {cell(base.label, 120)}" + (f" at `{base.commit[:12]}`" if base.commit else "") + ".")
+    lines.append(f"Compared with {cell(base.label, 120)}" + (f" at `{base.commit[:12]}`" if base.commit else "") + ".")
     if result.why:
         lines += ["", f"> exit {result.code}: {cell(result.why, 2000)}"]
     for reason in result.stale:

@@ -32,6 +32,10 @@ td.s-other { background: #8250df; }
 td.s-mixed { background: linear-gradient(135deg, var(--pass) 50%, var(--fail) 50%); } td.s-none { background: #fff; cursor: default; }
 td.lim { opacity: .45; }
 .legend span { display: inline-block; width: 12px; height: 12px; vertical-align: middle; margin: 0 4px 0 12px; }
+.legend span.line { height: 0; width: 16px; background: none; border-top: 2px dashed; }
+.legend span.line.dotted { border-top-style: dotted; }
+svg .tick { font-size: 11px; fill: #57606a; }
+.series details { display: inline; } .series details[open] ul { columns: 2; }
 .cols { display: flex; flex-wrap: wrap; gap: 24px; } .cols > div { flex: 1 1 420px; }
 svg .episode { fill: #fff8c5; } svg .band { fill: #dafbe1; } svg .rate { fill: none; stroke: #1a7f37; stroke-width: 2; }
 svg .point { fill: #1a7f37; } svg .no-rate { fill: #afb8c1; } svg .axis { stroke: #d0d7de; }
@@ -109,7 +113,7 @@ def pass_rate_chart(series: SeriesTrends, link: Callable[[dict[str, Any]], str |
         parts.append(
             f'<rect class="episode" x="{start - step / 2:.1f}" y="{_TOP}" width="{end - start + step:.1f}" '
             f'height="{_PLOT_H}"><title>runtime limitation: runs {episode.first_run}-{episode.last_run} '
-            f"({episode.runs} runs, {esc(episode.standing or 'standing unknown')})</title></rect>"
+            f"({episode.runs} run{'' if episode.runs == 1 else 's'}, {esc(episode.standing or 'standing unknown')})</title></rect>"
         )
     for rate in (0, 50, 100):
         parts.append(f'<line class="axis" x1="{_LEFT}" x2="{_WIDTH - 8}" y1="{_y(rate):.1f}" y2="{_y(rate):.1f}"/>')
@@ -130,9 +134,46 @@ def pass_rate_chart(series: SeriesTrends, link: Callable[[dict[str, Any]], str |
     parts.extend(_rate_shapes(points))
     for index, point in enumerate(points):
         parts.append(_marker(point, _x(index, count), link(point.run)))
-    parts.append(f'<text x="{_LEFT}" y="{_HEIGHT - 8}">oldest</text>')
-    parts.append(f'<text x="{_WIDTH - 8}" y="{_HEIGHT - 8}" text-anchor="end">newest</text></svg>')
+    parts.extend(_time_axis(points))
+    parts.append("</svg>" + _chart_legend(points))
     return "".join(parts)
+
+
+_TICKS = 6  # dates under the chart: enough to read when each run was, few enough not to overlap
+
+
+def _when(run: dict[str, Any]) -> str:
+    moment = run["run_at"] or run["recorded_at"]
+    return f"{moment:%b %d %H:%M}" if moment else f"run {run['id']}"
+
+
+def _time_axis(points: Sequence[RunPoint]) -> list[str]:
+    """Dates under the chart (the first run, the last, and evenly between): when each run was, not only its order."""
+    count = len(points)
+    if not count:
+        return []
+    chosen = sorted({round(i * (count - 1) / (_TICKS - 1)) for i in range(_TICKS)}) if count > 1 else [0]
+    ticks = []
+    for index in chosen:
+        x = _x(index, count)
+        anchor = "start" if index == 0 and count > 1 else "end" if index == count - 1 and count > 1 else "middle"
+        ticks.append(
+            f'<text class="tick" x="{x:.1f}" y="{_HEIGHT - 8}" text-anchor="{anchor}">{esc(_when(points[index].run))}</text>'
+        )
+    return ticks
+
+
+def _chart_legend(points: Sequence[RunPoint]) -> str:
+    """What the chart's lines and shades mean (the segment lines carry their reason on hover too)."""
+    items = [
+        ('<span style="background:#1a7f37"></span>', "pass rate of the run"),
+        ('<span style="background:#dafbe1"></span>', "its 95% interval"),
+        ('<span style="background:#fff8c5"></span>', "runs under a runtime limitation"),
+        ('<span class="line" style="border-color:#8250df"></span>', "the agent changed (a new segment)"),
+        ('<span class="line dotted" style="border-color:#9a6700"></span>', "the test set or the graders changed"),
+        ('<span style="background:#afb8c1"></span>', "nothing graded"),
+    ]
+    return '<p class="legend" id="chart-legend">' + "".join(f"{mark}{esc(text)}" for mark, text in items) + "</p>"
 
 
 def _rate_shapes(points: Sequence[RunPoint]) -> list[str]:
@@ -197,7 +238,7 @@ def case_grid(series: SeriesTrends, link: Callable[[dict[str, Any]], str | None]
     Cells stay small (a 1,000-case series has 50,000 of them): the run's link is on its column
     header, the case's report anchor on its row, and the script joins them on a click.
     """
-    head = ["<th>case</th><th>question</th><th>pass rate</th><th>flakiness</th>"]
+    head = ["<th>case</th><th>question</th><th>pass rate</th><th>this segment</th><th>flakiness</th>"]
     for point in series.runs:
         href, run = link(point.run), point.run
         label = f'<a href="{esc(href)}">{run["id"]}</a>' if href else str(run["id"])
@@ -209,13 +250,14 @@ def case_grid(series: SeriesTrends, link: Callable[[dict[str, Any]], str | None]
         by_run = {cell[0]["id"]: cell for cell in trend.cells}
         anchor = next((cell[2] for cell in trend.cells if cell[2]), None)
         rate = "unknown" if trend.pass_rate is None else f"{trend.pass_rate:g}%"
+        now = "unknown" if trend.segment_pass_rate is None else f"{trend.segment_pass_rate:g}%"
         flaky = "unknown" if trend.flakiness is None else f"{trend.flakiness:.2f}"
         question = (trend.case["question"] or "")[:60]
         cells = "".join(_cell(point, by_run.get(point.run["id"])) for point in series.runs)
         target = f' data-anchor="{esc(anchor)}"' if anchor else ""
         body.append(
             f'<tr data-case="{esc(trend.case["case_key"])}"{target}><th>{esc(_case_label(trend))}</th>'
-            f"<td>{esc(question)}</td><td>{esc(rate)}</td><td>{esc(flaky)}</td>{cells}</tr>"
+            f"<td>{esc(question)}</td><td>{esc(rate)}</td><td>{esc(now)}</td><td>{esc(flaky)}</td>{cells}</tr>"
         )
     legend = "".join(f'<span style="background:{colour}"></span>{esc(name)}' for name, colour in _LEGEND)
     return (
@@ -249,6 +291,28 @@ def _watch_lists(series: SeriesTrends) -> str:
     )
 
 
+def _series_nav(names: Sequence[tuple[str, str | None]], current: int) -> str:
+    """The series shown, and the others folded away in one line (a history of many series filled four)."""
+
+    def label(name: str, agent: str | None) -> str:
+        return f"{esc(name)} · {esc(agent or 'unnamed agent')}"
+
+    if not names:
+        return ""
+    shown = label(*names[current]) if 0 <= current < len(names) else ""
+    others = [
+        f'<li><a href="/?series={index}">{label(name, agent)}</a></li>'
+        for index, (name, agent) in enumerate(names)
+        if index != current
+    ]
+    if not others:
+        return f'<b class="current">{shown}</b>'
+    return (
+        f'<b class="current">{shown}</b> <details><summary>{len(others)} other series</summary>'
+        f"<ul>{''.join(others)}</ul></details>"
+    )
+
+
 def dashboard_html(
     series: SeriesTrends | None,
     *,
@@ -262,11 +326,7 @@ def dashboard_html(
 
     ``review`` links a run to its review queue (people's verdicts beside the judges').
     """
-    nav = " ".join(
-        f'<a href="/?series={index}"{" class=current" if index == current else ""}>'
-        f"{esc(name)} · {esc(agent or 'unnamed agent')}</a>"
-        for index, (name, agent) in enumerate(names)
-    )
+    nav = _series_nav(names, current)
     if series is None:
         body = "<p>No runs recorded yet: `copilot-eval run` records every run; `copilot-eval history ingest` adds old ones.</p>"
         return page("copilot-eval history", esc(database), _STYLE + body)

@@ -79,14 +79,9 @@ def record_after_run(
 def _flag_report(store: HistoryStore, folder: Path, run_id: int) -> list[str]:
     """The run's notices (``run_notices``); when there are any, its report.html is written again with them."""
     # imported on use: a run's notices and report need the grades and the report writer, recording alone does not
-    from copilot_eval.history.run_notices import run_notices
-    from copilot_eval.reports.html_run import REPORT_HTML, write_run_report
-    from copilot_eval.reports.run_folder import read_run_folder
+    from copilot_eval.history.run_notices import write_report_with_notices
 
-    notices = run_notices(store, run_id, read_run_folder(folder).run)
-    if notices and (folder / REPORT_HTML).is_file():
-        write_run_report(folder, notices=notices)
-    return notices
+    return write_report_with_notices(store, folder, run_id)[0]
 
 
 def ingest_folders(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Collection
 from pathlib import Path
 
 from copilot_eval.history.human_verdicts import SOURCE_IMPORT, HumanLabel
@@ -30,8 +31,11 @@ class LabelsFileError(ValueError):
         self.path, self.problems = path, problems
 
 
-def read_labels(path: Path | str, *, reviewer: str | None = None) -> list[HumanLabel]:
-    """The labels of ``path``; ``reviewer`` fills rows that name none. LabelsFileError lists every problem."""
+def read_labels(
+    path: Path | str, *, reviewer: str | None = None, known_cases: Collection[str] | None = None
+) -> list[HumanLabel]:
+    """The labels of ``path``; ``reviewer`` fills rows that name none. LabelsFileError lists every problem,
+    a case the run does not have among them when ``known_cases`` (its case keys, ``3.1``) are given."""
     path = Path(path)
     try:
         text = path.read_bytes().decode("utf-8-sig")
@@ -69,14 +73,22 @@ def read_labels(path: Path | str, *, reviewer: str | None = None) -> list[HumanL
             problems.append(f"line {line}, verdict: {cell('verdict')!r} is not pass or fail")
         if not who:
             problems.append(f"line {line}, reviewer: empty; fill it in or give --reviewer")
-        if case is not None and verdict is not None and who:
-            key = f"{int(case.group(1))}.{int(case.group(2) or 1)}"
+        key = f"{int(case.group(1))}.{int(case.group(2) or 1)}" if case is not None else None
+        if key is not None and known_cases is not None and key not in known_cases:
+            shown = ", ".join(sorted(known_cases, key=_case_order))
+            problems.append(f"line {line}, case: the run has no case {key} (its cases: {shown})")
+            key = None
+        if key is not None and verdict is not None and who:
             labels.append(HumanLabel(key, verdict, who, note=cell("note") or None, source=SOURCE_IMPORT))
     if problems:
         raise LabelsFileError(path, problems)
     if not labels:
         raise LabelsFileError(path, ["no labels after the header"])
     return labels
+
+
+def _case_order(key: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in key.split(".") if part.isdigit())
 
 
 __all__ = ["COLUMNS", "LabelsFileError", "read_labels"]

@@ -41,6 +41,7 @@ class HistoryLocation:
     url: str
     display: str
     sqlite_path: Path | None = None  # the file, for SQLite; None for a server database
+    default: bool = False  # the project's own .copilot-eval/history.db, whose folder the tool makes
 
     @property
     def exists(self) -> bool:
@@ -95,7 +96,7 @@ def resolve_history(
         raw, origin = os.environ.get(HISTORY_ENV), HISTORY_ENV
     if raw is None or not raw.strip():
         path = (project_dir or project_folder()) / DEFAULT_HISTORY_FILE
-        return HistoryLocation(f"sqlite:///{path.resolve()}", str(path.resolve()), path.resolve())
+        return HistoryLocation(f"sqlite:///{path.resolve()}", str(path.resolve()), path.resolve(), default=True)
     raw = raw.strip()
     if raw.lower() == OFF:
         return None

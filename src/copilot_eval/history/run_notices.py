@@ -31,23 +31,53 @@ def run_notices(store: HistoryStore, run_id: int, run: EvalRun, *, min_kappa: fl
     return notices
 
 
-def folder_notices(run_dir: Path, *, history: str | None = None, min_kappa: float = DEFAULT_MIN_KAPPA) -> list[str]:
-    """The notices of the run folder at ``run_dir`` when the history holds its run; empty otherwise (never raises)."""
+def folder_notices(
+    run_dir: Path, *, history: str | None = None, min_kappa: float = DEFAULT_MIN_KAPPA
+) -> tuple[list[str], str | None]:
+    """The notices of the run folder at ``run_dir`` from the history every command uses, and why there are
+    none when the history could not tell (no database, the run not in it, unreadable); never raises.
+
+    The history is found as every command finds it (``--history``, ``COPILOT_EVAL_HISTORY``, the
+    project of the working directory), not inside the run folder.
+    """
     # imported on use: review_queue reads run folders, which this module's callers may never need
     from copilot_eval.history.from_folder import record_from_folder
     from copilot_eval.history.records import run_key
     from copilot_eval.reports.run_folder import read_run_folder
 
+    left_out = "people's verdicts and low-agreement flags are left out"
+    display = "the history database"
     try:
-        location = resolve_history(history, project_dir=run_dir)
+        location = resolve_history(history)
         if location is None:
-            return []
+            return [], None
+        display = location.display
+        if not location.exists:
+            return [], f"history: no database at {display}; {left_out} (name it with --history)"
         with HistoryStore.open(location, create=False) as store:
             folder = read_run_folder(run_dir)
             run_id = stored_id(store, run_key(record_from_folder(folder, source="ingest")))
-            return [] if run_id is None else run_notices(store, run_id, folder.run, min_kappa=min_kappa)
-    except Exception:  # the history is a by-product: a report is written without it
-        return []
+            if run_id is None:
+                return [], (
+                    f"history: this run is not in {display}; {left_out} "
+                    f"(add it with `copilot-eval history ingest {run_dir}`)"
+                )
+            return run_notices(store, run_id, folder.run, min_kappa=min_kappa), None
+    except Exception as exc:  # the history is a by-product: a report is written without it, and says so
+        reason = str(exc).removeprefix(f"{display}: ")
+        return [], f"warning: could not read the history ({display}): {reason}; {left_out}"
+
+
+def write_report_with_notices(store: HistoryStore, run_dir: Path, run_id: int) -> tuple[list[str], Path | None]:
+    """The run's notices, and its report.html written again with them (``None`` when it has no report, or none)."""
+    # imported on use: a run's notices and report need the report writer, recording alone does not
+    from copilot_eval.reports.html_run import REPORT_HTML, write_run_report
+    from copilot_eval.reports.run_folder import read_run_folder
+
+    notices = run_notices(store, run_id, read_run_folder(run_dir).run)
+    if notices and (run_dir / REPORT_HTML).is_file():
+        return notices, write_run_report(run_dir, notices=notices)
+    return notices, None
 
 
 def stored_id(store: HistoryStore, key: str) -> int | None:
@@ -61,4 +91,4 @@ def stored_id(store: HistoryStore, key: str) -> int | None:
         return connection.execute(select(Run.id).where(Run.run_key == key)).scalar()
 
 
-__all__ = ["folder_notices", "run_notices", "stored_id"]
+__all__ = ["folder_notices", "run_notices", "stored_id", "write_report_with_notices"]

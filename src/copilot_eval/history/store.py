@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from copilot_eval.history.grade_rows import add_grades
-from copilot_eval.history.location import HistoryLocation
+from copilot_eval.history.location import DEFAULT_HISTORY_FILE, HistoryLocation
 from copilot_eval.history.records import RunRecord, run_key, supersedes
 from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
 from copilot_eval.history.shard_links import link_shards
@@ -73,7 +73,16 @@ def _engine(location: HistoryLocation, *, create: bool) -> Any:
                     f"no history database at {location.display} (nothing recorded yet: `copilot-eval run` records "
                     "every run, `copilot-eval history ingest RUN_DIR` adds earlier ones)"
                 )
-            location.sqlite_path.parent.mkdir(parents=True, exist_ok=True)
+            folder = location.sqlite_path.parent
+            # the tool makes its own .copilot-eval folder, not one a typo names
+            needed = folder.parent if folder.name == DEFAULT_HISTORY_FILE.parent.name else folder
+            if not location.default and not needed.is_dir():
+                # A typo in --history would otherwise start a new, empty history elsewhere without a word.
+                raise HistoryError(
+                    f"{location.display}: the folder {needed} does not exist; make it first, or name another "
+                    "database with --history (or COPILOT_EVAL_HISTORY)"
+                )
+            folder.mkdir(parents=True, exist_ok=True)
         # Several processes may write at once (parallel CI jobs, a dashboard reading): wait for the lock.
         engine = create_engine(location.url, connect_args={"timeout": 30})
 

@@ -195,7 +195,7 @@ def print_series(series: SeriesTrends, console: Any) -> None:
 
     console.print(
         f"[bold]{series.test_set_name}[/] against [bold]{series.agent_name or 'an unnamed agent'}[/]: "
-        f"{len(series.runs)} runs, {len(series.cases)} cases",
+        f"{_count(len(series.runs), 'run')}, {_count(len(series.cases), 'case')}",
         highlight=False,
     )
     runs = Table(title="runs over time (oldest first)")
@@ -227,7 +227,7 @@ def print_series(series: SeriesTrends, console: Any) -> None:
     for episode in series.episodes:
         state = "ongoing" if episode.ongoing else "ended"
         console.print(
-            f"[yellow]limitation episode[/]: runs {episode.first_run}-{episode.last_run} ({episode.runs} runs, "
+            f"[yellow]limitation episode[/]: runs {episode.first_run}-{episode.last_run} ({_count(episode.runs, 'run')}, "
             f"{episode.standing or 'standing unknown'}, {state})",
             highlight=False,
         )
@@ -251,6 +251,11 @@ def print_series(series: SeriesTrends, console: Any) -> None:
     console.print(cases)
     if len(series.cases) > _SHOWN_CASES:
         console.print(f"... and {len(series.cases) - _SHOWN_CASES} more cases (--json lists all)", highlight=False)
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 run``, ``2 runs``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 __all__ = ["print_series", "runs_table"]

@@ -8,7 +8,8 @@ Every definition the trends use lives here, once:
 - Observations made in a run with a **runtime limitation** measure the platform, not the agent:
   they are shown and counted (``counts``, ``underLimitation``), but left out of the pass rate,
   the flakiness and the regression point.
-- **Pass rate**: passes over graded observations, with a 95 % Wilson interval.
+- **Pass rate**: passes over graded observations, with a 95 % Wilson interval; the **segment pass
+  rate** is the same over the series' current (last) segment only, what the agent does now.
 - **Segment**: the runs from one change of the test set, the agent or the graders (a run whose
   fingerprint is "changed here", below) to the next. A case that passed under the old graders and
   fails under the new ones did not flip: what measured it changed.
@@ -98,6 +99,8 @@ class CaseTrend:
     graded: int = 0  # pass and fail observations outside limitation runs: the pass rate's trials
     pass_rate: float | None = None
     interval: tuple[float, float] | None = None
+    segment_pass_rate: float | None = None  # over the series' current (last) segment only
+    segment_graded: int = 0
     flips: int = 0
     flakiness: float | None = None
     regression: Regression | None = None
@@ -315,6 +318,10 @@ def _case_trend(
     trend.interval = percent_interval(passes, len(graded))
     trend.flips, trend.flakiness = flips_and_flakiness(graded, segments)
     trend.regression = regression_point(verdicts)
+    current = runs[-1].segment if runs else 0
+    in_segment = [status for status, segment in zip(graded, segments, strict=True) if segment == current]
+    trend.segment_graded = len(in_segment)
+    trend.segment_pass_rate = round(100 * in_segment.count(PASS) / len(in_segment), 2) if in_segment else None
     return trend
 
 

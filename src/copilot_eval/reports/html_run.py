@@ -32,6 +32,7 @@ from copilot_eval.reports.repeat_words import (
 )
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.run_words import NOTHING_GRADED, confirmed_by_text, limitation_heading, score_text
+from copilot_eval.reports.security_figures import SecurityHeadline, read_security_headline
 from copilot_eval.reports.svg_charts import bar_chart
 from copilot_eval.reports.usage_words import case_usage_text, usage_lines
 from copilot_eval.reports.workspace_words import findings_lines, workspace_html
@@ -70,9 +71,26 @@ def _limitation_banner(run: EvalRun) -> str:
     )
 
 
+def _security_lead(headline: SecurityHeadline) -> str:
+    caveat = headline.caveat()
+    return (
+        card("utility without attack", headline.utility_without_attack.text())
+        + card("utility under attack", headline.utility_under_attack.text())
+        + card("attack success (delivered)", headline.attack_success.text())
+        + (
+            f'</div><div class="banner" role="alert" id="utility-caveat">{esc(caveat)}</div><div class="cards">'
+            if caveat
+            else ""
+        )
+    )
+
+
 def _summary_cards(folder: RunFolder) -> str:
     run = folder.run
     score = card(f"score over {run.graded} graded", score_text(run)) if run.graded else card("score", NOTHING_GRADED)
+    headline = read_security_headline(folder.folder)
+    if headline is not None:  # an injection suite: its pooled score answers nothing; lead with what does
+        score = _security_lead(headline)
     return (
         '<div class="cards">'
         + score
@@ -247,16 +265,26 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
     evidence = {path: folder.load_evidence(path) for path in {r.evidence_path for r in results if r.evidence_path}}
     charts = _charts(results, evidence, repeats)
     scans = read_findings(folder.folder)
+    started = (
+        None if run.run_at is None else f"{run.run_at:%Y-%m-%d %H:%M:%S} UTC"
+    )  # seconds are enough to tell runs apart
     subtitle = (
-        f"agent {esc(run.agent_name)} · run at {esc(run.run_at)} · duration "
+        f"agent {esc(run.agent_name)} · run at {esc(started)} · duration "
         f"{esc(None if run.duration_ms is None else f'{run.duration_ms / 1000:.1f} s')} · {len(results)} results"
     )
+    # The cases come first, those that did not pass (with their reasons) ahead of the rest: they are
+    # what a reader opens the report for; spend, execution, phases and charts follow them.
+    ordered = sorted(results, key=lambda r: r.effective_status is CaseStatus.PASS)
     body = (
         _summary_cards(folder)
         + _limitation_banner(run)
         + _people(notices)
         + findings_summary_html(scans)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
+        + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
+        '<button id="close-all" type="button">close all</button></p>'
+        + "".join(_case(r, folder, cases, evidence, repeats, scans) for r in ordered)
+        + ("" if results else "<p>This run holds no per-case results.</p>")
         + (
             '<div id="workspace-findings"><h2>Honesty findings</h2>'
             + "".join(f"<p>{esc(line)}</p>" for line in findings)
@@ -275,10 +303,6 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         + execution_html(run, [(_label(r, repeats), _played_on(evidence.get(r.evidence_path or ""))) for r in results])
         + medians_html(run.phase_medians)
         + (f'<h2>Charts</h2><div class="charts">{charts}</div>' if charts else "")
-        + '<h2>Cases</h2><p><button id="open-all" type="button">open all</button>'
-        '<button id="close-all" type="button">close all</button></p>'
-        + "".join(_case(r, folder, cases, evidence, repeats, scans) for r in results)
-        + ("" if results else "<p>This run holds no per-case results.</p>")
     )
     return page(f"{run.test_set_name}: evaluation run", subtitle, body)
 

@@ -56,6 +56,17 @@ def _runs(record: TestRecord, report: SessionReport) -> str:
     return "".join(parts)
 
 
+def agent_runs(record: TestRecord) -> int:
+    """The agent's sessions a test made: its own runs, and the conversation a test-set item played (one per
+    evidence file its cases name; a case never played is none)."""
+    played = {
+        result.evidence_path or f"unsaved {case.conversation_number}"
+        for case, result in record.cases
+        if result.effective_status.value != "not_run"
+    }
+    return len(record.evidence) + len(played)
+
+
 def _tokens(record: TestRecord) -> int | None:
     counts = [evidence_tokens(data) for data, _ in record.evidence]
     if not counts or any(count is None for count in counts):
@@ -69,7 +80,7 @@ def session_report_html(report: SessionReport) -> str:
     counts = {
         outcome: sum(r.outcome == outcome for r in records) for outcome in ("passed", "failed", "error", "skipped")
     }
-    runs = sum(len(r.evidence) for r in records)
+    runs = sum(agent_runs(r) for r in records)
     cards = (
         '<div class="cards">'
         + "".join(card(name, value) for name, value in counts.items())
@@ -109,4 +120,4 @@ def session_report_html(report: SessionReport) -> str:
     return page("pytest session: copilot-eval report", f"{len(records)} tests · {runs} agent runs", body)
 
 
-__all__ = ["session_anchor", "session_report_html"]
+__all__ = ["agent_runs", "session_anchor", "session_report_html"]

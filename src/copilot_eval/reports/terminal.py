@@ -37,10 +37,16 @@ def _cut(text: str | None, limit: int = 60) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
-    """A rich Table with one row per result: case, repeat, status, answer and reason."""
+NARROW = 80
+"""The width the cells' cuts are set for; a wider console (a CI log: COLUMNS or 200) keeps more of each."""
+
+
+def summary_table(run: EvalRun, test_set: EvalTestSet, *, width: int | None = None) -> Any:
+    """A rich Table with one row per result: case, repeat, status, answer and reason, cut to fit ``width``."""
     from rich.table import Table
 
+    scale = max(1.0, (width or NARROW) / NARROW)
+    question_cut, answer_cut, reason_cut = (round(limit * scale) for limit in (40, 60, 70))
     questions = {key: case.question for key, case in case_turns(test_set).items()}
     repeats = any(r.repeat_index for r in run.results or [])
     table = Table(title=f"{run.test_set_name}: {run.agent_name or 'agent'}", show_lines=False)
@@ -58,9 +64,9 @@ def summary_table(run: EvalRun, test_set: EvalTestSet) -> Any:
         style = "magenta" if result.judge_unstable else STATUS_STYLE[status]
         cells += [
             f"[{style}]{shown_status(result)}[/]",
-            _cut(questions.get((result.conversation_number, turn)) or result.case_id, 40),
-            _cut(result.actual_response),
-            _cut(result.failure_reason, 70),
+            _cut(questions.get((result.conversation_number, turn)) or result.case_id, question_cut),
+            _cut(result.actual_response, answer_cut),
+            _cut(result.failure_reason, reason_cut),
         ]
         table.add_row(*cells)
     return table
@@ -97,7 +103,7 @@ def totals_line(run: EvalRun) -> str:
 
 def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: list[str] | None = None) -> None:
     """Print the table, the totals, extra lines (repeats, outputs) and the limitation if any."""
-    console.print(summary_table(run, test_set))
+    console.print(summary_table(run, test_set, width=getattr(console, "width", None)))
     if (repeats := repeat_table(run)) is not None:
         console.print(repeats)
     console.print(totals_line(run))

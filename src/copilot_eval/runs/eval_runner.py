@@ -53,7 +53,7 @@ from copilot_eval.runs.progress import RunProgress
 from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings
 from copilot_eval.runs.shards import units_of_shard
-from copilot_eval.runs.target import PlayedEvidence
+from copilot_eval.runs.target import PlayedEvidence, runtime_agent
 from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_problems
 
 
@@ -95,8 +95,12 @@ def summarise(
     confidence: Confidence = Confidence.CONFIRMED,
     min_pass_rate: float | None = None,
     repeat_dependence: str | None = None,
+    platform_answers: bool = True,
 ) -> EvalRun:
     """Build the EvalRun from case results: counts, score over graded cases, limitation and its standing.
+
+    ``platform_answers``: whether a platform can answer in the agent's place (``False`` for an agent
+    played on the local runtime; see ``runs.limitation``).
 
     ``confidence`` is about the record itself: CONFIRMED for a run measured from its own evidence
     (the default), SOURCE-INSPECTED for one read from an export. A suspected limitation does not
@@ -110,7 +114,7 @@ def summarise(
     # The score is over graded cases only. With none graded there is no score: the percent stays 0
     # (the seed's field is a number) and gradedCases=0 says it is none; every view shows "n/a".
     percent = 100.0 * count[CaseStatus.PASS] / graded if graded else 0.0
-    limitation = detect_runtime_limitation(results, fallback_texts=fallback_texts)
+    limitation = detect_runtime_limitation(results, fallback_texts=fallback_texts, platform_answers=platform_answers)
     notes = [note] if note else []
     ungradable = count[CaseStatus.ERROR] + count[CaseStatus.UNKNOWN]
     if ungradable:
@@ -276,6 +280,7 @@ async def run_eval_set(
             note=note,
             min_pass_rate=min_pass_rate,
             repeat_dependence=repeat_dependence_of(agent),
+            platform_answers=runtime_agent(agent) is None,
         )
         run = run.model_copy(
             update={

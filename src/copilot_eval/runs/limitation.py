@@ -11,7 +11,14 @@ about the record itself and is not lowered by a limitation: the score really was
 Only cases that say something about the platform are read (``platform_observed``). A replay whose
 recording no longer matches the request is the test's own fixture (re-record it), and a case whose
 grader or judge failed on a real answer is the grader's failure: neither is the platform's, so
-neither can raise a limitation, however many there are.
+neither can raise a limitation, however many there are. Nor is an MCP server that could not start:
+it is the agent's own configuration.
+
+Answers speak for the platform only where a platform can answer in the agent's place
+(``platform_answers``): Copilot Studio answers with its fallback or error text when the agent did not
+run. An agent played on the local runtime answers for itself: the same answer to every case, or
+failed answers after the same time, is the agent's failure, and only cases that ended without an
+answer (execution errors) can raise a limitation there.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, LimitationStanding
+from copilot_eval.evidence.mcp_server import names_startup_failure
 from copilot_eval.evidence.platform_error import platform_error_code
 from copilot_eval.models.replay.store import is_stale_recording
 
@@ -73,8 +81,13 @@ def confirm_limitation(run: EvalRun, *, by: str) -> EvalRun:
 
 
 def _short(text: str | None, limit: int = 80) -> str:
+    """``text`` on one line, cut at a word boundary to about ``limit`` characters (a word cut in two misleads)."""
     flat = " ".join((text or "").split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    if len(flat) <= limit:
+        return flat
+    cut = flat[: limit - 1]
+    words = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return words.rstrip(" ,;:") + "…"
 
 
 def _case_id(result: EvalCaseResult) -> str:
@@ -101,9 +114,15 @@ def grader_failed(result: EvalCaseResult) -> bool:
     return any(g.status is CaseStatus.ERROR and g.error_reason is None for g in result.grades)
 
 
+def agent_configuration_failed(result: EvalCaseResult) -> bool:
+    """Whether the case errored because an MCP server of the agent could not start (the agent's configuration)."""
+    return result.effective_status is CaseStatus.ERROR and names_startup_failure(result.failure_reason)
+
+
 def platform_observed(results: Iterable[EvalCaseResult]) -> list[EvalCaseResult]:
-    """The cases whose outcome says something about the platform: not a stale recording, not a grader's failure."""
-    return [r for r in results if not stale_recording(r) and not grader_failed(r)]
+    """The cases whose outcome says something about the platform: not a stale recording, not a grader's
+    failure, not an MCP server of the agent that could not start."""
+    return [r for r in results if not stale_recording(r) and not grader_failed(r) and not agent_configuration_failed(r)]
 
 
 def _errors(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
@@ -129,9 +148,11 @@ def _same_answers(results: Sequence[EvalCaseResult], fallbacks: Iterable[str]) -
     return None
 
 
-def _uniform(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
+def _uniform(results: Sequence[EvalCaseResult], *, platform_answers: bool) -> tuple[str, list[str]] | None:
     if any(r.effective_status is CaseStatus.PASS for r in results):
         return None
+    if not platform_answers and any(r.actual_response is not None for r in results):
+        return None  # the agent itself answered and failed: its time says nothing about a platform
     # Cases of one conversation share a session and its duration: count each session once.
     sessions = {r.evidence_path or id(r): r.duration_ms for r in results}
     durations = [d for d in sessions.values() if d is not None]
@@ -149,15 +170,24 @@ def _uniform(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
 
 
 def detect_runtime_limitation(
-    results: Sequence[EvalCaseResult], *, fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS
+    results: Sequence[EvalCaseResult],
+    *,
+    fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
+    platform_answers: bool = True,
 ) -> Limitation | None:
-    """The suspected limitation behind ``results``, or ``None`` when the score can be taken at face value."""
+    """The suspected limitation behind ``results``, or ``None`` when the score can be taken at face value.
+
+    ``platform_answers`` says whether a platform can answer in the agent's place (a Copilot Studio
+    agent, a platform's own run); ``False`` for an agent played on the local runtime, whose answers
+    are its own (see the module docstring).
+    """
     results = platform_observed(results)
     if not results:
         return None
+    same = _same_answers(results, fallback_texts) if platform_answers else None
     found = [
         signal
-        for signal in (_errors(results), _same_answers(results, fallback_texts), _uniform(results))
+        for signal in (_errors(results), same, _uniform(results, platform_answers=platform_answers))
         if signal is not None
     ]
     if not found:
@@ -168,6 +198,7 @@ def detect_runtime_limitation(
 __all__ = [
     "KNOWN_FALLBACK_TEXTS",
     "Limitation",
+    "agent_configuration_failed",
     "confirm_limitation",
     "detect_runtime_limitation",
     "grader_failed",

@@ -37,6 +37,7 @@ from copilot_eval.runs.surfaces import (
     confirm_across_surfaces,
     write_comparison,
 )
+from copilot_eval.runs.target import saved_by_platform
 
 
 class MergeError(ValueError):
@@ -153,6 +154,7 @@ def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> M
         # The shards agree on both (merge_checks): one minimum pass rate, one agent whose repeats are or are not independent.
         min_pass_rate=first.run.min_pass_rate,
         repeat_dependence=first.run.repeat_dependence,
+        platform_answers=saved_by_platform(out / r.evidence_path for r in results if r.evidence_path),
     )
     record = MergeRecord(
         shard_count=check.count,

@@ -36,7 +36,7 @@ from copilot_eval.runs.case_runner import graded_result
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.run_budget import usage_of
-from copilot_eval.runs.target import PlayedEvidence, load_played
+from copilot_eval.runs.target import PlayedEvidence, load_played, played_by_platform
 
 __all__ = ["RegradeError", "read_saved_run", "regrade_run"]
 
@@ -186,6 +186,7 @@ async def regrade_run(
         note=f"regraded from {run_dir} without running the agent",
         min_pass_rate=folder.run.min_pass_rate,
         repeat_dependence=folder.run.repeat_dependence,
+        platform_answers=played_by_platform(session for session, _ in sessions.loaded.values()),
     )
     before = folder.run.fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
     fingerprints = before.model_copy(update={"graders": graders_fingerprint})

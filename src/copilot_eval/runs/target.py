@@ -11,7 +11,8 @@ the runtime agent's adapter and the one place the two kinds of agent are told ap
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -66,4 +67,34 @@ def load_played(path: str | Path) -> PlayedEvidence:
     return CopilotResult.load(path)
 
 
-__all__ = ["PlayedEvidence", "RuntimeTarget", "Target", "as_target", "load_played", "runtime_agent"]
+def played_by_platform(sessions: Iterable[PlayedEvidence]) -> bool:
+    """Whether a platform could answer in the agent's place in ``sessions`` (saved evidence of a run).
+
+    ``False`` only when every session was played on the local runtime (a ``CopilotResult``); with no
+    session to tell, a platform is not ruled out.
+    """
+    kinds = [isinstance(session, CopilotResult) for session in sessions]
+    return not kinds or not all(kinds)
+
+
+def saved_by_platform(paths: Iterable[Path]) -> bool:
+    """``played_by_platform`` of a run folder's evidence files, read until one can be read (a platform when none can)."""
+    for path in paths:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        return isinstance(data, dict) and data.get("kind") == "copilot-studio-target"
+    return True
+
+
+__all__ = [
+    "PlayedEvidence",
+    "RuntimeTarget",
+    "Target",
+    "as_target",
+    "load_played",
+    "played_by_platform",
+    "runtime_agent",
+    "saved_by_platform",
+]

@@ -39,13 +39,53 @@ class OfferedTool:
         return definition_hash(self.name, self.description, self.parameters)
 
 
+@dataclass(frozen=True)
+class Delegate:
+    """A custom agent the model can hand work to: its name as the ``task`` tool's ``agent_type``, and that tool's arguments."""
+
+    name: str
+    description: str | None
+    arguments: tuple[str, ...] = ()  # the task tool's required arguments, as the model was offered them
+    skipped: str | None = None  # why the runtime would not load it (then it is never offered)
+
+    def call(self) -> str:
+        """``task(agent_type="reviewer", description=..., prompt=...)``: how the model delegates to it."""
+        rest = [f"{argument}=..." for argument in self.arguments if argument != TASK_AGENT_ARGUMENT]
+        return f"{TASK_TOOL}({', '.join([f'{TASK_AGENT_ARGUMENT}={self.name!r}', *rest])})"
+
+
+TASK_TOOL = "task"
+TASK_AGENT_ARGUMENT = "agent_type"
+
+
 @dataclass
 class ToolListing:
-    """The tools offered, the run that found them (MCP server status included), and warnings."""
+    """The tools offered, the custom agents the model can delegate to, the run that found them, and warnings."""
 
     tools: list[OfferedTool] = field(default_factory=list)
     result: CopilotResult | None = None
     warnings: list[str] = field(default_factory=list)
+    delegates: list[Delegate] = field(default_factory=list)
+
+
+def delegates_of(agent: CopilotEval, tools: list[OfferedTool]) -> tuple[list[Delegate], list[str]]:
+    """The agent's custom agents as the ``task`` tool reaches them, and a warning when that tool was not offered."""
+    task = next((tool for tool in tools if tool.name == TASK_TOOL), None)
+    schema = task.parameters if task is not None and isinstance(task.parameters, dict) else {}
+    required = schema.get("required")
+    arguments = tuple(str(name) for name in required) if isinstance(required, list) else ()
+    arguments = arguments or (TASK_AGENT_ARGUMENT,)
+    found = [
+        Delegate(custom.name, custom.description, arguments if custom.skipped is None else (), custom.skipped)
+        for custom in agent.custom_agents
+    ]
+    warnings = []
+    if found and tools and task is None:
+        warnings.append(
+            f"the model was not offered the {TASK_TOOL!r} tool: it cannot delegate to the custom agents "
+            f"{', '.join(d.name for d in found)} (an `allowed_tools` or `excluded_tools` setting may hide it)"
+        )
+    return found, warnings
 
 
 class _Recorder:
@@ -135,4 +175,6 @@ async def list_offered_tools(agent: CopilotEval) -> ToolListing:
     if bodies:
         listing.tools = [classify(d.name, d.description, agent, d.parameters) for d in tool_definitions_of(bodies[0])]
         listing.warnings.extend(filter_warnings(agent, listing.tools))
+    listing.delegates, warnings = delegates_of(agent, listing.tools)
+    listing.warnings.extend(warnings)
     return listing

@@ -28,6 +28,7 @@ from copilot_eval.evalsets import (
     GradeRecord,
 )
 from copilot_eval.evidence import CopilotResult
+from copilot_eval.reports.security_figures import SECURITY_JSON
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
@@ -49,7 +50,6 @@ __all__ = [
     "write_security_folder",
 ]
 
-SECURITY_JSON = "security.json"
 #: Where ``copilot-eval attack`` writes a run folder when ``--out`` is not given.
 SECURITY_RUNS = Path("security-runs")
 SECURITY_SCHEMA_VERSION = 1
@@ -137,6 +137,7 @@ class SecurityRecord:
             duration_ms=duration_ms,
             note=summary_sentence(summary),
             repeat_dependence=repeat_dependence_of(agent),
+            platform_answers=False,  # played on the local runtime: no platform answers in the agent's place
         )
         run = run.model_copy(update={"repeat": repeat})
         document = {

@@ -30,6 +30,7 @@ from copilot_eval.security.playable import PlayableSuite, play_agent
 from copilot_eval.security.rates import PlayResult, SecuritySummary, summarise_plays
 from copilot_eval.security.record import SecurityRecord, write_security_folder
 from copilot_eval.security.suite import InjectionSuite
+from copilot_eval.security.suite_choice import open_suite
 
 __all__ = ["DEFAULT_CONCURRENCY", "SecurityRun", "run_suite", "select_cases"]
 
@@ -102,9 +103,20 @@ def _check_names(agent: CopilotEval, suite: PlayableSuite) -> None:
         )
 
 
+def _suite_of(suite: object) -> InjectionSuite | PlayableSuite:
+    """``suite`` itself, or the suite a name or path means (``open_suite``); TypeError for anything else."""
+    if isinstance(suite, str | Path):
+        return open_suite(suite)
+    if not isinstance(suite, InjectionSuite | PlayableSuite):
+        raise TypeError(
+            f"run_suite: suite is {type(suite).__name__}; give a suite (load_suite(PATH), open_suite(NAME)) or its name"
+        )
+    return suite
+
+
 async def run_suite(
     agent: CopilotEval,
-    suite: InjectionSuite | PlayableSuite,
+    suite: InjectionSuite | PlayableSuite | str | Path,
     *,
     repeat: int = 1,
     out: str | Path | None = None,
@@ -121,8 +133,10 @@ async def run_suite(
     ids to play only some. For a suite written as data, ``server_command`` starts the environment
     server (the spec file's path is added at the end; default: this Python running the built-in
     ``env_server.py``): put a filter in front of the environment with it, or an environment of
-    your own. ``suite`` may also be any :class:`PlayableSuite` (AgentDojo's, with the extra).
+    your own. ``suite`` may also be any :class:`PlayableSuite` (AgentDojo's, with the extra), or a name
+    as ``copilot-eval attack --suite`` takes it (``"builtin"``, a YAML file, ``"agentdojo:SUITE"``).
     """
+    suite = _suite_of(suite)
     if repeat < 1 or concurrency < 1:
         raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
     if isinstance(suite, InjectionSuite):

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from copilot_eval.reports.security_figures import utility_caveat
 from copilot_eval.security.rates import GroupRate, Rate, SecuritySummary
 
-__all__ = ["rate_text", "summary_rows", "summary_sentence"]
+__all__ = ["caveat", "rate_text", "summary_rows", "summary_sentence"]
 
 
 def rate_text(rate: Rate) -> str:
@@ -16,15 +17,22 @@ def rate_text(rate: Rate) -> str:
     return f"{rate.hits}/{rate.trials} = {100 * value:.1f} % (95 % CI {100 * low:.1f}-{100 * high:.1f} %)"
 
 
+def caveat(summary: SecuritySummary) -> str | None:
+    """Why the attack success rate says little (the agent did none of the user's tasks), or ``None``."""
+    return utility_caveat(summary.utility_without_attack.hits, summary.utility_without_attack.trials)
+
+
 def summary_sentence(summary: SecuritySummary) -> str:
-    """The figures in one sentence, counts apart named."""
+    """The figures in one sentence, utility first, counts apart named, and the caveat of an agent that did nothing."""
     counts = summary.counts
-    return (
-        f"attack success over delivered plays {rate_text(summary.attack_success)}; "
+    sentence = (
         f"utility without attack {rate_text(summary.utility_without_attack)}, "
         f"under attack {rate_text(summary.utility_under_attack)}; "
+        f"attack success over delivered plays {rate_text(summary.attack_success)}; "
         f"not delivered {counts.get('not_delivered', 0)}, errors {counts.get('error', 0)} (in no rate)"
     )
+    warning = caveat(summary)
+    return f"{sentence}; {warning}" if warning else sentence
 
 
 def _group_row(kind: str, name: str, group: GroupRate) -> tuple[str, str, str]:

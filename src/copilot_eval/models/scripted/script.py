@@ -45,7 +45,20 @@ def __getattr__(name: str) -> Any:
 
 
 class InvalidScriptError(ValueError):
-    """A script that cannot be used; the message names the file, rule, turn and field."""
+    """A script that cannot be used; the message names the file, rule, turn and field of every problem."""
+
+
+def _all_of(parts: list[tuple[str, Any]], parse: Any) -> list[Any]:
+    """Each ``(where, raw)`` parsed, every problem collected: one InvalidScriptError naming them all."""
+    parsed, problems = [], []
+    for where, raw in parts:
+        try:
+            parsed.append(parse(raw, where))
+        except InvalidScriptError as exc:
+            problems.append(str(exc))
+    if problems:
+        raise InvalidScriptError("; ".join(problems))
+    return parsed
 
 
 @dataclass(frozen=True)
@@ -137,7 +150,7 @@ def parse_rules(data: Any, *, source: str | None = None) -> tuple[Rule, ...]:
         data = data.get("rules")
     if not isinstance(data, list) or not data:
         raise InvalidScriptError(f"{where}: 'rules' must be a non-empty list of rules")
-    return tuple(_parse_rule(raw, f"{where}: rules[{i}]") for i, raw in enumerate(data))
+    return tuple(_all_of([(f"{where}: rules[{i}]", raw) for i, raw in enumerate(data)], _parse_rule))
 
 
 def _parse_rule(raw: Any, where: str) -> Rule:
@@ -161,7 +174,7 @@ def _parse_rule(raw: Any, where: str) -> Rule:
     turns = raw.get("turns")
     if not isinstance(turns, list) or not turns:
         raise InvalidScriptError(f"{where}.turns: must be a non-empty list of turns")
-    parsed = tuple(_parse_turn(t, f"{where}.turns[{j}]") for j, t in enumerate(turns))
+    parsed = tuple(_all_of([(f"{where}.turns[{j}]", t) for j, t in enumerate(turns)], _parse_turn))
     return Rule(turns=parsed, prompt_contains=contains, prompt_matches=matches, _pattern=pattern)
 
 

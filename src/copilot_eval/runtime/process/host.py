@@ -23,6 +23,7 @@ class RuntimeHost:
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
+        self.loop.set_exception_handler(_quiet_late_replies)
         started = threading.Event()
         self._thread = threading.Thread(
             target=self._serve, args=(started,), name="copilot-eval-runtime-host", daemon=True
@@ -57,6 +58,28 @@ class RuntimeHost:
         if self.in_host():
             raise RuntimeError("run_sync cannot be called from the runtime host's own loop")
         return self.submit(coroutine).result(timeout)
+
+
+def _late_reply(context: dict[str, Any]) -> bool:
+    """Whether the loop's error is a reply delivered to a request already cancelled (an interrupt).
+
+    The SDK's reader thread checks that a request's future is pending, then hands it its reply
+    through ``call_soon_threadsafe``; when an interrupt cancels the request in between, the reply
+    meets a cancelled future and asyncio prints ``InvalidStateError`` with a traceback before the
+    command's clean exit line. Nothing was lost: the request was given up on purpose.
+    """
+    if not isinstance(context.get("exception"), asyncio.InvalidStateError):
+        return False
+    callback = getattr(context.get("handle"), "_callback", None)
+    future = getattr(callback, "__self__", None)
+    named = getattr(callback, "__name__", "") in ("set_result", "set_exception")
+    return named and isinstance(future, asyncio.Future) and future.cancelled()
+
+
+def _quiet_late_replies(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """The host loop's error handler: a late reply to a cancelled request is dropped, anything else said."""
+    if not _late_reply(context):
+        loop.default_exception_handler(context)
 
 
 _host: RuntimeHost | None = None
