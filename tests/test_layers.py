@@ -67,6 +67,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Injection suites play through the runtime (their scripted agents are FunctionModels) and write
     # a normal run folder through the run summary and the reports.
     "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
+    # Trigger evaluations play prompts through the runtime (a scripted answer lists the catalogue) and
+    # write a normal run folder through the run summary and the finisher.
+    "triggers": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},
@@ -114,6 +117,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "runtime",
         "security",
         "studio_eval",
+        "triggers",
         "targets",
     },
 }

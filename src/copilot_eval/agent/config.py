@@ -49,6 +49,9 @@ class CopilotEval(BaseModel):
     timeout_s: float = Field(default=120.0, gt=0)
     max_tool_calls: int | None = Field(default=None, ge=0)
     max_turns: int | None = Field(default=None, ge=1)
+    # Tools whose start ends the run as completed (the root's or a subagent's call): a trigger
+    # evaluation measures the choice of a skill or custom agent, not the rest of the task.
+    stop_at_tools: tuple[str, ...] = ()
     # Usage budgets over the whole session (docs/cost.md): tokens (input plus output) and premium
     # requests are counted by the harness from the runtime's usage reports; AI credits go to the
     # runtime's own session limit.

@@ -14,6 +14,7 @@ from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_execution import execution_html
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.html_platform import platform_html
+from copilot_eval.reports.html_triggers import triggers_html
 from copilot_eval.reports.phase_words import medians_html, phase_table_html
 from copilot_eval.reports.repeat_words import (
     case_flag,
@@ -240,6 +241,7 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
         + _limitation_banner(run)
         + _people(notices)
         + (f'<p class="muted">{esc(run.note)}</p>' if run.note else "")
+        + triggers_html(folder.folder)
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + (
             '<div id="usage"><h2>What the run spent</h2>' + "".join(f"<p>{esc(line)}</p>" for line in spent) + "</div>"
