@@ -197,6 +197,23 @@ EXPECTED: dict[str, list[str]] = {
         "--token-env",
     ],
     "tools": ["--json"],
+    "skills": ["--json"],
+    "triggers": [
+        "--agent",
+        "--concurrency",
+        "--history",
+        "--junit",
+        "--min-precision",
+        "--min-recall",
+        "--no-history",
+        "--no-stop-at-choice",
+        "--out",
+        "--repeat",
+        "--runs",
+        "--skill",
+        "--stop-at-choice",
+        "--threshold",
+    ],
     "validate": ["--json", "--profile", "--var"],
 }
 

@@ -86,7 +86,7 @@ def _headline(document: dict[str, Any]) -> str:
     apart = ", ".join(f"{n} {k}" for k, n in sorted((figures.get("apart") or {}).items())) or "none"
     problems = [f"{e['name']}: {'; '.join(e['problems'])}" for e in document.get("catalogue", []) if e.get("problems")]
     lines = [
-        f"{figures.get('correct')} of {figures.get('counted')} counted plays made the expected choice "
+        f"{esc(figures.get('correct'))} of {esc(figures.get('counted'))} counted plays made the expected choice "
         f"({_share(figures.get('accuracy'))}, 95% interval {_interval(figures.get('accuracyInterval'))}).",
         f"Near-miss false triggers: {esc(near.get('falseTriggers'))} of {esc(near.get('counted'))} "
         f"({_share(near.get('rate'))}).",
