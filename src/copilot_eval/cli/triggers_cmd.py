@@ -204,6 +204,7 @@ def skills(
 
     No real model is called: one session answered by a scripted model reads the loaded list.
     """
+    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
     import asyncio
 
     from rich.console import Console

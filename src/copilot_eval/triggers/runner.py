@@ -28,12 +28,12 @@ from copilot_eval.triggers.outcome import CatalogueNeeds, decide_trigger_outcome
 from copilot_eval.triggers.record import write_trigger_folder
 from copilot_eval.triggers.trigger_set import TriggerPrompt, TriggerSet
 
-__all__ = ["CHOICE_TOOLS", "DEFAULT_CONCURRENCY", "DEFAULT_RUNS", "TriggerRun", "trigger_eval", "trigger_player"]
+__all__ = ["CHOICE_TOOL", "DEFAULT_CONCURRENCY", "DEFAULT_RUNS", "TriggerRun", "trigger_eval", "trigger_player"]
 
 DEFAULT_RUNS = 3
 DEFAULT_CONCURRENCY = 4
-CHOICE_TOOLS = ("skill", "task")
-"""The tools whose call is a choice: a skill through ``skill``, a custom agent through ``task``."""
+CHOICE_TOOL = "skill"
+"""The tool whose call is a skill's choice; a custom agent's is a ``task`` call of its agent type (``task:NAME``)."""
 
 
 @dataclass
@@ -60,7 +60,9 @@ class TriggerRun:
 def trigger_player(agent: CopilotEval, needs: CatalogueNeeds, *, stop_at_choice: bool) -> CopilotEval:
     """The agent as each play runs it: audit on, each description watched, stopping at the choice when asked."""
     markers = tuple(dict.fromkeys((*agent.audit_markers, *needs.markers.values())))
-    stops = tuple(dict.fromkeys((*agent.stop_at_tools, *CHOICE_TOOLS))) if stop_at_choice else agent.stop_at_tools
+    # A task call of a built-in agent type is no choice: its subagent may still choose a skill.
+    choices = (CHOICE_TOOL, *(f"task:{name}" for name in needs.agents))
+    stops = tuple(dict.fromkeys((*agent.stop_at_tools, *choices))) if stop_at_choice else agent.stop_at_tools
     return agent.with_options(audit_requests=True, audit_markers=markers, stop_at_tools=stops)
 
 

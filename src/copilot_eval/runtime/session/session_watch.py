@@ -41,8 +41,9 @@ class SessionWatch:
         if kind == "tool.execution_start":
             name = str(getattr(event.data, "tool_name", None) or "?")
             self.running_tools[str(event.data.tool_call_id)] = name
-            if name in self._stop_at_tools:  # the root's or a subagent's call: the choice is made either way
-                self._control.request_stop("completed", f"stopped at the first call of {name!r} (stop_at_tools)")
+            if self._stop_at_tools and (hit := _stop_entry(name, event.data, self._stop_at_tools)):
+                # the root's or a subagent's call: the choice is made either way
+                self._control.request_stop("completed", f"stopped at the first call of {hit!r} (stop_at_tools)")
         elif kind == "tool.execution_complete":
             self.running_tools.pop(str(event.data.tool_call_id), None)
             self.completed_tools += 1
@@ -72,6 +73,18 @@ class SessionWatch:
         scope = agent_scope(decoded)
         entry = usage_entry(data, scope) if kind == "assistant.usage" else compaction_entry(data, scope)
         self._control.count_usage(entry)
+
+
+def _stop_entry(name: str, data: Any, entries: frozenset[str]) -> str | None:
+    """The ``stop_at_tools`` entry a tool start matches: ``TOOL``, or ``task:AGENT`` for a task call of that agent type."""
+    if name in entries:
+        return name
+    if name == "task":
+        arguments = getattr(data, "arguments", None)
+        agent = arguments.get("agent_type") if isinstance(arguments, dict) else None
+        if isinstance(agent, str) and f"task:{agent}" in entries:
+            return f"task:{agent}"
+    return None
 
 
 async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: RuntimeHandle, deadline: float) -> WaitEnd:
