@@ -112,3 +112,11 @@ def test_the_split_is_seeded_stratified_and_keeps_numbers(tmp_path: Path) -> Non
     assert again.prompts == train.prompts
     other, _ = split_trigger_set(trigger_set, validation=0.4, seed=8)
     assert other.prompts != train.prompts
+
+
+def test_the_examples_three_formats_load() -> None:
+    example = Path(__file__).parents[2] / "examples" / "skills"
+    assert len(read_trigger_set(example / "triggers.yaml").prompts) == 9
+    assert read_trigger_set(example / "triggers.csv").prompts[1].expected == "dependency-audit"
+    creator = read_trigger_set(example / "skill-creator-evals.json", skill="changelog-writer")
+    assert [p.expected for p in creator.prompts] == ["changelog-writer", NONE]

@@ -18,7 +18,7 @@ from copilot_eval import CopilotEval, CopilotResult
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.cli.app import app
 from copilot_eval.models import ScriptedModel
-from copilot_eval.triggers import ANOTHER, NONE, TriggerRun, trigger_eval, trigger_set_from_data
+from copilot_eval.triggers import ANOTHER, NONE, TriggerRun, read_trigger_set, trigger_eval, trigger_set_from_data
 
 pytestmark = pytest.mark.runtime
 
@@ -184,3 +184,19 @@ def test_skills_lists_the_catalogue_as_loaded(tmp_path: Path) -> None:
     assert entries["csv-clean"]["descriptionLength"] == len(SKILLS["csv-clean"])
     assert entries["csv-clean"]["source"] == "custom" and entries["csv-clean"]["problems"] == []
     assert "frontmatter" in entries["broken"]["problems"][0]
+
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "skills"
+
+
+async def test_the_worked_example_gives_the_figures_its_readme_states() -> None:
+    agent = CopilotEval.from_file(EXAMPLE / "agent.yaml")
+    run = await trigger_eval(agent, read_trigger_set(EXAMPLE / "triggers.yaml"), runs=1)
+    exact = {s.name: (s.precision, s.recall) for s in run.figures.skills}
+    assert exact == {
+        "changelog-writer": (pytest.approx(2 / 3), 1.0),
+        "dependency-audit": (0.5, 0.5),
+        "flaky-test-triage": (None, 0.0),
+        "reviewer": (1.0, 1.0),
+    }
+    assert (run.figures.near_miss_false_triggers, run.figures.near_miss_counted) == (2, 2)
