@@ -200,3 +200,21 @@ async def test_the_worked_example_gives_the_figures_its_readme_states() -> None:
         "reviewer": (1.0, 1.0),
     }
     assert (run.figures.near_miss_false_triggers, run.figures.near_miss_counted) == (2, 2)
+
+
+def test_the_pytest_fixture_plays_a_set_in_a_users_test(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        test_skills=f"""
+from copilot_eval import CopilotEval
+
+async def test_routing(trigger_eval):
+    agent = CopilotEval.from_file({str(EXAMPLE / "agent.yaml")!r})
+    run = await trigger_eval(agent, {str(EXAMPLE / "triggers.csv")!r}, runs=1)
+    assert run.figures.skill("changelog-writer").recall == 1.0
+    assert run.figures.skill("dependency-audit").recall == 0.0, "the router misses that prompt"
+"""
+    )
+    evidence = pytester.path / "evidence"
+    outcome = pytester.runpytest_subprocess(f"--copilot-evidence-dir={evidence}", "-p", "no:cacheprovider")
+    outcome.assert_outcomes(passed=1)
+    assert len(list(evidence.glob("*.json"))) == 3, "one evidence file per play"
