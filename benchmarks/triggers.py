@@ -11,8 +11,9 @@ for the prompts no skill should take), played three ways on the same machine, C 
   - stopped: trigger_eval with --stop-at-choice (the default).
 
 Prints sessions per second for each, ours / plain (goal: at least 0.9) and stopped / ours (the
-saving). The three run in turn, twice, so the machine's drift hits all alike; the better of the
-two rounds of each is kept. Absolute figures depend on the machine's load; the ratios are measured
+saving, in time and in model requests: a scripted model answers at once, so here the saving is in
+requests, each of which costs seconds with a real model). The three run in turn, twice, so the
+machine's drift hits all alike; the better of the two rounds of each is kept. Absolute figures depend on the machine's load; the ratios are measured
 in the same run.
 
     python benchmarks/triggers.py [--concurrency C]
@@ -117,6 +118,7 @@ async def main(concurrency: int) -> None:
     sessions = len(prompts)
     await trigger_eval(agent, chosen.with_prompts(chosen.prompts[:2]), runs=1)  # warm the pool
     best: dict[str, float] = {}
+    requests: dict[str, int] = {}
     for _ in range(2):
         plain = await plain_loop(model, skills, prompts, concurrency)
         started = time.perf_counter()
@@ -128,13 +130,16 @@ async def main(concurrency: int) -> None:
         assert ours_run.figures.correct == stopped_run.figures.correct == sessions, "the router is always right"
         for name, value in (("plain", plain), ("ours", ours), ("stopped", stopped)):
             best[name] = min(best.get(name, value), value)
+        for name, played in (("ours", ours_run), ("stopped", stopped_run)):
+            requests[name] = sum(len(result.request_audit or []) for result in played.results.values())
     print(f"{sessions} sessions (20 prompts x {RUNS} runs, 10 skills), concurrency {concurrency}")
     for name in ("plain", "ours", "stopped"):
         print(f"  {name:8s} {best[name]:6.1f} s  {sessions / best[name]:5.2f} sessions/s")
     print(f"ours / plain (sessions per second): {best['plain'] / best['ours']:.2f} (goal >= 0.9)")
     print(
         f"stop at the choice: {best['stopped'] / best['ours']:.2f} of the time played to the end "
-        f"({sessions / best['stopped']:.2f} vs {sessions / best['ours']:.2f} sessions/s)"
+        f"({sessions / best['stopped']:.2f} vs {sessions / best['ours']:.2f} sessions/s); model requests "
+        f"{requests['stopped']} vs {requests['ours']} ({requests['stopped'] / requests['ours']:.2f})"
     )
 
 

@@ -131,6 +131,7 @@ def test_the_subagents_choice_has_its_path_and_each_play_stopped_at_the_choice(c
     assert evidence.configuration is not None
     assert evidence.configuration["stop_at_tools"] == ["skill", "task:reviewer"]
     assert evidence.stop_reason == "completed" and evidence.request_audit is not None
+    assert len(evidence.request_audit) == 1, "the play ended at the skill call: no request after the choice"
     assert evidence.request_audit[0].markers == dict.fromkeys(evidence.configuration["audit_markers"], True), (
         "every description reached the model"
     )
@@ -218,3 +219,14 @@ async def test_routing(trigger_eval):
     outcome = pytester.runpytest_subprocess(f"--copilot-evidence-dir={evidence}", "-p", "no:cacheprovider")
     outcome.assert_outcomes(passed=1)
     assert len(list(evidence.glob("*.json"))) == 3, "one evidence file per play"
+
+
+def test_the_command_writes_junit_one_case_per_prompt_and_exits_by_the_gate(tmp_path: Path) -> None:
+    junit = tmp_path / "junit.xml"
+    arguments = ["triggers", str(EXAMPLE / "triggers.csv"), "--agent", str(EXAMPLE / "agent.yaml")]
+    arguments += ["--runs", "1", "--out", str(tmp_path / "run"), "--junit", str(junit), "--no-history"]
+    outcome = CliRunner().invoke(app, [*arguments, "--min-recall", "dependency-audit=0.5"])
+    assert outcome.exit_code == 1, outcome.output
+    assert "dependency-audit: recall 0% is below --min-recall 0.5" in outcome.output
+    assert junit.read_text(encoding="utf-8").count("<testcase") == 3
+    assert (tmp_path / "run" / "triggers.json").is_file()
