@@ -83,7 +83,19 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "pytest_history": LEAVES | {"history", "reports", "runs"},
     "pytest_budget": LEAVES | {"agent"},
     "pytest_evalset": LEAVES
-    | {"evalsets", "grading", "pytest_budget", "pytest_history", "pytest_otel", "reports", "runs", "runtime"},
+    | {
+        "evalsets",
+        "grading",
+        "pytest_budget",
+        "pytest_history",
+        "pytest_otel",
+        "pytest_triggers",
+        "reports",
+        "runs",
+        "runtime",
+    },
+    # Trigger sets as items: played by the trigger layer on the runtime host (pytest_evalset hands the settings over).
+    "pytest_triggers": LEAVES | {"runtime", "triggers"},
     "pytest_repeat": LEAVES | {"evalsets", "reports", "runs"},
     "pytest_otel": LEAVES | {"evalsets", "otel"},
     "pytest_plugin": LEAVES

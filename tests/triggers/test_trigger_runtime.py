@@ -230,3 +230,15 @@ def test_the_command_writes_junit_one_case_per_prompt_and_exits_by_the_gate(tmp_
     assert "dependency-audit: recall 0% is below --min-recall 0.5" in outcome.output
     assert junit.read_text(encoding="utf-8").count("<testcase") == 3
     assert (tmp_path / "run" / "triggers.json").is_file()
+
+
+def test_a_trigger_set_file_is_collected_as_one_item_per_prompt(pytester: pytest.Pytester) -> None:
+    text = (EXAMPLE / "triggers.csv").read_text(encoding="utf-8")
+    pytester.path.joinpath("skills.triggers.csv").write_text(text, encoding="utf-8")
+    outcome = pytester.runpytest_subprocess(
+        f"--copilot-agent={EXAMPLE / 'agent.yaml'}", "-p", "no:cacheprovider", "-v", "skills.triggers.csv"
+    )
+    outcome.assert_outcomes(passed=2, failed=1)
+    outcome.stdout.fnmatch_lines(
+        ["*prompt 2: Is it safe to ship*FAILED*", "*expected dependency-audit; chosen: none 3*"]
+    )
