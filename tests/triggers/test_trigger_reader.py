@@ -86,6 +86,8 @@ def test_skill_creator_trigger_json_loads_as_published(tmp_path: Path) -> None:
     ]
     with pytest.raises(TriggerSetError, match="about one skill: name it"):
         read_trigger_set(path)
+    ported = write(tmp_path, "p.json", json.dumps({"evals": [{"prompt": "Chart this", "should_trigger": True}]}))
+    assert [(p.prompt, p.expected) for p in read_trigger_set(ported, skill="xlsx").prompts] == [("Chart this", "xlsx")]
     wrong = write(tmp_path, "w.json", '[{"query": "x", "should_trigger": "yes"}]')
     with pytest.raises(TriggerSetError, match="line 1: \\[0\\]: should_trigger: expected true or false"):
         read_trigger_set(wrong, skill="xlsx")

@@ -5,8 +5,9 @@ Three shapes are read:
 - our own YAML or JSON: ``{name?, description?, siblings?, prompts: [{prompt, expected, tags?}]}``
   (a bare list of prompts is accepted too);
 - a CSV with the header ``prompt,expected[,tags]`` (tags separated by ``;`` or ``|``);
-- Anthropic's skill-creator trigger JSON as published, ``[{"query": ..., "should_trigger": true}]``,
-  which is about one skill: the caller names it (``skill=``), ``true`` expects it and ``false`` expects ``none``.
+- Anthropic's skill-creator trigger JSON as published, ``[{"query": ..., "should_trigger": true}]``
+  (and ``{"evals": [...]}`` with ``prompt`` or ``query``, as some of its ports write it), which is
+  about one skill: the caller names it (``skill=``), ``true`` expects it and ``false`` expects ``none``.
 
 YAML and JSON go through the project's one YAML reader (``evalsets.prompt_yaml.read_yaml``), which
 keeps the line of every value, so a problem in a JSON file names its line as well.
@@ -109,7 +110,17 @@ def _creator_prompts(
 
 
 def _is_creator(value: Any) -> bool:
-    return isinstance(value, list) and any(isinstance(item, dict) and "query" in item for item in value)
+    return isinstance(value, list) and any(isinstance(item, dict) and "should_trigger" in item for item in value)
+
+
+def _creator_items(value: Any) -> Any:
+    """skill-creator's list; the ``{"evals": [...]}`` form some of its ports write, with ``prompt`` for ``query``."""
+    if isinstance(value, dict) and set(value) == {"evals"} and isinstance(value["evals"], list):
+        return [
+            {("query" if key == "prompt" else key): v for key, v in item.items()} if isinstance(item, dict) else item
+            for item in value["evals"]
+        ]
+    return value
 
 
 def trigger_set_from_data(
@@ -118,8 +129,11 @@ def trigger_set_from_data(
     """A trigger set from already parsed data (our shape or skill-creator's); raises TriggerSetError."""
     problems: list[str] = []
     description, siblings = None, ()
+    wrapped = isinstance(value, dict) and set(value) == {"evals"}
+    value = _creator_items(value)
     if _is_creator(value):
-        prompts, problems = _creator_prompts(value, document, skill)
+        # the lines of a wrapped list are under "evals"; the problems still say the item
+        prompts, problems = _creator_prompts(value, None if wrapped else document, skill)
     elif isinstance(value, list):
         prompts, problems = _our_prompts(value, document, ())
     elif isinstance(value, dict):
