@@ -242,3 +242,13 @@ def test_a_trigger_set_file_is_collected_as_one_item_per_prompt(pytester: pytest
     outcome.stdout.fnmatch_lines(
         ["*prompt 2: Is it safe to ship*FAILED*", "*expected dependency-audit; chosen: none 3*"]
     )
+
+
+def test_the_history_keeps_per_skill_figures_of_stored_trigger_runs(clean_run: TriggerRun, tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'history.db'}"
+    runner = CliRunner()
+    assert runner.invoke(app, ["history", "ingest", str(clean_run.folder), "--history", database]).exit_code == 0
+    outcome = runner.invoke(app, ["history", "skills", "router", "--history", database, "--json"])
+    assert outcome.exit_code == 0, outcome.output
+    (point,) = json.loads(outcome.stdout)["points"]
+    assert point["skills"]["pdf-forms"]["precision"] == 0.5 and point["skills"]["csv-clean"]["recall"] == 0.5

@@ -11,6 +11,7 @@ shows them (``reports.html_triggers``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import replace
 from datetime import datetime
@@ -36,6 +37,7 @@ from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_
 from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.triggers.figures import PlayRecord
 from copilot_eval.triggers.gates import TriggerGates, trigger_verdict
+from copilot_eval.triggers.history import trigger_set_series_name
 
 if TYPE_CHECKING:  # the runner writes through this module
     from copilot_eval.triggers.runner import TriggerRun
@@ -94,7 +96,7 @@ def trigger_eval_run(
     finisher's gates do not turn a prompt's verdict into an exit code; the trigger gates decide.
     """
     test_set = EvalTestSet(
-        name=f"trigger-set:{run.trigger_set.name}",
+        name=trigger_set_series_name(run.trigger_set.name),
         data_type=EvalDataType.SINGLE_TURN,
         cases=[EvalTestCase(conversation_number=p.number, question=p.prompt) for p in run.trigger_set.prompts],
     )
@@ -141,6 +143,9 @@ def trigger_document(run: TriggerRun, folder: Path | None = None) -> dict[str, A
                 "name": e.name,
                 "kind": e.kind,
                 "descriptionLength": e.description_length,
+                "descriptionSha256": None
+                if e.description is None
+                else hashlib.sha256(e.description.encode("utf-8")).hexdigest(),
                 "source": e.source,
                 "path": e.path,
                 "problems": list(e.problems),
