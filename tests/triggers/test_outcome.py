@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from copilot_eval import CopilotEval
 from copilot_eval.evidence import CopilotResult, RequestAuditRecord
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
 from copilot_eval.triggers import CatalogueNeeds, decide_trigger_outcome
@@ -101,3 +102,9 @@ def test_a_skill_chosen_inside_a_subagent_counts_for_the_parent_with_its_path() 
 def test_reading_a_skill_file_is_reported_apart_from_an_invocation() -> None:
     outcome = decide_trigger_outcome(result(start("view", path="/s/pdf/SKILL.md")), NEEDS)
     assert outcome.label == "chose:none" and outcome.read_skill_files == ("pdf",)
+
+
+def test_stop_at_tools_names_a_tool_or_an_agent_type() -> None:
+    assert CopilotEval(stop_at_tools=("skill", "task:reviewer")).stop_at_tools == ("skill", "task:reviewer")
+    with pytest.raises(ValueError, match=r"stop_at_tools\.1: give a tool name, or task:AGENT"):
+        CopilotEval(stop_at_tools=("skill", " "))

@@ -147,6 +147,14 @@ class CopilotEval(BaseModel):
                 raise ValueError(f"audit_markers.{index}: must not be blank")
         return value
 
+    @field_validator("stop_at_tools")
+    @classmethod
+    def _stop_tools_named(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for index, name in enumerate(value):
+            if not name.strip() or name.strip() == "task:":
+                raise ValueError(f"stop_at_tools.{index}: give a tool name, or task:AGENT for one agent type")
+        return value
+
     @field_validator("permission_policy")
     @classmethod
     def _policy(cls, value: Any) -> Any:
