@@ -18,6 +18,7 @@ from copilot_eval import CopilotEval, CopilotResult
 from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.cli.app import app
 from copilot_eval.models import ScriptedModel
+from copilot_eval.models.byok import ByokProvider
 from copilot_eval.triggers import ANOTHER, NONE, TriggerRun, read_trigger_set, trigger_eval, trigger_set_from_data
 
 pytestmark = pytest.mark.runtime
@@ -252,3 +253,26 @@ def test_the_history_keeps_per_skill_figures_of_stored_trigger_runs(clean_run: T
     assert outcome.exit_code == 0, outcome.output
     (point,) = json.loads(outcome.stdout)["points"]
     assert point["skills"]["pdf-forms"]["precision"] == 0.5 and point["skills"]["csv-clean"]["recall"] == 0.5
+
+
+async def test_a_live_models_plays_are_recorded_then_replayed_offline(tmp_path: Path) -> None:
+    skills = catalogue(tmp_path / "skills")
+    prompts = [{"prompt": p, "expected": e} for p, e, _ in PROMPTS[:3]]
+    trigger_set = trigger_set_from_data({"prompts": prompts}, name="live", source="test")
+    served = ScriptedModel.from_dict({"rules": ROUTER})
+    async with served.serve() as server:
+        live = CopilotEval(
+            model=served.session_model,
+            provider=ByokProvider(base_url=server.base_url),
+            skill_directories=(skills,),
+            timeout_s=60,
+        )
+        recorded = await trigger_eval(live, trigger_set, runs=1, record=tmp_path / "cassettes")
+    assert sorted(p.name for p in (tmp_path / "cassettes").iterdir()) == [
+        "case1.jsonl",
+        "case2.jsonl",
+        "case3.jsonl",
+    ]
+    replayed = await trigger_eval(live, trigger_set, runs=1, replay=tmp_path / "cassettes")  # the server is gone
+    assert [p.label for p in replayed.plays] == [p.label for p in recorded.plays]
+    assert [p.label for p in replayed.plays] == ["chose:pdf-forms", "chose:pdf-forms", "chose:csv-clean"]

@@ -123,6 +123,16 @@ def triggers(
         list[str] | None,
         typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
     ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Record the agent's live model calls to cassettes in DIR, one per prompt."),
+    ] = None,
+    replay: Annotated[
+        Path | None, typer.Option("--replay", help="Answer the agent's model from the cassettes in DIR, offline.")
+    ] = None,
+    record_missing: Annotated[
+        bool, typer.Option("--record-missing", help="With --record: keep recorded calls, record only the missing ones.")
+    ] = False,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
 ) -> None:
@@ -164,6 +174,9 @@ def triggers(
                 out=out,
                 finish=finish,
                 gates=gates,
+                record=record,
+                replay=replay,
+                record_missing=record_missing,
             )
         )
     except ValueError as error:

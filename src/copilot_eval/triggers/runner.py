@@ -15,10 +15,12 @@ import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
+from copilot_eval.models.replay.wrap import with_test_set_cassettes
 from copilot_eval.runs.finish import Finished, FinishOptions
 from copilot_eval.runtime.session.runner import run_copilot
 from copilot_eval.triggers.catalogue import Catalogue, list_catalogue
@@ -98,6 +100,9 @@ async def trigger_eval(
     out: str | Path | None = None,
     finish: FinishOptions | None = None,
     gates: TriggerGates | None = None,
+    record: str | Path | None = None,
+    replay: str | Path | None = None,
+    record_missing: bool = False,
     pool: Any = None,
 ) -> TriggerRun:
     """Play each prompt ``runs`` times in a fresh session of ``agent`` and decide every play (``decide_trigger_outcome``).
@@ -105,7 +110,9 @@ async def trigger_eval(
     ``out`` gets a normal run folder (run.json, results.csv, evidence, report.html with the
     confusion matrix) plus ``triggers.json``; ``finish`` says what else finishing it writes (JUnit,
     the history), as for every run folder, and ``gates`` the minimum precision and recall its
-    verdict (``run.finished.verdict``) is judged by.
+    verdict (``run.finished.verdict``) is judged by. ``record``/``replay`` put the agent's live model
+    behind cassettes, one per prompt (``case<N>``, N its number), as ``copilot-eval run --record/--replay`` does
+    per case; the request audit still reads what the runtime sent, so delivery is still proven.
     """
     if runs < 1 or concurrency < 1:
         raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
@@ -115,6 +122,11 @@ async def trigger_eval(
     catalogue = await list_catalogue(agent, pool=pool)
     needs = catalogue.needs(trigger_set.names)
     player = trigger_player(agent, needs, stop_at_choice=stop_at_choice)
+    if record or replay:
+        cases = SimpleNamespace(
+            cases=[SimpleNamespace(conversation_number=p.number, question=p.prompt) for p in trigger_set.prompts]
+        )
+        player = with_test_set_cassettes(player, cases, record=record, replay=replay, record_missing=record_missing)
     folder = Path(out) if out is not None else None
     evidence = folder / "evidence" if folder is not None else None
     if evidence is not None:
