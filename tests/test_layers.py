@@ -101,6 +101,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Injection suites play through the runtime (their scripted agents are FunctionModels) and write
     # a normal run folder through the run summary and the reports.
     "security": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime", "scans"},
+    # Trigger evaluations play prompts through the runtime (a scripted answer lists the catalogue) and
+    # write a normal run folder through the run summary and the finisher.
+    "triggers": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},
@@ -114,7 +117,19 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "pytest_history": LEAVES | {"history", "reports", "runs"},
     "pytest_budget": LEAVES | {"agent"},
     "pytest_evalset": LEAVES
-    | {"evalsets", "grading", "pytest_budget", "pytest_history", "pytest_otel", "reports", "runs", "runtime"},
+    | {
+        "evalsets",
+        "grading",
+        "pytest_budget",
+        "pytest_history",
+        "pytest_otel",
+        "pytest_triggers",
+        "reports",
+        "runs",
+        "runtime",
+    },
+    # Trigger sets as items: played by the trigger layer on the runtime host (pytest_evalset hands the settings over).
+    "pytest_triggers": LEAVES | {"runtime", "triggers"},
     "pytest_repeat": LEAVES | {"evalsets", "reports", "runs"},
     "pytest_otel": LEAVES | {"evalsets", "otel"},
     "pytest_plugin": LEAVES
@@ -130,6 +145,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "runs",
         "runtime",
         "workspace",
+        # the trigger_eval fixture plays a trigger set as the copilot_eval fixture plays a prompt
+        "triggers",
     },
     "cli": LEAVES
     | {
@@ -150,6 +167,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "scans",
         "security",
         "studio_eval",
+        "triggers",
         "targets",
     },
 }

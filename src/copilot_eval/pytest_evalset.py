@@ -23,6 +23,7 @@ import pytest
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, looks_like_test_set
 from copilot_eval.evalsets.prompt_cases import is_prompt_file_name
 from copilot_eval.pytest_budget import with_budgets
+from copilot_eval.pytest_triggers import TriggerSetFile, is_trigger_set_name
 
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
 
@@ -134,7 +135,9 @@ class EvalSetCollector:
     """The hooks, registered only when ``--copilot-agent`` is given."""
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-        """Collect a CSV whose header is a test-set template, and a prompt file; leave every other file alone."""
+        """Collect a CSV whose header is a test-set template, a prompt file and a trigger set; leave every other file alone."""
+        if is_trigger_set_name(file_path):
+            return TriggerSetFile.from_parent(parent, path=file_path, settings=parent.config.stash[SETTINGS_KEY])
         if file_path.suffix.lower() == ".csv" and looks_like_test_set(file_path):
             return EvalSetFile.from_parent(parent, path=file_path)
         if is_prompt_file_name(file_path):

@@ -383,7 +383,41 @@ def _workspace_sections(item: pytest.Item) -> list[tuple[str, str]]:
     return sections
 
 
-OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run"})
+
+
+@pytest.fixture(name="trigger_eval")
+def trigger_eval_fixture(request: pytest.FixtureRequest) -> Callable[..., Any]:
+    """``run = await trigger_eval(agent, "triggers.yaml", runs=3)``: a trigger evaluation in a test (docs/skills.md).
+
+    The set may be a path (read with ``read_trigger_set``, ``skill=`` for a skill-creator file) or a
+    ``TriggerSet``; each play's evidence goes where the fixture's runs go, and into the report.
+    """
+    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
+    from copilot_eval.triggers import TriggerSet, read_trigger_set
+    from copilot_eval.triggers import trigger_eval as play_triggers
+
+    config = request.config
+    evidence_dir = config.stash.get(_EVIDENCE_DIR_KEY, None)
+
+    async def run(agent: Any, trigger_set: Any, *, skill: str | None = None, **options: Any) -> Any:
+        chosen = trigger_set if isinstance(trigger_set, TriggerSet) else read_trigger_set(trigger_set, skill=skill)
+        agent = with_budgets(agent, config, request.node)
+        _note_dependence(request.node, agent)
+        played = await play_triggers(agent, chosen, **options)
+        for index, (key, result) in enumerate(sorted(played.results.items())):
+            saved = None
+            if evidence_dir is not None:
+                saved = result.save(evidence_dir / _evidence_name(f"{request.node.nodeid}-{key}", index))
+            _add_to_report(config, request.node.nodeid, result, saved)
+            note_run(request.node, result)
+        return played
+
+    return run
+
+
+
+
+OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run", "trigger_eval"})
 
 
 @pytest.hookimpl(hookwrapper=True)

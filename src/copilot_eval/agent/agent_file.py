@@ -183,7 +183,7 @@ def read_agent_file(path: str | Path, known: Collection[str]) -> tuple[dict[str,
     if "custom_agents" in fields:
         fields["custom_agents"] = _custom_agents(fields["custom_agents"], base, problems)
     if "skill_directories" in fields:
-        fields["skill_directories"] = tuple(base / entry for entry in fields["skill_directories"] or [])
+        fields["skill_directories"] = _skill_directories(fields.pop("skill_directories"), base, problems)
     if fields.get("working_directory"):
         fields["working_directory"] = base / fields["working_directory"]
     if fields.get("user_instructions_dir"):
@@ -195,6 +195,21 @@ def read_agent_file(path: str | Path, known: Collection[str]) -> tuple[dict[str,
         if not server_problems:
             fields["mcp_servers"] = servers
     return fields, problems
+
+
+def _skill_directories(value: Any, base: Path, problems: list[str]) -> tuple[Path, ...]:
+    """Each entry a folder path, relative to the agent file; anything else is a problem naming its entry."""
+    entries = value if isinstance(value, list) else [] if value is None else None
+    if entries is None:
+        problems.append("skill_directories: expected a list of folder paths")
+        return ()
+    folders = []
+    for index, entry in enumerate(entries):
+        if isinstance(entry, str) and entry.strip():
+            folders.append(base / entry)
+        else:
+            problems.append(f"skill_directories.{index}: expected a folder path, got {entry!r}")
+    return tuple(folders)
 
 
 def validation_problems(error: ValidationError) -> list[str]:

@@ -52,6 +52,9 @@ class CopilotEval(BaseModel):
     timeout_s: float = Field(default=120.0, gt=0)
     max_tool_calls: int | None = Field(default=None, ge=0)
     max_turns: int | None = Field(default=None, ge=1)
+    # Tools whose start ends the run as completed (the root's or a subagent's call): a trigger
+    # evaluation measures the choice of a skill or custom agent, not the rest of the task.
+    stop_at_tools: tuple[str, ...] = ()
     # Usage budgets over the whole session (docs/cost.md): tokens (input plus output) and premium
     # requests are counted by the harness from the runtime's usage reports; AI credits go to the
     # runtime's own session limit.
@@ -154,6 +157,14 @@ class CopilotEval(BaseModel):
         for index, marker in enumerate(value):
             if not marker.strip():
                 raise ValueError(f"audit_markers.{index}: must not be blank")
+        return value
+
+    @field_validator("stop_at_tools")
+    @classmethod
+    def _stop_tools_named(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for index, name in enumerate(value):
+            if not name.strip() or name.strip() == "task:":
+                raise ValueError(f"stop_at_tools.{index}: give a tool name, or task:AGENT for one agent type")
         return value
 
     @field_validator("permission_policy")

@@ -38,7 +38,9 @@ def _cause(facts: RunFacts, session: SessionFacts) -> tuple[StopReason, str | No
     if facts.stop_reason is not None:  # declared by a caller that knows
         return facts.stop_reason, facts.error, False
     if facts.stop_request is not None:
-        return facts.stop_request[0], facts.stop_request[1], False
+        # A stop asked for as "completed" (stop_at_tools) ended the run where it was meant to end: no error.
+        reason, words = facts.stop_request
+        return reason, None if reason == "completed" else words, False
     if facts.runtime_exit is not None:
         return (
             "execution_error",

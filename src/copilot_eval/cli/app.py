@@ -56,6 +56,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "setup_cmd",
     "studio_eval_cmd",
     "tools_cmd",
+    "triggers_cmd",
     "validate_cmd",
 )
 

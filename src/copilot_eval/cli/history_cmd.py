@@ -1,4 +1,4 @@
-"""`copilot-eval history ingest|trends|runs|agreement|parts`: add run folders to the history and ask it questions over time.
+"""`copilot-eval history ingest|trends|runs|agreement|parts|skills`: add run folders to the history and ask it questions over time.
 
 Exit codes (``copilot_eval.exit_codes``): 0 done; 2 unusable input (no history database yet, a URL
 that cannot be used, a folder without a readable run.json: every other folder given is still ingested).
@@ -199,11 +199,53 @@ def parts(
         console.print(parts_table(found, title=f"{test_set}: General quality part by part (bold: the runs differ)"))
 
 
+def skills(
+    trigger_set: Annotated[
+        str, typer.Argument(metavar="SET", help="The trigger set's name (its file name without suffix).")
+    ],
+    history: HistoryOption = None,
+    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")] = None,
+    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Per skill, precision and recall over the stored trigger runs of SET; a new segment where the catalogue changed."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.history import list_runs
+    from copilot_eval.reports.console import make_console
+    from copilot_eval.triggers.history import skill_history, trigger_set_series_name
+
+    with open_store(history, create=False) as store:
+        found = list_runs(store, test_set=trigger_set_series_name(trigger_set), agent=agent, last=last)
+    points, unreadable = skill_history(found)
+    for folder in unreadable:
+        typer.echo(f"no triggers.json in {folder} (moved or deleted): left out", err=True)
+    if as_json:
+        typer.echo(json.dumps({"set": trigger_set, "points": [p.to_dict() for p in points]}, indent=2))
+        return
+    from rich.table import Table
+
+    names = sorted({name for point in points for name in point.skills})
+    table = Table(title=f"Trigger set {trigger_set}: precision / recall per run (oldest first)")
+    for column in ("run at", "segment", *names):
+        table.add_column(column, overflow="fold")
+
+    def cell(figures: dict[str, Any] | None) -> str:
+        if figures is None:
+            return "-"
+        shown = ["unknown" if figures[k] is None else f"{figures[k]:.0%}" for k in ("precision", "recall")]
+        return " / ".join(shown)
+
+    for point in points:
+        table.add_row(point.run_at or "unknown", str(point.segment), *(cell(point.skills.get(n)) for n in names))
+    make_console().print(table)
+
+
 def register(app: typer.Typer) -> None:
     """Add the `history` command group."""
     history_app.command(name="agreement")(agreement)
     history_app.command(name="parts")(parts)
     history_app.command(name="ingest")(ingest)
     history_app.command(name="runs")(runs)
+    history_app.command(name="skills")(skills)
     history_app.command(name="trends")(trends)
     app.add_typer(history_app)

@@ -30,6 +30,7 @@ SOURCE_STUDIO_EVAL = "studio-eval"
 SOURCE_ANALYZE = "analyze"
 SOURCE_REGRADE = "regrade"  # a finished run graded again (`copilot-eval regrade`)
 SOURCE_ATTACK = "attack"  # an injection suite (`copilot-eval attack`)
+SOURCE_TRIGGERS = "triggers"  # a trigger evaluation (`copilot-eval triggers`)
 
 
 @dataclass(frozen=True)
@@ -186,6 +187,7 @@ __all__ = [
     "SOURCE_REGRADE",
     "SOURCE_RUN",
     "SOURCE_STUDIO_EVAL",
+    "SOURCE_TRIGGERS",
     "CaseRecord",
     "GradeFacts",
     "MergeFacts",

@@ -17,6 +17,7 @@ from copilot_eval.reports.html_findings import case_findings_badge, case_finding
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.html_page import link as html_link
 from copilot_eval.reports.html_platform import platform_html
+from copilot_eval.reports.html_triggers import triggers_html
 from copilot_eval.reports.phase_words import medians_html, phase_table_html
 from copilot_eval.reports.repeat_words import (
     case_flag,
@@ -292,6 +293,7 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
             if (findings := findings_lines(run))
             else ""
         )
+        + triggers_html(folder.folder)
         + (f'<p id="judge-cost">{esc(cost)}</p>' if (cost := judge_cost_line(run)) else "")
         + (
             '<div id="usage"><h2>What the run spent</h2>' + "".join(f"<p>{esc(line)}</p>" for line in spent) + "</div>"

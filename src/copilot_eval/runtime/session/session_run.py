@@ -83,7 +83,7 @@ class SessionRun:
             max_tool_calls=agent.max_tool_calls,
             budget=UsageBudget(max_tokens=agent.max_tokens, max_premium_requests=agent.max_premium_requests),
         )
-        self.watch = SessionWatch(self.control, agent.max_turns)
+        self.watch = SessionWatch(self.control, agent.max_turns, stop_at_tools=agent.stop_at_tools)
         # Absolute: given a relative folder, the runtime loaded none of its instruction files (measured).
         self.working_directory = str(
             Path(agent.working_directory).resolve() if agent.working_directory else new_working_directory()
@@ -109,6 +109,8 @@ class SessionRun:
         for budget in ("max_tokens", "max_premium_requests"):  # the harness's own limits (not SDK settings)
             if getattr(agent, budget) is not None:
                 self.configuration[budget] = getattr(agent, budget)
+        if agent.stop_at_tools:  # the evidence says the run was cut at a choice, not that the task was done
+            self.configuration["stop_at_tools"] = list(agent.stop_at_tools)
         if agent.audit_markers:  # so that a run that sent no request still says what it watched for
             self.configuration["audit_markers"] = list(agent.audit_markers)
         if self.hooks.their_hooks:

@@ -23,7 +23,7 @@ WaitEnd = Literal["idle", "stopped", "runtime_exited", "timeout"]
 class SessionWatch:
     """Follows the event stream: root idle, root errors and the turn count."""
 
-    def __init__(self, control: RunControl, max_turns: int | None) -> None:
+    def __init__(self, control: RunControl, max_turns: int | None, *, stop_at_tools: tuple[str, ...] = ()) -> None:
         self.events: list[Any] = []
         self.idle = asyncio.Event()
         self.errors: list[str] = []
@@ -33,12 +33,17 @@ class SessionWatch:
         self.compactions: set[str] = set()  # compaction attempts started and not yet completed
         self._control = control
         self._max_turns = max_turns
+        self._stop_at_tools = frozenset(stop_at_tools)
 
     def __call__(self, event: Any) -> None:
         self.events.append(event)
         kind = getattr(event.type, "value", event.type)
         if kind == "tool.execution_start":
-            self.running_tools[str(event.data.tool_call_id)] = str(getattr(event.data, "tool_name", None) or "?")
+            name = str(getattr(event.data, "tool_name", None) or "?")
+            self.running_tools[str(event.data.tool_call_id)] = name
+            if self._stop_at_tools and (hit := _stop_entry(name, event.data, self._stop_at_tools)):
+                # the root's or a subagent's call: the choice is made either way
+                self._control.request_stop("completed", f"stopped at the first call of {hit!r} (stop_at_tools)")
         elif kind == "tool.execution_complete":
             self.running_tools.pop(str(event.data.tool_call_id), None)
             self.completed_tools += 1
@@ -68,6 +73,18 @@ class SessionWatch:
         scope = agent_scope(decoded)
         entry = usage_entry(data, scope) if kind == "assistant.usage" else compaction_entry(data, scope)
         self._control.count_usage(entry)
+
+
+def _stop_entry(name: str, data: Any, entries: frozenset[str]) -> str | None:
+    """The ``stop_at_tools`` entry a tool start matches: ``TOOL``, or ``task:AGENT`` for a task call of that agent type."""
+    if name in entries:
+        return name
+    if name == "task":
+        arguments = getattr(data, "arguments", None)
+        agent = arguments.get("agent_type") if isinstance(arguments, dict) else None
+        if isinstance(agent, str) and f"task:{agent}" in entries:
+            return f"task:{agent}"
+    return None
 
 
 async def wait_for_idle(watch: SessionWatch, control: RunControl, handle: RuntimeHandle, deadline: float) -> WaitEnd:

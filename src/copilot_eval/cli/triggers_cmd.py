@@ -1,0 +1,256 @@
+"""`copilot-eval triggers SET --agent A.yaml` and `copilot-eval skills A.yaml`: trigger evaluations of skills and custom agents.
+
+`triggers` plays each prompt of a trigger set in fresh sessions of the agent through the real
+runtime and writes a normal run folder (run.json, results.csv, evidence, report.html with the
+confusion matrix, triggers.json; JUnit with ``--junit``, one test case per prompt). `skills` lists
+the catalogue as the runtime loaded it. Exit codes (``copilot_eval.exit_codes``): 0 measured,
+1 below ``--min-precision``/``--min-recall``, 2 bad input (or no play could count because the
+catalogue could not be set up), 3 no play counted for the platform's reasons, 130/143 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from copilot_eval.cli import interrupts
+from copilot_eval.cli.exits import bad_input, leave, platform_failed
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.options import JunitOption
+from copilot_eval.exit_codes import Verdict
+
+if TYPE_CHECKING:
+    from copilot_eval.triggers import Catalogue, TriggerRun
+
+AgentOption = Annotated[
+    Path,
+    typer.Option("--agent", metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False),
+]
+
+
+def _share(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:.0%}"
+
+
+def _print_run(run: TriggerRun) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"Trigger set {run.trigger_set.name}: per skill (over prompts)")
+    for column in ("skill or agent", "precision", "recall", "F1", "TP", "FP", "FN"):
+        table.add_column(column, overflow="fold")
+    for skill in run.figures.skills:
+        table.add_row(
+            skill.name,
+            _share(skill.precision),
+            _share(skill.recall),
+            _share(skill.f1),
+            str(skill.true_positives),
+            str(skill.false_positives),
+            str(skill.false_negatives),
+        )
+    console.print(table)
+    figures = run.figures
+    apart = ", ".join(f"{n} {k}" for k, n in sorted(figures.apart.items())) or "none"
+    console.print(
+        f"{figures.correct} of {figures.counted} counted plays made the expected choice ({_share(figures.accuracy)}); "
+        f"near-miss false triggers {figures.near_miss_false_triggers} of {figures.near_miss_counted}; "
+        f"apart from every rate: {apart}",
+        highlight=False,
+    )
+    for entry in run.catalogue.entries:
+        for problem in entry.problems:
+            console.print(f"setup problem: {entry.kind} {entry.name}: {problem}", highlight=False)
+    if run.finished is not None:
+        for folder in run.finished.folders:
+            for line in folder.lines:
+                console.print(line, highlight=False)
+        for line in run.finished.history_lines:
+            console.print(line, highlight=False)
+        for line in run.finished.history_warnings:
+            typer.echo(line, err=True)
+
+
+def triggers(
+    trigger_set: Annotated[
+        Path,
+        typer.Argument(
+            metavar="SET",
+            help="The trigger set: .yaml/.yml/.json (ours or skill-creator's), or .csv (prompt,expected[,tags]).",
+            exists=True,
+            dir_okay=False,
+        ),
+    ],
+    agent_file: AgentOption,
+    skill: Annotated[
+        str | None,
+        typer.Option("--skill", metavar="NAME", help="The skill a skill-creator trigger file is about."),
+    ] = None,
+    runs: Annotated[
+        int,
+        typer.Option("--runs", "--repeat", min=1, metavar="N", help="Play every prompt N times (--repeat as in run)."),
+    ] = 3,
+    stop_at_choice: Annotated[
+        bool,
+        typer.Option(
+            "--stop-at-choice/--no-stop-at-choice",
+            help="End each play at its first skill or custom-agent call (the choice is what is measured).",
+        ),
+    ] = True,
+    threshold: Annotated[
+        float,
+        typer.Option(
+            "--threshold", min=0.01, max=1.0, help="A prompt passes when this share of its plays chose right."
+        ),
+    ] = 0.5,
+    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")] = 4,
+    out: Annotated[
+        Path | None, typer.Option("--out", metavar="DIR", help="Run folder (default: trigger-runs/SET-TIME).")
+    ] = None,
+    junit: JunitOption = None,
+    min_precision: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--min-precision", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's precision is below (0..1)."
+        ),
+    ] = None,
+    min_recall: Annotated[
+        list[str] | None,
+        typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
+    ] = None,
+    record: Annotated[
+        Path | None,
+        typer.Option("--record", help="Record the agent's live model calls to cassettes in DIR, one per prompt."),
+    ] = None,
+    replay: Annotated[
+        Path | None, typer.Option("--replay", help="Answer the agent's model from the cassettes in DIR, offline.")
+    ] = None,
+    record_missing: Annotated[
+        bool, typer.Option("--record-missing", help="With --record: keep recorded calls, record only the missing ones.")
+    ] = False,
+    history: RecordHistoryOption = None,
+    no_history: NoHistoryOption = False,
+) -> None:
+    """Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?
+
+    Each prompt runs in a fresh session of the agent with its whole catalogue mounted and nothing
+    added to the prompt; errors, setup problems and undelivered descriptions are counted apart
+    from every rate (docs/skills.md).
+    """
+    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
+    import asyncio
+
+    from copilot_eval.agent import AgentFileError, load_agent_file
+    from copilot_eval.history.records import SOURCE_TRIGGERS
+    from copilot_eval.runs.finish import FinishOptions
+    from copilot_eval.triggers import TriggerSetError, read_trigger_set, trigger_eval
+    from copilot_eval.triggers.gates import TriggerGates, parse_gate
+
+    try:
+        agent = load_agent_file(agent_file)
+        chosen = read_trigger_set(trigger_set, skill=skill)
+        gates = TriggerGates(
+            min_precision=parse_gate(min_precision or [], "--min-precision"),
+            min_recall=parse_gate(min_recall or [], "--min-recall"),
+        )
+    except (AgentFileError, TriggerSetError, ValueError) as error:
+        raise bad_input(str(error)) from None
+    out = out or Path("trigger-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
+    finish = FinishOptions(junit=junit, history=history, no_history=no_history, source=SOURCE_TRIGGERS)
+    try:
+        run = asyncio.run(
+            trigger_eval(
+                agent,
+                chosen,
+                runs=runs,
+                stop_at_choice=stop_at_choice,
+                threshold=threshold,
+                concurrency=concurrency,
+                out=out,
+                finish=finish,
+                gates=gates,
+                record=record,
+                replay=replay,
+                record_missing=record_missing,
+            )
+        )
+    except ValueError as error:
+        raise bad_input(str(error)) from None
+    except KeyboardInterrupt:
+        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
+    _print_run(run)
+    if run.finished is not None:
+        raise leave(run.finished.verdict)
+
+
+def _catalogue_document(catalogue: Catalogue) -> dict[str, Any]:
+    return {
+        "entries": [
+            {
+                "name": e.name,
+                "kind": e.kind,
+                "descriptionLength": e.description_length,
+                "source": e.source,
+                "path": e.path,
+                "enabled": e.enabled,
+                "problems": list(e.problems),
+            }
+            for e in catalogue.entries
+        ],
+        "diagnostics": list(catalogue.diagnostics),
+        "builtinSkills": list(catalogue.builtin_skills),
+    }
+
+
+def skills(
+    agent_file: Annotated[
+        Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
+    ],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """List the agent's skills and custom agents as the runtime loaded them: name, description length, source, problems.
+
+    No real model is called: one session answered by a scripted model reads the loaded list.
+    """
+    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
+    import asyncio
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from copilot_eval.agent import AgentFileError, load_agent_file
+    from copilot_eval.triggers import list_catalogue
+
+    try:
+        agent = load_agent_file(agent_file)
+        catalogue = asyncio.run(list_catalogue(agent))
+    except (AgentFileError, ValueError) as error:
+        raise bad_input(str(error)) from None
+    if as_json:
+        typer.echo(json.dumps(_catalogue_document(catalogue), indent=2, ensure_ascii=False))
+    else:
+        console = Console()
+        table = Table(title=f"Catalogue of {agent.name} as the runtime loaded it")
+        for column in ("name", "kind", "description", "source", "problems"):
+            table.add_column(column, overflow="fold")
+        for e in catalogue.entries:
+            length = "none" if e.description_length is None else f"{e.description_length} chars"
+            table.add_row(e.name, e.kind, length, e.source or "unknown", "; ".join(e.problems) or "-")
+        console.print(table)
+        for line in catalogue.diagnostics:
+            console.print(f"loader: {line}", highlight=False)
+    if not catalogue.entries and catalogue.diagnostics:
+        raise platform_failed("; ".join(catalogue.diagnostics))
+    if any(e.problems for e in catalogue.entries):
+        raise bad_input(f"{sum(bool(e.problems) for e in catalogue.entries)} catalogue entries have problems")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the `triggers` and `skills` commands to ``app``."""
+    app.command("triggers")(triggers)
+    app.command("skills")(skills)

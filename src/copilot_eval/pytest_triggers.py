@@ -1,0 +1,108 @@
+"""Trigger sets as pytest items: ``pytest skills.triggers.yaml --copilot-agent agent.yaml``.
+
+With ``--copilot-agent``, a file named ``*.triggers.yaml`` (``.yml``, ``.json``, ``.csv``) is a
+trigger set: one item per prompt. The first item to run plays the whole set once
+(``trigger_eval``, three runs of each prompt, stopping at the choice) and every item reads its
+prompt's verdict from it: ``pass``, a failure naming what was chosen, or a failure marked
+``(not an agent failure)`` when no play of the prompt counted (errors, setup problems,
+undelivered descriptions), never a pass and never a skip.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+TRIGGER_SET_SUFFIXES = (".triggers.yaml", ".triggers.yml", ".triggers.json", ".triggers.csv")
+NOT_AN_AGENT_FAILURE = "(not an agent failure)"
+
+
+def is_trigger_set_name(path: Path) -> bool:
+    """Whether the file's name marks it as a trigger set."""
+    return path.name.lower().endswith(TRIGGER_SET_SUFFIXES)
+
+
+class TriggerPromptFailed(AssertionError):
+    """The prompt's share of plays that made the expected choice is below the threshold."""
+
+
+class TriggerPromptNotCounted(AssertionError):
+    """No play of the prompt counted: errors, setup problems or undelivered descriptions."""
+
+
+class TriggerSetFile(pytest.File):
+    """One trigger set: an item per prompt, the set played once for all of them."""
+
+    played: Any = None
+
+    def __init__(self, *, settings: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.settings = settings  # pytest_evalset's: the agent and where evidence goes
+
+    def collect(self) -> Iterator[pytest.Item]:
+        """Read the set once; one that cannot be used is a collection error listing every problem."""
+        # imported on use: every pytest session loads this module; the trigger layers load only for trigger sets
+        from copilot_eval.triggers import TriggerSetError, read_trigger_set
+
+        try:
+            self.trigger_set = read_trigger_set(self.path)
+        except TriggerSetError as error:
+            raise pytest.UsageError(str(error)) from None
+        for prompt in self.trigger_set.prompts:
+            yield TriggerPromptItem.from_parent(
+                self, name=f"prompt {prompt.number}: {prompt.prompt[:50]}", number=prompt.number
+            )
+
+    def play(self, agent: Any, evidence_dir: Path | None) -> Any:
+        """The set's run, played on first use (on the runtime host, like a test set's units)."""
+        if self.played is None:
+            # imported on use: every pytest session loads this module; the runtime loads only for trigger sets
+            from copilot_eval.runtime.process.host import runtime_host
+            from copilot_eval.triggers import trigger_eval
+
+            out = evidence_dir / f"triggers-{self.path.stem}" if evidence_dir is not None else None
+            self.played = runtime_host().run_sync(trigger_eval(agent, self.trigger_set, out=out))
+        return self.played
+
+
+class TriggerPromptItem(pytest.Item):
+    """One prompt of a trigger set: its verdict over its plays."""
+
+    def __init__(self, *, number: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.number = number
+
+    def runtest(self) -> None:
+        """Play the set (once per file), then map this prompt's verdict onto the test's outcome."""
+        parent = self.parent
+        assert isinstance(parent, TriggerSetFile)
+        run = parent.play(parent.settings.agent, parent.settings.evidence_dir)
+        figures = next(p for p in run.figures.prompts if p.prompt.number == self.number)
+        choices = ", ".join(f"{name} {count}" for name, count in sorted(figures.choices.items())) or "none"
+        apart = ", ".join(f"{count} {kind}" for kind, count in sorted(figures.apart.items())) or "none"
+        said = f"expected {figures.prompt.expected}; chosen: {choices}; apart: {apart}"
+        self.user_properties.append(("copilot_eval_status", figures.verdict))
+        if figures.verdict == "fail":
+            raise TriggerPromptFailed(f"{figures.hits} of {figures.counted} plays made the expected choice: {said}")
+        if figures.verdict != "pass":
+            reasons = sorted({p.reason for p in run.plays if p.number == self.number and p.chosen is None})
+            raise TriggerPromptNotCounted(
+                f"ERROR {NOT_AN_AGENT_FAILURE}: no play counted: {said}; " + "; ".join(reasons)
+            )
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str | Any:
+        """Our own verdicts print as their message, without a traceback into the plugin."""
+        if isinstance(excinfo.value, (TriggerPromptFailed, TriggerPromptNotCounted)):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int | None, str]:
+        """Where the prompt is written."""
+        parent = self.parent
+        line = None
+        if isinstance(parent, TriggerSetFile):
+            line = parent.trigger_set.prompt(self.number).line
+        return self.path, None if line is None else line - 1, self.name

@@ -1,0 +1,185 @@
+"""A trigger evaluation as a normal run folder: run.json, results.csv, evidence, report.html, JUnit, triggers.json.
+
+Each play is one case result (a prompt is a case, each run a try): it passes when the model made
+the expected choice, fails when it made another (``none`` included), is ``error`` for an error or
+a setup problem and ``unknown`` when a description was not delivered, so neither of the last is
+ever a pass or a miss. The run carries the threshold as its minimum pass rate, so JUnit has one
+test case per prompt with its verdict over the runs. ``triggers.json`` beside run.json keeps the
+figures (per prompt, per skill, the confusion matrix) and the catalogue as loaded; the report
+shows them (``reports.html_triggers``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from copilot_eval.agent.config import CopilotEval
+from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.evalsets import (
+    CaseStatus,
+    EvalCaseResult,
+    EvalDataType,
+    EvalRun,
+    EvalTestCase,
+    EvalTestSet,
+    GradeRecord,
+)
+from copilot_eval.exit_codes import worst
+from copilot_eval.reports.html_triggers import TRIGGERS_JSON
+from copilot_eval.reports.junit import write_junit
+from copilot_eval.runs.eval_runner import summarise
+from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
+from copilot_eval.runs.independence import repeat_dependence_of
+from copilot_eval.triggers.figures import PlayRecord
+from copilot_eval.triggers.gates import TriggerGates, trigger_verdict
+from copilot_eval.triggers.history import trigger_set_series_name
+
+if TYPE_CHECKING:  # the runner writes through this module
+    from copilot_eval.triggers.runner import TriggerRun
+
+__all__ = ["TRIGGERS_SCHEMA_VERSION", "trigger_document", "trigger_eval_run", "write_trigger_folder"]
+
+TRIGGERS_SCHEMA_VERSION = 1
+_STATUS = {"error": CaseStatus.ERROR, "setup": CaseStatus.ERROR, "undelivered": CaseStatus.UNKNOWN}
+
+
+def _status(play: PlayRecord) -> CaseStatus:
+    if play.chosen is None:
+        return _STATUS[play.kind]
+    return CaseStatus.PASS if play.chosen == play.expected else CaseStatus.FAIL
+
+
+def _case_result(play: PlayRecord, duration_ms: float | None) -> EvalCaseResult:
+    status = _status(play)
+    grade = GradeRecord(
+        method="trigger",
+        status=status,
+        explanation=play.reason,
+        data={"outcome": play.label, "expected": play.expected, "path": list(play.path)},
+    )
+    return EvalCaseResult(
+        conversation_number=play.number,
+        passed=status is CaseStatus.PASS,
+        status=status,
+        actual_response=play.label,
+        failure_reason=None if status is CaseStatus.PASS else f"expected {play.expected}, {play.label}: {play.reason}",
+        grades=[grade],
+        evidence_path=play.evidence_path,
+        duration_ms=duration_ms,
+        repeat_index=play.repeat,
+    )
+
+
+def _note(run: TriggerRun) -> str:
+    figures = run.figures
+    apart = ", ".join(f"{count} {kind}" for kind, count in sorted(figures.apart.items())) or "none"
+    accuracy = "unknown" if figures.accuracy is None else f"{figures.accuracy:.0%}"
+    stop = "stopped at the first choice" if run.stop_at_choice else "played to the end"
+    return (
+        f"trigger evaluation: {figures.counted} plays counted, {accuracy} made the expected choice; "
+        f"apart from the rates: {apart}; {run.runs} run(s) per prompt, {stop}"
+    )
+
+
+def trigger_eval_run(
+    run: TriggerRun, *, agent: CopilotEval, started: datetime, per_prompt: bool = False
+) -> tuple[EvalRun, EvalTestSet]:
+    """The EvalRun and test set of a trigger evaluation (one case per prompt, one try per run).
+
+    ``per_prompt`` gives the run the threshold as its minimum pass rate: each prompt then has a
+    verdict over its runs (what JUnit shows). The folder's run.json is written without it, so the
+    finisher's gates do not turn a prompt's verdict into an exit code; the trigger gates decide.
+    """
+    test_set = EvalTestSet(
+        name=trigger_set_series_name(run.trigger_set.name),
+        data_type=EvalDataType.SINGLE_TURN,
+        cases=[EvalTestCase(conversation_number=p.number, question=p.prompt) for p in run.trigger_set.prompts],
+    )
+    durations = {key: result.duration_ms for key, result in run.results.items()}
+    results = [_case_result(p, durations.get(f"prompt{p.number}-r{p.repeat}")) for p in run.plays]
+    summary = summarise(
+        test_set,
+        results,
+        agent_name=agent.name,
+        started=started,
+        duration_ms=run.duration_s * 1000,
+        note=_note(run),
+        min_pass_rate=run.figures.threshold if per_prompt else None,
+        repeat_dependence=repeat_dependence_of(agent),
+    )
+    return summary.model_copy(update={"repeat": run.runs}), test_set
+
+
+def _relative(path: str | None, folder: Path) -> str | None:
+    if not path:
+        return path
+    try:
+        return Path(path).resolve().relative_to(folder.resolve()).as_posix()
+    except ValueError:
+        return path
+
+
+def trigger_document(run: TriggerRun, folder: Path | None = None) -> dict[str, Any]:
+    """``triggers.json``: the set, the catalogue as loaded, the figures and every play."""
+    plays = [play.to_dict() for play in run.plays]
+    if folder is not None:
+        plays = [{**play, "evidence": _relative(play["evidence"], folder)} for play in plays]
+    return {
+        "schemaVersion": TRIGGERS_SCHEMA_VERSION,
+        "triggerSet": {
+            "name": run.trigger_set.name,
+            "source": run.trigger_set.source,
+            "names": list(run.trigger_set.names),
+        },
+        "runs": run.runs,
+        "stopAtChoice": run.stop_at_choice,
+        "catalogue": [
+            {
+                "name": e.name,
+                "kind": e.kind,
+                "descriptionLength": e.description_length,
+                "descriptionSha256": None
+                if e.description is None
+                else hashlib.sha256(e.description.encode("utf-8")).hexdigest(),
+                "source": e.source,
+                "path": e.path,
+                "problems": list(e.problems),
+            }
+            for e in run.catalogue.entries
+        ],
+        "figures": run.figures.to_dict(),
+        "plays": plays,
+    }
+
+
+def write_trigger_folder(
+    run: TriggerRun,
+    *,
+    agent: CopilotEval,
+    started: datetime,
+    options: FinishOptions | None = None,
+    gates: TriggerGates | None = None,
+) -> Finished:
+    """Write ``triggers.json``, finish the folder as every run's is (``runs.finish``), JUnit one case per prompt.
+
+    The verdict is the worst of the finisher's (the platform, an unusable run) and the trigger gates'.
+    """
+    assert run.folder is not None, "write_trigger_folder needs the run's folder"
+    folder = run.folder
+    folder.mkdir(parents=True, exist_ok=True)
+    options = options or FinishOptions(no_history=True)
+    document = trigger_document(run, folder)
+    write_text_atomically(folder / TRIGGERS_JSON, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    eval_run, test_set = trigger_eval_run(run, agent=agent, started=started)
+    finished = finish_run_folders([FolderRun(folder, eval_run, test_set)], replace(options, junit=None))
+    if options.junit is not None:
+        per_prompt, _ = trigger_eval_run(run, agent=agent, started=started, per_prompt=True)
+        write_junit(per_prompt, options.junit, test_set)
+        finished.folders[0].lines.append(f"JUnit XML: {options.junit}")
+    finished.verdict = worst([finished.verdict, trigger_verdict(run.figures, gates or TriggerGates())])
+    return finished
