@@ -25,11 +25,22 @@ PACKAGE = "copilot_eval"
 # Leaf modules: any part may import them; they import nothing of copilot_eval but other leaves.
 # exit_codes: the one table of exit codes, read by the command modules at import time and by runs' gates.
 LEAVES = frozenset(
-    {"atomic_write", "cache_root", "exit_codes", "loopback_server", "redaction", "suggest", "version", "workdirs"}
+    {
+        "atomic_write",
+        "cache_root",
+        "exit_codes",
+        "loopback_server",
+        "redaction",
+        "suggest",
+        "untrusted",
+        "version",
+        "workdirs",
+    }
 )
 # The leaves that are packages: the redactor keeps its environment reader and its token shapes in
-# modules of their own, which import nothing of copilot_eval at all.
-LEAF_PACKAGES = frozenset({"redaction"})
+# modules of their own, which import nothing of copilot_eval at all; untrusted keeps one module per
+# output kind (its sanitisers: terminal, Markdown, XML, UTF-8).
+LEAF_PACKAGES = frozenset({"redaction", "untrusted"})
 
 # What each part may import besides itself, bottom of the stack first.
 MAY_IMPORT: dict[str, frozenset[str]] = {
@@ -38,6 +49,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "exit_codes": frozenset(),
     "loopback_server": frozenset(),
     "suggest": frozenset(),
+    "untrusted": frozenset(),
     "version": frozenset(),
     "workdirs": frozenset(),
     "atomic_write": frozenset({"redaction"}),
