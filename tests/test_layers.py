@@ -52,7 +52,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "untrusted": frozenset(),
     "version": frozenset(),
     "workdirs": frozenset(),
-    "atomic_write": frozenset({"redaction"}),
+    "atomic_write": frozenset({"redaction", "untrusted"}),
     "evidence": LEAVES,
     "capture": LEAVES | {"evidence"},
     "evalsets": LEAVES,

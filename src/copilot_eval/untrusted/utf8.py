@@ -8,6 +8,7 @@ Unicode replacement character; every other character, and the case of every lett
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 REPLACEMENT = "\ufffd"
@@ -37,4 +38,20 @@ def utf8_data(value: Any) -> Any:
     return value
 
 
-__all__ = ["REPLACEMENT", "utf8_data", "utf8_text"]
+def json_text(data: Any, **options: Any) -> str:
+    """``json.dumps`` of ``data`` (``ensure_ascii`` off unless given) with every string made :func:`utf8_text` first."""
+    options.setdefault("ensure_ascii", False)
+    return json.dumps(utf8_data(data), **options)
+
+
+def model_json(model: Any, *, indent: int | None = None, **options: Any) -> str:
+    """A pydantic model's JSON (``model_dump_json(**options)``); a lone surrogate in it becomes U+FFFD, not an error."""
+    try:
+        return str(model.model_dump_json(indent=indent, **options))
+    except ValueError as exc:  # pydantic's serialisation error: UTF-8 cannot hold a lone surrogate
+        if "surrogates not allowed" not in str(exc):
+            raise
+    return json_text(model.model_dump(mode="json", **options), indent=indent)
+
+
+__all__ = ["REPLACEMENT", "json_text", "model_json", "utf8_data", "utf8_text"]
