@@ -5,8 +5,8 @@ reviewer reads (a code span would turn every answer monospace and still needs it
 length), and every character the agent wrote is shown as written:
 
 - ``\\ ` * _ ~ [ ] | #`` get a backslash, so no emphasis, link, image (``![..](..)``), table cell
-  or heading comes out of them; ``<``, ``>`` and ``&`` become ``&lt;``, ``&gt;``, ``&amp;``, so no
-  raw HTML (``<img src=...>``, ``</details>``, ``<!-- -->``) and no entity trick. The sticky
+  or heading comes out of them; ``<`` and ``&`` become ``&lt;`` and ``&amp;``, so no raw HTML
+  (``<img src=...>``, ``</details>``, ``<!-- -->``) and no entity trick. The sticky
   comment's marker starts with ``<!--``, so sanitised text can never hold it.
 - ``@name`` and ``#123`` get a zero-width space after ``@`` / ``#`` (shown the same), so nobody is
   notified and no issue gets a back-reference from a quoted answer.
@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Any
 
 _SPECIAL = re.compile(r"([\\`*_~\[\]|#])")
-_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+_ENTITIES = {"&": "&amp;", "<": "&lt;"}  # '>' opens nothing; it is left readable in the Markdown source
 _MENTION = re.compile(r"([@#])(?=[\w-])")
 _ZERO_WIDTH_SPACE = "\u200b"
 # A line break, and what could make a comment line a marker or a fence: see md_without_markers.
