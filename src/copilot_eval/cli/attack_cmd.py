@@ -65,7 +65,6 @@ def attack(
     # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
     import asyncio
 
-    from rich.console import Console
     from rich.table import Table
 
     from copilot_eval.agent import AgentFileError, load_agent_file
@@ -73,6 +72,7 @@ def attack(
     from copilot_eval.security import SuiteError, run_suite
     from copilot_eval.security.suite_choice import open_suite
     from copilot_eval.security.words import summary_rows
+    from copilot_eval.untrusted.terminal import safe_console, terminal_line
 
     try:
         agent = load_agent_file(agent_file)
@@ -87,12 +87,12 @@ def attack(
     except KeyboardInterrupt:
         # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
         raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
-    console = Console()
-    table = Table(title=f"Injection suite {chosen.name} against {agent.name}")
+    console = safe_console()
+    table = Table(title=terminal_line(f"Injection suite {chosen.name} against {agent.name}"))
     for column in ("figure", "value", "in no rate"):
         table.add_column(column, overflow="fold")
     for row in summary_rows(run.summary):
-        table.add_row(*row)
+        table.add_row(*(terminal_line(cell) for cell in row))
     console.print(table)
     console.print(f"run folder: {out} (security.json, run.json, report.html)", highlight=False)
     for line in record_history([out], history, no_history=no_history, source=SOURCE_ATTACK):

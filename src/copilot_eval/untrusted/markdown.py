@@ -10,7 +10,8 @@ length), and every character the agent wrote is shown as written:
   comment's marker starts with ``<!--``, so sanitised text can never hold it.
 - ``@name`` and ``#123`` get a zero-width space after ``@`` / ``#`` (shown the same), so nobody is
   notified and no issue gets a back-reference from a quoted answer.
-- Inline text is one line (line breaks become ``⏎``), so nothing starts a block of its own.
+- Inline text is one line (line breaks become ``⏎``), so nothing starts a block of its own; other
+  control characters (ESC, NUL) are shown as their escapes (``\\x1b``), as in the terminal.
 - Bare addresses (``https://...``) stay text GitHub may autolink: the address shown is the one
   followed, and no image is ever loaded from one.
 
@@ -36,6 +37,10 @@ LINE_BREAK_SHOWN = " ⏎ "
 """What a line break in untrusted text becomes inside one Markdown line (a table cell, a list item)."""
 
 
+def _shown(match: re.Match[str]) -> str:
+    return f"\\x{ord(match.group()):02x}"
+
+
 def md_inline(value: Any, *, limit: int | None = None) -> str:
     """``value`` as one line of inert Markdown text (see the module), cut to ``limit`` characters with ``…``."""
     if value is None:
@@ -44,7 +49,7 @@ def md_inline(value: Any, *, limit: int | None = None) -> str:
     text = " ".join(text.split())
     if limit is not None and len(text) > limit:
         text = text[: max(0, limit - 1)] + "…"
-    text = _CONTROL.sub("\ufffd", text)  # GitHub drops NUL and friends anyway; the reader sees where one was
+    text = _CONTROL.sub(_shown, text)  # as the terminal shows them (\x1b): the reader sees which one was there
     text = "".join(_ENTITIES.get(char, char) for char in text)
     # '#' is escaped after the mention rule reads it, so '#12' becomes '\#<ZWSP>12'.
     text = _MENTION.sub(lambda m: m.group(1) + _ZERO_WIDTH_SPACE, text)
@@ -58,9 +63,7 @@ def _longest_run(text: str, char: str) -> int:
 
 def md_code_block(lines: Iterable[Any], *, info: str = "") -> list[str]:
     """Lines of a fenced code block holding ``lines`` verbatim: the fence outlasts any backtick run in them."""
-    body = [
-        _CONTROL.sub("\ufffd", _NEWLINES.sub(LINE_BREAK_SHOWN, "" if line is None else str(line))) for line in lines
-    ]
+    body = [_CONTROL.sub(_shown, _NEWLINES.sub(LINE_BREAK_SHOWN, "" if line is None else str(line))) for line in lines]
     fence = "`" * max(3, _longest_run("\n".join(body), "`") + 1)
     return [f"{fence}{info}", *body, fence]
 
