@@ -1,12 +1,13 @@
 """Hostile text in every channel an agent has: every output copilot-eval writes keeps it readable and inert.
 
-One scripted agent (its name, its answer) and one scripted judge (its reasoning) carry the payloads
+One scripted agent (its name, its answer, the result of its MCP server's tool) and one scripted
+judge (its reasoning) carry the payloads
 a hostile page or tool result would: ANSI colours, a window title (OSC), clear screen, NUL, Rich
 markup that does not close (``[/x]`` first), a workflow command after a line break, an @mention,
 raw HTML, an image, a code fence, ``</details>`` and the sticky comment's marker. ``run`` plays it
 once through the real runtime (one module-wide run); then the files and views it and the reading
 commands write are checked: the terminal output, JUnit (parsed), Markdown (rendered as CommonMark),
-run.json, results.csv, evidence, the gate and the sticky comment. A lone surrogate cannot travel
+run.json, results.csv, evidence (and ``inspect`` of it), the gate and the sticky comment. A lone surrogate cannot travel
 through the runtime (its JSON parser refuses the model's answer), so it is played through a
 Copilot Studio agent's Direct Line fake instead, in the fast lane.
 """
@@ -19,6 +20,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
+from copilot_eval.security.environment import ENV_SERVER
 from tests.runs.runs_helpers import CLI
 
 PAYLOAD = (
@@ -62,7 +65,20 @@ def _cli(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def _write_agent(folder: Path) -> None:
     agent = {"rules": [{"when": {"prompt_contains": "deposit"}, "turns": [{"text": "A 150 euro deposit."}]}]}
-    agent["rules"].append({"turns": [{"text": PAYLOAD}]})
+    lookup = {"tool_calls": [{"name": "hostile-lookup", "arguments": {"text": "helmet"}}]}
+    agent["rules"].append({"turns": [lookup, {"text": PAYLOAD}]})
+    server = {  # the suite's environment server: one tool, its description and its result hostile
+        "server": "hostile",
+        "tools": [
+            {
+                "name": "lookup",
+                "description": "Look up a word. " + PAYLOAD,
+                "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
+                "responses": [{"content": [{"type": "text", "text": "Tool says: " + PAYLOAD}]}],
+            }
+        ],
+    }
+    (folder / "hostile.json").write_text(json.dumps(server), encoding="utf-8")
     judge = {
         "rules": [
             {
@@ -75,7 +91,8 @@ def _write_agent(folder: Path) -> None:
     (folder / "agent-script.json").write_text(json.dumps(agent), encoding="utf-8")
     (folder / "judge-script.json").write_text(json.dumps(judge), encoding="utf-8")
     # JSON is YAML: the name's control characters are JSON escapes in the agent file.
-    agent_file = {"name": AGENT_NAME, "model": {"scripted": "agent-script.json"}, "timeout_s": 30}
+    mcp = {"hostile": {"command": sys.executable, "args": [str(ENV_SERVER), str(folder / "hostile.json")]}}
+    agent_file = {"name": AGENT_NAME, "model": {"scripted": "agent-script.json"}, "timeout_s": 30, "mcp_servers": mcp}
     (folder / "agent.yaml").write_text(json.dumps(agent_file), encoding="utf-8")
     (folder / "judge.yaml").write_text("name: judge\nmodel: {scripted: judge-script.json}\ntimeout_s: 30\n")
     (folder / "set.csv").write_text(
@@ -116,6 +133,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     outputs["report"] = _cli("report", folder, "--markdown", "-", cwd=work)
     outputs["compare"] = _cli("compare", base, folder, "--markdown", "-", cwd=work)
     outputs["history"] = _cli("history", "runs", "--history", history, cwd=work)
+    outputs["inspect"] = _cli("inspect", folder / "evidence" / "case2-r0.json", cwd=work)
     outputs["gate"] = _cli(
         "gate", folder, "--baseline-dir", base, "--markdown", "gate.md", "--junit", "gate.xml", cwd=work
     )
@@ -149,6 +167,7 @@ def test_run_keeps_its_exit_code_and_prints_the_hostile_text_as_text(played: Pla
     assert "[/x] \\x1b]0;pwned\\x07" in run.stdout  # readable: what the agent said, shown as escapes
     assert "shop [/x] \\x1b]0;t\\x07 @octocat" in run.stdout  # the agent's name in the table's title
     assert played.outputs["gate"].returncode == 1  # the hostile case regressed against the baseline
+    assert "Tool says: [/x] \\x1b]0;pwned\\x07" in played.outputs["inspect"].stdout  # the MCP tool's result
 
 
 @pytest.mark.runtime

@@ -151,3 +151,19 @@ def test_the_history_table_shows_names_as_text(field: str, monkeypatch) -> None:
     monkeypatch.setattr(sys, "stdout", out)
     make_console().print(runs_table([row], title="runs"))
     assert "\x1b" not in out.getvalue() and not _COMMAND.search(out.getvalue())
+
+
+def test_tools_shows_an_mcp_tools_description_and_name_as_text(monkeypatch) -> None:
+    from copilot_eval.cli.tools_cmd import _render
+    from copilot_eval.runtime.offered_tools import OfferedTool, ToolListing
+
+    listing = ToolListing(
+        tools=[OfferedTool(name="srv-look[/x]", description=HOSTILE, kind="mcp", server="srv\x1b[2J")],
+        warnings=["server said: " + HOSTILE],
+    )
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    _render(listing)
+    printed = out.getvalue()
+    assert "\x1b" not in printed and not _COMMAND.search(printed)
+    assert "srv-look[/x]" in printed and "\\x1b]0;pwned" in printed
