@@ -4,7 +4,7 @@ The choice: **backslash escapes and entities**, not code spans. Text stays ordin
 reviewer reads (a code span would turn every answer monospace and still needs its own fence
 length), and every character the agent wrote is shown as written:
 
-- ``\\ ` * _ ~ [ ] | #`` get a backslash, so no emphasis, link, image (``![..](..)``), table cell
+- ``\\ ` * ~ [ ] | #`` (and ``_`` at a word's edge) get a backslash, so no emphasis, link, image (``![..](..)``), table cell
   or heading comes out of them; ``<`` and ``&`` become ``&lt;`` and ``&amp;``, so no raw HTML
   (``<img src=...>``, ``</details>``, ``<!-- -->``) and no entity trick. The sticky
   comment's marker starts with ``<!--``, so sanitised text can never hold it.
@@ -25,7 +25,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-_SPECIAL = re.compile(r"([\\`*_~\[\]|#])")
+_SPECIAL = re.compile(r"([\\`*~\[\]|#])")
+# An underscore inside a word (``export_healthy``) emphasises nothing on GitHub: only one at a word's edge is escaped.
+_EDGE_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 _ENTITIES = {"&": "&amp;", "<": "&lt;"}  # '>' opens nothing; it is left readable in the Markdown source
 _MENTION = re.compile(r"([@#])(?=[\w-])")
 _ZERO_WIDTH_SPACE = "\u200b"
@@ -53,7 +55,7 @@ def md_inline(value: Any, *, limit: int | None = None) -> str:
     text = "".join(_ENTITIES.get(char, char) for char in text)
     # '#' is escaped after the mention rule reads it, so '#12' becomes '\#<ZWSP>12'.
     text = _MENTION.sub(lambda m: m.group(1) + _ZERO_WIDTH_SPACE, text)
-    return _SPECIAL.sub(r"\\\1", text)
+    return _EDGE_UNDERSCORE.sub(r"\\_", _SPECIAL.sub(r"\\\1", text))
 
 
 def _longest_run(text: str, char: str) -> int:
