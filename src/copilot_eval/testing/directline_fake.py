@@ -30,9 +30,8 @@ def _json_response(content: Any, status_code: int = 200, headers: dict[str, str]
 
 
 def _error(status: int, code: str, message: str, retry_after: float | None = None) -> Any:
-    JSONResponse = _json_response
     headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else None
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+    return _json_response({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 
 @dataclass
@@ -148,7 +147,7 @@ class FakeDirectLine(FakeEndpoint):
         from starlette.routing import Route, WebSocketRoute
         from starlette.websockets import WebSocket, WebSocketDisconnect
 
-        JSONResponse = _json_response
+        JSONResponse = _json_response  # every answer below is escaped to ASCII, as the service sends it
 
         async def record(request: Request) -> None:
             self.requests.append((request.method, request.url.path, "authorization" in request.headers))
