@@ -35,13 +35,15 @@ LEAVES = frozenset(
         "redaction",
         "safe_paths",
         "suggest",
+        "untrusted",
         "version",
         "workdirs",
     }
 )
 # The leaves that are packages: the redactor keeps its environment reader and its token shapes in
-# modules of their own, which import nothing of copilot_eval at all.
-LEAF_PACKAGES = frozenset({"redaction"})
+# modules of their own, which import nothing of copilot_eval at all; untrusted keeps one module per
+# output kind (its sanitisers: terminal, Markdown, XML, UTF-8).
+LEAF_PACKAGES = frozenset({"redaction", "untrusted"})
 
 # What each part may import besides itself, bottom of the stack first.
 MAY_IMPORT: dict[str, frozenset[str]] = {
@@ -53,9 +55,10 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "loopback_server": frozenset(),
     "safe_paths": frozenset(),
     "suggest": frozenset(),
+    "untrusted": frozenset(),
     "version": frozenset(),
     "workdirs": frozenset(),
-    "atomic_write": frozenset({"redaction"}),
+    "atomic_write": frozenset({"redaction", "untrusted"}),
     "evidence": LEAVES,
     "capture": LEAVES | {"evidence"},
     "evalsets": LEAVES,

@@ -325,6 +325,18 @@ PUBLIC: dict[str, list[str]] = {
         "run_from_studio",
         "start_studio_run",
     ],
+    "copilot_eval.untrusted": [
+        "md_code_block",
+        "md_inline",
+        "md_without_markers",
+        "terminal_line",
+        "terminal_markup",
+        "terminal_text",
+        "utf8_data",
+        "utf8_text",
+        "xml_safe_tree",
+        "xml_text",
+    ],
     "copilot_eval.redaction": [
         "GITHUB_TOKEN_VARIABLES",
         "MIN_SECRET_LENGTH",

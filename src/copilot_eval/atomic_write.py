@@ -3,8 +3,10 @@
 Data goes to a temporary file in the target's folder, is flushed and fsync'd, and only then
 renamed over the target, so a reader (or a crash) sees the old file or the new one, never a mix.
 Registered secrets are replaced by their markers on the way (see ``copilot_eval.redaction``),
-so no file the tool writes holds one. A leaf module: it imports nothing of copilot_eval but the
-redactor (a leaf itself), so every layer, the pure ones included, may write through it.
+so no file the tool writes holds one. Text is made valid UTF-8 on the way (lone surrogates, which
+an agent's answer can carry, become U+FFFD: see ``copilot_eval.untrusted.utf8``), so one
+character never costs a run its files. A leaf module: it imports nothing of copilot_eval but the
+redactor and the sanitisers (leaves themselves), so every layer, the pure ones included, may write through it.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from copilot_eval.redaction import redact_bytes
+from copilot_eval.untrusted.utf8 import utf8_text
 
 
 def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
@@ -38,8 +41,8 @@ def write_bytes_atomically(path: str | Path, data: bytes) -> Path:
 
 
 def write_text_atomically(path: str | Path, text: str) -> Path:
-    """Write ``text`` as UTF-8 to ``path`` atomically (see :func:`write_bytes_atomically`)."""
-    return write_bytes_atomically(path, text.encode("utf-8"))
+    """Write ``text`` as UTF-8 to ``path`` atomically (see :func:`write_bytes_atomically`); lone surrogates become U+FFFD."""
+    return write_bytes_atomically(path, utf8_text(text).encode("utf-8"))
 
 
 __all__ = ["write_bytes_atomically", "write_text_atomically"]

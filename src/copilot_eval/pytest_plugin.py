@@ -383,8 +383,6 @@ def _workspace_sections(item: pytest.Item) -> list[tuple[str, str]]:
     return sections
 
 
-
-
 @pytest.fixture(name="trigger_eval")
 def trigger_eval_fixture(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``run = await trigger_eval(agent, "triggers.yaml", runs=3)``: a trigger evaluation in a test (docs/skills.md).
@@ -413,8 +411,6 @@ def trigger_eval_fixture(request: pytest.FixtureRequest) -> Callable[..., Any]:
         return played
 
     return run
-
-
 
 
 OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run", "trigger_eval"})

@@ -8,6 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
+from copilot_eval.github import marker
 from copilot_eval.testing import FakeGitHubComments, LoopbackServer
 
 
@@ -46,7 +47,7 @@ def test_in_a_pull_request_job_the_comment_needs_no_options(tmp_path, actions_en
     assert "created the comment on octo-org/bike-agent#7" in first.output
     assert second.exit_code == 0 and "updated the comment" in second.output
     assert [c.body for c in fake.comments_on(7)] == [
-        "<!-- copilot-eval:gate -->\n## copilot-eval gate\n\n1 regression\n"
+        marker("gate", fake.repo) + "\n## copilot-eval gate\n\n1 regression\n"
     ]
 
 
@@ -59,7 +60,7 @@ def test_options_win_over_the_environment_and_a_cut_names_the_run(tmp_path, acti
         result = CliRunner().invoke(app, ["comment", str(report), "--pr", "12", "--key", "nightly"])
     assert result.exit_code == 0, result.output
     body = fake.comments_on(12)[0].body
-    assert body.startswith("<!-- copilot-eval:nightly -->")
+    assert body.startswith(marker("nightly", "octo-org/other") + "\n")
     assert "the full report: https://github.example/octo-org/other/actions/runs/4242" in body
     assert "table rows and 0 other lines left out" in result.output
 

@@ -16,6 +16,7 @@ from copilot_eval.github import (
 )
 from copilot_eval.redaction import redact
 from copilot_eval.testing import FakeGitHubComments, LoopbackServer
+from copilot_eval.testing.github_fake import FakeUser
 
 
 class Clock:
@@ -44,8 +45,8 @@ async def test_the_comment_is_created_once_then_updated_never_doubled():
         second = await post_sticky(client, 7, "score 90%")
     assert (first.action, second.action) == ("created", "updated")
     assert first.comment_id == second.comment_id
-    ours = [c for c in fake.comments_on(7) if marker("gate") in c.body]
-    assert len(ours) == 1 and ours[0].body == marker("gate") + "\nscore 90%"
+    ours = [c for c in fake.comments_on(7) if marker("gate", fake.repo) in c.body]
+    assert len(ours) == 1 and ours[0].body == marker("gate", fake.repo) + "\nscore 90%"
     assert fake.comments_on(7)[0].body == "a reviewer's comment"  # someone else's comment is left alone
     assert sum(method == "POST" for method, *_ in fake.requests) == 1
 
@@ -87,7 +88,7 @@ def _table(rows: int) -> str:
 
 async def test_a_body_over_the_limit_is_cut_at_a_row_boundary_and_says_where_the_rest_is():
     text = _table(1200)
-    fitted = fit_body(text, full_report="https://ci.example/run/5")
+    fitted = fit_body(text, repo="octo-org/bike-agent", full_report="https://ci.example/run/5")
     assert len(text) > 65536 >= len(fitted.body)
     kept_rows = [line for line in fitted.body.splitlines() if line.startswith("| case ") and "| pass |" in line]
     assert kept_rows and all(line.endswith(" |") for line in kept_rows)  # whole rows only
@@ -109,6 +110,7 @@ def test_the_cut_closes_what_it_leaves_open_and_counts_wide_characters():
     assert "the full report is in the job's step summary" in body
     short = fit_body("short")
     assert not short.cut and short.body == marker("gate") + "\nshort"
+    assert marker("gate", "octo-org/a") != marker("gate", "octo-org/b") != marker("nightly", "octo-org/b")
     with pytest.raises(ValueError, match="--key"):
         marker("no spaces please")
 
@@ -165,3 +167,48 @@ async def test_rate_limits_are_waited_out_as_github_asks_then_given_up():
 def test_the_token_is_registered_with_the_redactor():
     GitHubComments(repo="a/b", token="ghs_registeredAtOnce0123456789abcdef", token_name="MY_GH_TOKEN")
     assert redact("token ghs_registeredAtOnce0123456789abcdef leaked") == "token [redacted:MY_GH_TOKEN] leaked"
+
+
+# -- the comment is ours alone ----------------------------------------------------------------
+async def test_a_comment_quoting_the_marker_is_never_taken_over_by_a_workflow_token():
+    fake = FakeGitHubComments(pulls=(7,))  # the workflow's token: GitHub will not say who it is (403 on /user)
+    ours = marker("gate", fake.repo)
+    fake.seed(7, f"{ours}\nI copied the marker on purpose")  # a person, the marker on the first line
+    fake.seed(7, f"<!-- copilot-eval:nightly:0 -->\nan answer quoted: {ours}", login="other[bot]", user_type="Bot")
+    async with LoopbackServer(fake), _client(fake) as client:
+        posted = await post_sticky(client, 7, "score 80%")
+    assert posted.action == "created"
+    assert [c.body.splitlines()[-1] for c in fake.comments_on(7)] == [
+        "I copied the marker on purpose",
+        f"an answer quoted: {ours}",
+        "score 80%",
+    ]  # neither the person's comment nor another key's comment quoting ours was touched
+    assert ("GET", "/user", {}, None) in fake.requests
+
+
+async def test_a_users_token_keeps_only_the_comment_its_own_account_wrote():
+    fake = FakeGitHubComments(pulls=(7,), user=FakeUser(login="release-bot-user", id=77, type="User"))
+    ours = marker("gate", fake.repo)
+    fake.seed(7, f"{ours}\nforged by someone else")
+    async with LoopbackServer(fake), _client(fake) as client:
+        first = await post_sticky(client, 7, "one")
+        second = await post_sticky(client, 7, "two")
+    assert (first.action, second.action) == ("created", "updated") and first.comment_id == second.comment_id
+    assert fake.comments_on(7)[0].body.endswith("forged by someone else")
+    assert fake.comments_on(7)[1].body == f"{ours}\ntwo" and fake.comments_on(7)[1].user.login == "release-bot-user"
+
+
+async def test_an_earlier_versions_comment_of_the_same_account_is_taken_over_once():
+    fake = FakeGitHubComments(pulls=(7,))
+    async with LoopbackServer(fake), _client(fake) as client:
+        old = await client.create_comment(7, "<!-- copilot-eval:gate -->\nthe old report")
+        posted = await post_sticky(client, 7, "the new report")
+    assert posted.action == "updated" and posted.comment_id == old["id"]
+    assert fake.comments_on(7)[0].body == marker("gate", fake.repo) + "\nthe new report"
+
+
+def test_a_marker_inside_the_text_is_shown_as_text_not_kept_as_a_marker():
+    fitted = fit_body("answer: <!-- copilot-eval:gate --> and <!--copilot-eval:x:1-->", repo="octo-org/bike-agent")
+    head, rest = fitted.body.split("\n", 1)
+    assert head == marker("gate", "octo-org/bike-agent")
+    assert "<!--" not in rest and "&lt;!-- copilot-eval:gate --&gt;" not in rest and "copilot-eval:gate" in rest

@@ -80,6 +80,7 @@ def attack(
     from copilot_eval.security.record import default_run_folder
     from copilot_eval.security.suite_choice import open_suite
     from copilot_eval.security.words import caveat, summary_rows
+    from copilot_eval.untrusted.terminal import terminal_line
 
     try:
         agent = load_agent_file(agent_file)
@@ -99,11 +100,11 @@ def attack(
         # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
         raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
     console = make_console()  # tables sized to the terminal, or wide in a CI log
-    table = Table(title=f"Injection suite {chosen.name} against {agent.name}")
+    table = Table(title=terminal_line(f"Injection suite {chosen.name} against {agent.name}"))
     for column in ("figure", "value", "in no rate"):
         table.add_column(column, overflow="fold")
     for row in summary_rows(run.summary):
-        table.add_row(*row)
+        table.add_row(*(terminal_line(cell) for cell in row))
     console.print(table)
     warning = caveat(run.summary)
     if warning is not None:

@@ -83,14 +83,15 @@ def _render(found: ToolAudit) -> None:
     from rich.table import Table
 
     from copilot_eval.reports.console import make_console
+    from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
     console = make_console()  # tables sized to the terminal, or wide in a CI log
     if found.findings:
         table = Table(title=f"{len(found.findings)} findings in {len(found.tools)} tools")
         for column in ("severity", "kind", "tool", "where", "matched", "why"):
             table.add_column(column, overflow="fold")
-        for f in found.findings:
-            table.add_row(f.severity, f.kind, f.tool, f.where, f.matched, f.message)
+        for f in found.findings:  # tool names, descriptions and what matched are the server's words
+            table.add_row(*(terminal_line(v) for v in (f.severity, f.kind, f.tool, f.where, f.matched, f.message)))
         console.print(table)
     elif found.read and not found.tools:
         console.print("nothing to audit: the agent has no MCP or Python tool (built-in tools are not audited)")
@@ -105,7 +106,7 @@ def _render(found: ToolAudit) -> None:
     if found.pinned_now:
         console.print(f"pinned {len(found.tools)} tools in {found.pin_file}", highlight=False)
     for change in found.changes:
-        console.print(f"[red]changed since the pin:[/red] {change.describe()}", highlight=False)
+        console.print(f"[red]changed since the pin:[/red] {terminal_markup(change.describe())}", highlight=False)
     if found.pin_file is not None and found.read and not found.pinned_now and not found.changes:
         console.print(f"every tool is as pinned in {found.pin_file}", highlight=False)
 

@@ -13,6 +13,7 @@ import typer
 
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
+from copilot_eval.untrusted.terminal import terminal_text
 
 baseline_app = typer.Typer(
     name="baseline",
@@ -96,7 +97,7 @@ def show(
     for key, value in document.items():
         if value is None:
             continue  # not recorded (a note nobody wrote, a run without a commit): nothing to show, not "None"
-        typer.echo(f"{key}: {json.dumps(value) if isinstance(value, dict) else value}")
+        typer.echo(f"{key}: {terminal_text(json.dumps(value) if isinstance(value, dict) else value)}")
 
 
 def register(app: typer.Typer) -> None:

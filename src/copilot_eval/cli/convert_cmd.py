@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.untrusted.terminal import terminal_text
 
 if TYPE_CHECKING:
     from copilot_eval.evalsets import CsvTemplate, EvalTestSet
@@ -147,7 +148,7 @@ def convert(
                 raise EvalSetReadError(source, found.read_problems)
             test_set = found.test_set
             for line in (*(f"warning: {w}" for w in found.warnings), *(f"note: {n}" for n in found.notes)):
-                typer.echo(line, err=True)
+                typer.echo(terminal_text(line), err=True)
         else:
             test_set = read_test_set_json(source)
             updates = {"name": name, "data_type": kind}
@@ -159,13 +160,13 @@ def convert(
         if out_format == ".csv":
             chosen = chosen or default_template_for(test_set)
             for warning in _warnings(test_set, chosen, profile):
-                typer.echo(f"warning: {warning}", err=True)
+                typer.echo(f"warning: {terminal_text(warning)}", err=True)
             # Our own block, not the input's: it must state the limits of the rules the file is checked against.
             with_block = bool(test_set.preamble) if preamble is None else preamble
             write_csv(test_set, target, template=chosen, preamble=with_block, profile=profile)
         else:
             for warning in _warnings(test_set, None, profile):
-                typer.echo(f"warning: {warning}", err=True)
+                typer.echo(f"warning: {terminal_text(warning)}", err=True)
             write_json(test_set, target)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
@@ -194,7 +195,7 @@ def _from_prompt_file(source: Path, drop: list[str], var: list[str] | None) -> E
             raise typer.BadParameter(str(exc), param_hint="--drop") from None
         raise
     for warning in warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        typer.echo(f"warning: {terminal_text(warning)}", err=True)
     return converted
 
 
@@ -210,7 +211,7 @@ def _to_prompt_file(test_set: EvalTestSet, target: Path, drop: list[str], source
             raise typer.BadParameter(str(exc), param_hint="--drop") from None
         raise
     for warning in warnings:
-        typer.echo(f"warning: {warning}", err=True)
+        typer.echo(f"warning: {terminal_text(warning)}", err=True)
     write_prompt_file(document, target)
 
 

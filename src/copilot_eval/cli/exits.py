@@ -5,12 +5,13 @@ from __future__ import annotations
 import typer
 
 from copilot_eval.exit_codes import PLATFORM, UNUSABLE_INPUT, Verdict
+from copilot_eval.untrusted.terminal import terminal_text
 
 
 def leave(verdict: Verdict) -> typer.Exit:
     """Print the line naming the verdict's row and why (nothing for exit 0); the ``typer.Exit`` to raise."""
     if (line := verdict.line()) is not None:
-        typer.echo(line, err=True)
+        typer.echo(terminal_text(line, one_line=False), err=True)  # a message may quote a file or an answer
     return typer.Exit(verdict.code)
 
 

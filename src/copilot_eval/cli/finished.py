@@ -27,6 +27,7 @@ def print_finished(
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.reports.compare_views import print_comparison
     from copilot_eval.reports.terminal import print_summary
+    from copilot_eval.untrusted.terminal import terminal_line, terminal_markup, terminal_text
 
     several = len(finished.folders) > 1
     # Lines of the whole run (what each surface spent, each already labelled) are said once, not
@@ -38,17 +39,18 @@ def print_finished(
             lines += finished.history_lines  # recorded once, for every folder
         if summaries:
             if several and item.label is not None:
-                console.print(f"[bold]surface {item.label}[/]", highlight=False)
+                console.print(f"[bold]surface {terminal_markup(item.label)}[/]", highlight=False)
             print_summary(item.run, item.test_set, console, extra=lines)
         else:
             for line in lines:
-                console.print(f"{item.label}: {line}" if several and item.label else line, highlight=False)
+                shown = f"{item.label}: {line}" if several and item.label else line
+                console.print(terminal_line(shown), highlight=False)
         if item.comparison is not None:
             print_comparison(item.comparison, console)
     for line in shared if several else []:
         console.print(line, highlight=False)
     for warning in finished.history_warnings:
-        typer.echo(warning, err=True)
+        typer.echo(terminal_text(warning, one_line=False), err=True)
     if finished.markdown is not None:
         typer.echo(finished.markdown, nl=False)
     return leave(verdict if verdict is not None else finished.verdict)

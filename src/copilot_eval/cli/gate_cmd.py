@@ -35,6 +35,7 @@ def write_gate_views(
     from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.gate import gate_json, gate_junit, gate_markdown, headline
     from copilot_eval.gate.views import case_label
+    from copilot_eval.untrusted.terminal import terminal_text
 
     text = gate_markdown(result, details_url=details_url)
     if as_json:
@@ -42,16 +43,18 @@ def write_gate_views(
     elif markdown == "-":
         typer.echo(text, nl=False)
     else:
-        typer.echo(f"gate against {result.baseline.label}: {headline(result)}")
+        typer.echo(f"gate against {terminal_text(result.baseline.label)}: {headline(result)}")
         for reason in result.stale:
-            typer.echo(f"stale baseline: {reason}")
+            typer.echo(f"stale baseline: {terminal_text(reason)}")
         for outcome in result.of_kind("regressed"):
             then, now = outcome.then, outcome.now
             assert then is not None and now is not None
             golden = " (golden)" if outcome.golden else ""
-            typer.echo(f"  regressed{golden}: {case_label(now)}: {then.shown()} -> {now.shown()}: {now.reason or ''}")
+            label, reason = terminal_text(case_label(now)), terminal_text(now.reason)
+            typer.echo(f"  regressed{golden}: {label}: {then.shown()} -> {now.shown()}: {reason}")
         for outcome in result.of_kind("error"):
-            typer.echo(f"  error now (not graded): {case_label(outcome.side)}: {outcome.side.reason or ''}")
+            label, reason = terminal_text(case_label(outcome.side)), terminal_text(outcome.side.reason)
+            typer.echo(f"  error now (not graded): {label}: {reason}")
     if markdown and markdown != "-":
         write_text_atomically(markdown, text)
     if junit:

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.untrusted.terminal import terminal_text
 
 history_app = typer.Typer(
     name="history",
@@ -76,7 +77,7 @@ def ingest(
         for folder, outcome in done:
             if isinstance(outcome, Exception):
                 failed += 1
-                typer.echo(f"error: {outcome}", err=True)
+                typer.echo(f"error: {terminal_text(outcome)}", err=True)
             else:
                 typer.echo(f"{folder}: {outcome.state} (run {outcome.run_id})")
         typer.echo(f"history: {store.location.display}")

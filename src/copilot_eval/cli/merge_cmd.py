@@ -20,6 +20,7 @@ from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
+from copilot_eval.untrusted.terminal import terminal_text
 
 
 def merge(
@@ -55,7 +56,7 @@ def merge(
     except MergeError as exc:
         refused = bad_input(f"cannot merge {len(shard_dirs)} folders, nothing was written:")
         for problem in exc.problems:
-            typer.echo(f"  - {problem}", err=True)
+            typer.echo(f"  - {terminal_text(problem)}", err=True)
         raise refused from None
     options = FinishOptions(
         junit=junit,

@@ -279,16 +279,20 @@ def run(
     from copilot_eval.runs.plan import plan_run
     from copilot_eval.runs.prepare import PrepareError
     from copilot_eval.runs.settings import SettingsError, settings_from
+    from copilot_eval.untrusted.terminal import terminal_text
 
     try:
         settings = settings_from(options, drop=_NOT_SETTINGS)
         planned = plan_run(
-            test_set_path, agent_paths or [], settings, say=lambda line: typer.echo(f"note: {line}", err=True)
+            test_set_path,
+            agent_paths or [],
+            settings,
+            say=lambda line: typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True),
         )
     except (SettingsError, PrepareError) as exc:
         raise bad_input(str(exc)) from None
-    for line in planned.notes:
-        typer.echo(f"note: {line}", err=True)
+    for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
+        typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
     console = make_console(stderr=settings.markdown == "-")
     _leave_if_finished(planned)
     runs = _play(planned)

@@ -13,19 +13,20 @@ from copilot_eval.evalsets import EvalTestSet
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_text
 from copilot_eval.reports.terminal import STATUS_STYLE
 from copilot_eval.runs.surfaces import COMPARISON_JSON, SurfaceRun
+from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
 
 def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
     """A rich Table: one row per case, one status column per surface, then a totals row."""
     from rich.table import Table
 
-    table = Table(title=f"{test_set.name}: {len(runs)} surfaces")
+    table = Table(title=terminal_line(f"{test_set.name}: {len(runs)} surfaces"))
     table.add_column("#", justify="right")
     table.add_column("question", overflow="fold", max_width=40)
     for surface in runs:
-        table.add_column(surface.label)
+        table.add_column(terminal_line(surface.label))
     for case in sorted(test_set.cases, key=lambda c: c.conversation_number):
-        cells = [str(case.conversation_number), case.question]
+        cells: list[Any] = [str(case.conversation_number), terminal_line(case.question)]
         for surface in runs:
             mine = [
                 r.effective_status
@@ -51,9 +52,11 @@ def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any
         if (heading := limitation_heading(run)) is not None:
             confirmed = confirmed_by_text(run)
             text = f"{run.runtime_limitation} {confirmed}" if confirmed else run.runtime_limitation
-            console.print(f"[bold yellow]{surface.label}: {heading}:[/] {text}", highlight=False)
+            label = terminal_markup(surface.label)
+            console.print(f"[bold yellow]{label}: {heading}:[/] {terminal_markup(text)}", highlight=False)
         console.print(
-            f"{surface.label}: confidence {run.confidence.value}; run in {surface.output_dir}", highlight=False
+            f"{terminal_markup(surface.label)}: confidence {run.confidence.value}; run in {surface.output_dir}",
+            highlight=False,
         )
     console.print(f"comparison: {out / COMPARISON_JSON}", highlight=False)
 

@@ -71,6 +71,7 @@ def _render(listing: ToolListing) -> None:
     from rich.table import Table
 
     from copilot_eval.reports.console import make_console
+    from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
     console = make_console()  # tables sized to the terminal, or wide in a log
     table = Table(title="Tools offered to the model")
@@ -79,7 +80,7 @@ def _render(listing: ToolListing) -> None:
     for tool in listing.tools:
         source = f"MCP server {tool.server}" if tool.kind == "mcp" else tool.kind
         description = tool.description.strip().splitlines()[0] if tool.description.strip() else ""
-        table.add_row(tool.name, source, description)
+        table.add_row(terminal_line(tool.name), terminal_line(source), terminal_line(description))
     if listing.tools:
         console.print(table)
     if listing.delegates:
@@ -97,7 +98,7 @@ def _render(listing: ToolListing) -> None:
 
         console.print(mcp_server_table(result.mcp_servers))
     for warning in listing.warnings:
-        console.print(f"[yellow]warning:[/yellow] {warning}", highlight=False)
+        console.print(f"[yellow]warning:[/yellow] {terminal_markup(warning)}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:

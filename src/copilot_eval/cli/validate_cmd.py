@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.untrusted.terminal import terminal_text
 
 
 @dataclass
@@ -151,12 +152,12 @@ def _print(report: _Report, rules: str) -> None:
     else:
         typer.echo(f"{report.path}: {count} problem{'s' if count != 1 else ''} ({kind})")
     for problem in report.problems:
-        typer.echo(f"  - {problem}")
+        typer.echo(f"  - {terminal_text(problem)}")  # problems quote the file
     # Warnings and notes never fail the check: the file imports; they say what to look at.
     for warning in report.warnings:
-        typer.echo(f"  warning: {warning}")
+        typer.echo(f"  warning: {terminal_text(warning)}")
     for note in report.notes:
-        typer.echo(f"  note: {note}")
+        typer.echo(f"  note: {terminal_text(note)}")
 
 
 def register(app: typer.Typer) -> None:

@@ -13,18 +13,20 @@ from pydantic import BaseModel, ValidationError
 
 from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.bounded_json import JsonRefused, read_json_bytes
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.rule_sets import RuleSet
 from copilot_eval.evalsets.run_model import EvalRun
 from copilot_eval.evalsets.validation import validate_eval_test_set
+from copilot_eval.untrusted.utf8 import model_json
 
 _Model = TypeVar("_Model", bound=BaseModel)
 
 
 def to_json(record: EvalTestSet | EvalRun, *, indent: int | None = 2) -> str:
-    """Return a test set or run as JSON text with camelCase keys, unknown fields omitted."""
-    return record.model_dump_json(by_alias=True, exclude_none=True, indent=indent)
+    """Return a test set or run as JSON text with camelCase keys, unknown fields omitted (always valid UTF-8)."""
+    return model_json(record, by_alias=True, exclude_none=True, indent=indent)
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
@@ -89,8 +91,7 @@ def read_run_json(path: Path | str) -> EvalRun:
 def write_json(record: EvalTestSet | EvalRun, path: Path | str) -> None:
     """Write a test set or run to ``path`` as UTF-8 JSON, all at once."""
     text = to_json(record) + "\n"
-    # Lone surrogates are escaped by the JSON encoder, so encoding cannot fail here.
-    write_bytes_atomically(Path(path), text.encode("utf-8"))
+    write_text_atomically(Path(path), text)
 
 
 def check_json(path: Path | str, *, profile: str | RuleSet | None = None) -> list[str]:

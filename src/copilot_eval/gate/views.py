@@ -4,32 +4,35 @@ The Markdown opens on a headline (regressions, improvements, the score then and 
 95 % interval), names a stale baseline, then a table of the regressed cases (question, then and
 now, the grader's reason, a link to the case in the report with ``--details-url``), the tool
 sequence of each regressed case that changed, every other kind of case in a short list, and the
-usage and cost then and now. Agent text is put in table cells with its pipes and line breaks
-escaped, so an answer cannot break the table or the comment.
+usage and cost then and now. Text that is not ours (questions, reasons, names, tool names) goes
+through the one Markdown sanitiser (``copilot_eval.untrusted.markdown``) and the JUnit through the
+one XML sanitiser (``copilot_eval.untrusted.xml``): an answer cannot break the table, the comment or
+the XML, mention anyone or load anything.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
 from copilot_eval.gate.decide import KIND_TITLES, CaseOutcome, GateResult, interval_percent
 from copilot_eval.gate.sides import CaseSide, RunSide
+from copilot_eval.untrusted.markdown import md_code_block, md_inline
+from copilot_eval.untrusted.xml import xml_safe_tree
 
 JSON_SCHEMA_VERSION = 1
 """The version of ``gate --json``'s document: keys are only ever added within it."""
 
 _CELL_LIMIT = 300
+_HEX = re.compile(r"[0-9a-fA-F]+")
 _VERDICT_WORDS = {0: "passed", 1: "below the gate", 3: "undecidable"}
 
 
 def cell(text: object, limit: int = _CELL_LIMIT) -> str:
-    """``text`` as one Markdown table cell: pipes escaped, lines joined, cut to ``limit`` characters."""
-    if text is None:
-        return ""
-    flat = " ".join(str(text).split()).replace("|", "\\|")
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    """``text`` as one inert Markdown table cell (see ``untrusted.markdown``), cut to ``limit`` characters."""
+    return md_inline(text, limit=limit)
 
 
 def case_label(side: CaseSide) -> str:
@@ -95,9 +98,7 @@ def _steps_diff(outcome: CaseOutcome) -> list[str]:
     return [
         f"<details><summary>{cell(case_label(outcome.side), 80)}: tool sequence</summary>",
         "",
-        "```diff",
-        *body,
-        "```",
+        *md_code_block(body, info="diff"),  # a tool name holding a fence cannot close the block
         "</details>",
         "",
     ]
@@ -108,11 +109,12 @@ def gate_markdown(result: GateResult, *, details_url: str | None = None) -> str:
     counts = result.counts()
     lines = [f"## copilot-eval gate: {_VERDICT_WORDS.get(result.code, result.code)}", "", f"**{headline(result)}**", ""]
     base, run = result.baseline, result.run
-    lines.append(f"Compared with {cell(base.label, 120)}" + (f" at `{base.commit[:12]}`" if base.commit else "") + ".")
+    commit = base.commit[:12] if base.commit and _HEX.fullmatch(base.commit[:12]) else None
+    lines.append(f"Compared with {cell(base.label, 120)}" + (f" at `{commit}`" if commit else "") + ".")
     if result.why:
         lines += ["", f"> exit {result.code}: {cell(result.why, 2000)}"]
     for reason in result.stale:
-        lines += ["", f"> stale baseline: {reason}"]
+        lines += ["", f"> stale baseline: {cell(reason, 2000)}"]
     if result.golden_missing:
         lines += ["", f"> golden case(s) in neither run: {', '.join(cell(k, 80) for k in result.golden_missing)}"]
     regressed = result.of_kind("regressed")
@@ -235,7 +237,7 @@ def gate_junit(result: GateResult) -> str:
             error.text = now.reason if now else None
         elif outcome.kind in ("new", "removed", "ungraded_then"):
             ET.SubElement(case, "skipped", message=f"{KIND_TITLES[outcome.kind].lower()}: {moved}")
-    return ET.tostring(suite, encoding="unicode", xml_declaration=True) + "\n"
+    return ET.tostring(xml_safe_tree(suite), encoding="unicode", xml_declaration=True) + "\n"
 
 
 __all__ = ["JSON_SCHEMA_VERSION", "case_label", "cell", "gate_json", "gate_junit", "gate_markdown", "headline"]

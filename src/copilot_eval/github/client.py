@@ -88,6 +88,21 @@ class GitHubComments:
         await self._http.aclose()
 
     # -- operations ----------------------------------------------------------------------------
+    async def token_login(self) -> str | None:
+        """The login of the account the token acts as (``GET /user``); None when GitHub will not say.
+
+        A GitHub App's installation token (a workflow's ``GITHUB_TOKEN``) gets 403 for ``/user``.
+        """
+        try:
+            response = await self._send("GET", f"{self.api_url}/user", what="the token's own account")
+        except PermissionDeniedError:
+            return None
+        body = response.json()
+        login = body.get("login") if isinstance(body, dict) else None
+        if not isinstance(login, str) or not login:
+            raise ServerError("GET /user answered without a login")
+        return login
+
     async def list_comments(self, number: int) -> list[dict[str, Any]]:
         """Every comment on issue or pull request ``number``, oldest first, over as many pages as there are."""
         url: str | None = f"{self.api_url}/repos/{self.repo}/issues/{number}/comments?per_page=100"

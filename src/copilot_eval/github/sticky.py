@@ -1,20 +1,31 @@
 """One comment per pull request and key, kept up to date: found by its hidden marker, updated, never doubled.
 
-The body starts with ``<!-- copilot-eval:KEY -->``, which GitHub does not show. Posting looks
-through every page of the pull request's comments for the marker: found, that comment is
-updated (the oldest, should there ever be more than one); not found, one is created. A body over
-GitHub's limit is cut at a line boundary, before a table row rather than inside one, with a line
-saying how many rows were left out and where the whole report is.
+The body's first line is ``<!-- copilot-eval:KEY:TAG -->``, which GitHub does not show; TAG is a
+digest of the repository and the key (no secret in it: it keeps keys and repositories apart, not
+people). A comment is ours only when it **starts** with that line **and** was written by the
+token's own account (``GET /user``; a GitHub App's token, such as a workflow's ``GITHUB_TOKEN``,
+may not ask, and then only a bot's comment qualifies, never a person's). Text quoted inside
+another comment never counts, and the body we post is passed through the Markdown sanitiser's
+``md_without_markers``, so no answer inside it can carry a marker either. Posting looks through
+every page of the pull request's comments: found, the oldest such comment is updated; not found,
+one is created. Comments that carried the marker of earlier versions
+(``<!-- copilot-eval:KEY -->``, also on the first line, also by the same account) are taken over
+once, so an upgrade does not leave a second comment.
+
+A body over GitHub's limit is cut at a line boundary, before a table row rather than inside one,
+with a line saying how many rows were left out and where the whole report is.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from copilot_eval.github.client import GitHubComments
 from copilot_eval.github.errors import NotFoundError
+from copilot_eval.untrusted.markdown import md_without_markers
 
 COMMENT_LIMIT = 65536
 """The longest comment body GitHub accepts, in characters."""
@@ -25,13 +36,23 @@ DEFAULT_KEY = "gate"
 _KEY = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
-def marker(key: str) -> str:
-    """The hidden line that names the comment: ``<!-- copilot-eval:KEY -->``."""
+def _checked(key: str) -> str:
     if not _KEY.match(key):
         raise ValueError(
             f"--key {key!r}: use letters, digits, '.', '_' and '-' (at most 64, starting with a letter or digit)"
         )
-    return f"<!-- copilot-eval:{key} -->"
+    return key
+
+
+def marker(key: str, repo: str = "") -> str:
+    """The hidden first line that names the comment: ``<!-- copilot-eval:KEY:TAG -->`` (TAG: repository and key)."""
+    tag = hashlib.sha256(f"copilot-eval comment\0{repo.lower()}\0{_checked(key)}".encode()).hexdigest()[:16]
+    return f"<!-- copilot-eval:{key}:{tag} -->"
+
+
+def _legacy_marker(key: str) -> str:
+    """The marker of earlier versions, still recognised on the first line of the account's own comment."""
+    return f"<!-- copilot-eval:{_checked(key)} -->"
 
 
 def _length(text: str) -> int:
@@ -84,10 +105,14 @@ def _closers(kept: list[str]) -> str:
 
 
 def fit_body(
-    text: str, *, key: str = DEFAULT_KEY, full_report: str | None = None, limit: int = COMMENT_LIMIT
+    text: str, *, key: str = DEFAULT_KEY, repo: str = "", full_report: str | None = None, limit: int = COMMENT_LIMIT
 ) -> FittedBody:
-    """The comment body (marker first) for ``text``, cut to ``limit`` at a line boundary when longer."""
-    head = marker(key) + "\n"
+    """The comment body (marker first) for ``text``, cut to ``limit`` at a line boundary when longer.
+
+    Any marker-like opening inside ``text`` is shown as text (``&lt;!-- copilot-eval``): only the first line is one.
+    """
+    head = marker(key, repo) + "\n"
+    text = md_without_markers(text)
     whole = head + text
     if _length(whole) <= limit:
         return FittedBody(whole)
@@ -122,19 +147,37 @@ class PostedComment:
     fitted: FittedBody
 
 
-def find_marked(comments: list[dict[str, Any]], key: str) -> dict[str, Any] | None:
-    """The oldest comment whose body holds the key's marker, or None."""
-    tag = marker(key)
-    marked = [c for c in comments if isinstance(c.get("body"), str) and tag in c["body"]]
+def _written_by(comment: dict[str, Any], login: str | None) -> bool:
+    user = comment.get("user")
+    if not isinstance(user, dict):
+        return False
+    if login is not None:
+        return bool(user.get("login") == login)
+    return user.get("type") == "Bot"  # the token could not say who it is: an app's token, so an app's comment
+
+
+def find_marked(
+    comments: list[dict[str, Any]], key: str, *, repo: str = "", login: str | None = None
+) -> dict[str, Any] | None:
+    """The oldest comment that starts with the key's marker and was written by ``login`` (None: by a bot), or None."""
+    heads = (marker(key, repo), _legacy_marker(key))
+    marked = [
+        c
+        for c in comments
+        if isinstance(c.get("body"), str)
+        and c["body"].split("\n", 1)[0].rstrip("\r") in heads
+        and _written_by(c, login)
+    ]
     return min(marked, key=lambda c: c.get("id", 0)) if marked else None
 
 
 async def post_sticky(
     client: GitHubComments, number: int, text: str, *, key: str = DEFAULT_KEY, full_report: str | None = None
 ) -> PostedComment:
-    """Update the pull request's comment of ``key``, or create it when there is none; never a second one."""
-    fitted = fit_body(text, key=key, full_report=full_report)
-    found = find_marked(await client.list_comments(number), key)
+    """Update the pull request's comment of ``key`` written by the token's account, else create it; never a second."""
+    fitted = fit_body(text, key=key, repo=client.repo, full_report=full_report)
+    login = await client.token_login()
+    found = find_marked(await client.list_comments(number), key, repo=client.repo, login=login)
     if found is not None:
         try:
             done = await client.update_comment(int(found["id"]), fitted.body)

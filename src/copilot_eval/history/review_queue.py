@@ -21,6 +21,7 @@ from copilot_eval.history.human_verdicts import GivenVerdict
 from copilot_eval.history.records import SOURCE_INGEST, case_key
 from copilot_eval.history.store import HistoryStore
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
+from copilot_eval.untrusted.terminal import terminal_text
 
 DISAGREE, UNSTABLE = "the graders disagree", "a judge disagreed with itself"
 
@@ -117,7 +118,8 @@ def item_text(item: ReviewItem, position: int, total: int) -> str:
     if item.given is not None:
         when = item.given.given_at.strftime("%Y-%m-%d %H:%M")
         lines.append(f"  reviewed before: {item.given.verdict} by {item.given.reviewer} ({when}, {item.given.source})")
-    return "\n".join(lines)
+    # the answer's own lines are kept for the reviewer; its control characters and commands are shown, not obeyed
+    return terminal_text("\n".join(lines), one_line=False)
 
 
 #: What a person may type at the prompt, and what it means.

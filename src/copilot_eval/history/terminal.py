@@ -1,4 +1,7 @@
-"""The history in a terminal: the runs, and per series the runs over time and the cases that need a look."""
+"""The history in a terminal: the runs, and per series the runs over time and the cases that need a look.
+
+Names, questions, commits and branches come from run folders and agents, not from us: each cell
+goes through the one terminal sanitiser (``copilot_eval.untrusted.terminal``)."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from typing import Any
 
 from copilot_eval.history.trends import CaseTrend, SeriesTrends, cell_status, ranked, segment_words
 from copilot_eval.reports.run_words import NOTHING_GRADED
+from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
 _GLYPHS = {"pass": "[green]✓[/]", "fail": "[red]✗[/]", "error": "[yellow]E[/]", "unknown": "[bright_black]?[/]"}
 _SHOWN_CELLS = 20
@@ -17,9 +21,8 @@ def _when(run: dict[str, Any]) -> str:
     return f"{moment:%Y-%m-%d %H:%M}" if moment else "unknown"
 
 
-def _short(text: str | None, limit: int = 40) -> str:
-    flat = " ".join((text or "").split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def _short(text: str | None, limit: int = 40) -> Any:
+    return terminal_line(" ".join((text or "").split()), limit=limit)
 
 
 def _rate(rate: float | None, interval: tuple[float, float] | None, *, none: str = "unknown") -> str:
@@ -138,14 +141,16 @@ def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
             str(run["id"]),
             _when(run),
             run_part(run),
-            run["test_set_name"],
-            run["agent_name"] or "unknown",
-            run["agent_model"] or "unknown",
+            terminal_line(run["test_set_name"]),
+            terminal_line(run["agent_name"] or "unknown"),
+            terminal_line(run["agent_model"] or "unknown"),
             score,
             _counts(run),
             _spent_and_found(run),
-            limitation,
-            ((run["git_commit"] or "")[:10] or "unknown") + (f" {run['git_branch']}" if run["git_branch"] else ""),
+            terminal_line(limitation),
+            terminal_line(
+                ((run["git_commit"] or "")[:10] or "unknown") + (f" {run['git_branch']}" if run["git_branch"] else "")
+            ),
         )
     return table
 
@@ -169,7 +174,7 @@ def agreement_table(found: list[Any], *, min_kappa: float, title: str) -> Any:
         )
         flag = f"[red]below {min_kappa:g}[/]" if item.below(min_kappa) else ""
         table.add_row(
-            item.grader,
+            terminal_line(item.grader),
             str(figures.count),
             _share(figures.true_positive_rate),
             _share(figures.true_negative_rate),
@@ -194,7 +199,8 @@ def print_series(series: SeriesTrends, console: Any) -> None:
     from rich.table import Table
 
     console.print(
-        f"[bold]{series.test_set_name}[/] against [bold]{series.agent_name or 'an unnamed agent'}[/]: "
+        f"[bold]{terminal_markup(series.test_set_name)}[/] against "
+        f"[bold]{terminal_markup(series.agent_name or 'an unnamed agent')}[/]: "
         f"{_count(len(series.runs), 'run')}, {_count(len(series.cases), 'case')}",
         highlight=False,
     )
@@ -207,10 +213,10 @@ def print_series(series: SeriesTrends, console: Any) -> None:
         runs.add_row(
             str(run["id"]),
             _when(run),
-            (run["git_commit"] or "")[:10] or "unknown",
+            terminal_line((run["git_commit"] or "")[:10] or "unknown"),
             _rate(point.pass_rate, point.interval, none=NOTHING_GRADED),  # a run's rate is None only then
             _counts(run),
-            limitation,
+            terminal_line(limitation),
         )
     console.print(runs)
     for point in series.runs:
@@ -223,12 +229,13 @@ def print_series(series: SeriesTrends, console: Any) -> None:
         changed = point.tools_changed
         if changed and any(changed.values()):
             parts = [f"{kind} {', '.join(names)}" for kind, names in changed.items() if names]
-            console.print(f"[yellow]tools changed[/] in run {point.run['id']}: {'; '.join(parts)}", highlight=False)
+            shown = terminal_markup("; ".join(parts))
+            console.print(f"[yellow]tools changed[/] in run {point.run['id']}: {shown}", highlight=False)
     for episode in series.episodes:
         state = "ongoing" if episode.ongoing else "ended"
         console.print(
             f"[yellow]limitation episode[/]: runs {episode.first_run}-{episode.last_run} ({_count(episode.runs, 'run')}, "
-            f"{episode.standing or 'standing unknown'}, {state})",
+            f"{terminal_markup(episode.standing or 'standing unknown')}, {state})",
             highlight=False,
         )
     cases = Table(title=f"cases, regressed and flaky first (last {_SHOWN_CELLS} runs; dim = under a limitation)")
@@ -240,13 +247,13 @@ def print_series(series: SeriesTrends, console: Any) -> None:
         if regression is not None and regression.last_pass is None:
             regressed += ", never passed"
         cases.add_row(
-            trend.case["case_key"],
+            terminal_line(trend.case["case_key"]),
             _short(trend.case["question"]),
             _sequence(trend),
             _rate(trend.pass_rate, trend.interval),
             "unknown" if trend.flakiness is None else f"{trend.flakiness:.2f}",
             str(trend.counts["error"]),
-            regressed,
+            terminal_line(regressed),
         )
     console.print(cases)
     if len(series.cases) > _SHOWN_CASES:

@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.atomic_write import write_bytes_atomically
+from copilot_eval.atomic_write import write_bytes_atomically, write_text_atomically
 from copilot_eval.evalsets import EvalRun, EvalTestSet, ExportedResult, PlatformRunRecord, SnapshotRecord
 from copilot_eval.platform_runs.export_join import ExportJoinError, join_export
 from copilot_eval.platform_runs.standing import confirm_with_folders, same_test_set_problem
@@ -103,7 +103,7 @@ def check_confirmers(folders: Sequence[RunFolder], test_set_id: str | None) -> N
 
 
 def _write_json(folder: Path, name: str, data: Any) -> None:
-    write_bytes_atomically(folder / name, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_text_atomically(folder / name, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
 
 async def _snapshot(client: StudioEvalClient, run_id: str, folder: Path, lines: list[str]) -> SnapshotRecord | None:

@@ -7,6 +7,8 @@ from typing import Any
 from copilot_eval.reports.compare import KINDS, CaseChange, RunComparison
 from copilot_eval.reports.html_page import badge, card, esc, page, table
 from copilot_eval.reports.run_words import score_text
+from copilot_eval.untrusted.markdown import md_inline
+from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 _STYLE = {
     "regressed": "red",
@@ -58,7 +60,7 @@ def comparison_table(comparison: RunComparison) -> Any:
     """A rich Table of every case that did not stay the same, most urgent first."""
     from rich.table import Table
 
-    table_ = Table(title=f"{comparison.baseline.test_set_name}: baseline -> candidate")
+    table_ = Table(title=terminal_line(f"{comparison.baseline.test_set_name}: baseline -> candidate"))
     for column in ("change", "case", "before", "after", "score delta", "question"):
         table_.add_column(column, overflow="fold")
     for kind in KINDS:
@@ -67,11 +69,11 @@ def comparison_table(comparison: RunComparison) -> Any:
                 continue  # an unchanged case is listed only when its quality parts differ
             table_.add_row(
                 f"[{_STYLE[kind]}]{kind}[/]",
-                change.label,
+                terminal_line(change.label),
                 _status(change.before),
                 _status(change.after),
-                _deltas(change),
-                (change.question or "")[:60],
+                terminal_line(_deltas(change)),
+                terminal_line(change.question, limit=60),
             )
     return table_
 
@@ -80,15 +82,15 @@ def print_comparison(comparison: RunComparison, console: Any) -> None:
     """Print the headline, and the table when any case changed."""
     if any(c.kind != "unchanged" or c.part_changes for c in comparison.changes):
         console.print(comparison_table(comparison))
-    console.print(f"comparison: {_headline(comparison)}", highlight=False)
+    console.print(f"comparison: {terminal_text(_headline(comparison))}", markup=False, highlight=False)
     if (line := parts_line(comparison)) is not None:
-        console.print(line, highlight=False)
+        console.print(terminal_text(line), markup=False, highlight=False)
     if comparison.findings is not None:
-        console.print(comparison.findings.line(), highlight=False)
+        console.print(terminal_text(comparison.findings.line()), markup=False, highlight=False)
 
 
-def _md(text: str | None) -> str:
-    return " ".join((text or "").split()).replace("|", "\\|")[:100]
+def _md(text: str | None, limit: int = 100) -> str:
+    return md_inline(text, limit=limit)  # the one Markdown sanitiser: names and questions are not ours
 
 
 def comparison_markdown(comparison: RunComparison) -> str:
@@ -106,7 +108,7 @@ def comparison_markdown(comparison: RunComparison) -> str:
             "| --- | --- | --- | --- | --- | --- |",
         ]
         lines += [
-            f"| {c.kind} | {c.label} | {_status(c.before)} | {_status(c.after)} | {_md(_deltas(c))} | "
+            f"| {c.kind} | {_md(c.label)} | {_status(c.before)} | {_status(c.after)} | {_md(_deltas(c))} | "
             f"{_md(c.question)} |"
             for c in changed
         ]

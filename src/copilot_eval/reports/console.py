@@ -5,6 +5,8 @@ falls back to 80 columns, which cut questions to a few words and broke paths in 
 console that does not write to a terminal takes ``COLUMNS`` when it is set, else ``LOG_WIDTH``;
 plain lines are never wrapped (``soft_wrap``: a path or an id stays whole, so a log can be searched
 for it); ``NO_COLOR`` (any value, https://no-color.org) and ``copilot-eval --no-color`` switch colour off.
+The console is the terminal sanitiser's (``copilot_eval.untrusted.terminal.safe_console``): text from
+elsewhere never controls the terminal, never crashes a print, and never starts a workflow command.
 """
 
 from __future__ import annotations
@@ -41,10 +43,11 @@ def colour_off(environ: Mapping[str, str] | None = None) -> bool:
 
 def make_console(*, stderr: bool = False) -> Console:
     """A console for the command's output (stderr when asked), sized and coloured by the rules above."""
-    from rich.console import Console
+    # imported on use: the console class is made with rich, which the CLI loads only when it prints
+    from copilot_eval.untrusted.terminal import safe_console
 
     stream = sys.stderr if stderr else sys.stdout
-    return Console(
+    return safe_console(
         stderr=stderr,
         width=output_width(stream),
         soft_wrap=True,

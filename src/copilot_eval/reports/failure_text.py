@@ -1,4 +1,7 @@
-"""The text pytest prints when a test-set item fails or cannot be graded: question, expected, actual, verdicts."""
+"""The text pytest prints when a test-set item fails or cannot be graded: question, expected, actual, verdicts.
+
+Questions, answers and reasons are not ours: they pass the terminal sanitiser (``copilot_eval.untrusted.terminal``),
+their lines kept, control characters shown as escapes and no line a workflow command."""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from collections.abc import Sequence
 
 from copilot_eval.evalsets.model import EvalTestCase
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult
+from copilot_eval.untrusted.terminal import terminal_text
 
 
 def _grade_lines(result: EvalCaseResult, indent: str) -> list[str]:
@@ -27,11 +31,11 @@ def describe_case(case: EvalTestCase, result: EvalCaseResult, verb: str, indent:
         f"{indent}actual:   {result.actual_response if result.actual_response is not None else '(no answer)'}",
     ]
     lines += _grade_lines(result, indent)
-    return "\n".join(lines)
+    return terminal_text("\n".join(lines), one_line=False)
 
 
 def _describe_turn(case: EvalTestCase, result: EvalCaseResult) -> str:
-    head = f"  turn {result.turn or 1} {result.effective_status.value.upper()}: {case.question}"
+    head = f"  turn {result.turn or 1} {result.effective_status.value.upper()}: {terminal_text(case.question)}"
     if result.effective_status is CaseStatus.PASS:
         return head
     body = describe_case(case, result, "", indent="      ").split("\n", 1)[1]  # the head names the question

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.atomic_write import write_bytes_atomically
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import EvalCaseResult, EvalRun, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.prompt_evaluators import evaluator_specs
 from copilot_eval.evalsets.prompt_text import go_trim
@@ -100,7 +100,7 @@ def write_gh_models_json(run: EvalRun, test_set: EvalTestSet, path: Path | str) 
     """Write the gh-models document of ``run`` to ``path`` (indented as gh-models indents it)."""
     path = Path(path)
     text = json.dumps(gh_models_document(run, test_set), indent=2, ensure_ascii=False) + "\n"
-    write_bytes_atomically(path, text.encode("utf-8"))
+    write_text_atomically(path, text)
     return path
 
 

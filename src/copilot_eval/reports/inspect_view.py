@@ -5,7 +5,6 @@ Rich markup in it nor a terminal control character takes effect."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,21 +21,18 @@ from copilot_eval.reports.evidence_words import (
     request_kind,
     request_policy,
 )
+from copilot_eval.untrusted.terminal import terminal_line
 
 if TYPE_CHECKING:
     from copilot_eval.evidence import CopilotResult
 
 TEXT_LIMIT = 120
 """Characters of an item's text or an answer shown in the terminal; the full length is said."""
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def plain(value: Any) -> Any:
-    """``value`` as Rich text that is never read as markup, control characters shown as escapes."""
-    from rich.text import Text
-
-    text = "" if value is None else str(value)
-    return Text(_CONTROL.sub(lambda m: repr(m.group())[1:-1], text))
+    """``value`` as Rich text that is never read as markup, control characters shown as escapes (lines kept)."""
+    return terminal_line(value, one_line=False)
 
 
 def _short(text: str) -> str:

@@ -4,6 +4,8 @@ An agent's wrong answer is a ``<failure>``; a case that could not be graded (run
 answer, a broken judge: status ``error``) is an ``<error>``, and so is one whose verdict is unknown
 (``type="unknown"``): neither is ever shown as a pass. The run's runtime limitation, score and
 confidence are suite properties, so a dashboard can tell a platform outage from a bad agent.
+Characters XML 1.0 forbids (NUL, ESC, other controls, lone surrogates) in an answer, a reason or
+a name are written as their escapes (``\\x1b``) by the one XML sanitiser, ``copilot_eval.untrusted.xml``.
 
 With a minimum pass rate each case is one testcase carrying its verdict over its tries (the
 tries are listed in its output); otherwise each try is a testcase. Either way a repeated case's
@@ -32,6 +34,7 @@ from copilot_eval.reports.repeat_words import (
     shown_status,
 )
 from copilot_eval.reports.run_words import NOTHING_GRADED
+from copilot_eval.untrusted.xml import xml_safe_tree
 
 
 def _text(value: object) -> str | None:
@@ -185,6 +188,7 @@ def junit_xml(run: EvalRun, test_set: EvalTestSet | None = None) -> str:
         detail = _detail(result, questions.get((result.conversation_number, result.turn or 1)))
         _outcome(case, status, result.failure_reason or status.value, detail, result.judge_unstable)
     ET.indent(root)
+    xml_safe_tree(root)  # answers, reasons and names may hold what XML 1.0 forbids: shown as escapes
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 
 

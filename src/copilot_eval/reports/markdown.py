@@ -1,4 +1,7 @@
-"""A run's summary as Markdown, for a pull-request comment or ``$GITHUB_STEP_SUMMARY``."""
+"""A run's summary as Markdown, for a pull-request comment or ``$GITHUB_STEP_SUMMARY``.
+
+Every text that is not ours (names, reasons, limitations) goes through the one Markdown
+sanitiser, ``copilot_eval.untrusted.markdown.md_inline``: shown as written, never rendered."""
 
 from __future__ import annotations
 
@@ -17,11 +20,11 @@ from copilot_eval.reports.repeat_words import (
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 from copilot_eval.reports.usage_words import case_usage_text, usage_lines
 from copilot_eval.reports.workspace_words import findings_lines
+from copilot_eval.untrusted.markdown import md_inline
 
 
 def _cell(text: str | None, limit: int = 120) -> str:
-    flat = " ".join((text or "").split()).replace("|", "\\|")
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+    return md_inline(text, limit=limit)
 
 
 def run_summary_markdown(run: EvalRun, *, label: str | None = None) -> str:

@@ -18,6 +18,7 @@ from copilot_eval.evalsets.errors import EvalSetWriteError
 from copilot_eval.evalsets.limits import RESULTS_BASE_COLUMNS, RESULTS_GRADER_COLUMNS
 from copilot_eval.evalsets.model import EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun, GradeRecord
+from copilot_eval.untrusted.utf8 import utf8_text
 
 # The platform shows capitalised verdicts in its export.
 _RESULT_WORDS = {
@@ -90,7 +91,7 @@ def write_results_csv(run: EvalRun, test_set: EvalTestSet, path: Path | str) -> 
     path = Path(path)
     try:
         text = results_csv_text(run, test_set)
-        data = text.encode("utf-8")
+        data = utf8_text(text).encode("utf-8")  # an answer's lone surrogate becomes U+FFFD, the rest is kept
     except EvalSetWriteError as exc:
         raise EvalSetWriteError(path, exc.problems) from None
     except UnicodeEncodeError as exc:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from copilot_eval.atomic_write import write_bytes_atomically
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets.json_io import to_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
@@ -15,10 +15,10 @@ from copilot_eval.reports.run_folder import RESULTS_CSV, RUN_JSON, TEST_SET_JSON
 def write_run_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None:
     """Write ``run.json`` (versioned, evidence paths relative), ``results.csv`` and ``test-set.json``, each atomically."""
     folder = Path(output_dir)
-    write_bytes_atomically(folder / TEST_SET_JSON, (to_json(test_set) + "\n").encode("utf-8"))
+    write_text_atomically(folder / TEST_SET_JSON, to_json(test_set) + "\n")
     write_results_csv(run, test_set, folder / RESULTS_CSV)
     # run.json last: its presence means the folder is complete.
-    write_bytes_atomically(folder / RUN_JSON, (to_json(portable_run(run, folder)) + "\n").encode("utf-8"))
+    write_text_atomically(folder / RUN_JSON, to_json(portable_run(run, folder)) + "\n")
 
 
 __all__ = ["write_run_outputs"]

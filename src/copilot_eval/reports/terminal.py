@@ -1,4 +1,8 @@
-"""The terminal summary of a run: a per-case table, the totals, and any runtime limitation."""
+"""The terminal summary of a run: a per-case table, the totals, and any runtime limitation.
+
+Questions, answers, reasons, names and the limitation are not ours: each reaches the console
+through the one terminal sanitiser (``copilot_eval.untrusted.terminal``), as text Rich never reads
+as markup, with control characters shown as escapes and no line of its own."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ from copilot_eval.reports.repeat_words import (
 )
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
 from copilot_eval.reports.workspace_words import findings_lines
+from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
 #: The rich style of each case status, wherever a status is printed.
 STATUS_STYLE = {
@@ -32,9 +37,8 @@ STATUS_STYLE = {
 }
 
 
-def _cut(text: str | None, limit: int = 60) -> str:
-    flat = " ".join((text or "").split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+def _cut(text: str | None, limit: int = 60) -> Any:
+    return terminal_line(" ".join((text or "").split()), limit=limit)
 
 
 NARROW = 80
@@ -49,7 +53,7 @@ def summary_table(run: EvalRun, test_set: EvalTestSet, *, width: int | None = No
     question_cut, answer_cut, reason_cut = (round(limit * scale) for limit in (40, 60, 70))
     questions = {key: case.question for key, case in case_turns(test_set).items()}
     repeats = any(r.repeat_index for r in run.results or [])
-    table = Table(title=f"{run.test_set_name}: {run.agent_name or 'agent'}", show_lines=False)
+    table = Table(title=terminal_line(f"{run.test_set_name}: {run.agent_name or 'agent'}"), show_lines=False)
     table.add_column("#", justify="right")
     if repeats:
         table.add_column("rep", justify="right")
@@ -85,7 +89,10 @@ def repeat_table(run: EvalRun) -> Any:
         flag = case_flag(record)
         style = "magenta" if JUDGE_UNSTABLE in flag else STATUS_STYLE.get(record.verdict, "") if record.verdict else ""
         table.add_row(
-            case_label(record), str(record.attempts), rate_text(record), f"[{style}]{flag}[/]" if style else flag
+            terminal_line(case_label(record)),
+            str(record.attempts),
+            rate_text(record),
+            terminal_line(flag, style=style),
         )
     return table
 
@@ -111,18 +118,19 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
     phases = phase_line(run.phase_medians)
     if phases is not None:
         phases = f"time by phase (median over {run.phase_medians.sessions} sessions): {phases}"  # type: ignore[union-attr]
+    # extra lines are the command's own (output paths): printed as text, one line each, like the rest
     for line in [*repeat_lines(run), *([judges] if judges else []), *([phases] if phases else []), *(extra or [])]:
-        console.print(line)
+        console.print(terminal_line(line), highlight=False)
     for line in retry_notes(run):  # worker names come from the cluster: printed as text, not markup
-        console.print(line, markup=False, highlight=False)
-    for line in findings_lines(run):  # paths the agent chose: printed as text, not markup
-        console.print(line, style="bold yellow", markup=False, highlight=False)
+        console.print(terminal_line(line), highlight=False)
+    for line in findings_lines(run):  # paths the agent chose: shown as text, never markup
+        console.print(terminal_line(line, style="bold yellow"), highlight=False)
     if run.note:
-        console.print(f"[dim]{run.note}[/]")
+        console.print(terminal_line(run.note, style="dim"))
     if (heading := limitation_heading(run)) is not None:
         confirmed = confirmed_by_text(run)
         text = f"{run.runtime_limitation} {confirmed}" if confirmed else run.runtime_limitation
-        console.print(f"[bold yellow]{heading}:[/] {text}", highlight=False)
+        console.print(f"[bold yellow]{terminal_markup(heading)}:[/] {terminal_markup(text)}", highlight=False)
 
 
 __all__ = ["STATUS_STYLE", "print_summary", "repeat_table", "summary_table", "totals_line"]

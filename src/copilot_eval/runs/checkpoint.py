@@ -16,6 +16,7 @@ from typing import Any
 from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import EvalCaseResult
 from copilot_eval.redaction import redact
+from copilot_eval.untrusted.utf8 import json_text
 
 CHECKPOINT_NAME = "checkpoint.jsonl"
 
@@ -25,7 +26,7 @@ class CheckpointError(ValueError):
 
 
 def _line(record: dict[str, Any]) -> bytes:
-    return (redact(json.dumps(record, ensure_ascii=False, separators=(",", ":"))) + "\n").encode("utf-8")
+    return (redact(json_text(record, separators=(",", ":"))) + "\n").encode("utf-8")
 
 
 def _read_lines(path: Path) -> tuple[list[dict[str, Any]], bool]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.atomic_write import write_bytes_atomically
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet, RunFingerprints
 from copilot_eval.runs.eval_runner import CaseExport, run_eval_set, write_outputs
 from copilot_eval.runs.executor import Executor
@@ -162,7 +162,7 @@ def comparison(test_set: EvalTestSet, runs: Sequence[SurfaceRun]) -> dict[str, A
 def write_comparison(data: dict[str, Any], output_dir: Path) -> Path:
     """Write ``comparison.json`` atomically into ``output_dir``."""
     path = output_dir / COMPARISON_JSON
-    write_bytes_atomically(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    write_text_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     return path
 
 

@@ -22,11 +22,16 @@ from copilot_eval.testing.fake_agent import FakeAgent, FakeEndpoint, Reply
 API = "/v3/directline"
 
 
-def _error(status: int, code: str, message: str, retry_after: float | None = None) -> Any:
-    from starlette.responses import JSONResponse
+def _json_response(content: Any, status_code: int = 200, headers: dict[str, str] | None = None) -> Any:
+    """A JSON answer escaped to ASCII, as the service sends it: an agent's lone surrogate arrives as ``\\ud800``."""
+    from starlette.responses import Response
 
+    return Response(json.dumps(content), status_code=status_code, headers=headers, media_type="application/json")
+
+
+def _error(status: int, code: str, message: str, retry_after: float | None = None) -> Any:
     headers = {"Retry-After": f"{retry_after:g}"} if retry_after is not None else None
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+    return _json_response({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
 
 
 @dataclass
@@ -138,9 +143,11 @@ class FakeDirectLine(FakeEndpoint):
     def _build(self) -> Any:
         from starlette.applications import Starlette
         from starlette.requests import Request
-        from starlette.responses import JSONResponse, Response
+        from starlette.responses import Response
         from starlette.routing import Route, WebSocketRoute
         from starlette.websockets import WebSocket, WebSocketDisconnect
+
+        JSONResponse = _json_response  # every answer below is escaped to ASCII, as the service sends it
 
         async def record(request: Request) -> None:
             self.requests.append((request.method, request.url.path, "authorization" in request.headers))

@@ -4,7 +4,9 @@ The three operations a pull-request comment needs, with the documented bodies an
 ``GET /repos/{owner}/{repo}/issues/{n}/comments`` (ascending ids, ``per_page`` up to 100, default
 30, ``page``, and a ``Link`` header with ``next``/``last``/``first``/``prev``),
 ``POST`` to the same path (201 with a ``Location`` header) and
-``PATCH /repos/{owner}/{repo}/issues/comments/{id}``. And their failures: 401 without a token or
+``PATCH /repos/{owner}/{repo}/issues/comments/{id}``, and ``GET /user`` (the token's own account:
+a user's token reads it, a GitHub App's installation token such as a workflow's ``GITHUB_TOKEN``
+gets 403 "Resource not accessible by integration"). And their failures: 401 without a token or
 with an unknown one, 403 for a token that may read but not write (the message GitHub gives a
 workflow's ``GITHUB_TOKEN`` without ``pull-requests: write``), 404 for another repository, an
 unknown pull request or comment, 422 for a body over 65,536 characters, and rate limits: the
@@ -123,9 +125,11 @@ class FakeGitHubComments(FakeEndpoint):
         """What ``--api-url`` points at (the fake's origin, as ``GITHUB_API_URL`` names GitHub's)."""
         return self.url
 
-    def seed(self, issue: int, body: str, *, login: str = "octocat", count: int = 1) -> list[FakeComment]:
-        """Add ``count`` comments by someone else to pull request ``issue`` (oldest first)."""
-        author = FakeUser(login=login, id=583231, type="User")
+    def seed(
+        self, issue: int, body: str, *, login: str = "octocat", count: int = 1, user_type: str = "User"
+    ) -> list[FakeComment]:
+        """Add ``count`` comments by someone else (``user_type`` ``User`` or ``Bot``) to pull request ``issue``."""
+        author = FakeUser(login=login, id=583231, type=user_type)
         return [self._add(issue, body if count == 1 else f"{body} {n + 1}", author) for n in range(count)]
 
     def rate_limit(self, times: int = 1, **fault: Any) -> None:
@@ -320,6 +324,16 @@ class FakeGitHubComments(FakeEndpoint):
             comment.body, comment.updated_at = body["body"], _now()
             return JSONResponse(self.comment_body(comment), headers=self._headers())
 
+        async def own_account(request: Request) -> Response:
+            self.requests.append((request.method, request.url.path, dict(request.query_params), None))
+            self._used += 1
+            header = request.headers.get("authorization", "")
+            if header.partition(" ")[2] not in (self.token, self.read_only_token):
+                return self._error(401, "Bad credentials", "get-the-authenticated-user")
+            if self.user.type == "Bot":  # an installation token acts as the app, which /user does not serve
+                return self._error(403, "Resource not accessible by integration", "get-the-authenticated-user")
+            return JSONResponse(self.user.body(self._web(), self.url), headers=self._headers())
+
         async def elsewhere(request: Request) -> Response:
             return JSONResponse(
                 {"message": "Not Found", "documentation_url": "https://docs.github.com/rest", "status": "404"},
@@ -331,6 +345,7 @@ class FakeGitHubComments(FakeEndpoint):
             routes=[
                 Route(base + "/{number:int}/comments", issue_comments, methods=["GET", "POST"]),
                 Route(base + "/comments/{comment_id:int}", one_comment, methods=["GET", "PATCH"]),
+                Route("/user", own_account, methods=["GET"]),
                 Route("/{rest:path}", elsewhere, methods=["GET", "POST", "PATCH", "PUT", "DELETE"]),
             ]
         )
