@@ -21,6 +21,7 @@ import yaml
 from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
+from copilot_eval.github.sticky import marker
 from copilot_eval.testing import FakeAgent, FakeDirectLine, FakeGitHubComments, LoopbackServer, answer, fallback
 
 # Every step is a bash process and the CLI a new interpreter: about 20 s of CPU, so out of the fast lane.
@@ -151,7 +152,7 @@ def test_the_action_gates_a_pull_request_and_keeps_one_comment(tmp_path):
     assert first["gate"]["exit-code"] == "1", first["gate"]["_log"]
     assert first["verdict"]["_rc"] == "1" and first["verdict"]["exit-code"] == "1"
     assert "exit 1 (below a gate): 1 regression(s), more than --max-regressions 0" in first["gate"]["_log"]
-    ours = [c for c in github.comments_on(42) if "<!-- copilot-eval:gate -->" in c.body]
+    ours = [c for c in github.comments_on(42) if c.body.startswith(marker("gate", github.repo))]
     assert len(ours) == 1 and len(github.comments_on(42)) == 2  # the reviewer's comment and ours, after two pushes
     body = ours[0].body
     assert "## copilot-eval gate: below the gate" in body and "1 regressed, 0 improved, 0 in error" in body

@@ -11,9 +11,8 @@ from typing import TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from copilot_eval.atomic_write import write_bytes_atomically
-from copilot_eval.bounded_json import JsonRefused, read_json_bytes
 from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.bounded_json import JsonRefused, read_json_bytes
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.rule_sets import RuleSet
