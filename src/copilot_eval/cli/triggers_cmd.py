@@ -22,6 +22,8 @@ from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import JunitOption
 from copilot_eval.exit_codes import Verdict
+from copilot_eval.reports.console import make_console
+from copilot_eval.untrusted.terminal import terminal_line
 
 if TYPE_CHECKING:
     from copilot_eval.triggers import Catalogue, TriggerRun
@@ -37,16 +39,15 @@ def _share(value: float | None) -> str:
 
 
 def _print_run(run: TriggerRun) -> None:
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    table = Table(title=f"Trigger set {run.trigger_set.name}: per skill (over prompts)")
+    console = make_console()  # names come from other people's files: shown through the terminal sanitiser
+    table = Table(title=terminal_line(f"Trigger set {run.trigger_set.name}: per skill (over prompts)"))
     for column in ("skill or agent", "precision", "recall", "F1", "TP", "FP", "FN"):
         table.add_column(column, overflow="fold")
     for skill in run.figures.skills:
         table.add_row(
-            skill.name,
+            terminal_line(skill.name),
             _share(skill.precision),
             _share(skill.recall),
             _share(skill.f1),
@@ -58,20 +59,22 @@ def _print_run(run: TriggerRun) -> None:
     figures = run.figures
     apart = ", ".join(f"{n} {k}" for k, n in sorted(figures.apart.items())) or "none"
     console.print(
-        f"{figures.correct} of {figures.counted} counted plays made the expected choice ({_share(figures.accuracy)}); "
-        f"near-miss false triggers {figures.near_miss_false_triggers} of {figures.near_miss_counted}; "
-        f"apart from every rate: {apart}",
+        terminal_line(
+            f"{figures.correct} of {figures.counted} counted plays made the expected choice "
+            f"({_share(figures.accuracy)}); near-miss false triggers {figures.near_miss_false_triggers} of "
+            f"{figures.near_miss_counted}; apart from every rate: {apart}"
+        ),
         highlight=False,
     )
     for entry in run.catalogue.entries:
         for problem in entry.problems:
-            console.print(f"setup problem: {entry.kind} {entry.name}: {problem}", highlight=False)
+            console.print(terminal_line(f"setup problem: {entry.kind} {entry.name}: {problem}"), highlight=False)
     if run.finished is not None:
         for folder in run.finished.folders:
             for line in folder.lines:
-                console.print(line, highlight=False)
+                console.print(terminal_line(line), highlight=False)
         for line in run.finished.history_lines:
-            console.print(line, highlight=False)
+            console.print(terminal_line(line), highlight=False)
         for line in run.finished.history_warnings:
             typer.echo(line, err=True)
 
@@ -220,7 +223,6 @@ def skills(
     # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
     import asyncio
 
-    from rich.console import Console
     from rich.table import Table
 
     from copilot_eval.agent import AgentFileError, load_agent_file
@@ -234,16 +236,17 @@ def skills(
     if as_json:
         typer.echo(json.dumps(_catalogue_document(catalogue), indent=2, ensure_ascii=False))
     else:
-        console = Console()
-        table = Table(title=f"Catalogue of {agent.name} as the runtime loaded it")
+        console = make_console()
+        table = Table(title=terminal_line(f"Catalogue of {agent.name} as the runtime loaded it"))
         for column in ("name", "kind", "description", "source", "problems"):
             table.add_column(column, overflow="fold")
         for e in catalogue.entries:
             length = "none" if e.description_length is None else f"{e.description_length} chars"
-            table.add_row(e.name, e.kind, length, e.source or "unknown", "; ".join(e.problems) or "-")
+            cells = (e.name, e.kind, length, e.source or "unknown", "; ".join(e.problems) or "-")
+            table.add_row(*(terminal_line(cell) for cell in cells))
         console.print(table)
         for line in catalogue.diagnostics:
-            console.print(f"loader: {line}", highlight=False)
+            console.print(terminal_line(f"loader: {line}"), highlight=False)
     if not catalogue.entries and catalogue.diagnostics:
         raise platform_failed("; ".join(catalogue.diagnostics))
     if any(e.problems for e in catalogue.entries):
