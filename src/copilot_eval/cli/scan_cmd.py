@@ -15,6 +15,7 @@ import typer
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.options import FailOnFindingOption, ScanOption
+from copilot_eval.untrusted.terminal import terminal_text
 
 
 def scan(
@@ -41,8 +42,8 @@ def scan(
         report = scan_run_folder(run_dir, chosen)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
-    for line in report.lines():
-        typer.echo(line)
+    for line in report.lines():  # quotes what agents wrote: shown, never obeyed
+        typer.echo(terminal_text(line))
     raise leave(scan_verdict(report, gates))
 
 
