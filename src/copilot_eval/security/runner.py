@@ -29,6 +29,7 @@ from copilot_eval.security.playable import PlayableSuite, play_agent
 from copilot_eval.security.rates import PlayResult, SecuritySummary, summarise_plays
 from copilot_eval.security.record import SecurityRecord, write_security_folder
 from copilot_eval.security.suite import InjectionSuite
+from copilot_eval.workdirs import new_working_directory
 
 __all__ = ["DEFAULT_CONCURRENCY", "SecurityRun", "run_suite", "select_cases"]
 
@@ -140,8 +141,9 @@ async def run_suite(
 
     async def one(case: SecurityCase, index: int) -> tuple[PlayResult, CopilotResult]:
         canary = canary_for(suite.name, case.id, index) if case.attacked else None
-        play = Play(case, index, canary, Path(tempfile.mkdtemp(prefix="copilot-eval-run-")))
         async with limit:
+            # Made when the play starts and marked in use, as every run's folder is: `clean` leaves it be.
+            play = Play(case, index, canary, new_working_directory())
             return await _play(agent, suite, play, spec_dir, evidence_dir, pool)
 
     done = await asyncio.gather(*(one(case, index) for index in range(repeat) for case in chosen))
