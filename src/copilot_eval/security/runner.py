@@ -25,7 +25,7 @@ from copilot_eval.runtime.session.runner import run_copilot
 from copilot_eval.security.cases import Play, SecurityCase, canary_for
 from copilot_eval.security.data_suite import DataSuite
 from copilot_eval.security.outcomes import decide_outcome, decide_utility
-from copilot_eval.security.playable import PlayableSuite, play_agent
+from copilot_eval.security.playable import PlayableSuite, play_agent, serving
 from copilot_eval.security.rates import PlayResult, SecuritySummary, summarise_plays
 from copilot_eval.security.record import SecurityRecord, write_security_folder
 from copilot_eval.security.suite import InjectionSuite
@@ -146,7 +146,8 @@ async def run_suite(
             play = Play(case, index, canary, new_working_directory())
             return await _play(agent, suite, play, spec_dir, evidence_dir, pool)
 
-    done = await asyncio.gather(*(one(case, index) for index in range(repeat) for case in chosen))
+    async with serving(suite):
+        done = await asyncio.gather(*(one(case, index) for index in range(repeat) for case in chosen))
     plays = [play for play, _ in done]
     summary = summarise_plays(plays)
     record = SecurityRecord.build(
