@@ -158,6 +158,7 @@ PUBLIC: dict[str, list[str]] = {
         "DiscoveredSkill",
         "HookDecision",
         "HostRequest",
+        "LargeOutput",
         "McpServerStatus",
         "ModelPrice",
         "PermissionRecord",
