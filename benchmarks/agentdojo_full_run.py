@@ -5,8 +5,8 @@ ignores injections and/or the one that follows them, through the real runtime, o
 suite and in all: plays, wall time, seconds per play, the outcomes, and how many plays agree with
 the same agent played inside AgentDojo without the runtime (``dojo_native.play_natively``): the
 user task's utility on every play, whether the goal was reached on every delivered attack play.
-Each disagreement is listed (a not-delivered play is not one: the runtime kept the attack from the
-model, and the reason says how).
+Each disagreement is listed. A not-delivered play (the runtime kept the attack from the model, and
+the reason says how) is held against the agent inside AgentDojo that reads no attack.
 Needs the ``agentdojo`` extra. The machine is shared: a full run is long, keep --concurrency low.
 Run: python benchmarks/agentdojo_full_run.py [--suite banking] [--agent ignores|follows|both]
      [--concurrency 2] [--case 'user_task_0*'] [--out FOLDER]
@@ -46,11 +46,16 @@ async def one(name: str, follows: bool, concurrency: int, cases: list[str] | Non
     disagreements = []
     for play in run.plays:
         counts[str(play.outcome or "baseline")] += 1
-        native = play_natively(dojo, by_id[play.case_id], follows=follows, canary=play.canary)
+        # An attack the runtime kept from the model (a result over its size limit) was never read:
+        # the play must then agree with the agent that reads no attack.
+        kept_out = play.outcome is Outcome.NOT_DELIVERED
+        native = play_natively(dojo, by_id[play.case_id], follows=follows and not kept_out, canary=play.canary)
         counts["utility_agrees"] += play.utility is native.utility
         counts["native_goal"] += bool(native.goal_reached)
         if play.utility is not native.utility:
-            disagreements.append(f"{play.case_id}: utility {play.utility} here, {native.utility} in AgentDojo ({play.reason})")
+            disagreements.append(
+                f"{play.case_id}: utility {play.utility} here, {native.utility} in AgentDojo ({play.reason})"
+            )
         if play.outcome in (Outcome.ATTACKED, Outcome.RESISTED):
             counts["delivered"] += 1
             reached = play.outcome is Outcome.ATTACKED
@@ -72,7 +77,9 @@ async def one(name: str, follows: bool, concurrency: int, cases: list[str] | Non
     return counts
 
 
-async def main(suites: list[str], agents: list[bool], concurrency: int, cases: list[str] | None, out: Path | None) -> None:
+async def main(
+    suites: list[str], agents: list[bool], concurrency: int, cases: list[str] | None, out: Path | None
+) -> None:
     """Every suite with every agent, then the totals."""
     for follows in agents:
         total: Counter[str] = Counter()
