@@ -32,7 +32,11 @@ class Judgement:
 
 @runtime_checkable
 class PlayableSuite(Protocol):
-    """A suite ``run_suite`` can play."""
+    """A suite ``run_suite`` can play.
+
+    It may also offer ``serving()``, an async context manager the runner enters around the plays
+    (see :func:`serving`).
+    """
 
     name: str
     description: str
