@@ -93,6 +93,7 @@ class AgentDojoSuite:
             for f in self.dojo.tools
         ]
         self.host = DojoHost(FunctionsRuntime(self.dojo.tools))
+        self._attack_texts: dict[tuple[str, str, str], dict[str, str]] = {}
 
     def cases(self) -> list[SecurityCase]:
         """Every user task alone, then every user task x injection task x attack."""
@@ -118,8 +119,12 @@ class AgentDojoSuite:
         case = play.case
         if case.attack is None or case.goal is None or play.canary is None:
             return {}
-        user, injection = self.dojo.user_tasks[case.task], self.dojo.injection_tasks[case.goal]
-        return _marked(self.attacks[case.attack].attack(user, injection), play.canary)
+        key = (case.task, case.goal, case.attack)
+        if key not in self._attack_texts:
+            # AgentDojo's attack runs the task's ground truth to find the vectors it shows: once per case.
+            user, injection = self.dojo.user_tasks[case.task], self.dojo.injection_tasks[case.goal]
+            self._attack_texts[key] = self.attacks[case.attack].attack(user, injection)
+        return _marked(self._attack_texts[key], play.canary)
 
     def environments(self, play: Play) -> tuple[Any, Any]:
         """The play's environment before the agent starts, and its type (to read the state back)."""
