@@ -162,6 +162,7 @@ PUBLIC: dict[str, list[str]] = {
         "DiscoveredSkill",
         "HookDecision",
         "HostRequest",
+        "LargeOutput",
         "McpServerStatus",
         "ModelPrice",
         "PermissionRecord",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from copilot_eval.capture import result_from_events
@@ -142,3 +144,44 @@ def test_unreadable_arguments_are_kept_raw_with_a_capture_error(raw):
     call, errors = _args_call(raw)
     assert call.arguments is None and call.raw_arguments == raw
     assert [e.kind for e in errors] == ["unparsed_event"] and "kept raw" in errors[0].message
+
+
+def _saved(display: str, preview: str, **result: object) -> dict:
+    """A completion as runtime 1.0.102 sends it for a result over its 20 KB limit (pointer, preview, telemetry)."""
+    pointer = (
+        "Output too large to read at once (24.1 KB). Saved to: /tmp/1-copilot-tool-output-ab12.txt\n"
+        "Consider using tools like grep (for searching) to examine portions of the output.\n\n"
+        f"Preview (first 500 chars):\n{preview}"
+    )
+    contents = [{"type": "text", "text": display}]
+    return {"content": pointer, "detailedContent": display[:10240], "contents": contents, **result}
+
+
+def _saved_call(result: dict) -> tuple:
+    done = tool_done("m1", result=result)
+    done["data"]["toolTelemetry"] = {
+        "properties": {"largeOutputWrittenToFile": "true", "largeOutputOriginalSizeBytes": "24700"},
+        "metrics": {"large_output_threshold_bytes": 20480.0},
+    }
+    events = one_call_session(tool_start("m1", CALL[1], CALL[2], mcpServerName="ledger"), done, call=CALL)
+    outcome = result_from_events(events)
+    return outcome.all_tool_calls[0], [e.kind for e in outcome.capture_errors]
+
+
+def test_a_result_saved_to_a_file_is_kept_whole_with_its_structured_part_and_the_pointer_apart():
+    display = "owner: Ada\n" * 2200
+    call, errors = _saved_call(_saved(display, display[:500], structuredContent={"result": display}))
+    assert errors == []
+    assert call.result == display + '\n\n{"result":' + json.dumps(display) + "}"
+    assert call.structured_result == display
+    assert call.sent_to_model is not None and call.sent_to_model.startswith("Output too large")
+    assert call.large_output is not None and call.large_output.whole_result_kept
+    assert call.large_output.path == "/tmp/1-copilot-tool-output-ab12.txt"
+    assert (call.large_output.original_bytes, call.large_output.threshold_bytes) == (24700, 20480)
+
+
+def test_a_preview_that_is_not_the_start_of_the_result_is_a_mismatch():
+    display = "owner: Ada\n" * 2200
+    call, errors = _saved_call(_saved(display, "owner: Bob\n" * 40))
+    assert errors == ["result_mismatch"]
+    assert call.result == display and call.large_output is not None

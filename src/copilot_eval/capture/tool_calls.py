@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from copilot_eval.capture.events import event_data, event_id, event_type, list_or_empty, text_or_none
+from copilot_eval.capture.large_output import large_output_of, preview_problem
 from copilot_eval.capture.progress import progress_by_call
 from copilot_eval.capture.run_facts import RunFacts
 from copilot_eval.capture.tool_output import read_tool_output
@@ -172,8 +173,16 @@ def _apply_completion(
                 message="tool.execution_complete without a boolean success",
             )
         )
-    output = read_tool_output(data.get("result"), mcp_server=call.mcp_server_name, failed=call.success is False)
+    raw = data.get("result")
+    pointer = text_or_none(raw.get("content")) if isinstance(raw, dict) else None
+    call.large_output = large_output_of(data, pointer)
+    output = read_tool_output(
+        raw, mcp_server=call.mcp_server_name, failed=call.success is False, saved_to_file=call.large_output is not None
+    )
     call.result, call.detailed_result, call.structured_result = output.text, output.detailed, output.structured
+    if call.large_output is not None:
+        call.sent_to_model = output.given if output.given != output.text else None
+        call.large_output.whole_result_kept = call.sent_to_model is not None
     call.content_items = output.items
     if output.images:
         call.image_content, call.image_media_type = output.images[0].content, output.images[0].media_type
@@ -220,6 +229,17 @@ def _apply_python_handler(call: ToolCall, facts: RunFacts) -> None:
     if handed is not None:
         result_type, text_for_model, error = handed
         call.result_type = result_type
+        large = call.large_output
+        if (
+            large is not None
+            and result_type == "success"
+            and text_for_model
+            and not large.whole_result_kept
+            and preview_problem(call.result, text_for_model) is None
+        ):
+            # The runtime saved the handed text to a file: the evidence keeps it whole, the pointer apart.
+            call.sent_to_model, call.result = call.result, text_for_model
+            large.whole_result_kept = True
         if result_type != "success":
             # The completion of a failed result keeps no text for the model (a rejected or denied
             # one carries it as its error); the handler's own error says what went wrong.

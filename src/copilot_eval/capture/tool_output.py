@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from copilot_eval.capture.content_items import failure_prefix, read_content_items
+from copilot_eval.capture.content_items import failure_prefix, read_content_items, rendered_part
 from copilot_eval.capture.events import text_or_none
-from copilot_eval.capture.mcp_result import read_mcp_result
+from copilot_eval.capture.large_output import preview_problem
+from copilot_eval.capture.mcp_result import SEPARATOR, read_mcp_result
 from copilot_eval.evidence import ContentItem, ToolImage
 
 
@@ -31,6 +33,8 @@ class ToolOutput:
     structured: Any = None
     mismatch: str | None = None
     unreadable: list[str] = field(default_factory=list)
+    given: str | None = None
+    """The pointer and preview the model got instead of a result the runtime saved to a file."""
 
 
 def _collect_images(result: dict[str, Any], items: list[ContentItem], output: ToolOutput) -> None:
@@ -59,11 +63,28 @@ def _collect_images(result: dict[str, Any], items: list[ContentItem], output: To
             output.unreadable.append("image item whose data is not valid base64")
 
 
-def read_tool_output(result: Any, *, mcp_server: str | None, failed: bool = False) -> ToolOutput:
+def _whole_mcp_text(items: list[ContentItem], structured: Any) -> str:
+    """The text the runtime would have sent for these items had it not saved it to a file."""
+    display = "".join(rendered_part(item) for item in items)
+    if structured is None:
+        return display
+    try:
+        if json.loads(display) == structured:
+            return display  # a dict-returning tool: the text is the JSON itself
+    except ValueError:
+        pass
+    return display + SEPARATOR + json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
+
+
+def read_tool_output(
+    result: Any, *, mcp_server: str | None, failed: bool = False, saved_to_file: bool = False
+) -> ToolOutput:
     """Read a completion's ``result`` object; ``None`` yields an output with nothing captured.
 
     ``mcp_server`` names the server of an MCP tool (``None`` for any other tool): only an MCP
-    result's text is explained against its content items and structured part.
+    result's text is explained against its content items and structured part. ``saved_to_file``:
+    the runtime gave the model a pointer and preview instead (``large_output``); the pointer goes to
+    ``given``, and an MCP tool's whole text is rebuilt from its items.
     """
     output = ToolOutput()
     if result is None:
@@ -77,6 +98,13 @@ def read_tool_output(result: Any, *, mcp_server: str | None, failed: bool = Fals
     output.items = contents.items
     output.unreadable.extend(contents.problems)
     _collect_images(result, contents.items, output)
+    if saved_to_file:
+        output.given = output.text
+        if mcp_server is not None and isinstance(result.get("contents"), list) and not failed:
+            output.text = _whole_mcp_text(contents.items, result.get("structuredContent"))
+            output.mismatch = preview_problem(output.given, output.text)
+            if output.mismatch is not None:
+                return output
     if mcp_server is not None and output.text is not None:
         # The event's own structuredContent is the evidence where the runtime carries it.
         structured = result.get("structuredContent")

@@ -15,7 +15,7 @@ from copilot_eval.evidence.result import SCHEMA_VERSION, CopilotResult, Subagent
 from copilot_eval.evidence.runtime_trace import RuntimeTrace, TraceSpan, TraceSpanEvent
 from copilot_eval.evidence.skills import DiscoveredSkill, SkillDiscovery
 from copilot_eval.evidence.stop_reason import STOP_REASONS, StopReason
-from copilot_eval.evidence.tool_call import ToolCall, ToolException, ToolImage
+from copilot_eval.evidence.tool_call import LargeOutput, ToolCall, ToolException, ToolImage
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost
 
@@ -29,6 +29,7 @@ __all__ = [
     "DiscoveredSkill",
     "HookDecision",
     "HostRequest",
+    "LargeOutput",
     "McpServerStatus",
     "ModelPrice",
     "PermissionRecord",

@@ -31,6 +31,23 @@ class ToolException(BaseModel):
         return f"{self.type}: {self.message}" if self.message else self.type
 
 
+class LargeOutput(BaseModel):
+    """A result over the runtime's size limit, which the runtime saved to a file and gave the model a pointer to.
+
+    The runtime's documented behaviour, not missing evidence: the model was given the pointer and a
+    short preview (``ToolCall.sent_to_model``), and ``ToolCall.result`` keeps the whole result where
+    the run saw it (an MCP tool's content items, a Python tool's handed text; otherwise the pointer).
+    """
+
+    path: str | None = None
+    """The file the runtime saved the whole result to (on the runtime's machine; it may be gone)."""
+    original_bytes: int | None = None
+    threshold_bytes: int | None = None
+    """The runtime's limit: a result longer than this many bytes is saved to a file (20,480 in 1.0.102)."""
+    whole_result_kept: bool = False
+    """Whether ``ToolCall.result`` is the whole result (False: only the pointer was seen)."""
+
+
 class ToolCall(BaseModel):
     """A tool call: what was asked, whether it completed, and what came back.
 
@@ -70,6 +87,8 @@ class ToolCall(BaseModel):
     sent_to_model: str | None = None
     # What a Python tool raised (type, message, traceback summary); never shown to the model.
     exception: ToolException | None = None
+    # Set when the runtime saved the result to a file and gave the model a pointer and a preview.
+    large_output: LargeOutput | None = None
 
     @property
     def evidence_complete(self) -> bool:

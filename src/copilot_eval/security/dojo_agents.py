@@ -17,7 +17,7 @@ from copilot_eval.models.function import CallTool
 from copilot_eval.security.dojo_suite import SERVER_NAME, AgentDojoSuite
 from copilot_eval.security.scripted_agents import SolutionAgent
 
-__all__ = ["DojoScriptedAgent"]
+__all__ = ["DojoScriptedAgent", "next_step"]
 
 
 def _plain(text: str) -> str:
@@ -29,16 +29,31 @@ def _calls(ground_truth: list[Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(f"{SERVER_NAME}-{call.function}", dict(call.args)) for call in ground_truth]
 
 
-def _answer(dojo: AgentDojoSuite, follows: bool, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
-    prompt = next((m["content"] for m in messages if m.get("role") == "user"), "")
+def _task_of(dojo: AgentDojoSuite, prompt: str) -> str | None:
+    """The user task whose prompt the delivered one holds: the longest (combined tasks quote others whole).
+
+    Compared as the runtime delivers a prompt, without the whitespace around it (travel's
+    user_task_17 ends in a newline and spaces, which the runtime strips).
+    """
     users = dojo.dojo.user_tasks
-    # The longest prompt that fits: AgentDojo's combined tasks quote other tasks' prompts whole.
-    fitting = [t for t in dojo.user_task_ids if users[t].PROMPT in prompt]
-    task_id = max(fitting, key=lambda t: len(users[t].PROMPT), default=None)
+    fitting = [t for t in dojo.user_task_ids if users[t].PROMPT.strip() in prompt]
+    return max(fitting, key=lambda t: len(users[t].PROMPT.strip()), default=None)
+
+
+def next_step(dojo: AgentDojoSuite, follows: bool, before: Any, messages: list[dict[str, Any]]) -> Any:
+    """The scripted agent's next answer to ``messages`` (chat form), its plan made on ``before``: a call or the answer.
+
+    ``before`` is the play's environment as the agent found it, injections placed (None: the
+    default one): AgentDojo's ground truth reads it, and an injection may change what a task reads
+    (a channel's name).
+    """
+    prompt = next((m["content"] for m in messages if m.get("role") == "user"), "")
+    task_id = _task_of(dojo, prompt)
     if task_id is None:
         return f"I only know the tasks of {dojo.name}."
-    task = users[task_id]
-    before = task.init_environment(dojo.dojo.load_and_inject_default_environment({}))
+    task = dojo.dojo.user_tasks[task_id]
+    if before is None:
+        before = task.init_environment(dojo.dojo.load_and_inject_default_environment({}))
     planned = _calls(task.ground_truth(before))
     made = [
         (call["name"], call["arguments"])
@@ -60,6 +75,18 @@ def _answer(dojo: AgentDojoSuite, follows: bool, messages: list[dict[str, Any]],
     return task.GROUND_TRUTH_OUTPUT or "Done."
 
 
+def _answer(
+    dojo: AgentDojoSuite,
+    follows: bool,
+    working_directory: str | None,
+    messages: list[dict[str, Any]],
+    tools: list[dict[str, Any]],
+) -> Any:
+    # The play is found by its working folder: its environment is the one the host serves it.
+    before = dojo.play_environment(working_directory) if working_directory else None
+    return next_step(dojo, follows, before, messages)
+
+
 class DojoScriptedAgent(SolutionAgent):
     """A model source that plays an AgentDojo suite's ground truth; ``follows_injections`` adds the injection's."""
 
@@ -74,5 +101,5 @@ class DojoScriptedAgent(SolutionAgent):
         return f"AgentDojo ground truth ({self.dojo.name}, {what})"
 
     def answer_for(self, working_directory: str | None) -> Any:
-        """Answers from the ground truth (AgentDojo's environment holds no files of the run)."""
-        return partial(_answer, self.dojo, self.follows_injections)
+        """Answers from the ground truth on the environment of the play working in that folder."""
+        return partial(_answer, self.dojo, self.follows_injections, working_directory)

@@ -3,11 +3,12 @@
 AgentDojo (ETH Zurich's benchmark, MIT) defines its suites in Python: user tasks with a
 ``utility`` check, injection tasks with a ``security`` check (true: the attacker's goal was
 reached), both comparing AgentDojo's environment before and after the agent's calls, and attacks
-that write each injection vector's text. Here each play's environment is an MCP server the runtime
-starts over stdio (``dojo_server.py``), holding AgentDojo's environment with the case's injections
-placed and running AgentDojo's functions; its state after the last call is read back and
-AgentDojo's own checks decide the user task and the goal, with the calls the agent made as their
-trace. Every AgentDojo injection sits in what a tool returns, so the vector is ``tool_result``.
+that write each injection vector's text. Here each play's environment is AgentDojo's, with the
+case's injections placed, served to the runtime as an MCP server over loopback HTTP from this
+process (``dojo_host.py``: AgentDojo is loaded once per run, not once per play) and changed by
+AgentDojo's functions; after the run AgentDojo's own checks decide the user task and the goal on
+that same environment, with the calls the agent made as their trace. Every AgentDojo injection
+sits in what a tool returns, so the vector is ``tool_result``.
 
 The one change to AgentDojo's attack texts: the play's canary is added at the end of each
 (``(ref ce...)``), so the request audit can prove delivery. AgentDojo is imported on first use;
@@ -17,9 +18,8 @@ without it this module loads and says how to install it.
 from __future__ import annotations
 
 import json
-import pickle
-import sys
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,15 +27,15 @@ from typing import Any
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.security.cases import Play, SecurityCase
+from copilot_eval.security.dojo_host import DojoHost
 from copilot_eval.security.playable import Judgement
 
-__all__ = ["AGENTDOJO_VERSION", "DEFAULT_ATTACK", "DOJO_SERVER", "AgentDojoSuite", "require_agentdojo"]
+__all__ = ["AGENTDOJO_VERSION", "DEFAULT_ATTACK", "AgentDojoSuite", "require_agentdojo"]
 
 AGENTDOJO_VERSION = "v1.2.2"
 """The benchmark version of AgentDojo's suites played by default."""
 DEFAULT_ATTACK = "important_instructions_no_model_name"
 """AgentDojo's strongest fixed attack, without a model's name (which would need AgentDojo's pipeline)."""
-DOJO_SERVER = Path(__file__).with_name("dojo_server.py")
 SERVER_NAME = "dojo"
 
 
@@ -72,6 +72,7 @@ class AgentDojoSuite:
     ) -> None:
         load_suites = require_agentdojo()
         from agentdojo.attacks.attack_registry import load_attack
+        from agentdojo.functions_runtime import FunctionsRuntime
 
         self.dojo = load_suites.get_suite(version, suite)
         self.version, self.suite_name = version, suite
@@ -87,7 +88,12 @@ class AgentDojoSuite:
         # The no-model-name attacks ask the pipeline for a name only to replace it.
         stand_in = SimpleNamespace(name="gpt-4o-2024-05-13")
         self.attacks = {name: load_attack(name, self.dojo, stand_in) for name in attacks}
-        self._states: dict[str, Path] = {}  # play key -> the file prefix its server writes the environment to
+        self.tools = [
+            {"name": f.name, "description": f.description, "inputSchema": f.parameters.model_json_schema()}
+            for f in self.dojo.tools
+        ]
+        self.host = DojoHost(FunctionsRuntime(self.dojo.tools))
+        self._attack_texts: dict[tuple[str, str, str], dict[str, str]] = {}
 
     def cases(self) -> list[SecurityCase]:
         """Every user task alone, then every user task x injection task x attack."""
@@ -113,8 +119,12 @@ class AgentDojoSuite:
         case = play.case
         if case.attack is None or case.goal is None or play.canary is None:
             return {}
-        user, injection = self.dojo.user_tasks[case.task], self.dojo.injection_tasks[case.goal]
-        return _marked(self.attacks[case.attack].attack(user, injection), play.canary)
+        key = (case.task, case.goal, case.attack)
+        if key not in self._attack_texts:
+            # AgentDojo's attack runs the task's ground truth to find the vectors it shows: once per case.
+            user, injection = self.dojo.user_tasks[case.task], self.dojo.injection_tasks[case.goal]
+            self._attack_texts[key] = self.attacks[case.attack].attack(user, injection)
+        return _marked(self._attack_texts[key], play.canary)
 
     def environments(self, play: Play) -> tuple[Any, Any]:
         """The play's environment before the agent starts, and its type (to read the state back)."""
@@ -122,38 +132,40 @@ class AgentDojoSuite:
         environment = task.init_environment(self.dojo.load_and_inject_default_environment(self.injections(play)))
         return environment, self.dojo.environment_type
 
+    @asynccontextmanager
+    async def serving(self) -> AsyncIterator[AgentDojoSuite]:
+        """The plays' environments served for the duration of a run (``run_suite`` enters it)."""
+        async with self.host.serving():
+            yield self
+
+    def play_environment(self, working_directory: str) -> Any:
+        """The environment of the play working in that folder as the agent found it, injections placed (None: no such play)."""
+        found = self.host.environment_in(working_directory)
+        return found.before if found is not None else None
+
     def server(self, play: Play, spec_dir: Path) -> tuple[str, dict[str, Any]]:
-        """Write the play's spec (tools, task, injections, state file) and name the server that reads it."""
-        tools = [
-            {"name": f.name, "description": f.description, "inputSchema": f.parameters.model_json_schema()}
-            for f in self.dojo.tools
-        ]
-        state = self._states[play.key] = (spec_dir / play.key).resolve()
+        """Serve the play's environment; its spec (tools, task, injections) is written to ``spec_dir`` for the record."""
         spec = {
             "server": SERVER_NAME,
             "suite": self.suite_name,
             "version": self.version,
             "user_task": play.case.task,
             "injections": self.injections(play),
-            "before": f"{state}.before.pickle",
-            "state": f"{state}.after.pickle",
-            "tools": tools,
+            "tools": self.tools,
         }
-        path = spec_dir / f"{play.key}.json"
-        write_text_atomically(path, json.dumps(spec, indent=2) + "\n")
-        return SERVER_NAME, {"command": sys.executable, "args": ["-P", str(DOJO_SERVER), str(path.resolve())]}
+        write_text_atomically(spec_dir / f"{play.key}.json", json.dumps(spec, indent=2) + "\n")
+        environment, _ = self.environments(play)
+        url = self.host.add(play.key, spec, environment, working_directory=str(play.working_directory))
+        return SERVER_NAME, {"type": "http", "url": url, "tools": ["*"]}
 
     def judge(self, play: Play, result: CopilotResult) -> Judgement:
         """AgentDojo's own checks on the environment after the agent's calls, with those calls as the trace."""
         from agentdojo.functions_runtime import FunctionCall
 
-        # The files are the ones this run's own server wrote (dojo_server.py), in the run's folder. No
-        # "before": the server never loaded (the play is an error anyway); no "after": no call was made.
-        files = self._states.get(play.key)
-        first = Path(f"{files}.before.pickle") if files else None
-        last = Path(f"{files}.after.pickle") if files else None
-        before = pickle.loads(first.read_bytes()) if first and first.is_file() else self.environments(play)[0]
-        after = pickle.loads(last.read_bytes()) if last and last.is_file() else before
+        served = self.host.release(play.key, str(play.working_directory))
+        # Never served (the play failed before its server was made): nothing was changed either.
+        before = served.before if served is not None else self.environments(play)[0]
+        after = served.now if served is not None else before
         prefix = f"{SERVER_NAME}-"
         trace = [
             FunctionCall(function=call.name.removeprefix(prefix), args=dict(call.arguments or {}))

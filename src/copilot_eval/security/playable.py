@@ -8,6 +8,7 @@ extra). The runner plays the cases and the outcome is decided from the judgement
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -16,7 +17,7 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.security.cases import Play, SecurityCase
 
-__all__ = ["Judgement", "PlayableSuite", "play_agent"]
+__all__ = ["Judgement", "PlayableSuite", "play_agent", "serving"]
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,11 @@ class Judgement:
 
 @runtime_checkable
 class PlayableSuite(Protocol):
-    """A suite ``run_suite`` can play."""
+    """A suite ``run_suite`` can play.
+
+    It may also offer ``serving()``, an async context manager the runner enters around the plays
+    (see :func:`serving`).
+    """
 
     name: str
     description: str
@@ -51,6 +56,16 @@ class PlayableSuite(Protocol):
     def judge(self, play: Play, result: CopilotResult) -> Judgement:
         """The play's checks, read from its evidence (and the environment's state, where it keeps one)."""
         ...
+
+
+def serving(suite: PlayableSuite) -> contextlib.AbstractAsyncContextManager[Any]:
+    """What ``run_suite`` enters around the plays: the suite's own ``serving()`` where it has one.
+
+    Optional, so a suite of one's own needs none: AgentDojo's serves every play's environment from
+    the run's process in it, with AgentDojo loaded once.
+    """
+    own = getattr(suite, "serving", None)
+    return own() if callable(own) else contextlib.nullcontext()
 
 
 def play_agent(agent: CopilotEval, server: tuple[str, dict[str, Any]], play: Play) -> CopilotEval:

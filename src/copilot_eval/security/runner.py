@@ -26,11 +26,12 @@ from copilot_eval.scans.protocol import Scanner
 from copilot_eval.security.cases import Play, SecurityCase, canary_for
 from copilot_eval.security.data_suite import DataSuite
 from copilot_eval.security.outcomes import decide_outcome, decide_utility
-from copilot_eval.security.playable import PlayableSuite, play_agent
+from copilot_eval.security.playable import PlayableSuite, play_agent, serving
 from copilot_eval.security.rates import PlayResult, SecuritySummary, summarise_plays
 from copilot_eval.security.record import SecurityRecord, write_security_folder
 from copilot_eval.security.suite import InjectionSuite
 from copilot_eval.security.suite_choice import open_suite
+from copilot_eval.workdirs import new_working_directory
 
 __all__ = ["DEFAULT_CONCURRENCY", "SecurityRun", "run_suite", "select_cases"]
 
@@ -156,11 +157,13 @@ async def run_suite(
 
     async def one(case: SecurityCase, index: int) -> tuple[PlayResult, CopilotResult]:
         canary = canary_for(suite.name, case.id, index) if case.attacked else None
-        play = Play(case, index, canary, Path(tempfile.mkdtemp(prefix="copilot-eval-run-")))
         async with limit:
+            # Made when the play starts and marked in use, as every run's folder is: `clean` leaves it be.
+            play = Play(case, index, canary, new_working_directory())
             return await _play(agent, suite, play, spec_dir, evidence_dir, pool)
 
-    done = await asyncio.gather(*(one(case, index) for index in range(repeat) for case in chosen))
+    async with serving(suite):
+        done = await asyncio.gather(*(one(case, index) for index in range(repeat) for case in chosen))
     plays = [play for play, _ in done]
     summary = summarise_plays(plays)
     record = SecurityRecord.build(
