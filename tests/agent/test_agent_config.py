@@ -117,3 +117,12 @@ def test_a_credit_limit_below_the_runtimes_minimum_is_refused_before_any_runtime
     (tmp_path / "agent.yaml").write_text("max_ai_credits: 1\n")
     with pytest.raises(AgentFileError, match=r"agent.yaml: max_ai_credits: .*30 AI credits"):
         CopilotEval.from_file(tmp_path / "agent.yaml")
+
+
+@pytest.mark.parametrize("key", ["working_directory", "user_instructions_dir"])
+def test_a_folder_field_that_is_not_text_is_a_problem_naming_it(tmp_path: Path, key: str) -> None:
+    # The fuzzing found `working_directory: -1` raising a TypeError instead of a problem of the file.
+    path = tmp_path / "agent.yaml"
+    path.write_text(f"name: a\nmodel:\n  scripted:\n    rules: []\n{key}: -1\n")
+    with pytest.raises(AgentFileError, match=rf"{key}: give a folder path \(text\), not int -1"):
+        CopilotEval.from_file(path)

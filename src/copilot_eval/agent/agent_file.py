@@ -184,10 +184,15 @@ def read_agent_file(path: str | Path, known: Collection[str]) -> tuple[dict[str,
         fields["custom_agents"] = _custom_agents(fields["custom_agents"], base, problems)
     if "skill_directories" in fields:
         fields["skill_directories"] = _skill_directories(fields.pop("skill_directories"), base, problems)
-    if fields.get("working_directory"):
-        fields["working_directory"] = base / fields["working_directory"]
-    if fields.get("user_instructions_dir"):
-        fields["user_instructions_dir"] = base / fields["user_instructions_dir"]
+    for folder_key in ("working_directory", "user_instructions_dir"):  # folders relative to the agent file
+        folder = fields.get(folder_key)
+        if folder is None or folder == "":
+            continue
+        if isinstance(folder, str):
+            fields[folder_key] = base / folder
+        else:
+            problems.append(f"{folder_key}: give a folder path (text), not {type(folder).__name__} {folder!r}")
+            del fields[folder_key]
     if "mcp_servers" in fields:
         servers = _resolve_placeholders(fields.pop("mcp_servers") or {}, base)
         server_problems = mcp_server_problems(servers)
