@@ -21,6 +21,7 @@ from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.trajectory.calls import ObservedCall
+from copilot_eval.evidence.transcript import Transcript
 
 
 class CitedSource(Protocol):
@@ -136,6 +137,10 @@ class PlayedEvidence(Protocol):
 
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:
         """The agent's steps (of user turn ``turn``, 1-based, or of all turns), or why they are not visible."""
+        ...
+
+    def transcript(self) -> Transcript:
+        """The conversation in order, each event marked as written by the agent or only read by it."""
         ...
 
     def save(self, path: str | Path) -> Path:

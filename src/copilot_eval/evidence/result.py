@@ -34,6 +34,7 @@ from copilot_eval.evidence.trajectory.check import check_trajectory
 from copilot_eval.evidence.trajectory.from_result import observed_calls
 from copilot_eval.evidence.trajectory.steps import StepLike
 from copilot_eval.evidence.trajectory.verdict import Metric, TrajectoryMatch
+from copilot_eval.evidence.transcript import Transcript, copilot_transcript
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
@@ -281,6 +282,10 @@ class CopilotResult(BaseModel):
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall]:
         """The session's calls as one trajectory (of user turn ``turn`` when given), subagents as steps."""
         return observed_calls(self, turn=turn, subagent_calls=subagent_calls)
+
+    def transcript(self) -> Transcript:
+        """Prompts, answers, calls and their results in the order the runtime reported them."""
+        return copilot_transcript(self)
 
     # -- evidence --------------------------------------------------------------------------
     @property

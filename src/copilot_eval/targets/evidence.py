@@ -20,6 +20,7 @@ from copilot_eval.evidence.played_on import PlayedOn
 from copilot_eval.evidence.protocol import KnowledgeSeen, PlayedEvidence
 from copilot_eval.evidence.rate_limit import RateLimit
 from copilot_eval.evidence.trajectory.calls import ObservedCall, renumbered
+from copilot_eval.evidence.transcript import Transcript, TranscriptEvent, call_text
 from copilot_eval.targets.plan_steps import PlanStep, plan_steps, reports_steps, search_results
 
 SCHEMA_VERSION = 1
@@ -201,6 +202,20 @@ class TargetResult(BaseModel):
     def phase_times(self) -> None:
         """``None``: there is no runtime trace to read phases from (each turn's ``duration_ms`` is kept)."""
         return None
+
+    def transcript(self) -> Transcript:
+        """A Copilot Studio conversation: each prompt, the plan steps reported for it, its answer."""
+        events: list[TranscriptEvent] = []
+        number = 0
+        for turn, played in enumerate(self.turns, start=1):
+            events.append(TranscriptEvent("prompt", played.prompt, turn))
+            for step in played.plan_steps:
+                number += 1
+                text = call_text(step.name, step.arguments)
+                events.append(TranscriptEvent("call", text, turn, step.name, step.arguments, number, step.succeeded))
+            if played.answer:
+                events.append(TranscriptEvent("answer", played.answer, turn))
+        return Transcript(events=tuple(events))
 
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall] | str:
         """The plan steps the platform reported (of user turn ``turn``, or all), or why they are not visible.
