@@ -10,6 +10,7 @@ from copilot_eval.reports.run_words import score_text
 
 _STYLE = {
     "regressed": "red",
+    "error": "bold yellow",
     "improved": "green",
     "changed": "yellow",
     "new": "cyan",
