@@ -190,23 +190,16 @@ class EvalSetFile(pytest.File):
 
     @staticmethod
     def _agent_and_graders(settings: EvalSetSettings, test_set: Any) -> tuple[Any, list[Any]]:
-        """The session's agent and graders (rows naming their own test method graded by it), or a prompt file's."""
-        if test_set.prompt_file is None:
-            # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
-            from copilot_eval.runs.prepare import graders_for_set
+        """The set's agent and graders, built by the builders `copilot-eval run` uses (``runs.prepare``)."""
+        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+        from copilot_eval.runs.prepare import PYTEST_OPTIONS, build_set_graders, graders_for_set, set_agent
 
+        agent = set_agent(test_set, settings.agent, options=PYTEST_OPTIONS)
+        if test_set.prompt_file is None:  # the session's graders, built once at configure (rows may name their own)
             graders = graders_for_set(
                 test_set, settings.graders, judge=settings.judge, judge_repeat=settings.judge_repeat
             )
-            return settings.agent, graders
-        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
-        from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_set_graders
-        from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
-
-        try:
-            agent = prompt_agent(settings.agent, test_set.prompt_file, name=test_set.name)
-        except PromptAgentError as exc:
-            raise PrepareError(f"{test_set.prompt_file.source}: {exc}") from None
+            return agent, graders
         graders = build_set_graders(
             test_set,
             settings.grader_specs,

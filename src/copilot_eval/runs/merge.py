@@ -26,8 +26,9 @@ from copilot_eval.evalsets import (
     WorkerInfo,
 )
 from copilot_eval.evidence.result import trace_file_for
+from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
-from copilot_eval.runs.eval_runner import summarise, write_outputs
+from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.merge_checks import ShardCheck, check_shards
 from copilot_eval.runs.run_budget import usage_of
 from copilot_eval.runs.surfaces import (
@@ -175,7 +176,7 @@ def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> M
             ),
         }
     )
-    write_outputs(run, test_set, out)
+    write_run_outputs(run, test_set, out)
     return MergedRun(None, run, read_run_folder(out))
 
 
@@ -233,7 +234,7 @@ def _confirm_surfaces(merged: list[MergedRun], out: Path) -> list[MergedRun]:
     result = []
     for before, after, item in zip(surface_runs, confirmed, merged, strict=True):
         if after.run is not before.run:
-            write_outputs(after.run, test_set, item.folder.folder)
+            write_run_outputs(after.run, test_set, item.folder.folder)
         result.append(MergedRun(item.label, after.run, read_run_folder(item.folder.folder)))
     write_comparison(comparison(test_set, confirmed), out)
     return result

@@ -18,7 +18,6 @@ from copilot_eval.evalsets import (
     EvalDataType,
     EvalSetError,
     EvalTestSet,
-    RunFingerprints,
     load_csv,
     read_test_set_json,
     validate_eval_test_set,
@@ -35,7 +34,6 @@ from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
 from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
-from copilot_eval.runs.fingerprints import run_fingerprints
 from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
 from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.target import runtime_agent
@@ -219,16 +217,6 @@ def _read_prompt_folder(
     return test_set
 
 
-@dataclass(frozen=True)
-class PreparedRun:
-    """Everything a run needs, checked: the set, the agent, the graders."""
-
-    test_set: EvalTestSet
-    agent: Any
-    graders: list[Any]
-    fingerprints: RunFingerprints | None = None
-
-
 def check_graders_fit(test_set: EvalTestSet, graders: Sequence[Any], path: str | Path | None = None) -> None:
     """Refuse a set none of whose cases has what the chosen graders need (a reference answer)."""
     problems = check_references(test_set, graders)
@@ -289,17 +277,6 @@ def _chosen_model(test_set: EvalTestSet, loaded: Any, agent: Any, model: str | N
     return chosen if isinstance(chosen, str) else None
 
 
-def prepare_agent(
-    test_set: EvalTestSet,
-    agent_path: str | Path | None,
-    *,
-    model: str | None = None,
-    options: OptionNames = CLI_OPTIONS,
-) -> Any:
-    """The agent that plays ``test_set``: the agent file's, and for a prompt file its session model chosen."""
-    return _agent(test_set, agent_path, model, options)[0]
-
-
 def surface_agent(
     test_set: EvalTestSet,
     agent_path: str | Path | None,
@@ -316,6 +293,22 @@ def _agent(
     test_set: EvalTestSet, agent_path: str | Path | None, model: str | None, options: OptionNames
 ) -> tuple[Any, Any]:
     loaded = load_agent(agent_path, option=options.agent) if agent_path is not None else None
+    return set_agent(test_set, loaded, model=model, options=options, agent_path=agent_path), loaded
+
+
+def set_agent(
+    test_set: EvalTestSet,
+    loaded: Any,
+    *,
+    model: str | None = None,
+    options: OptionNames = CLI_OPTIONS,
+    agent_path: str | Path | None = None,
+) -> Any:
+    """The agent that plays ``test_set`` from a loaded agent file (or None): as loaded, or a prompt file's agent.
+
+    ``copilot-eval run`` and the pytest collector both build a set's agent here; PrepareError names
+    ``options``' agent option when the agent cannot play the set.
+    """
     if test_set.prompt_file is None:
         if loaded is None:
             raise PrepareError(
@@ -324,18 +317,19 @@ def _agent(
         if model is not None:
             if runtime_agent(loaded) is None:
                 raise PrepareError("--model: a Copilot Studio target chooses its own model")
-            return loaded.with_options(model=model), loaded
-        return loaded, loaded
+            return loaded.with_options(model=model)
+        return loaded
     try:
         agent = prompt_agent(loaded, test_set.prompt_file, model=model, name=test_set.name)
     except PromptAgentError as exc:
         raise PrepareError(f"{test_set.prompt_file.source or test_set.name}: {exc}") from None
     if runtime_agent(agent) is None and any(session_instructions(case) for case in test_set.cases):
+        shown = f" {agent_path}" if agent_path is not None else ""
         raise PrepareError(
-            f"{options.agent} {agent_path}: a Copilot Studio target takes no instructions, and the prompt file's "
+            f"{options.agent}{shown}: a Copilot Studio target takes no instructions, and the prompt file's "
             "system message (or responseFormat) would be dropped; play it against a Copilot runtime agent"
         )
-    return agent, loaded
+    return agent
 
 
 def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
@@ -359,66 +353,19 @@ def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
     return built + objects
 
 
-def prepare_run(
-    set_path: str | Path,
-    agent_path: str | Path | None,
-    *,
-    grader_specs: Sequence[str] | None = None,
-    judge_path: str | Path | None = None,
-    profile: str | None = None,
-    data_type: EvalDataType | str | None = None,
-    options: OptionNames = CLI_OPTIONS,
-    judge_repeat: int = 1,
-    variables: Mapping[str, str] | None = None,
-    pass_scores: Sequence[str] | None = None,
-    model: str | None = None,
-) -> PreparedRun:
-    """Read and check the set, load the agent and the judge, build the graders (each once), and fingerprint them.
-
-    A prompt file may come without ``agent_path`` (its ``model`` is then the session model) and
-    takes ``variables`` (``--var``), ``pass_scores`` (``--prompt-pass-score``) and ``model``
-    (``--model``, over the agent file's and the prompt file's).
-    """
-    test_set = read_test_set(set_path, profile=profile, data_type=data_type, variables=variables, options=options)
-    agent, loaded = _agent(test_set, agent_path, model, options)
-    judge = load_agent(judge_path, option=options.judge) if judge_path else None
-    graders = build_set_graders(
-        test_set,
-        grader_specs,
-        judge=judge,
-        options=options,
-        judge_repeat=judge_repeat,
-        pass_scores=pass_scores,
-        path=set_path,
-    )
-    check_graders_fit(test_set, graders, set_path)
-    fingerprints = run_fingerprints(
-        test_set,
-        agent_path=agent_path,
-        grader_specs=grader_specs,
-        judge_path=judge_path,
-        judge_repeat=judge_repeat,
-        prompt_pass_scores=pass_scores,
-        session_model=_chosen_model(test_set, loaded, agent, model),
-    )
-    return PreparedRun(test_set, agent, graders, fingerprints)
-
-
 __all__ = [
     "CLI_OPTIONS",
     "PYTEST_OPTIONS",
     "OptionNames",
     "PrepareError",
-    "PreparedRun",
     "build_graders",
     "build_set_graders",
     "check_graders_fit",
     "check_references",
     "graders_for_set",
     "load_agent",
-    "prepare_agent",
-    "prepare_run",
     "read_test_set",
     "resolve_graders",
+    "set_agent",
     "surface_agent",
 ]

@@ -18,7 +18,8 @@ from typing import Any
 
 from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet, RunFingerprints
-from copilot_eval.runs.eval_runner import CaseExport, run_eval_set, write_outputs
+from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.runs.eval_runner import CaseExport, run_eval_set
 from copilot_eval.runs.executor import Executor
 from copilot_eval.runs.fingerprints import agent_fingerprint, played_agent_fingerprint
 from copilot_eval.runs.limitation import confirm_limitation
@@ -210,7 +211,7 @@ async def run_surfaces(
     if out is not None:
         for before, after in zip(finished, confirmed, strict=True):
             if after.run is not before.run and after.output_dir is not None:
-                write_outputs(after.run, test_set, after.output_dir)
+                write_run_outputs(after.run, test_set, after.output_dir)
         write_comparison(comparison(test_set, confirmed), out)
     return confirmed
 
