@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, looks_like_test_set
-from copilot_eval.evalsets.prompt_cases import is_prompt_file_name
+from copilot_eval.evalsets.set_kind import SetKind, kind_by_name
 from copilot_eval.pytest_budget import with_budgets
 
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
@@ -135,9 +135,10 @@ class EvalSetCollector:
 
     def pytest_collect_file(self, file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
         """Collect a CSV whose header is a test-set template, and a prompt file; leave every other file alone."""
-        if file_path.suffix.lower() == ".csv" and looks_like_test_set(file_path):
-            return EvalSetFile.from_parent(parent, path=file_path)
-        if is_prompt_file_name(file_path):
+        # By name first (evalsets.set_kind), as every file of the project passes here: a CSV only with a
+        # test-set header (any other CSV is the user's data), a prompt file only by its *.prompt.yml name.
+        kind = kind_by_name(file_path)
+        if kind is SetKind.PROMPT or (kind is SetKind.CSV and looks_like_test_set(file_path)):
             return EvalSetFile.from_parent(parent, path=file_path)
         return None
 
@@ -170,7 +171,7 @@ class EvalSetFile(pytest.File):
 
         settings = self.config.stash[SETTINGS_KEY]
         try:
-            variables = settings.variables if is_prompt_file_name(self.path) else None
+            variables = settings.variables if kind_by_name(self.path) is SetKind.PROMPT else None
             test_set = read_test_set(self.path, variables=variables, options=PYTEST_OPTIONS)
             agent, graders = self._agent_and_graders(settings, test_set)
             check_graders_fit(test_set, graders, self.path)

@@ -22,13 +22,8 @@ from copilot_eval.evalsets import (
     read_test_set_json,
     validate_eval_test_set,
 )
-from copilot_eval.evalsets.prompt_cases import (
-    load_prompt_file,
-    load_prompt_folder,
-    looks_like_prompt_file,
-    session_instructions,
-)
-from copilot_eval.evalsets.prompt_markdown import prompt_markdown_files
+from copilot_eval.evalsets.prompt_cases import load_prompt_file, load_prompt_folder, session_instructions
+from copilot_eval.evalsets.set_kind import SetKind, kind_of_set, unknown_kind_message
 from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
 from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
 from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
@@ -152,28 +147,28 @@ def read_test_set(
     variables: Mapping[str, str] | None = None,
     options: OptionNames | None = None,
 ) -> EvalTestSet:
-    """Read ``path`` (a prompt file, .json, else CSV) and check it, parsing it once.
+    """Read ``path`` as the kind of set ``evalsets.set_kind`` says it is, and check it, parsing it once.
 
-    A prompt file (``*.prompt.yml``, or YAML with ``messages``) is checked by its own rules with the
-    ``--var`` ``variables``; any other set against rule set ``profile``. Raises PrepareError with
-    one line for a missing or unreadable file, and every problem of a set that cannot be used.
+    A prompt file (``*.prompt.yml``, ``*.prompt.md``, or YAML with ``messages``) or a folder of
+    ``*.prompt.md`` files is checked by its own rules with the ``--var`` ``variables``; a JSON or CSV
+    set against rule set ``profile``. Raises PrepareError with one line for a missing file or one of
+    no known kind (naming the kinds accepted), and every problem of a set that cannot be used.
     """
     path = Path(path)
+    var_option = (options or CLI_OPTIONS).var
     if not path.exists():
         raise PrepareError(f"{path}: test set file not found")
-    if path.is_dir() and prompt_markdown_files(path):
-        return _read_prompt_folder(path, data_type, variables, (options or CLI_OPTIONS).var)
-    if not path.is_file():
-        raise PrepareError(
-            f"{path}: not a file; give a .csv, .json or .prompt.yml test set, or a folder of .prompt.md files"
-        )
-    var_option = (options or CLI_OPTIONS).var
-    if looks_like_prompt_file(path):
+    kind = kind_of_set(path)
+    if kind is None:
+        raise PrepareError(unknown_kind_message(path))
+    if kind is SetKind.PROMPT_FOLDER:
+        return _read_prompt_folder(path, data_type, variables, var_option)
+    if kind in (SetKind.PROMPT, SetKind.PROMPT_MARKDOWN):
         return _read_prompt_file(path, data_type, variables, var_option)
     if variables:
         raise PrepareError(f"{var_option}: {path} is not a prompt file; only a prompt file's placeholders take values")
     try:
-        if path.suffix.lower() == ".json":
+        if kind is SetKind.JSON:
             test_set = read_test_set_json(path)
             if data_type is not None:
                 test_set = test_set.model_copy(update={"data_type": EvalDataType(data_type)})
