@@ -45,7 +45,7 @@ def test_errors_name_the_options_of_the_entry_point_in_use(tmp_path):
 def test_a_missing_unreadable_or_invalid_set_is_one_clear_error(tmp_path):
     with pytest.raises(PrepareError, match=r"none.csv: test set file not found$"):
         read_test_set(tmp_path / "none.csv")
-    with pytest.raises(PrepareError, match="a folder with no \\*.prompt.md file in it; give a Copilot Studio CSV"):
+    with pytest.raises(PrepareError, match=r"a folder with no \*\.prompt\.md file in it; give a Copilot Studio CSV"):
         read_test_set(tmp_path)
     bad = tmp_path / "bad.csv"
     bad.write_text('"conversationNumber","question","response"\n"1","","r"\n', encoding="utf-8")
