@@ -18,6 +18,7 @@ from typing import Any
 
 from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet, RunFingerprints
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.eval_runner import CaseExport, run_eval_set
 from copilot_eval.runs.executor import Executor
@@ -28,7 +29,7 @@ from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.target import load_played
 from copilot_eval.safe_paths import path_component
 
-COMPARISON_JSON = "comparison.json"
+COMPARISON_JSON = LAYOUT.comparison_json
 #: A surface confirms another's limitation when it passed at least this share of the questions that failed there.
 CONFIRMING_PASS_RATE = 0.5
 
