@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, looks_like_test_set
-from copilot_eval.evalsets.prompt_cases import is_prompt_file_name
+from copilot_eval.evalsets.set_kind import SetKind, kind_by_name
 from copilot_eval.pytest_budget import with_budgets
 from copilot_eval.pytest_triggers import TriggerSetFile, is_trigger_set_name
 
@@ -138,9 +138,10 @@ class EvalSetCollector:
         """Collect a CSV whose header is a test-set template, a prompt file and a trigger set; leave every other file alone."""
         if is_trigger_set_name(file_path):
             return TriggerSetFile.from_parent(parent, path=file_path, settings=parent.config.stash[SETTINGS_KEY])
-        if file_path.suffix.lower() == ".csv" and looks_like_test_set(file_path):
-            return EvalSetFile.from_parent(parent, path=file_path)
-        if is_prompt_file_name(file_path):
+        # By name first (evalsets.set_kind), as every file of the project passes here: a CSV only with a
+        # test-set header (any other CSV is the user's data), a prompt file only by its *.prompt.yml name.
+        kind = kind_by_name(file_path)
+        if kind is SetKind.PROMPT or (kind is SetKind.CSV and looks_like_test_set(file_path)):
             return EvalSetFile.from_parent(parent, path=file_path)
         return None
 
@@ -173,7 +174,7 @@ class EvalSetFile(pytest.File):
 
         settings = self.config.stash[SETTINGS_KEY]
         try:
-            variables = settings.variables if is_prompt_file_name(self.path) else None
+            variables = settings.variables if kind_by_name(self.path) is SetKind.PROMPT else None
             test_set = read_test_set(self.path, variables=variables, options=PYTEST_OPTIONS)
             agent, graders = self._agent_and_graders(settings, test_set)
             check_graders_fit(test_set, graders, self.path)
@@ -193,23 +194,16 @@ class EvalSetFile(pytest.File):
 
     @staticmethod
     def _agent_and_graders(settings: EvalSetSettings, test_set: Any) -> tuple[Any, list[Any]]:
-        """The session's agent and graders (rows naming their own test method graded by it), or a prompt file's."""
-        if test_set.prompt_file is None:
-            # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
-            from copilot_eval.runs.prepare import graders_for_set
+        """The set's agent and graders, built by the builders `copilot-eval run` uses (``runs.prepare``)."""
+        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+        from copilot_eval.runs.prepare import PYTEST_OPTIONS, build_set_graders, graders_for_set, set_agent
 
+        agent = set_agent(test_set, settings.agent, options=PYTEST_OPTIONS)
+        if test_set.prompt_file is None:  # the session's graders, built once at configure (rows may name their own)
             graders = graders_for_set(
                 test_set, settings.graders, judge=settings.judge, judge_repeat=settings.judge_repeat
             )
-            return settings.agent, graders
-        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
-        from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_set_graders
-        from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
-
-        try:
-            agent = prompt_agent(settings.agent, test_set.prompt_file, name=test_set.name)
-        except PromptAgentError as exc:
-            raise PrepareError(f"{test_set.prompt_file.source}: {exc}") from None
+            return agent, graders
         graders = build_set_graders(
             test_set,
             settings.grader_specs,

@@ -13,8 +13,8 @@ from copilot_eval.evidence.trajectory import ANY, Equals, MatchMode, Regex
 from copilot_eval.grading import GraderSpecError, parse_grader_spec
 from copilot_eval.grading.trajectory import TrajectoryGrader
 from copilot_eval.grading.trajectory_file import TrajectoryFileError, read_trajectory_file
-from copilot_eval.runs.prepare import PrepareError, prepare_run
-from tests.runs.runs_helpers import CLI, EXAMPLES
+from copilot_eval.runs.prepare import PrepareError
+from tests.runs.runs_helpers import CLI, EXAMPLES, planned
 
 
 def write(tmp_path, text: str):
@@ -164,10 +164,11 @@ def test_defaults_steps_cover_the_cases_not_listed(tmp_path):
 def test_prepare_refuses_a_file_that_does_not_fit_the_set(tmp_path):
     steps = write(tmp_path, "cases:\n  - {conversation: 99, steps: [a]}\n")
     with pytest.raises(PrepareError) as error:
-        prepare_run(
+        planned(
             EXAMPLES / "evalsets" / "knowledge.csv",
             EXAMPLES / "evaluation" / "agent-good.yaml",
-            grader_specs=[f"trajectory:{steps}"],
+            tmp_path / "out",
+            graders=[f"trajectory:{steps}"],
         )
     assert "conversation 99 turn 1 is not in the test set" in str(error.value)
     assert "no expected steps for 6 case(s)" in str(error.value)

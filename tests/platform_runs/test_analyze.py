@@ -146,7 +146,7 @@ def test_analyze_then_regrade_then_report_then_compare_work_on_one_folder(tmp_pa
     compared = CliRunner().invoke(app, ["compare", str(analysed), str(regraded), "--fail-on-regression"])
     # the deposit's answer names 150 (improved), the politician's none of the words (regressed): a gate of compare's
     assert compared.exit_code == 1, compared.output
-    assert "1 regressed, 1 improved, 0 changed, 0 new, 0 removed, 2 unchanged" in compared.stdout
+    assert "1 regressed, 0 error, 1 improved, 0 changed, 0 new, 0 removed, 2 unchanged" in compared.stdout
     assert (
         compared.stderr.strip()
         == f"exit 1 (below a gate): 1 case(s) regressed against {analysed} (--fail-on-regression)"

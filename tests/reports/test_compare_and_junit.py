@@ -47,8 +47,8 @@ def test_each_kind_of_change_is_classified():
     assert kinds == {
         1: "regressed",
         2: "improved",
-        3: "changed",
-        4: "changed",
+        3: "error",  # fail -> error: not graded now, neither a regression nor a pass
+        4: "changed",  # error -> fail: graded only now
         5: "unchanged",
         6: "removed",
         7: "changed",
@@ -59,7 +59,15 @@ def test_each_kind_of_change_is_classified():
     assert (by_number[4].before, by_number[4].after) == (S.ERROR, S.FAIL)
     assert by_number[1].score_deltas == {"Text similarity": -0.5}
     assert by_number[2].score_deltas == {}  # unknown scores give no delta, never a delta from 0
-    assert comparison.counts() == {"regressed": 1, "improved": 1, "changed": 3, "new": 1, "removed": 1, "unchanged": 1}
+    assert comparison.counts() == {
+        "regressed": 1,
+        "error": 1,
+        "improved": 1,
+        "changed": 2,
+        "new": 1,
+        "removed": 1,
+        "unchanged": 1,
+    }
     assert comparison.score_delta == round(after.general_quality_percent - before.general_quality_percent, 2)
 
 
@@ -70,7 +78,7 @@ def test_markdown_and_html_list_changes_most_urgent_first():
     assert rows[0].startswith("| regressed | case 1 | pass | fail") and rows[1].startswith(
         "| improved | case 2 | fail | pass"
     )
-    assert "+0 points" in markdown and "1 regressed, 1 improved" in markdown
+    assert "+0 points" in markdown and "1 regressed, 0 error, 1 improved" in markdown
     html = comparison_html(comparison)
     assert html.index(">regressed<") < html.index(">improved<")
 

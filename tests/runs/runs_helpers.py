@@ -12,6 +12,8 @@ import pytest
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.models.scripted import ScriptedModel
+from copilot_eval.runs.plan import PlannedRun, plan_run
+from copilot_eval.runs.settings import RunSettings
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples"
@@ -32,6 +34,11 @@ def cli_here(*args: object) -> subprocess.CompletedProcess[str]:
     words = [str(arg) for arg in args]
     done = CliRunner().invoke(app, words, env={"COLUMNS": "200"})
     return subprocess.CompletedProcess(words, done.exit_code, done.stdout, done.stderr)
+
+
+def planned(set_path: Path, agent_path: Path | None, out: Path, **settings: object) -> PlannedRun:
+    """What `copilot-eval run SET [--agent AGENT] --out OUT ...` plans before it plays: the path users take."""
+    return plan_run(set_path, [agent_path] if agent_path is not None else [], RunSettings(out=out, **settings))
 
 
 def echo_agent(**turn) -> CopilotEval:

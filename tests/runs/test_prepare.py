@@ -15,21 +15,20 @@ from copilot_eval.runs.prepare import (
     PrepareError,
     build_graders,
     load_agent,
-    prepare_run,
     read_test_set,
 )
-from tests.runs.runs_helpers import EXAMPLES
+from tests.runs.runs_helpers import EXAMPLES, planned
 
 GOOD = EXAMPLES / "evaluation" / "agent-good.yaml"
 CONVERSATIONS = EXAMPLES / "evalsets" / "conversations.csv"
 
 
-def test_prepare_reads_the_set_once_loads_the_agent_and_builds_the_graders():
-    prepared = prepare_run(CONVERSATIONS, GOOD, grader_specs=["similarity:0.6", "keywords:any:euro"])
-    assert prepared.agent.name == "spoke-and-pedal-good"
-    assert [g.name for g in prepared.graders] == ["Text similarity", "Keyword match"]
-    assert prepared.graders[0].pass_score == 60
-    assert len(prepared.test_set.cases) == 6 and prepared.test_set.preamble
+def test_prepare_reads_the_set_once_loads_the_agent_and_builds_the_graders(tmp_path):
+    plan = planned(CONVERSATIONS, GOOD, tmp_path, graders=["similarity:0.6", "keywords:any:euro"])
+    assert plan.surfaces[0].agent.name == "spoke-and-pedal-good"
+    assert [g.name for g in plan.settings.graders] == ["Text similarity", "Keyword match"]
+    assert plan.settings.graders[0].pass_score == 60
+    assert len(plan.test_set.cases) == 6 and plan.test_set.preamble
 
 
 def test_errors_name_the_options_of_the_entry_point_in_use(tmp_path):
@@ -46,7 +45,7 @@ def test_errors_name_the_options_of_the_entry_point_in_use(tmp_path):
 def test_a_missing_unreadable_or_invalid_set_is_one_clear_error(tmp_path):
     with pytest.raises(PrepareError, match=r"none.csv: test set file not found$"):
         read_test_set(tmp_path / "none.csv")
-    with pytest.raises(PrepareError, match="not a file"):
+    with pytest.raises(PrepareError, match=r"a folder with no \*\.prompt\.md file in it; give a Copilot Studio CSV"):
         read_test_set(tmp_path)
     bad = tmp_path / "bad.csv"
     bad.write_text('"conversationNumber","question","response"\n"1","","r"\n', encoding="utf-8")
@@ -60,8 +59,8 @@ def test_a_missing_unreadable_or_invalid_set_is_one_clear_error(tmp_path):
         match="grader 'Text similarity' needs a reference answer and no case has one "
         r"\(conversationNumber 1, 2\)",
     ):
-        prepare_run(empty_refs, GOOD)
-    assert prepare_run(empty_refs, GOOD, grader_specs=["keywords:any:bike"]).test_set.cases[0].response == ""
+        planned(empty_refs, GOOD, tmp_path / "out")
+    assert planned(empty_refs, GOOD, tmp_path / "out", graders=["keywords:any:bike"]).test_set.cases[0].response == ""
 
 
 def test_status_precedence_is_exported_once():

@@ -11,8 +11,9 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import load_prompt_file
 from copilot_eval.evalsets.prompt_cases import played_prompt
 from copilot_eval.models.replay.wrap import with_test_set_cassettes
-from copilot_eval.runs.prepare import PrepareError, prepare_run
+from copilot_eval.runs.prepare import PrepareError
 from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent, session_agent
+from tests.runs.runs_helpers import planned
 
 FILE = """
     model: openai/gpt-4.1
@@ -63,18 +64,18 @@ def test_each_case_is_played_with_its_rows_system_message(prompt_path):
 
 
 def test_prepare_runs_a_prompt_file_without_an_agent_file(prompt_path, tmp_path):
-    prepared = prepare_run(prompt_path, None)
-    assert prepared.agent.model == "gpt-4.1"
-    assert [g.name for g in prepared.graders] == ["says it"]
-    assert prepared.fingerprints.agent is not None  # the chosen model is part of the agent's fingerprint
+    plan = planned(prompt_path, None, tmp_path / "out")
+    assert plan.surfaces[0].agent.model == "gpt-4.1"
+    assert [g.name for g in plan.settings.graders] == ["says it"]
+    assert plan.fingerprints.agent is not None  # the chosen model is part of the agent's fingerprint
     csv = tmp_path / "set.csv"
     csv.write_text("question,expectedResponse\nHi,Hello\n", encoding="utf-8")
     with pytest.raises(PrepareError, match="--agent: give the agent file"):
-        prepare_run(csv, None)
+        planned(csv, None, tmp_path / "out")
     with pytest.raises(PrepareError, match=r"--var: .* is not a prompt file"):
-        prepare_run(csv, None, variables={"a": "b"})
+        planned(csv, None, tmp_path / "out", var=["a=b"])
     with pytest.raises(PrepareError, match="--prompt-pass-score: applies to prompt files only"):
-        prepare_run(csv, _agent_file(tmp_path), pass_scores=["0.5"])
+        planned(csv, _agent_file(tmp_path), tmp_path / "out", prompt_pass_score=["0.5"])
 
 
 def _agent_file(folder: Path) -> Path:
@@ -93,3 +94,17 @@ def test_cassettes_are_named_by_the_prompt_a_session_is_asked(prompt_path, tmp_p
         "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": played_prompt(test_set.cases[1])}]
     }
     assert choose(body, "completions") == "case2"
+
+
+def test_run_and_the_pytest_collector_refuse_instructions_for_a_studio_target_alike(
+    prompt_path, tmp_path, pytester: pytest.Pytester
+):
+    # Both build a set's agent with runs.prepare.set_agent: one rule, each naming its own option.
+    target = tmp_path / "studio.yaml"
+    target.write_text("name: bot\ntarget:\n  type: directline\n  token_endpoint: http://127.0.0.1:9/token\n")
+    with pytest.raises(PrepareError, match=r"^--agent .*studio.yaml: a Copilot Studio target takes no instructions"):
+        planned(prompt_path, target, tmp_path / "out")
+    pytester.makefile(".prompt.yml", chat=textwrap.dedent(FILE))
+    outcome = pytester.runpytest("-p", "no:cacheprovider", "--collect-only", f"--copilot-agent={target}")
+    assert "--copilot-agent: a Copilot Studio target takes no instructions" in outcome.stdout.str()
+    assert outcome.ret != 0

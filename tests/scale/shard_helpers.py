@@ -7,7 +7,7 @@ from typing import Any
 
 from copilot_eval.evalsets import ShardInfo
 from copilot_eval.runs import run_eval_set
-from copilot_eval.runs.prepare import prepare_run
+from copilot_eval.runs.plan import plan_run
 from copilot_eval.runs.settings import RunSettings
 
 SCRIPT = """rules:
@@ -44,13 +44,17 @@ async def play(
     repeat: int = 1,
     **settings: Any,
 ) -> Any:
-    """Prepare and play like `copilot-eval run` does (fingerprints included), in this process."""
-    prepared = prepare_run(set_path, agent_path, grader_specs=graders or ["exact"])
+    """Plan and play like `copilot-eval run` does (its plan, fingerprints included), in this process."""
+    plan = plan_run(
+        set_path,
+        [agent_path],
+        RunSettings(graders=graders or ["exact"], repeat=repeat, out=out, shard=shard, **settings),
+    )
     return await run_eval_set(
-        prepared.test_set,
-        prepared.agent,
-        RunSettings(graders=prepared.graders, repeat=repeat, out=out, shard=shard, **settings),
-        fingerprints=prepared.fingerprints,
+        plan.test_set,
+        plan.surfaces[0].agent,
+        plan.settings,
+        fingerprints=plan.fingerprints,
         agent_file=agent_path,
         validate=False,
     )

@@ -12,7 +12,8 @@ from copilot_eval.runs.fingerprints import (
     played_agent_fingerprint,
     test_set_fingerprint,
 )
-from copilot_eval.runs.prepare import prepare_run
+from copilot_eval.runs.plan import plan_run
+from copilot_eval.runs.settings import RunSettings
 
 AGENT = """name: shop
 model: {scripted: script.yaml}
@@ -88,12 +89,12 @@ def test_the_graders_fingerprint_covers_the_content_of_a_trajectory_file(tmp_pat
     assert graders_fingerprint([spec]) != before
 
 
-def test_prepare_run_records_all_three(tmp_path):
+def test_the_plan_of_run_records_all_three(tmp_path):
     agent = _agent(tmp_path / "a")
     (tmp_path / "set.csv").write_text('"question","expectedResponse"\n"q1","hi"\n')
-    prepared = prepare_run(tmp_path / "set.csv", agent, grader_specs=["exact"])
-    fp = prepared.fingerprints
-    assert fp.test_set == test_set_fingerprint(prepared.test_set)
+    plan = plan_run(tmp_path / "set.csv", [agent], RunSettings(graders=["exact"], out=tmp_path / "out"))
+    fp = plan.fingerprints
+    assert fp.test_set == test_set_fingerprint(plan.test_set)
     assert fp.agent == agent_fingerprint(agent) and fp.graders == graders_fingerprint(["exact"])
     assert fp.played_agent == played_agent_fingerprint(agent)  # the agent apart from its target and name
     assert fp.model_dump(by_alias=True) == {

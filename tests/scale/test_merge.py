@@ -205,9 +205,9 @@ def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(
 
 
 async def test_surfaces_merge_surface_by_surface_and_two_agents_do_not_confirm_each_other(tmp_path):
-    from copilot_eval.runs.prepare import prepare_run
+    from copilot_eval.runs.plan import plan_run
     from copilot_eval.runs.settings import RunSettings
-    from copilot_eval.runs.surfaces import Surface, run_surfaces
+    from copilot_eval.runs.surfaces import run_surfaces
 
     project = write_project(tmp_path / "p")
     # An outage of the model (HTTP 400, not retried): on the local runtime the same answer to every case would be
@@ -218,23 +218,13 @@ async def test_surfaces_merge_surface_by_surface_and_two_agents_do_not_confirm_e
     (tmp_path / "p" / "fallback.yaml").write_text(
         "name: fallback\nmodel: {scripted: fallback-script.yaml}\ntimeout_s: 30\n", encoding="utf-8"
     )
-    good = prepare_run(project["set"], project["agent"], grader_specs=["exact"])
-    surfaces = [
-        Surface("echo", good.agent, project["agent"]),
-        Surface(
-            "fallback",
-            prepare_run(project["set"], tmp_path / "p" / "fallback.yaml").agent,
-            tmp_path / "p" / "fallback.yaml",
-        ),
-    ]
-    for index in (1, 2):
-        await run_surfaces(
-            good.test_set,
-            surfaces,
-            RunSettings(out=tmp_path / f"s{index}", graders=good.graders, shard=shard(index, 2)),
-            fingerprints=good.fingerprints,
-            validate=False,
+    for index in (1, 2):  # planned as `copilot-eval run SET --agent A --agent B --shard I/2` plans it
+        agents = [project["agent"], tmp_path / "p" / "fallback.yaml"]
+        plan = plan_run(
+            project["set"], agents, RunSettings(out=tmp_path / f"s{index}", graders=["exact"], shard=shard(index, 2))
         )
+        assert [s.label for s in plan.surfaces] == ["echo", "fallback"]
+        await run_surfaces(plan.test_set, plan.surfaces, plan.settings, fingerprints=plan.fingerprints, validate=False)
     merged = merge_run_folders([tmp_path / "s1", tmp_path / "s2"], tmp_path / "m")
     assert [m.label for m in merged] == ["echo", "fallback"]
     assert all((tmp_path / "m" / label / "run.json").is_file() for label in ("echo", "fallback"))

@@ -247,7 +247,7 @@ def test_compare_matches_two_platform_runs_by_test_case_id(tmp_path):
     )
     assert compared.exit_code == 0, compared.output
     # By position this would read 2 regressed and 1 improved; by test case id only the hours case changed.
-    assert "1 regressed, 0 improved, 0 changed, 0 new, 0 removed, 3 unchanged" in compared.output
+    assert "1 regressed, 0 error, 0 improved, 0 changed, 0 new, 0 removed, 3 unchanged" in compared.output
     assert "| regressed | case 4 | pass | fail |" in compared.output
 
 

@@ -1,7 +1,8 @@
 """`copilot-eval compare RUN_A RUN_B`: what changed from a baseline run to a candidate run.
 
 Exit codes (``copilot_eval.exit_codes``): 0 compared (whatever changed); 1 with
-``--fail-on-regression`` when any case regressed; 2 a folder holds no readable run.json, or the two runs
+``--fail-on-regression`` when any case regressed (one that is not graded now is listed apart as an
+error, never a regression); 2 a folder holds no readable run.json, or the two runs
 played different test sets (``--allow-other-set`` compares them anyway).
 """
 
@@ -14,7 +15,6 @@ import typer
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.options import AllowOtherSetOption
-from copilot_eval.exit_codes import BELOW_GATE, Verdict
 
 
 def compare(
@@ -37,12 +37,13 @@ def compare(
     ] = False,
     allow_other_set: AllowOtherSetOption = False,
 ) -> None:
-    """Compare two runs: improved, regressed, changed, new, removed and unchanged cases, and the score delta."""
+    """Compare two runs: cases regressed, in error now, improved, changed, new, removed, unchanged; the score delta."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.atomic_write import write_text_atomically
     from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
     from copilot_eval.reports.console import make_console
     from copilot_eval.reports.run_comparison import CompareError, compare_folders
+    from copilot_eval.runs.gates import Gates, regression_verdict
 
     try:
         comparison = compare_folders(baseline, candidate, allow_other_set=allow_other_set)
@@ -58,10 +59,9 @@ def compare(
         write_text_atomically(
             html, comparison_html(comparison, baseline_label=str(baseline), candidate_label=str(candidate))
         )
-    if fail_on_regression and (regressed := comparison.of_kind("regressed")):
-        raise leave(
-            Verdict(BELOW_GATE, f"{len(regressed)} case(s) regressed against {baseline} (--fail-on-regression)")
-        )
+    verdict = regression_verdict(comparison, baseline, Gates(fail_on_regression=fail_on_regression))
+    if verdict.code:  # the one rule `run --baseline` and `gate` read a regression by
+        raise leave(verdict)
 
 
 def register(app: typer.Typer) -> None:

@@ -22,24 +22,24 @@ from copilot_eval.untrusted.terminal import terminal_text
 if TYPE_CHECKING:
     from copilot_eval.evalsets import CsvTemplate, EvalTestSet
 
-_FORMATS = (".csv", ".json")
 PROMPT = "prompt"
 
 
 def _format_of(path: Path, option: str) -> str:
+    """IN's kind as ``evalsets.set_kind`` tells it (by name and content), OUT's by its name: .csv, .json or prompt."""
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets.prompt_cases import is_prompt_file_name, looks_like_prompt_file
+    from copilot_eval.evalsets.set_kind import SetKind, kind_by_name, kind_of_set, unknown_kind_message
 
-    suffix = path.suffix.lower()
-    if is_prompt_file_name(path) or suffix in (".yml", ".yaml"):
-        if option == "IN" and not looks_like_prompt_file(path):
-            raise typer.BadParameter(f"{path}: a YAML file without messages is no prompt file", param_hint=option)
-        return PROMPT
-    if suffix not in _FORMATS:
-        raise typer.BadParameter(
-            f"{path}: suffix must be .csv, .json or .prompt.yml, not {suffix or 'none'!r}", param_hint=option
+    kind = kind_of_set(path) if option == "IN" else kind_by_name(path, writing=True)
+    formats = {SetKind.CSV: ".csv", SetKind.JSON: ".json", SetKind.PROMPT: PROMPT}
+    if kind is None or kind not in formats:
+        message = (
+            unknown_kind_message(path, formats)
+            if option == "IN"
+            else (f"{path}: suffix must be .csv, .json or .prompt.yml, not {path.suffix.lower() or 'none'!r}")
         )
-    return suffix
+        raise typer.BadParameter(message, param_hint=option)
+    return formats[kind]
 
 
 def _warnings(test_set: EvalTestSet, template: CsvTemplate | None, profile: str | None) -> list[str]:

@@ -38,17 +38,22 @@ class _Report:
 
 def _report(path: Path, profile: str | None, variables: dict[str, str]) -> _Report:
     # Imported here so that `copilot-eval --help` does not pay for pydantic model building.
-    from copilot_eval.evalsets import check_json, inspect_csv, looks_like_prompt_file
+    from copilot_eval.evalsets import check_json, inspect_csv
+    from copilot_eval.evalsets.set_kind import SetKind, kind_of_set, unknown_kind_message
 
-    if looks_like_prompt_file(path):
+    kind = kind_of_set(path)
+    if kind in (SetKind.PROMPT, SetKind.PROMPT_MARKDOWN):
         return _prompt_report(path, variables)
-    if path.suffix.lower() == ".json":
+    if kind is SetKind.JSON:
         return _Report(path, check_json(path, profile=profile))
-    if path.suffix.lower() in (".yaml", ".yml"):
+    if kind is SetKind.YAML:
         # imported here like the rest: the YAML set reader is only needed for a YAML file
         from copilot_eval.evalsets.yaml_sets import check_yaml
 
         return _Report(path, check_yaml(path, profile=profile))
+    if kind is not SetKind.CSV:
+        files = [k for k in SetKind if k is not SetKind.PROMPT_FOLDER]  # FILE... takes files, not folders
+        return _Report(path, [unknown_kind_message(path, files)])
     found = inspect_csv(path, profile=profile)
     return _Report(path, found.problems, found.notes, warnings=found.warnings)
 
@@ -79,8 +84,9 @@ def validate(
         list[Path],
         typer.Argument(
             metavar="FILE...",
-            help="Test-set files: *.prompt.yml (or YAML with messages) is a prompt file, .json is read as JSON, "
-            "other .yaml/.yml as the JSON format in YAML, anything else as CSV.",
+            help="Test-set files: *.prompt.yml, *.prompt.md (or YAML with messages) is a prompt file, .json is "
+            "read as JSON, other .yaml/.yml as the JSON format in YAML, .csv (or a file whose first row is a "
+            "test-set header) as CSV.",
             exists=True,
             dir_okay=False,
             readable=True,

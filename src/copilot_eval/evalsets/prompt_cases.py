@@ -26,32 +26,17 @@ from copilot_eval.evalsets.prompt_markdown import (
 from copilot_eval.evalsets.prompt_model import PromptFileRecord, PromptMessage, PromptRow
 from copilot_eval.evalsets.prompt_reader import PromptFileParse, read_prompt_file
 from copilot_eval.evalsets.prompt_text import fill, go_text
-
-PROMPT_SUFFIXES = (".prompt.yml", ".prompt.yaml")
-_YAML_SUFFIXES = (".yml", ".yaml")
-_SNIFF_BYTES = 1 << 20
+from copilot_eval.evalsets.set_kind import PROMPT_SUFFIXES, YAML_SUFFIXES, SetKind, kind_by_name, kind_of_set
 
 
 def is_prompt_file_name(path: Path | str) -> bool:
     """Whether ``path`` is named as a prompt file: ``*.prompt.yml`` or ``*.prompt.yaml``."""
-    return str(path).lower().endswith(PROMPT_SUFFIXES)
+    return kind_by_name(path) is SetKind.PROMPT
 
 
 def looks_like_prompt_file(path: Path | str) -> bool:
-    """A prompt file by name, or another ``.yml``/``.yaml`` file whose top level holds ``messages``."""
-    path = Path(path)
-    if is_prompt_file_name(path) or is_prompt_markdown(path):
-        return True
-    if path.suffix.lower() not in _YAML_SUFFIXES or not path.is_file():
-        return False
-    # imported on use: the reader's YAML is only needed once a file looks like YAML
-    from copilot_eval.evalsets.prompt_yaml import read_yaml
-
-    try:
-        document = read_yaml(path.read_bytes()[:_SNIFF_BYTES].decode("utf-8", errors="replace"))
-    except OSError:
-        return False
-    return isinstance(document.value, dict) and "messages" in document.value
+    """A prompt file by name, or another ``.yml``/``.yaml`` file whose top level holds ``messages`` (``kind_of_set``)."""
+    return kind_of_set(path) in (SetKind.PROMPT, SetKind.PROMPT_MARKDOWN)
 
 
 def set_name(record: PromptFileRecord, path: Path) -> str:
@@ -59,7 +44,7 @@ def set_name(record: PromptFileRecord, path: Path) -> str:
     if record.name.strip():
         return record.name.strip()
     name = path.name
-    for suffix in (*PROMPT_SUFFIXES, *_YAML_SUFFIXES):
+    for suffix in (*PROMPT_SUFFIXES, *YAML_SUFFIXES):
         if name.lower().endswith(suffix):
             return name[: -len(suffix)] or name
     return path.stem

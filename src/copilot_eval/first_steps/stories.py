@@ -22,6 +22,7 @@ from typing import Any
 
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.exit_codes import PLATFORM
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.reports.run_words import score_over_graded
 
@@ -96,7 +97,7 @@ def evaluation_story(examples: Path, out_dir: Path, call: Callable[[list[str]], 
     command = [sys.executable, "-m", "copilot_eval.cli.app", "run", str(test_set), "--agent", str(agent)]
     code = call([*command, "--out", str(out), "--no-progress"])
     title = f"copilot-eval run {test_set.name}"
-    if not (out / "run.json").is_file():
+    if not (out / LAYOUT.run_json).is_file():
         return StoryOutcome(title, code, f"no run was written (exit {code}): see the output above")
     run = read_run_folder(out).run
     counts = f"{run.passed} passed, {run.failed} failed, {run.errored or 0} errors"
@@ -108,7 +109,7 @@ def surfaces_story(examples: Path, out_dir: Path, call: Callable[[list[str]], in
     out = _folder(out_dir, "raybot")
     code = call([sys.executable, str(examples / "copilot-studio" / "run_example.py"), "--out", str(out)])
     title = "a Copilot Studio agent on three surfaces"
-    comparison = _read(out / "comparison.json")
+    comparison = _read(out / LAYOUT.comparison_json)
     if comparison is None:
         return StoryOutcome(title, code, f"no comparison was written (exit {code}): see the output above")
     parts = []
@@ -130,7 +131,7 @@ def studio_eval_story(examples: Path, out_dir: Path, call: Callable[[list[str]],
     out = _folder(out_dir, "studio-eval")
     code = call([sys.executable, str(examples / "copilot-studio" / "studio_eval_example.py"), "--out", str(out)])
     title = "Copilot Studio's own evaluation (studio-eval)"
-    draft, published = _read(out / "draft" / "run.json"), _read(out / "published" / "run.json")
+    draft, published = _read(out / "draft" / LAYOUT.run_json), _read(out / "published" / LAYOUT.run_json)
     if draft is None or published is None:
         return StoryOutcome(title, code, f"a run folder is missing (exit {code}): see the output above")
     draft_run = read_run_folder(out / "draft").run

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from copilot_eval.evalsets.repeat_stats import fisher_exact, wilson_interval
+from copilot_eval.evalsets.status_change import status_change
 from copilot_eval.exit_codes import BELOW_GATE, PASSED, PLATFORM, Verdict, worst
 from copilot_eval.gate.sides import CaseSide, RunSide
 
@@ -94,21 +95,23 @@ def _repeated(then: CaseSide, now: CaseSide) -> bool:
     return len(then.statuses) > 1 or len(now.statuses) > 1
 
 
+def _rule_status(side: CaseSide | None) -> str | None:
+    """What the one status rule sees of a side: its status for a single try; over several, graded or not."""
+    if side is None:
+        return None
+    if len(side.statuses) == 1:
+        return side.statuses[0]
+    return "pass" if side.tries else "error"  # only graded-or-not matters: both sides' rates go to Fisher below
+
+
 def classify(then: CaseSide | None, now: CaseSide | None, *, alpha: float) -> tuple[str, float | None]:
-    """The kind of one case (see the module's docstring) and its p-value over repeats (None for single tries)."""
-    if then is None:
-        return "new", None
-    if now is None:
-        return "removed", None
-    if now.tries == 0:
-        return "error", None
-    if then.tries == 0:
-        return "ungraded_then", None
-    if not _repeated(then, now):
-        before, after = then.statuses[0] if then.tries else None, now.statuses[0]
-        if before == after:
-            return ("failing" if after == "fail" else "unchanged"), None
-        return ("regressed" if before == "pass" else "improved"), None
+    """The kind of one case (see the module's docstring) and its p-value over repeats (None for single tries).
+
+    A side missing or with no graded try, and single tries on both sides, follow the one rule of
+    ``evalsets.status_change`` (the rule ``compare`` and ``run --baseline`` use too).
+    """
+    if then is None or now is None or not then.tries or not now.tries or not _repeated(then, now):
+        return status_change(_rule_status(then), _rule_status(now)), None
     lower = fisher_exact(then.passes, then.tries, now.passes, now.tries, alternative="less")
     higher = fisher_exact(now.passes, now.tries, then.passes, then.tries, alternative="less")
     assert lower is not None and higher is not None and then.rate is not None and now.rate is not None

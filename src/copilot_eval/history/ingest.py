@@ -17,6 +17,7 @@ from copilot_eval.history.location import HistoryLocation, resolve_history
 from copilot_eval.history.provenance import Provenance, detect_provenance
 from copilot_eval.history.records import SOURCE_INGEST, SOURCE_RUN
 from copilot_eval.history.store import AddOutcome, HistoryStore
+from copilot_eval.reports.folder_layout import LAYOUT
 
 
 @dataclass(frozen=True)
@@ -34,9 +35,9 @@ class HistoryNote:
 
 def run_folders_under(path: Path) -> list[Path]:
     """``path`` itself when it holds run.json, else every folder below it that does (several surfaces), sorted."""
-    if (path / "run.json").is_file() or path.name == "run.json":
+    if (path / LAYOUT.run_json).is_file() or path.name == LAYOUT.run_json:
         return [path]
-    return sorted(found.parent for found in path.rglob("run.json"))
+    return sorted(found.parent for found in path.rglob(LAYOUT.run_json))
 
 
 def add_folder(store: HistoryStore, folder: Path, *, source: str, provenance: Provenance | None) -> AddOutcome:

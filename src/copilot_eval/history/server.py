@@ -34,6 +34,7 @@ from copilot_eval.history.review_queue import review_queue
 from copilot_eval.history.store import HistoryStore
 from copilot_eval.history.trends import series_trends
 from copilot_eval.redaction import redact_bytes
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.html_page import esc, page, safe_href
 from copilot_eval.reports.html_page import link as html_link
 from copilot_eval.reports.html_run import run_report_html
@@ -51,7 +52,7 @@ def run_folder_of(run: dict[str, Any]) -> Path | None:
         if stored:
             path = Path(stored)
             folder = path if path.is_dir() else path.parent
-            if (folder / "run.json").is_file() or (path.is_file() and path.suffix == ".html"):
+            if (folder / LAYOUT.run_json).is_file() or (path.is_file() and path.suffix == ".html"):
                 return folder
     return None
 
@@ -59,7 +60,7 @@ def run_folder_of(run: dict[str, Any]) -> Path | None:
 def review_link(run: dict[str, Any]) -> str | None:
     """The dashboard's link to a run's review queue, when its folder is on this machine."""
     folder = run_folder_of(run)
-    return f"/runs/{run['id']}/review" if folder is not None and (folder / "run.json").is_file() else None
+    return f"/runs/{run['id']}/review" if folder is not None and (folder / LAYOUT.run_json).is_file() else None
 
 
 def run_link(run: dict[str, Any]) -> str | None:
@@ -175,11 +176,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.NOT_FOUND, "text/plain; charset=utf-8", f"no run {run_id} in the history".encode())
             return
         folder = run_folder_of(run)
-        relative = relative or "report.html"
+        relative = relative or LAYOUT.report_html
         if folder is None:
             self._send(HTTPStatus.NOT_FOUND, "text/html; charset=utf-8", _missing_page(run).encode("utf-8"))
             return
-        if relative == "review" and (folder / "run.json").is_file():
+        if relative == "review" and (folder / LAYOUT.run_json).is_file():
             self._review(run, folder)
             return
         try:  # the one rule for a path from a folder: inside it, links followed, or refused
@@ -187,7 +188,7 @@ class _Handler(BaseHTTPRequestHandler):
         except OutsideFolder:
             self._send(HTTPStatus.FORBIDDEN, "text/plain; charset=utf-8", b"outside the run folder")
             return
-        if relative == "report.html" and run.get("report_path"):
+        if relative == LAYOUT.report_html and run.get("report_path"):
             try:  # the stored report's path is served only while it lies in the run's folder
                 stored = inside_folder(folder, run["report_path"])
             except OutsideFolder:
@@ -197,7 +198,7 @@ class _Handler(BaseHTTPRequestHandler):
         if target.is_file():
             kind = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
             self._send(HTTPStatus.OK, kind, target.read_bytes(), sandbox=True)
-        elif relative == "report.html" and (folder / "run.json").is_file():
+        elif relative == LAYOUT.report_html and (folder / LAYOUT.run_json).is_file():
             html = run_report_html(read_run_folder(folder)).encode()
             self._send(HTTPStatus.OK, "text/html; charset=utf-8", html, sandbox=True)
         else:

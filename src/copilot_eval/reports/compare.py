@@ -1,10 +1,12 @@
 """Run versus run: which cases improved, regressed, stayed, changed, appeared or disappeared.
 
 Cases are matched by conversation number and turn, or, when every case of both runs has the
-platform's test case id (runs of Copilot Studio's evaluation API), by that id. A move to ``pass`` is an improvement and a
-move away from it a regression. A move between ``fail``, ``error`` and ``unknown`` is reported as
-*changed*: one side was not graded, so it says nothing about the agent getting better or worse
-(an error is never an agent failure), yet it is a status change a reviewer must see.
+platform's test case id (runs of Copilot Studio's evaluation API), by that id. Each move is read
+through the one rule ``evalsets.status_change`` that ``run --baseline`` and ``gate`` use too: ``fail``
+to ``pass`` is an improvement and ``pass`` to ``fail`` a regression; a case not graded now
+(``error``, ``unknown``) is listed apart as *error*, neither a regression nor a pass, whatever it
+was before (an error is never an agent failure); a case graded now that had no grade before is
+*changed*: a status change a reviewer must see that says nothing about the agent getting better or worse.
 
 When either run played its cases more than once, each case is compared over its tries, never
 try by try as if the tries were separate cases: its status is its verdict at the run's minimum
@@ -19,13 +21,17 @@ from dataclasses import dataclass, field
 from copilot_eval.evalsets.quality_parts import QUALITY_PARTS, general_quality_grade, quality_parts
 from copilot_eval.evalsets.repeat_stats import CaseRepeats, case_repeats, fisher_exact
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
+from copilot_eval.evalsets.status_change import status_change
 from copilot_eval.reports.findings import ScanFiles
 
 SIGNIFICANT = 0.05
 """A per-case p-value below this marks the change of its pass rate as significant."""
 
-KINDS: tuple[str, ...] = ("regressed", "improved", "changed", "new", "removed", "unchanged")
+KINDS: tuple[str, ...] = ("regressed", "error", "improved", "changed", "new", "removed", "unchanged")
 """Every kind of case change, most urgent first (the order reports list them in)."""
+
+FOLDED: dict[str, str] = {"failing": "unchanged", "ungraded_then": "changed"}
+"""The rule's kinds a comparison folds into its own words: still failing is unchanged, graded only now is changed."""
 
 
 def _scores(result: EvalCaseResult | None) -> dict[str, float]:
@@ -94,18 +100,9 @@ class CaseChange:
 
     @property
     def kind(self) -> str:
-        """improved, regressed, changed (between not-passing statuses), unchanged, new or removed."""
-        if self.before is None:
-            return "new"
-        if self.after is None:
-            return "removed"
-        if self.before is self.after:
-            return "unchanged"
-        if self.after is CaseStatus.PASS:
-            return "improved"
-        if self.before is CaseStatus.PASS:
-            return "regressed"
-        return "changed"
+        """regressed, error (not graded now), improved, changed (graded only now), unchanged, new or removed."""
+        kind = status_change(self.before, self.after)
+        return FOLDED.get(kind, kind)
 
     @property
     def score_deltas(self) -> dict[str, float]:

@@ -12,6 +12,7 @@ from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 _STYLE = {
     "regressed": "red",
+    "error": "bold yellow",
     "improved": "green",
     "changed": "yellow",
     "new": "cyan",

@@ -11,6 +11,7 @@ from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.repeat_stats import repeat_stats
 from copilot_eval.evalsets.run_model import CaseStatus, EvalCaseResult, EvalRun
 from copilot_eval.reports.findings import ScanFiles, read_findings
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_execution import execution_html
 from copilot_eval.reports.html_findings import case_findings_badge, case_findings_html, findings_summary_html
@@ -39,7 +40,7 @@ from copilot_eval.reports.usage_words import case_usage_text, usage_lines
 from copilot_eval.reports.workspace_words import findings_lines, workspace_html
 from copilot_eval.safe_paths import OutsideFolder, inside_folder
 
-REPORT_HTML = "report.html"
+REPORT_HTML = LAYOUT.report_html
 
 
 def _label(result: EvalCaseResult, repeats: bool) -> str:

@@ -32,19 +32,20 @@ from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.json_io import read_run_json, read_test_set_json
 from copilot_eval.evalsets.model import EvalTestSet
 from copilot_eval.evalsets.run_model import EvalRun
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.safe_paths import OutsideFolder, inside_folder, path_component
 from copilot_eval.version import __version__
 
 RUN_SCHEMA_VERSION = 3
 """The run.json layout this version writes (see the module docstring); readers accept every older one."""
 
-RUN_JSON = "run.json"
+RUN_JSON = LAYOUT.run_json
 """The run record; written last, so its presence means the folder is complete."""
 
-RESULTS_CSV = "results.csv"
+RESULTS_CSV = LAYOUT.results_csv
 """The results in the column layout of Copilot Studio's export."""
 
-TEST_SET_JSON = "test-set.json"
+TEST_SET_JSON = LAYOUT.test_set_json
 """The copy of the test set kept in a run folder, so a report can show questions and references."""
 
 

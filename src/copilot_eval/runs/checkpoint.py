@@ -17,8 +17,9 @@ from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import EvalCaseResult
 from copilot_eval.redaction import redact
 from copilot_eval.untrusted.utf8 import json_text
+from copilot_eval.reports.folder_layout import LAYOUT
 
-CHECKPOINT_NAME = "checkpoint.jsonl"
+CHECKPOINT_NAME = LAYOUT.checkpoint
 
 
 class CheckpointError(ValueError):

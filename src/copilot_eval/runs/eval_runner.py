@@ -153,11 +153,6 @@ def summarise(
     )
 
 
-def write_outputs(run: EvalRun, test_set: EvalTestSet, output_dir: Path) -> None:
-    """Write ``run.json`` and the Copilot Studio style ``results.csv`` into ``output_dir`` (see reports)."""
-    write_run_outputs(run, test_set, output_dir)
-
-
 def _header(test_set: EvalTestSet, graders: Sequence[Grader], repeat: int, shard: ShardInfo | None) -> dict[str, Any]:
     header = {
         "testSet": test_set.name,
@@ -292,7 +287,7 @@ async def run_eval_set(
             }
         )
         if out is not None:
-            write_outputs(run, test_set, out)
+            write_run_outputs(run, test_set, out)
         return run
 
     todo = [unit for unit in units if unit.key not in done]
@@ -402,5 +397,4 @@ __all__ = [
     "run_eval_set",
     "summarise",
     "unit_name",
-    "write_outputs",
 ]

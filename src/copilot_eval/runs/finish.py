@@ -26,6 +26,7 @@ from copilot_eval.history.records import SOURCE_RUN
 from copilot_eval.reports.compare import RunComparison
 from copilot_eval.reports.compare_views import comparison_html, comparison_markdown
 from copilot_eval.reports.findings import read_findings
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.html_run import REPORT_HTML, run_report_html
 from copilot_eval.reports.junit import write_junit
 from copilot_eval.reports.markdown import run_summary_markdown
@@ -38,8 +39,8 @@ from copilot_eval.runs.played_agent import ab_line
 from copilot_eval.scans.folder import scan_line, scan_run_folder, scan_verdict
 from copilot_eval.scans.protocol import Scanner
 
-COMPARISON_HTML = "comparison.html"
-COMPARISON_MD = "comparison.md"
+COMPARISON_HTML = LAYOUT.comparison_html
+COMPARISON_MD = LAYOUT.comparison_md
 STDOUT = "-"
 """``--markdown -``: the summary goes to stdout (``$GITHUB_STEP_SUMMARY``) instead of a file."""
 

@@ -26,8 +26,10 @@ from copilot_eval.evalsets import (
     WorkerInfo,
 )
 from copilot_eval.evidence.result import trace_file_for
+from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
-from copilot_eval.runs.eval_runner import summarise, write_outputs
+from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.merge_checks import ShardCheck, check_shards
 from copilot_eval.runs.run_budget import usage_of
 from copilot_eval.runs.surfaces import (
@@ -65,8 +67,8 @@ def _read(folders: Sequence[Path]) -> tuple[dict[str | None, list[RunFolder]], l
     for folder in folders:
         folder = Path(folder)
         members: list[tuple[str | None, Path]]
-        if not (folder / "run.json").is_file() and (folder / COMPARISON_JSON).is_file():
-            labels = tuple(sorted(p.name for p in folder.iterdir() if (p / "run.json").is_file()))
+        if not (folder / LAYOUT.run_json).is_file() and (folder / COMPARISON_JSON).is_file():
+            labels = tuple(sorted(p.name for p in folder.iterdir() if (p / LAYOUT.run_json).is_file()))
             layouts[str(folder)] = labels
             members = [(label, folder / label) for label in labels]
         else:
@@ -177,7 +179,7 @@ def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> M
             ),
         }
     )
-    write_outputs(run, test_set, out)
+    write_run_outputs(run, test_set, out)
     return MergedRun(None, run, read_run_folder(out))
 
 
@@ -185,7 +187,7 @@ def _refuse_out(out: Path, folders: Sequence[Path]) -> list[str]:
     resolved = out.resolve()
     if any(Path(f).resolve() == resolved for f in folders):
         return [f"--out {out}: is one of the shard folders; choose another folder"]
-    existing = out / "run.json"
+    existing = out / LAYOUT.run_json
     if existing.is_file():
         try:
             if read_run_folder(out).run.merge is None:
@@ -235,7 +237,7 @@ def _confirm_surfaces(merged: list[MergedRun], out: Path) -> list[MergedRun]:
     result = []
     for before, after, item in zip(surface_runs, confirmed, merged, strict=True):
         if after.run is not before.run:
-            write_outputs(after.run, test_set, item.folder.folder)
+            write_run_outputs(after.run, test_set, item.folder.folder)
         result.append(MergedRun(item.label, after.run, read_run_folder(item.folder.folder)))
     write_comparison(comparison(test_set, confirmed), out)
     return result

@@ -18,18 +18,12 @@ from copilot_eval.evalsets import (
     EvalDataType,
     EvalSetError,
     EvalTestSet,
-    RunFingerprints,
     load_csv,
     read_test_set_json,
     validate_eval_test_set,
 )
-from copilot_eval.evalsets.prompt_cases import (
-    load_prompt_file,
-    load_prompt_folder,
-    looks_like_prompt_file,
-    session_instructions,
-)
-from copilot_eval.evalsets.prompt_markdown import prompt_markdown_files
+from copilot_eval.evalsets.prompt_cases import load_prompt_file, load_prompt_folder, session_instructions
+from copilot_eval.evalsets.set_kind import SetKind, kind_of_set, unknown_kind_message
 from copilot_eval.evalsets.yaml_sets import read_test_set_yaml
 from copilot_eval.grading.prompt_graders import parse_pass_scores, prompt_graders
 from copilot_eval.grading.protocol import Grader, fit_problems, needs_reference
@@ -156,30 +150,29 @@ def read_test_set(
     variables: Mapping[str, str] | None = None,
     options: OptionNames | None = None,
 ) -> EvalTestSet:
-    """Read ``path`` (a prompt file, .json, else CSV) and check it, parsing it once.
+    """Read ``path`` as the kind of set ``evalsets.set_kind`` says it is, and check it, parsing it once.
 
-    A prompt file (``*.prompt.yml``, or YAML with ``messages``) is checked by its own rules with the
-    ``--var`` ``variables``; any other set against rule set ``profile``. Raises PrepareError with
-    one line for a missing or unreadable file, and every problem of a set that cannot be used.
+    A prompt file (``*.prompt.yml``, ``*.prompt.md``, or YAML with ``messages``) or a folder of
+    ``*.prompt.md`` files is checked by its own rules with the ``--var`` ``variables``; a JSON or CSV
+    set against rule set ``profile``. Raises PrepareError with one line for a missing file or one of
+    no known kind (naming the kinds accepted), and every problem of a set that cannot be used.
     """
     path = Path(path)
+    var_option = (options or CLI_OPTIONS).var
     if not path.exists():
         raise PrepareError(f"{path}: test set file not found")
-    if path.is_dir() and prompt_markdown_files(path):
-        return _read_prompt_folder(path, data_type, variables, (options or CLI_OPTIONS).var)
-    if not path.is_file():
-        raise PrepareError(
-            f"{path}: not a file; give a .csv, .json, .yaml or .prompt.yml test set, or a folder of .prompt.md files"
-        )
-    var_option = (options or CLI_OPTIONS).var
-    if looks_like_prompt_file(path):
+    kind = kind_of_set(path)
+    if kind is None:
+        raise PrepareError(unknown_kind_message(path))
+    if kind is SetKind.PROMPT_FOLDER:
+        return _read_prompt_folder(path, data_type, variables, var_option)
+    if kind in (SetKind.PROMPT, SetKind.PROMPT_MARKDOWN):
         return _read_prompt_file(path, data_type, variables, var_option)
     if variables:
         raise PrepareError(f"{var_option}: {path} is not a prompt file; only a prompt file's placeholders take values")
     try:
-        if path.suffix.lower() in (".json", ".yaml", ".yml"):
-            reader = read_test_set_json if path.suffix.lower() == ".json" else read_test_set_yaml
-            test_set = reader(path)
+        if kind in (SetKind.JSON, SetKind.YAML):
+            test_set = read_test_set_json(path) if kind is SetKind.JSON else read_test_set_yaml(path)
             if data_type is not None:
                 test_set = test_set.model_copy(update={"data_type": EvalDataType(data_type)})
             problems = validate_eval_test_set(test_set, profile)
@@ -220,16 +213,6 @@ def _read_prompt_folder(
     if problems or test_set is None:
         raise PrepareError(_problems_text(path, problems))
     return test_set
-
-
-@dataclass(frozen=True)
-class PreparedRun:
-    """Everything a run needs, checked: the set, the agent, the graders."""
-
-    test_set: EvalTestSet
-    agent: Any
-    graders: list[Any]
-    fingerprints: RunFingerprints | None = None
 
 
 def check_graders_fit(test_set: EvalTestSet, graders: Sequence[Any], path: str | Path | None = None) -> None:
@@ -292,17 +275,6 @@ def _chosen_model(test_set: EvalTestSet, loaded: Any, agent: Any, model: str | N
     return chosen if isinstance(chosen, str) else None
 
 
-def prepare_agent(
-    test_set: EvalTestSet,
-    agent_path: str | Path | None,
-    *,
-    model: str | None = None,
-    options: OptionNames = CLI_OPTIONS,
-) -> Any:
-    """The agent that plays ``test_set``: the agent file's, and for a prompt file its session model chosen."""
-    return _agent(test_set, agent_path, model, options)[0]
-
-
 def surface_agent(
     test_set: EvalTestSet,
     agent_path: str | Path | None,
@@ -319,6 +291,22 @@ def _agent(
     test_set: EvalTestSet, agent_path: str | Path | None, model: str | None, options: OptionNames
 ) -> tuple[Any, Any]:
     loaded = load_agent(agent_path, option=options.agent) if agent_path is not None else None
+    return set_agent(test_set, loaded, model=model, options=options, agent_path=agent_path), loaded
+
+
+def set_agent(
+    test_set: EvalTestSet,
+    loaded: Any,
+    *,
+    model: str | None = None,
+    options: OptionNames = CLI_OPTIONS,
+    agent_path: str | Path | None = None,
+) -> Any:
+    """The agent that plays ``test_set`` from a loaded agent file (or None): as loaded, or a prompt file's agent.
+
+    ``copilot-eval run`` and the pytest collector both build a set's agent here; PrepareError names
+    ``options``' agent option when the agent cannot play the set.
+    """
     if test_set.prompt_file is None:
         if loaded is None:
             raise PrepareError(
@@ -327,18 +315,19 @@ def _agent(
         if model is not None:
             if runtime_agent(loaded) is None:
                 raise PrepareError("--model: a Copilot Studio target chooses its own model")
-            return loaded.with_options(model=model), loaded
-        return loaded, loaded
+            return loaded.with_options(model=model)
+        return loaded
     try:
         agent = prompt_agent(loaded, test_set.prompt_file, model=model, name=test_set.name)
     except PromptAgentError as exc:
         raise PrepareError(f"{test_set.prompt_file.source or test_set.name}: {exc}") from None
     if runtime_agent(agent) is None and any(session_instructions(case) for case in test_set.cases):
+        shown = f" {agent_path}" if agent_path is not None else ""
         raise PrepareError(
-            f"{options.agent} {agent_path}: a Copilot Studio target takes no instructions, and the prompt file's "
+            f"{options.agent}{shown}: a Copilot Studio target takes no instructions, and the prompt file's "
             "system message (or responseFormat) would be dropped; play it against a Copilot runtime agent"
         )
-    return agent, loaded
+    return agent
 
 
 def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
@@ -365,66 +354,19 @@ def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
     return built + objects
 
 
-def prepare_run(
-    set_path: str | Path,
-    agent_path: str | Path | None,
-    *,
-    grader_specs: Sequence[str] | None = None,
-    judge_path: str | Path | None = None,
-    profile: str | None = None,
-    data_type: EvalDataType | str | None = None,
-    options: OptionNames = CLI_OPTIONS,
-    judge_repeat: int = 1,
-    variables: Mapping[str, str] | None = None,
-    pass_scores: Sequence[str] | None = None,
-    model: str | None = None,
-) -> PreparedRun:
-    """Read and check the set, load the agent and the judge, build the graders (each once), and fingerprint them.
-
-    A prompt file may come without ``agent_path`` (its ``model`` is then the session model) and
-    takes ``variables`` (``--var``), ``pass_scores`` (``--prompt-pass-score``) and ``model``
-    (``--model``, over the agent file's and the prompt file's).
-    """
-    test_set = read_test_set(set_path, profile=profile, data_type=data_type, variables=variables, options=options)
-    agent, loaded = _agent(test_set, agent_path, model, options)
-    judge = load_agent(judge_path, option=options.judge) if judge_path else None
-    graders = build_set_graders(
-        test_set,
-        grader_specs,
-        judge=judge,
-        options=options,
-        judge_repeat=judge_repeat,
-        pass_scores=pass_scores,
-        path=set_path,
-    )
-    check_graders_fit(test_set, graders, set_path)
-    fingerprints = run_fingerprints(
-        test_set,
-        agent_path=agent_path,
-        grader_specs=grader_specs,
-        judge_path=judge_path,
-        judge_repeat=judge_repeat,
-        prompt_pass_scores=pass_scores,
-        session_model=_chosen_model(test_set, loaded, agent, model),
-    )
-    return PreparedRun(test_set, agent, graders, fingerprints)
-
-
 __all__ = [
     "CLI_OPTIONS",
     "PYTEST_OPTIONS",
     "OptionNames",
     "PrepareError",
-    "PreparedRun",
     "build_graders",
     "build_set_graders",
     "check_graders_fit",
     "check_references",
     "graders_for_set",
     "load_agent",
-    "prepare_agent",
-    "prepare_run",
     "read_test_set",
     "resolve_graders",
+    "set_agent",
     "surface_agent",
 ]

@@ -18,7 +18,9 @@ from typing import Any
 
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet, RunFingerprints
-from copilot_eval.runs.eval_runner import CaseExport, run_eval_set, write_outputs
+from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.runs.eval_runner import CaseExport, run_eval_set
 from copilot_eval.runs.executor import Executor
 from copilot_eval.runs.fingerprints import agent_fingerprint, played_agent_fingerprint
 from copilot_eval.runs.limitation import confirm_limitation
@@ -27,7 +29,7 @@ from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.target import load_played
 from copilot_eval.safe_paths import path_component
 
-COMPARISON_JSON = "comparison.json"
+COMPARISON_JSON = LAYOUT.comparison_json
 #: A surface confirms another's limitation when it passed at least this share of the questions that failed there.
 CONFIRMING_PASS_RATE = 0.5
 
@@ -210,7 +212,7 @@ async def run_surfaces(
     if out is not None:
         for before, after in zip(finished, confirmed, strict=True):
             if after.run is not before.run and after.output_dir is not None:
-                write_outputs(after.run, test_set, after.output_dir)
+                write_run_outputs(after.run, test_set, after.output_dir)
         write_comparison(comparison(test_set, confirmed), out)
     return confirmed
 
