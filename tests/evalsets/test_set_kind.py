@@ -15,6 +15,7 @@ CSV = '"conversationNumber","question","response"\n"1","Opening hours?","Nine to
 JSON = '{"name": "shop", "cases": [{"conversationNumber": 1, "question": "Opening hours?", "response": "Nine"}]}\n'
 PROMPT = "messages:\n  - role: user\n    content: Opening hours?\ntestData:\n  - {}\n"
 MARKDOWN = "---\nmode: agent\n---\nWhat are the opening hours?\n"
+YAML_SET = "name: shop\ncases:\n  - conversationNumber: 1\n    question: Opening hours?\n    response: Nine\n"
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -22,6 +23,13 @@ def _write(folder: Path, name: str, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_an_unreadable_yaml_set_goes_to_its_own_reader_which_names_the_line(tmp_path):
+    path = _write(tmp_path, "broken.yaml", YAML_SET + "  - [unclosed\n")
+    assert kind_of_set(path) is SetKind.YAML
+    with pytest.raises(PrepareError, match=r"(?s)broken.yaml.*line \d+: not valid YAML"):
+        read_test_set(path)
 
 
 @pytest.mark.parametrize(
@@ -33,6 +41,7 @@ def _write(folder: Path, name: str, text: str) -> Path:
         ("chat.prompt.yml", PROMPT, SetKind.PROMPT),
         ("chat.prompt.yaml", PROMPT, SetKind.PROMPT),
         ("chat.yml", PROMPT, SetKind.PROMPT),  # YAML with messages
+        ("set.yaml", YAML_SET, SetKind.YAML),  # YAML with cases: the JSON form written in YAML
         ("hours.prompt.md", MARKDOWN, SetKind.PROMPT_MARKDOWN),
         ("prompts/hours.prompt.md", MARKDOWN, SetKind.PROMPT_FOLDER),  # the folder that holds it
     ],
@@ -51,7 +60,11 @@ def test_each_kind_is_told_and_read(tmp_path, name, text, kind):
     ("name", "text", "why"),
     [
         ("notes.txt", "just some notes\n", "not a test set of any kind this tool reads (no test-set header in it)"),
-        ("agent.yaml", "name: shop\nmodel: gpt-4.1\n", "a YAML file without `messages` is no prompt file"),
+        (
+            "agent.yaml",
+            "name: shop\nmodel: gpt-4.1\n",
+            "a YAML file with neither `messages` (a prompt file) nor `cases` (a test set)",
+        ),
         ("empty", "", "not a test set of any kind this tool reads (no test-set header in it)"),
     ],
 )

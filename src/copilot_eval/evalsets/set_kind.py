@@ -12,6 +12,7 @@ record (after any comment block) is a test-set header. Anything else is of no kn
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from enum import StrEnum
 from pathlib import Path
@@ -68,9 +69,14 @@ def kind_by_name(path: Path | str, *, writing: bool = False) -> SetKind | None:
 def _yaml_kind(path: Path) -> SetKind | None:
     """A YAML file's kind by its top level: ``messages`` makes a prompt file, ``cases`` a YAML test set."""
     try:
-        document = read_yaml(path.read_bytes()[:_SNIFF_BYTES].decode("utf-8", errors="replace"))
+        text = path.read_bytes()[:_SNIFF_BYTES].decode("utf-8", errors="replace")
     except OSError:
         return None
+    document = read_yaml(text)
+    if document.problems:
+        # Not readable as a whole (a syntax error, a bomb refused, a file cut at the sniff): its own
+        # reader says what is wrong, so pick it by a top-level key written at the start of a line.
+        return SetKind.PROMPT if re.search(r"(?m)^messages\s*:", text) else SetKind.YAML
     if not isinstance(document.value, dict):
         return None
     if "messages" in document.value:

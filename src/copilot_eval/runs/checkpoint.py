@@ -16,8 +16,8 @@ from typing import Any
 from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import EvalCaseResult
 from copilot_eval.redaction import redact
-from copilot_eval.untrusted.utf8 import json_text
 from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.untrusted.utf8 import json_text
 
 CHECKPOINT_NAME = LAYOUT.checkpoint
 

@@ -31,7 +31,6 @@ from copilot_eval.grading.row_methods import RowMethods, uses_row_methods
 from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 from copilot_eval.grading.workspace_cases import CaseWorkspaceGraders, has_case_graders
-from copilot_eval.runs.fingerprints import run_fingerprints
 from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
 from copilot_eval.runs.settings import RunSettings
 from copilot_eval.runs.target import runtime_agent
