@@ -34,7 +34,10 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
         "tmp": tmp,
         "expect": runner.invoke(app, args + expect, env=env),
         "touched": runner.invoke(app, args + touched, env=env),
-        "example": runner.invoke(app, ["customizations", str(EXAMPLE), "--expect", "AGENTS.md"], env=env),
+        # a CI log's width (make_console's default), whatever COLUMNS the worker was started with
+        "example": runner.invoke(
+            app, ["customizations", str(EXAMPLE), "--expect", "AGENTS.md"], env={**env, "COLUMNS": "200"}
+        ),
     }
 
 
