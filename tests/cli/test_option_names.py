@@ -60,6 +60,7 @@ EXPECTED: dict[str, list[str]] = {
         "--max-regressions",
         "--stale-days",
     ],
+    "generate testset": ["--agent", "--count", "--force", "--format", "--generator", "--knowledge", "--mix", "--seed"],
     "history agreement": ["--grader", "--history", "--json", "--min-kappa"],
     "history ingest": ["--branch", "--ci-url", "--commit", "--detect-provenance", "--history"],
     "history parts": ["--history", "--json", "--last", "--set"],
