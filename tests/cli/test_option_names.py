@@ -102,6 +102,7 @@ EXPECTED: dict[str, list[str]] = {
     "review": ["--again", "--history", "--import", "--reviewer"],
     "run": [
         "--agent",
+        "--allow-drafts",
         "--allow-other-set",
         "--allow-replayed-repeats",
         "--baseline",
