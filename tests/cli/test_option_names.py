@@ -61,6 +61,7 @@ EXPECTED: dict[str, list[str]] = {
         "--stale-days",
     ],
     "generate testset": ["--agent", "--count", "--force", "--format", "--generator", "--knowledge", "--mix", "--seed"],
+    "generate triggers": ["--count", "--force", "--generator", "--mix", "--seed", "--skill"],
     "history agreement": ["--grader", "--history", "--json", "--min-kappa"],
     "history ingest": ["--branch", "--ci-url", "--commit", "--detect-provenance", "--history"],
     "history parts": ["--history", "--json", "--last", "--set"],

@@ -96,3 +96,14 @@ def test_nothing_to_draft_from_says_what_to_add():
         deal([], count=3, seed=0, mix=parse_mix(None))
     with pytest.raises(CoverageError, match="--count"):
         flavour_counts(0, parse_mix(None))
+
+
+def test_each_flavour_can_draw_from_its_own_pool_and_an_empty_one_says_which_mix_to_give():
+    skill, sibling = _caps()[3], _caps()[4]
+    pools = {"positive": [skill], "near_miss": [sibling], "control": [skill]}
+    mix = parse_mix("positive=1,near_miss=1,control=1", flavours=TRIGGER_FLAVOURS)
+    tuples = deal(pools, count=6, seed=4, mix=mix, flavours=TRIGGER_FLAVOURS, difficulties=("explicit", "implicit"))
+    assert {t.capability.key for t in tuples if t.flavour == "near_miss"} == {sibling.key}
+    assert {t.difficulty for t in tuples if t.flavour == "positive"} == {"explicit", "implicit"}
+    with pytest.raises(CoverageError, match="--mix near_miss=0"):
+        deal({**pools, "near_miss": []}, count=6, seed=4, mix=mix, flavours=TRIGGER_FLAVOURS)

@@ -90,3 +90,51 @@ def test_run_refuses_drafts_only_and_says_how_many_it_graded(shop: Path) -> None
     assert refused.exit_code == 2 and "--allow-drafts" in refused.output
     ran = CliRunner().invoke(app, [*base, "--out", str(shop / "r2"), "--allow-drafts", "--no-progress"])
     assert "graded 2 draft case(s) of 2" in ran.output, ran.output
+
+
+TRIGGER_SCRIPT = r"""
+rules:
+  - when: {prompt_matches: "Flavour: positive[\\s\\S]*Difficulty: explicit"}
+    turns: [{text: '{"prompt": "Refund order 12 please."}'}]
+  - when: {prompt_matches: "Flavour: positive"}
+    turns: [{text: '{"prompt": "This bell is broken and I want my money back."}'}]
+  - when: {prompt_matches: "Capability: skill:orders\\nFlavour: near_miss[\\s\\S]*Difficulty: explicit"}
+    turns: [{text: '{"prompt": "Look up order 12."}'}]
+  - when: {prompt_matches: "Capability: skill:orders\\nFlavour: near_miss"}
+    turns: [{text: '{"prompt": "My parcel never came."}'}]
+  - turns: [{text: '{"prompt": "What is the capital of Peru?"}'}]
+"""
+
+
+def test_a_drafted_trigger_set_has_real_siblings_and_plays_at_once(shop: Path) -> None:
+    from copilot_eval.triggers import read_trigger_set
+
+    (shop / "trigger-script.yaml").write_text(TRIGGER_SCRIPT)
+    (shop / "trigger-generator.yaml").write_text("name: tdrafter\nmodel: {scripted: trigger-script.yaml}\n")
+    args = ["generate", "triggers", str(shop / "skills" / "refunds"), str(shop / "t.yaml")]
+    drafted = CliRunner().invoke(app, [*args, "--generator", str(shop / "trigger-generator.yaml"), "--count", "5"])
+    assert drafted.exit_code == 0, drafted.output
+    chosen = read_trigger_set(shop / "t.yaml")
+    assert chosen.names == ("orders", "refunds")
+    near = [p for p in chosen.prompts if p.near_miss]
+    assert len(near) == 2 and {p.expected for p in near} == {"orders"}  # drawn from the real sibling
+    assert [p.expected for p in chosen.prompts].count("refunds") == 2
+    assert [p.tags for p in chosen.prompts].count(("negative-control",)) == 1
+    sidecar = json.loads((shop / "t.yaml.provenance.json").read_text())
+    assert len(sidecar["cases"]) == 5 and all(case["draft"] for case in sidecar["cases"])
+    played = CliRunner().invoke(
+        app,
+        [
+            "triggers",
+            str(shop / "t.yaml"),
+            "--agent",
+            str(shop / "agent.yaml"),
+            "--runs",
+            "1",
+            "--out",
+            str(shop / "tr"),
+            "--no-history",
+        ],
+    )
+    assert (shop / "tr" / "run.json").is_file(), played.output
+    assert "5 counted plays" in played.output

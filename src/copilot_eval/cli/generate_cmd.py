@@ -10,11 +10,14 @@ Exit codes: 0 written; 2 unusable input (a bad option or file, an existing --out
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
+
+if TYPE_CHECKING:  # the trigger layer is imported where it is used: the CLI starts faster without it
+    from copilot_eval.triggers.catalogue import Catalogue, CatalogueEntry
 
 generate_app = typer.Typer(
     name="generate",
@@ -132,7 +135,92 @@ def testset(
     _gaps_exit(made.gaps, written)
 
 
+def _catalogue_of(target: Path, skill: str | None) -> tuple[Catalogue, CatalogueEntry]:
+    """The catalogue the runtime loads for ``target`` and the entry to draft for (a skill folder names its own)."""
+    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
+    import asyncio
+
+    from copilot_eval.agent import AgentFileError, CopilotEval, load_agent_file
+    from copilot_eval.generate.coverage import CoverageError
+    from copilot_eval.generate.triggers import pick_entry
+    from copilot_eval.triggers.catalogue import list_catalogue
+
+    try:
+        if target.is_dir():
+            if not (target / "SKILL.md").is_file():
+                raise bad_input(f"{target}: a folder without SKILL.md; give a skill's folder or an agent file")
+            agent = CopilotEval(name=target.parent.name or "skills", skill_directories=(target.parent,))
+        else:
+            agent = load_agent_file(target)
+    except (AgentFileError, ValueError) as error:
+        raise bad_input(str(error)) from None
+    catalogue = asyncio.run(list_catalogue(agent))
+    if target.is_dir() and skill is None:
+        skill = next(
+            (e.name for e in catalogue.entries if e.path and Path(e.path).parent.resolve() == target.resolve()),
+            target.name,
+        )
+    try:
+        return catalogue, pick_entry(catalogue, skill)
+    except CoverageError as error:
+        raise bad_input(str(error)) from None
+
+
+def triggers(
+    target: Annotated[
+        Path,
+        typer.Argument(
+            metavar="SKILL_DIR_OR_AGENT",
+            help="A skill's folder (its siblings: the folder it sits in) or an agent file.",
+            exists=True,
+        ),
+    ],
+    out: OutArgument,
+    generator_file: GeneratorOption,
+    skill: Annotated[
+        str | None,
+        typer.Option(
+            "--skill", metavar="NAME", help="The skill or custom agent to draft for (an agent file with several)."
+        ),
+    ] = None,
+    count: CountOption = 10,
+    seed: SeedOption = 0,
+    mix: Annotated[
+        str | None,
+        typer.Option("--mix", metavar="FLAVOUR=W,...", help="Weights of positive, near_miss, control (default 2,2,1)."),
+    ] = None,
+    force: ForceOption = False,
+) -> None:
+    """Draft a trigger set: positives for one skill, near-misses from its sibling skills' descriptions, negative controls."""
+    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
+    import asyncio
+
+    from copilot_eval.agent import AgentFileError, load_agent_file
+    from copilot_eval.generate.coverage import TRIGGER_FLAVOURS, CoverageError, parse_mix
+    from copilot_eval.generate.triggers import generate_triggers
+    from copilot_eval.runtime.process.pool import close_all_pools
+
+    _refuse_overwrite(out, force)
+    try:
+        generator = load_agent_file(generator_file)
+        weights = parse_mix(mix, flavours=TRIGGER_FLAVOURS)
+    except (AgentFileError, ValueError) as error:
+        raise bad_input(str(error)) from None
+    try:
+        catalogue, entry = _catalogue_of(target, skill)
+        made = asyncio.run(generate_triggers(catalogue, entry, generator, out, count=count, seed=seed, mix=weights))
+    except (CoverageError, ValueError) as error:
+        raise bad_input(str(error)) from None
+    finally:
+        close_all_pools()
+    written = out if made.drafted else None
+    if written:
+        typer.echo(f"wrote {len(made.drafted)} draft prompt(s) for {made.skill} to {out} (provenance: {made.sidecar})")
+    _gaps_exit(made.gaps, written)
+
+
 def register(app: typer.Typer) -> None:
     """Add the `generate` command group."""
     generate_app.command(name="testset")(testset)
+    generate_app.command(name="triggers")(triggers)
     app.add_typer(generate_app)

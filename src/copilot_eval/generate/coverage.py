@@ -200,7 +200,7 @@ def _cycle(rng: random.Random, items: Sequence[T], length: int) -> list[T]:
 
 
 def deal(
-    capabilities: Sequence[Capability],
+    capabilities: Sequence[Capability] | Mapping[str, Sequence[Capability]],
     *,
     count: int,
     seed: int,
@@ -208,17 +208,29 @@ def deal(
     flavours: Sequence[str] = TESTSET_FLAVOURS,
     difficulties: Sequence[str] = DIFFICULTIES,
 ) -> list[CoverageTuple]:
-    """``count`` tuples from ``capabilities`` with ``seed``: each flavour's count as ``flavour_counts`` says, spread evenly."""
-    if not capabilities:
-        raise CoverageError(
-            "nothing to draft from: the agent has no instructions, custom agents, skills or tools with a description, "
-            "and no --knowledge file; describe what it does first"
-        )
+    """``count`` tuples with ``seed``: each flavour's count as ``flavour_counts`` says, spread evenly over its capabilities.
+
+    ``capabilities`` is one list for every flavour, or a list per flavour (a trigger set's near-misses
+    come from the siblings, its positives from the skill itself).
+    """
+    pools = capabilities if isinstance(capabilities, Mapping) else dict.fromkeys(flavours, capabilities)
     rng = random.Random(seed)
     drawn: list[tuple[Capability, str, str]] = []
     for flavour, number in flavour_counts(count, mix, flavours=flavours).items():
-        picked = _cycle(rng, capabilities, number)
+        pool = pools.get(flavour, ())
+        if number and not pool:
+            raise CoverageError(_nothing_for(flavour, capabilities))
+        picked = _cycle(rng, pool, number)
         levels = _cycle(rng, difficulties, number)
         drawn += [(cap, level, flavour) for cap, level in zip(picked, levels, strict=True)]
     rng.shuffle(drawn)
     return [CoverageTuple(n, cap, level, flavour) for n, (cap, level, flavour) in enumerate(drawn, start=1)]
+
+
+def _nothing_for(flavour: str, capabilities: object) -> str:
+    if not isinstance(capabilities, Mapping):
+        return (
+            "nothing to draft from: the agent has no instructions, custom agents, skills or tools with a description, "
+            "and no --knowledge file; describe what it does first"
+        )
+    return f"no source to draft {flavour} cases from (no sibling with a description?); give --mix {flavour}=0"
