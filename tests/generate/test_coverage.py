@@ -107,3 +107,19 @@ def test_each_flavour_can_draw_from_its_own_pool_and_an_empty_one_says_which_mix
     assert {t.difficulty for t in tuples if t.flavour == "positive"} == {"explicit", "implicit"}
     with pytest.raises(CoverageError, match="--mix near_miss=0"):
         deal({**pools, "near_miss": []}, count=6, seed=4, mix=mix, flavours=TRIGGER_FLAVOURS)
+
+
+def test_near_misses_come_from_the_siblings_nearest_in_words():
+    from copilot_eval.generate.triggers import nearest_siblings
+    from copilot_eval.triggers.catalogue import CatalogueEntry
+
+    def entry(name, text):
+        return CatalogueEntry(name, "skill", text, "project", None, True)
+
+    target = entry("plantuml", "Generate ASCII diagrams with PlantUML when the user asks for diagrams.")
+    siblings = [
+        entry("weather", "Tell the weather when the user asks."),
+        entry("drawio", "Generate draw.io diagrams and export them."),
+        entry("git-commit", "Commit changes with a message when the user asks."),
+    ]
+    assert [e.name for e in nearest_siblings(target, siblings, limit=2)] == ["drawio", "git-commit"]

@@ -149,7 +149,8 @@ def _catalogue_of(target: Path, skill: str | None) -> tuple[Catalogue, Catalogue
         if target.is_dir():
             if not (target / "SKILL.md").is_file():
                 raise bad_input(f"{target}: a folder without SKILL.md; give a skill's folder or an agent file")
-            agent = CopilotEval(name=target.parent.name or "skills", skill_directories=(target.parent,))
+            folder = target.resolve().parent  # the session runs elsewhere: a relative folder would not be found
+            agent = CopilotEval(name=folder.name or "skills", skill_directories=(folder,))
         else:
             agent = load_agent_file(target)
     except (AgentFileError, ValueError) as error:

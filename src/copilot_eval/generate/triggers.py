@@ -11,7 +11,8 @@ trigger-set YAML, read back by ``read_trigger_set`` before it is kept, with its 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,9 +35,80 @@ from copilot_eval.triggers.catalogue import Catalogue, CatalogueEntry
 from copilot_eval.triggers.trigger_reader import trigger_set_from_data
 from copilot_eval.triggers.trigger_set import NONE
 
-__all__ = ["TRIGGER_DIFFICULTIES", "GeneratedTriggers", "generate_triggers", "pick_entry"]
+__all__ = ["TRIGGER_DIFFICULTIES", "GeneratedTriggers", "generate_triggers", "nearest_siblings", "pick_entry"]
 
 TRIGGER_DIFFICULTIES = ("explicit", "implicit")
+NEAR_SIBLINGS = 5  # near-misses come from the siblings whose descriptions share most words with the skill's
+_WORD = re.compile(r"[a-z][a-z0-9-]{3,}")
+# Words every description uses ("Use when the user asks ..."): they make every skill look near every other.
+_COMMON = frozenset(
+    [
+        "about",
+        "also",
+        "and",
+        "any",
+        "asked",
+        "asks",
+        "based",
+        "been",
+        "before",
+        "being",
+        "both",
+        "can",
+        "code",
+        "create",
+        "creates",
+        "does",
+        "each",
+        "existing",
+        "for",
+        "from",
+        "have",
+        "help",
+        "helps",
+        "into",
+        "like",
+        "make",
+        "more",
+        "must",
+        "need",
+        "needs",
+        "only",
+        "other",
+        "over",
+        "should",
+        "skill",
+        "such",
+        "that",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "this",
+        "through",
+        "triggers",
+        "use",
+        "used",
+        "user",
+        "users",
+        "uses",
+        "using",
+        "want",
+        "wants",
+        "when",
+        "where",
+        "which",
+        "while",
+        "will",
+        "with",
+        "within",
+        "without",
+        "work",
+        "works",
+        "your",
+    ]
+)
 
 
 @dataclass
@@ -71,13 +143,30 @@ def _capability(entry: CatalogueEntry) -> Capability:
     return Capability(entry.kind, entry.name, text, SourceSpan(f"{entry.kind}:{entry.name}", 0, len(text)))
 
 
+def _words(text: str | None) -> set[str]:
+    return {word for word in _WORD.findall((text or "").lower()) if word not in _COMMON}
+
+
+def nearest_siblings(
+    target: CatalogueEntry, siblings: Sequence[CatalogueEntry], limit: int = NEAR_SIBLINGS
+) -> list[CatalogueEntry]:
+    """The ``limit`` siblings whose descriptions share the most words with the target's (Jaccard; ties by name)."""
+    own = _words(target.description)
+
+    def nearness(entry: CatalogueEntry) -> float:
+        theirs = _words(entry.description)
+        return len(own & theirs) / len(own | theirs) if own | theirs else 0.0
+
+    return sorted(siblings, key=lambda entry: (-nearness(entry), entry.name))[:limit]
+
+
 def _pools(catalogue: Catalogue, target: CatalogueEntry) -> dict[str, list[Capability]]:
     siblings = [e for e in catalogue.entries if e.usable and e.name != target.name]
-    listed = "\n".join(f"- {e.name}: {(e.description or '').strip()}" for e in [target, *siblings])
+    listed = "\n".join(f"- {e.name}: {(e.description or '').strip()[:200]}" for e in [target, *siblings][:40])
     everything = Capability("catalogue", "all", listed, SourceSpan("catalogue", 0, len(listed)))
     return {
         "positive": [_capability(target)],
-        "near_miss": [_capability(entry) for entry in siblings],
+        "near_miss": [_capability(entry) for entry in nearest_siblings(target, siblings)],
         "control": [everything],
     }
 
@@ -147,7 +236,8 @@ async def generate_triggers(
         )
     )
     drafted = [result for result in results if isinstance(result, Drafted)]
-    siblings = sorted(e.name for e in catalogue.entries if e.usable and e.name != target.name)
+    others = [e for e in catalogue.entries if e.usable and e.name != target.name]
+    siblings = sorted(entry.name for entry in nearest_siblings(target, others))  # the ones its near-misses may name
     set_name = out.name.split(".")[0]
     document: dict[str, Any] = {
         "name": set_name,
