@@ -114,6 +114,9 @@ def test_a_drafted_trigger_set_has_real_siblings_and_plays_at_once(shop: Path) -
     args = ["generate", "triggers", str(shop / "skills" / "refunds"), str(shop / "t.yaml")]
     drafted = CliRunner().invoke(app, [*args, "--generator", str(shop / "trigger-generator.yaml"), "--count", "5"])
     assert drafted.exit_code == 0, drafted.output
+    first = (shop / "t.yaml").read_bytes()
+    again = [*args, "--generator", str(shop / "trigger-generator.yaml"), "--count", "5", "--force"]
+    assert CliRunner().invoke(app, again).exit_code == 0 and (shop / "t.yaml").read_bytes() == first
     chosen = read_trigger_set(shop / "t.yaml")
     assert chosen.names == ("orders", "refunds")
     near = [p for p in chosen.prompts if p.near_miss]

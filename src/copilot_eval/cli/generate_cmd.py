@@ -129,6 +129,11 @@ def testset(
         raise platform_failed(str(error)) from None
     finally:
         close_all_pools()
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.untrusted.terminal import terminal_text
+
+    for warning in made.warnings:  # names and loader messages from other people's files: shown, never obeyed
+        typer.echo(f"warning: {terminal_text(warning, one_line=False)}", err=True)
     written = out if made.test_set.cases else None
     if written:
         typer.echo(f"wrote {len(made.test_set.cases)} draft case(s) to {out} (provenance: {made.sidecar})")

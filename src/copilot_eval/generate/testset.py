@@ -47,6 +47,7 @@ class GeneratedSet:
     test_set: EvalTestSet
     drafted: list[Drafted] = field(default_factory=list)
     gaps: list[Gap] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _knowledge(files: Sequence[Path]) -> list[tuple[str, str]]:
@@ -61,8 +62,13 @@ def _knowledge(files: Sequence[Path]) -> list[tuple[str, str]]:
     return read
 
 
-async def describe_agent(agent: CopilotEval, knowledge: Sequence[Path] = (), *, pool: Any = None) -> list[Capability]:
-    """The agent's capabilities: instructions, custom agents, loaded skills, its own tools, then knowledge files."""
+async def describe_agent(
+    agent: CopilotEval, knowledge: Sequence[Path] = (), *, pool: Any = None
+) -> tuple[list[Capability], list[str]]:
+    """The agent's capabilities (instructions, custom agents, loaded skills, its own tools, knowledge) and warnings.
+
+    A skill the runtime did not load, or loaded without a description, is not drafted from: a warning says so.
+    """
     # imported on use: listing opens a session of the real runtime
     from copilot_eval.runtime.offered_tools import list_offered_tools
     from copilot_eval.triggers.catalogue import catalogue_from_result
@@ -72,13 +78,20 @@ async def describe_agent(agent: CopilotEval, knowledge: Sequence[Path] = (), *, 
         error = listing.result.error if listing.result is not None else "no request was made"
         raise RuntimeError(f"the agent's session could not be listed: {error}")
     catalogue = catalogue_from_result(agent, listing.result)
-    return capabilities_of(
+    warnings = [
+        f"{entry.kind} {entry.name} is not drafted from: {'; '.join(entry.problems)}"
+        for entry in catalogue.entries
+        if not entry.usable
+    ]
+    warnings += [text for text in catalogue.diagnostics if not any(text in said for said in warnings)]
+    capabilities = capabilities_of(
         instructions=agent.instructions,
         agents=[(custom.name, custom.description) for custom in agent.custom_agents],
         skills=[(e.name, e.description) for e in catalogue.entries if e.kind == "skill" and e.usable],
         tools=[(tool.name, tool.description) for tool in listing.tools if tool.kind != "built-in"],
         knowledge=_knowledge(knowledge),
     )
+    return capabilities, warnings
 
 
 def case_prompt(agent_name: str, item: CoverageTuple) -> str:
@@ -151,7 +164,8 @@ async def generate_testset(
     limit = max_count(set_format)
     if limit is not None and count > limit:
         raise CoverageError(f"--count {count}: a {set_format} set imports at most {limit} cases; ask for fewer")
-    tuples = deal(await describe_agent(agent, knowledge, pool=pool), count=count, seed=seed, mix=mix)
+    capabilities, warnings = await describe_agent(agent, knowledge, pool=pool)
+    tuples = deal(capabilities, count=count, seed=seed, mix=mix)
     results = await draft_all(
         generator, tuples, prompt_of=lambda item: case_prompt(agent.name, item), read=read_case_answer, pool=pool
     )
@@ -169,4 +183,4 @@ async def generate_testset(
             write_csv(test_set, out, template="method-rows" if set_format == "csv" else "conversation")
         write_provenance(out, _provenance(generator, settings, results))
     gaps = [result for result in results if isinstance(result, Gap)]
-    return GeneratedSet(out, provenance_path(out), test_set, drafted, gaps)
+    return GeneratedSet(out, provenance_path(out), test_set, drafted, gaps, warnings)
