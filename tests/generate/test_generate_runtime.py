@@ -57,6 +57,7 @@ def test_same_seed_same_bytes_mix_honoured_gaps_reported_provenance_on_every_row
     first = _generate(shop, "a.csv", *mix)
     second = _generate(shop, "b.csv", *mix)
     assert first.exit_code == 0 and second.exit_code == 0, first.output
+    assert "dealt: happy 6, out_of_scope 2, adversarial 2" in first.output
     assert (shop / "a.csv").read_bytes() == (shop / "b.csv").read_bytes()
     assert (shop / "a.csv.provenance.json").read_bytes() == (shop / "b.csv.provenance.json").read_bytes()
     sidecar = json.loads((shop / "a.csv.provenance.json").read_text())

@@ -52,6 +52,15 @@ def _refuse_overwrite(out: Path, force: bool) -> None:
         raise bad_input(f"{out}: {taken[0]} exists; give --force to overwrite it, or another FILE")
 
 
+def _say_coverage(results: list) -> None:
+    """One line: how many tuples of each flavour were dealt (drafted or not), so the mix is seen to hold."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.generate.drafting import FLAVOUR_MEANING
+
+    counts = {flavour: sum(1 for r in results if r.tuple.flavour == flavour) for flavour in FLAVOUR_MEANING}
+    typer.echo("dealt: " + ", ".join(f"{flavour} {number}" for flavour, number in counts.items() if number))
+
+
 def _gaps_exit(gaps: list, written: Path | None) -> None:
     for gap in gaps:
         typer.echo(
@@ -134,6 +143,7 @@ def testset(
 
     for warning in made.warnings:  # names and loader messages from other people's files: shown, never obeyed
         typer.echo(f"warning: {terminal_text(warning, one_line=False)}", err=True)
+    _say_coverage([*made.drafted, *made.gaps])
     written = out if made.test_set.cases else None
     if written:
         typer.echo(f"wrote {len(made.test_set.cases)} draft case(s) to {out} (provenance: {made.sidecar})")
@@ -219,6 +229,7 @@ def triggers(
         raise bad_input(str(error)) from None
     finally:
         close_all_pools()
+    _say_coverage([*made.drafted, *made.gaps])
     written = out if made.drafted else None
     if written:
         typer.echo(f"wrote {len(made.drafted)} draft prompt(s) for {made.skill} to {out} (provenance: {made.sidecar})")
