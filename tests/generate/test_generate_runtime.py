@@ -53,7 +53,8 @@ def _generate(root: Path, out: str, *extra: str) -> object:
 
 
 def test_same_seed_same_bytes_mix_honoured_gaps_reported_provenance_on_every_row(shop: Path) -> None:
-    mix = ["--count", "10", "--mix", "happy=6,out_of_scope=2,adversarial=2"]
+    (shop / "policy.md").write_text("Returns within 30 days.\n\nNo refunds on sale items.\n")
+    mix = ["--count", "10", "--mix", "happy=6,out_of_scope=2,adversarial=2", "--knowledge", str(shop / "policy.md")]
     first = _generate(shop, "a.csv", *mix)
     second = _generate(shop, "b.csv", *mix)
     assert first.exit_code == 0 and second.exit_code == 0, first.output
@@ -65,6 +66,8 @@ def test_same_seed_same_bytes_mix_honoured_gaps_reported_provenance_on_every_row
     assert all(case["draft"] and case["generator"] == "drafter" and case["source_text"] for case in sidecar["cases"])
     keys = {case["capability"] for case in sidecar["cases"]}
     assert {"skill:refunds", "skill:orders"} <= keys  # the skills as the runtime loaded them
+    knowledge = [case for case in sidecar["cases"] if case["source"]["where"] == "knowledge:policy.md"]
+    assert knowledge and all(case["source_text"] in (shop / "policy.md").read_text() for case in knowledge)
     methods = Counter(line.split('","')[2] for line in (shop / "a.csv").read_text().splitlines()[1:])
     assert methods["KeywordMatch"] == 2 and methods["CompareMeaning"] >= 2  # out of scope: keywords only
     assert CliRunner().invoke(app, ["validate", str(shop / "a.csv")]).exit_code == 0
