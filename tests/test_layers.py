@@ -107,6 +107,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Trigger evaluations play prompts through the runtime (a scripted answer lists the catalogue) and
     # write a normal run folder through the run summary and the finisher.
     "triggers": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
+    # Drafting sets from what an agent says it is: the agent's own session lists its tools and catalogue,
+    # the generator is played like a judge, and the draft is written through the sets' writers.
+    "generate": LEAVES | {"agent", "evalsets", "evidence", "models", "runtime", "triggers"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},
@@ -159,6 +162,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "evidence",
         "first_steps",
         "gate",
+        "generate",
         "github",
         "history",
         "models",

@@ -443,6 +443,16 @@ PUBLIC: dict[str, list[str]] = {
         "scan_verdict",
         "transcript_of",
     ],
+    "copilot_eval.generate": [
+        "Capability",
+        "CoverageError",
+        "CoverageTuple",
+        "SourceSpan",
+        "capabilities_of",
+        "deal",
+        "flavour_counts",
+        "parse_mix",
+    ],
     "copilot_eval.triggers": [
         "ANOTHER",
         "KNOWN_TAGS",

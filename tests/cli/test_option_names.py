@@ -60,6 +60,8 @@ EXPECTED: dict[str, list[str]] = {
         "--max-regressions",
         "--stale-days",
     ],
+    "generate testset": ["--agent", "--count", "--force", "--format", "--generator", "--knowledge", "--mix", "--seed"],
+    "generate triggers": ["--count", "--force", "--generator", "--mix", "--seed", "--skill"],
     "history agreement": ["--grader", "--history", "--json", "--min-kappa"],
     "history ingest": ["--branch", "--ci-url", "--commit", "--detect-provenance", "--history"],
     "history parts": ["--history", "--json", "--last", "--set"],
@@ -101,6 +103,7 @@ EXPECTED: dict[str, list[str]] = {
     "review": ["--again", "--history", "--import", "--reviewer"],
     "run": [
         "--agent",
+        "--allow-drafts",
         "--allow-other-set",
         "--allow-replayed-repeats",
         "--baseline",

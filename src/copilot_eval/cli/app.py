@@ -41,6 +41,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "convert_cmd",
     "customizations_cmd",
     "gate_cmd",
+    "generate_cmd",
     "history_cmd",
     "init_cmd",
     "inspect_cmd",

@@ -35,7 +35,7 @@ from copilot_eval.cli.options import (
 )
 
 # The parameters that are not fields of RunSettings: what is played, and how the progress is shown.
-_NOT_SETTINGS = ("test_set_path", "agent_paths", "no_progress")
+_NOT_SETTINGS = ("test_set_path", "agent_paths", "no_progress", "allow_drafts")
 
 
 def run(
@@ -115,6 +115,13 @@ def run(
     markdown: MarkdownOption = None,
     baseline: BaselineOption = None,
     allow_other_set: AllowOtherSetOption = False,
+    allow_drafts: Annotated[
+        bool,
+        typer.Option(
+            "--allow-drafts",
+            help="Run a set whose cases are all drafts of `generate` (FILE.provenance.json); refused without it.",
+        ),
+    ] = False,
     fail_on_regression: FailOnRegressionOption = False,
     discard_passing_workdirs: Annotated[
         bool,
@@ -293,6 +300,7 @@ def run(
         raise bad_input(str(exc)) from None
     for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
         typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
+    draft_line = _drafts_line(planned, test_set_path, allow_drafts)
     console = make_console(stderr=settings.markdown == "-")
     _leave_if_finished(planned)
     runs = _play(planned)
@@ -305,6 +313,8 @@ def run(
     from copilot_eval.runs.run_command import finish_played
 
     finished, lines = finish_played(planned, runs)
+    if draft_line is not None:
+        lines.append(draft_line)
     verdict = None
     if settings.gate is not None:
         # imported on use: every command module loads with `--help` (see app.py)
@@ -322,6 +332,27 @@ def run(
         verdict = worst([finished.verdict, gated])
         lines.extend(gate_lines)
     raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
+
+
+def _drafts_line(planned: Any, test_set_path: Path, allow_drafts: bool) -> str | None:
+    """How many drafted cases the run grades; a set of drafts only is refused without ``--allow-drafts``."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets.drafts import count_drafts
+
+    try:
+        found = count_drafts([case.question for case in planned.test_set.cases], test_set_path)
+    except ValueError as exc:
+        planned.close()
+        raise bad_input(str(exc)) from None
+    if found.all_drafts and not allow_drafts:
+        planned.close()
+        raise bad_input(
+            f"{test_set_path}: every case is an unreviewed draft ({found.sidecar}); review them and set their "
+            '"draft" to false, or give --allow-drafts to run them as they are'
+        )
+    if not found.drafts:
+        return None
+    return f"graded {found.drafts} draft case(s) of {found.cases} (marked in {found.sidecar}): drafts, not truths"
 
 
 def _leave_if_finished(planned: Any) -> None:

@@ -1,0 +1,23 @@
+"""Drafting test sets and trigger sets from what an agent says it is: coverage in code, text from a generator model."""
+
+from copilot_eval.generate.coverage import (
+    Capability,
+    CoverageError,
+    CoverageTuple,
+    SourceSpan,
+    capabilities_of,
+    deal,
+    flavour_counts,
+    parse_mix,
+)
+
+__all__ = [
+    "Capability",
+    "CoverageError",
+    "CoverageTuple",
+    "SourceSpan",
+    "capabilities_of",
+    "deal",
+    "flavour_counts",
+    "parse_mix",
+]
