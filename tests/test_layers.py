@@ -107,6 +107,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Trigger evaluations play prompts through the runtime (a scripted answer lists the catalogue) and
     # write a normal run folder through the run summary and the finisher.
     "triggers": LEAVES | {"agent", "evalsets", "evidence", "models", "reports", "runs", "runtime"},
+    # Lift plays two arms through the engine's units and graders and finishes each arm's folder.
+    "lift": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runs", "runtime", "triggers"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},
@@ -172,6 +174,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "studio_eval",
         "triggers",
         "targets",
+        "lift",
     },
 }
 # The package itself (``copilot_eval/__init__.py``) is the public facade and may name anything.
