@@ -115,15 +115,22 @@ class _Skill:
     mounted: Path  # the skill directory it was found under
 
 
+def _skill_files(base: Path) -> list[Path]:
+    """SKILL.md files under ``base`` and in it, in any case: a misnamed one (skill.md) is a skill the user meant."""
+    candidates = [*sorted(base.glob("*/*")), *sorted(base.glob("*"))]
+    return [path for path in candidates if path.name.lower() == "skill.md" and path.is_file()]
+
+
 def _skills(agent: CopilotEval) -> list[_Skill]:
-    """Every skill the agent's folders hold, also one whose SKILL.md sits directly in a skill folder (mis-mounted)."""
+    """Every skill the agent's folders hold as its author meant it, also one the runtime will not load.
+
+    A SKILL.md directly in a skill folder, or one spelled ``skill.md``, is found here; whether the
+    runtime loaded it is for the request audit to show (an arm whose description never arrived).
+    """
     found = []
     for directory in agent.skill_directories:
         base = Path(directory)
-        for skill_md in [
-            *sorted(base.glob("*/SKILL.md")),
-            *([base / "SKILL.md"] if (base / "SKILL.md").is_file() else []),
-        ]:
+        for skill_md in _skill_files(base):
             data, body = _frontmatter(skill_md)
             name = str(data.get("name") or skill_md.parent.name)
             found.append(_Skill(name, skill_md.parent, str(data.get("description") or ""), body.strip(), base))
@@ -206,7 +213,7 @@ def _with_description(agent: CopilotEval, name: str, text: str) -> CopilotEval:
     skill = chosen[0]
     copy = new_working_directory("copilot-eval-lift-skills-") / "skills"
     shutil.copytree(skill.mounted, copy, symlinks=True)
-    target = copy / skill.folder.relative_to(skill.mounted) / "SKILL.md"
+    target = next(p for p in _skill_files(copy) if p.parent.name == skill.folder.name or p.parent == copy)
     data, body = _frontmatter(target)
     data["description"] = text
     target.write_text(
