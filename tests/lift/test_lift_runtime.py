@@ -17,11 +17,12 @@ from typer.testing import CliRunner
 
 from copilot_eval import CopilotEval
 from copilot_eval.cli.app import app
-from copilot_eval.lift import LiftRun, lift_eval, vary_arms
-from copilot_eval.models import FunctionModel
+from copilot_eval.lift import LiftRun, lift_eval, trigger_lift, vary_arms
+from copilot_eval.models import CallTool, FunctionModel
 from copilot_eval.runs.finish import FinishOptions
 from copilot_eval.runs.prepare import read_test_set
 from copilot_eval.runs.settings import RunSettings
+from copilot_eval.triggers import trigger_set_from_data
 
 pytestmark = pytest.mark.runtime
 
@@ -131,3 +132,39 @@ def test_an_interval_holding_zero_fails_min_lift_with_exit_one(tmp_path: Path) -
     assert result.exit_code == 1, result.output
     assert "could not measure" in result.output
     assert "### Lift of with over without" in result.output
+
+
+def route(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
+    """Chooses the skill for a release question only when its new description reached the request."""
+    sent = json.dumps(messages) + json.dumps(tools)
+    prompt = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
+    if any(m.get("role") == "tool" for m in messages):
+        return "done"
+    if "release" in prompt and "out of the door" in sent:
+        return CallTool("skill", {"skill": "release-check"})
+    return "no skill needed"
+
+
+def test_a_trigger_set_lift_gives_precision_and_recall_per_arm(tmp_path: Path) -> None:
+    skills = write_skill(tmp_path / "skills")
+    old = tmp_path / "old.txt"
+    old.write_text("Look at repository tags and compare them with the changelog.", encoding="utf-8")
+    agent = CopilotEval(model=FunctionModel(route), skill_directories=(skills,), timeout_s=60)
+    current, new = vary_arms(agent, f"description:release-check={old}")
+    chosen = trigger_set_from_data(
+        {"prompts": [
+            {"prompt": "is release one out", "expected": "release-check"},
+            {"prompt": "is release two out", "expected": "release-check"},
+            {"prompt": "what is the weather", "expected": "none"},
+        ]},
+        name="releases",
+        source="test",
+    )  # fmt: skip
+    # the current description (in SKILL.md) has the words the router needs; the new one lacks them
+    lift = asyncio.run(trigger_lift(chosen, [new, current], runs=1, out=tmp_path / "out"))
+    (skill,) = lift.skills
+    assert skill.recall == {"new": 0.0, "current": 1.0}
+    assert skill.recall_difference == 1.0
+    assert lift.paired.flipped("better") == ["prompt1", "prompt2"]
+    assert lift.paired.apart == {"new": {}, "current": {}}
+    assert (tmp_path / "out" / "current" / "run.json").is_file()

@@ -26,7 +26,9 @@ from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
 
 if TYPE_CHECKING:
-    from copilot_eval.lift import Arm, LiftRun
+    from copilot_eval.evalsets import EvalTestSet
+    from copilot_eval.lift import Arm, LiftGates, LiftRun
+    from copilot_eval.triggers import TriggerSet
 
 DEFAULT_OUT = Path("lift-runs")
 
@@ -142,7 +144,7 @@ def lift(
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
 ) -> None:
-    """Does a customization help? Play one test set through two arms and compare them case by case.
+    """Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.
 
     Each play's delivery is proven from the requests the runtime sent; a play whose customization
     did not reach the model (or reached the arm that must not have it) is counted apart (docs/lift.md).
@@ -153,19 +155,22 @@ def lift(
     from copilot_eval.agent import AgentFileError
     from copilot_eval.lift import ArmError, LiftGates, lift_eval
     from copilot_eval.runs.finish import FinishOptions
-    from copilot_eval.runs.prepare import PrepareError, read_test_set
+    from copilot_eval.runs.prepare import PrepareError
     from copilot_eval.runs.settings import RunSettings, SettingsError
+    from copilot_eval.triggers import TriggerSet
 
     try:
         arms = _arms(arm or [], agent_file, vary)
-        chosen = read_test_set(test_set)
         gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
         out = out or DEFAULT_OUT / f"{test_set.stem}-{datetime.now():%Y%m%d-%H%M%S}"
+        chosen = _read_set(test_set)
         settings = RunSettings(
             repeat=repeat, graders=tuple(grader or ()), judge=judge, concurrency=concurrency, out=out
         )
     except (AgentFileError, ArmError, PrepareError, SettingsError, ValueError) as error:
         raise bad_input(str(error)) from None
+    if isinstance(chosen, TriggerSet):
+        raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out))
     finish = FinishOptions(history=history, no_history=no_history)
     try:
         run = asyncio.run(lift_eval(chosen, arms, settings, seed=seed, gates=gates, finish=finish))
@@ -175,6 +180,65 @@ def lift(
         raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: the lift files were not written")) from None
     _print(run, markdown)
     raise leave(run.verdict)
+
+
+def _read_set(path: Path) -> EvalTestSet | TriggerSet:
+    """The test set at ``path``, else the trigger set there; PrepareError naming both readers' problems."""
+    # imported on use: the readers load the engine, which `--help` must not
+    from copilot_eval.runs.prepare import PrepareError, read_test_set
+    from copilot_eval.triggers import TriggerSetError, read_trigger_set
+
+    try:
+        return read_test_set(path)
+    except PrepareError as as_test_set:
+        try:
+            return read_trigger_set(path)
+        except (TriggerSetError, ValueError) as as_triggers:
+            raise PrepareError(f"{as_test_set}\nnor a trigger set: {as_triggers}") from None
+
+
+def _trigger_lift(
+    chosen: TriggerSet, arms: list[Arm], runs: int, concurrency: int, seed: int, gates: LiftGates, out: Path
+) -> Verdict:
+    """Play a trigger set through both arms, print precision and recall per skill, write lift.json; the verdict."""
+    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
+    import asyncio
+
+    from rich.table import Table
+
+    from copilot_eval.lift import lift_verdict, trigger_lift
+    from copilot_eval.lift.record import verdict_words, write_trigger_lift
+
+    try:
+        lift = asyncio.run(trigger_lift(chosen, arms, runs=runs, concurrency=concurrency, seed=seed, out=out))
+    except KeyboardInterrupt:
+        return Verdict(interrupts.row(), f"{interrupts.signal_name()}: the lift files were not written")
+    written = write_trigger_lift(lift, chosen.name, out)
+    console = make_console()  # skill and arm names are other people's text
+    control, treatment = lift.paired.control, lift.paired.treatment
+    table = Table(title=terminal_line(f"Trigger lift of {treatment} over {control} on {chosen.name}"))
+    for column in ("skill", "precision", "recall", "precision difference", "recall difference"):
+        table.add_column(column, overflow="fold")
+    for skill in lift.skills:
+        table.add_row(
+            terminal_line(skill.name),
+            f"{_share(skill.precision[control])} -> {_share(skill.precision[treatment])}",
+            f"{_share(skill.recall[control])} -> {_share(skill.recall[treatment])}",
+            _points(skill.precision_difference),
+            _points(skill.recall_difference),
+        )
+    console.print(table)
+    console.print(terminal_line("expected choice per prompt: " + verdict_words(lift.paired)), highlight=False)
+    console.print(terminal_line(f"lift: {written}"), highlight=False)
+    return lift_verdict(lift.paired, gates)
+
+
+def _share(value: float | None) -> str:
+    return "unknown" if value is None else f"{value:.0%}"
+
+
+def _points(value: float | None) -> str:
+    return "unknown" if value is None else f"{value * 100:+.1f} points"
 
 
 def register(app: typer.Typer) -> None:

@@ -11,6 +11,7 @@ from copilot_eval.lift.delivery import Delivery, decide_delivery
 from copilot_eval.lift.engine import DEFAULT_LIFT_REPEAT, LiftRun, lift_eval
 from copilot_eval.lift.figures import LiftFigures, LiftPlay, PairedCase, lift_figures, smallest_detectable
 from copilot_eval.lift.gates import LiftGates, lift_verdict
+from copilot_eval.lift.trigger_lift import SkillLift, TriggerLift, trigger_lift
 
 __all__ = [
     "DEFAULT_LIFT_REPEAT",
@@ -24,11 +25,14 @@ __all__ = [
     "LiftPlay",
     "LiftRun",
     "PairedCase",
+    "SkillLift",
+    "TriggerLift",
     "decide_delivery",
     "expectations_of",
     "lift_eval",
     "lift_figures",
     "lift_verdict",
     "smallest_detectable",
+    "trigger_lift",
     "vary_arms",
 ]

@@ -18,12 +18,23 @@ from copilot_eval.untrusted.utf8 import json_text
 
 if TYPE_CHECKING:
     from copilot_eval.lift.engine import LiftRun
+    from copilot_eval.lift.trigger_lift import TriggerLift
 
-__all__ = ["LIFT_HTML", "LIFT_JSON", "LIFT_MD", "lift_document", "lift_markdown", "verdict_words", "write_lift_files"]
+__all__ = [
+    "LIFT_HTML",
+    "LIFT_JSON",
+    "LIFT_MD",
+    "lift_document",
+    "lift_markdown",
+    "trigger_lift_document",
+    "verdict_words",
+    "write_lift_files",
+    "write_trigger_lift",
+]
 
 LIFT_JSON = "lift.json"
 LIFT_MD = "lift.md"
-LIFT_HTML = "lift.html"
+LIFT_HTML = "report.html"  # the lift folder's own report; each arm's is in its folder
 SCHEMA_VERSION = 1
 
 
@@ -56,6 +67,73 @@ def verdict_words(figures: LiftFigures) -> str:
     )
 
 
+def _figures(f: LiftFigures) -> dict[str, Any]:
+    return {
+        "difference": f.difference,
+        "interval95": list(f.interval) if f.interval is not None else None,
+        "method": "percentile bootstrap over cases",
+        "seed": f.seed,
+        "resamples": f.resamples,
+        "verdict": f.verdict,
+        "smallestDetectable": f.smallest_detectable,
+        "pairedCases": f.paired_cases,
+        "passRate": f.pass_rate,
+        "deltas": f.deltas,
+        "apart": f.apart,
+        "flippedBetter": f.flipped("better"),
+        "flippedWorse": f.flipped("worse"),
+    }
+
+
+def _arms(arms: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": arm.name,
+            "agent": arm.agent.name,
+            "customizations": [
+                {
+                    "kind": e.text.kind,
+                    "name": e.text.name,
+                    "sha256": e.text.sha256,
+                    "marker": e.text.marker,
+                    "mustReachModel": e.present,
+                    "decides": e.text.required,
+                }
+                for e in arm.expectations
+            ],
+        }
+        for arm in arms
+    ]
+
+
+def trigger_lift_document(lift: TriggerLift, trigger_set: str) -> dict[str, Any]:
+    """lift.json of a trigger set: the arms, precision and recall per skill in each, and the paired choices."""
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "kind": "triggers",
+        "triggerSet": trigger_set,
+        "control": lift.paired.control,
+        "treatment": lift.paired.treatment,
+        "arms": _arms(lift.arms),
+        "skills": [
+            {
+                "name": s.name,
+                "precision": s.precision,
+                "recall": s.recall,
+                "precisionDifference": s.precision_difference,
+                "recallDifference": s.recall_difference,
+            }
+            for s in lift.skills
+        ],
+        "figures": _figures(lift.paired),
+    }
+
+
+def write_trigger_lift(lift: TriggerLift, trigger_set: str, folder: Path) -> Path:
+    """Write a trigger set's lift.json into the lift folder; its path."""
+    return write_text_atomically(folder / LIFT_JSON, json_text(trigger_lift_document(lift, trigger_set), indent=2))
+
+
 def lift_document(run: LiftRun) -> dict[str, Any]:
     """lift.json: the arms and what tells them apart, every play with its delivery, and the paired figures."""
     f = run.figures
@@ -65,39 +143,9 @@ def lift_document(run: LiftRun) -> dict[str, Any]:
         "repeat": run.repeat,
         "control": f.control,
         "treatment": f.treatment,
-        "arms": [
-            {
-                "name": arm.name,
-                "agent": arm.agent.name,
-                "customizations": [
-                    {
-                        "kind": e.text.kind,
-                        "name": e.text.name,
-                        "sha256": e.text.sha256,
-                        "marker": e.text.marker,
-                        "mustReachModel": e.present,
-                        "decides": e.text.required,
-                    }
-                    for e in arm.expectations
-                ],
-            }
-            for arm in run.arms
-        ],
-        "figures": {
-            "difference": f.difference,
-            "interval95": list(f.interval) if f.interval is not None else None,
-            "method": "percentile bootstrap over cases",
-            "seed": f.seed,
-            "resamples": f.resamples,
-            "verdict": f.verdict,
-            "smallestDetectable": f.smallest_detectable,
-            "pairedCases": f.paired_cases,
-            "passRate": f.pass_rate,
-            "deltas": f.deltas,
-            "apart": f.apart,
-            "flippedBetter": f.flipped("better"),
-            "flippedWorse": f.flipped("worse"),
-        },
+        "kind": "test-set",
+        "arms": _arms(run.arms),
+        "figures": _figures(f),
         "cases": [
             {"case": c.case, "passes": c.passes, "counted": c.counted, "difference": c.difference, "flip": c.flip}
             for c in f.cases
