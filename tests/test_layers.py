@@ -152,6 +152,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "workspace",
         # the trigger_eval fixture plays a trigger set as the copilot_eval fixture plays a prompt
         "triggers",
+        # the lift_eval fixture plays a test set through two arms
+        "lift",
     },
     "cli": LEAVES
     | {

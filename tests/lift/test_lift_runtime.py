@@ -168,3 +168,27 @@ def test_a_trigger_set_lift_gives_precision_and_recall_per_arm(tmp_path: Path) -
     assert lift.paired.flipped("better") == ["prompt1", "prompt2"]
     assert lift.paired.apart == {"new": {}, "current": {}}
     assert (tmp_path / "out" / "current" / "run.json").is_file()
+
+
+def test_the_pytest_fixture_runs_a_lift_in_a_users_test(pytester: pytest.Pytester, tmp_path: Path) -> None:
+    skills = write_skill(tmp_path / "skills")
+    cases = write_set(tmp_path)
+    pytester.makepyfile(
+        test_lift=f"""
+import json
+from copilot_eval import CopilotEval
+from copilot_eval.models import FunctionModel
+
+def answer(messages, tools):
+    sent = json.dumps(messages) + json.dumps(tools)
+    return "SHIPPED" if "out of the door" in sent else "unsure"
+
+async def test_skill_helps(lift_eval):
+    agent = CopilotEval(model=FunctionModel(answer), skill_directories=({str(skills)!r},), timeout_s=60)
+    run = await lift_eval({str(cases)!r}, agent, vary="skill:release-check", repeat=1, graders=("exact",))
+    assert run.figures.flipped("better") == ["case1", "case2", "case4"]
+    assert run.figures.flipped("worse") == ["case3"]
+"""
+    )
+    outcome = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    outcome.assert_outcomes(passed=1)
