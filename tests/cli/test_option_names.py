@@ -63,6 +63,7 @@ EXPECTED: dict[str, list[str]] = {
     "history agreement": ["--grader", "--history", "--json", "--min-kappa"],
     "history ingest": ["--branch", "--ci-url", "--commit", "--detect-provenance", "--history"],
     "history parts": ["--history", "--json", "--last", "--set"],
+    "history lift": ["--history", "--json", "--last", "--name"],
     "history skills": ["--agent", "--history", "--json", "--last"],
     "history runs": ["--agent", "--history", "--json", "--last", "--set"],
     "history trends": ["--agent", "--history", "--json", "--last", "--set"],

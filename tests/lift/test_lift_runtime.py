@@ -124,14 +124,23 @@ def test_an_interval_holding_zero_fails_min_lift_with_exit_one(tmp_path: Path) -
     with_skill, without = write_agents(tmp_path)
     cases = write_set(tmp_path)
     arms = ["--arm", f"without={without}", "--arm", f"with={with_skill}"]
+    history = f"sqlite:///{tmp_path / 'history.db'}"
     result = CliRunner().invoke(
         app,
         ["lift", str(cases), *arms, "--repeat", "1", "--grader", "exact", "--min-lift", "0.1", "--out",
-         str(tmp_path / "out"), "--no-history", "--markdown", "-"],
+         str(tmp_path / "out"), "--history", history, "--markdown", "-"],
     )  # fmt: skip
     assert result.exit_code == 1, result.output
     assert "could not measure" in result.output
     assert "### Lift of with over without" in result.output
+    # the history keeps both arms' folders; `history lift` reads the lift above them, once
+    shown = CliRunner().invoke(
+        app, ["history", "lift", "cases", "--history", history, "--name", "release-check", "--json"]
+    )
+    assert shown.exit_code == 0, shown.output
+    (point,) = json.loads(shown.output)["points"]
+    assert point["verdict"] == "could_not_measure" and point["treatment"] == "with"
+    assert {t["kind"] for t in point["customizations"]} == {"skill-description", "skill-body"}
 
 
 def route(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Any:
