@@ -95,7 +95,14 @@ def test_the_plays_are_interleaved_and_every_file_is_written(played: LiftRun) ->
     for arm in ("with", "without"):
         assert (played.folder / arm / "run.json").is_file() and (played.folder / arm / "report.html").is_file()
     assert "Flipped worse: case3" in (played.folder / "lift.md").read_text(encoding="utf-8")
-    assert "case3" in (played.folder / "lift.html").read_text(encoding="utf-8")
+    assert "case3" in (played.folder / "report.html").read_text(encoding="utf-8")
+    # each case is queued in both arms before the next, the arm that goes first alternating
+    assert played.order[:4] == [
+        ("case1#0", "without"),
+        ("case1#0", "with"),
+        ("case2#0", "with"),
+        ("case2#0", "without"),
+    ]
 
 
 def write_agents(folder: Path, *, file_name: str = "SKILL.md") -> tuple[Path, Path]:

@@ -48,6 +48,7 @@ class LiftRun:
     finished: Finished | None = None
     verdict: Any = None  # copilot_eval.exit_codes.Verdict: the arms' folders' and the lift gates', the worst
     results: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # arm -> unit key -> evidence
+    order: list[tuple[str, str]] = field(default_factory=list)  # (unit key, arm) in the order the plays were queued
 
 
 def _play_record(
@@ -122,7 +123,16 @@ async def lift_eval(
     order = {unit.key.split("#", 1)[0]: index for index, unit in enumerate(units)}
     plays.sort(key=lambda p: (order.get(p.case.split("/", 1)[0], 0), p.case, p.arm, p.repeat))
     figures = lift_figures(plays, control=arms[0].name, treatment=arms[1].name, seed=seed, resamples=resamples)
-    run = LiftRun(test_set, arms, plays, figures, settings.repeat, out, results=evidence_of)
+    run = LiftRun(
+        test_set,
+        arms,
+        plays,
+        figures,
+        settings.repeat,
+        out,
+        results=evidence_of,
+        order=[(u.key, a.name) for u, a in jobs],
+    )
     duration = (time.monotonic() - clock) * 1000
     runs = {
         arm.name: summarise(
