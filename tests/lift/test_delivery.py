@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 
 from copilot_eval import CopilotEval
-from copilot_eval.lift import ArmError, decide_delivery, vary_arms
+from copilot_eval.lift import ArmError, decide_delivery, lift_eval, vary_arms
+from copilot_eval.runs.prepare import read_test_set
+from copilot_eval.runs.settings import RunSettings
 
 DESCRIPTION = "Write commit messages in the imperative mood, under fifty characters."
 
@@ -87,3 +90,13 @@ def test_vary_instructions_and_description(tmp_path: Path) -> None:
 def test_a_bad_vary_spec_names_the_option(tmp_path: Path, spec: str, words: str) -> None:
     with pytest.raises(ArmError, match=words):
         vary_arms(CopilotEval(skill_directories=(_skills(tmp_path),)), spec)
+
+
+def test_lift_refuses_what_it_cannot_play_fairly_before_any_play(tmp_path: Path) -> None:
+    cases = tmp_path / "cases.csv"
+    cases.write_text("question,expectedResponse\nhi,hello\n", encoding="utf-8")
+    arms = vary_arms(CopilotEval(skill_directories=(_skills(tmp_path),)), "skill:tidy-commit")
+    with pytest.raises(ValueError, match="does not play workspaces"):
+        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings(workspace=tmp_path)))
+    with pytest.raises(ValueError, match="two arms"):
+        asyncio.run(lift_eval(read_test_set(cases), arms[:1], RunSettings()))

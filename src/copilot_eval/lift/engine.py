@@ -28,6 +28,7 @@ from copilot_eval.runs.eval_runner import plan_units, summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.prepare import resolve_graders
 from copilot_eval.runs.settings import RunSettings
+from copilot_eval.runs.workspaces import uses_workspaces
 from copilot_eval.safe_paths import path_component
 
 __all__ = ["DEFAULT_LIFT_REPEAT", "LiftRun", "lift_eval"]
@@ -92,6 +93,11 @@ async def lift_eval(
     if len(arms) != 2 or arms[0].name == arms[1].name:
         raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
     settings = settings or RunSettings(repeat=DEFAULT_LIFT_REPEAT)
+    if uses_workspaces(test_set) or settings.workspace is not None:
+        # refused rather than played without: a coding case outside its workspace measures nothing
+        raise ValueError(
+            "lift does not play workspaces yet: compare the arms with `copilot-eval run --agent A --agent B`"
+        )
     graders = resolve_graders(test_set, settings)
     started, clock = datetime.now(UTC), time.monotonic()
     out = settings.out
