@@ -56,6 +56,8 @@ def verdict_words(figures: LiftFigures) -> str:
         "regressed": f"{figures.treatment} is worse than {figures.control}",
         "could_not_measure": "could not measure: the interval holds zero (not 'no effect')",
     }[figures.verdict]
+    if figures.paired_cases < 2:
+        said = "could not measure: an interval over cases needs at least two cases with plays in both arms"
     detectable = (
         f"; this run could detect about {figures.smallest_detectable * 100:.0f} points"
         if figures.smallest_detectable is not None
