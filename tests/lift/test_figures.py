@@ -88,3 +88,13 @@ def test_smallest_detectable_shrinks_with_more_cases() -> None:
     ten = smallest_detectable([1.0, 0.0] * 5)
     forty = smallest_detectable([1.0, 0.0] * 20)
     assert ten is not None and forty is not None and forty < ten
+
+
+def test_an_arm_whose_every_play_had_a_setup_problem_is_unusable_input() -> None:
+    plays = [
+        LiftPlay("prompt1", "without", 0, "setup", "delivered"),
+        LiftPlay("prompt1", "with", 0, "pass", "delivered"),
+    ]
+    figures = lift_figures(plays, control="without", treatment="with")
+    assert figures.apart["without"] == {"setup": 1}
+    assert lift_verdict(figures, LiftGates()).row == UNUSABLE_INPUT

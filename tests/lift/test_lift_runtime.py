@@ -208,3 +208,33 @@ async def test_skill_helps(lift_eval):
     )
     outcome = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     outcome.assert_outcomes(passed=1)
+
+
+def test_the_command_takes_a_trigger_set_and_prints_precision_and_recall_per_arm(tmp_path: Path) -> None:
+    write_skill(tmp_path / "skills")
+    (tmp_path / "router.yaml").write_text(
+        "rules:\n  - when: {prompt_contains: release}\n    turns:\n"
+        "      - tool_calls: [{name: skill, arguments: {skill: release-check}}]\n      - text: done\n"
+        "  - turns: [{text: no skill needed}]\n",
+        encoding="utf-8",
+    )
+    agent = tmp_path / "agent.yaml"
+    agent.write_text("model: {scripted: router.yaml}\nskill_directories: [skills]\n", encoding="utf-8")
+    new = tmp_path / "new.txt"
+    new.write_text("Look at repository tags and compare them with the changelog.", encoding="utf-8")
+    triggers = tmp_path / "triggers.csv"
+    triggers.write_text(
+        "prompt,expected\nis the release out,release-check\nwhat is the weather,none\n", encoding="utf-8"
+    )
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app,
+        ["lift", str(triggers), "--agent", str(agent), "--vary", f"description:release-check={new}", "--repeat", "1",
+         "--out", str(out), "--min-lift", "0.1"],
+    )  # fmt: skip
+    assert result.exit_code == 1, result.output  # the scripted router ignores descriptions: no lift to measure
+    assert "Trigger lift of new over current" in result.output and "100% -> 100%" in result.output
+    document = json.loads((out / "lift.json").read_text(encoding="utf-8"))
+    assert document["kind"] == "triggers"
+    assert document["skills"][0]["recallDifference"] == 0.0
+    assert (out / "new" / "triggers.json").is_file()

@@ -45,6 +45,9 @@ def lift_verdict(figures: LiftFigures, gates: LiftGates) -> Verdict:
                     f"arm {arm}: no play counted, its customization was not delivered ({apart['not_delivered']} plays)"
                 )
                 verdicts.append(Verdict(UNUSABLE_INPUT, why))
+            elif apart.get("setup"):
+                why = f"arm {arm}: no play counted, a setup problem in its catalogue ({apart['setup']} plays)"
+                verdicts.append(Verdict(UNUSABLE_INPUT, why))
             else:
                 verdicts.append(Verdict(PLATFORM, f"arm {arm}: no play could be graded ({apart or 'no plays'})"))
     if gates.min_lift is not None:

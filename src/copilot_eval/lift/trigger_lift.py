@@ -95,7 +95,8 @@ async def trigger_lift(
             trigger_set.prompts, [p for p, _, _ in decided], names=trigger_set.names, threshold=threshold
         )
         for play, status, reason in decided:
-            outcome = ("pass" if play.chosen == play.expected else "fail") if play.kind == "chose" else "error"
+            # a setup problem (the expected skill not in this arm's catalogue) is named as such, never a miss
+            outcome = ("pass" if play.chosen == play.expected else "fail") if play.kind == "chose" else play.kind
             plays.append(LiftPlay(f"prompt{play.number}", arm.name, play.repeat, outcome, status, reason))
     control, treatment = arms[0].name, arms[1].name
     skills = []
