@@ -100,7 +100,9 @@ def _print(run: LiftRun, markdown: str | None) -> None:
 def lift(
     test_set: Annotated[
         Path,
-        typer.Argument(metavar="SET", help="The test set (any format `run` reads).", exists=True, dir_okay=False),
+        typer.Argument(
+            metavar="SET", help="The test set (any format `run` reads), or a trigger set.", exists=True, dir_okay=False
+        ),
     ],
     arm: Annotated[
         list[str] | None,
