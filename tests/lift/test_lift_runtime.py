@@ -94,6 +94,8 @@ def test_the_plays_are_interleaved_and_every_file_is_written(played: LiftRun) ->
     assert {c["kind"] for c in with_arm["customizations"]} == {"skill-description", "skill-body"}
     for arm in ("with", "without"):
         assert (played.folder / arm / "run.json").is_file() and (played.folder / arm / "report.html").is_file()
+        run = json.loads((played.folder / arm / "run.json").read_text(encoding="utf-8"))
+        assert run["agentName"] == f"agent ({arm})"  # each arm its own series in the history
     assert "Flipped worse: case3" in (played.folder / "lift.md").read_text(encoding="utf-8")
     assert "case3" in (played.folder / "report.html").read_text(encoding="utf-8")
     # each case is queued in both arms before the next, the arm that goes first alternating

@@ -144,7 +144,7 @@ async def lift_eval(
         arm.name: summarise(
             test_set,
             graded[arm.name],
-            agent_name=arm.agent.name,
+            agent_name=f"{arm.agent.name} ({arm.name})",  # each arm its own series in the history
             started=started,
             duration_ms=duration,
             platform_answers=False,
