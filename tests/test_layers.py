@@ -110,6 +110,9 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Drafting sets from what an agent says it is: the agent's own session lists its tools and catalogue,
     # the generator is played like a judge, and the draft is written through the sets' writers.
     "generate": LEAVES | {"agent", "evalsets", "evidence", "models", "runtime", "triggers"},
+
+    # Lift plays two arms through the engine's units and graders and finishes each arm's folder.
+    "lift": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runs", "runtime", "triggers"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
     # evidence and run folders they wrote) and the starter `init` writes.
     "first_steps": LEAVES | {"evidence", "reports"},
@@ -153,6 +156,8 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "workspace",
         # the trigger_eval fixture plays a trigger set as the copilot_eval fixture plays a prompt
         "triggers",
+        # the lift_eval fixture plays a test set through two arms
+        "lift",
     },
     "cli": LEAVES
     | {
@@ -176,6 +181,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "studio_eval",
         "triggers",
         "targets",
+        "lift",
     },
 }
 # The package itself (``copilot_eval/__init__.py``) is the public facade and may name anything.

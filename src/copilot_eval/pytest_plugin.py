@@ -413,7 +413,58 @@ def trigger_eval_fixture(request: pytest.FixtureRequest) -> Callable[..., Any]:
     return run
 
 
-OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run", "trigger_eval"})
+@pytest.fixture(name="lift_eval")
+def lift_eval_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[..., Any]:
+    """``run = await lift_eval("cases.csv", agent, vary="skill:NAME")``: a lift run in a test (docs/lift.md).
+
+    Give ``vary=`` (one agent) or ``arms={"control": a, "treatment": b}`` (two agents, control first);
+    ``repeat``, ``graders``, ``concurrency``, ``seed`` and ``min_lift``/``max_regression`` as the command
+    takes them. The run folder is the test's own temporary folder; every play goes into the report.
+    """
+    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
+    from copilot_eval.lift import LiftGates, expectations_of, vary_arms
+    from copilot_eval.lift import lift_eval as play_lift
+    from copilot_eval.runs.finish import FinishOptions
+    from copilot_eval.runs.prepare import read_test_set
+    from copilot_eval.runs.settings import RunSettings
+
+    config = request.config
+
+    async def run(
+        test_set: Any,
+        agent: Any = None,
+        *,
+        vary: str | None = None,
+        arms: dict[str, Any] | None = None,
+        repeat: int = 3,
+        graders: tuple[Any, ...] = (),
+        concurrency: int = 4,
+        seed: int = 42,
+        min_lift: float | None = None,
+        max_regression: float | None = None,
+    ) -> Any:
+        if (vary is None) == (arms is None) or (vary is not None and agent is None):
+            raise ValueError("lift_eval: give an agent with vary='skill:NAME', or arms={'control': a, 'treatment': b}")
+        chosen = read_test_set(test_set) if isinstance(test_set, (str, Path)) else test_set
+        budgeted = {name: with_budgets(a, config, request.node) for name, a in (arms or {}).items()}
+        made = (
+            vary_arms(with_budgets(agent, config, request.node), vary)
+            if vary is not None
+            else expectations_of(budgeted)
+        )
+        settings = RunSettings(repeat=repeat, graders=tuple(graders), concurrency=concurrency, out=tmp_path / "lift")
+        gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
+        played = await play_lift(chosen, made, settings, seed=seed, gates=gates, finish=FinishOptions(no_history=True))
+        for units in played.results.values():
+            for _, result in sorted(units.items()):
+                _add_to_report(config, request.node.nodeid, result, None)
+                note_run(request.node, result)
+        return played
+
+    return run
+
+
+OUR_ASYNC_FIXTURES = frozenset({"copilot_eval", "ab_run", "trigger_eval", "lift_eval"})
 
 
 @pytest.hookimpl(hookwrapper=True)

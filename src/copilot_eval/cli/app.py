@@ -45,6 +45,7 @@ _COMMAND_MODULES: tuple[str, ...] = (
     "history_cmd",
     "init_cmd",
     "inspect_cmd",
+    "lift_cmd",
     "login_cmd",
     "merge_cmd",
     "quickstart_cmd",

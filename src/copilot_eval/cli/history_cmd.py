@@ -1,4 +1,4 @@
-"""`copilot-eval history ingest|trends|runs|agreement|parts|skills`: add run folders to the history and ask it questions over time.
+"""`copilot-eval history ingest|trends|runs|agreement|parts|skills|lift`: add run folders to the history and ask it questions over time.
 
 Exit codes (``copilot_eval.exit_codes``): 0 done; 2 unusable input (no history database yet, a URL
 that cannot be used, a folder without a readable run.json: every other folder given is still ingested).
@@ -241,11 +241,56 @@ def skills(
     make_console().print(table)
 
 
+def lift(
+    test_set: Annotated[str, typer.Argument(metavar="SET", help="The test set's name, as its runs record it.")],
+    history: HistoryOption = None,
+    name: Annotated[
+        str | None,
+        typer.Option("--name", metavar="NAME", help="Only lifts whose arms differ by this skill or file."),
+    ] = None,
+    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """The lift of each stored `copilot-eval lift` run of SET, oldest first, with the texts that told its arms apart."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from rich.table import Table
+
+    from copilot_eval.history import list_runs
+    from copilot_eval.lift.history import lift_history
+    from copilot_eval.reports.console import make_console
+    from copilot_eval.untrusted.terminal import terminal_line
+
+    with open_store(history, create=False) as store:
+        found = list_runs(store, test_set=test_set, last=last)
+    points, unreadable = lift_history(found, name=name)
+    for folder in unreadable:
+        typer.echo(terminal_text(f"unreadable lift.json in {folder}: left out"), err=True)
+    if as_json:
+        typer.echo(json.dumps({"set": test_set, "points": [p.to_dict() for p in points]}, indent=2))
+        return
+    table = Table(title=terminal_line(f"Lift over time on {test_set} (oldest first)"))
+    for column in ("run at", "arms", "lift", "95% interval", "verdict", "customization (sha256)"):
+        table.add_column(column, overflow="fold")
+    for p in points:
+        interval = "unknown" if p.interval is None else f"{p.interval[0] * 100:+.0f} to {p.interval[1] * 100:+.0f}"
+        texts = ", ".join(f"{t['kind']} {t['name']} ({t['sha256'][:12]})" for t in p.customizations) or "-"
+        table.add_row(
+            p.run_at or "unknown",
+            terminal_line(f"{p.treatment} over {p.control}"),
+            "unknown" if p.difference is None else f"{p.difference * 100:+.1f}",
+            interval,
+            p.verdict.replace("_", " "),
+            terminal_line(texts),
+        )
+    make_console().print(table)
+
+
 def register(app: typer.Typer) -> None:
     """Add the `history` command group."""
     history_app.command(name="agreement")(agreement)
     history_app.command(name="parts")(parts)
     history_app.command(name="ingest")(ingest)
+    history_app.command(name="lift")(lift)
     history_app.command(name="runs")(runs)
     history_app.command(name="skills")(skills)
     history_app.command(name="trends")(trends)
