@@ -110,7 +110,6 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     # Drafting sets from what an agent says it is: the agent's own session lists its tools and catalogue,
     # the generator is played like a judge, and the draft is written through the sets' writers.
     "generate": LEAVES | {"agent", "evalsets", "evidence", "models", "runtime", "triggers"},
-
     # Lift plays two arms through the engine's units and graders and finishes each arm's folder.
     "lift": LEAVES | {"agent", "evalsets", "evidence", "grading", "models", "reports", "runs", "runtime", "triggers"},
     # A new user's first steps: the shipped examples, the quickstart's stories (read back from the
