@@ -300,10 +300,10 @@ def run(
         raise bad_input(str(exc)) from None
     for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
         typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
-    draft_line = _drafts_line(planned, test_set_path, allow_drafts)
+    drafts = _draft_cases(planned, test_set_path, allow_drafts)
     console = make_console(stderr=settings.markdown == "-")
     _leave_if_finished(planned)
-    runs = _play(planned)
+    runs = _with_drafts(_play(planned), drafts)
     if planned.several:
         # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.cli.run_several import print_comparison
@@ -313,8 +313,6 @@ def run(
     from copilot_eval.runs.run_command import finish_played
 
     finished, lines = finish_played(planned, runs)
-    if draft_line is not None:
-        lines.append(draft_line)
     verdict = None
     if settings.gate is not None:
         # imported on use: every command module loads with `--help` (see app.py)
@@ -334,8 +332,8 @@ def run(
     raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
 
 
-def _drafts_line(planned: Any, test_set_path: Path, allow_drafts: bool) -> str | None:
-    """How many drafted cases the run grades; a set of drafts only is refused without ``--allow-drafts``."""
+def _draft_cases(planned: Any, test_set_path: Path, allow_drafts: bool) -> int | None:
+    """How many cases are drafts (None: no sidecar); a set of drafts only is refused without ``--allow-drafts``."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets.drafts import count_drafts
 
@@ -350,9 +348,17 @@ def _drafts_line(planned: Any, test_set_path: Path, allow_drafts: bool) -> str |
             f"{test_set_path}: every case is an unreviewed draft ({found.sidecar}); review them and set their "
             '"draft" to false, or give --allow-drafts to run them as they are'
         )
-    if not found.drafts:
-        return None
-    return f"graded {found.drafts} draft case(s) of {found.cases} (marked in {found.sidecar}): drafts, not truths"
+    return None if found.sidecar is None else found.drafts
+
+
+def _with_drafts(runs: list[Any], drafts: int | None) -> list[Any]:
+    """Each surface's run with ``draftCases`` recorded, so run.json and every report say it from one field."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from dataclasses import replace
+
+    if drafts is None:
+        return runs
+    return [replace(played, run=played.run.model_copy(update={"draft_cases": drafts})) for played in runs]
 
 
 def _leave_if_finished(planned: Any) -> None:
