@@ -300,10 +300,10 @@ def run(
         raise bad_input(str(exc)) from None
     for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
         typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
-    drafts = _draft_cases(planned, test_set_path, allow_drafts)
+    sidecar = _draft_cases(planned, test_set_path, allow_drafts)
     console = make_console(stderr=settings.markdown == "-")
     _leave_if_finished(planned)
-    runs = _with_drafts(_play(planned), drafts)
+    runs = _with_drafts(_play(planned), planned, test_set_path, sidecar)
     if planned.several:
         # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.cli.run_several import print_comparison
@@ -332,8 +332,8 @@ def run(
     raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
 
 
-def _draft_cases(planned: Any, test_set_path: Path, allow_drafts: bool) -> int | None:
-    """How many cases are drafts (None: no sidecar); a set of drafts only is refused without ``--allow-drafts``."""
+def _draft_cases(planned: Any, test_set_path: Path, allow_drafts: bool) -> bool:
+    """Whether the set has a provenance sidecar; a set of drafts only is refused without ``--allow-drafts``."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets.drafts import count_drafts
 
@@ -348,17 +348,25 @@ def _draft_cases(planned: Any, test_set_path: Path, allow_drafts: bool) -> int |
             f"{test_set_path}: every case is an unreviewed draft ({found.sidecar}); review them and set their "
             '"draft" to false, or give --allow-drafts to run them as they are'
         )
-    return None if found.sidecar is None else found.drafts
+    return found.sidecar is not None
 
 
-def _with_drafts(runs: list[Any], drafts: int | None) -> list[Any]:
-    """Each surface's run with ``draftCases`` recorded, so run.json and every report say it from one field."""
+def _with_drafts(runs: list[Any], planned: Any, test_set_path: Path, sidecar: bool) -> list[Any]:
+    """Each surface's run with ``draftCases`` (drafts among the cases it played: a shard's own part) recorded."""
     # imported on use: every command module loads with `--help` (see app.py)
     from dataclasses import replace
 
-    if drafts is None:
+    from copilot_eval.evalsets.drafts import count_drafts
+
+    if not sidecar:
         return runs
-    return [replace(played, run=played.run.model_copy(update={"draft_cases": drafts})) for played in runs]
+    marked = []
+    for played in runs:
+        numbers = {result.conversation_number for result in played.run.results or []}
+        questions = [case.question for case in planned.test_set.cases if case.conversation_number in numbers]
+        drafts = count_drafts(questions, test_set_path).drafts  # read before the play: readable
+        marked.append(replace(played, run=played.run.model_copy(update={"draft_cases": drafts})))
+    return marked
 
 
 def _leave_if_finished(planned: Any) -> None:
