@@ -230,6 +230,7 @@ EXPECTED: dict[str, list[str]] = {
     ],
     "triggers": [
         "--agent",
+        "--allow-drafts",
         "--concurrency",
         "--history",
         "--junit",

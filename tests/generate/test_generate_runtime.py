@@ -93,7 +93,9 @@ def test_run_refuses_drafts_only_and_says_how_many_it_graded(shop: Path) -> None
     refused = CliRunner().invoke(app, [*base, "--out", str(shop / "r1")])
     assert refused.exit_code == 2 and "--allow-drafts" in refused.output
     ran = CliRunner().invoke(app, [*base, "--out", str(shop / "r2"), "--allow-drafts", "--no-progress"])
-    assert "graded 2 draft case(s) of 2" in ran.output, ran.output
+    assert "2 unreviewed draft case(s) from generate" in ran.output, ran.output
+    assert json.loads((shop / "r2" / "run.json").read_text())["draftCases"] == 2
+    assert "draft cases (not truths)" in (shop / "r2" / "report.html").read_text()
 
 
 TRIGGER_SCRIPT = r"""
@@ -141,6 +143,7 @@ def test_a_drafted_trigger_set_has_real_siblings_and_plays_at_once(shop: Path) -
             "--out",
             str(shop / "tr"),
             "--no-history",
+            "--allow-drafts",
         ],
     )
     assert (shop / "tr" / "run.json").is_file(), played.output

@@ -68,6 +68,19 @@ def test_three_shards_merged_equal_one_whole_run(runs, tmp_path):
     }
     assert data["fingerprints"] == json.loads((runs["shard1"] / "run.json").read_text())["fingerprints"]
     assert "shard" not in data and data["repeat"] == 2
+    assert "draftCases" not in data  # no shard's set had a provenance sidecar: nothing said about drafts
+
+
+def test_the_merged_run_counts_the_drafts_each_shard_played(runs, tmp_path):
+    copies = []
+    for count, folder in zip((1, 0, 2), _shards(runs), strict=True):
+        copy = shutil.copytree(folder, tmp_path / folder.name)
+        data = json.loads((copy / "run.json").read_text())
+        (copy / "run.json").write_text(json.dumps({**data, "draftCases": count}))
+        copies.append(copy)
+    merged = merge_run_folders(copies, tmp_path / "merged")[0]
+    assert merged.run.draft_cases == 3
+    assert json.loads((tmp_path / "merged" / "run.json").read_text())["draftCases"] == 3
 
 
 def test_each_shard_records_its_part_and_the_fingerprints(runs):

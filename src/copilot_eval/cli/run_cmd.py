@@ -300,10 +300,10 @@ def run(
         raise bad_input(str(exc)) from None
     for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
         typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
-    draft_line = _drafts_line(planned, test_set_path, allow_drafts)
+    sidecar = _draft_cases(planned, test_set_path, allow_drafts)
     console = make_console(stderr=settings.markdown == "-")
     _leave_if_finished(planned)
-    runs = _play(planned)
+    runs = _with_drafts(_play(planned), planned, test_set_path, sidecar)
     if planned.several:
         # imported on use: every command module loads with `--help` (see app.py)
         from copilot_eval.cli.run_several import print_comparison
@@ -313,8 +313,6 @@ def run(
     from copilot_eval.runs.run_command import finish_played
 
     finished, lines = finish_played(planned, runs)
-    if draft_line is not None:
-        lines.append(draft_line)
     verdict = None
     if settings.gate is not None:
         # imported on use: every command module loads with `--help` (see app.py)
@@ -334,8 +332,8 @@ def run(
     raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
 
 
-def _drafts_line(planned: Any, test_set_path: Path, allow_drafts: bool) -> str | None:
-    """How many drafted cases the run grades; a set of drafts only is refused without ``--allow-drafts``."""
+def _draft_cases(planned: Any, test_set_path: Path, allow_drafts: bool) -> bool:
+    """Whether the set has a provenance sidecar; a set of drafts only is refused without ``--allow-drafts``."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets.drafts import count_drafts
 
@@ -350,9 +348,25 @@ def _drafts_line(planned: Any, test_set_path: Path, allow_drafts: bool) -> str |
             f"{test_set_path}: every case is an unreviewed draft ({found.sidecar}); review them and set their "
             '"draft" to false, or give --allow-drafts to run them as they are'
         )
-    if not found.drafts:
-        return None
-    return f"graded {found.drafts} draft case(s) of {found.cases} (marked in {found.sidecar}): drafts, not truths"
+    return found.sidecar is not None
+
+
+def _with_drafts(runs: list[Any], planned: Any, test_set_path: Path, sidecar: bool) -> list[Any]:
+    """Each surface's run with ``draftCases`` (drafts among the cases it played: a shard's own part) recorded."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from dataclasses import replace
+
+    from copilot_eval.evalsets.drafts import count_drafts
+
+    if not sidecar:
+        return runs
+    marked = []
+    for played in runs:
+        numbers = {result.conversation_number for result in played.run.results or []}
+        questions = [case.question for case in planned.test_set.cases if case.conversation_number in numbers]
+        drafts = count_drafts(questions, test_set_path).drafts  # read before the play: readable
+        marked.append(replace(played, run=played.run.model_copy(update={"draft_cases": drafts})))
+    return marked
 
 
 def _leave_if_finished(planned: Any) -> None:

@@ -138,6 +138,14 @@ def triggers(
     ] = False,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
+    allow_drafts: Annotated[
+        bool,
+        typer.Option(
+            "--allow-drafts",
+            help="Play a trigger set whose prompts are all drafts of `generate` (FILE.provenance.json); "
+            "refused without it.",
+        ),
+    ] = False,
 ) -> None:
     """Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?
 
@@ -163,6 +171,7 @@ def triggers(
         )
     except (AgentFileError, TriggerSetError, ValueError) as error:
         raise bad_input(str(error)) from None
+    _refuse_drafts_only(trigger_set, [p.prompt for p in chosen.prompts], allow_drafts)
     out = out or Path("trigger-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
     finish = FinishOptions(junit=junit, history=history, no_history=no_history, source=SOURCE_TRIGGERS)
     try:
@@ -189,6 +198,22 @@ def triggers(
     _print_run(run)
     if run.finished is not None:
         raise leave(run.finished.verdict)
+
+
+def _refuse_drafts_only(trigger_set: Path, prompts: list[str], allow_drafts: bool) -> None:
+    """Exit 2 when every prompt is an unreviewed draft of ``generate triggers`` and ``--allow-drafts`` is not given."""
+    # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.evalsets.drafts import count_drafts
+
+    try:
+        found = count_drafts(prompts, trigger_set)
+    except ValueError as error:
+        raise bad_input(str(error)) from None
+    if found.all_drafts and not allow_drafts:
+        raise bad_input(
+            f"{trigger_set}: every prompt is an unreviewed draft ({found.sidecar}); review them and set their "
+            '"draft" to false, or give --allow-drafts to play them as they are'
+        )
 
 
 def _catalogue_document(catalogue: Catalogue) -> dict[str, Any]:

@@ -333,6 +333,12 @@ class EvalRun(ConfidenceMixin):
     phase_medians: PhaseRecord | None = Field(
         default=None, description="The median of each phase over the run's sessions that have a runtime trace."
     )
+    draft_cases: int | None = Field(
+        default=None,
+        ge=0,
+        description="Cases of the set that its provenance sidecar (FILE.provenance.json, written by `generate`) "
+        "still marks as unreviewed drafts; absent when the set has no sidecar, never 0 for unknown.",
+    )
 
     @model_validator(mode="before")
     @classmethod

@@ -101,6 +101,7 @@ def _summary_cards(folder: RunFolder) -> str:
         + card("errors (not graded)", run.errored)
         + card("unknown", run.not_graded)
         + (card("not run", run.not_run) if run.not_run else "")
+        + (card("draft cases (not truths)", run.draft_cases) if run.draft_cases is not None else "")
         + card("confidence", run.confidence.value)
         + "</div>"
     )

@@ -17,7 +17,7 @@ from copilot_eval.reports.repeat_words import (
     shown_status,
     shows_repeats,
 )
-from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
+from copilot_eval.reports.run_words import confirmed_by_text, drafts_text, limitation_heading, score_over_graded
 from copilot_eval.reports.usage_words import case_usage_text, usage_lines
 from copilot_eval.reports.workspace_words import findings_lines
 from copilot_eval.untrusted.markdown import md_inline
@@ -57,6 +57,7 @@ def run_summary_markdown(run: EvalRun, *, label: str | None = None) -> str:
             *usage_lines(run),
             *retry_notes(run),
             *findings_lines(run),
+            drafts_text(run),
         ]
         if line
     ]

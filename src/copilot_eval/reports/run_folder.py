@@ -18,7 +18,8 @@ nothing in them changes what the other fields mean. 3 adds a status, ``not_run``
 played: a run budget was reached first; counted in ``notRun``, neither failed nor errored), what
 the run spent (``usage``: the agent's sessions and the judges apart, the budget that stopped it)
 and what each case's session spent (``tokens``, ``premiumRequests``, ``aiCredits``); a reader of
-layout 2 would not know the status.
+layout 2 would not know the status. Within layout 3, ``draftCases`` (optional) counts the cases
+a ``generate`` sidecar still marks as drafts.
 """
 
 from __future__ import annotations

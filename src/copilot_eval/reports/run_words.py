@@ -50,9 +50,19 @@ def limitation_line(run: EvalRun) -> str | None:
     return f"{heading}: {run.runtime_limitation}" + (f" {confirmed}" if confirmed else "")
 
 
+def drafts_text(run: EvalRun) -> str | None:
+    """How many cases of the run are unreviewed drafts of ``generate``; None when the set had no sidecar."""
+    if run.draft_cases is None:
+        return None
+    if run.draft_cases == 0:
+        return "no draft cases: every case of this generated set was reviewed"
+    return f"{run.draft_cases} unreviewed draft case(s) from generate (SET.provenance.json): drafts, not truths"
+
+
 __all__ = [
     "NOTHING_GRADED",
     "confirmed_by_text",
+    "drafts_text",
     "limitation_heading",
     "limitation_line",
     "score_over_graded",

@@ -23,7 +23,7 @@ from copilot_eval.reports.repeat_words import (
     shown_status,
     shows_repeats,
 )
-from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_over_graded
+from copilot_eval.reports.run_words import confirmed_by_text, drafts_text, limitation_heading, score_over_graded
 from copilot_eval.reports.workspace_words import findings_lines
 from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
@@ -119,7 +119,14 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
     if phases is not None:
         phases = f"time by phase (median over {run.phase_medians.sessions} sessions): {phases}"  # type: ignore[union-attr]
     # extra lines are the command's own (output paths): printed as text, one line each, like the rest
-    for line in [*repeat_lines(run), *([judges] if judges else []), *([phases] if phases else []), *(extra or [])]:
+    drafts = drafts_text(run)
+    shown = [
+        *repeat_lines(run),
+        *([judges] if judges else []),
+        *([phases] if phases else []),
+        *([drafts] if drafts else []),
+    ]
+    for line in [*shown, *(extra or [])]:
         console.print(terminal_line(line), highlight=False)
     for line in retry_notes(run):  # worker names come from the cluster: printed as text, not markup
         console.print(terminal_line(line), highlight=False)

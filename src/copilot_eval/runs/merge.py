@@ -171,6 +171,10 @@ def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> M
             "fingerprints": first.run.fingerprints,
             "execution": _execution(shards),
             "merge": record,
+            # each shard counted the drafts among the cases it played; unknown when no shard had a sidecar
+            "draft_cases": sum(counts)
+            if (counts := [f.run.draft_cases for f in shards if f.run.draft_cases is not None])
+            else None,
             # each shard's sessions and judges once; a shard's run budget is its own, said as it said it
             "usage": usage_of(
                 results,
