@@ -225,10 +225,12 @@ EXPECTED: dict[str, list[str]] = {
         "--min-lift",
         "--no-history",
         "--out",
+        "--protect",
         "--repeat",
         "--scan",
         "--seed",
         "--vary",
+        "--workspace",
     ],
     "triggers": [
         "--agent",

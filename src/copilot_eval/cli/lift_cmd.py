@@ -20,7 +20,7 @@ from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailOnFindingOption, MarkdownOption, ScanOption
+from copilot_eval.cli.options import FailOnFindingOption, MarkdownOption, ProtectOption, ScanOption, WorkspaceOption
 from copilot_eval.exit_codes import BELOW_GATE, PASSED, Verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
@@ -148,6 +148,8 @@ def lift(
     no_history: NoHistoryOption = False,
     scan: ScanOption = None,
     fail_on_finding: FailOnFindingOption = None,
+    workspace: WorkspaceOption = None,
+    protect: ProtectOption = None,
 ) -> None:
     """Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.
 
@@ -173,8 +175,16 @@ def lift(
         out = out or DEFAULT_OUT / f"{test_set.stem}-{datetime.now():%Y%m%d-%H%M%S}"
         chosen = _read_set(test_set)
         settings = RunSettings(
-            repeat=repeat, graders=tuple(grader or ()), judge=judge, concurrency=concurrency, out=out
+            repeat=repeat,
+            graders=tuple(grader or ()),
+            judge=judge,
+            concurrency=concurrency,
+            out=out,
+            workspace=workspace,
+            protect=tuple(protect or ()),
         )
+        if isinstance(chosen, TriggerSet) and (workspace is not None or protect):
+            raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
     except (AgentFileError, ArmError, PrepareError, SettingsError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     finish = FinishOptions(history=history, no_history=no_history, scanners=scanners, finding_gates=finding_gates)
