@@ -245,3 +245,21 @@ def test_the_command_takes_a_trigger_set_and_prints_precision_and_recall_per_arm
     assert document["kind"] == "triggers"
     assert document["skills"][0]["recallDifference"] == 0.0
     assert (out / "new" / "triggers.json").is_file()
+
+
+def test_a_coding_set_is_played_on_a_fresh_workspace_copy_in_each_arm(tmp_path: Path) -> None:
+    # the worked example of docs/workspace.md: the fixer mends calc.py, the cheater edits the protected test
+    example = Path(__file__).resolve().parents[2] / "examples" / "workspace"
+    out = tmp_path / "out"
+    arms = ["--arm", f"cheater={example / 'agent-cheater.yaml'}", "--arm", f"fixer={example / 'agent-fixer.yaml'}"]
+    result = CliRunner().invoke(
+        app, ["lift", str(example / "coding.json"), *arms, "--repeat", "1", "--out", str(out), "--no-history"]
+    )
+    assert result.exit_code == 0, result.output
+    runs = {arm: json.loads((out / arm / "run.json").read_text(encoding="utf-8")) for arm in ("cheater", "fixer")}
+    (fixed,), (cheated,) = runs["fixer"]["results"], runs["cheater"]["results"]
+    assert fixed["status"] == "pass" and fixed["workspace"]["changed"] == ["calc.py"]
+    assert cheated["status"] == "fail"
+    assert [f["path"] for f in cheated["workspace"]["findings"]] == ["tests/test_calc.py"]
+    assert "+    return a + b" in (out / "fixer" / fixed["workspace"]["patchPath"]).read_text(encoding="utf-8")
+    assert Path(fixed["workspace"]["directory"]) != Path(cheated["workspace"]["directory"]), "one copy per play"

@@ -203,13 +203,15 @@ def lift(
 
 
 def _read_set(path: Path) -> EvalTestSet | TriggerSet:
-    """The test set at ``path``, else the trigger set there; PrepareError naming both readers' problems."""
+    """The test set at ``path`` (its cases' workspaces resolved against its folder, as `run` does), else the
+    trigger set there; PrepareError naming both readers' problems."""
     # imported on use: the readers load the engine, which `--help` must not
     from copilot_eval.runs.prepare import PrepareError, read_test_set
+    from copilot_eval.runs.workspaces import with_workspaces
     from copilot_eval.triggers import TriggerSetError, read_trigger_set
 
     try:
-        return read_test_set(path)
+        return with_workspaces(read_test_set(path), None, path.parent)
     except PrepareError as as_test_set:
         try:
             return read_trigger_set(path)
