@@ -96,7 +96,11 @@ def test_lift_refuses_what_it_cannot_play_fairly_before_any_play(tmp_path: Path)
     cases = tmp_path / "cases.csv"
     cases.write_text("question,expectedResponse\nhi,hello\n", encoding="utf-8")
     arms = vary_arms(CopilotEval(skill_directories=(_skills(tmp_path),)), "skill:tidy-commit")
-    with pytest.raises(ValueError, match="does not play workspaces"):
-        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings(workspace=tmp_path)))
+    # a workspace that cannot be staged, or --protect with nothing to protect, is refused before a play
+    with pytest.raises(ValueError, match="workspace") as refused:
+        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings(workspace=tmp_path / "gone")))
+    assert "gone" in str(refused.value)
+    with pytest.raises(ValueError, match="--protect: no case plays on a workspace"):
+        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings(protect=("tests/**",))))
     with pytest.raises(ValueError, match="two arms"):
         asyncio.run(lift_eval(read_test_set(cases), arms[:1], RunSettings()))

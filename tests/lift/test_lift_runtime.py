@@ -137,9 +137,11 @@ def test_an_interval_holding_zero_fails_min_lift_with_exit_one(tmp_path: Path) -
     result = CliRunner().invoke(
         app,
         ["lift", str(cases), *arms, "--repeat", "1", "--grader", "exact", "--min-lift", "0.1", "--out",
-         str(tmp_path / "out"), "--history", history, "--markdown", "-"],
+         str(tmp_path / "out"), "--history", history, "--markdown", "-", "--scan", "refusal,loop"],
     )  # fmt: skip
     assert result.exit_code == 1, result.output
+    for arm in ("with", "without"):  # --scan reaches the finisher of each arm's folder
+        assert sorted(p.name for p in (tmp_path / "out" / arm / "scans").iterdir()) == ["loop.jsonl", "refusal.jsonl"]
     assert "could not measure" in result.output
     assert "### Lift of with over without" in result.output
     # the history keeps both arms' folders; `history lift` reads the lift above them, once
@@ -232,11 +234,32 @@ def test_the_command_takes_a_trigger_set_and_prints_precision_and_recall_per_arm
     result = CliRunner().invoke(
         app,
         ["lift", str(triggers), "--agent", str(agent), "--vary", f"description:release-check={new}", "--repeat", "1",
-         "--out", str(out), "--min-lift", "0.1"],
+         "--out", str(out), "--min-lift", "0.1", "--scan", "empty_answer", "--fail-on-finding", "empty_answer"],
     )  # fmt: skip
     assert result.exit_code == 1, result.output  # the scripted router ignores descriptions: no lift to measure
+    # each arm's trigger folder is scanned; a play stopped at its choice has no final answer
+    assert (out / "new" / "scans" / "empty_answer.jsonl").read_text(encoding="utf-8").strip()
+    assert "--fail-on-finding: findings of empty_answer" in result.output
     assert "Trigger lift of new over current" in result.output and "100% -> 100%" in result.output
     document = json.loads((out / "lift.json").read_text(encoding="utf-8"))
     assert document["kind"] == "triggers"
     assert document["skills"][0]["recallDifference"] == 0.0
     assert (out / "new" / "triggers.json").is_file()
+
+
+def test_a_coding_set_is_played_on_a_fresh_workspace_copy_in_each_arm(tmp_path: Path) -> None:
+    # the worked example of docs/workspace.md: the fixer mends calc.py, the cheater edits the protected test
+    example = Path(__file__).resolve().parents[2] / "examples" / "workspace"
+    out = tmp_path / "out"
+    arms = ["--arm", f"cheater={example / 'agent-cheater.yaml'}", "--arm", f"fixer={example / 'agent-fixer.yaml'}"]
+    result = CliRunner().invoke(
+        app, ["lift", str(example / "coding.json"), *arms, "--repeat", "1", "--out", str(out), "--no-history"]
+    )
+    assert result.exit_code == 0, result.output
+    runs = {arm: json.loads((out / arm / "run.json").read_text(encoding="utf-8")) for arm in ("cheater", "fixer")}
+    (fixed,), (cheated,) = runs["fixer"]["results"], runs["cheater"]["results"]
+    assert fixed["status"] == "pass" and fixed["workspace"]["changed"] == ["calc.py"]
+    assert cheated["status"] == "fail"
+    assert [f["path"] for f in cheated["workspace"]["findings"]] == ["tests/test_calc.py"]
+    assert "+    return a + b" in (out / "fixer" / fixed["workspace"]["patchPath"]).read_text(encoding="utf-8")
+    assert Path(fixed["workspace"]["directory"]) != Path(cheated["workspace"]["directory"]), "one copy per play"

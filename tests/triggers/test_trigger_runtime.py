@@ -226,11 +226,17 @@ def test_the_command_writes_junit_one_case_per_prompt_and_exits_by_the_gate(tmp_
     junit = tmp_path / "junit.xml"
     arguments = ["triggers", str(EXAMPLE / "triggers.csv"), "--agent", str(EXAMPLE / "agent.yaml")]
     arguments += ["--runs", "1", "--out", str(tmp_path / "run"), "--junit", str(junit), "--no-history"]
+    arguments += ["--scan", "empty_answer,refusal", "--fail-on-finding", "empty_answer"]
     outcome = CliRunner().invoke(app, [*arguments, "--min-recall", "dependency-audit=0.5"])
     assert outcome.exit_code == 1, outcome.output
     assert "dependency-audit: recall 0% is below --min-recall 0.5" in outcome.output
     assert junit.read_text(encoding="utf-8").count("<testcase") == 3
     assert (tmp_path / "run" / "triggers.json").is_file()
+    # --scan reaches the finisher: one file per scanner beside run.json; a play stopped at its choice
+    # has no final answer, so empty_answer finds it and --fail-on-finding joins the exit-1 reasons
+    scans = tmp_path / "run" / "scans"
+    assert sorted(p.name for p in scans.iterdir()) == ["empty_answer.jsonl", "refusal.jsonl"]
+    assert "--fail-on-finding: findings of empty_answer" in outcome.output
 
 
 def test_a_trigger_set_file_is_collected_as_one_item_per_prompt(pytester: pytest.Pytester) -> None:

@@ -3,8 +3,8 @@
 Plays the test set through both arms, interleaved, each play's delivery proven from its request
 audit, and writes one run folder: a folder per arm (each a normal run folder) plus lift.json,
 lift.md and lift.html. Exit codes (``copilot_eval.exit_codes``): 0 measured and every gate met,
-1 below ``--min-lift`` (a lift that could not be measured never passes it) or beyond
-``--max-regression``, 2 bad input or an arm whose customization never reached the model,
+1 below ``--min-lift`` (a lift that could not be measured never passes it), beyond
+``--max-regression`` or a finding of a ``--fail-on-finding`` scanner in either arm, 2 bad input or an arm whose customization never reached the model,
 3 nothing could be graded, 130/143 interrupted.
 """
 
@@ -20,14 +20,15 @@ from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import MarkdownOption
-from copilot_eval.exit_codes import Verdict
+from copilot_eval.cli.options import FailOnFindingOption, MarkdownOption, ProtectOption, ScanOption, WorkspaceOption
+from copilot_eval.exit_codes import BELOW_GATE, PASSED, Verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
 
 if TYPE_CHECKING:
     from copilot_eval.evalsets import EvalTestSet
     from copilot_eval.lift import Arm, LiftGates, LiftRun
+    from copilot_eval.runs.finish import FinishOptions
     from copilot_eval.triggers import TriggerSet
 
 DEFAULT_OUT = Path("lift-runs")
@@ -145,6 +146,10 @@ def lift(
     markdown: MarkdownOption = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
+    scan: ScanOption = None,
+    fail_on_finding: FailOnFindingOption = None,
+    workspace: WorkspaceOption = None,
+    protect: ProtectOption = None,
 ) -> None:
     """Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.
 
@@ -159,21 +164,34 @@ def lift(
     from copilot_eval.runs.finish import FinishOptions
     from copilot_eval.runs.prepare import PrepareError
     from copilot_eval.runs.settings import RunSettings, SettingsError
+    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
     from copilot_eval.triggers import TriggerSet
 
     try:
+        scanners = choose_scanners(scan)
+        finding_gates = gate_names(fail_on_finding, scanners)
         arms = _arms(arm or [], agent_file, vary)
         gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
         out = out or DEFAULT_OUT / f"{test_set.stem}-{datetime.now():%Y%m%d-%H%M%S}"
         chosen = _read_set(test_set)
         settings = RunSettings(
-            repeat=repeat, graders=tuple(grader or ()), judge=judge, concurrency=concurrency, out=out
+            repeat=repeat,
+            graders=tuple(grader or ()),
+            judge=judge,
+            concurrency=concurrency,
+            out=out,
+            workspace=workspace,
+            protect=tuple(protect or ()),
         )
-    except (AgentFileError, ArmError, PrepareError, SettingsError, ValueError) as error:
+        if isinstance(chosen, TriggerSet) and (workspace is not None or protect):
+            raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
+    except (AgentFileError, ArmError, PrepareError, SettingsError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
+    finish = FinishOptions(history=history, no_history=no_history, scanners=scanners, finding_gates=finding_gates)
     if isinstance(chosen, TriggerSet):
-        raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out))
-    finish = FinishOptions(history=history, no_history=no_history)
+        # the arms' trigger folders record no history of their own (as before): the scanners reach them
+        arm_finish = FinishOptions(no_history=True, scanners=scanners, finding_gates=finding_gates)
+        raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out, arm_finish))
     try:
         run = asyncio.run(lift_eval(chosen, arms, settings, seed=seed, gates=gates, finish=finish))
     except (PrepareError, ValueError) as error:
@@ -185,13 +203,15 @@ def lift(
 
 
 def _read_set(path: Path) -> EvalTestSet | TriggerSet:
-    """The test set at ``path``, else the trigger set there; PrepareError naming both readers' problems."""
+    """The test set at ``path`` (its cases' workspaces resolved against its folder, as `run` does), else the
+    trigger set there; PrepareError naming both readers' problems."""
     # imported on use: the readers load the engine, which `--help` must not
     from copilot_eval.runs.prepare import PrepareError, read_test_set
+    from copilot_eval.runs.workspaces import with_workspaces
     from copilot_eval.triggers import TriggerSetError, read_trigger_set
 
     try:
-        return read_test_set(path)
+        return with_workspaces(read_test_set(path), None, path.parent)
     except PrepareError as as_test_set:
         try:
             return read_trigger_set(path)
@@ -200,7 +220,14 @@ def _read_set(path: Path) -> EvalTestSet | TriggerSet:
 
 
 def _trigger_lift(
-    chosen: TriggerSet, arms: list[Arm], runs: int, concurrency: int, seed: int, gates: LiftGates, out: Path
+    chosen: TriggerSet,
+    arms: list[Arm],
+    runs: int,
+    concurrency: int,
+    seed: int,
+    gates: LiftGates,
+    out: Path,
+    finish: FinishOptions,
 ) -> Verdict:
     """Play a trigger set through both arms, print precision and recall per skill, write lift.json; the verdict."""
     # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
@@ -208,11 +235,14 @@ def _trigger_lift(
 
     from rich.table import Table
 
+    from copilot_eval.exit_codes import worst
     from copilot_eval.lift import lift_verdict, trigger_lift
     from copilot_eval.lift.record import verdict_words, write_trigger_lift
 
     try:
-        lift = asyncio.run(trigger_lift(chosen, arms, runs=runs, concurrency=concurrency, seed=seed, out=out))
+        lift = asyncio.run(
+            trigger_lift(chosen, arms, runs=runs, concurrency=concurrency, seed=seed, out=out, finish=finish)
+        )
     except KeyboardInterrupt:
         return Verdict(interrupts.row(), f"{interrupts.signal_name()}: the lift files were not written")
     written = write_trigger_lift(lift, chosen.name, out)
@@ -232,7 +262,27 @@ def _trigger_lift(
     console.print(table)
     console.print(terminal_line("expected choice per prompt: " + verdict_words(lift.paired)), highlight=False)
     console.print(terminal_line(f"lift: {written}"), highlight=False)
-    return lift_verdict(lift.paired, gates)
+    verdicts = [lift_verdict(lift.paired, gates)]
+    for name, played in lift.runs.items():
+        for line in played.finished.folders[0].lines if played.finished is not None else []:
+            if line.startswith("scans"):
+                console.print(terminal_line(f"arm {name}: {line}"), highlight=False)
+        verdicts.append(_finding_verdict(played.folder, finish.finding_gates))
+    return worst(verdicts)
+
+
+def _finding_verdict(folder: Path | None, gates: frozenset[str]) -> Verdict:
+    """Below a gate when a ``--fail-on-finding`` scanner found anything in an arm's folder; passed otherwise."""
+    # imported on use: the findings reader is needed only once the arms have been played
+    from copilot_eval.reports.findings import read_findings
+
+    if folder is None or not gates:
+        return PASSED
+    hit = {name: n for name, n in read_findings(folder).counts().items() if n and name in gates}
+    if not hit:
+        return PASSED
+    found = ", ".join(f"{name} ({n})" for name, n in sorted(hit.items()))
+    return Verdict(BELOW_GATE, f"--fail-on-finding: findings of {found} in {folder}")
 
 
 def _share(value: float | None) -> str:

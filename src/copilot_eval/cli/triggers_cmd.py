@@ -4,7 +4,7 @@
 runtime and writes a normal run folder (run.json, results.csv, evidence, report.html with the
 confusion matrix, triggers.json; JUnit with ``--junit``, one test case per prompt). `skills` lists
 the catalogue as the runtime loaded it. Exit codes (``copilot_eval.exit_codes``): 0 measured,
-1 below ``--min-precision``/``--min-recall``, 2 bad input (or no play could count because the
+1 below ``--min-precision``/``--min-recall`` or a finding of a ``--fail-on-finding`` scanner, 2 bad input (or no play could count because the
 catalogue could not be set up), 3 no play counted for the platform's reasons, 130/143 interrupted.
 """
 
@@ -20,7 +20,7 @@ import typer
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import JunitOption
+from copilot_eval.cli.options import FailOnFindingOption, JunitOption, ScanOption
 from copilot_eval.exit_codes import Verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
@@ -146,6 +146,8 @@ def triggers(
             "refused without it.",
         ),
     ] = False,
+    scan: ScanOption = None,
+    fail_on_finding: FailOnFindingOption = None,
 ) -> None:
     """Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?
 
@@ -159,6 +161,7 @@ def triggers(
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_TRIGGERS
     from copilot_eval.runs.finish import FinishOptions
+    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
     from copilot_eval.triggers import TriggerSetError, read_trigger_set, trigger_eval
     from copilot_eval.triggers.gates import TriggerGates, parse_gate
 
@@ -169,11 +172,20 @@ def triggers(
             min_precision=parse_gate(min_precision or [], "--min-precision"),
             min_recall=parse_gate(min_recall or [], "--min-recall"),
         )
-    except (AgentFileError, TriggerSetError, ValueError) as error:
+        scanners = choose_scanners(scan)
+        finding_gates = gate_names(fail_on_finding, scanners)
+    except (AgentFileError, TriggerSetError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     _refuse_drafts_only(trigger_set, [p.prompt for p in chosen.prompts], allow_drafts)
     out = out or Path("trigger-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
-    finish = FinishOptions(junit=junit, history=history, no_history=no_history, source=SOURCE_TRIGGERS)
+    finish = FinishOptions(
+        junit=junit,
+        history=history,
+        no_history=no_history,
+        source=SOURCE_TRIGGERS,
+        scanners=scanners,
+        finding_gates=finding_gates,
+    )
     try:
         run = asyncio.run(
             trigger_eval(

@@ -4,7 +4,9 @@ Every unit (a case or conversation, per repeat) is played in each arm before the
 starts its turn in the queue (case1-armA, case1-armB, case2-armA, ...), so time and load fall on
 both arms alike; ``concurrency`` plays run at a time. Each arm gets the same graders, repeats and
 budget, its own folder (``out/<arm>/``, finished by the one finisher), and each play's delivery is
-decided from its request audit (``lift.delivery``). The arm name reaches no grader or judge.
+decided from its request audit (``lift.delivery``). A case with a workspace is played in a fresh
+copy of it in each arm (``runs.workspaces``), so neither arm sees what the other changed. The arm
+name reaches no grader or judge.
 """
 
 from __future__ import annotations
@@ -23,12 +25,12 @@ from copilot_eval.lift.delivery import Delivery, decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
 from copilot_eval.lift.gates import LiftGates, lift_verdict
 from copilot_eval.lift.record import write_lift_files
-from copilot_eval.runs.case_runner import Unit, grade_unit, play_unit
+from copilot_eval.runs.case_runner import Unit, grade_unit, play_in_workspace, play_unit
 from copilot_eval.runs.eval_runner import plan_units, summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.prepare import resolve_graders
 from copilot_eval.runs.settings import RunSettings
-from copilot_eval.runs.workspaces import uses_workspaces
+from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_problems
 from copilot_eval.safe_paths import path_component
 
 __all__ = ["DEFAULT_LIFT_REPEAT", "LiftRun", "lift_eval"]
@@ -87,17 +89,48 @@ async def lift_eval(
 ) -> LiftRun:
     """Play ``test_set`` through both ``arms`` (control first, treatment second), interleaved, and pair the results.
 
-    ``settings`` say the graders, ``repeat`` (each arm the same), ``concurrency`` and ``out`` (the run
-    folder: one folder per arm plus lift.json, lift.md and lift.html); ``gates`` the lift's own gate.
+    ``settings`` say the graders, ``repeat`` (each arm the same), ``concurrency``, ``out`` (the run
+    folder: one folder per arm plus lift.json, lift.md and lift.html) and ``workspace``/``protect``
+    (each play of either arm on a fresh copy of its case's fixture, as in ``run``); ``gates`` the
+    lift's own gate. ValueError for a workspace that cannot be used, naming the case.
     """
     if len(arms) != 2 or arms[0].name == arms[1].name:
         raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
     settings = settings or RunSettings(repeat=DEFAULT_LIFT_REPEAT)
-    if uses_workspaces(test_set) or settings.workspace is not None:
-        # refused rather than played without: a coding case outside its workspace measures nothing
-        raise ValueError(
-            "lift does not play workspaces yet: compare the arms with `copilot-eval run --agent A --agent B`"
-        )
+    if settings.workspace is not None:
+        test_set = with_workspaces(test_set, settings.workspace, None)
+    workspaces = _workspaces(test_set, settings.protect)
+    try:
+        return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, workspaces)
+    finally:
+        if workspaces is not None:
+            workspaces.close()
+
+
+def _workspaces(test_set: EvalTestSet, protect: tuple[str, ...]) -> RunWorkspaces | None:
+    """The workspaces the arms' plays get a fresh copy of each (as ``run``'s), checked; None when no case has one."""
+    if not uses_workspaces(test_set):
+        if protect:
+            raise ValueError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
+        return None
+    problems = workspace_problems(test_set)
+    if problems:
+        raise ValueError("; ".join(problems))
+    return RunWorkspaces(protect=protect)
+
+
+async def _lift(
+    test_set: EvalTestSet,
+    arms: list[Arm],
+    settings: RunSettings,
+    seed: int,
+    resamples: int,
+    gates: LiftGates | None,
+    finish: FinishOptions | None,
+    pool: Any,
+    workspaces: RunWorkspaces | None,
+) -> LiftRun:
+    """The lift itself, every play of both arms (each in a fresh copy of its workspace when it has one)."""
     graders = resolve_graders(test_set, settings)
     started, clock = datetime.now(UTC), time.monotonic()
     out = settings.out
@@ -114,9 +147,13 @@ async def lift_eval(
 
     async def one(unit: Unit, arm: Arm) -> None:
         async with limit:
-            evidence = await play_unit(unit, players[arm.name], pool=pool)
+            if workspaces is not None:  # each arm's play on its own fresh copy: neither sees the other's edits
+                evidence = await play_in_workspace(unit, players[arm.name], workspaces, pool=pool)
+            else:
+                evidence = await play_unit(unit, players[arm.name], pool=pool)
         folder = folders.get(arm.name)
-        results = await grade_unit(unit, evidence, graders, evidence_dir=folder / "evidence" if folder else None)
+        evidence_dir = folder / "evidence" if folder else None
+        results = await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir, workspaces=workspaces)
         delivery = decide_delivery(evidence, arm.expectations)
         graded[arm.name].extend(results)
         plays.extend(_play_record(arm, unit, results, evidence, delivery))

@@ -17,6 +17,7 @@ from typing import Any
 from copilot_eval.lift.arms import Arm
 from copilot_eval.lift.delivery import decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
+from copilot_eval.runs.finish import FinishOptions
 from copilot_eval.safe_paths import path_component
 from copilot_eval.triggers import TriggerFigures, TriggerRun, TriggerSet, summarise_triggers, trigger_eval
 from copilot_eval.triggers.figures import PlayRecord
@@ -74,8 +75,12 @@ async def trigger_lift(
     seed: int = DEFAULT_SEED,
     resamples: int = DEFAULT_RESAMPLES,
     pool: Any = None,
+    finish: FinishOptions | None = None,
 ) -> TriggerLift:
-    """Play ``trigger_set`` through both arms (control first) and compare precision, recall and each prompt's choice."""
+    """Play ``trigger_set`` through both arms (control first) and compare precision, recall and each prompt's choice.
+
+    ``finish`` says what finishing each arm's folder writes besides its data (``--scan``'s scanners).
+    """
     if len(arms) != 2 or arms[0].name == arms[1].name:
         raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
     folder = Path(out) if out is not None else None
@@ -83,7 +88,14 @@ async def trigger_lift(
     async def one(arm: Arm) -> TriggerRun:
         where = folder / path_component(arm.name, fallback="arm") if folder is not None else None
         return await trigger_eval(
-            arm.player(), trigger_set, runs=runs, threshold=threshold, concurrency=concurrency, out=where, pool=pool
+            arm.player(),
+            trigger_set,
+            runs=runs,
+            threshold=threshold,
+            concurrency=concurrency,
+            out=where,
+            pool=pool,
+            finish=finish,
         )
 
     played = dict(zip((a.name for a in arms), await asyncio.gather(*(one(arm) for arm in arms)), strict=True))
