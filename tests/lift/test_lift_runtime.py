@@ -219,7 +219,7 @@ def test_the_command_takes_a_trigger_set_and_prints_precision_and_recall_per_arm
     (tmp_path / "router.yaml").write_text(
         "rules:\n  - when: {prompt_contains: release}\n    turns:\n"
         "      - tool_calls: [{name: skill, arguments: {skill: release-check}}]\n      - text: done\n"
-        "  - turns: [{text: no skill needed}]\n",
+        '  - turns: [{text: "I can\'t help with that here."}]\n',  # a refusal for the refusal scanner
         encoding="utf-8",
     )
     agent = tmp_path / "agent.yaml"
@@ -234,12 +234,14 @@ def test_the_command_takes_a_trigger_set_and_prints_precision_and_recall_per_arm
     result = CliRunner().invoke(
         app,
         ["lift", str(triggers), "--agent", str(agent), "--vary", f"description:release-check={new}", "--repeat", "1",
-         "--out", str(out), "--min-lift", "0.1", "--scan", "empty_answer", "--fail-on-finding", "empty_answer"],
+         "--out", str(out), "--min-lift", "0.1", "--scan", "empty_answer,refusal", "--fail-on-finding", "refusal"],
     )  # fmt: skip
     assert result.exit_code == 1, result.output  # the scripted router ignores descriptions: no lift to measure
-    # each arm's trigger folder is scanned; a play stopped at its choice has no final answer
-    assert (out / "new" / "scans" / "empty_answer.jsonl").read_text(encoding="utf-8").strip()
-    assert "--fail-on-finding: findings of empty_answer" in result.output
+    # each arm's trigger folder is scanned: the router's refusal is found and gates the exit; a play
+    # stopped at its choice (as trigger plays are) is no empty answer
+    assert (out / "new" / "scans" / "refusal.jsonl").read_text(encoding="utf-8").strip()
+    assert (out / "new" / "scans" / "empty_answer.jsonl").read_text(encoding="utf-8").strip() == ""
+    assert "--fail-on-finding: findings of refusal" in result.output
     assert "Trigger lift of new over current" in result.output and "100% -> 100%" in result.output
     document = json.loads((out / "lift.json").read_text(encoding="utf-8"))
     assert document["kind"] == "triggers"

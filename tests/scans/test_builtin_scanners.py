@@ -196,3 +196,19 @@ def test_a_scanner_that_raises_becomes_one_error_finding():
 
     found = scan_case(Broken(), case(("user", "x"), ("answer", "y")))
     assert [(f.severity, f.reason) for f in found] == [("error", "the scanner failed: RuntimeError: boom")]
+
+
+def test_a_play_stopped_at_its_choice_is_no_empty_answer_but_one_that_should_have_answered_is():
+    # Trigger plays end at the skill call by design (stop_at_tools); a play that never got there did not.
+    from copilot_eval.scans import EmptyAnswer
+    from copilot_eval.scans.transcript import CaseTranscript, Event
+
+    chose = (Event("prompt", "write the changelog", 1), Event("call", "skill({})", 1, "skill", {}, 1))
+    stopped = CaseTranscript(key="1", events=chose, turn=1, stop_reason="completed", stop_at_tools=("skill",))
+    assert list(EmptyAnswer().scan(stopped)) == []
+    nothing = CaseTranscript(key="2", events=chose[:1], turn=1, stop_reason="completed", stop_at_tools=("skill",))
+    assert [hit.reason for hit in EmptyAnswer().scan(nothing)] == [
+        "the agent gave no final answer (the session ended: completed)"
+    ]
+    unset = CaseTranscript(key="3", events=chose, turn=1, stop_reason="completed")
+    assert len(list(EmptyAnswer().scan(unset))) == 1

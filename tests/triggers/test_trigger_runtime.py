@@ -233,10 +233,11 @@ def test_the_command_writes_junit_one_case_per_prompt_and_exits_by_the_gate(tmp_
     assert junit.read_text(encoding="utf-8").count("<testcase") == 3
     assert (tmp_path / "run" / "triggers.json").is_file()
     # --scan reaches the finisher: one file per scanner beside run.json; a play stopped at its choice
-    # has no final answer, so empty_answer finds it and --fail-on-finding joins the exit-1 reasons
+    # ends there by design, so empty_answer finds nothing and --fail-on-finding adds no reason
     scans = tmp_path / "run" / "scans"
     assert sorted(p.name for p in scans.iterdir()) == ["empty_answer.jsonl", "refusal.jsonl"]
-    assert "--fail-on-finding: findings of empty_answer" in outcome.output
+    assert (scans / "empty_answer.jsonl").read_text(encoding="utf-8").strip() == ""
+    assert "--fail-on-finding" not in outcome.output
 
 
 def test_a_trigger_set_file_is_collected_as_one_item_per_prompt(pytester: pytest.Pytester) -> None:

@@ -139,7 +139,8 @@ class EmptyAnswer:
     unclosed code fence (an odd number of ```), or a last word that cannot end a sentence (``and``,
     ``the``, ``to``, a trailing comma, colon or opening bracket). Cannot see: an answer cut at a
     sentence's end, an answer the platform shortened before it was recorded, an empty answer
-    that was expected, or a case whose answer was never recorded (a platform's run without its text); a case whose session failed is flagged too (its verdict is already an error).
+    that was expected, or a case whose answer was never recorded (a platform's run without its text); a case whose session failed is flagged too (its verdict is already an error). A play set to stop at a
+    choice (``stop_at_tools``, as trigger plays are) that ended at that call is not flagged.
     """
 
     name = "empty_answer"
@@ -151,6 +152,8 @@ class EmptyAnswer:
         answer = case.answer
         if answer is None and not case.answers_known:
             return  # nothing was recorded of the answer: unknown, not empty
+        if answer is None and case.stopped_at_choice:
+            return  # a trigger play ends at its choice by design: no answer was to come
         if answer is None:
             ended = f" (the session ended: {case.stop_reason})" if case.stop_reason else ""
             yield Hit(f"the agent gave no final answer{ended}", "", None, severity="error")

@@ -39,6 +39,16 @@ class CaseTranscript:
     answer_keys: tuple[str, ...] = ()
     # False: neither evidence nor a recorded answer (a platform's run with no text): unknown, not empty
     answers_known: bool = True
+    # The tools the play was set to stop at (``stop_at_tools``: a trigger play ends at its choice)
+    stop_at_tools: tuple[str, ...] = ()
+
+    @property
+    def stopped_at_choice(self) -> bool:
+        """Whether the play ended, as it was set to, at a call of one of its ``stop_at_tools`` (no answer expected)."""
+        if not self.stop_at_tools:
+            return False
+        names = {entry.split(":", 1)[0] for entry in self.stop_at_tools}
+        return any(e.kind == "call" and e.tool in names for e in self.of_turn())
 
     def of_turn(self, turn: int | None = None) -> list[Event]:
         """The events of one user turn (the case's own by default; every event when the turn is unknown)."""
@@ -108,6 +118,7 @@ def transcript_of(
         protected_paths=_strings(declared.get("protected_paths")),
         answer_keys=_strings(declared.get("answer_keys")),
         answers_known=evidence is not None or answer is not None,
+        stop_at_tools=_strings(configuration.get("stop_at_tools")),
     )
 
 
