@@ -126,3 +126,11 @@ def test_a_folder_field_that_is_not_text_is_a_problem_naming_it(tmp_path: Path, 
     path.write_text(f"name: a\nmodel:\n  scripted:\n    rules: []\n{key}: -1\n")
     with pytest.raises(AgentFileError, match=rf"{key}: give a folder path \(text\), not int -1"):
         CopilotEval.from_file(path)
+
+
+def test_custom_agents_that_are_not_a_list_are_a_problem_naming_the_field(tmp_path: Path) -> None:
+    # The fuzzing found `custom_agents: -1` raising a TypeError instead of a problem of the file.
+    path = tmp_path / "agent.yaml"
+    path.write_text("name: a\nmodel:\n  scripted:\n    rules: []\ncustom_agents: -1\n")
+    with pytest.raises(AgentFileError, match=r"custom_agents: expected a list of agent files or fields, got -1"):
+        CopilotEval.from_file(path)

@@ -142,6 +142,9 @@ def _agent_path(entry: str, base: Path) -> Path:
 
 
 def _custom_agents(entries: Any, base: Path, problems: list[str]) -> tuple[CustomAgent, ...]:
+    if entries is not None and not isinstance(entries, list):
+        problems.append(f"custom_agents: expected a list of agent files or fields, got {entries!r}")
+        return ()
     agents = []
     for index, entry in enumerate(entries or []):
         try:
