@@ -57,6 +57,19 @@ def test_fail_on_finding_turns_a_scanner_into_a_gate(tmp_path):
     assert clean.exit_code == 0, clean.output
 
 
+def test_a_folder_of_runs_such_as_a_lifts_arms_is_scanned_run_by_run(tmp_path):
+    # `lift` writes one run folder per arm under its own; `scan` given the lift's folder scans each.
+    _folder(tmp_path / "with")
+    _folder(tmp_path / "without")
+    (tmp_path / "lift.json").write_text("{}", encoding="utf-8")
+    done = RUNNER.invoke(
+        app, ["scan", str(tmp_path), "--scan", "platform_error", "--fail-on-finding", "platform_error"]
+    )
+    assert done.exit_code == 1, done.output
+    assert f"{tmp_path / 'with'}:" in done.output and f"{tmp_path / 'without'}:" in done.output
+    assert all(read_findings(tmp_path / arm).counts()["platform_error"] == 2 for arm in ("with", "without"))
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [

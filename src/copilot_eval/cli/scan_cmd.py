@@ -20,7 +20,11 @@ from copilot_eval.untrusted.terminal import terminal_text
 
 def scan(
     run_dir: Annotated[
-        Path, typer.Argument(metavar="RUN_DIR", help="A run folder written by any copilot-eval command.")
+        Path,
+        typer.Argument(
+            metavar="RUN_DIR",
+            help="A run folder written by any copilot-eval command (a lift's or several agents' folder: each run in it).",
+        ),
     ],
     scanners: ScanOption = None,
     fail_on_finding: FailOnFindingOption = None,
@@ -28,8 +32,9 @@ def scan(
     """Scan a run's transcripts for platform errors read as answers, refusals, loops, obeyed injections and more."""
     # imported on use: every command module loads with `--help` (see app.py)
     from copilot_eval.evalsets import EvalSetError
+    from copilot_eval.exit_codes import worst
     from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
-    from copilot_eval.scans.folder import scan_run_folder, scan_verdict
+    from copilot_eval.scans.folder import run_folders_in, scan_run_folder, scan_verdict
 
     try:
         chosen = choose_scanners(scanners)
@@ -38,13 +43,19 @@ def scan(
         raise bad_input(str(exc)) from None
     if not chosen:
         raise bad_input("--scan none: nothing to scan; name a scanner or leave --scan out for the built-in set")
-    try:
-        report = scan_run_folder(run_dir, chosen)
-    except EvalSetError as exc:
-        raise bad_input(str(exc)) from None
-    for line in report.lines():  # quotes what agents wrote: shown, never obeyed
-        typer.echo(terminal_text(line))
-    raise leave(scan_verdict(report, gates))
+    folders = run_folders_in(run_dir)
+    verdicts = []
+    for folder in folders:
+        try:
+            report = scan_run_folder(folder, chosen)
+        except EvalSetError as exc:
+            raise bad_input(str(exc)) from None
+        if len(folders) > 1:
+            typer.echo(terminal_text(f"{folder}:"))
+        for line in report.lines():  # quotes what agents wrote: shown, never obeyed
+            typer.echo(terminal_text(line))
+        verdicts.append(scan_verdict(report, gates))
+    raise leave(worst(verdicts))
 
 
 def register(app: typer.Typer) -> None:

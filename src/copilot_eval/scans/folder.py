@@ -21,6 +21,7 @@ from copilot_eval.evidence.protocol import PlayedEvidence
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.exit_codes import BELOW_GATE, PASSED, Verdict
 from copilot_eval.reports.findings import Finding, write_findings
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.scans.protocol import Scanner, scan_case
 from copilot_eval.scans.transcript import CaseTranscript, transcript_of
@@ -139,6 +140,20 @@ def scan_run_folder(folder: Path | str, scanners: Sequence[Scanner]) -> ScanRepo
     return report
 
 
+def run_folders_in(path: Path | str) -> list[Path]:
+    """The run folders ``path`` stands for: itself when it holds run.json, else each folder right below it that does.
+
+    A lift's folder holds one run folder per arm, and several ``--agent`` one per surface; ``scan``
+    given such a folder scans each. A folder with neither is returned as it is, so that reading it
+    says what is missing.
+    """
+    path = Path(path)
+    if (path / LAYOUT.run_json).is_file() or not path.is_dir():
+        return [path]
+    inner = sorted(child for child in path.iterdir() if child.is_dir() and (child / LAYOUT.run_json).is_file())
+    return inner or [path]
+
+
 def scan_line(report: ScanReport) -> str:
     """The finisher's one line: ``scans: 3 finding(s) (platform_error 2, loop 1) in scans/``."""
     counts = [f"{name} {count}" for name, count in report.counts().items() if count]
@@ -155,4 +170,4 @@ def scan_verdict(report: ScanReport, gates: Collection[str]) -> Verdict:
     return Verdict(BELOW_GATE, f"--fail-on-finding: findings of {found}")
 
 
-__all__ = ["ScanReport", "case_transcripts", "scan_line", "scan_run_folder", "scan_verdict"]
+__all__ = ["ScanReport", "case_transcripts", "run_folders_in", "scan_line", "scan_run_folder", "scan_verdict"]
