@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
+from copilot_eval.untrusted.terminal import terminal_text
 
 if TYPE_CHECKING:  # the trigger layer is imported where it is used: the CLI starts faster without it
     from copilot_eval.triggers.catalogue import Catalogue, CatalogueEntry
@@ -62,10 +63,9 @@ def _say_coverage(results: list) -> None:
 
 
 def _gaps_exit(gaps: list, written: Path | None) -> None:
-    for gap in gaps:
-        typer.echo(
-            f"gap: case {gap.tuple.number} ({gap.tuple.flavour}, {gap.tuple.capability.key}): {gap.reason}", err=True
-        )
+    for gap in gaps:  # capability names and the generator's reasons are other people's text
+        line = f"gap: case {gap.tuple.number} ({gap.tuple.flavour}, {gap.tuple.capability.key}): {gap.reason}"
+        typer.echo(terminal_text(line), err=True)
     if gaps:
         where = f"the other rows are in {written}" if written else "nothing was written"
         raise platform_failed(f"the generator gave no usable text for {len(gaps)} case(s); {where}")
@@ -139,7 +139,6 @@ def testset(
     finally:
         close_all_pools()
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.untrusted.terminal import terminal_text
 
     for warning in made.warnings:  # names and loader messages from other people's files: shown, never obeyed
         typer.echo(f"warning: {terminal_text(warning, one_line=False)}", err=True)
@@ -232,7 +231,11 @@ def triggers(
     _say_coverage([*made.drafted, *made.gaps])
     written = out if made.drafted else None
     if written:
-        typer.echo(f"wrote {len(made.drafted)} draft prompt(s) for {made.skill} to {out} (provenance: {made.sidecar})")
+        typer.echo(
+            terminal_text(
+                f"wrote {len(made.drafted)} draft prompt(s) for {made.skill} to {out} (provenance: {made.sidecar})"
+            )
+        )
     _gaps_exit(made.gaps, written)
 
 
