@@ -163,10 +163,8 @@ def read_test_set(
     kind = kind_of_set(path)
     if kind is None:
         raise PrepareError(unknown_kind_message(path))
-    if kind is SetKind.PROMPT_FOLDER:
-        return _read_prompt_folder(path, data_type, variables, var_option)
-    if kind in (SetKind.PROMPT, SetKind.PROMPT_MARKDOWN):
-        return _read_prompt_file(path, data_type, variables, var_option)
+    if kind in (SetKind.PROMPT, SetKind.PROMPT_MARKDOWN, SetKind.PROMPT_FOLDER):
+        return _read_prompts(path, data_type, variables, var_option)
     if variables:
         raise PrepareError(f"{var_option}: {path} is not a prompt file; only a prompt file's placeholders take values")
     try:
@@ -186,29 +184,20 @@ def read_test_set(
     return test_set
 
 
-def _read_prompt_file(
+def _read_prompts(
     path: Path, data_type: EvalDataType | str | None, variables: Mapping[str, str] | None, var_option: str
 ) -> EvalTestSet:
+    """A prompt file, or a folder of ``*.prompt.md`` files, as a set of single-turn cases."""
+    folder = path.is_dir()
     if data_type is not None and EvalDataType(data_type) is not EvalDataType.SINGLE_TURN:
-        raise PrepareError(f"--data-type {data_type}: a prompt file's rows are single-turn cases, one session each")
+        cases = "cases are single-turn" if folder else "rows are single-turn cases"
+        raise PrepareError(f"--data-type {data_type}: a prompt file's {cases}, one session each")
+    load = load_prompt_folder if folder else load_prompt_file
     try:
-        test_set, problems, _ = load_prompt_file(path, variables=variables, var_option=var_option)
+        test_set, problems, _ = load(path, variables=variables, var_option=var_option)
     except OSError as exc:
-        raise PrepareError(f"{path}: cannot read the prompt file: {exc.strerror or exc}") from None
-    if problems or test_set is None:
-        raise PrepareError(_problems_text(path, problems))
-    return test_set
-
-
-def _read_prompt_folder(
-    path: Path, data_type: EvalDataType | str | None, variables: Mapping[str, str] | None, var_option: str
-) -> EvalTestSet:
-    if data_type is not None and EvalDataType(data_type) is not EvalDataType.SINGLE_TURN:
-        raise PrepareError(f"--data-type {data_type}: a prompt file's cases are single-turn, one session each")
-    try:
-        test_set, problems, _ = load_prompt_folder(path, variables=variables, var_option=var_option)
-    except OSError as exc:
-        raise PrepareError(f"{path}: cannot read the prompt files: {exc.strerror or exc}") from None
+        what = "prompt files" if folder else "prompt file"
+        raise PrepareError(f"{path}: cannot read the {what}: {exc.strerror or exc}") from None
     if problems or test_set is None:
         raise PrepareError(_problems_text(path, problems))
     return test_set

@@ -22,6 +22,7 @@ import yaml
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.bounded_yaml import load_yaml
 from copilot_eval.evidence.customizations import CustomizationKind, CustomizationScope, FoundCustomization
+from copilot_eval.path_globs import glob_regex
 
 __all__ = [
     "FOLDER_FILES",
@@ -63,24 +64,7 @@ def git_root(folder: Path) -> Path | None:
 
 def apply_to_pattern(glob: str) -> re.Pattern[str]:
     """One applyTo glob as a regular expression over ``/``-separated relative paths (``**`` any depth)."""
-    out, index = [], 0
-    while index < len(glob):
-        if glob.startswith("**/", index):
-            out.append("(?:.*/)?")
-            index += 3
-        elif glob.startswith("**", index):
-            out.append(".*")
-            index += 2
-        elif glob[index] == "*":
-            out.append("[^/]*")
-            index += 1
-        elif glob[index] == "?":
-            out.append("[^/]")
-            index += 1
-        else:
-            out.append(re.escape(glob[index]))
-            index += 1
-    return re.compile("".join(out) + r"\Z")
+    return re.compile(glob_regex(glob) + r"\Z")
 
 
 def _globs(apply_to: str) -> list[str]:

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.path_globs import glob_regex
+
 READ_TOOLS = frozenset({"view", "read", "read_file", "grep", "glob", "str_replace_editor:view"})
 WRITE_TOOLS = frozenset({"create", "edit", "write", "write_file", "str_replace", "apply_patch"})
 
@@ -28,24 +30,7 @@ def _pattern(glob: str) -> re.Pattern[str]:
     anchored = "/" in glob.rstrip("/")
     if glob.endswith("/"):
         glob += "**"
-    out, i = [], 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif glob[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif glob[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(glob[i]))
-            i += 1
-    body = "".join(out)
+    body = glob_regex(glob)
     return re.compile(body + r"\Z" if anchored else r"(?:.*/)?" + body + r"\Z")
 
 
