@@ -20,7 +20,18 @@ import typer
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailOnFindingOption, JunitOption, ScanOption
+from copilot_eval.cli.options import (
+    AllowDraftsOption,
+    ConcurrencyOption,
+    FailOnFindingOption,
+    JsonOption,
+    JunitOption,
+    OutOption,
+    RecordMissingOption,
+    RecordOption,
+    ReplayOption,
+    ScanOption,
+)
 from copilot_eval.exit_codes import Verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
@@ -111,10 +122,8 @@ def triggers(
             "--threshold", min=0.01, max=1.0, help="A prompt passes when this share of its plays chose right."
         ),
     ] = 0.5,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")] = 4,
-    out: Annotated[
-        Path | None, typer.Option("--out", metavar="DIR", help="Run folder (default: trigger-runs/SET-TIME).")
-    ] = None,
+    concurrency: ConcurrencyOption = 4,
+    out: OutOption = None,
     junit: JunitOption = None,
     min_precision: Annotated[
         list[str] | None,
@@ -126,26 +135,12 @@ def triggers(
         list[str] | None,
         typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
     ] = None,
-    record: Annotated[
-        Path | None,
-        typer.Option("--record", help="Record the agent's live model calls to cassettes in DIR, one per prompt."),
-    ] = None,
-    replay: Annotated[
-        Path | None, typer.Option("--replay", help="Answer the agent's model from the cassettes in DIR, offline.")
-    ] = None,
-    record_missing: Annotated[
-        bool, typer.Option("--record-missing", help="With --record: keep recorded calls, record only the missing ones.")
-    ] = False,
+    record: RecordOption = None,
+    replay: ReplayOption = None,
+    record_missing: RecordMissingOption = False,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
-    allow_drafts: Annotated[
-        bool,
-        typer.Option(
-            "--allow-drafts",
-            help="Play a trigger set whose prompts are all drafts of `generate` (FILE.provenance.json); "
-            "refused without it.",
-        ),
-    ] = False,
+    allow_drafts: AllowDraftsOption = False,
     scan: ScanOption = None,
     fail_on_finding: FailOnFindingOption = None,
 ) -> None:
@@ -251,7 +246,7 @@ def skills(
     agent_file: Annotated[
         Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the agent's skills and custom agents as the runtime loaded them: name, description length, source, problems.
 
