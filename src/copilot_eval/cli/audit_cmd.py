@@ -30,9 +30,10 @@ def audit(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
-    """Start the agent's MCP servers as a run would, read every tool's name, description and schema, and flag
-    instructions aimed at the model, hidden characters, shadowing of other servers' tools, credential paths and
-    outsized descriptions.
+    """Start the agent's MCP servers, read every tool they offer, and flag what in it is aimed at the model.
+
+    Each tool's name, description and schema is read as a run would see it; flagged are instructions aimed at
+    the model, hidden characters, shadowing of other servers' tools, credential paths and outsized descriptions.
 
     No real model is called: a scripted model records the request the model would get.
     """
