@@ -36,36 +36,142 @@ def _row(name: str, module: str, short_help: str) -> LazyCommand:
 # Every command, in the order `--help` lists them: name, module, and the one-line help the command's
 # own docstring (or its group's help) starts with (tests/cli/test_lazy_cli.py keeps the two equal).
 COMMANDS: tuple[LazyCommand, ...] = (
-    _row('analyze', 'analyze_cmd', 'Read an Evaluate-tab results export, judge it like our own runs, write its run folder and print the summary.'),
-    _row('attack', 'attack_cmd', 'Play an injection suite against the agent: utility without and under attack, attack success per vector and text.'),
-    _row('audit', 'audit_cmd', "Start the agent's MCP servers, read every tool they offer, and flag what in it is aimed at the model."),
-    _row('clean', 'clean_cmd', 'Remove what finished runs kept in the temporary directory (copilot-eval-run-*, -ab-*, -quickstart-*).'),
-    _row('comment', 'comment_cmd', "Post FILE.md as the pull request's comment of --key: update it when it exists, else create it; never two."),
-    _row('compare', 'compare_cmd', 'Compare two runs: cases regressed, in error now, improved, changed, new, removed, unchanged; the score delta.'),
-    _row('convert', 'convert_cmd', 'Convert a test set between CSV templates, JSON and prompt files.'),
-    _row('customizations', 'customizations_cmd', 'List the customization files the runtime loads for this agent in this folder, and why one was not sent.'),
-    _row('gate', 'gate_cmd', 'Gate a run against its blessed baseline, case by case: regressions, errors apart, golden cases, staleness.'),
-    _row('init', 'init_cmd', 'Write a starter suite: agent file, scripted model, a pytest test, a test set, a judge, a CI workflow.'),
-    _row('inspect', 'inspect_cmd', 'Summarise a saved event log or evidence file: success, tools, MCP servers, capture errors, subagents.'),
-    _row('lift', 'lift_cmd', 'Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.'),
-    _row('login', 'login_cmd', 'Sign in with a device code and cache the tokens a Copilot Studio target or `studio-eval` needs.'),
-    _row('merge', 'merge_cmd', 'Merge the run folders of a sharded run into one run folder, after checking they belong together.'),
-    _row('quickstart', 'quickstart_cmd', 'Run the example suite and evaluations (offline, scripted models) and summarise what each showed.'),
-    _row('regrade', 'regrade_cmd', 'Grade the saved answers and evidence of a run with other graders into a new run folder.'),
-    _row('report', 'report_cmd', 'Write the HTML report of a run: summary, limitation, repeats, charts, a drill-down per case.'),
-    _row('review', 'review_cmd', "Review a run's verdicts case by case (or import labels), stored in the history beside the judges'."),
-    _row('run', 'run_cmd', 'Run a test set against an agent through the real runtime, grade it and record the run.'),
-    _row('scan', 'scan_cmd', "Scan a run's transcripts for platform errors read as answers, refusals, loops, obeyed injections and more."),
-    _row('serve', 'serve_cmd', "Serve the history dashboard: pass rate over time, limitation episodes, a case-by-run grid, each run's report."),
-    _row('setup', 'setup_cmd', 'Install the pinned Copilot runtime with npm, unpack its assets once, check its protocol.'),
-    _row('tools', 'tools_cmd', "Start the agent's MCP servers and the runtime, and list the tools its model would be offered."),
-    _row('triggers', 'triggers_cmd', 'Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?'),
-    _row('skills', 'triggers_cmd', "List the agent's skills and custom agents as the runtime loaded them: name, description length, source, problems."),
-    _row('validate', 'validate_cmd', "Check test-set files: Copilot Studio sets against the importer's rules, prompt files as gh-models reads them."),
-    _row('baseline', 'baseline_cmd', 'Blessed baselines in the history: bless a run, list them, show one (docs/ci.md).'),
-    _row('generate', 'generate_cmd', "Draft a test set or a trigger set from an agent's own description (docs/generate.md)."),
-    _row('history', 'history_cmd', 'The history of runs: add run folders, list runs, trends over time (docs/history.md).'),
-    _row('studio-eval', 'studio_eval_cmd', "Copilot Studio's own evaluations through its REST API (test sets authored in the Evaluate tab)."),
+    _row(
+        "analyze",
+        "analyze_cmd",
+        "Read an Evaluate-tab results export, judge it like our own runs, write its run folder and print the summary.",
+    ),
+    _row(
+        "attack",
+        "attack_cmd",
+        "Play an injection suite against the agent: utility without and under attack, attack success per vector and text.",
+    ),
+    _row(
+        "audit",
+        "audit_cmd",
+        "Start the agent's MCP servers, read every tool they offer, and flag what in it is aimed at the model.",
+    ),
+    _row(
+        "clean",
+        "clean_cmd",
+        "Remove what finished runs kept in the temporary directory (copilot-eval-run-*, -ab-*, -quickstart-*).",
+    ),
+    _row(
+        "comment",
+        "comment_cmd",
+        "Post FILE.md as the pull request's comment of --key: update it when it exists, else create it; never two.",
+    ),
+    _row(
+        "compare",
+        "compare_cmd",
+        "Compare two runs: cases regressed, in error now, improved, changed, new, removed, unchanged; the score delta.",
+    ),
+    _row("convert", "convert_cmd", "Convert a test set between CSV templates, JSON and prompt files."),
+    _row(
+        "customizations",
+        "customizations_cmd",
+        "List the customization files the runtime loads for this agent in this folder, and why one was not sent.",
+    ),
+    _row(
+        "gate",
+        "gate_cmd",
+        "Gate a run against its blessed baseline, case by case: regressions, errors apart, golden cases, staleness.",
+    ),
+    _row(
+        "init",
+        "init_cmd",
+        "Write a starter suite: agent file, scripted model, a pytest test, a test set, a judge, a CI workflow.",
+    ),
+    _row(
+        "inspect",
+        "inspect_cmd",
+        "Summarise a saved event log or evidence file: success, tools, MCP servers, capture errors, subagents.",
+    ),
+    _row(
+        "lift",
+        "lift_cmd",
+        "Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.",
+    ),
+    _row(
+        "login",
+        "login_cmd",
+        "Sign in with a device code and cache the tokens a Copilot Studio target or `studio-eval` needs.",
+    ),
+    _row(
+        "merge",
+        "merge_cmd",
+        "Merge the run folders of a sharded run into one run folder, after checking they belong together.",
+    ),
+    _row(
+        "quickstart",
+        "quickstart_cmd",
+        "Run the example suite and evaluations (offline, scripted models) and summarise what each showed.",
+    ),
+    _row(
+        "regrade",
+        "regrade_cmd",
+        "Grade the saved answers and evidence of a run with other graders into a new run folder.",
+    ),
+    _row(
+        "report",
+        "report_cmd",
+        "Write the HTML report of a run: summary, limitation, repeats, charts, a drill-down per case.",
+    ),
+    _row(
+        "review",
+        "review_cmd",
+        "Review a run's verdicts case by case (or import labels), stored in the history beside the judges'.",
+    ),
+    _row("run", "run_cmd", "Run a test set against an agent through the real runtime, grade it and record the run."),
+    _row(
+        "scan",
+        "scan_cmd",
+        "Scan a run's transcripts for platform errors read as answers, refusals, loops, obeyed injections and more.",
+    ),
+    _row(
+        "serve",
+        "serve_cmd",
+        "Serve the history dashboard: pass rate over time, limitation episodes, a case-by-run grid, each run's report.",
+    ),
+    _row(
+        "setup", "setup_cmd", "Install the pinned Copilot runtime with npm, unpack its assets once, check its protocol."
+    ),
+    _row(
+        "tools",
+        "tools_cmd",
+        "Start the agent's MCP servers and the runtime, and list the tools its model would be offered.",
+    ),
+    _row(
+        "triggers",
+        "triggers_cmd",
+        "Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?",
+    ),
+    _row(
+        "skills",
+        "triggers_cmd",
+        "List the agent's skills and custom agents as the runtime loaded them: name, description length, source, problems.",
+    ),
+    _row(
+        "validate",
+        "validate_cmd",
+        "Check test-set files: Copilot Studio sets against the importer's rules, prompt files as gh-models reads them.",
+    ),
+    _row(
+        "baseline", "baseline_cmd", "Blessed baselines in the history: bless a run, list them, show one (docs/ci.md)."
+    ),
+    _row(
+        "generate",
+        "generate_cmd",
+        "Draft a test set or a trigger set from an agent's own description (docs/generate.md).",
+    ),
+    _row(
+        "history", "history_cmd", "The history of runs: add run folders, list runs, trends over time (docs/history.md)."
+    ),
+    _row(
+        "studio-eval",
+        "studio_eval_cmd",
+        "Copilot Studio's own evaluations through its REST API (test sets authored in the Evaluate tab).",
+    ),
 )
 
 

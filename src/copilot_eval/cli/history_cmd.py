@@ -7,13 +7,36 @@ that cannot be used, a folder without a readable run.json: every other folder gi
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
+from rich.table import Table
 
 from copilot_eval.cli.exits import bad_input
-from copilot_eval.untrusted.terminal import terminal_text
+from copilot_eval.history import (
+    HistoryError,
+    HistoryLocationError,
+    HistoryStore,
+    Provenance,
+    detect_provenance,
+    ingest_folders,
+    list_runs,
+    load_series,
+    resolve_history,
+    runs_document,
+    series_names,
+    series_trends,
+    trends_document,
+)
+from copilot_eval.history.agreement import agreement_document, flagged_line, grader_agreement
+from copilot_eval.history.quality_parts_view import parts_document, parts_table, quality_parts_by_case
+from copilot_eval.history.terminal import agreement_table, print_series, runs_table
+from copilot_eval.lift.history import lift_history
+from copilot_eval.reports.console import make_console
+from copilot_eval.triggers.history import skill_history, trigger_set_series_name
+from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 history_app = typer.Typer(
     name="history",
@@ -32,11 +55,8 @@ HistoryOption = Annotated[
 ]
 
 
-def open_store(history: str | None, *, create: bool) -> Any:
+def open_store(history: str | None, *, create: bool) -> HistoryStore:
     """The history store named by ``--history`` (or its defaults), or exit 2 with a message naming it."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import HistoryError, HistoryLocationError, HistoryStore, resolve_history
-
     try:
         location = resolve_history(history)
     except HistoryLocationError as exc:
@@ -66,9 +86,6 @@ def ingest(
     ] = False,
 ) -> None:
     """Add existing run folders to the history; a run already stored is not stored again."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import Provenance, detect_provenance, ingest_folders
-
     provenance = detect_provenance() if detect else Provenance()
     provenance = Provenance(commit or provenance.commit, branch or provenance.branch, ci_url or provenance.ci_run_url)
     with open_store(history, create=True) as store:
@@ -93,11 +110,6 @@ def runs(
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
 ) -> None:
     """List the stored runs, newest first."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import list_runs, runs_document
-    from copilot_eval.history.terminal import runs_table
-    from copilot_eval.reports.console import make_console
-
     with open_store(history, create=False) as store:
         found = list_runs(store, test_set=test_set, agent=agent, last=last)
         if as_json:
@@ -116,11 +128,6 @@ def trends(
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
 ) -> None:
     """Per test set and agent: pass rates over time, flaky cases, regression points, limitation episodes."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import load_series, series_names, series_trends, trends_document
-    from copilot_eval.history.terminal import print_series
-    from copilot_eval.reports.console import make_console
-
     with open_store(history, create=False) as store:
         names = series_names(store, test_set=test_set, agent=agent)
         found = [series_trends(load_series(store, name, who, last=last)) for name, who in names]
@@ -144,11 +151,6 @@ def agreement(
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
 ) -> None:
     """Per grader, how far it agrees with people's verdicts: TPR, TNR, accuracy, Cohen's kappa with its 95% interval."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.agreement import agreement_document, flagged_line, grader_agreement
-    from copilot_eval.history.terminal import agreement_table
-    from copilot_eval.reports.console import make_console
-
     with open_store(history, create=False) as store:
         found = grader_agreement(store, grader=grader)
         if as_json:
@@ -181,10 +183,6 @@ def parts(
     as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
 ) -> None:
     """General quality part by part, case by case, across the runs of one test set (a local run beside the platform's)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.quality_parts_view import parts_document, parts_table, quality_parts_by_case
-    from copilot_eval.reports.console import make_console
-
     with open_store(history, create=False) as store:
         found = quality_parts_by_case(store, test_set, last=last)
         if as_json:
@@ -210,11 +208,6 @@ def skills(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Per skill, precision and recall over the stored trigger runs of SET; a new segment where the catalogue changed."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import list_runs
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.triggers.history import skill_history, trigger_set_series_name
-
     with open_store(history, create=False) as store:
         found = list_runs(store, test_set=trigger_set_series_name(trigger_set), agent=agent, last=last)
     points, unreadable = skill_history(found)
@@ -223,14 +216,13 @@ def skills(
     if as_json:
         typer.echo(json.dumps({"set": trigger_set, "points": [p.to_dict() for p in points]}, indent=2))
         return
-    from rich.table import Table
 
     names = sorted({name for point in points for name in point.skills})
     table = Table(title=f"Trigger set {trigger_set}: precision / recall per run (oldest first)")
     for column in ("run at", "segment", *names):
         table.add_column(column, overflow="fold")
 
-    def cell(figures: dict[str, Any] | None) -> str:
+    def cell(figures: Mapping[str, object] | None) -> str:
         if figures is None:
             return "-"
         shown = ["unknown" if figures[k] is None else f"{figures[k]:.0%}" for k in ("precision", "recall")]
@@ -252,14 +244,6 @@ def lift(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """The lift of each stored `copilot-eval lift` run of SET, oldest first, with the texts that told its arms apart."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from rich.table import Table
-
-    from copilot_eval.history import list_runs
-    from copilot_eval.lift.history import lift_history
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.untrusted.terminal import terminal_line
-
     with open_store(history, create=False) as store:
         found = list_runs(store, test_set=test_set, last=last)
     points, unreadable = lift_history(found, name=name)
