@@ -11,8 +11,9 @@ as an unknown suffix or template.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
@@ -38,6 +39,7 @@ from copilot_eval.evalsets.set_kind import SetKind, kind_by_name, kind_of_set, u
 from copilot_eval.untrusted.terminal import terminal_text
 
 PROMPT = "prompt"
+_Made = TypeVar("_Made")
 
 
 def _format_of(path: Path, option: str) -> str:
@@ -179,28 +181,28 @@ def _from_prompt_file(source: Path, drop: list[str], var: list[str] | None) -> E
     prompt_set, problems, _ = load_prompt_file(source, variables=variables)
     if prompt_set is None:
         raise EvalSetReadError(source, problems)
-    try:
-        converted, warnings = copilot_studio_set(prompt_set, drop=drop, source=source)
-    except ValueError as exc:
-        if not hasattr(exc, "problems"):
-            raise typer.BadParameter(str(exc), param_hint="--drop") from None
-        raise
-    for warning in warnings:
-        typer.echo(f"warning: {terminal_text(warning)}", err=True)
-    return converted
+    return _mapped(lambda: copilot_studio_set(prompt_set, drop=drop, source=source))
 
 
 def _to_prompt_file(test_set: EvalTestSet, target: Path, drop: list[str], source: Path) -> None:
     """Write ``test_set`` as a prompt file (EvalSetError listing what cannot map; nothing written then)."""
+    write_prompt_file(_mapped(lambda: prompt_document(test_set, drop=drop, source=source)), target)
+
+
+def _mapped(mapping: Callable[[], tuple[_Made, list[str]]]) -> _Made:
+    """What a mapping between a prompt file and a Copilot Studio set made, its warnings printed.
+
+    A ValueError without ``problems`` is a wrong --drop; one with them (an EvalSetError) lists what cannot map.
+    """
     try:
-        document, warnings = prompt_document(test_set, drop=drop, source=source)
+        made, warnings = mapping()
     except ValueError as exc:
         if not hasattr(exc, "problems"):
             raise typer.BadParameter(str(exc), param_hint="--drop") from None
         raise
     for warning in warnings:
         typer.echo(f"warning: {terminal_text(warning)}", err=True)
-    write_prompt_file(document, target)
+    return made
 
 
 def register(app: typer.Typer) -> None:

@@ -53,6 +53,15 @@ HistoryOption = Annotated[
         "(default: env COPILOT_EVAL_HISTORY, else .copilot-eval/history.db in the project folder).",
     ),
 ]
+# Options several history commands take with the same meaning.
+_DocumentedJsonOption = Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")]
+_JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+_AgentOption = Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")]
+_LastRunsOption = Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")]
+
+
+def _echo_json(document: object) -> None:
+    typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 
 def open_store(history: str | None, *, create: bool) -> HistoryStore:
@@ -105,15 +114,15 @@ def ingest(
 def runs(
     history: HistoryOption = None,
     test_set: Annotated[str | None, typer.Option("--set", metavar="NAME", help="Only runs of this test set.")] = None,
-    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")] = None,
-    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    agent: _AgentOption = None,
+    last: _LastRunsOption = None,
+    as_json: _DocumentedJsonOption = False,
 ) -> None:
     """List the stored runs, newest first."""
     with open_store(history, create=False) as store:
         found = list_runs(store, test_set=test_set, agent=agent, last=last)
         if as_json:
-            typer.echo(json.dumps(runs_document(found, database=store.location.display), indent=2, ensure_ascii=False))
+            _echo_json(runs_document(found, database=store.location.display))
             return
         make_console().print(
             runs_table(found, title=f"{len(found)} run{'' if len(found) == 1 else 's'} in {store.location.display}")
@@ -125,15 +134,14 @@ def trends(
     test_set: Annotated[str | None, typer.Option("--set", metavar="NAME", help="Only this test set.")] = None,
     agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only this agent.")] = None,
     last: Annotated[int | None, typer.Option("--last", min=1, help="Only the last N runs of each series.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: _DocumentedJsonOption = False,
 ) -> None:
     """Per test set and agent: pass rates over time, flaky cases, regression points, limitation episodes."""
     with open_store(history, create=False) as store:
         names = series_names(store, test_set=test_set, agent=agent)
         found = [series_trends(load_series(store, name, who, last=last)) for name, who in names]
         if as_json:
-            document = trends_document(found, database=store.location.display, last=last)
-            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            _echo_json(trends_document(found, database=store.location.display, last=last))
             return
         console = make_console()
         if not found:
@@ -148,14 +156,13 @@ def agreement(
     min_kappa: Annotated[
         float, typer.Option("--min-kappa", min=-1.0, max=1.0, help="Flag graders whose kappa is below this.")
     ] = 0.6,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: _DocumentedJsonOption = False,
 ) -> None:
     """Per grader, how far it agrees with people's verdicts: TPR, TNR, accuracy, Cohen's kappa with its 95% interval."""
     with open_store(history, create=False) as store:
         found = grader_agreement(store, grader=grader)
         if as_json:
-            document = agreement_document(found, database=store.location.display, min_kappa=min_kappa)
-            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            _echo_json(agreement_document(found, database=store.location.display, min_kappa=min_kappa))
             return
         console = make_console()
         if not found:
@@ -180,14 +187,13 @@ def parts(
     ],
     history: HistoryOption = None,
     last: Annotated[int, typer.Option("--last", min=1, help="The N newest runs with General quality's parts.")] = 10,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: _DocumentedJsonOption = False,
 ) -> None:
     """General quality part by part, case by case, across the runs of one test set (a local run beside the platform's)."""
     with open_store(history, create=False) as store:
         found = quality_parts_by_case(store, test_set, last=last)
         if as_json:
-            document = parts_document(found, database=store.location.display, test_set=test_set)
-            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            _echo_json(parts_document(found, database=store.location.display, test_set=test_set))
             return
         console = make_console()
         if not found:
@@ -203,9 +209,9 @@ def skills(
         str, typer.Argument(metavar="SET", help="The trigger set's name (its file name without suffix).")
     ],
     history: HistoryOption = None,
-    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")] = None,
-    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    agent: _AgentOption = None,
+    last: _LastRunsOption = None,
+    as_json: _JsonOption = False,
 ) -> None:
     """Per skill, precision and recall over the stored trigger runs of SET; a new segment where the catalogue changed."""
     with open_store(history, create=False) as store:
@@ -214,7 +220,7 @@ def skills(
     for folder in unreadable:
         typer.echo(f"no triggers.json in {folder} (moved or deleted): left out", err=True)
     if as_json:
-        typer.echo(json.dumps({"set": trigger_set, "points": [p.to_dict() for p in points]}, indent=2))
+        _echo_json({"set": trigger_set, "points": [p.to_dict() for p in points]})
         return
 
     names = sorted({name for point in points for name in point.skills})
@@ -240,8 +246,8 @@ def lift(
         str | None,
         typer.Option("--name", metavar="NAME", help="Only lifts whose arms differ by this skill or file."),
     ] = None,
-    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    last: _LastRunsOption = None,
+    as_json: _JsonOption = False,
 ) -> None:
     """The lift of each stored `copilot-eval lift` run of SET, oldest first, with the texts that told its arms apart."""
     with open_store(history, create=False) as store:
@@ -250,7 +256,7 @@ def lift(
     for folder in unreadable:
         typer.echo(terminal_text(f"unreadable lift.json in {folder}: left out"), err=True)
     if as_json:
-        typer.echo(json.dumps({"set": test_set, "points": [p.to_dict() for p in points]}, indent=2))
+        _echo_json({"set": test_set, "points": [p.to_dict() for p in points]})
         return
     table = Table(title=terminal_line(f"Lift over time on {test_set} (oldest first)"))
     for column in ("run at", "arms", "lift", "95% interval", "verdict", "customization (sha256)"):
