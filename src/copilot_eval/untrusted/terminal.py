@@ -130,4 +130,12 @@ def safe_console(*, stderr: bool = False, **options: Any) -> Any:
     return _console_class()(stderr=stderr, **options)
 
 
-__all__ = ["NEWLINE_SHOWN", "NO_COLOR_ENV", "CommandGuard", "safe_console", "terminal_line", "terminal_markup", "terminal_text"]
+__all__ = [
+    "NEWLINE_SHOWN",
+    "NO_COLOR_ENV",
+    "CommandGuard",
+    "safe_console",
+    "terminal_line",
+    "terminal_markup",
+    "terminal_text",
+]
