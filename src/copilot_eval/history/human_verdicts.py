@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
+from copilot_eval.history.records import from_row
 from copilot_eval.history.store import HistoryError, HistoryStore
 from copilot_eval.redaction import redact_data
 
@@ -184,15 +185,7 @@ def given_verdicts(store: HistoryStore, run_id: int) -> dict[tuple[str, int], Gi
     latest: dict[tuple[str, int], GivenVerdict] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query).mappings():
-            latest[(row["case_key"], row["repeat_index"])] = GivenVerdict(
-                case_key=row["case_key"],
-                repeat_index=row["repeat_index"],
-                verdict=row["verdict"],
-                reviewer=row["reviewer"],
-                given_at=row["given_at"],
-                source=row["source"],
-                note=row["note"],
-            )
+            latest[(row["case_key"], row["repeat_index"])] = from_row(GivenVerdict, row)
     return latest
 
 
