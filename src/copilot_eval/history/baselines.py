@@ -13,8 +13,9 @@ import getpass
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.provenance import Provenance
 from copilot_eval.history.records import RunRecord, from_row
 from copilot_eval.history.store import HistoryError, HistoryStore
@@ -83,11 +84,7 @@ def _baseline(row: Any, run: dict[str, Any]) -> Baseline:
 
 
 def _tables() -> tuple[Table, Table]:
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Baseline as BaselineTable
-    from copilot_eval.history.tables import Run
-
-    return cast("Table", BaselineTable.__table__), cast("Table", Run.__table__)
+    return table("Baseline"), table("Run")
 
 
 def bless(

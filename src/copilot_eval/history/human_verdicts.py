@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.records import from_row
 from copilot_eval.history.store import HistoryError, HistoryStore
 from copilot_eval.redaction import redact_data
@@ -114,13 +115,11 @@ class Rescored:
 
 
 def _tables() -> tuple[Table, Table, Table]:
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Case, CaseResult, HumanVerdict
 
     return (
-        cast("Table", HumanVerdict.__table__),
-        cast("Table", CaseResult.__table__),
-        cast("Table", Case.__table__),
+        table("HumanVerdict"),
+        table("CaseResult"),
+        table("Case"),
     )
 
 
