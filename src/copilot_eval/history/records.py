@@ -205,6 +205,7 @@ __all__ = [
     "RunRecord",
     "VerdictRecord",
     "case_key",
+    "from_row",
     "run_key",
     "supersedes",
 ]
