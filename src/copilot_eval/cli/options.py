@@ -109,6 +109,25 @@ FailOnRegressionOption = Annotated[
     typer.Option("--fail-on-regression", help="Exit 1 when any case regressed against the baseline run."),
 ]
 
+# What a whole run may spend (runs/run_budget.py): `run` and `lift` take the agent's caps, same names.
+MaxRunTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        "--max-run-tokens",
+        metavar="N",
+        help="Once the agent's sessions have spent N tokens (input plus output) no new conversation starts; "
+        "those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
+    ),
+]
+MaxRunPremiumRequestsOption = Annotated[
+    float | None,
+    typer.Option("--max-run-premium-requests", metavar="N", help="The same for the agent's premium requests."),
+]
+MaxRunAiCreditsOption = Annotated[
+    float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
+]
+ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
+
 __all__ = [
     "AllowOtherSetOption",
     "BaselineOption",
@@ -117,4 +136,8 @@ __all__ = [
     "JunitOption",
     "MarkdownOption",
     "MaxErrorsOption",
+    "MaxRunAiCreditsOption",
+    "MaxRunPremiumRequestsOption",
+    "MaxRunTokensOption",
+    "ResumeOption",
 ]
