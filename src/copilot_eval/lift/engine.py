@@ -119,6 +119,11 @@ async def lift_eval(
     settings = settings or RunSettings(repeat=DEFAULT_LIFT_REPEAT)
     if settings.workspace is not None:
         test_set = with_workspaces(test_set, settings.workspace, None)
+    if uses_workspaces(test_set) and any(e.text.kind == "instructions" for arm in arms for e in arm.expectations):
+        raise ValueError(
+            "an instruction file at the root of an arm's working directory never reaches a case played on a "
+            "workspace (each play works in a fresh copy of its fixture): put the file in the fixture instead"
+        )
     workspaces = _workspaces(test_set, settings.protect)
     try:
         return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, workspaces)
