@@ -140,6 +140,7 @@ def test_a_run_budget_stops_both_arms_at_the_same_place_and_sets_unpaired_plays_
     assert figures.apart == {"without": {"not_run": 2}, "with": {"not_run": 1, "unpaired": 1}}
     assert run.budget_reached is not None and "--max-run-tokens 30" in run.budget_reached
     assert run.verdict.code == 3  # as `run`: cases not run are no verdict on the agent
+    assert "--max-run-tokens 30" in (tmp_path / "out" / "lift.md").read_text(encoding="utf-8")
     arm_run = json.loads((tmp_path / "out" / "with" / "run.json").read_text(encoding="utf-8"))
     assert arm_run["notRun"] == 1
 

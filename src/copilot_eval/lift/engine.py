@@ -25,7 +25,7 @@ from copilot_eval.lift.arms import Arm
 from copilot_eval.lift.delivery import Delivery, decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
 from copilot_eval.lift.gates import LiftGates, lift_verdict
-from copilot_eval.lift.record import write_lift_files
+from copilot_eval.lift.record import LIFT_JSON, write_lift_files
 from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
 from copilot_eval.reports.evidence_names import unit_evidence_name
 from copilot_eval.runs.case_runner import (
@@ -292,7 +292,10 @@ async def _lift(
     lift = lift_verdict(figures, gates or LiftGates())
     if out is not None:
         items = [FolderRun(folders[a.name], runs[a.name], test_set, label=a.name) for a in arms]
-        run.finished = finish_run_folders(items, replace(finish or FinishOptions(), markdown=None))
+        options = replace(finish or FinishOptions(), markdown=None)
+        if all(slot.outcome == "resumed" for slot in slots) and (out / LIFT_JSON).is_file():
+            options = replace(options, history=None, no_history=True)  # a finished lift resumed: recorded once
+        run.finished = finish_run_folders(items, options)
         write_lift_files(run, out)
         run.verdict = worst([run.finished.verdict, lift])
     else:

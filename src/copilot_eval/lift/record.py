@@ -200,6 +200,8 @@ def lift_markdown(run: LiftRun) -> str:
         md_inline(verdict_words(f)),
         "",
     ]
+    if run.budget_reached is not None:
+        lines += [md_inline(f"{run.budget_reached}: both arms stopped there"), ""]
     lines += [f"| case | {a} | {b} | difference |", "| --- | --- | --- | --- |"]
     for case in f.cases:
         cells = [
