@@ -3,9 +3,10 @@
 Each arm's plays are those ``trigger_eval`` makes (the agent as a user mounts it, stopped at its
 choice, each decided by ``decide_trigger_outcome``), written to its own run folder (``out/<arm>/``)
 as ``trigger_eval`` writes one; the plays of both arms go through one interleaved queue under one
-concurrency limit (``lift.schedule``) so that time and load fall on both. The agent each arm plays watches the texts that tell
-the arms apart, and each play's delivery is decided by ``lift.delivery`` as for a test set: a play
-whose customization did not arrive is marked ``undelivered`` and left out of its arm's figures.
+concurrency limit (``lift.schedule``) so that time and load fall on both. The agent each arm
+plays watches the texts that tell the arms apart, and each play's delivery is decided by
+``lift.delivery`` as for a test set: a play whose customization did not arrive is marked
+``undelivered`` and left out of its arm's figures.
 Whether a prompt got its expected choice is then paired over prompts like a test set's cases.
 """
 
