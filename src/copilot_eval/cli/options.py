@@ -241,6 +241,25 @@ TenantOption = Annotated[
 # --- what a reading command prints ------------------------------------------------------------------
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
 
+# What a whole run may spend (runs/run_budget.py): `run` and `lift` take the agent's caps, same names.
+MaxRunTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        "--max-run-tokens",
+        metavar="N",
+        help="Once the agent's sessions have spent N tokens (input plus output) no new conversation starts; "
+        "those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
+    ),
+]
+MaxRunPremiumRequestsOption = Annotated[
+    float | None,
+    typer.Option("--max-run-premium-requests", metavar="N", help="The same for the agent's premium requests."),
+]
+MaxRunAiCreditsOption = Annotated[
+    float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
+]
+ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
+
 __all__ = [
     "AllowOtherSetOption",
     "BaselineOption",
@@ -249,4 +268,8 @@ __all__ = [
     "JunitOption",
     "MarkdownOption",
     "MaxErrorsOption",
+    "MaxRunAiCreditsOption",
+    "MaxRunPremiumRequestsOption",
+    "MaxRunTokensOption",
+    "ResumeOption",
 ]

@@ -37,6 +37,9 @@ from copilot_eval.cli.options import (
     MarkdownOption,
     MaxErrorsOption,
     MaxRegressionsOption,
+    MaxRunAiCreditsOption,
+    MaxRunPremiumRequestsOption,
+    MaxRunTokensOption,
     ModelOption,
     OutOption,
     ProfileOption,
@@ -46,6 +49,7 @@ from copilot_eval.cli.options import (
     RecordOption,
     RepeatOption,
     ReplayOption,
+    ResumeOption,
     ScanOption,
     VarOption,
     WorkspaceOption,
@@ -95,7 +99,7 @@ def run(
     workspace: WorkspaceOption = None,
     protect: ProtectOption = None,
     out: OutOption = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")] = False,
+    resume: ResumeOption = False,
     fail_under: FailUnderOption = None,
     max_errors: MaxErrorsOption = 0,
     data_type: DataTypeOption = None,
@@ -192,22 +196,9 @@ def run(
             help="Export message content too (questions, answers, tool arguments and results), redacted.",
         ),
     ] = False,
-    max_run_tokens: Annotated[
-        int | None,
-        typer.Option(
-            "--max-run-tokens",
-            metavar="N",
-            help="Once the agent's sessions have spent N tokens (input plus output) no new conversation starts; "
-            "those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
-        ),
-    ] = None,
-    max_run_premium_requests: Annotated[
-        float | None,
-        typer.Option("--max-run-premium-requests", metavar="N", help="The same for the agent's premium requests."),
-    ] = None,
-    max_run_ai_credits: Annotated[
-        float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
-    ] = None,
+    max_run_tokens: MaxRunTokensOption = None,
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
+    max_run_ai_credits: MaxRunAiCreditsOption = None,
     max_judge_tokens: Annotated[
         int | None,
         typer.Option(
