@@ -11,12 +11,15 @@ interrupted (``--resume --out DIR`` continues).
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
+from rich.table import Table
 
+from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
@@ -27,6 +30,9 @@ from copilot_eval.cli.options import (
     GraderOption,
     JudgeOption,
     MarkdownOption,
+    MaxJudgeAiCreditsOption,
+    MaxJudgePremiumRequestsOption,
+    MaxJudgeTokensOption,
     MaxRunAiCreditsOption,
     MaxRunPremiumRequestsOption,
     MaxRunTokensOption,
@@ -37,25 +43,36 @@ from copilot_eval.cli.options import (
     ScanOption,
     WorkspaceOption,
 )
-from copilot_eval.exit_codes import BELOW_GATE, PASSED, Verdict
+from copilot_eval.evalsets import EvalTestSet
+from copilot_eval.exit_codes import BELOW_GATE, PASSED, Verdict, worst
+from copilot_eval.lift import (
+    Arm,
+    ArmError,
+    LiftGates,
+    LiftRun,
+    expectations_of,
+    lift_eval,
+    lift_verdict,
+    trigger_lift,
+    vary_arms,
+)
+from copilot_eval.lift.engine import budget_verdict
+from copilot_eval.lift.record import LIFT_HTML, LIFT_JSON, lift_markdown, verdict_words, write_trigger_lift
 from copilot_eval.reports.console import make_console
+from copilot_eval.reports.findings import read_findings
+from copilot_eval.runs.finish import FinishOptions
+from copilot_eval.runs.prepare import PrepareError, read_test_set
+from copilot_eval.runs.run_budget import RunBudget
+from copilot_eval.runs.settings import RunSettings, SettingsError
+from copilot_eval.runs.workspaces import with_workspaces
+from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.triggers import TriggerSet, TriggerSetError, read_trigger_set
 from copilot_eval.untrusted.terminal import terminal_line
-
-if TYPE_CHECKING:
-    from copilot_eval.evalsets import EvalTestSet
-    from copilot_eval.lift import Arm, LiftGates, LiftRun
-    from copilot_eval.runs.finish import FinishOptions
-    from copilot_eval.runs.run_budget import RunBudget
-    from copilot_eval.triggers import TriggerSet
 
 DEFAULT_OUT = Path("lift-runs")
 
 
 def _arms(arm_specs: list[str], agent_file: Path | None, vary: str | None) -> list[Arm]:
-    # imported on use: the agent layer loads the Copilot SDK (about 0.6 s), which `--help` must not
-    from copilot_eval.agent import load_agent_file
-    from copilot_eval.lift import expectations_of, vary_arms
-
     if vary is not None:
         if agent_file is None or arm_specs:
             raise ValueError("--vary takes one --agent (and no --arm): the arms are that agent with and without it")
@@ -76,11 +93,6 @@ def _arms(arm_specs: list[str], agent_file: Path | None, vary: str | None) -> li
 
 
 def _print(run: LiftRun, markdown: str | None) -> None:
-    # imported on use: rich's tables and the lift package are needed only once a run has finished
-    from rich.table import Table
-
-    from copilot_eval.lift.record import LIFT_HTML, LIFT_JSON, lift_markdown, verdict_words
-
     f = run.figures
     console = make_console()  # arm and case names are other people's text
     table = Table(title=terminal_line(f"Lift of {f.treatment} over {f.control} on {run.test_set.name}"))
@@ -167,6 +179,9 @@ def lift(
     max_run_tokens: MaxRunTokensOption = None,
     max_run_premium_requests: MaxRunPremiumRequestsOption = None,
     max_run_ai_credits: MaxRunAiCreditsOption = None,
+    max_judge_tokens: MaxJudgeTokensOption = None,
+    max_judge_premium_requests: MaxJudgePremiumRequestsOption = None,
+    max_judge_ai_credits: MaxJudgeAiCreditsOption = None,
 ) -> None:
     """Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.
 
@@ -175,17 +190,6 @@ def lift(
     The plays of both arms are interleaved under one --concurrency; a --max-run-* budget counts both
     arms together and stops both at the same place; --resume continues the lift recorded in --out.
     """
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from copilot_eval.agent import AgentFileError
-    from copilot_eval.lift import ArmError, LiftGates, lift_eval
-    from copilot_eval.runs.finish import FinishOptions
-    from copilot_eval.runs.prepare import PrepareError
-    from copilot_eval.runs.settings import RunSettings, SettingsError
-    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
-    from copilot_eval.triggers import TriggerSet
-
     try:
         scanners = choose_scanners(scan)
         finding_gates = gate_names(fail_on_finding, scanners)
@@ -207,11 +211,16 @@ def lift(
             max_run_tokens=max_run_tokens,
             max_run_premium_requests=max_run_premium_requests,
             max_run_ai_credits=max_run_ai_credits,
+            max_judge_tokens=max_judge_tokens,
+            max_judge_premium_requests=max_judge_premium_requests,
+            max_judge_ai_credits=max_judge_ai_credits,
         )
         if isinstance(chosen, TriggerSet) and (workspace is not None or protect):
             raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
-        if isinstance(chosen, TriggerSet) and resume:
-            raise ValueError("--resume continues a test set's lift; a trigger set's lift is played again whole")
+        if isinstance(chosen, TriggerSet) and settings.budgets.caps_judges():
+            raise ValueError(
+                "--max-judge-*: a trigger set's plays are decided by the skill chosen, no judge grades them"
+            )
     except (AgentFileError, ArmError, PrepareError, SettingsError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     finish = FinishOptions(history=history, no_history=no_history, scanners=scanners, finding_gates=finding_gates)
@@ -219,7 +228,7 @@ def lift(
         # the arms' trigger folders record no history of their own (as before): the scanners reach them
         arm_finish = FinishOptions(no_history=True, scanners=scanners, finding_gates=finding_gates)
         budget = settings.budgets
-        raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out, arm_finish, budget))
+        raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out, arm_finish, budget, resume))
     try:
         run = asyncio.run(lift_eval(chosen, arms, settings, seed=seed, gates=gates, finish=finish))
     except (PrepareError, ValueError) as error:  # CheckpointError too: another run in --out without --resume
@@ -234,11 +243,6 @@ def lift(
 def _read_set(path: Path) -> EvalTestSet | TriggerSet:
     """The test set at ``path`` (its cases' workspaces resolved against its folder, as `run` does), else the
     trigger set there; PrepareError naming both readers' problems."""
-    # imported on use: the readers load the engine, which `--help` must not
-    from copilot_eval.runs.prepare import PrepareError, read_test_set
-    from copilot_eval.runs.workspaces import with_workspaces
-    from copilot_eval.triggers import TriggerSetError, read_trigger_set
-
     try:
         return with_workspaces(read_test_set(path), None, path.parent)
     except PrepareError as as_test_set:
@@ -258,26 +262,28 @@ def _trigger_lift(
     out: Path,
     finish: FinishOptions,
     budget: RunBudget,
+    resume: bool,
 ) -> Verdict:
     """Play a trigger set through both arms, print precision and recall per skill, write lift.json; the verdict."""
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from rich.table import Table
-
-    from copilot_eval.exit_codes import worst
-    from copilot_eval.lift import lift_verdict, trigger_lift
-    from copilot_eval.lift.engine import budget_verdict
-    from copilot_eval.lift.record import verdict_words, write_trigger_lift
-
     try:
         lift = asyncio.run(
             trigger_lift(
-                chosen, arms, runs=runs, concurrency=concurrency, seed=seed, out=out, finish=finish, budget=budget
+                chosen,
+                arms,
+                runs=runs,
+                concurrency=concurrency,
+                seed=seed,
+                out=out,
+                finish=finish,
+                budget=budget,
+                resume=resume,
             )
         )
+    except ValueError as error:  # CheckpointError: another lift in --out without --resume
+        raise bad_input(str(error)) from None
     except KeyboardInterrupt:
-        return Verdict(interrupts.row(), f"{interrupts.signal_name()}: the lift files were not written")
+        why = f"{interrupts.signal_name()}: the plays that finished are kept; continue with --resume --out {out}"
+        return Verdict(interrupts.row(), why)
     written = write_trigger_lift(lift, chosen.name, out)
     console = make_console()  # skill and arm names are other people's text
     control, treatment = lift.paired.control, lift.paired.treatment
@@ -308,9 +314,6 @@ def _trigger_lift(
 
 def _finding_verdict(folder: Path | None, gates: frozenset[str]) -> Verdict:
     """Below a gate when a ``--fail-on-finding`` scanner found anything in an arm's folder; passed otherwise."""
-    # imported on use: the findings reader is needed only once the arms have been played
-    from copilot_eval.reports.findings import read_findings
-
     if folder is None or not gates:
         return PASSED
     hit = {name: n for name, n in read_findings(folder).counts().items() if n and name in gates}

@@ -241,7 +241,7 @@ TenantOption = Annotated[
 # --- what a reading command prints ------------------------------------------------------------------
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
 
-# What a whole run may spend (runs/run_budget.py): `run` and `lift` take the agent's caps, same names.
+# What a whole run may spend (runs/run_budget.py): `run` and `lift` take the agent's and the judges' caps, same names.
 MaxRunTokensOption = Annotated[
     int | None,
     typer.Option(
@@ -258,6 +258,19 @@ MaxRunPremiumRequestsOption = Annotated[
 MaxRunAiCreditsOption = Annotated[
     float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
 ]
+MaxJudgeTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        "--max-judge-tokens", metavar="N", help="The same for the LLM judges' tokens, counted apart from the agent."
+    ),
+]
+MaxJudgePremiumRequestsOption = Annotated[
+    float | None,
+    typer.Option("--max-judge-premium-requests", metavar="N", help="The same for the judges' premium requests."),
+]
+MaxJudgeAiCreditsOption = Annotated[
+    float | None, typer.Option("--max-judge-ai-credits", metavar="X", help="The same for the judges' AI credits.")
+]
 ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
 
 __all__ = [
@@ -268,6 +281,9 @@ __all__ = [
     "JunitOption",
     "MarkdownOption",
     "MaxErrorsOption",
+    "MaxJudgeAiCreditsOption",
+    "MaxJudgePremiumRequestsOption",
+    "MaxJudgeTokensOption",
     "MaxRunAiCreditsOption",
     "MaxRunPremiumRequestsOption",
     "MaxRunTokensOption",

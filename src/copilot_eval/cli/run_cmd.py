@@ -36,6 +36,9 @@ from copilot_eval.cli.options import (
     JunitOption,
     MarkdownOption,
     MaxErrorsOption,
+    MaxJudgeAiCreditsOption,
+    MaxJudgePremiumRequestsOption,
+    MaxJudgeTokensOption,
     MaxRegressionsOption,
     MaxRunAiCreditsOption,
     MaxRunPremiumRequestsOption,
@@ -199,19 +202,9 @@ def run(
     max_run_tokens: MaxRunTokensOption = None,
     max_run_premium_requests: MaxRunPremiumRequestsOption = None,
     max_run_ai_credits: MaxRunAiCreditsOption = None,
-    max_judge_tokens: Annotated[
-        int | None,
-        typer.Option(
-            "--max-judge-tokens", metavar="N", help="The same for the LLM judges' tokens, counted apart from the agent."
-        ),
-    ] = None,
-    max_judge_premium_requests: Annotated[
-        float | None,
-        typer.Option("--max-judge-premium-requests", metavar="N", help="The same for the judges' premium requests."),
-    ] = None,
-    max_judge_ai_credits: Annotated[
-        float | None, typer.Option("--max-judge-ai-credits", metavar="X", help="The same for the judges' AI credits.")
-    ] = None,
+    max_judge_tokens: MaxJudgeTokensOption = None,
+    max_judge_premium_requests: MaxJudgePremiumRequestsOption = None,
+    max_judge_ai_credits: MaxJudgeAiCreditsOption = None,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     options = {**locals(), "progress": not no_progress}  # every option is a field of RunSettings of its name

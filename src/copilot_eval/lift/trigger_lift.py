@@ -25,6 +25,7 @@ from copilot_eval.lift.delivery import decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
 from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
 from copilot_eval.runs.case_runner import session_usage
+from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.finish import FinishOptions
 from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runtime.session.runner import run_copilot
@@ -42,7 +43,7 @@ from copilot_eval.triggers import (
 from copilot_eval.triggers.record import write_trigger_folder
 from copilot_eval.triggers.runner import trigger_player
 
-__all__ = ["SkillLift", "TriggerLift", "trigger_lift"]
+__all__ = ["SkillLift", "TriggerLift", "trigger_checkpoint_header", "trigger_lift"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +88,43 @@ def _delivered(arm: Arm, run: TriggerRun) -> list[tuple[PlayRecord, str, str | N
     return decided
 
 
+def trigger_checkpoint_header(trigger_set: TriggerSet, arm: Arm, runs: int) -> dict[str, Any]:
+    """What an arm's checkpoint must match for ``--resume`` to continue it: the set, the arm and its texts."""
+    return {
+        "triggerLift": trigger_set.name,
+        "arm": arm.name,
+        "customizations": sorted(f"{e.text.sha256}:{'present' if e.present else 'absent'}" for e in arm.expectations),
+        "runs": runs,
+        "prompts": [[p.number, p.prompt, p.expected] for p in trigger_set.prompts],
+        "names": list(trigger_set.names),
+    }
+
+
+def _recorded(
+    trigger_set: TriggerSet, arms: list[Arm], runs: int, evidence: dict[str, Path | None], resume: bool
+) -> tuple[dict[str, Checkpoint], dict[str, dict[str, CopilotResult]]]:
+    """Each arm's checkpoint, and the plays an earlier run of this lift recorded there (their saved evidence).
+
+    A play the checkpoint names whose evidence cannot be read is played again: its outcome is decided
+    from that evidence, so without it there is nothing to keep. CheckpointError (a ValueError) for a
+    folder holding another run, or one holding this run without ``resume``.
+    """
+    checkpoints: dict[str, Checkpoint] = {}
+    recorded: dict[str, dict[str, CopilotResult]] = {arm.name: {} for arm in arms}
+    for arm in arms:
+        where = evidence[arm.name]
+        if where is None:
+            continue
+        header = trigger_checkpoint_header(trigger_set, arm, runs)
+        checkpoints[arm.name], done = Checkpoint.start(where.parent, header, resume=resume)
+        for key in done:
+            try:
+                recorded[arm.name][key] = CopilotResult.load(where / f"{key}.json")
+            except (OSError, ValueError):
+                continue
+    return checkpoints, recorded
+
+
 async def _arm_runs(
     trigger_set: TriggerSet,
     arms: list[Arm],
@@ -97,27 +135,32 @@ async def _arm_runs(
     folder: Path | None,
     pool: Any,
     budget: RunBudget,
+    resume: bool = False,
 ) -> tuple[dict[str, TriggerRun], list[Slot[tuple[TriggerPrompt, int]]], str | None, datetime]:
-    """Every arm's plays through the one interleaved queue; each arm's TriggerRun (not yet written), the queue."""
+    """Every arm's plays through the one interleaved queue; each arm's TriggerRun (not yet written), the queue.
+
+    With ``resume`` the plays each arm's checkpoint recorded are kept (their outcomes decided again
+    from their saved evidence, as when they were played) and only the rest are played.
+    """
     started, clock = datetime.now(UTC), time.monotonic()
-    catalogues = await asyncio.gather(*(list_catalogue(arm.player(), pool=pool) for arm in arms))
-    needs = {arm.name: catalogue.needs(trigger_set.names) for arm, catalogue in zip(arms, catalogues, strict=True)}
-    players = {arm.name: trigger_player(arm.player(), needs[arm.name], stop_at_choice=True) for arm in arms}
     evidence = {arm.name: _folder(folder, arm) / "evidence" if folder is not None else None for arm in arms}
     for where in evidence.values():
         if where is not None:
             where.mkdir(parents=True, exist_ok=True)
-    spending = RunSpending(budget)  # both arms' sessions together
+    checkpoints, recorded = _recorded(trigger_set, arms, runs, evidence, resume)  # refused before any session
+    catalogues = await asyncio.gather(*(list_catalogue(arm.player(), pool=pool) for arm in arms))
+    needs = {arm.name: catalogue.needs(trigger_set.names) for arm, catalogue in zip(arms, catalogues, strict=True)}
+    players = {arm.name: trigger_player(arm.player(), needs[arm.name], stop_at_choice=True) for arm in arms}
+    spending = RunSpending(budget)  # both arms' sessions together, those an earlier run played included
+    for results in recorded.values():
+        for result in results.values():
+            spending.add_session(session_usage(result))
     done: dict[str, list[tuple[PlayRecord, CopilotResult]]] = {arm.name: [] for arm in arms}
 
-    async def play(slot: Slot[tuple[TriggerPrompt, int]]) -> None:
+    def record(slot: Slot[tuple[TriggerPrompt, int]], result: CopilotResult, saved: str | None) -> None:
         prompt, repeat = slot.unit
-        result = await run_copilot(players[slot.arm], prompt.prompt, pool=pool)
-        spending.add_session(session_usage(result))
         outcome = decide_trigger_outcome(result, needs[slot.arm])
-        where = evidence[slot.arm]
-        saved = str(result.save(where / f"{slot.key}.json")) if where is not None else None
-        record = PlayRecord(
+        kept = PlayRecord(
             number=prompt.number,
             repeat=repeat,
             expected=prompt.expected,
@@ -128,11 +171,32 @@ async def _arm_runs(
             path=outcome.choice.path if outcome.choice is not None else (),
             read_skill_files=outcome.read_skill_files,
         )
-        done[slot.arm].append((record, result))
+        done[slot.arm].append((kept, result))
+
+    async def play(slot: Slot[tuple[TriggerPrompt, int]]) -> None:
+        prompt, _ = slot.unit
+        result = await run_copilot(players[slot.arm], prompt.prompt, pool=pool)
+        spending.add_session(session_usage(result))
+        where = evidence[slot.arm]
+        saved = str(result.save(where / f"{slot.key}.json")) if where is not None else None
+        if slot.arm in checkpoints:
+            checkpoints[slot.arm].append(slot.key, [])  # after its evidence is saved: --resume decides from it
+        record(slot, result, saved)
 
     units = [(f"prompt{p.number}-r{r}", (p, r)) for p in trigger_set.prompts for r in range(runs)]
     slots = interleave(units, [arm.name for arm in arms])
-    await play_interleaved(slots, play, concurrency=concurrency, stop=spending.reached if budget else None)
+    await play_interleaved(
+        slots,
+        play,
+        concurrency=concurrency,
+        done=lambda slot: slot.key in recorded[slot.arm],
+        stop=spending.reached if budget else None,
+    )
+    for slot in slots:
+        if slot.outcome == "resumed":
+            where = evidence[slot.arm]
+            assert where is not None  # only a folder's checkpoint records plays
+            record(slot, recorded[slot.arm][slot.key], str(where / f"{slot.key}.json"))
     played = {}
     for arm, catalogue in zip(arms, catalogues, strict=True):
         records = sorted((p for p, _ in done[arm.name]), key=lambda p: (p.number, p.repeat))
@@ -168,19 +232,24 @@ async def trigger_lift(
     pool: Any = None,
     finish: FinishOptions | None = None,
     budget: RunBudget | None = None,
+    resume: bool = False,
 ) -> TriggerLift:
     """Play ``trigger_set`` through both arms (control first) and compare precision, recall and each prompt's choice.
 
     The plays of both arms go through one interleaved queue, ``concurrency`` at a time
     (``lift.schedule``); ``budget`` caps both arms' sessions together, and a prompt's play left
     unplayed by it is ``not_run`` (its partner in the other arm ``unpaired``). ``finish`` says what
-    finishing each arm's folder writes besides its data (``--scan``'s scanners).
+    finishing each arm's folder writes besides its data (``--scan``'s scanners). ``resume`` keeps
+    the plays each arm's folder in ``out`` recorded and plays the rest (the figures are those of an
+    uninterrupted lift); without it a folder holding an earlier lift is refused (CheckpointError).
     """
     if len(arms) != 2 or arms[0].name == arms[1].name:
         raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
     if runs < 1 or concurrency < 1:
         raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
     folder = Path(out) if out is not None else None
+    if resume and folder is None:
+        raise ValueError("--resume continues the lift recorded in --out DIR; give --out")
     budget = budget or RunBudget()
     played, slots, reached, started = await _arm_runs(
         trigger_set,
@@ -191,6 +260,7 @@ async def trigger_lift(
         folder=folder,
         pool=pool,
         budget=budget,
+        resume=resume,
     )
     if folder is not None:
         for arm in arms:
