@@ -19,6 +19,7 @@ from copilot_eval import CopilotEval
 from copilot_eval.cli.app import app
 from copilot_eval.lift import LiftRun, lift_eval, trigger_lift, vary_arms
 from copilot_eval.models import CallTool, FunctionModel
+from copilot_eval.runs.checkpoint import CHECKPOINT_NAME
 from copilot_eval.runs.finish import FinishOptions
 from copilot_eval.runs.prepare import read_test_set
 from copilot_eval.runs.settings import RunSettings
@@ -188,6 +189,16 @@ def test_a_trigger_set_lift_gives_precision_and_recall_per_arm(tmp_path: Path) -
     assert lift.paired.flipped("better") == ["prompt1", "prompt2"]
     assert lift.paired.apart == {"new": {}, "current": {}}
     assert (tmp_path / "out" / "current" / "run.json").is_file()
+    # interrupted after the first two plays of each arm: only those lines stay in each arm's checkpoint
+    for arm in ("new", "current"):
+        checkpoint = tmp_path / "out" / arm / CHECKPOINT_NAME
+        header, first, second, _ = checkpoint.read_text(encoding="utf-8").splitlines(keepends=True)
+        checkpoint.write_text(header + first + second, encoding="utf-8")
+    with pytest.raises(ValueError, match="pass --resume"):  # a folder holding a lift is never played over
+        asyncio.run(trigger_lift(chosen, [new, current], runs=1, out=tmp_path / "out"))
+    resumed = asyncio.run(trigger_lift(chosen, [new, current], runs=1, out=tmp_path / "out", resume=True))
+    assert sorted(slot.outcome for slot in resumed.slots) == ["played", "played", *["resumed"] * 4]
+    assert resumed.paired == lift.paired and resumed.skills == lift.skills
 
 
 def test_the_pytest_fixture_runs_a_lift_in_a_users_test(pytester: pytest.Pytester, tmp_path: Path) -> None:

@@ -14,11 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from copilot_eval.cli.app import app
+from copilot_eval.evalsets import CaseStatus, EvalTestCase, JudgeTally
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import UsageEntry
+from copilot_eval.grading.protocol import CaseEvidence, Grade
 from copilot_eval.lift import Arm, CustomizationText, Expectation, LiftRun, lift_eval
 from copilot_eval.lift.schedule import interleave
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME
@@ -170,3 +174,39 @@ def test_resume_keeps_what_was_played_and_gives_the_figures_of_an_uninterrupted_
     outcomes = [o["outcome"] for o in run_document(tmp_path / "parts")["schedule"]["order"]]
     assert outcomes == ["resumed", "resumed", "resumed", "played", "played", "played"]
     assert resumed.verdict.code == 0
+
+
+class _TalliedJudge:
+    """A grader that passes a "yes" and reports what an LLM judge spent on it (as a judge's tally does)."""
+
+    name = "tallied-judge"
+
+    async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
+        status = CaseStatus.PASS if evidence.answer == "yes" else CaseStatus.FAIL
+        tally = JudgeTally(calls=1, verdicts=[status], input_tokens=90, output_tokens=10, premium_requests=1)
+        return Grade(method="judge", status=status, reason="judged", judge=tally)
+
+
+def test_a_judges_budget_counts_both_arms_judging_and_stops_both_at_the_same_place(tmp_path: Path) -> None:
+    log: list[tuple[str, str, int]] = []
+    # one play at a time; each graded play spends 1 judge premium request: three spend the cap of 3
+    run = _lift(tmp_path, log, concurrency=1, graders=[_TalliedJudge()], max_judge_premium_requests=3)
+    assert len(log) == 3
+    assert run.budget_reached is not None and "--max-judge-premium-requests 3" in run.budget_reached
+    assert run.figures.paired_cases == 1
+    assert run.figures.apart == {"without": {"not_run": 2}, "with": {"not_run": 1, "unpaired": 1}}
+    assert run.verdict.code == 3
+
+
+def test_the_command_refuses_a_judges_budget_that_is_not_above_zero(tmp_path: Path) -> None:
+    agent = tmp_path / "agent.yaml"
+    agent.write_text("name: helper\ninstructions: Answer briefly.\n", encoding="utf-8")
+    notes = tmp_path / "notes.md"
+    notes.write_text("Put the release notes first.\n", encoding="utf-8")
+    cases = _set(tmp_path)
+    vary = f"instructions:{notes}"
+    args = ["lift", str(cases), "--agent", str(agent), "--vary", vary, "--max-judge-tokens", "0"]
+    shown = CliRunner().invoke(app, [*args, "--out", str(tmp_path / "out")])
+    assert shown.exit_code == 2, shown.output
+    assert "--max-judge-tokens 0: must be more than 0" in shown.output
+    assert not (tmp_path / "out").exists()

@@ -5,7 +5,7 @@ audit, and writes one run folder: a folder per arm (each a normal run folder) pl
 lift.md and lift.html. Exit codes (``copilot_eval.exit_codes``): 0 measured and every gate met,
 1 below ``--min-lift`` (a lift that could not be measured never passes it), beyond
 ``--max-regression`` or a finding of a ``--fail-on-finding`` scanner in either arm, 2 bad input or an arm whose customization never reached the model,
-3 nothing could be graded or a ``--max-run-*`` budget left plays unplayed (as ``run``), 130/143
+3 nothing could be graded or a ``--max-run-*``/``--max-judge-*`` budget left plays unplayed (as ``run``), 130/143
 interrupted (``--resume --out DIR`` continues).
 """
 
@@ -188,7 +188,8 @@ def lift(
     Each play's delivery is proven from the requests the runtime sent; a play whose customization
     did not reach the model (or reached the arm that must not have it) is counted apart (docs/lift.md).
     The plays of both arms are interleaved under one --concurrency; a --max-run-* budget counts both
-    arms together and stops both at the same place; --resume continues the lift recorded in --out.
+    arms together and stops both at the same place; --resume continues the lift recorded in --out
+    (a test set's or a trigger set's).
     """
     try:
         scanners = choose_scanners(scan)
