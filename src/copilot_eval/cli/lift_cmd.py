@@ -22,10 +22,11 @@ from rich.table import Table
 from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
-from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     ConcurrencyOption,
+    ExecutorOption,
     FailOnFindingOption,
     GraderOption,
     JudgeOption,
@@ -38,6 +39,8 @@ from copilot_eval.cli.options import (
     MaxRunTokensOption,
     OutOption,
     ProtectOption,
+    RayAddressOption,
+    RayWorkersOption,
     RepeatOption,
     ResumeOption,
     ScanOption,
@@ -60,6 +63,7 @@ from copilot_eval.lift.engine import budget_verdict
 from copilot_eval.lift.record import LIFT_HTML, LIFT_JSON, lift_markdown, verdict_words, write_trigger_lift
 from copilot_eval.reports.console import make_console
 from copilot_eval.reports.findings import read_findings
+from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
 from copilot_eval.runs.finish import FinishOptions
 from copilot_eval.runs.prepare import PrepareError, read_test_set
 from copilot_eval.runs.run_budget import RunBudget
@@ -72,14 +76,17 @@ from copilot_eval.untrusted.terminal import terminal_line
 DEFAULT_OUT = Path("lift-runs")
 
 
-def _arms(arm_specs: list[str], agent_file: Path | None, vary: str | None) -> list[Arm]:
+def _arms(arm_specs: list[str], agent_file: Path | None, vary: str | None) -> tuple[list[Arm], dict[str, Path]]:
+    """The two arms, and the agent file each was loaded or made from (what a Ray worker loads)."""
     if vary is not None:
         if agent_file is None or arm_specs:
             raise ValueError("--vary takes one --agent (and no --arm): the arms are that agent with and without it")
-        return vary_arms(load_agent_file(agent_file), vary)
+        arms = vary_arms(load_agent_file(agent_file), vary)
+        return arms, {arm.name: agent_file for arm in arms}
     if len(arm_specs) != 2 or agent_file is not None:
         raise ValueError("give two arms (--arm NAME=AGENT.yaml twice, control first), or --agent A.yaml --vary SPEC")
     agents = {}
+    sources = {}
     for spec in arm_specs:
         name, _, path = spec.partition("=")
         if not name.strip() or not path:
@@ -89,7 +96,8 @@ def _arms(arm_specs: list[str], agent_file: Path | None, vary: str | None) -> li
         if not Path(path).is_file():
             raise ValueError(f"--arm {spec!r}: agent file {path} not found")
         agents[name.strip()] = load_agent_file(Path(path))
-    return expectations_of(agents)
+        sources[name.strip()] = Path(path)
+    return expectations_of(agents), sources
 
 
 def _print(run: LiftRun, markdown: str | None) -> None:
@@ -182,6 +190,9 @@ def lift(
     max_judge_tokens: MaxJudgeTokensOption = None,
     max_judge_premium_requests: MaxJudgePremiumRequestsOption = None,
     max_judge_ai_credits: MaxJudgeAiCreditsOption = None,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
+    ray_workers: RayWorkersOption = None,
 ) -> None:
     """Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.
 
@@ -194,7 +205,7 @@ def lift(
     try:
         scanners = choose_scanners(scan)
         finding_gates = gate_names(fail_on_finding, scanners)
-        arms = _arms(arm or [], agent_file, vary)
+        arms, sources = _arms(arm or [], agent_file, vary)
         gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
         if resume and out is None:
             raise ValueError("--resume continues the lift recorded in --out DIR; give --out")
@@ -215,9 +226,14 @@ def lift(
             max_judge_tokens=max_judge_tokens,
             max_judge_premium_requests=max_judge_premium_requests,
             max_judge_ai_credits=max_judge_ai_credits,
+            executor=executor,
+            ray_address=ray_address,
+            ray_workers=ray_workers,
         )
         if isinstance(chosen, TriggerSet) and (workspace is not None or protect):
             raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
+        if isinstance(chosen, TriggerSet) and executor != "local":
+            raise ValueError("--executor ray plays a test set's lift; a trigger set's lift plays on this machine")
         if isinstance(chosen, TriggerSet) and settings.budgets.caps_judges():
             raise ValueError(
                 "--max-judge-*: a trigger set's plays are decided by the skill chosen, no judge grades them"
@@ -231,9 +247,15 @@ def lift(
         budget = settings.budgets
         raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out, arm_finish, budget, resume))
     try:
-        run = asyncio.run(lift_eval(chosen, arms, settings, seed=seed, gates=gates, finish=finish))
+        run = asyncio.run(lift_eval(chosen, arms, settings, seed=seed, gates=gates, finish=finish, sources=sources))
     except (PrepareError, ValueError) as error:  # CheckpointError too: another run in --out without --resume
         raise bad_input(str(error)) from None
+    except AllWorkersLost as error:  # before ExecutorError, its parent: what finished is kept
+        raise platform_failed(
+            f"{error}; finished plays are kept in {out}; continue with --resume --out {out}"
+        ) from None
+    except ExecutorError as error:
+        raise bad_input(f"--executor {executor}: {error}") from None
     except KeyboardInterrupt:
         why = f"{interrupts.signal_name()}: the plays that finished are kept; continue with --resume --out {out}"
         raise leave(Verdict(interrupts.row(), why)) from None

@@ -271,11 +271,38 @@ MaxJudgePremiumRequestsOption = Annotated[
 MaxJudgeAiCreditsOption = Annotated[
     float | None, typer.Option("--max-judge-ai-credits", metavar="X", help="The same for the judges' AI credits.")
 ]
+# Where sessions are played (runs/executor_choice.py): `run` and `lift` take the same three.
+ExecutorOption = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
+        "--concurrency each; needs the ray extra).",
+    ),
+]
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="ADDR",
+        help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
+    ),
+]
+RayWorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--ray-workers",
+        min=1,
+        metavar="N",
+        help="With --executor ray: use at most N nodes (default: every node with a CPU).",
+    ),
+]
 ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
 
 __all__ = [
     "AllowOtherSetOption",
     "BaselineOption",
+    "ExecutorOption",
     "FailOnRegressionOption",
     "FailUnderOption",
     "JunitOption",
@@ -287,5 +314,7 @@ __all__ = [
     "MaxRunAiCreditsOption",
     "MaxRunPremiumRequestsOption",
     "MaxRunTokensOption",
+    "RayAddressOption",
+    "RayWorkersOption",
     "ResumeOption",
 ]

@@ -26,6 +26,7 @@ from copilot_eval.lift.delivery import Delivery, decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
 from copilot_eval.lift.gates import LiftGates, lift_verdict
 from copilot_eval.lift.record import LIFT_JSON, write_lift_files
+from copilot_eval.lift.remote import ArmWorkers, remote_arms
 from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
 from copilot_eval.reports.evidence_names import unit_evidence_name
 from copilot_eval.runs.case_runner import (
@@ -38,8 +39,10 @@ from copilot_eval.runs.case_runner import (
 )
 from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.eval_runner import plan_units, summarise
+from copilot_eval.runs.executor_choice import executor_of
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.prepare import resolve_graders
+from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.run_budget import RunSpending, usage_of
 from copilot_eval.runs.settings import HowToPlay, RunSettings
 from copilot_eval.runs.target import load_played
@@ -103,6 +106,7 @@ async def lift_eval(
     gates: LiftGates | None = None,
     finish: FinishOptions | None = None,
     pool: Any = None,
+    sources: dict[str, Path] | None = None,
 ) -> LiftRun:
     """Play ``test_set`` through both ``arms`` (control first, treatment second), interleaved, and pair the results.
 
@@ -113,6 +117,8 @@ async def lift_eval(
     ``play.workspace``/``play.protect`` (each play of either arm on a fresh copy of its case's fixture, as in
     ``run``); ``gates`` the lift's own gate. ValueError for a workspace that cannot be used, naming
     the case; CheckpointError (a ValueError) for a folder holding another run without ``resume``.
+    With ``play.executor`` ``ray`` both arms' plays go to the cluster (``lift.remote``): ``sources``
+    names the agent file each arm was loaded or made from (ExecutorError when Ray cannot play them).
     """
     if len(arms) != 2 or arms[0].name == arms[1].name:
         raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
@@ -126,7 +132,18 @@ async def lift_eval(
         )
     workspaces = _workspaces(test_set, settings.play.protect)
     try:
-        return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, workspaces)
+        if settings.play.executor == "local":
+            return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, workspaces)
+        if workspaces is not None or settings.finish.out is None:
+            raise ValueError(
+                "--executor ray plays a lift's cases without a workspace, into a lift folder (--out): "
+                "play a set with workspaces with --executor local"
+            )
+        executor = executor_of(settings.play)
+        assert isinstance(executor, RayExecutor)  # the one other executor
+        concurrency = settings.play.concurrency
+        async with remote_arms(executor, arms, sources or {}, settings.finish.out, concurrency=concurrency) as remote:
+            return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, None, remote)
     finally:
         if workspaces is not None:
             workspaces.close()
@@ -186,6 +203,7 @@ async def _lift(
     finish: FinishOptions | None,
     pool: Any,
     workspaces: RunWorkspaces | None,
+    remote: ArmWorkers | None = None,
 ) -> LiftRun:
     """The lift itself, every play of both arms (each in a fresh copy of its workspace when it has one)."""
     graders = resolve_graders(test_set, settings.grade)
@@ -227,7 +245,9 @@ async def _lift(
 
     async def play(slot: Slot[Unit]) -> None:
         unit, arm = slot.unit, slot.arm
-        if workspaces is not None:  # each arm's play on its own fresh copy: neither sees the other's edits
+        if remote is not None:  # on a Ray worker holding both arms, their audit on there
+            evidence = await remote.play(arm, unit)
+        elif workspaces is not None:  # each arm's play on its own fresh copy: neither sees the other's edits
             evidence = await play_in_workspace(unit, players[arm], workspaces, pool=pool)
         else:
             evidence = await play_unit(unit, players[arm], pool=pool)
@@ -246,7 +266,7 @@ async def _lift(
     await play_interleaved(
         slots,
         play,
-        concurrency=settings.play.concurrency,
+        concurrency=remote.capacity if remote is not None else settings.play.concurrency,
         done=lambda slot: slot.key in done[slot.arm],
         stop=spending.reached if budget else None,
     )

@@ -28,7 +28,7 @@ from copilot_eval.agent.agent_files import agent_files
 from copilot_eval.evalsets import WorkerInfo
 from copilot_eval.runs.case_runner import Unit
 from copilot_eval.runs.executor import ExecutorError, Worker, WorkerLost
-from copilot_eval.runs.ray_worker import PlayWorker, _version
+from copilot_eval.runs.ray_worker import ArmsPlayWorker, PlayWorker, _version
 from copilot_eval.runs.target import PlayedEvidence
 
 log = logging.getLogger("copilot_eval.runs")
@@ -231,4 +231,67 @@ class RayExecutor:
                 pass  # already gone with its node
 
 
-__all__ = ["FORWARDED_ENV", "START_TIMEOUT_S", "RayExecutor", "RayWorker", "build_bundle"]
+# --- a lift's arms on the cluster (lift.remote) ----------------------------------------------------
+
+
+class RayArmWorker(RayWorker):
+    """The driver's handle on one remote worker holding every arm of a lift: plays a unit with a named arm."""
+
+    async def play_arm(self, arm: str, unit: Unit) -> PlayedEvidence:
+        """Play ``unit`` with ``arm``'s agent on the worker's node; WorkerLost when the worker or its node is gone."""
+        from ray.exceptions import RayActorError, RayError
+
+        try:
+            return await self.actor.play.remote(arm, unit, self.played_on)
+        except RayActorError as exc:
+            raise WorkerLost(
+                f"Ray worker on {self.info.node_address} ({self.info.name}) died: {_first_line(exc)}"
+            ) from None
+        except RayError as exc:
+            raise WorkerLost(
+                f"Ray could not return the play from {self.info.name}: {_first_line(exc)}", dead=False
+            ) from None
+
+
+def _pid(worker: RayWorker) -> int | None:
+    pid = worker.played_on["worker_pid"]
+    return pid if isinstance(pid, int) else None
+
+
+@asynccontextmanager
+async def open_arm_workers(
+    executor: RayExecutor, arms: dict[str, tuple[Path, dict[str, Any]]], *, concurrency: int
+) -> AsyncIterator[list[RayArmWorker]]:
+    """One worker per node holding every arm: ``arms`` maps an arm's name to its agent file and the
+    options its plays need (``CopilotEval.with_options``); each agent file's bundle is shipped as
+    ``open`` ships one. Stopped when the lift ends; ExecutorError before anything is played."""
+    ray = executor._connect()
+    shipped: dict[str, tuple[str, dict[str, tuple[bytes, int]], dict[str, Any]]] = {}
+    for name, (agent_file, options) in arms.items():
+        agent_relative, bundle, left_behind = build_bundle(agent_file)
+        if left_behind:
+            executor.say(
+                f"arm {name}: these files are named by absolute path and are not shipped to the Ray workers; "
+                "they must exist at the same path on every node: " + ", ".join(map(str, left_behind))
+            )
+        shipped[name] = (agent_relative, bundle, options)
+    environment = {name: os.environ[name] for name in FORWARDED_ENV if name in os.environ}
+    bundles = ray.put(shipped)
+    remote = ray.remote(ArmsPlayWorker)
+    actors = [executor._start(remote, node, concurrency).remote(bundles, environment) for node in executor._nodes(ray)]
+    try:
+        described = await executor._describe(ray, actors)
+        yield [RayArmWorker(w.actor, w.info, _pid(w)) for w in described if isinstance(w, RayWorker)]
+    finally:
+        await executor._stop(ray, actors)
+
+
+__all__ = [
+    "FORWARDED_ENV",
+    "START_TIMEOUT_S",
+    "RayArmWorker",
+    "RayExecutor",
+    "RayWorker",
+    "build_bundle",
+    "open_arm_workers",
+]

@@ -83,4 +83,42 @@ class PlayWorker:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-__all__ = ["PlayWorker"]
+__all__ = ["ArmsPlayWorker", "PlayWorker"]
+
+
+class ArmsPlayWorker:
+    """A Ray actor class for a lift (made remote by ``open_arm_workers``): every arm's agent on one worker.
+
+    Each arm's agent arrives as its own bundle and is loaded as ``PlayWorker`` loads one; the
+    driver's ``options`` for that arm (the request audit on, the arm's markers watched) are applied
+    here, so the evidence returned carries the audit the driver decides delivery from.
+    """
+
+    def __init__(
+        self,
+        arms: dict[str, tuple[str, dict[str, tuple[bytes, int]], dict[str, Any]]],
+        environment: dict[str, str],
+    ) -> None:
+        self.arms: dict[str, PlayWorker] = {}
+        for name, (agent_relative, bundle, options) in arms.items():
+            worker = PlayWorker(agent_relative, bundle, environment)
+            if worker.agent is not None:
+                worker.agent = worker.agent.with_options(**options)
+            self.arms[name] = worker
+
+    def describe(self) -> dict[str, Any]:
+        """As ``PlayWorker.describe``, the problem naming the arm whose agent did not load."""
+        first = next(iter(self.arms.values()))
+        about = first.describe()
+        problems = [f"arm {name}: {w.problem}" for name, w in self.arms.items() if w.problem]
+        about["problem"] = "; ".join(problems) or None
+        return about
+
+    async def play(self, arm: str, unit: Unit, played_on: dict[str, Any]) -> Any:
+        """Play ``unit`` with ``arm``'s agent on this node's runtime pool."""
+        return await self.arms[arm].play(unit, played_on)
+
+    async def close(self) -> None:
+        """Stop this worker's runtimes and remove every arm's folder."""
+        for worker in self.arms.values():
+            await worker.close()
