@@ -132,18 +132,18 @@ async def lift_eval(
         )
     workspaces = _workspaces(test_set, settings.play.protect)
     try:
-        if settings.play.executor == "local":
-            return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, workspaces)
-        if workspaces is not None or settings.finish.out is None:
-            raise ValueError(
-                "--executor ray plays a lift's cases without a workspace, into a lift folder (--out): "
-                "play a set with workspaces with --executor local"
-            )
-        executor = executor_of(settings.play)
-        assert isinstance(executor, RayExecutor)  # the one other executor
-        concurrency = settings.play.concurrency
-        async with remote_arms(executor, arms, sources or {}, settings.finish.out, concurrency=concurrency) as remote:
-            return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, None, remote)
+        ray: RayExecutor | None = None
+        if settings.play.executor != "local":
+            if workspaces is not None or settings.finish.out is None:
+                raise ValueError(
+                    "--executor ray plays a lift's cases without a workspace, into a lift folder (--out): "
+                    "play a set with workspaces with --executor local"
+                )
+            chosen = executor_of(settings.play)
+            assert isinstance(chosen, RayExecutor)  # the one other executor
+            ray = chosen
+        shipping = None if ray is None else (ray, sources or {})
+        return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, workspaces, shipping)
     finally:
         if workspaces is not None:
             workspaces.close()
@@ -203,7 +203,7 @@ async def _lift(
     finish: FinishOptions | None,
     pool: Any,
     workspaces: RunWorkspaces | None,
-    remote: ArmWorkers | None = None,
+    shipping: tuple[RayExecutor, dict[str, Path]] | None = None,
 ) -> LiftRun:
     """The lift itself, every play of both arms (each in a fresh copy of its workspace when it has one)."""
     graders = resolve_graders(test_set, settings.grade)
@@ -243,6 +243,8 @@ async def _lift(
         if evidence is not None:
             evidence_of[arm.name][slot.key] = evidence
 
+    remote: ArmWorkers | None = None  # the Ray workers, once opened (below)
+
     async def play(slot: Slot[Unit]) -> None:
         unit, arm = slot.unit, slot.arm
         if remote is not None:  # on a Ray worker holding both arms, their audit on there
@@ -263,13 +265,18 @@ async def _lift(
 
     units = plan_units(test_set, settings.play.repeat)
     slots = interleave([(unit.key, unit) for unit in units], [arm.name for arm in arms])
-    await play_interleaved(
-        slots,
-        play,
-        concurrency=remote.capacity if remote is not None else settings.play.concurrency,
-        done=lambda slot: slot.key in done[slot.arm],
-        stop=spending.reached if budget else None,
-    )
+    stop = spending.reached if budget else None
+
+    def recorded(slot: Slot[Unit]) -> bool:
+        return slot.key in done[slot.arm]
+
+    if shipping is None:
+        await play_interleaved(slots, play, concurrency=settings.play.concurrency, done=recorded, stop=stop)
+    else:  # opened once each arm's checkpoint has accepted its folder (the arms' agent files are written there)
+        assert out is not None
+        ray, sources = shipping
+        async with remote_arms(ray, arms, sources, out, concurrency=settings.play.concurrency) as remote:
+            await play_interleaved(slots, play, concurrency=remote.capacity, done=recorded, stop=stop)
     for slot in slots:
         if slot.outcome == "resumed":
             record(slot, done[slot.arm][slot.key], _resumed_evidence(folders.get(slot.arm), slot.unit))
