@@ -109,12 +109,72 @@ FailOnRegressionOption = Annotated[
     typer.Option("--fail-on-regression", help="Exit 1 when any case regressed against the baseline run."),
 ]
 
+# A run's budgets, shards and executor (runs/run_budget.py, runs/shards.py, runs/ray_executor.py): `run` and
+# `triggers` take them under the same names, with one help each.
+MaxRunTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        "--max-run-tokens",
+        metavar="N",
+        help="Once the agent's sessions have spent N tokens (input plus output) no new conversation (or play) "
+        "starts; those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
+    ),
+]
+MaxRunPremiumRequestsOption = Annotated[
+    float | None,
+    typer.Option("--max-run-premium-requests", metavar="N", help="The same for the agent's premium requests."),
+]
+MaxRunAiCreditsOption = Annotated[
+    float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
+]
+ShardOption = Annotated[
+    str | None,
+    typer.Option(
+        "--shard",
+        metavar="I/N",
+        help="Play only shard I of N (whole conversations, or a trigger set's prompts, assigned from the set's "
+        "content); merge the shards' folders with `copilot-eval merge`.",
+    ),
+]
+ExecutorOption = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
+        "--concurrency each; needs the ray extra).",
+    ),
+]
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="ADDR",
+        help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
+    ),
+]
+RayWorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--ray-workers",
+        min=1,
+        metavar="N",
+        help="With --executor ray: use at most N nodes (default: every node with a CPU).",
+    ),
+]
+
 __all__ = [
     "AllowOtherSetOption",
     "BaselineOption",
+    "ExecutorOption",
     "FailOnRegressionOption",
     "FailUnderOption",
     "JunitOption",
     "MarkdownOption",
     "MaxErrorsOption",
+    "MaxRunAiCreditsOption",
+    "MaxRunPremiumRequestsOption",
+    "MaxRunTokensOption",
+    "RayAddressOption",
+    "RayWorkersOption",
+    "ShardOption",
 ]

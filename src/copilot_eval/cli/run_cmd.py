@@ -23,14 +23,21 @@ from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     AllowOtherSetOption,
     BaselineOption,
+    ExecutorOption,
     FailOnFindingOption,
     FailOnRegressionOption,
     FailUnderOption,
     JunitOption,
     MarkdownOption,
     MaxErrorsOption,
+    MaxRunAiCreditsOption,
+    MaxRunPremiumRequestsOption,
+    MaxRunTokensOption,
     ProtectOption,
+    RayAddressOption,
+    RayWorkersOption,
     ScanOption,
+    ShardOption,
     WorkspaceOption,
 )
 
@@ -144,40 +151,10 @@ def run(
             "--record-missing", help="With --record: keep DIR's cassettes and record only the calls they lack."
         ),
     ] = False,
-    shard: Annotated[
-        str | None,
-        typer.Option(
-            "--shard",
-            metavar="I/N",
-            help="Play only shard I of N (whole conversations, assigned from the set's content); "
-            "merge the shards' folders with `copilot-eval merge`.",
-        ),
-    ] = None,
-    executor: Annotated[
-        str,
-        typer.Option(
-            "--executor",
-            help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
-            "--concurrency each; needs the ray extra).",
-        ),
-    ] = "local",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray-address",
-            metavar="ADDR",
-            help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
-        ),
-    ] = None,
-    ray_workers: Annotated[
-        int | None,
-        typer.Option(
-            "--ray-workers",
-            min=1,
-            metavar="N",
-            help="With --executor ray: use at most N nodes (default: every node with a CPU).",
-        ),
-    ] = None,
+    shard: ShardOption = None,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
+    ray_workers: RayWorkersOption = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
     scan: ScanOption = None,
@@ -249,22 +226,9 @@ def run(
             help="Export message content too (questions, answers, tool arguments and results), redacted.",
         ),
     ] = False,
-    max_run_tokens: Annotated[
-        int | None,
-        typer.Option(
-            "--max-run-tokens",
-            metavar="N",
-            help="Once the agent's sessions have spent N tokens (input plus output) no new conversation starts; "
-            "those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
-        ),
-    ] = None,
-    max_run_premium_requests: Annotated[
-        float | None,
-        typer.Option("--max-run-premium-requests", metavar="N", help="The same for the agent's premium requests."),
-    ] = None,
-    max_run_ai_credits: Annotated[
-        float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
-    ] = None,
+    max_run_tokens: MaxRunTokensOption = None,
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
+    max_run_ai_credits: MaxRunAiCreditsOption = None,
     max_judge_tokens: Annotated[
         int | None,
         typer.Option(

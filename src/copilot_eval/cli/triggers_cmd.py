@@ -20,7 +20,18 @@ import typer
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailOnFindingOption, JunitOption, ScanOption
+from copilot_eval.cli.options import (
+    ExecutorOption,
+    FailOnFindingOption,
+    JunitOption,
+    MaxRunAiCreditsOption,
+    MaxRunPremiumRequestsOption,
+    MaxRunTokensOption,
+    RayAddressOption,
+    RayWorkersOption,
+    ScanOption,
+    ShardOption,
+)
 from copilot_eval.exit_codes import Verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
@@ -66,6 +77,8 @@ def _print_run(run: TriggerRun) -> None:
         ),
         highlight=False,
     )
+    for line in _apart_lines(run):
+        console.print(terminal_line(line), highlight=False)
     for entry in run.catalogue.entries:
         for problem in entry.problems:
             console.print(terminal_line(f"setup problem: {entry.kind} {entry.name}: {problem}"), highlight=False)
@@ -77,6 +90,34 @@ def _print_run(run: TriggerRun) -> None:
             console.print(terminal_line(line), highlight=False)
         for line in run.finished.history_warnings:
             typer.echo(line, err=True)
+
+
+def _numbers(plays: list[Any]) -> str:
+    numbers = sorted({play.number for play in plays})
+    return ("prompt " if len(numbers) == 1 else "prompts ") + ", ".join(str(n) for n in numbers)
+
+
+def _apart_lines(run: TriggerRun) -> list[str]:
+    """Why plays are apart from the rates: the shard played, the budget that stopped it, each undelivered reason."""
+    lines = []
+    if run.shard is not None:
+        played = len({play.number for play in run.plays})
+        lines.append(
+            f"shard {run.shard.index}/{run.shard.count}: {played} of {len(run.trigger_set.prompts)} prompts; "
+            "merge the shards' folders with `copilot-eval merge`"
+        )
+    if run.not_run:
+        lines.append(
+            f"{run.budget_reached or 'run budget reached'}: {len(run.not_run)} plays not played "
+            f"({_numbers(run.not_run)}), counted apart from every rate"
+        )
+    undelivered: dict[str, list[Any]] = {}
+    for play in run.plays:
+        if play.kind == "undelivered":
+            undelivered.setdefault(play.reason, []).append(play)
+    for reason, plays in undelivered.items():  # the reason names the skills whose description was not sent
+        lines.append(f"undelivered: {len(plays)} plays ({_numbers(plays)}): {reason}")
+    return lines
 
 
 def triggers(
@@ -148,6 +189,13 @@ def triggers(
     ] = False,
     scan: ScanOption = None,
     fail_on_finding: FailOnFindingOption = None,
+    max_run_tokens: MaxRunTokensOption = None,
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
+    max_run_ai_credits: MaxRunAiCreditsOption = None,
+    shard: ShardOption = None,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
+    ray_workers: RayWorkersOption = None,
 ) -> None:
     """Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?
 
@@ -160,12 +208,22 @@ def triggers(
 
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_TRIGGERS
+    from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
     from copilot_eval.runs.finish import FinishOptions
+    from copilot_eval.runs.run_budget import RunBudget
+    from copilot_eval.runs.shards import parse_shard
     from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
     from copilot_eval.triggers import TriggerSetError, read_trigger_set, trigger_eval
     from copilot_eval.triggers.gates import TriggerGates, parse_gate
 
+    budget = RunBudget(
+        max_run_tokens=max_run_tokens,
+        max_run_premium_requests=max_run_premium_requests,
+        max_run_ai_credits=max_run_ai_credits,
+    )
     try:
+        _check_run_options(budget, executor, ray_address, ray_workers, record or replay)
+        shard_info = parse_shard(shard) if shard is not None else None
         agent = load_agent_file(agent_file)
         chosen = read_trigger_set(trigger_set, skill=skill)
         gates = TriggerGates(
@@ -187,6 +245,7 @@ def triggers(
         finding_gates=finding_gates,
     )
     try:
+        ray = _ray_executor(executor, ray_address, ray_workers)
         run = asyncio.run(
             trigger_eval(
                 agent,
@@ -201,8 +260,16 @@ def triggers(
                 record=record,
                 replay=replay,
                 record_missing=record_missing,
+                budget=budget,
+                shard=shard_info,
+                executor=ray,
+                agent_file=agent_file,
             )
         )
+    except AllWorkersLost as error:
+        raise platform_failed(f"{error}; no run folder was written") from None
+    except ExecutorError as error:
+        raise bad_input(f"--executor {executor}: {error}") from None
     except ValueError as error:
         raise bad_input(str(error)) from None
     except KeyboardInterrupt:
@@ -210,6 +277,33 @@ def triggers(
     _print_run(run)
     if run.finished is not None:
         raise leave(run.finished.verdict)
+
+
+def _check_run_options(
+    budget: Any, executor: str, ray_address: str | None, ray_workers: int | None, cassettes: object
+) -> None:
+    """ValueError naming the option: a cap of nothing, an unknown executor, Ray options or cassettes that do not fit."""
+    problems = budget.problems()
+    if executor not in ("local", "ray"):
+        problems.append(f"--executor {executor!r}: expected one of local, ray")
+    elif executor == "local" and (ray_address is not None or ray_workers is not None):
+        problems.append("--ray-address and --ray-workers need --executor ray")
+    elif executor == "ray" and cassettes:
+        problems.append("--record/--replay run with --executor local only (cassettes are files of this machine)")
+    if problems:
+        raise ValueError("; ".join(problems))
+
+
+def _ray_executor(executor: str, address: str | None, workers: int | None) -> Any:
+    """The Ray executor ``--executor ray`` names (ExecutorError when Ray is missing), None for local."""
+    if executor != "ray":
+        return None
+    # imported on use: Ray is an extra; a local trigger run must not need it
+    from copilot_eval.runs.ray_executor import RayExecutor
+
+    return RayExecutor(
+        address=address, workers=workers, say=lambda line: typer.echo(terminal_line(f"note: {line}"), err=True)
+    )
 
 
 def _refuse_drafts_only(trigger_set: Path, prompts: list[str], allow_drafts: bool) -> None:

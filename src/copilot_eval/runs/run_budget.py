@@ -55,6 +55,14 @@ class RunBudget:
             if (limit := getattr(self, f"max_{side}_{measure}")) is not None
         ]
 
+    def problems(self) -> list[str]:
+        """Each cap that is no cap (0 or less), naming its option: a run refuses them before it starts."""
+        return [
+            f"{option_name(side, measure)} {limit:g}: must be more than 0 (leave it out for no cap)"
+            for side, measure, limit in self.caps()
+            if not limit > 0
+        ]
+
     def caps_judges(self) -> bool:
         """Whether a judges' cap is set (their spending is known only once a case is graded)."""
         return any(side == "judge" for side, _, _ in self.caps())
