@@ -190,3 +190,22 @@ def test_the_terminal_names_the_skills_an_undelivered_play_missed_through_the_sa
     shown = capsys.readouterr().out
     assert "undelivered: 2 plays (prompt 5): the description of 'csv" in shown
     assert "\x1b" not in shown, "other people's text reaches the terminal sanitised"
+
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "skills"
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        (["--max-run-tokens", "0"], "--max-run-tokens 0: must be more than 0 (leave it out for no cap)"),
+        (["--shard", "3/2"], "--shard '3/2': the index must be between 1 and the shard count"),
+        (["--ray-workers", "2"], "--ray-address and --ray-workers need --executor ray"),
+        (["--executor", "spark"], "--executor 'spark': expected one of local, ray"),
+        (["--executor", "ray", "--replay", "cassettes"], "--record/--replay run with --executor local only"),
+    ],
+)
+def test_run_options_that_cannot_work_are_refused_before_anything_plays(options: list[str], said: str) -> None:
+    arguments = ["triggers", str(EXAMPLE / "triggers.csv"), "--agent", str(EXAMPLE / "agent.yaml"), *options]
+    outcome = CliRunner().invoke(app, arguments)
+    assert outcome.exit_code == 2 and said in outcome.output, outcome.output

@@ -5,7 +5,9 @@ runtime and writes a normal run folder (run.json, results.csv, evidence, report.
 confusion matrix, triggers.json; JUnit with ``--junit``, one test case per prompt). `skills` lists
 the catalogue as the runtime loaded it. Exit codes (``copilot_eval.exit_codes``): 0 measured,
 1 below ``--min-precision``/``--min-recall`` or a finding of a ``--fail-on-finding`` scanner, 2 bad input (or no play could count because the
-catalogue could not be set up), 3 no play counted for the platform's reasons, 130/143 interrupted.
+catalogue could not be set up), 3 no play counted for the platform's reasons, a run budget left plays
+unplayed (as in ``run``) or every Ray worker was lost, 130/143 interrupted. ``--shard``, ``--executor``
+and the ``--max-run-*`` caps are ``run``'s own options (``cli/options.py``).
 """
 
 from __future__ import annotations
