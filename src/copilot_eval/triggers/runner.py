@@ -5,7 +5,8 @@ agents), the prompt sent as written (nothing added), the request audit on and ea
 watched, so delivery is proven rather than assumed. With ``stop_at_choice`` the session ends at
 the first ``skill`` or ``task`` call (``stop_at_tools``, recorded in the evidence's configuration):
 the choice is what is measured. Plays share the runtime pool and run ``concurrency`` at a time,
-as an injection suite's do.
+as an injection suite's do; which of them start, under a run budget, on which shard and where
+(here or on Ray workers) is ``triggers.plays``'s.
 """
 
 from __future__ import annotations
