@@ -44,7 +44,7 @@ def answer(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
 async def lift_of(skills: str, out: Path) -> int:
     """Play the cases with and without the release-check skill from ``skills``; the exit code it would give."""
     agent = CopilotEval(model=FunctionModel(answer), skill_directories=(HERE / skills,), timeout_s=60)
-    settings = RunSettings(repeat=2, graders=("exact",), out=out, concurrency=2)
+    settings = RunSettings.of(repeat=2, graders=("exact",), out=out, concurrency=2)
     run = await lift_eval(
         read_test_set(HERE / "cases.csv"),
         vary_arms(agent, "skill:release-check"),

@@ -98,9 +98,9 @@ def test_lift_refuses_what_it_cannot_play_fairly_before_any_play(tmp_path: Path)
     arms = vary_arms(CopilotEval(skill_directories=(_skills(tmp_path),)), "skill:tidy-commit")
     # a workspace that cannot be staged, or --protect with nothing to protect, is refused before a play
     with pytest.raises(ValueError, match="workspace") as refused:
-        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings(workspace=tmp_path / "gone")))
+        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings.of(workspace=tmp_path / "gone")))
     assert "gone" in str(refused.value)
     with pytest.raises(ValueError, match="--protect: no case plays on a workspace"):
-        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings(protect=("tests/**",))))
+        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings.of(protect=("tests/**",))))
     with pytest.raises(ValueError, match="two arms"):
         asyncio.run(lift_eval(read_test_set(cases), arms[:1], RunSettings()))

@@ -63,7 +63,7 @@ def write_skill(root: Path, file_name: str = "SKILL.md") -> Path:
 def played(tmp_path_factory: pytest.TempPathFactory) -> LiftRun:
     folder = tmp_path_factory.mktemp("lift")
     agent = CopilotEval(model=FunctionModel(answer), skill_directories=(write_skill(folder / "skills"),), timeout_s=60)
-    settings = RunSettings(repeat=1, graders=["exact"], out=folder / "out", concurrency=2)
+    settings = RunSettings.of(repeat=1, graders=["exact"], out=folder / "out", concurrency=2)
     return asyncio.run(
         lift_eval(
             read_test_set(write_set(folder)),

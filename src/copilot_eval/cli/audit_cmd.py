@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
+from copilot_eval.cli.options import JsonOption
 from copilot_eval.exit_codes import BELOW_GATE, Verdict
 
 if TYPE_CHECKING:  # the security layer is imported where it is used: the CLI starts faster without it
@@ -28,7 +29,7 @@ def audit(
         Path | None,
         typer.Option("--pin", metavar="FILE", help="Write the tools' hashes here once; afterwards fail on any change."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Start the agent's MCP servers as a run would, read every tool's name, description and schema, and flag
     instructions aimed at the model, hidden characters, shadowing of other servers' tools, credential paths and

@@ -13,6 +13,7 @@ import typer
 
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
+from copilot_eval.cli.options import JsonOption
 from copilot_eval.untrusted.terminal import terminal_text
 
 baseline_app = typer.Typer(
@@ -51,7 +52,7 @@ def bless(
 
 def list_baselines(
     history: HistoryOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the baselines as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the blessed baselines."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -80,7 +81,7 @@ def list_baselines(
 def show(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The baseline's name (see `baseline list`).")],
     history: HistoryOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the baseline as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Show one baseline: its run, who blessed it and when, the commit, the fingerprints."""
     # imported on use: every command module loads with `--help` (see app.py)

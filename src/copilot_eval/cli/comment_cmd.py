@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
+from copilot_eval.cli.options import DetailsUrlOption
 
 if TYPE_CHECKING:
     from copilot_eval.github import PostedComment
@@ -47,14 +48,7 @@ def comment(
             "--key", metavar="NAME", help="Which comment to keep: one per key and pull request (hidden marker)."
         ),
     ] = "gate",
-    details_url: Annotated[
-        str | None,
-        typer.Option(
-            "--details-url",
-            metavar="URL",
-            help="Where the full report is, named when the body is cut to GitHub's limit (default: the Actions run).",
-        ),
-    ] = None,
+    details_url: DetailsUrlOption = None,
 ) -> None:
     """Post FILE.md as the pull request's comment of --key: update it when it exists, else create it; never two."""
     # imported on use: every command module loads with `--help` (see app.py)

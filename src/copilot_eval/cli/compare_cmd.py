@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.options import AllowOtherSetOption
+from copilot_eval.cli.options import AllowOtherSetOption, FailOnRegressionOption
 
 
 def compare(
@@ -32,9 +32,7 @@ def compare(
     html: Annotated[
         Path | None, typer.Option("--html", metavar="FILE", help="Write the comparison as an HTML page.")
     ] = None,
-    fail_on_regression: Annotated[
-        bool, typer.Option("--fail-on-regression", help="Exit 1 when any case regressed.")
-    ] = False,
+    fail_on_regression: FailOnRegressionOption = False,
     allow_other_set: AllowOtherSetOption = False,
 ) -> None:
     """Compare two runs: cases regressed, in error now, improved, changed, new, removed, unchanged; the score delta."""

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.options import DataTypeOption, ProfileOption, VarOption
 from copilot_eval.untrusted.terminal import terminal_text
 
 if TYPE_CHECKING:
@@ -75,15 +76,8 @@ def convert(
         ),
     ] = None,
     name: Annotated[str | None, typer.Option(help="Test-set name when IN is CSV (default: file stem).")] = None,
-    data_type: Annotated[
-        str | None, typer.Option("--data-type", help="Conversation or SingleTurn (default: from the template).")
-    ] = None,
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile", help="Rule set for warnings and the comment block: copilot-studio (default) or seed."
-        ),
-    ] = None,
+    data_type: DataTypeOption = None,
+    profile: ProfileOption = None,
     preamble: Annotated[
         bool | None,
         typer.Option(
@@ -101,10 +95,7 @@ def convert(
             "responseFormat, testingMethod), repeatable; without it such a field refuses the conversion.",
         ),
     ] = None,
-    var: Annotated[
-        list[str] | None,
-        typer.Option("--var", metavar="NAME=VALUE", help="A value for an input prompt file's placeholders."),
-    ] = None,
+    var: VarOption = None,
 ) -> None:
     """Convert a test set between CSV templates, JSON and prompt files."""
     # imported on use: every command module loads with `--help` (see app.py)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
+from copilot_eval.cli.options import JsonOption
 from copilot_eval.exit_codes import BELOW_GATE, Verdict
 
 if TYPE_CHECKING:  # the runtime layer is imported where it is used: the CLI starts faster without it
@@ -44,7 +45,7 @@ def customizations(
             help="A file (path or glob, as listed) that must reach the model; exit 1 when it did not. Repeatable.",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the customization files the runtime loads for this agent in this folder, and why one was not sent.
 

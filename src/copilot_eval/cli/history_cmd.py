@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.options import JsonOption
 from copilot_eval.untrusted.terminal import terminal_text
 
 history_app = typer.Typer(
@@ -90,7 +91,7 @@ def runs(
     test_set: Annotated[str | None, typer.Option("--set", metavar="NAME", help="Only runs of this test set.")] = None,
     agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")] = None,
     last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the stored runs, newest first."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -113,7 +114,7 @@ def trends(
     test_set: Annotated[str | None, typer.Option("--set", metavar="NAME", help="Only this test set.")] = None,
     agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only this agent.")] = None,
     last: Annotated[int | None, typer.Option("--last", min=1, help="Only the last N runs of each series.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Per test set and agent: pass rates over time, flaky cases, regression points, limitation episodes."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -141,7 +142,7 @@ def agreement(
     min_kappa: Annotated[
         float, typer.Option("--min-kappa", min=-1.0, max=1.0, help="Flag graders whose kappa is below this.")
     ] = 0.6,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Per grader, how far it agrees with people's verdicts: TPR, TNR, accuracy, Cohen's kappa with its 95% interval."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -178,7 +179,7 @@ def parts(
     ],
     history: HistoryOption = None,
     last: Annotated[int, typer.Option("--last", min=1, help="The N newest runs with General quality's parts.")] = 10,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """General quality part by part, case by case, across the runs of one test set (a local run beside the platform's)."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -207,7 +208,7 @@ def skills(
     history: HistoryOption = None,
     agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")] = None,
     last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Per skill, precision and recall over the stored trigger runs of SET; a new segment where the catalogue changed."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -249,7 +250,7 @@ def lift(
         typer.Option("--name", metavar="NAME", help="Only lifts whose arms differ by this skill or file."),
     ] = None,
     last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """The lift of each stored `copilot-eval lift` run of SET, oldest first, with the texts that told its arms apart."""
     # imported on use: every command module loads with `--help` (see app.py)

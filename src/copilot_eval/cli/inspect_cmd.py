@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.options import JsonOption
 
 if TYPE_CHECKING:
     from copilot_eval.evidence import CopilotResult
@@ -89,9 +90,7 @@ def inspect(
             "SessionEvent.to_dict() per line) or a saved CopilotResult JSON (evidence file).",
         ),
     ],
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the full native JSON result instead of tables.")
-    ] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Summarise a saved event log or evidence file: success, tools, MCP servers, capture errors, subagents."""
     # imported on use: every command module loads with `--help` (see app.py)

@@ -20,7 +20,18 @@ from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailOnFindingOption, MarkdownOption, ProtectOption, ScanOption, WorkspaceOption
+from copilot_eval.cli.options import (
+    ConcurrencyOption,
+    FailOnFindingOption,
+    GraderOption,
+    JudgeOption,
+    MarkdownOption,
+    OutOption,
+    ProtectOption,
+    RepeatOption,
+    ScanOption,
+    WorkspaceOption,
+)
 from copilot_eval.exit_codes import BELOW_GATE, PASSED, Verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
@@ -123,14 +134,10 @@ def lift(
             help="What tells the arms apart: skill:NAME, instructions:FILE or description:SKILL=TEXT_FILE.",
         ),
     ] = None,
-    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Plays of every case in each arm.")] = 3,
-    grader: Annotated[
-        list[str] | None, typer.Option("--grader", help="Grader spec, repeatable, as in `run` (default: similarity).")
-    ] = None,
-    judge: Annotated[
-        Path | None, typer.Option("--judge", metavar="FILE", help="Judge agent file for LLM graders.")
-    ] = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")] = 4,
+    repeat: RepeatOption = 3,
+    grader: GraderOption = None,
+    judge: JudgeOption = None,
+    concurrency: ConcurrencyOption = 4,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap over cases (recorded).")] = 42,
     min_lift: Annotated[
         float | None,
@@ -140,9 +147,7 @@ def lift(
         float | None,
         typer.Option("--max-regression", metavar="SHARE", help="Exit 1 on a measured regression beyond SHARE."),
     ] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", metavar="DIR", help="Run folder (default: lift-runs/SET-TIME).")
-    ] = None,
+    out: OutOption = None,
     markdown: MarkdownOption = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
@@ -174,7 +179,7 @@ def lift(
         gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
         out = out or DEFAULT_OUT / f"{test_set.stem}-{datetime.now():%Y%m%d-%H%M%S}"
         chosen = _read_set(test_set)
-        settings = RunSettings(
+        settings = RunSettings.of(
             repeat=repeat,
             graders=tuple(grader or ()),
             judge=judge,

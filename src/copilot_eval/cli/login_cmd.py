@@ -16,17 +16,15 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
+from copilot_eval.cli.options import ClientIdOption, TenantOption
 
 
 def login(
     agent_path: Annotated[
         Path | None, typer.Option("--agent", help="Agent file whose target is type copilot-studio.")
     ] = None,
-    client_id: Annotated[
-        str | None,
-        typer.Option("--client-id", help="Instead of --agent: the app registration to sign in with (studio-eval)."),
-    ] = None,
-    tenant_id: Annotated[str | None, typer.Option("--tenant-id", help="With --client-id: the tenant.")] = None,
+    client_id: ClientIdOption = None,
+    tenant_id: TenantOption = None,
     cloud: Annotated[
         str, typer.Option("--cloud", help="With --client-id: prod, gov, high, dod, mooncake ...")
     ] = "prod",

@@ -109,8 +109,137 @@ FailOnRegressionOption = Annotated[
     typer.Option("--fail-on-regression", help="Exit 1 when any case regressed against the baseline run."),
 ]
 
-# A run's budgets, shards and executor (runs/run_budget.py, runs/shards.py, runs/ray_executor.py): `run` and
-# `triggers` take them under the same names, with one help each.
+# --- what is played and how it is read (run, convert, validate, lift, triggers, attack) ------------
+DataTypeOption = Annotated[
+    str | None,
+    typer.Option("--data-type", help="SingleTurn or Conversation, over what the file or its template says."),
+]
+ProfileOption = Annotated[
+    str | None,
+    typer.Option(
+        "--profile",
+        help="Rule set the set is checked against: copilot-studio (today's templates, the default) or seed "
+        "(the earlier importer: unique numbers, at most 6 pairs, references required).",
+    ),
+]
+VarOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--var",
+        metavar="NAME=VALUE",
+        help="A value for a prompt file's {{NAME}} placeholders: of a file without testData, or under each "
+        "row's own (as `gh models run --var`), repeatable.",
+    ),
+]
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        metavar="NAME",
+        help="The session model, over the agent file's and a prompt file's (a runtime model name, e.g. gpt-4.1).",
+    ),
+]
+AllowDraftsOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-drafts",
+        help="Play a set whose cases are all drafts of `generate` (FILE.provenance.json); refused without it.",
+    ),
+]
+OutOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", metavar="DIR", help="The run folder to write (default: a new one named after the input and the time)."
+    ),
+]
+RepeatOption = Annotated[
+    int, typer.Option("--repeat", min=1, metavar="N", help="Play every case N times (pass@k, pass^k).")
+]
+ConcurrencyOption = Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")]
+# Cassettes (docs/replay.md): the agent's model calls recorded once, answered offline after.
+RecordOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--record",
+        metavar="DIR",
+        help="Record the agent's live model calls to cassettes in DIR, one per case (docs/replay.md).",
+    ),
+]
+ReplayOption = Annotated[
+    Path | None,
+    typer.Option("--replay", metavar="DIR", help="Answer the agent's model from the cassettes in DIR, offline."),
+]
+RecordMissingOption = Annotated[
+    bool,
+    typer.Option("--record-missing", help="With --record: keep DIR's cassettes and record only the calls they lack."),
+]
+
+# --- how it is graded (run, regrade, lift) ---------------------------------------------------------
+GraderOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--grader",
+        help="Grader spec, repeatable: exact, keywords:all:a,b, similarity:0.7, capability:tool:NAME, "
+        "trajectory:FILE, compare_meaning[:50], general_quality, labels:ok=pass,bad=fail; over a --workspace: "
+        "command:CMD, file_exists:PATH, file_contains:PATH=TEXT, diff:..., honesty. Default: similarity "
+        "(a prompt file's own evaluators for a prompt file).",
+    ),
+]
+JudgeOption = Annotated[Path | None, typer.Option("--judge", metavar="FILE", help="Judge agent file for LLM graders.")]
+JudgeRepeatOption = Annotated[
+    int,
+    typer.Option(
+        "--judge-repeat",
+        min=1,
+        help="Ask each LLM judge J times per answer: the majority decides, disagreement marks the case "
+        "'judge unstable'.",
+    ),
+]
+PromptPassScoreOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--prompt-pass-score",
+        metavar="[NAME=]MARK",
+        help="A prompt file's LLM evaluators pass at this share of the top choice score (0.6 or 60; NAME=0.6 "
+        "for one evaluator), repeatable. Default: half the top score, four stars of five for github/ built-ins.",
+    ),
+]
+
+# --- the gate (run --gate, gate) -------------------------------------------------------------------
+GoldenOption = Annotated[
+    Path | None,
+    typer.Option("--golden", metavar="FILE", help="With a gate: case keys (one a line) no regression may touch."),
+]
+MaxRegressionsOption = Annotated[
+    int,
+    typer.Option("--max-regressions", metavar="N", help="With a gate: regressions allowed besides golden cases."),
+]
+
+# --- where the report is online (gate, comment) -----------------------------------------------------
+DetailsUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--details-url",
+        metavar="URL",
+        help="The run's report online (its report.html): cases link to it, and a body cut to GitHub's limit "
+        "names it (default for `comment`: the Actions run).",
+    ),
+]
+
+# --- signing in to the Power Platform with an app registration (login, studio-eval) -----------------
+ClientIdOption = Annotated[
+    str | None,
+    typer.Option(
+        "--client-id",
+        help="The app registration to sign in with (`copilot-eval login --client-id`), instead of an agent file.",
+    ),
+]
+TenantOption = Annotated[
+    str | None, typer.Option("--tenant-id", help="Tenant of --client-id (default: organizations).")
+]
+
+# --- how plays are spent, split and placed (run, triggers) ---------------------------------------
+# A run's budgets, shards and executor (runs/run_budget.py, runs/shards.py, runs/ray_executor.py).
 MaxRunTokensOption = Annotated[
     int | None,
     typer.Option(
@@ -161,6 +290,9 @@ RayWorkersOption = Annotated[
         help="With --executor ray: use at most N nodes (default: every node with a CPU).",
     ),
 ]
+
+# --- what a reading command prints ------------------------------------------------------------------
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
 
 __all__ = [
     "AllowOtherSetOption",

@@ -8,6 +8,7 @@ from pathlib import Path
 import typer
 
 from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.cli.options import ModelOption
 from copilot_eval.exit_codes import PASSED, PLATFORM, Verdict
 
 
@@ -16,7 +17,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def quickstart(
-        model: str = typer.Option(None, "--model", help="run on this real model instead of the scripted one"),
+        model: ModelOption = None,
         provider_url: str = typer.Option(None, "--provider-url", metavar="URL", help="BYOK endpoint for --model"),
         api_key_env: str = typer.Option(None, "--api-key-env", metavar="NAME", help="env var holding the BYOK API key"),
         out: Path = typer.Option(

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
+from copilot_eval.cli.options import JsonOption
 
 if TYPE_CHECKING:  # the runtime layer is imported where it is used: the CLI starts faster without it
     from copilot_eval.runtime.offered_tools import ToolListing
@@ -18,7 +19,7 @@ def tools(
     agent_file: Annotated[
         Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Start the agent's MCP servers and the runtime, and list the tools its model would be offered.
 

@@ -23,14 +23,21 @@ from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
+    AllowDraftsOption,
+    ConcurrencyOption,
     ExecutorOption,
     FailOnFindingOption,
+    JsonOption,
     JunitOption,
     MaxRunAiCreditsOption,
     MaxRunPremiumRequestsOption,
     MaxRunTokensOption,
+    OutOption,
     RayAddressOption,
     RayWorkersOption,
+    RecordMissingOption,
+    RecordOption,
+    ReplayOption,
     ScanOption,
     ShardOption,
 )
@@ -154,10 +161,8 @@ def triggers(
             "--threshold", min=0.01, max=1.0, help="A prompt passes when this share of its plays chose right."
         ),
     ] = 0.5,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")] = 4,
-    out: Annotated[
-        Path | None, typer.Option("--out", metavar="DIR", help="Run folder (default: trigger-runs/SET-TIME).")
-    ] = None,
+    concurrency: ConcurrencyOption = 4,
+    out: OutOption = None,
     junit: JunitOption = None,
     min_precision: Annotated[
         list[str] | None,
@@ -169,26 +174,12 @@ def triggers(
         list[str] | None,
         typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
     ] = None,
-    record: Annotated[
-        Path | None,
-        typer.Option("--record", help="Record the agent's live model calls to cassettes in DIR, one per prompt."),
-    ] = None,
-    replay: Annotated[
-        Path | None, typer.Option("--replay", help="Answer the agent's model from the cassettes in DIR, offline.")
-    ] = None,
-    record_missing: Annotated[
-        bool, typer.Option("--record-missing", help="With --record: keep recorded calls, record only the missing ones.")
-    ] = False,
+    record: RecordOption = None,
+    replay: ReplayOption = None,
+    record_missing: RecordMissingOption = False,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
-    allow_drafts: Annotated[
-        bool,
-        typer.Option(
-            "--allow-drafts",
-            help="Play a trigger set whose prompts are all drafts of `generate` (FILE.provenance.json); "
-            "refused without it.",
-        ),
-    ] = False,
+    allow_drafts: AllowDraftsOption = False,
     scan: ScanOption = None,
     fail_on_finding: FailOnFindingOption = None,
     max_run_tokens: MaxRunTokensOption = None,
@@ -212,20 +203,28 @@ def triggers(
     from copilot_eval.history.records import SOURCE_TRIGGERS
     from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
     from copilot_eval.runs.finish import FinishOptions
-    from copilot_eval.runs.run_budget import RunBudget
-    from copilot_eval.runs.shards import parse_shard
+    from copilot_eval.runs.settings import HowToPlay, RunBudget, WhatToPlay
     from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
     from copilot_eval.triggers import TriggerSetError, read_trigger_set, trigger_eval
     from copilot_eval.triggers.gates import TriggerGates, parse_gate
 
-    budget = RunBudget(
-        max_run_tokens=max_run_tokens,
-        max_run_premium_requests=max_run_premium_requests,
-        max_run_ai_credits=max_run_ai_credits,
-    )
     try:
-        _check_run_options(budget, executor, ray_address, ray_workers, record or replay)
-        shard_info = parse_shard(shard) if shard is not None else None
+        # run's own settings groups check these options, with run's words (runs.settings)
+        budget = RunBudget(
+            max_run_tokens=max_run_tokens,
+            max_run_premium_requests=max_run_premium_requests,
+            max_run_ai_credits=max_run_ai_credits,
+        )
+        HowToPlay(
+            concurrency=concurrency,
+            executor=executor,
+            ray_address=ray_address,
+            ray_workers=ray_workers,
+            record=record,
+            replay=replay,
+            record_missing=record_missing,
+        )
+        shard_info = WhatToPlay(shard=shard).shard_info
         agent = load_agent_file(agent_file)
         chosen = read_trigger_set(trigger_set, skill=skill)
         gates = TriggerGates(
@@ -281,21 +280,6 @@ def triggers(
         raise leave(run.finished.verdict)
 
 
-def _check_run_options(
-    budget: Any, executor: str, ray_address: str | None, ray_workers: int | None, cassettes: object
-) -> None:
-    """ValueError naming the option: a cap of nothing, an unknown executor, Ray options or cassettes that do not fit."""
-    problems = budget.problems()
-    if executor not in ("local", "ray"):
-        problems.append(f"--executor {executor!r}: expected one of local, ray")
-    elif executor == "local" and (ray_address is not None or ray_workers is not None):
-        problems.append("--ray-address and --ray-workers need --executor ray")
-    elif executor == "ray" and cassettes:
-        problems.append("--record/--replay run with --executor local only (cassettes are files of this machine)")
-    if problems:
-        raise ValueError("; ".join(problems))
-
-
 def _ray_executor(executor: str, address: str | None, workers: int | None) -> Any:
     """The Ray executor ``--executor ray`` names (ExecutorError when Ray is missing), None for local."""
     if executor != "ray":
@@ -347,7 +331,7 @@ def skills(
     agent_file: Annotated[
         Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the agent's skills and custom agents as the runtime loaded them: name, description length, source, problems.
 

@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.options import JsonOption, ProfileOption, VarOption
 from copilot_eval.untrusted.terminal import terminal_text
 
 
@@ -92,23 +93,9 @@ def validate(
             readable=True,
         ),
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")] = False,
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile",
-            help="Rule set: copilot-studio (today's templates, the default) or seed "
-            "(the earlier importer: unique numbers, at most 6 pairs, references required).",
-        ),
-    ] = None,
-    var: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--var",
-            metavar="NAME=VALUE",
-            help="A value for a prompt file's {{NAME}} placeholders (as `gh models run --var`), repeatable.",
-        ),
-    ] = None,
+    as_json: JsonOption = False,
+    profile: ProfileOption = None,
+    var: VarOption = None,
 ) -> None:
     """Check test-set files: Copilot Studio sets against the importer's rules, prompt files as gh-models reads them."""
     # imported on use: every command module loads with `--help` (see app.py)

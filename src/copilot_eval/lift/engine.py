@@ -29,7 +29,7 @@ from copilot_eval.runs.case_runner import Unit, grade_unit, play_in_workspace, p
 from copilot_eval.runs.eval_runner import plan_units, summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.prepare import resolve_graders
-from copilot_eval.runs.settings import RunSettings
+from copilot_eval.runs.settings import HowToPlay, RunSettings
 from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_problems
 from copilot_eval.safe_paths import path_component
 
@@ -89,17 +89,17 @@ async def lift_eval(
 ) -> LiftRun:
     """Play ``test_set`` through both ``arms`` (control first, treatment second), interleaved, and pair the results.
 
-    ``settings`` say the graders, ``repeat`` (each arm the same), ``concurrency``, ``out`` (the run
-    folder: one folder per arm plus lift.json, lift.md and lift.html) and ``workspace``/``protect``
-    (each play of either arm on a fresh copy of its case's fixture, as in ``run``); ``gates`` the
+    ``settings`` say the graders (``grade``), ``play.repeat`` (each arm the same), ``play.concurrency``,
+    ``finish.out`` (the run folder: one folder per arm plus lift.json, lift.md and lift.html) and
+    ``play.workspace``/``play.protect`` (each play of either arm on a fresh copy of its case's fixture, as in ``run``); ``gates`` the
     lift's own gate. ValueError for a workspace that cannot be used, naming the case.
     """
     if len(arms) != 2 or arms[0].name == arms[1].name:
         raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
-    settings = settings or RunSettings(repeat=DEFAULT_LIFT_REPEAT)
-    if settings.workspace is not None:
-        test_set = with_workspaces(test_set, settings.workspace, None)
-    workspaces = _workspaces(test_set, settings.protect)
+    settings = settings or RunSettings(play=HowToPlay(repeat=DEFAULT_LIFT_REPEAT))
+    if settings.play.workspace is not None:
+        test_set = with_workspaces(test_set, settings.play.workspace, None)
+    workspaces = _workspaces(test_set, settings.play.protect)
     try:
         return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, workspaces)
     finally:
@@ -131,16 +131,16 @@ async def _lift(
     workspaces: RunWorkspaces | None,
 ) -> LiftRun:
     """The lift itself, every play of both arms (each in a fresh copy of its workspace when it has one)."""
-    graders = resolve_graders(test_set, settings)
+    graders = resolve_graders(test_set, settings.grade)
     started, clock = datetime.now(UTC), time.monotonic()
-    out = settings.out
+    out = settings.finish.out
     folders = {arm.name: out / path_component(arm.name, fallback="arm") for arm in arms} if out else {}
     if len({str(f) for f in folders.values()}) < len(folders):
         raise ValueError(f"the arms {[a.name for a in arms]} would share one folder; give them other names")
     for folder in folders.values():
         (folder / "evidence").mkdir(parents=True, exist_ok=True)
     players = {arm.name: arm.player() for arm in arms}
-    limit = asyncio.Semaphore(max(1, settings.concurrency))
+    limit = asyncio.Semaphore(max(1, settings.play.concurrency))
     graded: dict[str, list[EvalCaseResult]] = {arm.name: [] for arm in arms}
     plays: list[LiftPlay] = []
     evidence_of: dict[str, dict[str, Any]] = {arm.name: {} for arm in arms}
@@ -159,7 +159,7 @@ async def _lift(
         plays.extend(_play_record(arm, unit, results, evidence, delivery))
         evidence_of[arm.name][unit.key] = evidence
 
-    units = plan_units(test_set, settings.repeat)
+    units = plan_units(test_set, settings.play.repeat)
     # Interleaved: each unit in both arms before the next; the arm that goes first alternates.
     jobs = [(unit, arm) for index, unit in enumerate(units) for arm in (arms if index % 2 == 0 else arms[::-1])]
     await asyncio.gather(*(one(unit, arm) for unit, arm in jobs))
@@ -171,7 +171,7 @@ async def _lift(
         arms,
         plays,
         figures,
-        settings.repeat,
+        settings.play.repeat,
         out,
         results=evidence_of,
         order=[(u.key, a.name) for u, a in jobs],
@@ -185,7 +185,7 @@ async def _lift(
             started=started,
             duration_ms=duration,
             platform_answers=False,
-        ).model_copy(update={"repeat": settings.repeat})
+        ).model_copy(update={"repeat": settings.play.repeat})
         for arm in arms
     }
     lift = lift_verdict(figures, gates or LiftGates())

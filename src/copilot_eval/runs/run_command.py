@@ -9,7 +9,6 @@ back as lines for the summary.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from copilot_eval.exit_codes import Verdict
@@ -56,12 +55,12 @@ def resumed_finished(planned: PlannedRun) -> tuple[Verdict, list[str]] | None:
     Nothing is played, written or recorded: run.json keeps its runAt and duration, and the history
     gets no second row for the same plays. The exit code is the recorded run's, as when it finished.
     """
-    if not planned.settings.resume:
+    if not planned.settings.finish.resume:
         return None
     runs = []
     for surface in planned.surfaces:
         folder = planned.out / surface.label if planned.several else planned.out
-        run = finished_before(planned.test_set, replace(planned.settings, out=folder))
+        run = finished_before(planned.test_set, planned.settings.in_folder(folder))
         if run is None:
             return None
         runs.append((surface.label if planned.several else None, folder, run))
@@ -82,7 +81,7 @@ def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
     if traces:
         endpoint = next(iter(planned.exports.values())).settings.endpoint
         lines.append(f"exported {traces} case traces to {endpoint}")
-    if (shard := settings.shard_info) is not None:
+    if (shard := settings.what.shard_info) is not None:
         numbers = {r.conversation_number for s in runs for r in s.run.results or []}
         lines.append(
             f"shard {shard.label()}: {len(numbers)} conversations; merge the shards' folders with `copilot-eval merge`"
@@ -90,7 +89,7 @@ def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
     for played in runs:  # what each run spent, its run budget and any cap unknown usage left unenforced
         label = f"{played.label}: " if planned.several else ""
         lines.extend(label + line for line in usage_lines(played.run))
-    if settings.discard_passing_workdirs:
+    if settings.play.discard_passing_workdirs:
         removed = sum(discard_passing_workdirs(s.run.results or [], s.output_dir or planned.out) for s in runs)
         lines.append(f"removed the working directories of {removed} passing cases")
     for surface in planned.surfaces:
@@ -100,8 +99,8 @@ def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
         for played in runs:
             if (verdicts := gh_models_line(played.run)) is not None:
                 lines.append(verdicts)
-        if settings.gh_json is not None:
-            lines.append(f"gh-models JSON: {write_gh_models_json(runs[0].run, planned.test_set, settings.gh_json)}")
+        if (gh_json := settings.finish.gh_json) is not None:
+            lines.append(f"gh-models JSON: {write_gh_models_json(runs[0].run, planned.test_set, gh_json)}")
     return lines
 
 
