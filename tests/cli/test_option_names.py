@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from copilot_eval.cli.app import app
+from copilot_eval.cli.app import every_command
 
 EXPECTED: dict[str, list[str]] = {
     "analyze": [
@@ -272,7 +272,7 @@ SHARED = ("--fail-under", "--history", "--junit", "--markdown", "--max-errors", 
 
 
 def _commands(command: Any = None, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
-    command = command if command is not None else typer.main.get_command(app)
+    command = command if command is not None else every_command()
     if hasattr(command, "commands"):  # a group: walk its commands
         for name in sorted(command.commands):
             yield from _commands(command.commands[name], (*path, name))

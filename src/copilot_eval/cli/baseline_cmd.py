@@ -14,6 +14,10 @@ import typer
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
 from copilot_eval.cli.options import JsonOption
+from copilot_eval.gate import GateInputError, bless_folder
+from copilot_eval.history import HistoryError
+from copilot_eval.history.baselines import baseline_json, get_baseline
+from copilot_eval.history.baselines import list_baselines as stored
 from copilot_eval.untrusted.terminal import terminal_text
 
 baseline_app = typer.Typer(
@@ -32,10 +36,6 @@ def bless(
     history: HistoryOption = None,
 ) -> None:
     """Make a run the baseline of its test set and agent; it stays until a run is blessed under its name again."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.gate import GateInputError, bless_folder
-    from copilot_eval.history import HistoryError
-
     with open_store(history, create=True) as store:
         try:
             done = bless_folder(store, run_dir, name=name, note=note)
@@ -55,10 +55,6 @@ def list_baselines(
     as_json: JsonOption = False,
 ) -> None:
     """List the blessed baselines."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.baselines import baseline_json
-    from copilot_eval.history.baselines import list_baselines as stored
-
     with open_store(history, create=False) as store:
         found, database = stored(store), store.location.display
     if as_json:
@@ -84,9 +80,6 @@ def show(
     as_json: JsonOption = False,
 ) -> None:
     """Show one baseline: its run, who blessed it and when, the commit, the fingerprints."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.baselines import baseline_json, get_baseline
-
     with open_store(history, create=False) as store:
         found = get_baseline(store, name)
     if found is None:

@@ -7,17 +7,17 @@ trouble (still rate limited after the retries, a 5xx, no answer).
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
 from copilot_eval.cli.options import DetailsUrlOption
-
-if TYPE_CHECKING:
-    from copilot_eval.github import PostedComment
+from copilot_eval.github import DEFAULT_API_URL, GitHubComments, GitHubError, PostedComment, post_sticky
+from copilot_eval.github.actions_env import ActionsEnvError, comment_target, token_from_env
 
 
 def comment(
@@ -51,12 +51,6 @@ def comment(
     details_url: DetailsUrlOption = None,
 ) -> None:
     """Post FILE.md as the pull request's comment of --key: update it when it exists, else create it; never two."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    import asyncio
-
-    from copilot_eval.github import DEFAULT_API_URL, GitHubComments, GitHubError, post_sticky
-    from copilot_eval.github.actions_env import ActionsEnvError, comment_target, token_from_env
-
     try:
         text = sys.stdin.read() if markdown_file == "-" else Path(markdown_file).read_text(encoding="utf-8")
     except OSError as exc:

@@ -17,6 +17,9 @@ import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
 from copilot_eval.cli.options import ClientIdOption, TenantOption
+from copilot_eval.targets.agent import load_target_agent_file
+from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget, DirectLineTarget, TargetConfigError
+from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path
 
 
 def login(
@@ -30,11 +33,6 @@ def login(
     ] = "prod",
 ) -> None:
     """Sign in with a device code and cache the tokens a Copilot Studio target or `studio-eval` needs."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.targets.agent import load_target_agent_file
-    from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget, DirectLineTarget, TargetConfigError
-    from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path
-
     if (agent_path is None) == (client_id is None):
         raise bad_input(
             "give --agent AGENT.yaml (a copilot-studio target) or --client-id ID (for `copilot-eval "
