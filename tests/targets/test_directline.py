@@ -138,7 +138,7 @@ async def test_tokens_are_refreshed_before_they_expire():
     # cannot be refreshed).
     fake = FakeDirectLine(ray_agent(wait=slow(5.0, answer("Waited."))), token_lifetime_s=4.0)
     async with LoopbackServer(fake):
-        result = await directline_agent(fake).play(["wait for it", "How do Ray tasks work?"])
+        result = await directline_agent(fake, timeout_s=10.0).play(["wait for it", "How do Ray tasks work?"])
     assert result.success, result.error
     assert ("POST", "/v3/directline/tokens/refresh", True) in fake.requests
 
