@@ -50,12 +50,18 @@ def merge(
     from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, finish_run_folders
     from copilot_eval.runs.gates import Gates
     from copilot_eval.runs.merge import MergeError, merge_run_folders
+    from copilot_eval.triggers.merge import check_trigger_documents, has_trigger_documents, merge_trigger_documents
 
+    triggers = has_trigger_documents(shard_dirs)  # shards of `triggers --shard I/N`: their triggers.json too
     try:
+        if triggers:
+            check_trigger_documents(shard_dirs)
         merged = merge_run_folders(shard_dirs, out, allow_partial=allow_partial)
-    except MergeError as exc:
+        if triggers:
+            merge_trigger_documents(shard_dirs, out)  # before finishing: the report shows its figures
+    except (MergeError, ValueError) as exc:
         refused = bad_input(f"cannot merge {len(shard_dirs)} folders, nothing was written:")
-        for problem in exc.problems:
+        for problem in exc.problems if isinstance(exc, MergeError) else str(exc).splitlines():
             typer.echo(f"  - {terminal_text(problem)}", err=True)
         raise refused from None
     options = FinishOptions(

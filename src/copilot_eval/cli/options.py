@@ -238,17 +238,15 @@ TenantOption = Annotated[
     str | None, typer.Option("--tenant-id", help="Tenant of --client-id (default: organizations).")
 ]
 
-# --- what a reading command prints ------------------------------------------------------------------
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
-
-# What a whole run may spend (runs/run_budget.py): `run` and `lift` take the agent's and the judges' caps, same names.
+# --- how plays are spent, split and placed (run, triggers, lift) ---------------------------------------
+# A run's budgets, shards and executor (runs/run_budget.py, runs/shards.py, runs/ray_executor.py).
 MaxRunTokensOption = Annotated[
     int | None,
     typer.Option(
         "--max-run-tokens",
         metavar="N",
-        help="Once the agent's sessions have spent N tokens (input plus output) no new conversation starts; "
-        "those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
+        help="Once the agent's sessions have spent N tokens (input plus output) no new conversation (or play) "
+        "starts; those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
     ),
 ]
 MaxRunPremiumRequestsOption = Annotated[
@@ -271,7 +269,15 @@ MaxJudgePremiumRequestsOption = Annotated[
 MaxJudgeAiCreditsOption = Annotated[
     float | None, typer.Option("--max-judge-ai-credits", metavar="X", help="The same for the judges' AI credits.")
 ]
-# Where sessions are played (runs/executor_choice.py): `run` and `lift` take the same three.
+ShardOption = Annotated[
+    str | None,
+    typer.Option(
+        "--shard",
+        metavar="I/N",
+        help="Play only shard I of N (whole conversations, or a trigger set's prompts, assigned from the set's "
+        "content); merge the shards' folders with `copilot-eval merge`.",
+    ),
+]
 ExecutorOption = Annotated[
     str,
     typer.Option(
@@ -297,6 +303,11 @@ RayWorkersOption = Annotated[
         help="With --executor ray: use at most N nodes (default: every node with a CPU).",
     ),
 ]
+
+# --- what a reading command prints ------------------------------------------------------------------
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
+
+# Continuing an interrupted run (runs/checkpoint.py): `run` and `lift`.
 ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
 
 __all__ = [
@@ -317,4 +328,5 @@ __all__ = [
     "RayAddressOption",
     "RayWorkersOption",
     "ResumeOption",
+    "ShardOption",
 ]

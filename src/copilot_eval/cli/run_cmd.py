@@ -57,6 +57,7 @@ from copilot_eval.cli.options import (
     ReplayOption,
     ResumeOption,
     ScanOption,
+    ShardOption,
     VarOption,
     WorkspaceOption,
 )
@@ -126,15 +127,7 @@ def run(
     record: RecordOption = None,
     replay: ReplayOption = None,
     record_missing: RecordMissingOption = False,
-    shard: Annotated[
-        str | None,
-        typer.Option(
-            "--shard",
-            metavar="I/N",
-            help="Play only shard I of N (whole conversations, assigned from the set's content); "
-            "merge the shards' folders with `copilot-eval merge`.",
-        ),
-    ] = None,
+    shard: ShardOption = None,
     executor: ExecutorOption = "local",
     ray_address: RayAddressOption = None,
     ray_workers: RayWorkersOption = None,
