@@ -200,7 +200,7 @@ def lift(
     did not reach the model (or reached the arm that must not have it) is counted apart (docs/lift.md).
     The plays of both arms are interleaved under one --concurrency; a --max-run-* budget counts both
     arms together and stops both at the same place; --resume continues the lift recorded in --out
-    (a test set's or a trigger set's).
+    (a test set's or a trigger set's); --executor ray plays a test set's lift on a Ray cluster.
     """
     try:
         scanners = choose_scanners(scan)
