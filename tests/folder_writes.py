@@ -69,7 +69,7 @@ def _engines(path: Path, root: Path) -> bool:
     if folder is None or not folder.is_relative_to(root):
         return False
     relative = path.relative_to(folder)
-    if relative.parts[0] == LAYOUT.evidence or relative.as_posix() == LAYOUT.checkpoint:
+    if relative.parts[0] in (LAYOUT.evidence, LAYOUT.environments) or relative.as_posix() == LAYOUT.checkpoint:
         return True
     listed = json.loads((folder / LAYOUT.run_json).read_text(encoding="utf-8")).get("evidence") or []
     return relative.as_posix() in listed or relative.parts[0] in {Path(item).parts[0] for item in listed if "/" in item}

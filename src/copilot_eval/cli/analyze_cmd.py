@@ -22,6 +22,7 @@ from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
+from copilot_eval.reports.folder_layout import LAYOUT
 
 
 def analyze(
@@ -59,7 +60,7 @@ def analyze(
     if not export.is_file():
         raise bad_input(f"{export}: results export not found")
     out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
-    if (out / "run.json").exists():
+    if (out / LAYOUT.run_json).exists():
         raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
     try:
         run, test_set = export_run(export, out, name=name)

@@ -16,7 +16,6 @@ from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
 
 if TYPE_CHECKING:
-    from copilot_eval.exit_codes import Verdict
     from copilot_eval.gate import GateResult
 
 
@@ -143,36 +142,3 @@ def end_with(result: GateResult) -> None:
 def register(app: typer.Typer) -> None:
     """Add the `gate` command."""
     app.command(name="gate")(gate)
-
-
-GATE_SERIES = "auto"
-"""`run --gate auto`: gate against the baseline of the run's own test set and agent (TEST_SET@AGENT)."""
-
-
-def gate_after_run(
-    out: Path, *, name: str, history: str | None, golden: Path | None, max_regressions: int
-) -> tuple[Verdict, list[str]]:
-    """`run --gate NAME`: gate the finished run folder ``out``, write ``out/gate.md``; its verdict and lines to show."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.atomic_write import write_text_atomically
-    from copilot_eval.exit_codes import UNUSABLE_INPUT, Verdict
-    from copilot_eval.gate import GateInputError, GateOptions, gate_folder, gate_markdown, headline, read_golden
-    from copilot_eval.gate.run_gate import no_history
-    from copilot_eval.history import HistoryError, HistoryLocationError, HistoryStore, resolve_history
-
-    try:
-        options = GateOptions(max_regressions=max_regressions, golden=read_golden(golden) if golden else frozenset())
-        location = resolve_history(history)
-        if location is None:
-            raise GateInputError("--gate reads its baseline from the history, which is off (--history off)")
-        if not location.exists:
-            raise no_history(location.display)
-        with HistoryStore.open(location, create=False) as store:
-            result = gate_folder(out, options=options, store=store, baseline=None if name == GATE_SERIES else name)
-    except (GateInputError, HistoryError, HistoryLocationError, ValueError) as exc:
-        return Verdict(UNUSABLE_INPUT, f"--gate: {exc}"), []
-    markdown = write_text_atomically(out / "gate.md", gate_markdown(result))
-    lines = [f"gate against {result.baseline.label}: {headline(result)}"]
-    lines += [f"stale baseline: {reason}" for reason in result.stale]
-    lines.append(f"gate report: {markdown} (post it with `copilot-eval comment {markdown}`)")
-    return result.verdict, lines

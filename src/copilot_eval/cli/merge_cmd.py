@@ -49,7 +49,7 @@ def merge(
     from copilot_eval.reports.console import make_console
     from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, finish_run_folders
     from copilot_eval.runs.gates import Gates
-    from copilot_eval.runs.merge import MergeError, merge_run_folders
+    from copilot_eval.runs.merge import MergeError, comparison_beside, merge_run_folders
 
     try:
         merged = merge_run_folders(shard_dirs, out, allow_partial=allow_partial)
@@ -67,7 +67,9 @@ def merge(
         gates=Gates(fail_under=fail_under, max_errors=max_errors),
     )
     finished = finish_run_folders(
-        [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged if m.folder.test_set], options
+        [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged if m.folder.test_set],
+        options,
+        beside=comparison_beside(merged, Path(out)),
     )
 
     def shards(item: Any) -> list[str]:

@@ -30,6 +30,7 @@ from copilot_eval.cli.options import (
     MarkdownOption,
     MaxErrorsOption,
 )
+from copilot_eval.reports.folder_layout import LAYOUT
 
 
 def regrade(
@@ -89,7 +90,7 @@ def regrade(
         graders = build_set_graders(
             test_set, grader, judge=judge, judge_repeat=judge_repeat, pass_scores=prompt_pass_score, row_methods=False
         )
-        check_graders_fit(test_set, graders, run_dir / "test-set.json")
+        check_graders_fit(test_set, graders, run_dir / LAYOUT.test_set_json)
     except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
     played = before.fingerprints.test_set if before.fingerprints is not None else None

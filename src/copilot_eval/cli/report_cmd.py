@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.reports.folder_layout import LAYOUT
 
 
 def report(
@@ -54,7 +55,7 @@ def report(
         folder = read_run_folder(run_dir)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
-    target = html or folder.folder / "report.html"
+    target = html or folder.folder / LAYOUT.report_html
     notices, unread = folder_notices(folder.folder, history=history)
     if unread is not None:
         typer.echo(unread, err=True)

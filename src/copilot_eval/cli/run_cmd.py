@@ -1,7 +1,7 @@
 """`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write its run folder and report.
 
 The options become one ``runs.settings.RunSettings`` (each option a field of the same name, checked
-there); ``runs.plan.plan_run`` loads the set, every agent and the graders once; ``runs.run_command``
+there); ``runs.plan.plan_run`` loads the set, every agent and the graders once; ``commands.run``
 plays every surface and finishes each folder (``runs.finish``). This module parses and prints.
 
 Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided
@@ -310,26 +310,10 @@ def run(
 
         print_comparison(planned.test_set, runs, console, planned.out)
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.runs.run_command import finish_played
+    from copilot_eval.commands.run import finish_played
 
-    finished, lines = finish_played(planned, runs)
-    verdict = None
-    if settings.gate is not None:
-        # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.cli.gate_cmd import gate_after_run
-        from copilot_eval.exit_codes import worst
-
-        # After the finisher: the run is in the history and its folder complete when the gate reads it.
-        gated, gate_lines = gate_after_run(
-            planned.out,
-            name=settings.gate,
-            history=settings.history,
-            golden=settings.golden,
-            max_regressions=settings.max_regressions,
-        )
-        verdict = worst([finished.verdict, gated])
-        lines.extend(gate_lines)
-    raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
+    finished, lines = finish_played(planned, runs)  # --gate is decided inside the finisher
+    raise print_finished(finished, console, extra=lines, summaries=not planned.several)
 
 
 def _draft_cases(planned: Any, test_set_path: Path, allow_drafts: bool) -> bool:
@@ -372,8 +356,8 @@ def _with_drafts(runs: list[Any], planned: Any, test_set_path: Path, sidecar: bo
 def _leave_if_finished(planned: Any) -> None:
     """``--resume`` of a finished run: say so and exit by its recorded verdict, touching nothing."""
     # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.commands.run import resumed_finished
     from copilot_eval.runs import CheckpointError
-    from copilot_eval.runs.run_command import resumed_finished
 
     try:
         resumed = resumed_finished(planned)
@@ -391,9 +375,9 @@ def _leave_if_finished(planned: Any) -> None:
 def _play(planned: Any) -> Any:
     """Play the planned run; a stop (a foreign checkpoint, lost workers, a signal) ends the command by its row."""
     # imported on use: every command module loads with `--help` (see app.py)
+    from copilot_eval.commands.run import play_planned
     from copilot_eval.runs import CheckpointError
     from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
-    from copilot_eval.runs.run_command import play_planned
 
     out = planned.out
     try:

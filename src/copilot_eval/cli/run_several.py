@@ -1,7 +1,7 @@
 """What `copilot-eval run` prints for several surfaces (``--agent`` repeated): the comparison table.
 
 Not a command of its own: the surfaces are planned, played and finished below (``runs.plan``,
-``runs.run_command``); each has its folder under ``--out``, and ``comparison.json`` beside them.
+``commands.run``); each has its folder under ``--out``, and ``comparison.json`` beside them.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
 from copilot_eval.exit_codes import PLATFORM, UNUSABLE_INPUT, Verdict
+from copilot_eval.reports.folder_layout import LAYOUT
 
 studio_app = typer.Typer(
     name="studio-eval",
@@ -127,7 +128,7 @@ def _read_inputs(
 
     if export_match not in MODES:
         raise bad_input(f"--export-match {export_match!r}: expected one of {', '.join(MODES)}")
-    if out is not None and (out / "run.json").exists():
+    if out is not None and (out / LAYOUT.run_json).exists():
         raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
     found: dict[str, Any] = {"export_path": export, "export_match": export_match, "confirm_with": []}
     try:
@@ -141,7 +142,6 @@ def _read_inputs(
 
 def _finish(outcome: Any, options: Any) -> None:
     # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.exit_codes import worst
     from copilot_eval.reports.console import make_console
     from copilot_eval.reports.run_words import limitation_line
     from copilot_eval.runs.finish import STDOUT, FolderRun, finish_run_folders
@@ -153,18 +153,18 @@ def _finish(outcome: Any, options: Any) -> None:
             console.print(line, highlight=False)
         raise leave(problem or Verdict(PLATFORM, "the platform gave no run"))
     # The platform's run id is its identity in the history: reading the same run again stores it once.
-    finished = finish_run_folders([FolderRun(outcome.folder, outcome.run, outcome.test_set)], options)
+    met = [problem] if problem is not None else []  # the platform's problem is in the finisher's one verdict
+    finished = finish_run_folders([FolderRun(outcome.folder, outcome.run, outcome.test_set)], options, met=met)
     record = outcome.run.platform_run
     lines = [*outcome.lines, f"run folder: {outcome.folder}"]
     if record is not None and record.run_id:
         lines.insert(0, f"platform run {record.run_id}: {record.state}")
-    verdict = worst([problem, finished.verdict]) if problem is not None else finished.verdict
     if not outcome.run.results:  # a refused run request: no table to show, only what was recorded and why
         lines += [*finished.folders[0].lines, *finished.history_lines, outcome.run.note or ""]
         lines += [line for line in [limitation_line(outcome.run)] if line]
         finished.folders[0].lines, finished.history_lines = [], []
-        raise print_finished(finished, console, extra=lines, summaries=False, verdict=verdict)
-    raise print_finished(finished, console, extra=lines, verdict=verdict)
+        raise print_finished(finished, console, extra=lines, summaries=False)
+    raise print_finished(finished, console, extra=lines)
 
 
 def _finish_options(
