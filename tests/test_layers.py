@@ -173,6 +173,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "platform_runs",
         "reports",
         "runs",
+        "runtime",
         "scans",
         "security",
         "studio_eval",

@@ -12,7 +12,7 @@ printed, one per line, and nothing was written.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -20,6 +20,11 @@ from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
+from copilot_eval.commands.merge import merge_shards, shard_lines
+from copilot_eval.reports.console import make_console
+from copilot_eval.runs.finish import STDOUT, FinishOptions
+from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.merge import MergeError
 from copilot_eval.untrusted.terminal import terminal_text
 
 
@@ -44,39 +49,21 @@ def merge(
     no_history: NoHistoryOption = False,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.records import SOURCE_MERGE
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, finish_run_folders
-    from copilot_eval.runs.gates import Gates
-    from copilot_eval.runs.merge import MergeError, comparison_beside, merge_run_folders
-
+    finish = FinishOptions(
+        junit=junit,
+        markdown=markdown,
+        history=history,
+        no_history=no_history,
+        gates=Gates(fail_under=fail_under, max_errors=max_errors),
+    )
     try:
-        merged = merge_run_folders(shard_dirs, out, allow_partial=allow_partial)
+        finished = merge_shards(shard_dirs, out, allow_partial=allow_partial, finish=finish)
     except MergeError as exc:
         refused = bad_input(f"cannot merge {len(shard_dirs)} folders, nothing was written:")
         for problem in exc.problems:
             typer.echo(f"  - {terminal_text(problem)}", err=True)
         raise refused from None
-    options = FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        history=history,
-        no_history=no_history,
-        source=SOURCE_MERGE,  # the shard runs already stored are linked to it, so trends count its cases once
-        gates=Gates(fail_under=fail_under, max_errors=max_errors),
-    )
-    finished = finish_run_folders(
-        [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged if m.folder.test_set],
-        options,
-        beside=comparison_beside(merged, Path(out)),
-    )
-
-    def shards(item: Any) -> list[str]:
-        record = item.run.merge
-        return [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
-
-    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shards)
+    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shard_lines)
 
 
 def register(app: typer.Typer) -> None:

@@ -1,0 +1,34 @@
+"""``copilot-eval merge`` on the commands floor: check the shard folders, merge them, have the finisher write the merge.
+
+``runs.merge`` checks and merges (``MergeError`` lists every problem; nothing is written then) and
+copies the shards' evidence; the finisher writes every other file of each merged surface's folder
+and ``comparison.json`` beside them (several surfaces), and decides the verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from copilot_eval.history.records import SOURCE_MERGE
+from copilot_eval.runs.finish import Finished, FinishedFolder, FinishOptions, FolderRun, finish_run_folders
+from copilot_eval.runs.merge import comparison_beside, merge_run_folders
+
+
+def merge_shards(folders: Sequence[Path], out: Path, *, allow_partial: bool, finish: FinishOptions) -> Finished:
+    """Merge the shard ``folders`` into ``out`` and finish it; MergeError when they cannot be merged."""
+    merged = merge_run_folders(folders, out, allow_partial=allow_partial)
+    # the shard runs already stored are linked to it, so trends count its cases once
+    options = replace(finish, source=SOURCE_MERGE)
+    runs = [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged if m.folder.test_set]
+    return finish_run_folders(runs, options, beside=comparison_beside(merged, Path(out)))
+
+
+def shard_lines(item: FinishedFolder) -> list[str]:
+    """The line naming the shards a finished folder merged (none for a run that is not a merge)."""
+    record = item.run.merge
+    return [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
+
+
+__all__ = ["merge_shards", "shard_lines"]
