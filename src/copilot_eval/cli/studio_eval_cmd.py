@@ -24,8 +24,11 @@ from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
-from copilot_eval.exit_codes import PLATFORM, UNUSABLE_INPUT, Verdict
+from copilot_eval.commands.studio_eval import finish_studio, problem_verdict
+from copilot_eval.reports.console import make_console
 from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.reports.run_words import limitation_line
+from copilot_eval.runs.finish import STDOUT
 
 studio_app = typer.Typer(
     name="studio-eval",
@@ -98,25 +101,6 @@ def _client(
     return StudioEvalClient(environment_id=environment_id, bot_id=bot_id, token=token, token_name=name, api_url=api_url)
 
 
-def _problem_verdict(exc: Exception) -> Verdict:
-    """A studio-eval error's row: the platform's (3) when the API says so, else unusable input (2)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.studio_eval import StudioEvalError
-
-    infrastructure = isinstance(exc, StudioEvalError) and exc.infrastructure
-    return Verdict(PLATFORM if infrastructure else UNUSABLE_INPUT, str(exc))
-
-
-def problem_verdict(outcome: Any) -> Verdict | None:
-    """The verdict of the problem that stopped a studio-eval command (or kept its text out), None without one."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.platform_runs.export_join import ExportJoinError
-
-    if isinstance(outcome.problem, ExportJoinError):
-        return Verdict(UNUSABLE_INPUT, str(outcome.problem))
-    return _problem_verdict(outcome.problem) if outcome.problem is not None else None
-
-
 def _read_inputs(
     export: Path | None, export_match: str, confirm_with: list[Path] | None, out: Path | None
 ) -> dict[str, Any]:
@@ -141,20 +125,13 @@ def _read_inputs(
 
 
 def _finish(outcome: Any, options: Any) -> None:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.run_words import limitation_line
-    from copilot_eval.runs.finish import STDOUT, FolderRun, finish_run_folders
-
+    """Print what the command did and exit by the verdict the finisher gave (or why there is no folder)."""
     console = make_console(stderr=options.markdown == STDOUT)
-    problem = problem_verdict(outcome)
-    if outcome.run is None or outcome.folder is None:
+    finished, verdict = finish_studio(outcome, options)
+    if finished is None:
         for line in outcome.lines:
             console.print(line, highlight=False)
-        raise leave(problem or Verdict(PLATFORM, "the platform gave no run"))
-    # The platform's run id is its identity in the history: reading the same run again stores it once.
-    met = [problem] if problem is not None else []  # the platform's problem is in the finisher's one verdict
-    finished = finish_run_folders([FolderRun(outcome.folder, outcome.run, outcome.test_set)], options, met=met)
+        raise leave(verdict)
     record = outcome.run.platform_run
     lines = [*outcome.lines, f"run folder: {outcome.folder}"]
     if record is not None and record.run_id:
@@ -202,7 +179,7 @@ def _run_async(coroutine_factory: Any) -> Any:
     except StudioInputError as exc:
         raise bad_input(str(exc)) from None
     except StudioEvalError as exc:
-        raise leave(_problem_verdict(exc)) from None
+        raise leave(problem_verdict(exc)) from None
 
 
 @studio_app.command("list")
