@@ -114,11 +114,11 @@ async def play_costs(plays: int, files: int, rounds: int) -> None:
             f"--workspace ({files} files)": (CopilotEval(name="b", timeout_s=120, model=model), big),
         }
         times: dict[str, list[float]] = {label: [] for label in kinds}
-        warm = RunSettings(graders=("keywords:Seen",), concurrency=1)
+        warm = RunSettings.of(graders=("keywords:Seen",), concurrency=1)
         await run_eval_set(test_set, kinds["without (files in place)"][0], warm)  # the pool started
         for _ in range(rounds):
             for label, (agent, workspace) in kinds.items():
-                settings = RunSettings(graders=("keywords:Seen",), concurrency=1, workspace=workspace, repeat=plays)
+                settings = RunSettings.of(graders=("keywords:Seen",), concurrency=1, workspace=workspace, repeat=plays)
                 started = time.perf_counter()
                 run = await run_eval_set(test_set, agent, settings)
                 times[label].append((time.perf_counter() - started) / plays)

@@ -74,7 +74,7 @@ async def main(cases: int, delay: float) -> None:
     for concurrency in (1, 4, 8):
         python_cpu, runtime_cpu = time.process_time(), _runtime_cpu()
         started = time.monotonic()
-        run = await run_eval_set(test_set, bot, RunSettings(graders=[ExactMatch()], concurrency=concurrency))
+        run = await run_eval_set(test_set, bot, RunSettings.of(graders=[ExactMatch()], concurrency=concurrency))
         wall = time.monotonic() - started
         python_cpu, runtime_cpu = time.process_time() - python_cpu, _runtime_cpu() - runtime_cpu
         walls[concurrency] = wall

@@ -69,12 +69,12 @@ async def play(path: Path, rows: int, delay: float, concurrencies: list[int]) ->
     graders = prompt_graders(test_set)
     triager = agent(delay)
     await run_eval_set(
-        test_set.model_copy(update={"cases": test_set.cases[:2]}), triager, RunSettings(graders=graders)
+        test_set.model_copy(update={"cases": test_set.cases[:2]}), triager, RunSettings.of(graders=graders)
     )  # warm up
     walls: dict[int, float] = {}
     for concurrency in concurrencies:
         started = time.perf_counter()
-        run = await run_eval_set(test_set, triager, RunSettings(graders=graders, concurrency=concurrency))
+        run = await run_eval_set(test_set, triager, RunSettings.of(graders=graders, concurrency=concurrency))
         walls[concurrency] = time.perf_counter() - started
         print(
             f"  concurrency {concurrency}: {walls[concurrency]:6.1f} s for {rows} rows "

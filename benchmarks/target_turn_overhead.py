@@ -56,7 +56,9 @@ async def main(delay: float, quiet: float, poll: float) -> None:
             )
             for concurrency in (1, 4):
                 started = time.monotonic()
-                run = await run_eval_set(test_set, agent, RunSettings(graders=[ExactMatch()], concurrency=concurrency))
+                run = await run_eval_set(
+                    test_set, agent, RunSettings.of(graders=[ExactMatch()], concurrency=concurrency)
+                )
                 print(
                     f"{label:11s} 20 cases at concurrency {concurrency}: {time.monotonic() - started:.1f} s, "
                     f"{run.passed} passed"

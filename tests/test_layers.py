@@ -177,6 +177,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         "scans",
         "security",
         "studio_eval",
+        "triggers",
     },
     "cli": LEAVES
     | {

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,7 @@ def answer(messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
 async def lift_of(skills: str, out: Path) -> int:
     """Play the cases with and without the release-check skill from ``skills``; the exit code it would give."""
     agent = CopilotEval(model=FunctionModel(answer), skill_directories=(HERE / skills,), timeout_s=60)
-    settings = RunSettings(repeat=2, graders=("exact",), out=out, concurrency=2)
+    settings = RunSettings.of(repeat=2, graders=("exact",), out=out, concurrency=2)
     run = await lift_eval(
         read_test_set(HERE / "cases.csv"),
         vary_arms(agent, "skill:release-check"),
@@ -62,9 +63,11 @@ async def lift_of(skills: str, out: Path) -> int:
 
 
 def main() -> int:
-    """Both runs, into lift-runs/example-*; the misnamed one is expected to exit 2."""
-    good = asyncio.run(lift_of("skills", Path("lift-runs/example-skill")))
-    misnamed = asyncio.run(lift_of("misnamed", Path("lift-runs/example-misnamed")))
+    """Both runs, into new folders lift-runs/example-*-TIME (a folder holding a lift is continued only with
+    --resume, never overwritten); the misnamed one is expected to exit 2."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    good = asyncio.run(lift_of("skills", Path(f"lift-runs/example-skill-{stamp}")))
+    misnamed = asyncio.run(lift_of("misnamed", Path(f"lift-runs/example-misnamed-{stamp}")))
     return 0 if (good, misnamed) == (0, 2) else 1
 
 

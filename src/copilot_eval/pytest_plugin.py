@@ -452,7 +452,8 @@ def lift_eval_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Callabl
             if vary is not None
             else expectations_of(budgeted)
         )
-        settings = RunSettings(repeat=repeat, graders=tuple(graders), concurrency=concurrency, out=tmp_path / "lift")
+        out = tmp_path / f"lift-{len(list(tmp_path.glob('lift-*')))}"  # each lift its own folder (its checkpoints)
+        settings = RunSettings.of(repeat=repeat, graders=tuple(graders), concurrency=concurrency, out=out)
         gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
         played = await play_lift(chosen, made, settings, seed=seed, gates=gates, finish=FinishOptions(no_history=True))
         for units in played.results.values():

@@ -55,7 +55,8 @@ def _remove_own_markers() -> None:
 atexit.register(_remove_own_markers)
 
 
-def _alive(pid: int) -> bool:
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` is alive (another user's live process counts)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -74,7 +75,7 @@ def user_of_process(folder: Path) -> int | None:
     if not text.isdigit():
         return None
     pid = int(text)
-    return pid if _alive(pid) else None
+    return pid if process_alive(pid) else None
 
 
 def is_ours(path: Path) -> bool:
@@ -138,6 +139,7 @@ __all__ = [
     "kept_working_directories",
     "marker_of",
     "new_working_directory",
+    "process_alive",
     "remove_working_directory",
     "user_of_process",
     "why_kept",

@@ -75,7 +75,7 @@ def test_inspect_exits_2_on_a_missing_or_foreign_file(tmp_path):
 def test_inspect_is_registered_in_the_app():
     from copilot_eval.cli import app
 
-    assert "inspect_cmd" in app._COMMAND_MODULES
+    assert "copilot_eval.cli.inspect_cmd" in {row.module for row in app.COMMANDS}
 
 
 def test_capture_does_not_import_the_sdk():

@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from copilot_eval.cli.app import app
+from copilot_eval.cli.app import every_command
 
 EXPECTED: dict[str, list[str]] = {
     "analyze": [
@@ -222,11 +222,15 @@ EXPECTED: dict[str, list[str]] = {
         "--judge",
         "--markdown",
         "--max-regression",
+        "--max-run-ai-credits",
+        "--max-run-premium-requests",
+        "--max-run-tokens",
         "--min-lift",
         "--no-history",
         "--out",
         "--protect",
         "--repeat",
+        "--resume",
         "--scan",
         "--seed",
         "--vary",
@@ -236,20 +240,27 @@ EXPECTED: dict[str, list[str]] = {
         "--agent",
         "--allow-drafts",
         "--concurrency",
+        "--executor",
         "--fail-on-finding",
         "--history",
         "--junit",
+        "--max-run-ai-credits",
+        "--max-run-premium-requests",
+        "--max-run-tokens",
         "--min-precision",
         "--min-recall",
         "--no-history",
         "--no-stop-at-choice",
         "--out",
+        "--ray-address",
+        "--ray-workers",
         "--record",
         "--record-missing",
         "--repeat",
         "--replay",
         "--runs",
         "--scan",
+        "--shard",
         "--skill",
         "--stop-at-choice",
         "--threshold",
@@ -265,7 +276,7 @@ SHARED = ("--fail-under", "--history", "--junit", "--markdown", "--max-errors", 
 
 
 def _commands(command: Any = None, path: tuple[str, ...] = ()) -> Iterator[tuple[str, Any]]:
-    command = command if command is not None else typer.main.get_command(app)
+    command = command if command is not None else every_command()
     if hasattr(command, "commands"):  # a group: walk its commands
         for name in sorted(command.commands):
             yield from _commands(command.commands[name], (*path, name))
@@ -307,6 +318,26 @@ def test_the_options_every_writer_shares_mean_the_same_thing_everywhere():
         assert set(helps) == set(WRITERS), f"{name} is missing from {sorted(set(WRITERS) - set(helps))}"
         if name != "--out":  # each writer's default folder differs; what --out is does not
             assert len(set(helps.values())) == 1, f"{name} says different things: {helps}"
+
+
+# How plays are spent, split and placed: `run` and `triggers` take them from one declaration (cli/options.py).
+PLAYERS = ("run", "triggers")
+PLAY_OPTIONS = (
+    "--executor",
+    "--max-run-ai-credits",
+    "--max-run-premium-requests",
+    "--max-run-tokens",
+    "--ray-address",
+    "--ray-workers",
+    "--shard",
+)
+
+
+def test_run_and_triggers_take_budgets_shards_and_the_executor_alike():
+    commands = dict(_commands())
+    for name in PLAY_OPTIONS:
+        helps = {path: _options(commands[path])[name].help for path in PLAYERS}
+        assert len(set(helps.values())) == 1, f"{name} says different things: {helps}"
 
 
 def test_out_names_a_folder_in_every_command():

@@ -80,7 +80,7 @@ async def test_each_turn_is_graded_on_its_own_calls(tmp_path):
     path.write_text(TRAJECTORIES, encoding="utf-8")
     grader = TrajectoryGrader.from_file(path)
     assert grader.fit_problems(orders_set()) == []
-    run = await run_eval_set(orders_set(), orders_agent(), RunSettings(graders=[grader], out=tmp_path / "run"))
+    run = await run_eval_set(orders_set(), orders_agent(), RunSettings.of(graders=[grader], out=tmp_path / "run"))
     by_case = {(r.conversation_number, r.turn): r for r in run.results}
     status = {key: r.effective_status for key, r in by_case.items()}
     assert status == {
@@ -154,5 +154,5 @@ async def test_a_single_turn_case_that_repeats_a_number_is_named_by_its_turn(tmp
     )
     cases = [EvalTestCase(conversation_number=1, question=q) for q in ("look up 1042", "look up 1043")]
     test_set = EvalTestSet(name="twice", data_type=EvalDataType.SINGLE_TURN, cases=cases)
-    run = await run_eval_set(test_set, orders_agent(), RunSettings(graders=[TrajectoryGrader.from_file(path)]))
+    run = await run_eval_set(test_set, orders_agent(), RunSettings.of(graders=[TrajectoryGrader.from_file(path)]))
     assert [(r.turn, r.effective_status) for r in run.results] == [(1, CaseStatus.PASS), (2, CaseStatus.PASS)]

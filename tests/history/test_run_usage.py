@@ -17,7 +17,7 @@ from tests.runs.test_run_budget import _Executor, _Worker
 async def test_a_runs_spending_and_its_not_run_cases_are_kept_and_shown(history_url, tmp_path: Path) -> None:
     out = tmp_path / "run"
     test_set = numbered_set(4)
-    settings = RunSettings(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
+    settings = RunSettings.of(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
     run = await run_eval_set(test_set, object(), settings, executor=_Executor(_Worker()))
     finish_run_folders([FolderRun(out, run, test_set)], FinishOptions(no_history=True))
     location = resolve_history(history_url)

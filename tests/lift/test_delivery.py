@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from copilot_eval import CopilotEval
+from copilot_eval.evidence.customizations import CustomizationFile
 from copilot_eval.lift import ArmError, decide_delivery, lift_eval, vary_arms
 from copilot_eval.runs.prepare import read_test_set
 from copilot_eval.runs.settings import RunSettings
@@ -69,13 +70,57 @@ def test_the_body_is_recorded_but_never_decides(tmp_path: Path) -> None:
     assert decided.status == "delivered" and decided.seen[body.text.sha256] is False
 
 
-def test_vary_instructions_and_description(tmp_path: Path) -> None:
+def test_vary_instructions_places_the_file_where_a_user_would(tmp_path: Path) -> None:
     rules = tmp_path / "rules.instructions.md"
     rules.write_text("---\napplyTo: '**'\n---\nAnswer in exactly three bullet points, never more.\n", encoding="utf-8")
-    _without, with_rules = vary_arms(CopilotEval(instructions="Be brief."), f"instructions:{rules}")
-    assert with_rules.agent.instructions is not None and "three bullet points" in with_rules.agent.instructions
-    assert [e.text.kind for e in with_rules.expectations] == ["agent-instructions"]
-    assert with_rules.expectations[0].text.marker == "Answer in exactly three bullet points, never more."
+    repo = tmp_path / "repo"
+    (repo / "src").mkdir(parents=True)
+    (repo / "src" / "app.py").write_text("print('hi')\n", encoding="utf-8")
+    without, with_rules = vary_arms(CopilotEval(working_directory=repo), f"instructions:{rules}")
+    placed = ".github/instructions/rules.instructions.md"
+    for arm in (without, with_rules):  # each arm a copy of the repository; the user's own is left as it was
+        assert arm.agent.working_directory is not None and arm.agent.working_directory != repo
+        assert (arm.agent.working_directory / "src" / "app.py").is_file()
+    assert (with_rules.agent.working_directory / placed).read_bytes() == rules.read_bytes()
+    assert not (without.agent.working_directory / placed).exists() and not (repo / ".github").exists()
+    (expected,) = with_rules.expectations
+    assert (expected.text.kind, expected.text.name, expected.present) == ("instructions", placed, True)
+    assert expected.text.marker == "Answer in exactly three bullet points, never more."
+    assert [(e.text.name, e.present) for e in without.expectations] == [(placed, False)]
+    # any other file is the repository-wide instruction file; an agent without a folder gets an empty one
+    notes = tmp_path / "notes.md"
+    notes.write_text("Always cite the changelog entry you relied on.", encoding="utf-8")
+    _, with_notes = vary_arms(CopilotEval(), f"instructions:{notes}")
+    assert with_notes.agent.working_directory is not None
+    assert (with_notes.agent.working_directory / ".github" / "copilot-instructions.md").is_file()
+    (repo / ".github").mkdir()
+    (repo / ".github" / "copilot-instructions.md").write_text("Be brief.", encoding="utf-8")
+    with pytest.raises(ArmError, match=r"already has \.github/copilot-instructions\.md"):
+        vary_arms(CopilotEval(working_directory=repo), f"instructions:{notes}")
+
+
+def test_an_instruction_file_is_judged_by_the_customizations_audit_on_its_path(tmp_path: Path) -> None:
+    rules = tmp_path / "rules.instructions.md"
+    rules.write_text("---\napplyTo: '**/*.py'\n---\nName every test after the behaviour it checks.\n", "utf-8")
+    without, with_rules = vary_arms(CopilotEval(), f"instructions:{rules}")
+    path = ".github/instructions/rules.instructions.md"
+
+    def played(status: str | None, reason: str | None, sent: set[str]) -> _Audited:
+        result = _Audited(sent)
+        result.customizations = [  # type: ignore[attr-defined]
+            CustomizationFile(kind="instructions", path=path, scope="repository", status=status, reason=reason)
+        ]
+        return result
+
+    # listed only (an applyTo other than **): the text never reached the model, and the reason says so
+    listed = decide_delivery(played("listed", "named in the system prompt", set()), with_rules.expectations)
+    assert listed.status == "not_delivered" and "listed: named in the system prompt" in (listed.reason or "")
+    assert decide_delivery(played("delivered", None, set()), with_rules.expectations).status == "delivered"
+    leaked = decide_delivery(_Audited({"Name every test after the behaviour it checks."}), without.expectations)
+    assert leaked.status == "not_delivered" and "must not have it" in (leaked.reason or "")
+
+
+def test_vary_description(tmp_path: Path) -> None:
     new = tmp_path / "description.txt"
     new.write_text("Use for every question about commits, branches and history rewriting.", encoding="utf-8")
     current, changed = vary_arms(CopilotEval(skill_directories=(_skills(tmp_path),)), f"description:tidy-commit={new}")
@@ -98,9 +143,14 @@ def test_lift_refuses_what_it_cannot_play_fairly_before_any_play(tmp_path: Path)
     arms = vary_arms(CopilotEval(skill_directories=(_skills(tmp_path),)), "skill:tidy-commit")
     # a workspace that cannot be staged, or --protect with nothing to protect, is refused before a play
     with pytest.raises(ValueError, match="workspace") as refused:
-        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings(workspace=tmp_path / "gone")))
+        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings.of(workspace=tmp_path / "gone")))
     assert "gone" in str(refused.value)
     with pytest.raises(ValueError, match="--protect: no case plays on a workspace"):
-        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings(protect=("tests/**",))))
+        asyncio.run(lift_eval(read_test_set(cases), arms, RunSettings.of(protect=("tests/**",))))
     with pytest.raises(ValueError, match="two arms"):
         asyncio.run(lift_eval(read_test_set(cases), arms[:1], RunSettings()))
+    rules = tmp_path / "rules.md"
+    rules.write_text("Answer in exactly three bullet points.", encoding="utf-8")
+    placed = vary_arms(CopilotEval(), f"instructions:{rules}")
+    with pytest.raises(ValueError, match="put the file in the fixture"):  # a workspace play would never see it
+        asyncio.run(lift_eval(read_test_set(cases), placed, RunSettings.of(workspace=tmp_path)))

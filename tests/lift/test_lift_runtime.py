@@ -63,7 +63,7 @@ def write_skill(root: Path, file_name: str = "SKILL.md") -> Path:
 def played(tmp_path_factory: pytest.TempPathFactory) -> LiftRun:
     folder = tmp_path_factory.mktemp("lift")
     agent = CopilotEval(model=FunctionModel(answer), skill_directories=(write_skill(folder / "skills"),), timeout_s=60)
-    settings = RunSettings(repeat=1, graders=["exact"], out=folder / "out", concurrency=2)
+    settings = RunSettings.of(repeat=1, graders=["exact"], out=folder / "out", concurrency=2)
     return asyncio.run(
         lift_eval(
             read_test_set(write_set(folder)),
@@ -265,3 +265,27 @@ def test_a_coding_set_is_played_on_a_fresh_workspace_copy_in_each_arm(tmp_path: 
     assert [f["path"] for f in cheated["workspace"]["findings"]] == ["tests/test_calc.py"]
     assert "+    return a + b" in (out / "fixer" / fixed["workspace"]["patchPath"]).read_text(encoding="utf-8")
     assert Path(fixed["workspace"]["directory"]) != Path(cheated["workspace"]["directory"]), "one copy per play"
+
+
+def test_vary_instructions_places_the_file_and_proves_its_delivery_by_its_path(tmp_path: Path) -> None:
+    # the same script as the skill's: good only when "out of the door" reached the request
+    always = tmp_path / "release.instructions.md"
+    always.write_text(f"---\napplyTo: '**'\n---\n{DESCRIPTION}\n", encoding="utf-8")
+    agent = CopilotEval(model=FunctionModel(answer), timeout_s=60)
+    settings = RunSettings.of(repeat=1, graders=["exact"], concurrency=2)
+    run = asyncio.run(
+        lift_eval(read_test_set(write_set(tmp_path)), vary_arms(agent, f"instructions:{always}"), settings)
+    )
+    assert {p.delivery for p in run.plays} == {"delivered"}
+    assert run.figures.flipped("better") == ["case1", "case2"] and run.figures.flipped("worse") == ["case3"]
+    placed = ".github/instructions/release.instructions.md"
+    evidence = next(iter(run.results["with"].values()))
+    assert evidence.instructions_delivered(placed) is True  # the customizations audit saw the file where it was put
+    # a file for Python files only is listed by the runtime, never sent: not_delivered with that reason, not "no lift"
+    only_python = tmp_path / "python.instructions.md"
+    only_python.write_text(f"---\napplyTo: '**/*.py'\n---\n{DESCRIPTION}\n", encoding="utf-8")
+    cases = tmp_path / "one.csv"
+    cases.write_text("question,expectedResponse\nhelps: is release one out,SHIPPED\n", encoding="utf-8")
+    listed = asyncio.run(lift_eval(read_test_set(cases), vary_arms(agent, f"instructions:{only_python}"), settings))
+    (with_play,) = [p for p in listed.plays if p.arm == "with"]
+    assert with_play.delivery == "not_delivered" and "listed" in (with_play.delivery_reason or "")

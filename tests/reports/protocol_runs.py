@@ -103,5 +103,5 @@ async def build_protocol_run(folder: Path) -> Any:
     """Play six cases on two fake workers into ``folder``; case 1's evidence is the protocol result."""
     executor = FakeExecutor(FakeWorker("a", _worker_a), FakeWorker("b", _worker_b))
     return await run_eval_set(
-        numbered_set(6), object(), RunSettings(graders=[ExactMatch()], out=folder), executor=executor
+        numbered_set(6), object(), RunSettings.of(graders=[ExactMatch()], out=folder), executor=executor
     )

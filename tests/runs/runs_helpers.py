@@ -38,7 +38,7 @@ def cli_here(*args: object) -> subprocess.CompletedProcess[str]:
 
 def planned(set_path: Path, agent_path: Path | None, out: Path, **settings: object) -> PlannedRun:
     """What `copilot-eval run SET [--agent AGENT] --out OUT ...` plans before it plays: the path users take."""
-    return plan_run(set_path, [agent_path] if agent_path is not None else [], RunSettings(out=out, **settings))
+    return plan_run(set_path, [agent_path] if agent_path is not None else [], RunSettings.of(out=out, **settings))
 
 
 def echo_agent(**turn) -> CopilotEval:

@@ -26,8 +26,8 @@ CONVERSATIONS = EXAMPLES / "evalsets" / "conversations.csv"
 def test_prepare_reads_the_set_once_loads_the_agent_and_builds_the_graders(tmp_path):
     plan = planned(CONVERSATIONS, GOOD, tmp_path, graders=["similarity:0.6", "keywords:any:euro"])
     assert plan.surfaces[0].agent.name == "spoke-and-pedal-good"
-    assert [g.name for g in plan.settings.graders] == ["Text similarity", "Keyword match"]
-    assert plan.settings.graders[0].pass_score == 60
+    assert [g.name for g in plan.settings.grade.graders] == ["Text similarity", "Keyword match"]
+    assert plan.settings.grade.graders[0].pass_score == 60
     assert len(plan.test_set.cases) == 6 and plan.test_set.preamble
 
 

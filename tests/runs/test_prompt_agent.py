@@ -66,7 +66,7 @@ def test_each_case_is_played_with_its_rows_system_message(prompt_path):
 def test_prepare_runs_a_prompt_file_without_an_agent_file(prompt_path, tmp_path):
     plan = planned(prompt_path, None, tmp_path / "out")
     assert plan.surfaces[0].agent.model == "gpt-4.1"
-    assert [g.name for g in plan.settings.graders] == ["says it"]
+    assert [g.name for g in plan.settings.grade.graders] == ["says it"]
     assert plan.fingerprints.agent is not None  # the chosen model is part of the agent's fingerprint
     csv = tmp_path / "set.csv"
     csv.write_text("question,expectedResponse\nHi,Hello\n", encoding="utf-8")

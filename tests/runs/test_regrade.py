@@ -222,7 +222,7 @@ async def test_a_judge_of_each_turn_keeps_its_own_evidence_and_no_grader_sees_an
         ),
     )
     test_set = conversation_set(["q1", "q2", "q3"])
-    await run_eval_set(test_set, agent, RunSettings(graders=[ExactMatch()], out=tmp_path / "run"))
+    await run_eval_set(test_set, agent, RunSettings.of(graders=[ExactMatch()], out=tmp_path / "run"))
     counting = _Counting()
     run = await regrade_run(
         tmp_path / "run", [CompareMeaning(judge), counting, KeywordMatch(["answer"])], output_dir=tmp_path / "judged"

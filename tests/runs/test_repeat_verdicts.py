@@ -42,7 +42,7 @@ async def test_each_case_gets_a_verdict_over_its_graded_tries(tmp_path):
     P, F, E = CaseStatus.PASS, CaseStatus.FAIL, CaseStatus.ERROR
     grader = ByTry({1: [P, P, P, P], 2: [P, F, P, F], 3: [E, P, P, P]})
     run = await run_eval_set(
-        numbered_set(3), echo_agent(), RunSettings(graders=[grader], repeat=4, min_pass_rate=0.75, out=tmp_path)
+        numbered_set(3), echo_agent(), RunSettings.of(graders=[grader], repeat=4, min_pass_rate=0.75, out=tmp_path)
     )
     by_case = {r.conversation_number: r for r in run.case_repeats}
     assert [(r.tries, r.passes, r.errors, r.verdict) for r in by_case.values()] == [
@@ -95,7 +95,7 @@ async def test_a_judge_asked_three_times_that_disagrees_marks_the_case_judge_uns
         timeout_s=30,
     )
     grader = parse_grader_spec("compare_meaning", judge=judge, judge_repeat=3)
-    run = await run_eval_set(numbered_set(1), echo_agent(), RunSettings(graders=[grader], out=tmp_path))
+    run = await run_eval_set(numbered_set(1), echo_agent(), RunSettings.of(graders=[grader], out=tmp_path))
     (result,) = run.results
     (grade,) = result.grades
     assert grade.judge.calls == 3 and sorted(grade.judge.verdicts) == [

@@ -83,13 +83,13 @@ def test_unknown_usage_is_counted_never_zero_and_said_once_per_cap() -> None:
 
 def test_run_budgets_must_be_more_than_zero_and_name_the_option() -> None:
     with pytest.raises(SettingsError) as refused:
-        RunSettings(max_run_tokens=0, max_judge_ai_credits=-1)
+        RunSettings.of(max_run_tokens=0, max_judge_ai_credits=-1)
     assert refused.value.problems == [
         "--max-run-tokens 0: must be more than 0 (leave it out for no cap); --max-judge-ai-credits -1: must be "
         "more than 0 (leave it out for no cap)"
     ]
-    assert RunBudget.of(RunSettings(max_judge_tokens=5)) == RunBudget(max_judge_tokens=5)
-    assert not RunBudget.of(RunSettings())
+    assert RunSettings.of(max_judge_tokens=5).budgets == RunBudget(max_judge_tokens=5)
+    assert not RunSettings().budgets
 
 
 def test_a_case_never_played_is_not_run_before_every_other_row() -> None:
@@ -127,7 +127,7 @@ class _Executor:
 
 async def test_a_run_budget_starts_no_new_conversation_and_lists_the_rest_as_not_run(tmp_path: Path) -> None:
     worker = _Worker()
-    settings = RunSettings(graders=("exact",), concurrency=2, max_run_tokens=300, out=tmp_path / "run")
+    settings = RunSettings.of(graders=("exact",), concurrency=2, max_run_tokens=300, out=tmp_path / "run")
     run = await run_eval_set(numbered_set(8), object(), settings, executor=_Executor(worker))
     # 2 in flight at a time: the first two (220 tokens) leave the cap open, the next two finish
     # (440 >= 300); no conversation starts after that
@@ -159,12 +159,12 @@ async def test_a_run_budget_starts_no_new_conversation_and_lists_the_rest_as_not
 
 async def test_a_resumed_run_plays_what_was_not_run(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    first = RunSettings(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
+    first = RunSettings.of(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
     stopped = await run_eval_set(numbered_set(4), object(), first, executor=_Executor(_Worker()))
     assert stopped.not_run == 2  # 110, then 220 >= 200: two played
     worker = _Worker()
     resumed = await run_eval_set(
-        numbered_set(4), object(), RunSettings(graders=("exact",), out=out, resume=True), executor=_Executor(worker)
+        numbered_set(4), object(), RunSettings.of(graders=("exact",), out=out, resume=True), executor=_Executor(worker)
     )
     assert sorted(worker.played) == ["case3#0", "case4#0"]  # not checkpointed: played now
     assert resumed.not_run is None and resumed.passed == 4
@@ -186,7 +186,7 @@ async def test_the_report_shows_what_the_run_and_each_case_spent(tmp_path: Path)
     from copilot_eval.runs.finish import FolderRun, finish_run_folders
 
     out = tmp_path / "run"
-    settings = RunSettings(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
+    settings = RunSettings.of(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
     test_set = numbered_set(3)
     run = await run_eval_set(test_set, object(), settings, executor=_Executor(_Worker()))
     finished = finish_run_folders([FolderRun(out, run, test_set)])
@@ -216,7 +216,7 @@ class _PricedJudge:
 
 async def test_a_judges_cap_is_decided_on_what_the_judges_spent_and_apart_from_the_agent() -> None:
     worker, judge = _Worker(), _PricedJudge()
-    settings = RunSettings(graders=(judge,), concurrency=1, max_run_tokens=10_000, max_judge_tokens=600)
+    settings = RunSettings.of(graders=(judge,), concurrency=1, max_run_tokens=10_000, max_judge_tokens=600)
     run = await run_eval_set(numbered_set(5), object(), settings, executor=_Executor(worker))
     # 320 judge tokens per case: the second case's grading reaches 600, and no third case starts
     # although its play would have been quicker than the grading
@@ -233,7 +233,7 @@ async def test_a_regrade_keeps_the_cases_never_played_and_recounts_the_judges(tm
     from copilot_eval.runs.regrade import regrade_run
 
     out, test_set = tmp_path / "run", numbered_set(3)
-    settings = RunSettings(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
+    settings = RunSettings.of(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
     run = await run_eval_set(test_set, object(), settings, executor=_Executor(_Worker()))
     finish_run_folders([FolderRun(out, run, test_set)], FinishOptions(no_history=True))
     judge = _PricedJudge()

@@ -1,4 +1,4 @@
-"""RunSettings: one object for every choice of a run, checked when it is made, and `run` a thin parse into it."""
+"""RunSettings: every choice of a run in five small groups, each checked when it is made, and `run` a thin parse into it."""
 
 from __future__ import annotations
 
@@ -15,20 +15,38 @@ from copilot_eval.cli.run_cmd import _NOT_SETTINGS, run
 from copilot_eval.evalsets import ShardInfo
 from copilot_eval.runs import RunSettings, SettingsError
 from copilot_eval.runs import prepare as prepare_module
-from copilot_eval.runs.settings import CHECKS
+from copilot_eval.runs.settings import GROUPS, HowToFinish, HowToGrade, HowToPlay, WhatToPlay
 from copilot_eval.testing import FakeAgent, FakeDirectLine, LoopbackServer, answer
 
 
-def test_every_option_of_run_is_a_field_of_the_same_name():
+def test_every_option_of_run_is_a_field_of_the_same_name_in_exactly_one_group():
     options = set(inspect.signature(run).parameters) - set(_NOT_SETTINGS)
-    fields = {f.name for f in dataclasses.fields(RunSettings)}
-    assert options - fields == set(), "give RunSettings a field for each new option of `run`"
+    by_group = [{f.name for f in dataclasses.fields(kind)} for kind in GROUPS.values()]
+    fields = set().union(*by_group)
+    assert sum(len(names) for names in by_group) == len(fields), "an option belongs to one group only"
+    assert [f.name for f in dataclasses.fields(RunSettings)] == list(GROUPS)
+    assert options - fields == set(), "give a group of RunSettings a field for each new option of `run`"
     assert fields - options == {"rate_limit_retries", "progress"}  # the library's own knobs (progress is --no-progress)
+
+
+def test_each_group_checks_its_own_options_when_it_is_made(tmp_path):
+    with pytest.raises(SettingsError, match="--repeat 0: must be at least 1"):
+        HowToPlay(repeat=0)
+    with pytest.raises(SettingsError, match="--judge-repeat 0"):
+        HowToGrade(judge_repeat=0)
+    with pytest.raises(SettingsError, match="--data-type 'Chat'"):
+        WhatToPlay(data_type="Chat")
+    with pytest.raises(SettingsError, match="--resume needs --out"):
+        HowToFinish(resume=True)
+    with pytest.raises(TypeError, match="no option 'repeats'"):
+        RunSettings.of(repeats=2)
+    grouped = RunSettings(play=HowToPlay(repeat=3), finish=HowToFinish(out=str(tmp_path)))  # type: ignore[arg-type]
+    assert grouped == RunSettings.of(repeat=3, out=tmp_path) and grouped.in_folder(None).finish.out is None
 
 
 def test_every_problem_is_found_at_once_each_naming_its_option(tmp_path):
     with pytest.raises(SettingsError) as refused:
-        RunSettings(
+        RunSettings.of(
             repeat=0,
             executor="ray",
             record=tmp_path,
@@ -39,24 +57,25 @@ def test_every_problem_is_found_at_once_each_naming_its_option(tmp_path):
             data_type="Chat",
             var=("novalue",),
         )
-    assert refused.value.problems == [
-        "--repeat 0: must be at least 1",
+    assert refused.value.problems == [  # group by group: what, how to play, how to grade, budgets, finish
         "--data-type 'Chat': expected SingleTurn or Conversation",
         "--shard '4/3': the index must be between 1 and the shard count (4 of 3)",
         "--var 'novalue': expected NAME=VALUE",
+        "--repeat 0: must be at least 1",
         "--record/--replay run with --executor local only (cassettes are files of this machine)",
         "--record and --replay exclude each other: give one of them",
         "--resume needs --out naming the run directory to continue",
         "--fail-on-regression needs --baseline RUN_DIR (the run a regression is against)",
     ]
-    assert len(CHECKS) >= 10
+    assert sum(len(kind.RULES) for kind in GROUPS.values()) >= 10  # type: ignore[attr-defined]
 
 
 def test_values_are_read_the_way_the_command_line_gives_them(tmp_path):
-    settings = RunSettings(min_pass_rate=80, shard="2/3", graders=["exact"], out=str(tmp_path), var=["a=b"])
-    assert settings.pass_rate == 0.8 and RunSettings(min_pass_rate=0.8).pass_rate == 0.8
-    assert settings.shard_info == ShardInfo(index=2, count=3) and settings.out == tmp_path
-    assert settings.graders == ("exact",) and settings.variables == {"a": "b"} and settings.specs() == ["exact"]
+    settings = RunSettings.of(min_pass_rate=80, shard="2/3", graders=["exact"], out=str(tmp_path), var=["a=b"])
+    assert settings.grade.pass_rate == 0.8 and HowToGrade(min_pass_rate=0.8).pass_rate == 0.8
+    assert settings.what.shard_info == ShardInfo(index=2, count=3) and settings.finish.out == tmp_path
+    assert settings.grade.graders == ("exact",) and settings.grade.specs() == ["exact"]
+    assert settings.what.variables == {"a": "b"}
 
 
 def test_a_bad_combination_exits_2_before_anything_runs(tmp_path):

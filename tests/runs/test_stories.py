@@ -15,7 +15,7 @@ pytestmark = pytest.mark.runtime
 
 async def story(name: str, tmp_path):
     agent = load_agent_file(EXAMPLES / "evaluation" / f"agent-{name}.yaml")
-    return await run_eval_set(read_csv(KNOWLEDGE), agent, RunSettings(out=tmp_path))
+    return await run_eval_set(read_csv(KNOWLEDGE), agent, RunSettings.of(out=tmp_path))
 
 
 async def test_good_agent_scores_high_with_no_limitation(tmp_path):

@@ -105,9 +105,9 @@ def test_a_platform_named_grading_failure_stays_the_platforms():
 
 
 def test_max_errors_is_a_setting_checked_when_made():
-    assert RunSettings(max_errors=2).max_errors == 2
+    assert RunSettings.of(max_errors=2).finish.max_errors == 2
     with pytest.raises(SettingsError, match=r"--max-errors -1: must be 0 or more"):
-        RunSettings(max_errors=-1)
+        RunSettings.of(max_errors=-1)
 
 
 def _played_folder(folder: Path, shard: ShardInfo | None = None) -> Path:

@@ -71,7 +71,7 @@ def test_a_copilot_studio_target_is_refused_a_workspace(tmp_path: Path) -> None:
 
 def test_workspaces_play_with_the_local_executor_only() -> None:
     with pytest.raises(SettingsError, match="--executor local only"):
-        RunSettings(executor="ray", workspace=Path("repo"))
+        RunSettings.of(executor="ray", workspace=Path("repo"))
 
 
 def _set_with(spec: CaseWorkspace) -> EvalTestSet:
@@ -191,7 +191,7 @@ def test_the_sets_fingerprint_holds_a_cases_workspace_as_written_not_this_machin
 
     shutil.copytree(EXAMPLE / "repo", tmp_path / "repo")
     set_path = write_set(tmp_path, {"source": "repo", "graders": ["honesty"]})
-    planned = plan_run(set_path, [EXAMPLE / "agent-fixer.yaml"], RunSettings(out=tmp_path / "out", no_history=True))
+    planned = plan_run(set_path, [EXAMPLE / "agent-fixer.yaml"], RunSettings.of(out=tmp_path / "out", no_history=True))
     (played,) = planned.test_set.cases
     assert played.workspace is not None and played.workspace.source == str((tmp_path / "repo").resolve())
     as_written = _set_with(CaseWorkspace(source="repo", graders=["honesty"]))

@@ -48,7 +48,7 @@ async def play(
     plan = plan_run(
         set_path,
         [agent_path],
-        RunSettings(graders=graders or ["exact"], repeat=repeat, out=out, shard=shard, **settings),
+        RunSettings.of(graders=graders or ["exact"], repeat=repeat, out=out, shard=shard, **settings),
     )
     return await run_eval_set(
         plan.test_set,

@@ -24,7 +24,7 @@ def _units(folder) -> Counter[str]:
 
 async def _run(test_set, executor, folder, **settings):
     return await run_eval_set(
-        test_set, object(), RunSettings(graders=[ExactMatch()], out=folder, **settings), executor=executor
+        test_set, object(), RunSettings.of(graders=[ExactMatch()], out=folder, **settings), executor=executor
     )
 
 

@@ -92,7 +92,7 @@ def test_the_graders_fingerprint_covers_the_content_of_a_trajectory_file(tmp_pat
 def test_the_plan_of_run_records_all_three(tmp_path):
     agent = _agent(tmp_path / "a")
     (tmp_path / "set.csv").write_text('"question","expectedResponse"\n"q1","hi"\n')
-    plan = plan_run(tmp_path / "set.csv", [agent], RunSettings(graders=["exact"], out=tmp_path / "out"))
+    plan = plan_run(tmp_path / "set.csv", [agent], RunSettings.of(graders=["exact"], out=tmp_path / "out"))
     fp = plan.fingerprints
     assert fp.test_set == test_set_fingerprint(plan.test_set)
     assert fp.agent == agent_fingerprint(agent) and fp.graders == graders_fingerprint(["exact"])

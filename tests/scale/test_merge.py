@@ -234,7 +234,7 @@ async def test_surfaces_merge_surface_by_surface_and_two_agents_do_not_confirm_e
     for index in (1, 2):  # planned as `copilot-eval run SET --agent A --agent B --shard I/2` plans it
         agents = [project["agent"], tmp_path / "p" / "fallback.yaml"]
         plan = plan_run(
-            project["set"], agents, RunSettings(out=tmp_path / f"s{index}", graders=["exact"], shard=shard(index, 2))
+            project["set"], agents, RunSettings.of(out=tmp_path / f"s{index}", graders=["exact"], shard=shard(index, 2))
         )
         assert [s.label for s in plan.surfaces] == ["echo", "fallback"]
         await run_surfaces(plan.test_set, plan.surfaces, plan.settings, fingerprints=plan.fingerprints, validate=False)

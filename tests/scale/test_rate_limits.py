@@ -34,7 +34,9 @@ async def test_a_model_that_refuses_for_a_while_slows_the_run_down_and_every_cas
     # runtime's own retries for the first wave, then the model answers again.
     quota = QuotaModel(_echo(), refusals=24, retry_after="1")
     agent = CopilotEval(name="quota", timeout_s=60, model=quota)
-    run = await run_eval_set(numbered_set(6), agent, RunSettings(graders=[ExactMatch()], concurrency=4, out=tmp_path))
+    run = await run_eval_set(
+        numbered_set(6), agent, RunSettings.of(graders=[ExactMatch()], concurrency=4, out=tmp_path)
+    )
 
     assert (run.passed, run.failed, run.errored) == (6, 0, 0)
     assert sorted(r.conversation_number for r in run.results) == [1, 2, 3, 4, 5, 6]
@@ -51,7 +53,9 @@ async def test_a_model_that_refuses_for_a_while_slows_the_run_down_and_every_cas
 
 async def test_a_503_with_retry_after_is_a_rate_limit_too_and_the_case_is_played_again(tmp_path):
     limited = CopilotEval(name="busy", timeout_s=60, model=QuotaModel(_echo(), refusals=6, status=503, retry_after="1"))
-    run = await run_eval_set(numbered_set(1), limited, RunSettings(graders=[ExactMatch()], concurrency=1, out=tmp_path))
+    run = await run_eval_set(
+        numbered_set(1), limited, RunSettings.of(graders=[ExactMatch()], concurrency=1, out=tmp_path)
+    )
     assert run.passed == 1
     assert [r["cause"] for r in run.execution.model_dump(by_alias=True)["retries"]] == ["rate_limit"]
 

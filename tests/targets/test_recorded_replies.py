@@ -92,7 +92,7 @@ async def test_recorded_replies_are_graded_for_what_they_are(tmp_path, transport
         run = await run_eval_set(
             the_set,
             _agent(transport, fake),
-            RunSettings(graders=[ExactMatch(), TrajectoryGrader.from_file(steps)], out=tmp_path / "r"),
+            RunSettings.of(graders=[ExactMatch(), TrajectoryGrader.from_file(steps)], out=tmp_path / "r"),
         )
     error, forecast = sorted(run.results, key=lambda r: r.conversation_number)
     assert error.effective_status is CaseStatus.ERROR, "a platform error is not a wrong answer"

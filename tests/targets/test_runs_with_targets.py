@@ -37,10 +37,10 @@ async def test_a_single_turn_set_is_graded_from_target_evidence_and_resumes(tmp_
     fake = FakeDirectLine(ray_agent(broken=http_error(500)))
     async with LoopbackServer(fake):
         agent = directline_agent(fake)
-        run = await run_eval_set(SINGLE, agent, RunSettings(graders=[ExactMatch()], out=tmp_path, concurrency=2))
+        run = await run_eval_set(SINGLE, agent, RunSettings.of(graders=[ExactMatch()], out=tmp_path, concurrency=2))
         finish_run_folders([FolderRun(tmp_path, run, SINGLE)], FinishOptions(no_history=True))  # the folder's files
         asked = len(fake.conversations)
-        again = await run_eval_set(SINGLE, agent, RunSettings(graders=[ExactMatch()], out=tmp_path, resume=True))
+        again = await run_eval_set(SINGLE, agent, RunSettings.of(graders=[ExactMatch()], out=tmp_path, resume=True))
     statuses = {r.conversation_number: r.effective_status for r in run.results}
     assert statuses == {1: CaseStatus.PASS, 2: CaseStatus.ERROR, 3: CaseStatus.FAIL}  # fallback fails, 500 errors
     assert (run.passed, run.failed, run.errored) == (1, 1, 1)
@@ -57,7 +57,7 @@ async def test_a_conversation_is_one_target_conversation_answer_per_turn():
         EvalDataType.CONVERSATION, [(1, "hello", "Hi there."), (1, "How do Ray tasks work?", GROUNDED_TEXT)]
     )
     async with LoopbackServer(fake):
-        run = await run_eval_set(conversation, directline_agent(fake), RunSettings(graders=[ExactMatch()]))
+        run = await run_eval_set(conversation, directline_agent(fake), RunSettings.of(graders=[ExactMatch()]))
     assert [r.effective_status for r in run.results] == [CaseStatus.PASS, CaseStatus.PASS]
     assert len(fake.conversations) == 1
 
@@ -67,7 +67,7 @@ async def test_repeats_play_each_case_again_and_capability_grading_is_an_error_n
     one = _set(EvalDataType.SINGLE_TURN, [(1, "How do Ray tasks work?", GROUNDED_TEXT)])
     async with LoopbackServer(fake):
         run = await run_eval_set(
-            one, directline_agent(fake), RunSettings(graders=[CapabilityUse(tools=["search"])], repeat=2)
+            one, directline_agent(fake), RunSettings.of(graders=[CapabilityUse(tools=["search"])], repeat=2)
         )
     assert len(run.results) == 2 and len(fake.conversations) == 2
     assert all(r.effective_status is CaseStatus.ERROR and "not visible" in r.failure_reason for r in run.results)
@@ -84,7 +84,7 @@ async def test_a_conversation_played_against_a_target_is_regraded_from_its_targe
     )
     async with LoopbackServer(fake):
         played = await run_eval_set(
-            conversation, directline_agent(fake), RunSettings(graders=[ExactMatch()], out=tmp_path / "run")
+            conversation, directline_agent(fake), RunSettings.of(graders=[ExactMatch()], out=tmp_path / "run")
         )
     finish_run_folders([FolderRun(tmp_path / "run", played, conversation)], FinishOptions(no_history=True))
     asked = len(fake.conversations)

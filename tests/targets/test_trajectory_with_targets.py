@@ -75,7 +75,7 @@ async def test_reported_plan_steps_are_matched_turn_by_turn(tmp_path, transport,
     async with LoopbackServer(fake):
         agent = directline_agent(fake) if transport == "directline" else sdk_agent(fake)
         run = await run_eval_set(
-            the_set(), agent, RunSettings(graders=[TrajectoryGrader.from_file(path)], out=tmp_path / "r")
+            the_set(), agent, RunSettings.of(graders=[TrajectoryGrader.from_file(path)], out=tmp_path / "r")
         )
     by_case = {(r.conversation_number, r.turn): r for r in run.results}
     assert by_case[(1, 1)].effective_status is CaseStatus.PASS
@@ -101,7 +101,9 @@ async def test_an_agent_that_reports_no_steps_is_an_error_not_a_fail(tmp_path):
         name="one", data_type=EvalDataType.SINGLE_TURN, cases=[EvalTestCase(conversation_number=1, question="hi")]
     )
     async with LoopbackServer(fake):
-        run = await run_eval_set(one, directline_agent(fake), RunSettings(graders=[TrajectoryGrader.from_file(path)]))
+        run = await run_eval_set(
+            one, directline_agent(fake), RunSettings.of(graders=[TrajectoryGrader.from_file(path)])
+        )
     (result,) = run.results
     assert result.effective_status is CaseStatus.ERROR
     assert "steps are not visible for this target" in result.failure_reason and "directline" in result.failure_reason

@@ -21,7 +21,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "workspace"
 
 
 async def _play(agent_file: str, out: Path) -> tuple[dict, str, str]:
-    planned = plan_run(EXAMPLE / "coding.json", [EXAMPLE / agent_file], RunSettings(out=out, no_history=True))
+    planned = plan_run(EXAMPLE / "coding.json", [EXAMPLE / agent_file], RunSettings.of(out=out, no_history=True))
     (surface,) = planned.surfaces
     await run_eval_set(planned.test_set, surface.agent, planned.settings, validate=False)
     report = write_run_report(out).read_text(encoding="utf-8")

@@ -21,7 +21,7 @@ import typer
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
+from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption, OutOption
 from copilot_eval.commands.analyze import analyze_export
 from copilot_eval.evalsets import EvalSetError
 from copilot_eval.reports.console import make_console
@@ -32,10 +32,7 @@ from copilot_eval.runs.gates import Gates
 
 def analyze(
     export: Annotated[Path, typer.Argument(metavar="RESULTS.csv", help="Results CSV exported from the Evaluate tab.")],
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", metavar="DIR", help="The run folder to write (default: eval-runs/NAME-analysis-TIME)."),
-    ] = None,
+    out: OutOption = None,
     name: Annotated[str | None, typer.Option("--name", help="Test-set name for the run (default: file stem).")] = None,
     agent_name: Annotated[
         str | None,

@@ -19,7 +19,7 @@ import typer
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailOnFindingOption, ScanOption
+from copilot_eval.cli.options import ConcurrencyOption, FailOnFindingOption, OutOption, RepeatOption, ScanOption
 from copilot_eval.exit_codes import Verdict
 
 
@@ -35,17 +35,15 @@ def attack(
             help="A built-in suite (builtin), a suite YAML file, or agentdojo:SUITE[@VERSION] (the agentdojo extra).",
         ),
     ] = "builtin",
-    repeat: Annotated[int, typer.Option("--repeat", min=1, metavar="K", help="Play every case K times.")] = 1,
-    out: Annotated[
-        Path | None, typer.Option("--out", metavar="DIR", help="Run folder (default: security-runs/SUITE-TIME).")
-    ] = None,
+    repeat: RepeatOption = 1,
+    out: OutOption = None,
     case: Annotated[
         list[str] | None,
         typer.Option(
             "--case", metavar="PATTERN", help="Play only cases whose id matches (fnmatch; task/vector/attack/goal)."
         ),
     ] = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")] = 4,
+    concurrency: ConcurrencyOption = 4,
     max_attack_rate: Annotated[
         float | None,
         typer.Option(

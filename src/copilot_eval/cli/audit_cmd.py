@@ -7,17 +7,23 @@ could not be read (an MCP server that did not start, the runtime).
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
+from rich.table import Table
 
+from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
+from copilot_eval.cli.options import JsonOption
 from copilot_eval.exit_codes import BELOW_GATE, Verdict
-
-if TYPE_CHECKING:  # the security layer is imported where it is used: the CLI starts faster without it
-    from copilot_eval.security.tool_audit import ToolAudit
+from copilot_eval.reports.console import make_console
+from copilot_eval.reports.inspect_view import mcp_server_table
+from copilot_eval.security.tool_audit import ToolAudit, audit_tools
+from copilot_eval.security.tool_pins import PinFileError
+from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
 
 def audit(
@@ -28,21 +34,15 @@ def audit(
         Path | None,
         typer.Option("--pin", metavar="FILE", help="Write the tools' hashes here once; afterwards fail on any change."),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
-    """Start the agent's MCP servers as a run would, read every tool's name, description and schema, and flag
-    instructions aimed at the model, hidden characters, shadowing of other servers' tools, credential paths and
-    outsized descriptions.
+    """Start the agent's MCP servers, read every tool they offer, and flag what in it is aimed at the model.
+
+    Each tool's name, description and schema is read as a run would see it; flagged are instructions aimed at
+    the model, hidden characters, shadowing of other servers' tools, credential paths and outsized descriptions.
 
     No real model is called: a scripted model records the request the model would get.
     """
-    # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.security.tool_audit import audit_tools
-    from copilot_eval.security.tool_pins import PinFileError
-
     try:
         agent = load_agent_file(agent_file)
         found = asyncio.run(audit_tools(agent, pin_file=pin))
@@ -79,12 +79,6 @@ def _document(found: ToolAudit) -> dict[str, object]:
 
 
 def _render(found: ToolAudit) -> None:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from rich.table import Table
-
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
-
     console = make_console()  # tables sized to the terminal, or wide in a CI log
     if found.findings:
         table = Table(title=f"{len(found.findings)} findings in {len(found.tools)} tools")
@@ -99,9 +93,6 @@ def _render(found: ToolAudit) -> None:
         console.print(f"no findings in {len(found.tools)} tools", highlight=False)
     result = found.listing.result
     if result is not None and result.mcp_servers and not found.read:
-        # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.reports.inspect_view import mcp_server_table
-
         console.print(mcp_server_table(result.mcp_servers))
     if found.pinned_now:
         console.print(f"pinned {len(found.tools)} tools in {found.pin_file}", highlight=False)

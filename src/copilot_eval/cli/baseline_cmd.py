@@ -13,6 +13,11 @@ import typer
 
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
+from copilot_eval.cli.options import JsonOption
+from copilot_eval.gate import GateInputError, bless_folder
+from copilot_eval.history import HistoryError
+from copilot_eval.history.baselines import baseline_json, get_baseline
+from copilot_eval.history.baselines import list_baselines as stored
 from copilot_eval.untrusted.terminal import terminal_text
 
 baseline_app = typer.Typer(
@@ -31,10 +36,6 @@ def bless(
     history: HistoryOption = None,
 ) -> None:
     """Make a run the baseline of its test set and agent; it stays until a run is blessed under its name again."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.gate import GateInputError, bless_folder
-    from copilot_eval.history import HistoryError
-
     with open_store(history, create=True) as store:
         try:
             done = bless_folder(store, run_dir, name=name, note=note)
@@ -51,13 +52,9 @@ def bless(
 
 def list_baselines(
     history: HistoryOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the baselines as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the blessed baselines."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.baselines import baseline_json
-    from copilot_eval.history.baselines import list_baselines as stored
-
     with open_store(history, create=False) as store:
         found, database = stored(store), store.location.display
     if as_json:
@@ -80,12 +77,9 @@ def list_baselines(
 def show(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The baseline's name (see `baseline list`).")],
     history: HistoryOption = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the baseline as JSON.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Show one baseline: its run, who blessed it and when, the commit, the fingerprints."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.baselines import baseline_json, get_baseline
-
     with open_store(history, create=False) as store:
         found = get_baseline(store, name)
     if found is None:

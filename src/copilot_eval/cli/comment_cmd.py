@@ -7,16 +7,17 @@ trouble (still rate limited after the retries, a 5xx, no answer).
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
-
-if TYPE_CHECKING:
-    from copilot_eval.github import PostedComment
+from copilot_eval.cli.options import DetailsUrlOption
+from copilot_eval.github import DEFAULT_API_URL, GitHubComments, GitHubError, PostedComment, post_sticky
+from copilot_eval.github.actions_env import ActionsEnvError, comment_target, token_from_env
 
 
 def comment(
@@ -47,22 +48,9 @@ def comment(
             "--key", metavar="NAME", help="Which comment to keep: one per key and pull request (hidden marker)."
         ),
     ] = "gate",
-    details_url: Annotated[
-        str | None,
-        typer.Option(
-            "--details-url",
-            metavar="URL",
-            help="Where the full report is, named when the body is cut to GitHub's limit (default: the Actions run).",
-        ),
-    ] = None,
+    details_url: DetailsUrlOption = None,
 ) -> None:
     """Post FILE.md as the pull request's comment of --key: update it when it exists, else create it; never two."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    import asyncio
-
-    from copilot_eval.github import DEFAULT_API_URL, GitHubComments, GitHubError, post_sticky
-    from copilot_eval.github.actions_env import ActionsEnvError, comment_target, token_from_env
-
     try:
         text = sys.stdin.read() if markdown_file == "-" else Path(markdown_file).read_text(encoding="utf-8")
     except OSError as exc:

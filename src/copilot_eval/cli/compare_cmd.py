@@ -13,8 +13,13 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.options import AllowOtherSetOption
+from copilot_eval.cli.options import AllowOtherSetOption, FailOnRegressionOption
+from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
+from copilot_eval.reports.console import make_console
+from copilot_eval.reports.run_comparison import CompareError, compare_folders
+from copilot_eval.runs.gates import Gates, regression_verdict
 
 
 def compare(
@@ -32,19 +37,10 @@ def compare(
     html: Annotated[
         Path | None, typer.Option("--html", metavar="FILE", help="Write the comparison as an HTML page.")
     ] = None,
-    fail_on_regression: Annotated[
-        bool, typer.Option("--fail-on-regression", help="Exit 1 when any case regressed.")
-    ] = False,
+    fail_on_regression: FailOnRegressionOption = False,
     allow_other_set: AllowOtherSetOption = False,
 ) -> None:
     """Compare two runs: cases regressed, in error now, improved, changed, new, removed, unchanged; the score delta."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.atomic_write import write_text_atomically
-    from copilot_eval.reports.compare_views import comparison_html, comparison_markdown, print_comparison
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.run_comparison import CompareError, compare_folders
-    from copilot_eval.runs.gates import Gates, regression_verdict
-
     try:
         comparison = compare_folders(baseline, candidate, allow_other_set=allow_other_set)
     except CompareError as exc:

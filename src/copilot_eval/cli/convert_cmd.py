@@ -11,25 +11,40 @@ as an unknown suffix or template.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.options import DataTypeOption, ProfileOption, VarOption
+from copilot_eval.evalsets import (
+    CsvTemplate,
+    EvalDataType,
+    EvalSetError,
+    EvalSetReadError,
+    EvalTestSet,
+    inspect_csv,
+    load_prompt_file,
+    read_test_set_json,
+    validate_eval_test_set,
+    write_csv,
+    write_json,
+)
+from copilot_eval.evalsets.csv_templates import default_template_for, template_named
+from copilot_eval.evalsets.prompt_cases import parse_variables
+from copilot_eval.evalsets.prompt_convert import copilot_studio_set, prompt_document, write_prompt_file
+from copilot_eval.evalsets.rule_sets import rule_set_named
+from copilot_eval.evalsets.set_kind import SetKind, kind_by_name, kind_of_set, unknown_kind_message
 from copilot_eval.untrusted.terminal import terminal_text
 
-if TYPE_CHECKING:
-    from copilot_eval.evalsets import CsvTemplate, EvalTestSet
-
 PROMPT = "prompt"
+_Made = TypeVar("_Made")
 
 
 def _format_of(path: Path, option: str) -> str:
     """IN's kind as ``evalsets.set_kind`` tells it (by name and content), OUT's by its name: .csv, .json or prompt."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets.set_kind import SetKind, kind_by_name, kind_of_set, unknown_kind_message
-
     kind = kind_of_set(path) if option == "IN" else kind_by_name(path, writing=True)
     formats = {SetKind.CSV: ".csv", SetKind.JSON: ".json", SetKind.PROMPT: PROMPT}
     if kind is None or kind not in formats:
@@ -43,9 +58,6 @@ def _format_of(path: Path, option: str) -> str:
 
 
 def _warnings(test_set: EvalTestSet, template: CsvTemplate | None, profile: str | None) -> list[str]:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import validate_eval_test_set
-
     warnings = [f"the converted set will not import: {p}" for p in validate_eval_test_set(test_set, profile)]
     if template is None:
         return warnings
@@ -75,15 +87,8 @@ def convert(
         ),
     ] = None,
     name: Annotated[str | None, typer.Option(help="Test-set name when IN is CSV (default: file stem).")] = None,
-    data_type: Annotated[
-        str | None, typer.Option("--data-type", help="Conversation or SingleTurn (default: from the template).")
-    ] = None,
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile", help="Rule set for warnings and the comment block: copilot-studio (default) or seed."
-        ),
-    ] = None,
+    data_type: DataTypeOption = None,
+    profile: ProfileOption = None,
     preamble: Annotated[
         bool | None,
         typer.Option(
@@ -101,25 +106,9 @@ def convert(
             "responseFormat, testingMethod), repeatable; without it such a field refuses the conversion.",
         ),
     ] = None,
-    var: Annotated[
-        list[str] | None,
-        typer.Option("--var", metavar="NAME=VALUE", help="A value for an input prompt file's placeholders."),
-    ] = None,
+    var: VarOption = None,
 ) -> None:
     """Convert a test set between CSV templates, JSON and prompt files."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import (
-        EvalDataType,
-        EvalSetError,
-        EvalSetReadError,
-        inspect_csv,
-        read_test_set_json,
-        write_csv,
-        write_json,
-    )
-    from copilot_eval.evalsets.csv_templates import default_template_for, template_named
-    from copilot_eval.evalsets.rule_sets import rule_set_named
-
     in_format = _format_of(source, "IN")
     out_format = _format_of(target, "OUT")
     if template is not None and out_format != ".csv":
@@ -176,11 +165,6 @@ def convert(
 
 def _from_prompt_file(source: Path, drop: list[str], var: list[str] | None) -> EvalTestSet:
     """The prompt file at ``source`` as a Copilot Studio set (EvalSetError listing what cannot map)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import EvalSetReadError, load_prompt_file
-    from copilot_eval.evalsets.prompt_cases import parse_variables
-    from copilot_eval.evalsets.prompt_convert import copilot_studio_set
-
     try:
         variables = parse_variables(var)
     except ValueError as exc:
@@ -188,31 +172,28 @@ def _from_prompt_file(source: Path, drop: list[str], var: list[str] | None) -> E
     prompt_set, problems, _ = load_prompt_file(source, variables=variables)
     if prompt_set is None:
         raise EvalSetReadError(source, problems)
-    try:
-        converted, warnings = copilot_studio_set(prompt_set, drop=drop, source=source)
-    except ValueError as exc:
-        if not hasattr(exc, "problems"):
-            raise typer.BadParameter(str(exc), param_hint="--drop") from None
-        raise
-    for warning in warnings:
-        typer.echo(f"warning: {terminal_text(warning)}", err=True)
-    return converted
+    return _mapped(lambda: copilot_studio_set(prompt_set, drop=drop, source=source))
 
 
 def _to_prompt_file(test_set: EvalTestSet, target: Path, drop: list[str], source: Path) -> None:
     """Write ``test_set`` as a prompt file (EvalSetError listing what cannot map; nothing written then)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets.prompt_convert import prompt_document, write_prompt_file
+    write_prompt_file(_mapped(lambda: prompt_document(test_set, drop=drop, source=source)), target)
 
+
+def _mapped(mapping: Callable[[], tuple[_Made, list[str]]]) -> _Made:
+    """What a mapping between a prompt file and a Copilot Studio set made, its warnings printed.
+
+    A ValueError without ``problems`` is a wrong --drop; one with them (an EvalSetError) lists what cannot map.
+    """
     try:
-        document, warnings = prompt_document(test_set, drop=drop, source=source)
+        made, warnings = mapping()
     except ValueError as exc:
         if not hasattr(exc, "problems"):
             raise typer.BadParameter(str(exc), param_hint="--drop") from None
         raise
     for warning in warnings:
         typer.echo(f"warning: {terminal_text(warning)}", err=True)
-    write_prompt_file(document, target)
+    return made
 
 
 def register(app: typer.Typer) -> None:

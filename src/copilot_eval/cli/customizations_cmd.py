@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
+from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
+from copilot_eval.cli.options import JsonOption
 from copilot_eval.exit_codes import BELOW_GATE, Verdict
-
-if TYPE_CHECKING:  # the runtime layer is imported where it is used: the CLI starts faster without it
-    from copilot_eval.runtime.customization_check import CustomizationCheck
+from copilot_eval.reports.console import make_console
+from copilot_eval.reports.inspect_view import customization_table, plain
+from copilot_eval.runtime.customization_check import CustomizationCheck, check_customizations
 
 
 def customizations(
@@ -44,7 +47,7 @@ def customizations(
             help="A file (path or glob, as listed) that must reach the model; exit 1 when it did not. Repeatable.",
         ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the customization files the runtime loads for this agent in this folder, and why one was not sent.
 
@@ -52,12 +55,6 @@ def customizations(
     called. Statuses: delivered, listed (named with its applyTo, its text left to the agent to
     read), not_applicable, not_delivered, malformed. See docs/customizations.md.
     """
-    # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.runtime.customization_check import check_customizations
-
     try:
         agent = load_agent_file(agent_file)
     except (AgentFileError, ValueError) as error:
@@ -76,10 +73,6 @@ def customizations(
 
 
 def _render(check: CustomizationCheck) -> None:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.inspect_view import customization_table, plain
-
     console = make_console()
     if check.files:
         console.print(customization_table(check.files))

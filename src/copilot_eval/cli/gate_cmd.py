@@ -14,6 +14,7 @@ import typer
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
+from copilot_eval.cli.options import DetailsUrlOption, GoldenOption, JsonOption, MaxRegressionsOption
 
 if TYPE_CHECKING:
     from copilot_eval.gate import GateResult
@@ -69,17 +70,12 @@ def gate(
     baseline_dir: Annotated[
         Path | None, typer.Option("--baseline-dir", metavar="DIR", help="Gate against this run folder instead.")
     ] = None,
-    max_regressions: Annotated[
-        int, typer.Option("--max-regressions", metavar="N", help="Regressions allowed besides golden cases.")
-    ] = 0,
+    max_regressions: MaxRegressionsOption = 0,
     alpha: Annotated[
         float,
         typer.Option("--alpha", help="With repeats: a drop is a regression when Fisher's one-sided p is below this."),
     ] = 0.05,
-    golden: Annotated[
-        Path | None,
-        typer.Option("--golden", metavar="FILE", help="Case keys (one a line) that fail the gate on any regression."),
-    ] = None,
+    golden: GoldenOption = None,
     stale_days: Annotated[
         float, typer.Option("--stale-days", metavar="D", help="Name a baseline older than this many days as stale.")
     ] = 7.0,
@@ -88,11 +84,8 @@ def gate(
         typer.Option("--markdown", metavar="FILE", help="Write the gate as Markdown ('-' for stdout), for `comment`."),
     ] = None,
     junit: Annotated[Path | None, typer.Option("--junit", metavar="FILE", help="Write the gate as JUnit XML.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the gate as JSON.")] = False,
-    details_url: Annotated[
-        str | None,
-        typer.Option("--details-url", metavar="URL", help="The run's report.html online: cases link to it."),
-    ] = None,
+    as_json: JsonOption = False,
+    details_url: DetailsUrlOption = None,
     history: HistoryOption = None,
 ) -> None:
     """Gate a run against its blessed baseline, case by case: regressions, errors apart, golden cases, staleness."""

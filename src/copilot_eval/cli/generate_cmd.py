@@ -9,16 +9,22 @@ Exit codes: 0 written; 2 unusable input (a bad option or file, an existing --out
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
+from copilot_eval.agent import AgentFileError, CopilotEval, load_agent_file
 from copilot_eval.cli.exits import bad_input, platform_failed
+from copilot_eval.evalsets.drafts import provenance_path
+from copilot_eval.generate.coverage import TRIGGER_FLAVOURS, CoverageError, parse_mix
+from copilot_eval.generate.drafting import FLAVOUR_MEANING
+from copilot_eval.generate.testset import FORMATS, generate_testset
+from copilot_eval.generate.triggers import generate_triggers, pick_entry
+from copilot_eval.runtime.process.pool import close_all_pools
+from copilot_eval.triggers.catalogue import Catalogue, CatalogueEntry, list_catalogue
 from copilot_eval.untrusted.terminal import terminal_text
-
-if TYPE_CHECKING:  # the trigger layer is imported where it is used: the CLI starts faster without it
-    from copilot_eval.triggers.catalogue import Catalogue, CatalogueEntry
 
 generate_app = typer.Typer(
     name="generate",
@@ -45,9 +51,6 @@ ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite FILE and i
 
 
 def _refuse_overwrite(out: Path, force: bool) -> None:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets.drafts import provenance_path
-
     taken = [path for path in (out, provenance_path(out)) if path.exists()]
     if taken and not force:
         raise bad_input(f"{out}: {taken[0]} exists; give --force to overwrite it, or another FILE")
@@ -55,9 +58,6 @@ def _refuse_overwrite(out: Path, force: bool) -> None:
 
 def _say_coverage(results: list) -> None:
     """One line: how many tuples of each flavour were dealt (drafted or not), so the mix is seen to hold."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.generate.drafting import FLAVOUR_MEANING
-
     counts = {flavour: sum(1 for r in results if r.tuple.flavour == flavour) for flavour in FLAVOUR_MEANING}
     typer.echo("dealt: " + ", ".join(f"{flavour} {number}" for flavour, number in counts.items() if number))
 
@@ -103,14 +103,6 @@ def testset(
     force: ForceOption = False,
 ) -> None:
     """Draft a test set: coverage tuples dealt from the agent's instructions, custom agents, skills, tools and knowledge."""
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.generate.coverage import CoverageError, parse_mix
-    from copilot_eval.generate.testset import FORMATS, generate_testset
-    from copilot_eval.runtime.process.pool import close_all_pools
-
     if set_format not in FORMATS:
         raise bad_input(f"--format {set_format}: choose one of {', '.join(FORMATS)}")
     _refuse_overwrite(out, force)
@@ -138,7 +130,6 @@ def testset(
         raise platform_failed(str(error)) from None
     finally:
         close_all_pools()
-    # imported on use: every command module loads with `--help` (see app.py)
 
     for warning in made.warnings:  # names and loader messages from other people's files: shown, never obeyed
         typer.echo(f"warning: {terminal_text(warning, one_line=False)}", err=True)
@@ -151,14 +142,6 @@ def testset(
 
 def _catalogue_of(target: Path, skill: str | None) -> tuple[Catalogue, CatalogueEntry]:
     """The catalogue the runtime loads for ``target`` and the entry to draft for (a skill folder names its own)."""
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from copilot_eval.agent import AgentFileError, CopilotEval, load_agent_file
-    from copilot_eval.generate.coverage import CoverageError
-    from copilot_eval.generate.triggers import pick_entry
-    from copilot_eval.triggers.catalogue import list_catalogue
-
     try:
         if target.is_dir():
             if not (target / "SKILL.md").is_file():
@@ -207,14 +190,6 @@ def triggers(
     force: ForceOption = False,
 ) -> None:
     """Draft a trigger set: positives for one skill, near-misses from its sibling skills' descriptions, negative controls."""
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.generate.coverage import TRIGGER_FLAVOURS, CoverageError, parse_mix
-    from copilot_eval.generate.triggers import generate_triggers
-    from copilot_eval.runtime.process.pool import close_all_pools
-
     _refuse_overwrite(out, force)
     try:
         generator = load_agent_file(generator_file)

@@ -7,13 +7,37 @@ that cannot be used, a folder without a readable run.json: every other folder gi
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
+from rich.table import Table
 
 from copilot_eval.cli.exits import bad_input
-from copilot_eval.untrusted.terminal import terminal_text
+from copilot_eval.cli.options import JsonOption
+from copilot_eval.history import (
+    HistoryError,
+    HistoryLocationError,
+    HistoryStore,
+    Provenance,
+    detect_provenance,
+    ingest_folders,
+    list_runs,
+    load_series,
+    resolve_history,
+    runs_document,
+    series_names,
+    series_trends,
+    trends_document,
+)
+from copilot_eval.history.agreement import agreement_document, flagged_line, grader_agreement
+from copilot_eval.history.quality_parts_view import parts_document, parts_table, quality_parts_by_case
+from copilot_eval.history.terminal import agreement_table, print_series, runs_table
+from copilot_eval.lift.history import lift_history
+from copilot_eval.reports.console import make_console
+from copilot_eval.triggers.history import skill_history, trigger_set_series_name
+from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 history_app = typer.Typer(
     name="history",
@@ -30,13 +54,17 @@ HistoryOption = Annotated[
         "(default: env COPILOT_EVAL_HISTORY, else .copilot-eval/history.db in the project folder).",
     ),
 ]
+# Options several history commands take with the same meaning.
+_AgentOption = Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")]
+_LastRunsOption = Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")]
 
 
-def open_store(history: str | None, *, create: bool) -> Any:
+def _echo_json(document: object) -> None:
+    typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def open_store(history: str | None, *, create: bool) -> HistoryStore:
     """The history store named by ``--history`` (or its defaults), or exit 2 with a message naming it."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import HistoryError, HistoryLocationError, HistoryStore, resolve_history
-
     try:
         location = resolve_history(history)
     except HistoryLocationError as exc:
@@ -66,9 +94,6 @@ def ingest(
     ] = False,
 ) -> None:
     """Add existing run folders to the history; a run already stored is not stored again."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import Provenance, detect_provenance, ingest_folders
-
     provenance = detect_provenance() if detect else Provenance()
     provenance = Provenance(commit or provenance.commit, branch or provenance.branch, ci_url or provenance.ci_run_url)
     with open_store(history, create=True) as store:
@@ -88,20 +113,15 @@ def ingest(
 def runs(
     history: HistoryOption = None,
     test_set: Annotated[str | None, typer.Option("--set", metavar="NAME", help="Only runs of this test set.")] = None,
-    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")] = None,
-    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    agent: _AgentOption = None,
+    last: _LastRunsOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """List the stored runs, newest first."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import list_runs, runs_document
-    from copilot_eval.history.terminal import runs_table
-    from copilot_eval.reports.console import make_console
-
     with open_store(history, create=False) as store:
         found = list_runs(store, test_set=test_set, agent=agent, last=last)
         if as_json:
-            typer.echo(json.dumps(runs_document(found, database=store.location.display), indent=2, ensure_ascii=False))
+            _echo_json(runs_document(found, database=store.location.display))
             return
         make_console().print(
             runs_table(found, title=f"{len(found)} run{'' if len(found) == 1 else 's'} in {store.location.display}")
@@ -113,20 +133,14 @@ def trends(
     test_set: Annotated[str | None, typer.Option("--set", metavar="NAME", help="Only this test set.")] = None,
     agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only this agent.")] = None,
     last: Annotated[int | None, typer.Option("--last", min=1, help="Only the last N runs of each series.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Per test set and agent: pass rates over time, flaky cases, regression points, limitation episodes."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import load_series, series_names, series_trends, trends_document
-    from copilot_eval.history.terminal import print_series
-    from copilot_eval.reports.console import make_console
-
     with open_store(history, create=False) as store:
         names = series_names(store, test_set=test_set, agent=agent)
         found = [series_trends(load_series(store, name, who, last=last)) for name, who in names]
         if as_json:
-            document = trends_document(found, database=store.location.display, last=last)
-            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            _echo_json(trends_document(found, database=store.location.display, last=last))
             return
         console = make_console()
         if not found:
@@ -141,19 +155,13 @@ def agreement(
     min_kappa: Annotated[
         float, typer.Option("--min-kappa", min=-1.0, max=1.0, help="Flag graders whose kappa is below this.")
     ] = 0.6,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Per grader, how far it agrees with people's verdicts: TPR, TNR, accuracy, Cohen's kappa with its 95% interval."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.agreement import agreement_document, flagged_line, grader_agreement
-    from copilot_eval.history.terminal import agreement_table
-    from copilot_eval.reports.console import make_console
-
     with open_store(history, create=False) as store:
         found = grader_agreement(store, grader=grader)
         if as_json:
-            document = agreement_document(found, database=store.location.display, min_kappa=min_kappa)
-            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            _echo_json(agreement_document(found, database=store.location.display, min_kappa=min_kappa))
             return
         console = make_console()
         if not found:
@@ -178,18 +186,13 @@ def parts(
     ],
     history: HistoryOption = None,
     last: Annotated[int, typer.Option("--last", min=1, help="The N newest runs with General quality's parts.")] = 10,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the documented JSON form.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """General quality part by part, case by case, across the runs of one test set (a local run beside the platform's)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.quality_parts_view import parts_document, parts_table, quality_parts_by_case
-    from copilot_eval.reports.console import make_console
-
     with open_store(history, create=False) as store:
         found = quality_parts_by_case(store, test_set, last=last)
         if as_json:
-            document = parts_document(found, database=store.location.display, test_set=test_set)
-            typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+            _echo_json(parts_document(found, database=store.location.display, test_set=test_set))
             return
         console = make_console()
         if not found:
@@ -205,32 +208,26 @@ def skills(
         str, typer.Argument(metavar="SET", help="The trigger set's name (its file name without suffix).")
     ],
     history: HistoryOption = None,
-    agent: Annotated[str | None, typer.Option("--agent", metavar="NAME", help="Only runs of this agent.")] = None,
-    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    agent: _AgentOption = None,
+    last: _LastRunsOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Per skill, precision and recall over the stored trigger runs of SET; a new segment where the catalogue changed."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history import list_runs
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.triggers.history import skill_history, trigger_set_series_name
-
     with open_store(history, create=False) as store:
         found = list_runs(store, test_set=trigger_set_series_name(trigger_set), agent=agent, last=last)
     points, unreadable = skill_history(found)
     for folder in unreadable:
         typer.echo(f"no triggers.json in {folder} (moved or deleted): left out", err=True)
     if as_json:
-        typer.echo(json.dumps({"set": trigger_set, "points": [p.to_dict() for p in points]}, indent=2))
+        _echo_json({"set": trigger_set, "points": [p.to_dict() for p in points]})
         return
-    from rich.table import Table
 
     names = sorted({name for point in points for name in point.skills})
     table = Table(title=f"Trigger set {trigger_set}: precision / recall per run (oldest first)")
     for column in ("run at", "segment", *names):
         table.add_column(column, overflow="fold")
 
-    def cell(figures: dict[str, Any] | None) -> str:
+    def cell(figures: Mapping[str, object] | None) -> str:
         if figures is None:
             return "-"
         shown = ["unknown" if figures[k] is None else f"{figures[k]:.0%}" for k in ("precision", "recall")]
@@ -248,25 +245,17 @@ def lift(
         str | None,
         typer.Option("--name", metavar="NAME", help="Only lifts whose arms differ by this skill or file."),
     ] = None,
-    last: Annotated[int | None, typer.Option("--last", min=1, help="Only the N most recent runs.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    last: _LastRunsOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """The lift of each stored `copilot-eval lift` run of SET, oldest first, with the texts that told its arms apart."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from rich.table import Table
-
-    from copilot_eval.history import list_runs
-    from copilot_eval.lift.history import lift_history
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.untrusted.terminal import terminal_line
-
     with open_store(history, create=False) as store:
         found = list_runs(store, test_set=test_set, last=last)
     points, unreadable = lift_history(found, name=name)
     for folder in unreadable:
         typer.echo(terminal_text(f"unreadable lift.json in {folder}: left out"), err=True)
     if as_json:
-        typer.echo(json.dumps({"set": test_set, "points": [p.to_dict() for p in points]}, indent=2))
+        _echo_json({"set": test_set, "points": [p.to_dict() for p in points]})
         return
     table = Table(title=terminal_line(f"Lift over time on {test_set} (oldest first)"))
     for column in ("run at", "arms", "lift", "95% interval", "verdict", "customization (sha256)"):

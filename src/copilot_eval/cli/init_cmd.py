@@ -8,16 +8,14 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.first_steps.examples import ExamplesNotFound
+from copilot_eval.first_steps.starter import StarterExists, write_starter
 
 
 def init(
     folder: Annotated[Path, typer.Argument(metavar="DIR", help="Where to write the starter (default: here).")] = Path(),
 ) -> None:
     """Write a starter suite: agent file, scripted model, a pytest test, a test set, a judge, a CI workflow."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.first_steps.examples import ExamplesNotFound
-    from copilot_eval.first_steps.starter import StarterExists, write_starter
-
     try:
         starter = write_starter(folder)
     except (StarterExists, ExamplesNotFound) as exc:

@@ -7,30 +7,28 @@ CopilotResult saved as JSON (``result.save(path)``, the evidence files of ``run`
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
+from copilot_eval.bounded_json import JsonRefused, load_json_file
+from copilot_eval.capture import EventLogError, load_event_log, result_from_events
 from copilot_eval.cli.exits import bad_input
-
-if TYPE_CHECKING:
-    from copilot_eval.evidence import CopilotResult
+from copilot_eval.cli.options import JsonOption
+from copilot_eval.evidence import CopilotResult
+from copilot_eval.evidence.native_json import load_result
+from copilot_eval.evidence.result import TRACE_SUFFIX, result_to_dict
+from copilot_eval.reports.inspect_view import render_result
 
 
 def _render(result: CopilotResult, source: Path) -> None:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.reports.inspect_view import render_result
-
     render_result(result, source)
 
 
 def _saved_result(path: Path) -> CopilotResult | None:
     """The CopilotResult saved in ``path``, or ``None`` when the file is not a saved result."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.bounded_json import JsonRefused, load_json_file
-    from copilot_eval.evidence.native_json import load_result
-
     try:
         with path.open(encoding="utf-8") as handle:
             if handle.read(1) != "{":
@@ -50,9 +48,6 @@ def _saved_result(path: Path) -> CopilotResult | None:
 
 def _is_trace(path: Path) -> bool:
     """Whether ``path`` is the runtime's OpenTelemetry trace of a session (its first line a span), not an event log."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    import json
-
     try:
         with path.open(encoding="utf-8") as handle:
             first = handle.readline(1_000_000).strip()
@@ -64,9 +59,6 @@ def _is_trace(path: Path) -> bool:
 
 def _trace_evidence(path: Path) -> CopilotResult:
     """The evidence a trace file belongs to (``x.trace.jsonl`` beside ``x.json``), or exit 2 saying what the file is."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evidence.result import TRACE_SUFFIX
-
     evidence = (
         path.with_name(path.name.removesuffix(TRACE_SUFFIX) + ".json") if path.name.endswith(TRACE_SUFFIX) else None
     )
@@ -89,14 +81,9 @@ def inspect(
             "SessionEvent.to_dict() per line) or a saved CopilotResult JSON (evidence file).",
         ),
     ],
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the full native JSON result instead of tables.")
-    ] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Summarise a saved event log or evidence file: success, tools, MCP servers, capture errors, subagents."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.capture import EventLogError, load_event_log, result_from_events
-
     result = _saved_result(events_file)
     if result is None and _is_trace(events_file):
         result = _trace_evidence(events_file)
@@ -107,11 +94,6 @@ def inspect(
             raise bad_input(str(exc)) from exc
         result = result_from_events(events)
     if as_json:
-        # imported on use: every command module loads with `--help` (see app.py)
-        import json
-
-        from copilot_eval.evidence.result import result_to_dict
-
         typer.echo(json.dumps(result_to_dict(result), indent=2, ensure_ascii=False))
         return
     _render(result, events_file)

@@ -65,7 +65,7 @@ def stopped_verdict() -> Verdict:
     return Verdict(row(), f"{signal_name()}: stopped before the command finished")
 
 
-def final_exit_code(code: Any) -> Any:
+def final_exit_code(code: int) -> int:
     """The process's exit code: Typer's 130 for an uncaught interrupt is 143 when SIGTERM caused it."""
     return EXIT_TERMINATED if code == EXIT_INTERRUPTED and terminated() else code
 

@@ -5,7 +5,8 @@ audit, and writes one run folder: a folder per arm (each a normal run folder) pl
 lift.md and lift.html. Exit codes (``copilot_eval.exit_codes``): 0 measured and every gate met,
 1 below ``--min-lift`` (a lift that could not be measured never passes it), beyond
 ``--max-regression`` or a finding of a ``--fail-on-finding`` scanner in either arm, 2 bad input or an arm whose customization never reached the model,
-3 nothing could be graded, 130/143 interrupted.
+3 nothing could be graded or a ``--max-run-*`` budget left plays unplayed (as ``run``), 130/143
+interrupted (``--resume --out DIR`` continues).
 """
 
 from __future__ import annotations
@@ -20,7 +21,22 @@ from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailOnFindingOption, MarkdownOption, ProtectOption, ScanOption, WorkspaceOption
+from copilot_eval.cli.options import (
+    ConcurrencyOption,
+    FailOnFindingOption,
+    GraderOption,
+    JudgeOption,
+    MarkdownOption,
+    MaxRunAiCreditsOption,
+    MaxRunPremiumRequestsOption,
+    MaxRunTokensOption,
+    OutOption,
+    ProtectOption,
+    RepeatOption,
+    ResumeOption,
+    ScanOption,
+    WorkspaceOption,
+)
 from copilot_eval.exit_codes import BELOW_GATE, PASSED, Verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
@@ -29,6 +45,7 @@ if TYPE_CHECKING:
     from copilot_eval.evalsets import EvalTestSet
     from copilot_eval.lift import Arm, LiftGates, LiftRun
     from copilot_eval.runs.finish import FinishOptions
+    from copilot_eval.runs.run_budget import RunBudget
     from copilot_eval.triggers import TriggerSet
 
 DEFAULT_OUT = Path("lift-runs")
@@ -80,6 +97,8 @@ def _print(run: LiftRun, markdown: str | None) -> None:
         )
     console.print(table)
     console.print(terminal_line(verdict_words(f)), highlight=False)
+    if run.budget_reached is not None:
+        console.print(terminal_line(run.budget_reached + ": both arms stopped there"), highlight=False)
     for arm in run.arms:
         for e in arm.expectations:
             if e.text.required:
@@ -123,14 +142,10 @@ def lift(
             help="What tells the arms apart: skill:NAME, instructions:FILE or description:SKILL=TEXT_FILE.",
         ),
     ] = None,
-    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Plays of every case in each arm.")] = 3,
-    grader: Annotated[
-        list[str] | None, typer.Option("--grader", help="Grader spec, repeatable, as in `run` (default: similarity).")
-    ] = None,
-    judge: Annotated[
-        Path | None, typer.Option("--judge", metavar="FILE", help="Judge agent file for LLM graders.")
-    ] = None,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")] = 4,
+    repeat: RepeatOption = 3,
+    grader: GraderOption = None,
+    judge: JudgeOption = None,
+    concurrency: ConcurrencyOption = 4,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap over cases (recorded).")] = 42,
     min_lift: Annotated[
         float | None,
@@ -140,9 +155,7 @@ def lift(
         float | None,
         typer.Option("--max-regression", metavar="SHARE", help="Exit 1 on a measured regression beyond SHARE."),
     ] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", metavar="DIR", help="Run folder (default: lift-runs/SET-TIME).")
-    ] = None,
+    out: OutOption = None,
     markdown: MarkdownOption = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
@@ -150,11 +163,17 @@ def lift(
     fail_on_finding: FailOnFindingOption = None,
     workspace: WorkspaceOption = None,
     protect: ProtectOption = None,
+    resume: ResumeOption = False,
+    max_run_tokens: MaxRunTokensOption = None,
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
+    max_run_ai_credits: MaxRunAiCreditsOption = None,
 ) -> None:
     """Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.
 
     Each play's delivery is proven from the requests the runtime sent; a play whose customization
     did not reach the model (or reached the arm that must not have it) is counted apart (docs/lift.md).
+    The plays of both arms are interleaved under one --concurrency; a --max-run-* budget counts both
+    arms together and stops both at the same place; --resume continues the lift recorded in --out.
     """
     # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
     import asyncio
@@ -172,9 +191,11 @@ def lift(
         finding_gates = gate_names(fail_on_finding, scanners)
         arms = _arms(arm or [], agent_file, vary)
         gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
+        if resume and out is None:
+            raise ValueError("--resume continues the lift recorded in --out DIR; give --out")
         out = out or DEFAULT_OUT / f"{test_set.stem}-{datetime.now():%Y%m%d-%H%M%S}"
         chosen = _read_set(test_set)
-        settings = RunSettings(
+        settings = RunSettings.of(
             repeat=repeat,
             graders=tuple(grader or ()),
             judge=judge,
@@ -182,22 +203,30 @@ def lift(
             out=out,
             workspace=workspace,
             protect=tuple(protect or ()),
+            resume=resume,
+            max_run_tokens=max_run_tokens,
+            max_run_premium_requests=max_run_premium_requests,
+            max_run_ai_credits=max_run_ai_credits,
         )
         if isinstance(chosen, TriggerSet) and (workspace is not None or protect):
             raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
+        if isinstance(chosen, TriggerSet) and resume:
+            raise ValueError("--resume continues a test set's lift; a trigger set's lift is played again whole")
     except (AgentFileError, ArmError, PrepareError, SettingsError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     finish = FinishOptions(history=history, no_history=no_history, scanners=scanners, finding_gates=finding_gates)
     if isinstance(chosen, TriggerSet):
         # the arms' trigger folders record no history of their own (as before): the scanners reach them
         arm_finish = FinishOptions(no_history=True, scanners=scanners, finding_gates=finding_gates)
-        raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out, arm_finish))
+        budget = settings.budgets
+        raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out, arm_finish, budget))
     try:
         run = asyncio.run(lift_eval(chosen, arms, settings, seed=seed, gates=gates, finish=finish))
-    except (PrepareError, ValueError) as error:
+    except (PrepareError, ValueError) as error:  # CheckpointError too: another run in --out without --resume
         raise bad_input(str(error)) from None
     except KeyboardInterrupt:
-        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: the lift files were not written")) from None
+        why = f"{interrupts.signal_name()}: the plays that finished are kept; continue with --resume --out {out}"
+        raise leave(Verdict(interrupts.row(), why)) from None
     _print(run, markdown)
     raise leave(run.verdict)
 
@@ -228,6 +257,7 @@ def _trigger_lift(
     gates: LiftGates,
     out: Path,
     finish: FinishOptions,
+    budget: RunBudget,
 ) -> Verdict:
     """Play a trigger set through both arms, print precision and recall per skill, write lift.json; the verdict."""
     # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
@@ -237,11 +267,14 @@ def _trigger_lift(
 
     from copilot_eval.exit_codes import worst
     from copilot_eval.lift import lift_verdict, trigger_lift
+    from copilot_eval.lift.engine import budget_verdict
     from copilot_eval.lift.record import verdict_words, write_trigger_lift
 
     try:
         lift = asyncio.run(
-            trigger_lift(chosen, arms, runs=runs, concurrency=concurrency, seed=seed, out=out, finish=finish)
+            trigger_lift(
+                chosen, arms, runs=runs, concurrency=concurrency, seed=seed, out=out, finish=finish, budget=budget
+            )
         )
     except KeyboardInterrupt:
         return Verdict(interrupts.row(), f"{interrupts.signal_name()}: the lift files were not written")
@@ -262,7 +295,9 @@ def _trigger_lift(
     console.print(table)
     console.print(terminal_line("expected choice per prompt: " + verdict_words(lift.paired)), highlight=False)
     console.print(terminal_line(f"lift: {written}"), highlight=False)
-    verdicts = [lift_verdict(lift.paired, gates)]
+    if lift.budget_reached is not None:
+        console.print(terminal_line(lift.budget_reached + ": both arms stopped there"), highlight=False)
+    verdicts = [lift_verdict(lift.paired, gates), budget_verdict(lift.budget_reached)]
     for name, played in lift.runs.items():
         for line in played.finished.folders[0].lines if played.finished is not None else []:
             if line.startswith("scans"):

@@ -16,27 +16,23 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input, platform_failed
+from copilot_eval.cli.options import ClientIdOption, TenantOption
+from copilot_eval.targets.agent import load_target_agent_file
+from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget, DirectLineTarget, TargetConfigError
+from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path
 
 
 def login(
     agent_path: Annotated[
         Path | None, typer.Option("--agent", help="Agent file whose target is type copilot-studio.")
     ] = None,
-    client_id: Annotated[
-        str | None,
-        typer.Option("--client-id", help="Instead of --agent: the app registration to sign in with (studio-eval)."),
-    ] = None,
-    tenant_id: Annotated[str | None, typer.Option("--tenant-id", help="With --client-id: the tenant.")] = None,
+    client_id: ClientIdOption = None,
+    tenant_id: TenantOption = None,
     cloud: Annotated[
         str, typer.Option("--cloud", help="With --client-id: prod, gov, high, dod, mooncake ...")
     ] = "prod",
 ) -> None:
     """Sign in with a device code and cache the tokens a Copilot Studio target or `studio-eval` needs."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.targets.agent import load_target_agent_file
-    from copilot_eval.targets.config import CLOUD_API_HOSTS, CopilotStudioTarget, DirectLineTarget, TargetConfigError
-    from copilot_eval.targets.tokens import TokenError, public_client, save_cache, scope_for, token_cache_path
-
     if (agent_path is None) == (client_id is None):
         raise bad_input(
             "give --agent AGENT.yaml (a copilot-studio target) or --client-id ID (for `copilot-eval "

@@ -20,7 +20,7 @@ from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
-from copilot_eval.commands.merge import merge_shards, shard_lines
+from copilot_eval.commands.merge import finish_merge, merge_shards, shard_lines
 from copilot_eval.reports.console import make_console
 from copilot_eval.runs.finish import STDOUT, FinishOptions
 from copilot_eval.runs.gates import Gates
@@ -57,12 +57,13 @@ def merge(
         gates=Gates(fail_under=fail_under, max_errors=max_errors),
     )
     try:
-        finished = merge_shards(shard_dirs, out, allow_partial=allow_partial, finish=finish)
-    except MergeError as exc:
+        merged = merge_shards(shard_dirs, out, allow_partial=allow_partial)
+    except (MergeError, ValueError) as exc:
         refused = bad_input(f"cannot merge {len(shard_dirs)} folders, nothing was written:")
-        for problem in exc.problems:
+        for problem in exc.problems if isinstance(exc, MergeError) else str(exc).splitlines():
             typer.echo(f"  - {terminal_text(problem)}", err=True)
         raise refused from None
+    finished = finish_merge(merged, out, finish)
     raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shard_lines)
 
 

@@ -109,12 +109,208 @@ FailOnRegressionOption = Annotated[
     typer.Option("--fail-on-regression", help="Exit 1 when any case regressed against the baseline run."),
 ]
 
+# --- what is played and how it is read (run, convert, validate, lift, triggers, attack) ------------
+DataTypeOption = Annotated[
+    str | None,
+    typer.Option("--data-type", help="SingleTurn or Conversation, over what the file or its template says."),
+]
+ProfileOption = Annotated[
+    str | None,
+    typer.Option(
+        "--profile",
+        help="Rule set the set is checked against: copilot-studio (today's templates, the default) or seed "
+        "(the earlier importer: unique numbers, at most 6 pairs, references required).",
+    ),
+]
+VarOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--var",
+        metavar="NAME=VALUE",
+        help="A value for a prompt file's {{NAME}} placeholders: of a file without testData, or under each "
+        "row's own (as `gh models run --var`), repeatable.",
+    ),
+]
+ModelOption = Annotated[
+    str | None,
+    typer.Option(
+        "--model",
+        metavar="NAME",
+        help="The session model, over the agent file's and a prompt file's (a runtime model name, e.g. gpt-4.1).",
+    ),
+]
+AllowDraftsOption = Annotated[
+    bool,
+    typer.Option(
+        "--allow-drafts",
+        help="Play a set whose cases are all drafts of `generate` (FILE.provenance.json); refused without it.",
+    ),
+]
+OutOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--out", metavar="DIR", help="The run folder to write (default: a new one named after the input and the time)."
+    ),
+]
+RepeatOption = Annotated[
+    int, typer.Option("--repeat", min=1, metavar="N", help="Play every case N times (pass@k, pass^k).")
+]
+ConcurrencyOption = Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")]
+# Cassettes (docs/replay.md): the agent's model calls recorded once, answered offline after.
+RecordOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--record",
+        metavar="DIR",
+        help="Record the agent's live model calls to cassettes in DIR, one per case (docs/replay.md).",
+    ),
+]
+ReplayOption = Annotated[
+    Path | None,
+    typer.Option("--replay", metavar="DIR", help="Answer the agent's model from the cassettes in DIR, offline."),
+]
+RecordMissingOption = Annotated[
+    bool,
+    typer.Option("--record-missing", help="With --record: keep DIR's cassettes and record only the calls they lack."),
+]
+
+# --- how it is graded (run, regrade, lift) ---------------------------------------------------------
+GraderOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--grader",
+        help="Grader spec, repeatable: exact, keywords:all:a,b, similarity:0.7, capability:tool:NAME, "
+        "trajectory:FILE, compare_meaning[:50], general_quality, labels:ok=pass,bad=fail; over a --workspace: "
+        "command:CMD, file_exists:PATH, file_contains:PATH=TEXT, diff:..., honesty. Default: similarity "
+        "(a prompt file's own evaluators for a prompt file).",
+    ),
+]
+JudgeOption = Annotated[Path | None, typer.Option("--judge", metavar="FILE", help="Judge agent file for LLM graders.")]
+JudgeRepeatOption = Annotated[
+    int,
+    typer.Option(
+        "--judge-repeat",
+        min=1,
+        help="Ask each LLM judge J times per answer: the majority decides, disagreement marks the case "
+        "'judge unstable'.",
+    ),
+]
+PromptPassScoreOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--prompt-pass-score",
+        metavar="[NAME=]MARK",
+        help="A prompt file's LLM evaluators pass at this share of the top choice score (0.6 or 60; NAME=0.6 "
+        "for one evaluator), repeatable. Default: half the top score, four stars of five for github/ built-ins.",
+    ),
+]
+
+# --- the gate (run --gate, gate) -------------------------------------------------------------------
+GoldenOption = Annotated[
+    Path | None,
+    typer.Option("--golden", metavar="FILE", help="With a gate: case keys (one a line) no regression may touch."),
+]
+MaxRegressionsOption = Annotated[
+    int,
+    typer.Option("--max-regressions", metavar="N", help="With a gate: regressions allowed besides golden cases."),
+]
+
+# --- where the report is online (gate, comment) -----------------------------------------------------
+DetailsUrlOption = Annotated[
+    str | None,
+    typer.Option(
+        "--details-url",
+        metavar="URL",
+        help="The run's report online (its report.html): cases link to it, and a body cut to GitHub's limit "
+        "names it (default for `comment`: the Actions run).",
+    ),
+]
+
+# --- signing in to the Power Platform with an app registration (login, studio-eval) -----------------
+ClientIdOption = Annotated[
+    str | None,
+    typer.Option(
+        "--client-id",
+        help="The app registration to sign in with (`copilot-eval login --client-id`), instead of an agent file.",
+    ),
+]
+TenantOption = Annotated[
+    str | None, typer.Option("--tenant-id", help="Tenant of --client-id (default: organizations).")
+]
+
+# --- how plays are spent, split and placed (run, triggers, lift) ---------------------------------------
+# A run's budgets, shards and executor (runs/run_budget.py, runs/shards.py, runs/ray_executor.py).
+MaxRunTokensOption = Annotated[
+    int | None,
+    typer.Option(
+        "--max-run-tokens",
+        metavar="N",
+        help="Once the agent's sessions have spent N tokens (input plus output) no new conversation (or play) "
+        "starts; those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
+    ),
+]
+MaxRunPremiumRequestsOption = Annotated[
+    float | None,
+    typer.Option("--max-run-premium-requests", metavar="N", help="The same for the agent's premium requests."),
+]
+MaxRunAiCreditsOption = Annotated[
+    float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
+]
+ShardOption = Annotated[
+    str | None,
+    typer.Option(
+        "--shard",
+        metavar="I/N",
+        help="Play only shard I of N (whole conversations, or a trigger set's prompts, assigned from the set's "
+        "content); merge the shards' folders with `copilot-eval merge`.",
+    ),
+]
+ExecutorOption = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
+        "--concurrency each; needs the ray extra).",
+    ),
+]
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="ADDR",
+        help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
+    ),
+]
+RayWorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--ray-workers",
+        min=1,
+        metavar="N",
+        help="With --executor ray: use at most N nodes (default: every node with a CPU).",
+    ),
+]
+
+# --- what a reading command prints ------------------------------------------------------------------
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
+
+# Continuing an interrupted run (runs/checkpoint.py): `run` and `lift`.
+ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
+
 __all__ = [
     "AllowOtherSetOption",
     "BaselineOption",
+    "ExecutorOption",
     "FailOnRegressionOption",
     "FailUnderOption",
     "JunitOption",
     "MarkdownOption",
     "MaxErrorsOption",
+    "MaxRunAiCreditsOption",
+    "MaxRunPremiumRequestsOption",
+    "MaxRunTokensOption",
+    "RayAddressOption",
+    "RayWorkersOption",
+    "ResumeOption",
+    "ShardOption",
 ]

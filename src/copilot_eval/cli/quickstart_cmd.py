@@ -8,7 +8,21 @@ from pathlib import Path
 import typer
 
 from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.cli.options import ModelOption
 from copilot_eval.exit_codes import PASSED, PLATFORM, Verdict
+from copilot_eval.first_steps.examples import ExamplesNotFound, copy_examples
+from copilot_eval.first_steps.stories import (
+    evaluation_story,
+    run_process,
+    studio_eval_story,
+    suite_story,
+    surfaces_story,
+)
+from copilot_eval.history.location import HISTORY_ENV
+from copilot_eval.reports.console import make_console
+from copilot_eval.reports.evidence_table import evidence_table
+from copilot_eval.runtime.process.locate import locate_runtime
+from copilot_eval.workdirs import QUICKSTART_PREFIX, new_working_directory
 
 
 def register(app: typer.Typer) -> None:
@@ -16,7 +30,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command()
     def quickstart(
-        model: str = typer.Option(None, "--model", help="run on this real model instead of the scripted one"),
+        model: ModelOption = None,
         provider_url: str = typer.Option(None, "--provider-url", metavar="URL", help="BYOK endpoint for --model"),
         api_key_env: str = typer.Option(None, "--api-key-env", metavar="NAME", help="env var holding the BYOK API key"),
         out: Path = typer.Option(
@@ -30,21 +44,6 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Run the example suite and evaluations (offline, scripted models) and summarise what each showed."""
-        # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.first_steps.examples import ExamplesNotFound, copy_examples
-        from copilot_eval.first_steps.stories import (
-            evaluation_story,
-            run_process,
-            studio_eval_story,
-            suite_story,
-            surfaces_story,
-        )
-        from copilot_eval.history.location import HISTORY_ENV
-        from copilot_eval.reports.console import make_console
-        from copilot_eval.reports.evidence_table import evidence_table
-        from copilot_eval.runtime.process.locate import locate_runtime
-        from copilot_eval.workdirs import QUICKSTART_PREFIX, new_working_directory
-
         console = make_console()
         # Without --out, a folder `copilot-eval clean` knows, marked in use while the stories play.
         output = (out or new_working_directory(QUICKSTART_PREFIX)).resolve()

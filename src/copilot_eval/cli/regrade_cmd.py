@@ -25,9 +25,14 @@ from copilot_eval.cli.options import (
     BaselineOption,
     FailOnRegressionOption,
     FailUnderOption,
+    GraderOption,
+    JudgeOption,
+    JudgeRepeatOption,
     JunitOption,
     MarkdownOption,
     MaxErrorsOption,
+    OutOption,
+    PromptPassScoreOption,
 )
 from copilot_eval.commands.regrade import plan_regrade, regrade_planned
 from copilot_eval.reports.console import make_console
@@ -39,29 +44,11 @@ from copilot_eval.runs.regrade import RegradeError
 
 def regrade(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A folder written by `copilot-eval run --out`.")],
-    grader: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--grader",
-            help="Grader spec, repeatable (as for `run`); a prompt file's run is graded by its evaluators, "
-            "and these are added.",
-        ),
-    ] = None,
-    judge_path: Annotated[Path | None, typer.Option("--judge", help="Judge agent file for LLM graders.")] = None,
-    judge_repeat: Annotated[
-        int, typer.Option("--judge-repeat", min=1, help="Ask each LLM judge J times per answer (as for `run`).")
-    ] = 1,
-    out: Annotated[
-        Path | None, typer.Option("--out", metavar="DIR", help="New run folder (default: RUN_DIR-regraded-TIME).")
-    ] = None,
-    prompt_pass_score: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--prompt-pass-score",
-            metavar="[NAME=]MARK",
-            help="A prompt file's LLM evaluators: pass at this share of the top score (as for `run`).",
-        ),
-    ] = None,
+    grader: GraderOption = None,
+    judge_path: JudgeOption = None,
+    judge_repeat: JudgeRepeatOption = 1,
+    out: OutOption = None,
+    prompt_pass_score: PromptPassScoreOption = None,
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     fail_under: FailUnderOption = None,

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.options import MarkdownOption
 from copilot_eval.reports.folder_layout import LAYOUT
 
 
@@ -24,14 +25,7 @@ def report(
             help="HTML file to write (default: RUN_DIR/report.html). `--out` names a run folder everywhere else.",
         ),
     ] = None,
-    markdown: Annotated[
-        str | None,
-        typer.Option(
-            "--markdown",
-            metavar="FILE",
-            help="Also write a Markdown summary to this file, or '-' for stdout (append it to $GITHUB_STEP_SUMMARY).",
-        ),
-    ] = None,
+    markdown: MarkdownOption = None,
     history: Annotated[
         str | None,
         typer.Option(

@@ -12,21 +12,27 @@ problems, no database).
 
 from __future__ import annotations
 
+import getpass
 import os
+import subprocess
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from copilot_eval.cli.exits import bad_input as _fail
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
+from copilot_eval.evalsets import EvalSetError
+from copilot_eval.history import HistoryError, HistoryStore
+from copilot_eval.history.human_verdicts import HumanLabel, add_verdicts, given_verdicts, rescore
+from copilot_eval.history.labels_file import LabelsFileError, read_labels
+from copilot_eval.history.review_queue import item_text, parse_answer, review_queue, stored_folder
+from copilot_eval.history.run_notices import write_report_with_notices
+from copilot_eval.reports.run_folder import RunFolder
 
 
 def default_reviewer() -> str:
     """Who is reviewing: env COPILOT_EVAL_REVIEWER, else git's user.name, else the login name."""
-    import getpass
-    import subprocess
-
     if name := os.environ.get("COPILOT_EVAL_REVIEWER", "").strip():
         return name
     try:
@@ -38,12 +44,8 @@ def default_reviewer() -> str:
     return getpass.getuser()
 
 
-def _interactive(store: Any, folder: Any, run_id: int, reviewer: str, again: bool) -> int:
+def _interactive(store: HistoryStore, folder: RunFolder, run_id: int, reviewer: str, again: bool) -> int:
     """Ask about each case in the queue; every verdict is stored as soon as it is given. Returns how many."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.human_verdicts import HumanLabel, add_verdicts, given_verdicts
-    from copilot_eval.history.review_queue import item_text, parse_answer, review_queue
-
     queue = review_queue(folder, given_verdicts(store, run_id), include_reviewed=again)
     if not queue:
         typer.echo("nothing to review: every case has a person's verdict (--again reviews them again)")
@@ -84,14 +86,6 @@ def review(
     history: HistoryOption = None,
 ) -> None:
     """Review a run's verdicts case by case (or import labels), stored in the history beside the judges'."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import EvalSetError
-    from copilot_eval.history import HistoryError
-    from copilot_eval.history.human_verdicts import add_verdicts, rescore
-    from copilot_eval.history.labels_file import LabelsFileError, read_labels
-    from copilot_eval.history.review_queue import stored_folder
-    from copilot_eval.history.run_notices import write_report_with_notices
-
     with open_store(history, create=True) as store:
         try:
             folder, run_id = stored_folder(store, run_dir)

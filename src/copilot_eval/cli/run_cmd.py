@@ -21,16 +21,41 @@ from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
+    AllowDraftsOption,
     AllowOtherSetOption,
     BaselineOption,
+    ConcurrencyOption,
+    DataTypeOption,
+    ExecutorOption,
     FailOnFindingOption,
     FailOnRegressionOption,
     FailUnderOption,
+    GoldenOption,
+    GraderOption,
+    JudgeOption,
+    JudgeRepeatOption,
     JunitOption,
     MarkdownOption,
     MaxErrorsOption,
+    MaxRegressionsOption,
+    MaxRunAiCreditsOption,
+    MaxRunPremiumRequestsOption,
+    MaxRunTokensOption,
+    ModelOption,
+    OutOption,
+    ProfileOption,
+    PromptPassScoreOption,
     ProtectOption,
+    RayAddressOption,
+    RayWorkersOption,
+    RecordMissingOption,
+    RecordOption,
+    RepeatOption,
+    ReplayOption,
+    ResumeOption,
     ScanOption,
+    ShardOption,
+    VarOption,
     WorkspaceOption,
 )
 
@@ -51,29 +76,10 @@ def run(
             "run without one, on its own model.",
         ),
     ] = None,
-    graders: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--grader",
-            help="Grader spec, repeatable: exact, "
-            "keywords:all:a,b, similarity:0.7, capability:tool:NAME, trajectory:FILE, compare_meaning[:50], "
-            "general_quality, labels:ok=pass,bad=fail; over a --workspace: command:CMD, file_exists:PATH, "
-            "file_contains:PATH=TEXT, diff:..., honesty. Default: similarity.",
-        ),
-    ] = None,
-    judge: Annotated[
-        Path | None, typer.Option("--judge", metavar="FILE", help="Judge agent file for LLM graders.")
-    ] = None,
-    judge_repeat: Annotated[
-        int,
-        typer.Option(
-            "--judge-repeat",
-            min=1,
-            help="Ask each LLM judge J times per answer: the majority decides, disagreement marks the case "
-            "'judge unstable'.",
-        ),
-    ] = 1,
-    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Play every case N times (pass@k, pass^k).")] = 1,
+    graders: GraderOption = None,
+    judge: JudgeOption = None,
+    judge_repeat: JudgeRepeatOption = 1,
+    repeat: RepeatOption = 1,
     min_pass_rate: Annotated[
         float | None,
         typer.Option(
@@ -93,35 +99,21 @@ def run(
             "marked as not independent.",
         ),
     ] = False,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Sessions run in parallel.")] = 4,
+    concurrency: ConcurrencyOption = 4,
     workspace: WorkspaceOption = None,
     protect: ProtectOption = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", metavar="DIR", help="The run folder (default: eval-runs/SET-TIME).")
-    ] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")] = False,
+    out: OutOption = None,
+    resume: ResumeOption = False,
     fail_under: FailUnderOption = None,
     max_errors: MaxErrorsOption = 0,
-    data_type: Annotated[str | None, typer.Option("--data-type", help="Override: SingleTurn or Conversation.")] = None,
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile",
-            help="Rule set the set is checked against: copilot-studio (today's templates, the default) or seed.",
-        ),
-    ] = None,
+    data_type: DataTypeOption = None,
+    profile: ProfileOption = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
     junit: JunitOption = None,
     markdown: MarkdownOption = None,
     baseline: BaselineOption = None,
     allow_other_set: AllowOtherSetOption = False,
-    allow_drafts: Annotated[
-        bool,
-        typer.Option(
-            "--allow-drafts",
-            help="Run a set whose cases are all drafts of `generate` (FILE.provenance.json); refused without it.",
-        ),
-    ] = False,
+    allow_drafts: AllowDraftsOption = False,
     fail_on_regression: FailOnRegressionOption = False,
     discard_passing_workdirs: Annotated[
         bool,
@@ -129,85 +121,20 @@ def run(
             "--discard-passing-workdirs", help="Remove the working directories of passing cases after grading."
         ),
     ] = False,
-    record: Annotated[
-        Path | None,
-        typer.Option(
-            "--record", help="Record the agent's live model calls to cassettes in DIR, one per case (docs/replay.md)."
-        ),
-    ] = None,
-    replay: Annotated[
-        Path | None, typer.Option("--replay", help="Answer the agent's model from the cassettes in DIR, offline.")
-    ] = None,
-    record_missing: Annotated[
-        bool,
-        typer.Option(
-            "--record-missing", help="With --record: keep DIR's cassettes and record only the calls they lack."
-        ),
-    ] = False,
-    shard: Annotated[
-        str | None,
-        typer.Option(
-            "--shard",
-            metavar="I/N",
-            help="Play only shard I of N (whole conversations, assigned from the set's content); "
-            "merge the shards' folders with `copilot-eval merge`.",
-        ),
-    ] = None,
-    executor: Annotated[
-        str,
-        typer.Option(
-            "--executor",
-            help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
-            "--concurrency each; needs the ray extra).",
-        ),
-    ] = "local",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray-address",
-            metavar="ADDR",
-            help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
-        ),
-    ] = None,
-    ray_workers: Annotated[
-        int | None,
-        typer.Option(
-            "--ray-workers",
-            min=1,
-            metavar="N",
-            help="With --executor ray: use at most N nodes (default: every node with a CPU).",
-        ),
-    ] = None,
+    record: RecordOption = None,
+    replay: ReplayOption = None,
+    record_missing: RecordMissingOption = False,
+    shard: ShardOption = None,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
+    ray_workers: RayWorkersOption = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
     scan: ScanOption = None,
     fail_on_finding: FailOnFindingOption = None,
-    var: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--var",
-            metavar="NAME=VALUE",
-            help="A prompt file's {{NAME}} placeholders: the value of a file without testData, or under each "
-            "row's own (as `gh models run --var`), repeatable.",
-        ),
-    ] = None,
-    prompt_pass_score: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--prompt-pass-score",
-            metavar="[NAME=]MARK",
-            help="A prompt file's LLM evaluators pass at this share of the top choice score (0.6 or 60; NAME=0.6 "
-            "for one evaluator), repeatable. Default: half the top score, four stars of five for github/ built-ins.",
-        ),
-    ] = None,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            metavar="NAME",
-            help="The session model, over the agent file's and a prompt file's (a runtime model name, e.g. gpt-4.1).",
-        ),
-    ] = None,
+    var: VarOption = None,
+    prompt_pass_score: PromptPassScoreOption = None,
+    model: ModelOption = None,
     gate: Annotated[
         str | None,
         typer.Option(
@@ -217,14 +144,8 @@ def run(
             "regressions exit 1; writes gate.md (docs/ci.md).",
         ),
     ] = None,
-    golden: Annotated[
-        Path | None,
-        typer.Option("--golden", metavar="FILE", help="With --gate: case keys (one a line) no regression may touch."),
-    ] = None,
-    max_regressions: Annotated[
-        int,
-        typer.Option("--max-regressions", metavar="N", help="With --gate: regressions allowed besides golden cases."),
-    ] = 0,
+    golden: GoldenOption = None,
+    max_regressions: MaxRegressionsOption = 0,
     gh_json: Annotated[
         Path | None,
         typer.Option(
@@ -249,22 +170,9 @@ def run(
             help="Export message content too (questions, answers, tool arguments and results), redacted.",
         ),
     ] = False,
-    max_run_tokens: Annotated[
-        int | None,
-        typer.Option(
-            "--max-run-tokens",
-            metavar="N",
-            help="Once the agent's sessions have spent N tokens (input plus output) no new conversation starts; "
-            "those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
-        ),
-    ] = None,
-    max_run_premium_requests: Annotated[
-        float | None,
-        typer.Option("--max-run-premium-requests", metavar="N", help="The same for the agent's premium requests."),
-    ] = None,
-    max_run_ai_credits: Annotated[
-        float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
-    ] = None,
+    max_run_tokens: MaxRunTokensOption = None,
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
+    max_run_ai_credits: MaxRunAiCreditsOption = None,
     max_judge_tokens: Annotated[
         int | None,
         typer.Option(
@@ -301,7 +209,7 @@ def run(
     for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
         typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
     sidecar = _draft_cases(planned, test_set_path, allow_drafts)
-    console = make_console(stderr=settings.markdown == "-")
+    console = make_console(stderr=settings.finish.markdown == "-")
     _leave_if_finished(planned)
     runs = _with_drafts(_play(planned), planned, test_set_path, sidecar)
     if planned.several:
@@ -387,7 +295,7 @@ def _play(planned: Any) -> Any:
     except AllWorkersLost as exc:
         raise platform_failed(f"{exc}; finished cases are kept in {out}; continue with --resume --out {out}") from None
     except ExecutorError as exc:
-        raise bad_input(f"--executor {planned.settings.executor}: {exc}") from None
+        raise bad_input(f"--executor {planned.settings.play.executor}: {exc}") from None
     except KeyboardInterrupt:
         raise leave(interrupts.resume_verdict(out)) from None
     finally:

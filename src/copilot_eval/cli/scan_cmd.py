@@ -15,6 +15,10 @@ import typer
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.options import FailOnFindingOption, ScanOption
+from copilot_eval.evalsets import EvalSetError
+from copilot_eval.exit_codes import worst
+from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.scans.folder import run_folders_in, scan_run_folder, scan_verdict
 from copilot_eval.untrusted.terminal import terminal_text
 
 
@@ -30,12 +34,6 @@ def scan(
     fail_on_finding: FailOnFindingOption = None,
 ) -> None:
     """Scan a run's transcripts for platform errors read as answers, refusals, loops, obeyed injections and more."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import EvalSetError
-    from copilot_eval.exit_codes import worst
-    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
-    from copilot_eval.scans.folder import run_folders_in, scan_run_folder, scan_verdict
-
     try:
         chosen = choose_scanners(scanners)
         gates = gate_names(fail_on_finding, chosen)

@@ -12,6 +12,7 @@ import typer
 
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
+from copilot_eval.history.server import HistoryServer
 
 
 def serve(
@@ -20,9 +21,6 @@ def serve(
     last: Annotated[int, typer.Option("--last", min=1, help="Runs shown per series (the newest N).")] = 50,
 ) -> None:
     """Serve the history dashboard: pass rate over time, limitation episodes, a case-by-run grid, each run's report."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.server import HistoryServer
-
     with open_store(history, create=False) as store:
         try:
             server = HistoryServer(store, port=port, window=last)

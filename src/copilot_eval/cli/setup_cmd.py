@@ -5,6 +5,9 @@ from __future__ import annotations
 import typer
 
 from copilot_eval.cli.exits import platform_failed
+from copilot_eval.reports.console import make_console
+from copilot_eval.runtime.process.errors import RuntimeSetupError
+from copilot_eval.runtime.process.install import install_runtime, on_stderr
 
 
 def register(app: typer.Typer) -> None:
@@ -13,11 +16,6 @@ def register(app: typer.Typer) -> None:
     @app.command()
     def setup(force: bool = typer.Option(False, "--force", help="reinstall even when already set up")) -> None:
         """Install the pinned Copilot runtime with npm, unpack its assets once, check its protocol."""
-        # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.reports.console import make_console
-        from copilot_eval.runtime.process.errors import RuntimeSetupError
-        from copilot_eval.runtime.process.install import install_runtime, on_stderr
-
         console = make_console(stderr=True)
         try:
             report = install_runtime(force=force, progress=on_stderr)

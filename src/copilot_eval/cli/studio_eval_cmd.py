@@ -23,7 +23,15 @@ import typer
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
+from copilot_eval.cli.options import (
+    ClientIdOption,
+    FailUnderOption,
+    JunitOption,
+    MarkdownOption,
+    MaxErrorsOption,
+    OutOption,
+    TenantOption,
+)
 from copilot_eval.commands.studio_eval import finish_studio, problem_verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.reports.folder_layout import LAYOUT
@@ -48,17 +56,8 @@ TokenEnvOption = Annotated[
     str | None,
     typer.Option("--token-env", metavar="VAR", help="Env var holding a user-delegated Power Platform API token."),
 ]
-ClientIdOption = Annotated[
-    str | None, typer.Option("--client-id", help="App registration `copilot-eval login --client-id` signed in with.")
-]
-TenantOption = Annotated[
-    str | None, typer.Option("--tenant-id", help="Tenant of --client-id (default: organizations).")
-]
 PollOption = Annotated[float, typer.Option("--poll-s", min=0, help="Seconds between polls of the run.")]
 TimeoutOption = Annotated[float, typer.Option("--timeout-s", min=0, help="Give up waiting for the run after this.")]
-OutOption = Annotated[
-    Path | None, typer.Option("--out", metavar="DIR", help="Run folder to write (default: eval-runs/studio-...).")
-]
 ExportOption = Annotated[
     Path | None,
     typer.Option(

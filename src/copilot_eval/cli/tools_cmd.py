@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
+from rich.table import Table
 
+from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli.exits import bad_input, platform_failed
-
-if TYPE_CHECKING:  # the runtime layer is imported where it is used: the CLI starts faster without it
-    from copilot_eval.runtime.offered_tools import ToolListing
+from copilot_eval.cli.options import JsonOption
+from copilot_eval.reports.console import make_console
+from copilot_eval.reports.inspect_view import mcp_server_table
+from copilot_eval.runtime.offered_tools import ToolListing, list_offered_tools
+from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
 
 def tools(
     agent_file: Annotated[
         Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """Start the agent's MCP servers and the runtime, and list the tools its model would be offered.
 
@@ -27,12 +32,6 @@ def tools(
     MCP tools are named <server>-<tool>; a server's `tools:` filter takes the server's own names.
     No real model is called: a scripted model records the request.
     """
-    # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.runtime.offered_tools import list_offered_tools
-
     try:
         agent = load_agent_file(agent_file)
     except (AgentFileError, ValueError) as error:
@@ -67,12 +66,6 @@ def tools(
 
 
 def _render(listing: ToolListing) -> None:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from rich.table import Table
-
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
-
     console = make_console()  # tables sized to the terminal, or wide in a log
     table = Table(title="Tools offered to the model")
     for column in ("tool", "from", "description"):
@@ -93,9 +86,6 @@ def _render(listing: ToolListing) -> None:
         console.print(delegates)
     result = listing.result
     if result is not None and result.mcp_servers:
-        # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.reports.inspect_view import mcp_server_table
-
         console.print(mcp_server_table(result.mcp_servers))
     for warning in listing.warnings:
         console.print(f"[yellow]warning:[/yellow] {terminal_markup(warning)}", highlight=False)

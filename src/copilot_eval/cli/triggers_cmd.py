@@ -5,7 +5,9 @@ runtime and writes a normal run folder (run.json, results.csv, evidence, report.
 confusion matrix, triggers.json; JUnit with ``--junit``, one test case per prompt). `skills` lists
 the catalogue as the runtime loaded it. Exit codes (``copilot_eval.exit_codes``): 0 measured,
 1 below ``--min-precision``/``--min-recall`` or a finding of a ``--fail-on-finding`` scanner, 2 bad input (or no play could count because the
-catalogue could not be set up), 3 no play counted for the platform's reasons, 130/143 interrupted.
+catalogue could not be set up), 3 no play counted for the platform's reasons, a run budget left plays
+unplayed (as in ``run``) or every Ray worker was lost, 130/143 interrupted. ``--shard``, ``--executor``
+and the ``--max-run-*`` caps are ``run``'s own options (``cli/options.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +22,25 @@ import typer
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailOnFindingOption, JunitOption, ScanOption
+from copilot_eval.cli.options import (
+    AllowDraftsOption,
+    ConcurrencyOption,
+    ExecutorOption,
+    FailOnFindingOption,
+    JsonOption,
+    JunitOption,
+    MaxRunAiCreditsOption,
+    MaxRunPremiumRequestsOption,
+    MaxRunTokensOption,
+    OutOption,
+    RayAddressOption,
+    RayWorkersOption,
+    RecordMissingOption,
+    RecordOption,
+    ReplayOption,
+    ScanOption,
+    ShardOption,
+)
 from copilot_eval.exit_codes import Verdict
 from copilot_eval.reports.console import make_console
 from copilot_eval.untrusted.terminal import terminal_line
@@ -66,6 +86,8 @@ def _print_run(run: TriggerRun) -> None:
         ),
         highlight=False,
     )
+    for line in _apart_lines(run):
+        console.print(terminal_line(line), highlight=False)
     for entry in run.catalogue.entries:
         for problem in entry.problems:
             console.print(terminal_line(f"setup problem: {entry.kind} {entry.name}: {problem}"), highlight=False)
@@ -77,6 +99,34 @@ def _print_run(run: TriggerRun) -> None:
             console.print(terminal_line(line), highlight=False)
         for line in run.finished.history_warnings:
             typer.echo(line, err=True)
+
+
+def _numbers(plays: list[Any]) -> str:
+    numbers = sorted({play.number for play in plays})
+    return ("prompt " if len(numbers) == 1 else "prompts ") + ", ".join(str(n) for n in numbers)
+
+
+def _apart_lines(run: TriggerRun) -> list[str]:
+    """Why plays are apart from the rates: the shard played, the budget that stopped it, each undelivered reason."""
+    lines = []
+    if run.shard is not None:
+        played = len({play.number for play in run.plays})
+        lines.append(
+            f"shard {run.shard.index}/{run.shard.count}: {played} of {len(run.trigger_set.prompts)} prompts; "
+            "merge the shards' folders with `copilot-eval merge`"
+        )
+    if run.not_run:
+        lines.append(
+            f"{run.budget_reached or 'run budget reached'}: {len(run.not_run)} plays not played "
+            f"({_numbers(run.not_run)}), counted apart from every rate"
+        )
+    undelivered: dict[str, list[Any]] = {}
+    for play in run.plays:
+        if play.kind == "undelivered":
+            undelivered.setdefault(play.reason, []).append(play)
+    for reason, plays in undelivered.items():  # the reason names the skills whose description was not sent
+        lines.append(f"undelivered: {len(plays)} plays ({_numbers(plays)}): {reason}")
+    return lines
 
 
 def triggers(
@@ -111,10 +161,8 @@ def triggers(
             "--threshold", min=0.01, max=1.0, help="A prompt passes when this share of its plays chose right."
         ),
     ] = 0.5,
-    concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Plays at a time.")] = 4,
-    out: Annotated[
-        Path | None, typer.Option("--out", metavar="DIR", help="Run folder (default: trigger-runs/SET-TIME).")
-    ] = None,
+    concurrency: ConcurrencyOption = 4,
+    out: OutOption = None,
     junit: JunitOption = None,
     min_precision: Annotated[
         list[str] | None,
@@ -126,28 +174,21 @@ def triggers(
         list[str] | None,
         typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
     ] = None,
-    record: Annotated[
-        Path | None,
-        typer.Option("--record", help="Record the agent's live model calls to cassettes in DIR, one per prompt."),
-    ] = None,
-    replay: Annotated[
-        Path | None, typer.Option("--replay", help="Answer the agent's model from the cassettes in DIR, offline.")
-    ] = None,
-    record_missing: Annotated[
-        bool, typer.Option("--record-missing", help="With --record: keep recorded calls, record only the missing ones.")
-    ] = False,
+    record: RecordOption = None,
+    replay: ReplayOption = None,
+    record_missing: RecordMissingOption = False,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
-    allow_drafts: Annotated[
-        bool,
-        typer.Option(
-            "--allow-drafts",
-            help="Play a trigger set whose prompts are all drafts of `generate` (FILE.provenance.json); "
-            "refused without it.",
-        ),
-    ] = False,
+    allow_drafts: AllowDraftsOption = False,
     scan: ScanOption = None,
     fail_on_finding: FailOnFindingOption = None,
+    max_run_tokens: MaxRunTokensOption = None,
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
+    max_run_ai_credits: MaxRunAiCreditsOption = None,
+    shard: ShardOption = None,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
+    ray_workers: RayWorkersOption = None,
 ) -> None:
     """Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?
 
@@ -160,12 +201,30 @@ def triggers(
 
     from copilot_eval.agent import AgentFileError, load_agent_file
     from copilot_eval.history.records import SOURCE_TRIGGERS
+    from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
     from copilot_eval.runs.finish import FinishOptions
+    from copilot_eval.runs.settings import HowToPlay, RunBudget, WhatToPlay
     from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
     from copilot_eval.triggers import TriggerSetError, read_trigger_set, trigger_eval
     from copilot_eval.triggers.gates import TriggerGates, parse_gate
 
     try:
+        # run's own settings groups check these options, with run's words (runs.settings)
+        budget = RunBudget(
+            max_run_tokens=max_run_tokens,
+            max_run_premium_requests=max_run_premium_requests,
+            max_run_ai_credits=max_run_ai_credits,
+        )
+        HowToPlay(
+            concurrency=concurrency,
+            executor=executor,
+            ray_address=ray_address,
+            ray_workers=ray_workers,
+            record=record,
+            replay=replay,
+            record_missing=record_missing,
+        )
+        shard_info = WhatToPlay(shard=shard).shard_info
         agent = load_agent_file(agent_file)
         chosen = read_trigger_set(trigger_set, skill=skill)
         gates = TriggerGates(
@@ -187,6 +246,7 @@ def triggers(
         finding_gates=finding_gates,
     )
     try:
+        ray = _ray_executor(executor, ray_address, ray_workers)
         run = asyncio.run(
             trigger_eval(
                 agent,
@@ -201,8 +261,16 @@ def triggers(
                 record=record,
                 replay=replay,
                 record_missing=record_missing,
+                budget=budget,
+                shard=shard_info,
+                executor=ray,
+                agent_file=agent_file,
             )
         )
+    except AllWorkersLost as error:
+        raise platform_failed(f"{error}; no run folder was written") from None
+    except ExecutorError as error:
+        raise bad_input(f"--executor {executor}: {error}") from None
     except ValueError as error:
         raise bad_input(str(error)) from None
     except KeyboardInterrupt:
@@ -210,6 +278,18 @@ def triggers(
     _print_run(run)
     if run.finished is not None:
         raise leave(run.finished.verdict)
+
+
+def _ray_executor(executor: str, address: str | None, workers: int | None) -> Any:
+    """The Ray executor ``--executor ray`` names (ExecutorError when Ray is missing), None for local."""
+    if executor != "ray":
+        return None
+    # imported on use: Ray is an extra; a local trigger run must not need it
+    from copilot_eval.runs.ray_executor import RayExecutor
+
+    return RayExecutor(
+        address=address, workers=workers, say=lambda line: typer.echo(terminal_line(f"note: {line}"), err=True)
+    )
 
 
 def _refuse_drafts_only(trigger_set: Path, prompts: list[str], allow_drafts: bool) -> None:
@@ -251,7 +331,7 @@ def skills(
     agent_file: Annotated[
         Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    as_json: JsonOption = False,
 ) -> None:
     """List the agent's skills and custom agents as the runtime loaded them: name, description length, source, problems.
 

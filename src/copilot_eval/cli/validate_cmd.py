@@ -19,6 +19,12 @@ from typing import Annotated, Any
 import typer
 
 from copilot_eval.cli.exits import bad_input
+from copilot_eval.cli.options import JsonOption, ProfileOption, VarOption
+from copilot_eval.evalsets import DEFAULT_RULE_SET, RULE_SETS, check_json, inspect_csv, load_prompt_file
+from copilot_eval.evalsets.prompt_cases import parse_variables
+from copilot_eval.evalsets.prompt_runtime import runtime_model_name, unapplied_parameters
+from copilot_eval.evalsets.set_kind import SetKind, kind_of_set, unknown_kind_message
+from copilot_eval.evalsets.yaml_sets import check_yaml
 from copilot_eval.untrusted.terminal import terminal_text
 
 
@@ -37,19 +43,12 @@ class _Report:
 
 
 def _report(path: Path, profile: str | None, variables: dict[str, str]) -> _Report:
-    # Imported here so that `copilot-eval --help` does not pay for pydantic model building.
-    from copilot_eval.evalsets import check_json, inspect_csv
-    from copilot_eval.evalsets.set_kind import SetKind, kind_of_set, unknown_kind_message
-
     kind = kind_of_set(path)
     if kind in (SetKind.PROMPT, SetKind.PROMPT_MARKDOWN):
         return _prompt_report(path, variables)
     if kind is SetKind.JSON:
         return _Report(path, check_json(path, profile=profile))
     if kind is SetKind.YAML:
-        # imported here like the rest: the YAML set reader is only needed for a YAML file
-        from copilot_eval.evalsets.yaml_sets import check_yaml
-
         return _Report(path, check_yaml(path, profile=profile))
     if kind is not SetKind.CSV:
         files = [k for k in SetKind if k is not SetKind.PROMPT_FOLDER]  # FILE... takes files, not folders
@@ -59,10 +58,6 @@ def _report(path: Path, profile: str | None, variables: dict[str, str]) -> _Repo
 
 
 def _prompt_report(path: Path, variables: dict[str, str]) -> _Report:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import load_prompt_file
-    from copilot_eval.evalsets.prompt_runtime import runtime_model_name, unapplied_parameters
-
     test_set, problems, notes = load_prompt_file(path, variables=variables)
     record = test_set.prompt_file if test_set is not None else None
     if record is not None:
@@ -92,29 +87,11 @@ def validate(
             readable=True,
         ),
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON document on stdout instead of text.")] = False,
-    profile: Annotated[
-        str | None,
-        typer.Option(
-            "--profile",
-            help="Rule set: copilot-studio (today's templates, the default) or seed "
-            "(the earlier importer: unique numbers, at most 6 pairs, references required).",
-        ),
-    ] = None,
-    var: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--var",
-            metavar="NAME=VALUE",
-            help="A value for a prompt file's {{NAME}} placeholders (as `gh models run --var`), repeatable.",
-        ),
-    ] = None,
+    as_json: JsonOption = False,
+    profile: ProfileOption = None,
+    var: VarOption = None,
 ) -> None:
     """Check test-set files: Copilot Studio sets against the importer's rules, prompt files as gh-models reads them."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import DEFAULT_RULE_SET, RULE_SETS
-    from copilot_eval.evalsets.prompt_cases import parse_variables
-
     if profile is not None and profile not in RULE_SETS:
         raise typer.BadParameter(f"{profile!r}: expected one of {', '.join(RULE_SETS)}", param_hint="--profile")
     try:

@@ -13,12 +13,29 @@ from pathlib import Path
 
 from copilot_eval.history.records import SOURCE_MERGE
 from copilot_eval.runs.finish import Finished, FinishedFolder, FinishOptions, FolderRun, finish_run_folders
-from copilot_eval.runs.merge import comparison_beside, merge_run_folders
+from copilot_eval.runs.merge import MergedRun, comparison_beside, merge_run_folders
+from copilot_eval.triggers.merge import check_trigger_documents, has_trigger_documents, merge_trigger_documents
 
 
-def merge_shards(folders: Sequence[Path], out: Path, *, allow_partial: bool, finish: FinishOptions) -> Finished:
-    """Merge the shard ``folders`` into ``out`` and finish it; MergeError when they cannot be merged."""
+def merge_shards(folders: Sequence[Path], out: Path, *, allow_partial: bool) -> list[MergedRun]:
+    """Check and merge the shard ``folders`` into ``out`` (the evidence copied; the files are the finisher's).
+
+    MergeError lists every problem of the run folders, ValueError those of trigger shards'
+    ``triggers.json`` (``triggers --shard I/N``); nothing is written then.
+    """
+    triggers = has_trigger_documents(folders)  # shards of `triggers --shard I/N`: their triggers.json too
+    if triggers:
+        check_trigger_documents(folders)
     merged = merge_run_folders(folders, out, allow_partial=allow_partial)
+    if triggers:
+        # Before finishing: the report shows its figures. The trigger layer writes it (its own file, not yet
+        # among the finisher's).
+        merge_trigger_documents(folders, out)
+    return merged
+
+
+def finish_merge(merged: Sequence[MergedRun], out: Path, finish: FinishOptions) -> Finished:
+    """Every merged surface's folder and ``comparison.json`` beside them, written by the finisher; the verdict."""
     # the shard runs already stored are linked to it, so trends count its cases once
     options = replace(finish, source=SOURCE_MERGE)
     runs = [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged if m.folder.test_set]
@@ -31,4 +48,4 @@ def shard_lines(item: FinishedFolder) -> list[str]:
     return [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
 
 
-__all__ = ["merge_shards", "shard_lines"]
+__all__ = ["finish_merge", "merge_shards", "shard_lines"]

@@ -58,12 +58,12 @@ def resumed_finished(planned: PlannedRun) -> tuple[Verdict, list[str]] | None:
     Nothing is played, written or recorded: run.json keeps its runAt and duration, and the history
     gets no second row for the same plays. The exit code is the recorded run's, as when it finished.
     """
-    if not planned.settings.resume:
+    if not planned.settings.finish.resume:
         return None
     runs = []
     for surface in planned.surfaces:
         folder = planned.out / surface.label if planned.several else planned.out
-        run = finished_before(planned.test_set, replace(planned.settings, out=folder))
+        run = finished_before(planned.test_set, planned.settings.in_folder(folder))
         if run is None:
             return None
         runs.append((surface.label if planned.several else None, folder, run))
@@ -81,11 +81,11 @@ def _after_play(planned: PlannedRun, runs: list[SurfaceRun]) -> tuple[str | None
     """What the run does besides its folders: passing cases' working directories removed, gh-models' JSON written
     (outside the folder, where ``--gh-json`` says); the line of each, None when not asked."""
     settings, removed, gh_json = planned.settings, None, None
-    if settings.discard_passing_workdirs:
+    if settings.play.discard_passing_workdirs:
         count = sum(discard_passing_workdirs(s.run.results or [], s.output_dir or planned.out) for s in runs)
         removed = f"removed the working directories of {count} passing cases"
-    if planned.test_set.prompt_file is not None and settings.gh_json is not None:
-        gh_json = f"gh-models JSON: {write_gh_models_json(runs[0].run, planned.test_set, settings.gh_json)}"
+    if planned.test_set.prompt_file is not None and (path := settings.finish.gh_json) is not None:
+        gh_json = f"gh-models JSON: {write_gh_models_json(runs[0].run, planned.test_set, path)}"
     return removed, gh_json
 
 
@@ -96,7 +96,7 @@ def _lines(planned: PlannedRun, runs: list[SurfaceRun], done: tuple[str | None, 
     if traces:
         endpoint = next(iter(planned.exports.values())).settings.endpoint
         lines.append(f"exported {traces} case traces to {endpoint}")
-    if (shard := settings.shard_info) is not None:
+    if (shard := settings.what.shard_info) is not None:
         numbers = {r.conversation_number for s in runs for r in s.run.results or []}
         lines.append(
             f"shard {shard.label()}: {len(numbers)} conversations; merge the shards' folders with `copilot-eval merge`"
@@ -119,14 +119,14 @@ def _lines(planned: PlannedRun, runs: list[SurfaceRun], done: tuple[str | None, 
 def finish_played(planned: PlannedRun, runs: list[SurfaceRun]) -> tuple[Finished, list[str]]:
     """Every surface's folder finished one way (its report, JUnit, baseline, gates, history, --gate); the run's lines."""
     lines = _lines(planned, runs, _after_play(planned, runs))
-    options, settings = planned.finish, planned.settings
-    if settings.gate is not None:  # run inside the finisher, once the history holds the run
+    options, finish = planned.finish, planned.settings.finish
+    if finish.gate is not None:  # run inside the finisher, once the history holds the run
         gate = run_gate(
             planned.out,
-            name=settings.gate,
-            history=settings.history,
-            golden=settings.golden,
-            max_regressions=settings.max_regressions,
+            name=finish.gate,
+            history=finish.history,
+            golden=finish.golden,
+            max_regressions=finish.max_regressions,
         )
         options = replace(options, gate=gate)
     folders = [

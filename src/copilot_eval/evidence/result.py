@@ -254,6 +254,7 @@ class CopilotResult(BaseModel):
             if request.kind in ("question", "elicitation")
         )
 
+    # Keyword options repeated from check_trajectory on purpose: a public signature the user sees whole.
     def trajectory(
         self,
         steps: Sequence[StepLike],

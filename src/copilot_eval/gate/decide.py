@@ -24,21 +24,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from copilot_eval.evalsets.repeat_stats import fisher_exact, wilson_interval
-from copilot_eval.evalsets.status_change import status_change
+from copilot_eval.evalsets.status_change import STATUS_CHANGES, status_change
 from copilot_eval.exit_codes import BELOW_GATE, PASSED, PLATFORM, Verdict, worst
 from copilot_eval.gate.sides import CaseSide, RunSide
 
-KINDS: tuple[str, ...] = (
-    "regressed",
-    "error",
-    "lower",
-    "improved",
-    "failing",
-    "new",
-    "removed",
-    "ungraded_then",
-    "unchanged",
-)
+# The status-change rule's kinds, with the gate's own "lower" (a repeated case's rate fell) after "error".
+KINDS: tuple[str, ...] = (*STATUS_CHANGES[:2], "lower", *STATUS_CHANGES[2:])
 """Every kind of case, most urgent first (the order the views list them in)."""
 
 KIND_TITLES = {

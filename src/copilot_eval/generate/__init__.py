@@ -11,6 +11,8 @@ from copilot_eval.generate.coverage import (
     parse_mix,
 )
 
+# The package's curated public names, repeating its modules' on purpose: a rename is a decision,
+# pinned by tests/test_public_names.py.
 __all__ = [
     "Capability",
     "CoverageError",

@@ -32,6 +32,8 @@ from copilot_eval.github.sticky import (
     post_sticky,
 )
 
+# The package's curated public names, repeating its modules' on purpose: a rename is a decision,
+# pinned by tests/test_public_names.py.
 __all__ = [
     "API_VERSION",
     "COMMENT_LIMIT",

@@ -18,6 +18,8 @@ WRITE_PERMISSION = "pull-requests: write"
 """The workflow permission a job's GITHUB_TOKEN needs to comment on a pull request."""
 
 
+# Alike in shape to studio_eval/errors.py on purpose: two APIs whose statuses mean different things
+# (GitHub's 422 and secondary rate limits; Copilot Studio's 409 run in progress and daily-limit 429).
 class GitHubError(Exception):
     """A failed call to GitHub: the status (None without a response), GitHub's message and what to do."""
 

@@ -12,13 +12,11 @@ are errors or unknown are counted apart (``not_graded``), never as agreement or 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from copilot_eval.evalsets.agreement_stats import Agreement, agreement
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.store import HistoryStore
-
-if TYPE_CHECKING:
-    from sqlalchemy import Table
 
 #: A grader below this kappa agrees with people too little to be trusted blind (Landis and Koch call 0.61 "substantial").
 DEFAULT_MIN_KAPPA = 0.6
@@ -43,10 +41,7 @@ def latest_verdicts(connection: Any) -> dict[int, str]:
     """case result id -> the verdict a person gave last on it (by when it was given, then by when stored)."""
     from sqlalchemy import select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import HumanVerdict
-
-    verdicts = cast("Table", HumanVerdict.__table__)
+    verdicts = table("HumanVerdict")
     query = select(verdicts.c.case_result_id, verdicts.c.verdict).order_by(verdicts.c.given_at, verdicts.c.id)
     return {row.case_result_id: row.verdict for row in connection.execute(query)}
 
@@ -55,11 +50,8 @@ def grader_agreement(store: HistoryStore, *, grader: str | None = None) -> list[
     """Every grader's agreement with people (or only ``grader``'s), by grader name."""
     from sqlalchemy import select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import CaseGrade, CaseResult
-
-    grades = cast("Table", CaseGrade.__table__)
-    results = cast("Table", CaseResult.__table__)
+    grades = table("CaseGrade")
+    results = table("CaseResult")
     pairs: dict[str, list[tuple[bool, bool]]] = {}
     skipped: dict[str, int] = {}
     runs: dict[str, set[Any]] = {}

@@ -13,10 +13,11 @@ import getpass
 import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.provenance import Provenance
-from copilot_eval.history.records import RunRecord
+from copilot_eval.history.records import RunRecord, from_row
 from copilot_eval.history.store import HistoryError, HistoryStore
 from copilot_eval.redaction import redact_data
 
@@ -74,33 +75,16 @@ def who_blesses(env: dict[str, str] | None = None) -> str | None:
 
 
 def _baseline(row: Any, run: dict[str, Any]) -> Baseline:
-    return Baseline(
-        name=row["name"],
-        run_id=row["run_id"],
-        test_set_name=row["test_set_name"],
-        agent_name=row["agent_name"],
-        blessed_by=row["blessed_by"],
-        blessed_at=row["blessed_at"],
-        git_commit=row["git_commit"],
-        git_branch=row["git_branch"],
-        fingerprints={
-            "testSet": row["test_set_fingerprint"],
-            "agent": row["agent_fingerprint"],
-            "graders": row["graders_fingerprint"],
-        },
-        runtime_version=row["runtime_version"],
-        case_steps=row["case_steps"],
-        note=row["note"],
-        run=run,
-    )
+    fingerprints = {
+        "testSet": row["test_set_fingerprint"],
+        "agent": row["agent_fingerprint"],
+        "graders": row["graders_fingerprint"],
+    }
+    return from_row(Baseline, row, fingerprints=fingerprints, run=run)
 
 
 def _tables() -> tuple[Table, Table]:
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Baseline as BaselineTable
-    from copilot_eval.history.tables import Run
-
-    return cast("Table", BaselineTable.__table__), cast("Table", Run.__table__)
+    return table("Baseline"), table("Run")
 
 
 def bless(

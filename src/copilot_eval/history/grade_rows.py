@@ -7,23 +7,18 @@ stored before the table existed gets its grades when its folder is read again.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.records import RunRecord
 from copilot_eval.redaction import redact_data
-
-if TYPE_CHECKING:
-    from sqlalchemy import Table
 
 
 def add_grades(connection: Any, record: RunRecord, run_id: int, case_ids: dict[str, int]) -> bool:
     """Insert the grades of ``record``'s cases for stored run ``run_id`` unless it has some already."""
     from sqlalchemy import insert, select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import CaseGrade, CaseResult
-
-    grades, results = cast("Table", CaseGrade.__table__), cast("Table", CaseResult.__table__)
+    grades, results = table("CaseGrade"), table("CaseResult")
     stored = {
         (row.case_id, row.repeat_index): row.id
         for row in connection.execute(

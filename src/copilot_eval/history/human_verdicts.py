@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
+from copilot_eval.history.lazy_tables import table
+from copilot_eval.history.records import from_row
 from copilot_eval.history.store import HistoryError, HistoryStore
 from copilot_eval.redaction import redact_data
 
@@ -113,13 +115,11 @@ class Rescored:
 
 
 def _tables() -> tuple[Table, Table, Table]:
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Case, CaseResult, HumanVerdict
 
     return (
-        cast("Table", HumanVerdict.__table__),
-        cast("Table", CaseResult.__table__),
-        cast("Table", Case.__table__),
+        table("HumanVerdict"),
+        table("CaseResult"),
+        table("Case"),
     )
 
 
@@ -184,15 +184,7 @@ def given_verdicts(store: HistoryStore, run_id: int) -> dict[tuple[str, int], Gi
     latest: dict[tuple[str, int], GivenVerdict] = {}
     with store.engine.connect() as connection:
         for row in connection.execute(query).mappings():
-            latest[(row["case_key"], row["repeat_index"])] = GivenVerdict(
-                case_key=row["case_key"],
-                repeat_index=row["repeat_index"],
-                verdict=row["verdict"],
-                reviewer=row["reviewer"],
-                given_at=row["given_at"],
-                source=row["source"],
-                note=row["note"],
-            )
+            latest[(row["case_key"], row["repeat_index"])] = from_row(GivenVerdict, row)
     return latest
 
 

@@ -10,13 +10,11 @@ runs differ. Runs come newest first, at most ``last`` of them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from copilot_eval.evalsets.quality_parts import QUALITY_PARTS
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.store import HistoryStore
-
-if TYPE_CHECKING:
-    from sqlalchemy import Table
 
 
 @dataclass(frozen=True)
@@ -51,11 +49,8 @@ def quality_parts_by_case(store: HistoryStore, test_set: str, *, last: int | Non
     """Every case of ``test_set`` with the General quality parts of its (at most ``last``) newest runs."""
     from sqlalchemy import select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Case, CaseGrade, CaseResult, Run
-
-    runs, cases = cast("Table", Run.__table__), cast("Table", Case.__table__)
-    results, grades = cast("Table", CaseResult.__table__), cast("Table", CaseGrade.__table__)
+    runs, cases = table("Run"), table("Case")
+    results, grades = table("CaseResult"), table("CaseGrade")
     with_parts = (
         select(runs.c.id)
         .join(results, results.c.run_id == runs.c.id)

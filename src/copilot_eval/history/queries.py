@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.store import HistoryStore
 
 RESULT_FIELDS = ("run_id", "case_id", "repeat_index", "status")
@@ -59,10 +60,7 @@ def list_runs(
     """Stored runs, newest first, optionally of one test set and/or agent, at most ``last`` of them."""
     from sqlalchemy import select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Run
-
-    runs = Run.__table__
+    runs = table("Run")
     query = _filtered(select(runs), runs, test_set, agent).order_by(_when(runs).desc(), runs.c.id.desc())
     if last is not None:
         query = query.limit(last)
@@ -76,10 +74,7 @@ def series_names(
     """The (test set, agent) series in the history, the most recently run first."""
     from sqlalchemy import func, select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Run
-
-    runs = Run.__table__
+    runs = table("Run")
     latest = func.max(_when(runs))
     query = _filtered(select(runs.c.test_set_name, runs.c.agent_name, latest), runs, test_set, agent)
     query = query.group_by(runs.c.test_set_name, runs.c.agent_name).order_by(latest.desc())
@@ -103,11 +98,8 @@ def load_series(
     """The last ``last`` runs of one series (all when None), with their cases and results (``details``: reasons, anchors)."""
     from sqlalchemy import select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Case, CaseResult, CaseVerdict, Run
-
-    runs, cases, results = Run.__table__, Case.__table__, CaseResult.__table__
-    verdicts = CaseVerdict.__table__
+    runs, cases, results = table("Run"), table("Case"), table("CaseResult")
+    verdicts = table("CaseVerdict")
     chosen_ids = _series_runs(runs, test_set, agent, last, runs.c.id).subquery()
     fields = RESULT_FIELDS + (DETAIL_FIELDS if details else ())
     picked = (
@@ -155,10 +147,7 @@ def run_results(store: HistoryStore, run_id: int) -> list[dict[str, Any]]:
     """Every stored result of one run with its case's key, conversation, turn and question, in case order."""
     from sqlalchemy import select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Case, CaseResult
-
-    cases, results = Case.__table__, CaseResult.__table__
+    cases, results = table("Case"), table("CaseResult")
     query = (
         select(results, cases.c.case_key, cases.c.conversation_number, cases.c.turn, cases.c.question)
         .join(cases, cases.c.id == results.c.case_id)

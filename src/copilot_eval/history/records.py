@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from copilot_eval.evalsets.platform_record import FINISHED_PLATFORM_STATES
 from copilot_eval.evalsets.run_model import numbered_key
 from copilot_eval.history.provenance import Provenance
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 SOURCE_RUN = "run"
 SOURCE_INGEST = "ingest"
@@ -138,6 +141,14 @@ class RunRecord:
     findings: dict[str, int] | None = None  # scanner -> findings in scans/; None: the run was never scanned
 
 
+_Row = TypeVar("_Row", bound="DataclassInstance")
+
+
+def from_row(cls: type[_Row], row: Any, **given: Any) -> _Row:
+    """A ``cls`` dataclass whose fields are ``given`` or else read from the row's column of the same name."""
+    return cls(**{item.name: given[item.name] if item.name in given else row[item.name] for item in fields(cls)})
+
+
 def supersedes(new_state: str | None, stored_state: str | None) -> bool:
     """Whether a new read of a platform run in ``new_state`` replaces the stored read in ``stored_state``.
 
@@ -194,6 +205,7 @@ __all__ = [
     "RunRecord",
     "VerdictRecord",
     "case_key",
+    "from_row",
     "run_key",
     "supersedes",
 ]

@@ -13,6 +13,7 @@ from pathlib import Path
 from copilot_eval.evalsets import EvalRun
 from copilot_eval.history.agreement import DEFAULT_MIN_KAPPA, flagged_line, grader_agreement
 from copilot_eval.history.human_verdicts import rescore
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.location import resolve_history
 from copilot_eval.history.store import HistoryStore
 
@@ -84,11 +85,9 @@ def stored_id(store: HistoryStore, key: str) -> int | None:
     """The id of the stored run with ``key``, or ``None``."""
     from sqlalchemy import select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Run
-
+    runs = table("Run")
     with store.engine.connect() as connection:
-        return connection.execute(select(Run.id).where(Run.run_key == key)).scalar()
+        return connection.execute(select(runs.c.id).where(runs.c.run_key == key)).scalar()
 
 
 __all__ = ["folder_notices", "run_notices", "stored_id", "write_report_with_notices"]

@@ -27,6 +27,7 @@ from urllib.parse import parse_qs, unquote, urlsplit
 from copilot_eval.history.dashboard import dashboard_html
 from copilot_eval.history.human_verdicts import SOURCE_DASHBOARD, HumanLabel, add_verdicts, given_verdicts, rescore
 from copilot_eval.history.json_forms import trends_document
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.local_guard import OWN_PAGE_POLICY, SANDBOX_POLICY, LocalGuard
 from copilot_eval.history.queries import load_series, series_names
 from copilot_eval.history.review_page import review_page_html
@@ -280,12 +281,9 @@ class HistoryServer(ThreadingHTTPServer):
         """The stored run with this id, or None."""
         from sqlalchemy import select
 
-        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import Run
-
         if not run_id.isdigit():
             return None
-        runs = Run.__table__
+        runs = table("Run")
         with self.store.engine.connect() as connection:
             row = connection.execute(select(runs).where(runs.c.id == int(run_id))).mappings().first()
         return dict(row) if row is not None else None

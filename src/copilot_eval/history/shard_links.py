@@ -20,7 +20,9 @@ larger merge alone.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
+
+from copilot_eval.history.lazy_tables import table
 
 _COMPARED = ("status", "score", "reason", "duration_ms")
 _FINGERPRINTS = ("test_set_fingerprint", "agent_fingerprint", "graders_fingerprint")
@@ -36,12 +38,31 @@ def _same_series(runs: Any, run: Any) -> Any:
 def _results(connection: Any, run_id: int) -> dict[tuple[int, int], tuple[Any, ...]]:
     from sqlalchemy import select
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import CaseResult
-
-    results = cast("Any", CaseResult.__table__)
+    results = table("CaseResult")
     query = select(results.c.case_id, results.c.repeat_index, *(results.c[name] for name in _COMPARED))
     return {(row[0], row[1]): tuple(row[2:]) for row in connection.execute(query.where(results.c.run_id == run_id))}
+
+
+def _holding_one_play(connection: Any, shard_id: int, merged_ids: list[int]) -> set[int]:
+    """Of ``merged_ids``, the merged runs that hold the shard's first stored play as it is.
+
+    One indexed query, so that storing a shard does not read the results of every merged run its
+    series ever had (one a night); only the runs found here are compared result by result.
+    """
+    from sqlalchemy import select
+
+    played = _results(connection, shard_id)
+    if not played or not merged_ids:
+        return set()
+    (case_id, repeat_index), values = min(played.items())
+    results = table("CaseResult")
+    query = select(results.c.run_id).where(
+        results.c.case_id == case_id, results.c.repeat_index == repeat_index, results.c.run_id.in_(merged_ids)
+    )
+    for name, value in zip(_COMPARED, values, strict=True):
+        if value is not None:  # SQL's = never matches NULL; the full comparison after this checks those
+            query = query.where(results.c[name] == value)
+    return {row[0] for row in connection.execute(query)}
 
 
 def _fingerprints_agree(shard: Any, merged: Any) -> bool:
@@ -73,10 +94,7 @@ def _link_merges(connection: Any, run: Any) -> int:
     """Link a merged run just stored and the other merged runs of its series over the same shards."""
     from sqlalchemy import select, update
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Run
-
-    runs = cast("Any", Run.__table__)
+    runs = table("Run")
     query = select(runs).where(
         _same_series(runs, run),
         runs.c.merge_shard_count == run["merge_shard_count"],
@@ -99,10 +117,7 @@ def link_shards(connection: Any, run_id: int) -> int:
     """Link the run just stored to its shards (a merged run) or its merged run (a shard); how many links were made."""
     from sqlalchemy import select, update
 
-    # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-    from copilot_eval.history.tables import Run
-
-    runs = cast("Any", Run.__table__)
+    runs = table("Run")
     run = connection.execute(select(runs).where(runs.c.id == run_id)).mappings().one()
     if run["merge_shard_count"] is not None:
         query = select(runs).where(
@@ -115,7 +130,9 @@ def link_shards(connection: Any, run_id: int) -> int:
         merges = _link_merges(connection, run)
     elif run["shard_index"] is not None and run["merged_into"] is None:
         query = select(runs).where(_same_series(runs, run), runs.c.merge_shard_count == run["shard_count"])
-        pairs = [(merged, run) for merged in connection.execute(query.order_by(runs.c.id)).mappings()]
+        merged_runs = list(connection.execute(query.order_by(runs.c.id)).mappings())
+        holding = _holding_one_play(connection, run_id, [merged["id"] for merged in merged_runs])
+        pairs = [(merged, run) for merged in merged_runs if merged["id"] in holding]
     else:
         return 0
     linked = merges if run["merge_shard_count"] is not None else 0

@@ -12,17 +12,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any
 
 from copilot_eval.history.grade_rows import add_grades
+from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.location import DEFAULT_HISTORY_FILE, HistoryLocation
 from copilot_eval.history.records import RunRecord, run_key, supersedes
 from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
 from copilot_eval.history.shard_links import link_shards
 from copilot_eval.redaction import redact_data
-
-if TYPE_CHECKING:
-    from sqlalchemy import Table
 
 STORED, ALREADY_STORED, UPDATED = "stored", "already stored", "updated"
 
@@ -205,11 +203,7 @@ class HistoryStore:
     def _add(self, record: RunRecord) -> AddOutcome:
         from sqlalchemy import insert, select, update
 
-        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import Run
-
-        # A declarative class's table is a Table; SQLAlchemy's stubs type it as any FromClause.
-        runs = cast("Table", Run.__table__)
+        runs = table("Run")
         key = run_key(record)
         row = redact_data(_row(record, key))
         with self.engine.begin() as connection:
@@ -245,10 +239,7 @@ class HistoryStore:
         """Put ``record`` in place of the stored read of the same platform run: its row, results and verdicts."""
         from sqlalchemy import delete, update
 
-        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import CaseResult, CaseVerdict, Run
-
-        results, case_verdicts = cast("Table", CaseResult.__table__), cast("Table", CaseVerdict.__table__)
+        results, case_verdicts = table("CaseResult"), table("CaseVerdict")
         # People's verdicts hang on the case results about to be replaced (and would go with them, by
         # cascade): they are set aside and put back on the new read's results of the same case and
         # repeat. A reviewed result the new read no longer has is kept as it was, verdicts and all.
@@ -257,7 +248,7 @@ class HistoryStore:
         kept = [result_id for result_id, (key, _) in people.items() if key not in new_keys]
         connection.execute(delete(case_verdicts).where(case_verdicts.c.run_id == run_id))
         connection.execute(delete(results).where(results.c.run_id == run_id, results.c.id.not_in(kept)))
-        runs = cast("Table", Run.__table__)
+        runs = table("Run")
         connection.execute(update(runs).where(runs.c.id == run_id).values(**row))
         self._add_results(connection, record, run_id)
         self._restore_people_verdicts(connection, run_id, {rid: v for rid, v in people.items() if rid not in kept})
@@ -272,10 +263,7 @@ class HistoryStore:
         """People's verdicts on run ``run_id``: case result id -> ((case id, repeat), the verdicts' rows)."""
         from sqlalchemy import select
 
-        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import CaseResult, HumanVerdict
-
-        results, verdicts = cast("Table", CaseResult.__table__), cast("Table", HumanVerdict.__table__)
+        results, verdicts = table("CaseResult"), table("HumanVerdict")
         query = (
             select(verdicts, results.c.case_id, results.c.repeat_index)
             .join(results, results.c.id == verdicts.c.case_result_id)
@@ -299,25 +287,19 @@ class HistoryStore:
         """Put people's verdicts set aside by ``_people_verdicts`` on the new results of the same case and repeat."""
         from sqlalchemy import insert, select
 
-        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import CaseResult, HumanVerdict
-
         if not people:
             return
-        results = cast("Table", CaseResult.__table__)
+        results = table("CaseResult")
         query = select(results.c.id, results.c.case_id, results.c.repeat_index).where(results.c.run_id == run_id)
         new_ids = {(row.case_id, row.repeat_index): row.id for row in connection.execute(query)}
         rows = [given | {"case_result_id": new_ids[key]} for key, verdicts in people.values() for given in verdicts]
-        connection.execute(insert(cast("Table", HumanVerdict.__table__)), rows)
+        connection.execute(insert(table("HumanVerdict")), rows)
 
     def _add_results(self, connection: Any, record: RunRecord, run_id: int) -> None:
         """Insert the record's case results, verdicts and grades under ``run_id``."""
         from sqlalchemy import insert
 
-        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import CaseResult
-
-        results = cast("Table", CaseResult.__table__)
+        results = table("CaseResult")
         case_ids = self._case_ids(connection, record)
         rows = [
             {
@@ -354,12 +336,9 @@ class HistoryStore:
         """Insert the record's per-case verdicts for ``run_id`` (with ``missing_only``: when it has none yet)."""
         from sqlalchemy import insert, select
 
-        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import CaseVerdict
-
         if not record.verdicts:
             return False
-        verdicts = cast("Table", CaseVerdict.__table__)
+        verdicts = table("CaseVerdict")
         if missing_only:
             if connection.execute(select(verdicts.c.id).where(verdicts.c.run_id == run_id).limit(1)).first():
                 return False
@@ -391,10 +370,7 @@ class HistoryStore:
         """The id of every case of the record, inserting new ones and keeping each question current."""
         from sqlalchemy import insert, select, update
 
-        # imported on use: the table models load SQLAlchemy (about 0.5 s), which `import copilot_eval.history` must not
-        from copilot_eval.history.tables import Case
-
-        cases = cast("Table", Case.__table__)
+        cases = table("Case")
         wanted = {case.key: case for case in record.cases}
         query = select(cases.c.id, cases.c.case_key, cases.c.question).where(
             cases.c.test_set_name == record.test_set_name

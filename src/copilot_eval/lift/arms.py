@@ -1,8 +1,8 @@
 """Arms of a lift run: named agents, and the customization text that tells them apart.
 
 An arm is an agent plus what must (and must not) reach its model: each text that differs
-between the arms (a skill's description and body, an instruction file's text, the agent's
-instructions) is named by its SHA-256 and watched by the request audit through a marker, a
+between the arms (a skill's description and body, an instruction file at the root of its working
+directory, the agent's instructions) is named by its SHA-256 and watched by the request audit through a marker, a
 piece of it no other arm carries. ``vary_arms`` makes the two arms of one agent file from a
 ``--vary`` spec; ``expectations_of`` finds the differing texts of any set of arms.
 """
@@ -29,6 +29,8 @@ __all__ = [
     "Expectation",
     "distinguishing_marker",
     "expectations_of",
+    "instruction_files",
+    "placement",
     "vary_arms",
 ]
 
@@ -37,6 +39,7 @@ _UNSAFE = re.compile(r"[<>&\"'\n\r\t\\`*_#|\[\]]+")  # what a prompt escapes or 
 MARKER_MAX = 80
 MARKER_MIN = 8
 MAX_SKILL_BYTES = 256_000
+MAX_INSTRUCTION_FILES = 50
 
 
 class ArmError(ValueError):
@@ -137,8 +140,26 @@ def _skills(agent: CopilotEval) -> list[_Skill]:
     return found
 
 
+def instruction_files(root: Path | None) -> dict[str, Path]:
+    """The repository-wide instruction files at the top of ``root`` a user would place, by their path in it.
+
+    ``.github/copilot-instructions.md``, ``AGENTS.md`` and ``.github/instructions/**/*.instructions.md``
+    (the first ``MAX_INSTRUCTION_FILES``): what the runtime reads from a repository's root.
+    """
+    if root is None or not Path(root).is_dir():
+        return {}
+    base = Path(root)
+    found = [base / ".github" / "copilot-instructions.md", base / "AGENTS.md"]
+    found += sorted((base / ".github" / "instructions").glob("**/*.instructions.md"))[:MAX_INSTRUCTION_FILES]
+    return {path.relative_to(base).as_posix(): path for path in found if path.is_file()}
+
+
 def _texts(agent: CopilotEval) -> dict[tuple[TextKind, str], str]:
     texts: dict[tuple[TextKind, str], str] = {}
+    for name, path in instruction_files(agent.working_directory).items():
+        text = path.read_bytes()[:MAX_SKILL_BYTES].decode("utf-8", errors="replace").strip()
+        if text:
+            texts[("instructions", name)] = text
     for skill in _skills(agent):
         if skill.description:
             texts[("skill-description", skill.name)] = skill.description
@@ -179,8 +200,49 @@ def expectations_of(agents: dict[str, CopilotEval]) -> list[Arm]:
     return arms
 
 
-def _strip_frontmatter(path: Path) -> str:
-    return _frontmatter(path)[1].strip()
+def placement(file: Path) -> str:
+    """Where a user puts an instruction file in a repository: ``NAME.instructions.md`` in .github/instructions,
+    ``AGENTS.md`` at the root, any other file as the repository-wide .github/copilot-instructions.md."""
+    if file.name.endswith(".instructions.md"):
+        return f".github/instructions/{file.name}"
+    if file.name == "AGENTS.md":
+        return "AGENTS.md"
+    return ".github/copilot-instructions.md"
+
+
+def _working_copy(agent: CopilotEval) -> Path:
+    """A fresh copy of the agent's working directory (without .git), or a fresh empty folder when it has none."""
+    copy = new_working_directory("copilot-eval-lift-workdir-") / "workdir"
+    if agent.working_directory is None:
+        copy.mkdir()
+    else:
+        ignore = shutil.ignore_patterns(".git")
+        shutil.copytree(Path(agent.working_directory), copy, symlinks=True, ignore=ignore)
+    return copy
+
+
+def _with_instruction_file(agent: CopilotEval, file: Path) -> dict[str, CopilotEval]:
+    """The arms of ``--vary instructions:FILE``: the agent's working directory without and with the file placed.
+
+    Each arm works in a copy of the agent's working directory (an empty folder when it has none), so
+    both share their folder across plays alike; the ``with`` copy has FILE where a user puts it.
+    """
+    if not file.is_file():
+        raise ArmError(f"--vary instructions:{file}: no such file")
+    where = placement(file)
+    if agent.working_directory is not None and (Path(agent.working_directory) / where).exists():
+        raise ArmError(
+            f"--vary instructions:{file}: the working directory {agent.working_directory} already has {where}, "
+            "so both arms would carry one; compare two agents with --arm NAME=AGENT.yaml instead"
+        )
+    without, with_file = _working_copy(agent), _working_copy(agent)
+    target = with_file / where
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(file, target)
+    return {
+        "without": agent.with_options(working_directory=without),
+        "with": agent.with_options(working_directory=with_file),
+    }
 
 
 def _without_skill(agent: CopilotEval, name: str) -> CopilotEval:
@@ -227,8 +289,8 @@ def vary_arms(agent: CopilotEval, vary: str) -> list[Arm]:
     """The two arms (control, treatment) of one agent for a ``--vary`` spec.
 
     ``skill:NAME``: without and with that skill folder; ``instructions:FILE``: without and with the
-    file's text added to the agent's instructions; ``description:SKILL=FILE``: the skill's current
-    description and the one in FILE.
+    file placed where a user would in the agent's working directory (``placement``);
+    ``description:SKILL=FILE``: the skill's current description and the one in FILE.
     """
     kind, _, value = vary.partition(":")
     if not value:
@@ -236,12 +298,7 @@ def vary_arms(agent: CopilotEval, vary: str) -> list[Arm]:
     if kind == "skill":
         return expectations_of({"without": _without_skill(agent, value), "with": agent})
     if kind == "instructions":
-        path = Path(value)
-        if not path.is_file():
-            raise ArmError(f"--vary instructions:{value}: no such file")
-        text = _strip_frontmatter(path)
-        joined = f"{agent.instructions}\n\n{text}" if agent.instructions else text
-        return expectations_of({"without": agent, "with": agent.with_options(instructions=joined)})
+        return expectations_of(_with_instruction_file(agent, Path(value)))
     if kind == "description":
         skill, _, file = value.partition("=")
         if not skill or not file or not Path(file).is_file():

@@ -1,17 +1,18 @@
 """lift_eval: play one test set through two arms, interleaved, and compare them case by case.
 
-Every unit (a case or conversation, per repeat) is played in each arm before the next unit
-starts its turn in the queue (case1-armA, case1-armB, case2-armA, ...), so time and load fall on
-both arms alike; ``concurrency`` plays run at a time. Each arm gets the same graders, repeats and
-budget, its own folder (``out/<arm>/``, finished by the one finisher), and each play's delivery is
-decided from its request audit (``lift.delivery``). A case with a workspace is played in a fresh
-copy of it in each arm (``runs.workspaces``), so neither arm sees what the other changed. The arm
-name reaches no grader or judge.
+Every unit (a case or conversation, per repeat) is queued in each arm before the next unit
+(case1-armA, case1-armB, case2-armB, ...) and ``concurrency`` plays of either arm run at a time
+(``lift.schedule``), so time and load fall on both arms alike; the order is recorded in lift.json.
+Each arm gets the same graders, repeats and budget, its own folder (``out/<arm>/``, finished by the
+one finisher, with a checkpoint ``--resume`` continues), and each play's delivery is decided from
+its request audit (``lift.delivery``). A run budget counts both arms' sessions together; once it is
+reached no play starts in either arm, and a unit played in one arm only is set apart (``unpaired``).
+A case with a workspace is played in a fresh copy of it in each arm (``runs.workspaces``), so
+neither arm sees what the other changed. The arm name reaches no grader or judge.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -19,21 +20,33 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evalsets import EvalCaseResult, EvalTestSet
-from copilot_eval.exit_codes import worst
+from copilot_eval.exit_codes import PASSED, PLATFORM, Verdict, worst
 from copilot_eval.lift.arms import Arm
 from copilot_eval.lift.delivery import Delivery, decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
 from copilot_eval.lift.gates import LiftGates, lift_verdict
-from copilot_eval.lift.record import write_lift_files
-from copilot_eval.runs.case_runner import Unit, grade_unit, play_in_workspace, play_unit
+from copilot_eval.lift.record import LIFT_JSON, write_lift_files
+from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
+from copilot_eval.reports.evidence_names import unit_evidence_name
+from copilot_eval.runs.case_runner import (
+    Unit,
+    grade_unit,
+    not_run_results,
+    play_in_workspace,
+    play_unit,
+    session_usage,
+)
+from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.eval_runner import plan_units, summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.prepare import resolve_graders
-from copilot_eval.runs.settings import RunSettings
+from copilot_eval.runs.run_budget import RunSpending, usage_of
+from copilot_eval.runs.settings import HowToPlay, RunSettings
+from copilot_eval.runs.target import load_played
 from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_problems
 from copilot_eval.safe_paths import path_component
 
-__all__ = ["DEFAULT_LIFT_REPEAT", "LiftRun", "lift_eval"]
+__all__ = ["DEFAULT_LIFT_REPEAT", "LiftRun", "budget_verdict", "checkpoint_header", "lift_eval"]
 
 DEFAULT_LIFT_REPEAT = 3
 
@@ -52,6 +65,9 @@ class LiftRun:
     verdict: Any = None  # copilot_eval.exit_codes.Verdict: the arms' folders' and the lift gates', the worst
     results: dict[str, dict[str, Any]] = field(default_factory=dict, repr=False)  # arm -> unit key -> evidence
     order: list[tuple[str, str]] = field(default_factory=list)  # (unit key, arm) in the order the plays were queued
+    slots: list[Slot[Any]] = field(default_factory=list, repr=False)  # the queue, each place with its outcome
+    concurrency: int | None = None  # plays of either arm at a time
+    budget_reached: str | None = None  # the run budget that stopped the lift, with what was spent
 
 
 def _play_record(
@@ -71,6 +87,7 @@ def _play_record(
             turns=assistant_turns,
             duration_ms=getattr(evidence, "duration_ms", None),
             ai_credits=result.ai_credits,
+            unit=unit.key,
         )
         for index, result in enumerate(graded)
     ]
@@ -89,17 +106,25 @@ async def lift_eval(
 ) -> LiftRun:
     """Play ``test_set`` through both ``arms`` (control first, treatment second), interleaved, and pair the results.
 
-    ``settings`` say the graders, ``repeat`` (each arm the same), ``concurrency``, ``out`` (the run
-    folder: one folder per arm plus lift.json, lift.md and lift.html) and ``workspace``/``protect``
-    (each play of either arm on a fresh copy of its case's fixture, as in ``run``); ``gates`` the
-    lift's own gate. ValueError for a workspace that cannot be used, naming the case.
+    ``settings`` say the graders (``grade``), ``play.repeat`` (each arm the same), ``play.concurrency`` (plays of either
+    arm at a time), ``finish.out`` (the run folder: one folder per arm plus lift.json, lift.md and
+    report.html), ``finish.resume`` (keep the plays each arm's checkpoint in ``out`` recorded, play the
+    rest), the run budgets (``budgets``) (both arms together) and
+    ``play.workspace``/``play.protect`` (each play of either arm on a fresh copy of its case's fixture, as in
+    ``run``); ``gates`` the lift's own gate. ValueError for a workspace that cannot be used, naming
+    the case; CheckpointError (a ValueError) for a folder holding another run without ``resume``.
     """
     if len(arms) != 2 or arms[0].name == arms[1].name:
         raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
-    settings = settings or RunSettings(repeat=DEFAULT_LIFT_REPEAT)
-    if settings.workspace is not None:
-        test_set = with_workspaces(test_set, settings.workspace, None)
-    workspaces = _workspaces(test_set, settings.protect)
+    settings = settings or RunSettings(play=HowToPlay(repeat=DEFAULT_LIFT_REPEAT))
+    if settings.play.workspace is not None:
+        test_set = with_workspaces(test_set, settings.play.workspace, None)
+    if uses_workspaces(test_set) and any(e.text.kind == "instructions" for arm in arms for e in arm.expectations):
+        raise ValueError(
+            "an instruction file at the root of an arm's working directory never reaches a case played on a "
+            "workspace (each play works in a fresh copy of its fixture): put the file in the fixture instead"
+        )
+    workspaces = _workspaces(test_set, settings.play.protect)
     try:
         return await _lift(test_set, arms, settings, seed, resamples, gates, finish, pool, workspaces)
     finally:
@@ -119,6 +144,38 @@ def _workspaces(test_set: EvalTestSet, protect: tuple[str, ...]) -> RunWorkspace
     return RunWorkspaces(protect=protect)
 
 
+def checkpoint_header(test_set: EvalTestSet, arm: Arm, graders: list[Any], repeat: int) -> dict[str, Any]:
+    """What an arm's checkpoint must match for ``--resume`` to continue it: the set, the arm and its texts."""
+    return {
+        "lift": test_set.name,
+        "arm": arm.name,
+        "customizations": sorted(f"{e.text.sha256}:{'present' if e.present else 'absent'}" for e in arm.expectations),
+        "dataType": test_set.data_type.value,
+        "repeat": repeat,
+        "cases": [[c.conversation_number, c.question] for c in test_set.cases],
+        "graders": [getattr(g, "name", type(g).__name__) for g in graders],
+    }
+
+
+def _resumed_evidence(folder: Path | None, unit: Unit) -> Any:
+    """The saved evidence of a play an earlier run recorded (its delivery is decided again from it); None if lost."""
+    if folder is None:
+        return None
+    path = folder / "evidence" / unit_evidence_name(unit.key)
+    try:
+        return load_played(path) if path.is_file() else None
+    except ValueError:
+        return None
+
+
+def _unpaired(plays: list[LiftPlay], slots: list[Slot[Unit]]) -> list[LiftPlay]:
+    """Plays of a unit some arm never played (a budget stopped the lift between them) marked unpaired."""
+    stopped = {slot.key for slot in slots if slot.outcome == "not_run"}
+    return [
+        replace(play, paired=False) if play.unit in stopped and play.status != "not_run" else play for play in plays
+    ]
+
+
 async def _lift(
     test_set: EvalTestSet,
     arms: list[Arm],
@@ -131,39 +188,78 @@ async def _lift(
     workspaces: RunWorkspaces | None,
 ) -> LiftRun:
     """The lift itself, every play of both arms (each in a fresh copy of its workspace when it has one)."""
-    graders = resolve_graders(test_set, settings)
+    graders = resolve_graders(test_set, settings.grade)
     started, clock = datetime.now(UTC), time.monotonic()
-    out = settings.out
+    out = settings.finish.out
     folders = {arm.name: out / path_component(arm.name, fallback="arm") for arm in arms} if out else {}
     if len({str(f) for f in folders.values()}) < len(folders):
         raise ValueError(f"the arms {[a.name for a in arms]} would share one folder; give them other names")
-    for folder in folders.values():
-        (folder / "evidence").mkdir(parents=True, exist_ok=True)
+    if settings.finish.resume and out is None:
+        raise ValueError("--resume continues the lift recorded in --out DIR; give --out")
+    checkpoints: dict[str, Checkpoint] = {}
+    done: dict[str, dict[str, list[EvalCaseResult]]] = {arm.name: {} for arm in arms}
+    for arm in arms:
+        folder = folders.get(arm.name)
+        if folder is not None:
+            (folder / "evidence").mkdir(parents=True, exist_ok=True)
+            header = checkpoint_header(test_set, arm, list(graders), settings.play.repeat)
+            checkpoints[arm.name], done[arm.name] = Checkpoint.start(folder, header, resume=settings.finish.resume)
+    by_name = {arm.name: arm for arm in arms}
     players = {arm.name: arm.player() for arm in arms}
-    limit = asyncio.Semaphore(max(1, settings.concurrency))
+    budget = settings.budgets
+    spending = RunSpending(budget)  # both arms' sessions together: the lift is one run
+    for arm in arms:
+        spending.add_all(done[arm.name].values())
     graded: dict[str, list[EvalCaseResult]] = {arm.name: [] for arm in arms}
     plays: list[LiftPlay] = []
     evidence_of: dict[str, dict[str, Any]] = {arm.name: {} for arm in arms}
 
-    async def one(unit: Unit, arm: Arm) -> None:
-        async with limit:
-            if workspaces is not None:  # each arm's play on its own fresh copy: neither sees the other's edits
-                evidence = await play_in_workspace(unit, players[arm.name], workspaces, pool=pool)
-            else:
-                evidence = await play_unit(unit, players[arm.name], pool=pool)
-        folder = folders.get(arm.name)
-        evidence_dir = folder / "evidence" if folder else None
-        results = await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir, workspaces=workspaces)
-        delivery = decide_delivery(evidence, arm.expectations)
+    def record(slot: Slot[Unit], results: list[EvalCaseResult], evidence: Any) -> None:
+        arm = by_name[slot.arm]
+        if evidence is None:
+            delivery = Delivery("unknown", "the evidence of this play was not kept; its delivery cannot be decided")
+        else:
+            delivery = decide_delivery(evidence, arm.expectations)
         graded[arm.name].extend(results)
-        plays.extend(_play_record(arm, unit, results, evidence, delivery))
-        evidence_of[arm.name][unit.key] = evidence
+        plays.extend(_play_record(arm, slot.unit, results, evidence, delivery))
+        if evidence is not None:
+            evidence_of[arm.name][slot.key] = evidence
 
-    units = plan_units(test_set, settings.repeat)
-    # Interleaved: each unit in both arms before the next; the arm that goes first alternates.
-    jobs = [(unit, arm) for index, unit in enumerate(units) for arm in (arms if index % 2 == 0 else arms[::-1])]
-    await asyncio.gather(*(one(unit, arm) for unit, arm in jobs))
+    async def play(slot: Slot[Unit]) -> None:
+        unit, arm = slot.unit, slot.arm
+        if workspaces is not None:  # each arm's play on its own fresh copy: neither sees the other's edits
+            evidence = await play_in_workspace(unit, players[arm], workspaces, pool=pool)
+        else:
+            evidence = await play_unit(unit, players[arm], pool=pool)
+        spending.add_session(session_usage(evidence))
+        folder = folders.get(arm)
+        results = await grade_unit(
+            unit, evidence, graders, evidence_dir=folder / "evidence" if folder else None, workspaces=workspaces
+        )
+        if arm in checkpoints:
+            checkpoints[arm].append(unit.key, results)  # durable before it counts: --resume keeps it
+        spending.add_judges(results)
+        record(slot, results, evidence)
+
+    units = plan_units(test_set, settings.play.repeat)
+    slots = interleave([(unit.key, unit) for unit in units], [arm.name for arm in arms])
+    await play_interleaved(
+        slots,
+        play,
+        concurrency=settings.play.concurrency,
+        done=lambda slot: slot.key in done[slot.arm],
+        stop=spending.reached if budget else None,
+    )
+    for slot in slots:
+        if slot.outcome == "resumed":
+            record(slot, done[slot.arm][slot.key], _resumed_evidence(folders.get(slot.arm), slot.unit))
+        elif slot.outcome == "not_run":
+            results = not_run_results(slot.unit, slot.reason or "a run budget")
+            delivery = Delivery("unknown", f"not played: {slot.reason}")
+            graded[slot.arm].extend(results)
+            plays.extend(_play_record(by_name[slot.arm], slot.unit, results, None, delivery))
     order = {unit.key.split("#", 1)[0]: index for index, unit in enumerate(units)}
+    plays = _unpaired(plays, slots)
     plays.sort(key=lambda p: (order.get(p.case.split("/", 1)[0], 0), p.case, p.arm, p.repeat))
     figures = lift_figures(plays, control=arms[0].name, treatment=arms[1].name, seed=seed, resamples=resamples)
     run = LiftRun(
@@ -171,10 +267,13 @@ async def _lift(
         arms,
         plays,
         figures,
-        settings.repeat,
+        settings.play.repeat,
         out,
         results=evidence_of,
-        order=[(u.key, a.name) for u, a in jobs],
+        order=[(slot.key, slot.arm) for slot in slots],
+        slots=slots,
+        concurrency=settings.play.concurrency,
+        budget_reached=spending.reason,
     )
     duration = (time.monotonic() - clock) * 1000
     runs = {
@@ -185,15 +284,25 @@ async def _lift(
             started=started,
             duration_ms=duration,
             platform_answers=False,
-        ).model_copy(update={"repeat": settings.repeat})
+        ).model_copy(
+            update={"repeat": settings.play.repeat, "usage": usage_of(graded[arm.name], budget_reached=spending.reason)}
+        )
         for arm in arms
     }
     lift = lift_verdict(figures, gates or LiftGates())
     if out is not None:
         items = [FolderRun(folders[a.name], runs[a.name], test_set, label=a.name) for a in arms]
-        run.finished = finish_run_folders(items, replace(finish or FinishOptions(), markdown=None))
+        options = replace(finish or FinishOptions(), markdown=None)
+        if all(slot.outcome == "resumed" for slot in slots) and (out / LIFT_JSON).is_file():
+            options = replace(options, history=None, no_history=True)  # a finished lift resumed: recorded once
+        run.finished = finish_run_folders(items, options)
         write_lift_files(run, out)
         run.verdict = worst([run.finished.verdict, lift])
     else:
-        run.verdict = lift
+        run.verdict = worst([budget_verdict(spending.reason), lift])
     return run
+
+
+def budget_verdict(reason: str | None) -> Verdict:
+    """Exit 3 when a run budget stopped the lift (as ``run``: cases not run are no verdict on the agent)."""
+    return PASSED if reason is None else Verdict(PLATFORM, f"cases were not run ({reason}): not a verdict on the agent")

@@ -5,7 +5,8 @@ arms have a counted play of. Its 95% interval is a percentile bootstrap over cas
 the unit that is sampled, so its repeats stay together), with a recorded seed: with repeats a
 case's pass rate is a fraction, not pass/fail, which an exact paired test (McNemar) cannot take.
 An interval that holds zero is ``could_not_measure``: never "no effect". Plays whose
-customization was not delivered, or that ended in error, are counted apart.
+customization was not delivered, that ended in error, that a run budget left unplayed, or whose
+unit the other arm never played (``unpaired``) are counted apart.
 """
 
 from __future__ import annotations
@@ -49,11 +50,24 @@ class LiftPlay:
     turns: int | None = None
     duration_ms: float | None = None
     ai_credits: float | None = None
+    unit: str | None = None  # the unit it belongs to (case and repeat), as the schedule and checkpoint name it
+    paired: bool = True  # False: a run budget stopped the lift before the other arm played this unit
 
     @property
     def counted(self) -> bool:
-        """Whether it enters the pass rates: graded pass or fail, with its customization delivered."""
-        return self.delivery == "delivered" and self.status in ("pass", "fail")
+        """Whether it enters the pass rates: graded pass or fail, delivered, and played in both arms."""
+        return self.paired and self.delivery == "delivered" and self.status in ("pass", "fail")
+
+    @property
+    def apart_reason(self) -> str | None:
+        """Why it is counted apart (not_run, not_delivered, unknown, unpaired, error ...); None when counted."""
+        if self.counted:
+            return None
+        if self.status == "not_run":
+            return "not_run"
+        if self.delivery != "delivered":
+            return self.delivery
+        return "unpaired" if not self.paired else self.status
 
 
 @dataclass(frozen=True)
@@ -139,10 +153,9 @@ def _mean_delta(plays: Sequence[LiftPlay], control: str, treatment: str, name: s
 def _apart(plays: Sequence[LiftPlay], arms: tuple[str, str]) -> dict[str, dict[str, int]]:
     apart: dict[str, dict[str, int]] = {arm: {} for arm in arms}
     for play in plays:
-        if play.counted:
-            continue
-        reason = play.delivery if play.delivery != "delivered" else play.status
-        apart[play.arm][reason] = apart[play.arm].get(reason, 0) + 1
+        reason = play.apart_reason
+        if reason is not None:
+            apart[play.arm][reason] = apart[play.arm].get(reason, 0) + 1
     return apart
 
 

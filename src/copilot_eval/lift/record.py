@@ -26,6 +26,7 @@ __all__ = [
     "LIFT_MD",
     "lift_document",
     "lift_markdown",
+    "schedule_document",
     "trigger_lift_document",
     "verdict_words",
     "write_lift_files",
@@ -108,6 +109,23 @@ def _arms(arms: Any) -> list[dict[str, Any]]:
     ]
 
 
+def schedule_document(slots: Any, concurrency: int | None, budget_reached: str | None) -> dict[str, Any]:
+    """How the plays were scheduled: the one queue of both arms in order, each place's outcome, the limit."""
+    return {
+        "concurrency": concurrency,
+        "budgetReached": budget_reached,
+        "order": [
+            {
+                "unit": slot.key,
+                "arm": slot.arm,
+                "outcome": slot.outcome,
+                **({"reason": slot.reason} if slot.reason else {}),
+            }
+            for slot in slots
+        ],
+    }
+
+
 def trigger_lift_document(lift: TriggerLift, trigger_set: str) -> dict[str, Any]:
     """lift.json of a trigger set: the arms, precision and recall per skill in each, and the paired choices."""
     return {
@@ -128,6 +146,7 @@ def trigger_lift_document(lift: TriggerLift, trigger_set: str) -> dict[str, Any]
             for s in lift.skills
         ],
         "figures": _figures(lift.paired),
+        "schedule": schedule_document(lift.slots, lift.concurrency, lift.budget_reached),
     }
 
 
@@ -148,6 +167,7 @@ def lift_document(run: LiftRun) -> dict[str, Any]:
         "kind": "test-set",
         "arms": _arms(run.arms),
         "figures": _figures(f),
+        "schedule": schedule_document(run.slots, run.concurrency, run.budget_reached),
         "cases": [
             {"case": c.case, "passes": c.passes, "counted": c.counted, "difference": c.difference, "flip": c.flip}
             for c in f.cases
@@ -158,6 +178,7 @@ def lift_document(run: LiftRun) -> dict[str, Any]:
                 "arm": p.arm,
                 "repeat": p.repeat,
                 "status": p.status,
+                "paired": p.paired,
                 "delivery": p.delivery,
                 "deliveryReason": p.delivery_reason,
                 "tokens": p.tokens,
@@ -179,6 +200,8 @@ def lift_markdown(run: LiftRun) -> str:
         md_inline(verdict_words(f)),
         "",
     ]
+    if run.budget_reached is not None:
+        lines += [md_inline(f"{run.budget_reached}: both arms stopped there"), ""]
     lines += [f"| case | {a} | {b} | difference |", "| --- | --- | --- | --- |"]
     for case in f.cases:
         cells = [

@@ -1,26 +1,46 @@
 """Lift over a trigger set: each arm's trigger evaluation, precision and recall per skill and their differences.
 
-Each arm plays the set through ``trigger_eval`` (its own run folder, ``out/<arm>/``), both arms at
-once so that time and load fall on both. The agent each arm plays watches the texts that tell
-the arms apart, and each play's delivery is decided by ``lift.delivery`` as for a test set: a play
-whose customization did not arrive is marked ``undelivered`` and left out of its arm's figures.
+Each arm's plays are those ``trigger_eval`` makes (the agent as a user mounts it, stopped at its
+choice, each decided by ``decide_trigger_outcome``), written to its own run folder (``out/<arm>/``)
+as ``trigger_eval`` writes one; the plays of both arms go through one interleaved queue under one
+concurrency limit (``lift.schedule``) so that time and load fall on both. The agent each arm
+plays watches the texts that tell the arms apart, and each play's delivery is decided by
+``lift.delivery`` as for a test set: a play whose customization did not arrive is marked
+``undelivered`` and left out of its arm's figures.
 Whether a prompt got its expected choice is then paired over prompts like a test set's cases.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, replace
+import time
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.evidence import CopilotResult
 from copilot_eval.lift.arms import Arm
 from copilot_eval.lift.delivery import decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
+from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
+from copilot_eval.runs.case_runner import session_usage
 from copilot_eval.runs.finish import FinishOptions
+from copilot_eval.runs.run_budget import RunBudget, RunSpending
+from copilot_eval.runtime.session.runner import run_copilot
 from copilot_eval.safe_paths import path_component
-from copilot_eval.triggers import TriggerFigures, TriggerRun, TriggerSet, summarise_triggers, trigger_eval
-from copilot_eval.triggers.figures import PlayRecord
+from copilot_eval.triggers import (
+    PlayRecord,
+    TriggerFigures,
+    TriggerPrompt,
+    TriggerRun,
+    TriggerSet,
+    decide_trigger_outcome,
+    list_catalogue,
+    summarise_triggers,
+)
+from copilot_eval.triggers.record import write_trigger_folder
+from copilot_eval.triggers.runner import trigger_player
 
 __all__ = ["SkillLift", "TriggerLift", "trigger_lift"]
 
@@ -45,6 +65,9 @@ class TriggerLift:
     figures: dict[str, TriggerFigures]
     skills: list[SkillLift]
     paired: LiftFigures
+    slots: list[Slot[Any]] = field(default_factory=list, repr=False)  # the one queue of both arms, in order
+    concurrency: int | None = None
+    budget_reached: str | None = None  # the run budget that stopped the lift, with what was spent
 
 
 def _difference(a: float | None, b: float | None) -> float | None:
@@ -64,6 +87,74 @@ def _delivered(arm: Arm, run: TriggerRun) -> list[tuple[PlayRecord, str, str | N
     return decided
 
 
+async def _arm_runs(
+    trigger_set: TriggerSet,
+    arms: list[Arm],
+    *,
+    runs: int,
+    threshold: float,
+    concurrency: int,
+    folder: Path | None,
+    pool: Any,
+    budget: RunBudget,
+) -> tuple[dict[str, TriggerRun], list[Slot[tuple[TriggerPrompt, int]]], str | None, datetime]:
+    """Every arm's plays through the one interleaved queue; each arm's TriggerRun (not yet written), the queue."""
+    started, clock = datetime.now(UTC), time.monotonic()
+    catalogues = await asyncio.gather(*(list_catalogue(arm.player(), pool=pool) for arm in arms))
+    needs = {arm.name: catalogue.needs(trigger_set.names) for arm, catalogue in zip(arms, catalogues, strict=True)}
+    players = {arm.name: trigger_player(arm.player(), needs[arm.name], stop_at_choice=True) for arm in arms}
+    evidence = {arm.name: _folder(folder, arm) / "evidence" if folder is not None else None for arm in arms}
+    for where in evidence.values():
+        if where is not None:
+            where.mkdir(parents=True, exist_ok=True)
+    spending = RunSpending(budget)  # both arms' sessions together
+    done: dict[str, list[tuple[PlayRecord, CopilotResult]]] = {arm.name: [] for arm in arms}
+
+    async def play(slot: Slot[tuple[TriggerPrompt, int]]) -> None:
+        prompt, repeat = slot.unit
+        result = await run_copilot(players[slot.arm], prompt.prompt, pool=pool)
+        spending.add_session(session_usage(result))
+        outcome = decide_trigger_outcome(result, needs[slot.arm])
+        where = evidence[slot.arm]
+        saved = str(result.save(where / f"{slot.key}.json")) if where is not None else None
+        record = PlayRecord(
+            number=prompt.number,
+            repeat=repeat,
+            expected=prompt.expected,
+            kind=outcome.kind,
+            chosen=outcome.chosen,
+            reason=outcome.reason,
+            evidence_path=saved,
+            path=outcome.choice.path if outcome.choice is not None else (),
+            read_skill_files=outcome.read_skill_files,
+        )
+        done[slot.arm].append((record, result))
+
+    units = [(f"prompt{p.number}-r{r}", (p, r)) for p in trigger_set.prompts for r in range(runs)]
+    slots = interleave(units, [arm.name for arm in arms])
+    await play_interleaved(slots, play, concurrency=concurrency, stop=spending.reached if budget else None)
+    played = {}
+    for arm, catalogue in zip(arms, catalogues, strict=True):
+        records = sorted((p for p, _ in done[arm.name]), key=lambda p: (p.number, p.repeat))
+        figures = summarise_triggers(trigger_set.prompts, records, names=trigger_set.names, threshold=threshold)
+        played[arm.name] = TriggerRun(
+            trigger_set,
+            catalogue,
+            records,
+            figures,
+            runs,
+            True,
+            time.monotonic() - clock,
+            _folder(folder, arm) if folder is not None else None,
+            {f"prompt{p.number}-r{p.repeat}": r for p, r in done[arm.name]},
+        )
+    return played, slots, spending.reason, started
+
+
+def _folder(folder: Path, arm: Arm) -> Path:
+    return folder / path_component(arm.name, fallback="arm")
+
+
 async def trigger_lift(
     trigger_set: TriggerSet,
     arms: list[Arm],
@@ -76,29 +167,37 @@ async def trigger_lift(
     resamples: int = DEFAULT_RESAMPLES,
     pool: Any = None,
     finish: FinishOptions | None = None,
+    budget: RunBudget | None = None,
 ) -> TriggerLift:
     """Play ``trigger_set`` through both arms (control first) and compare precision, recall and each prompt's choice.
 
-    ``finish`` says what finishing each arm's folder writes besides its data (``--scan``'s scanners).
+    The plays of both arms go through one interleaved queue, ``concurrency`` at a time
+    (``lift.schedule``); ``budget`` caps both arms' sessions together, and a prompt's play left
+    unplayed by it is ``not_run`` (its partner in the other arm ``unpaired``). ``finish`` says what
+    finishing each arm's folder writes besides its data (``--scan``'s scanners).
     """
     if len(arms) != 2 or arms[0].name == arms[1].name:
         raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
+    if runs < 1 or concurrency < 1:
+        raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
     folder = Path(out) if out is not None else None
-
-    async def one(arm: Arm) -> TriggerRun:
-        where = folder / path_component(arm.name, fallback="arm") if folder is not None else None
-        return await trigger_eval(
-            arm.player(),
-            trigger_set,
-            runs=runs,
-            threshold=threshold,
-            concurrency=concurrency,
-            out=where,
-            pool=pool,
-            finish=finish,
-        )
-
-    played = dict(zip((a.name for a in arms), await asyncio.gather(*(one(arm) for arm in arms)), strict=True))
+    budget = budget or RunBudget()
+    played, slots, reached, started = await _arm_runs(
+        trigger_set,
+        arms,
+        runs=runs,
+        threshold=threshold,
+        concurrency=concurrency,
+        folder=folder,
+        pool=pool,
+        budget=budget,
+    )
+    if folder is not None:
+        for arm in arms:
+            run = played[arm.name]
+            run.finished = write_trigger_folder(
+                run, agent=arm.agent, started=started, options=finish or FinishOptions(no_history=True)
+            )
     figures: dict[str, TriggerFigures] = {}
     plays: list[LiftPlay] = []
     for arm in arms:
@@ -109,7 +208,16 @@ async def trigger_lift(
         for play, status, reason in decided:
             # a setup problem (the expected skill not in this arm's catalogue) is named as such, never a miss
             outcome = ("pass" if play.chosen == play.expected else "fail") if play.kind == "chose" else play.kind
-            plays.append(LiftPlay(f"prompt{play.number}", arm.name, play.repeat, outcome, status, reason))
+            unit = f"prompt{play.number}-r{play.repeat}"
+            plays.append(LiftPlay(f"prompt{play.number}", arm.name, play.repeat, outcome, status, reason, unit=unit))
+    for slot in slots:
+        if slot.outcome == "not_run":
+            prompt, repeat = slot.unit
+            why = f"not played: {slot.reason}"
+            plays.append(LiftPlay(f"prompt{prompt.number}", slot.arm, repeat, "not_run", "unknown", why, unit=slot.key))
+    stopped = {slot.key for slot in slots if slot.outcome == "not_run"}
+    plays = [replace(p, paired=False) if p.unit in stopped and p.status != "not_run" else p for p in plays]
+    plays.sort(key=lambda p: (int(p.case.removeprefix("prompt")), p.arm, p.repeat))
     control, treatment = arms[0].name, arms[1].name
     skills = []
     for name in trigger_set.names:
@@ -127,4 +235,4 @@ async def trigger_lift(
             )
         )
     paired = lift_figures(plays, control=control, treatment=treatment, seed=seed, resamples=resamples)
-    return TriggerLift(arms, played, figures, skills, paired)
+    return TriggerLift(arms, played, figures, skills, paired, slots, concurrency, reached)

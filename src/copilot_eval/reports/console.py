@@ -16,12 +16,13 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
+from copilot_eval.untrusted.terminal import NO_COLOR_ENV
+
 if TYPE_CHECKING:  # rich is imported where it is used: the CLI starts faster without it
     from rich.console import Console
 
 LOG_WIDTH = 200
 """Columns of output that goes to a pipe or a file when ``COLUMNS`` is not set."""
-NO_COLOR_ENV = "NO_COLOR"
 
 
 def output_width(stream: TextIO, environ: Mapping[str, str] | None = None) -> int | None:

@@ -50,6 +50,7 @@ TEST_SET_JSON = LAYOUT.test_set_json
 """The copy of the test set kept in a run folder, so a report can show questions and references."""
 
 
+# security/record.py and triggers/record.py repeat this rule; one shared helper is due when they are reworked.
 def _relative(path: str | None, folder: Path) -> str | None:
     # An in-memory path is what ``save`` returned: absolute, or relative to the working directory
     # (``--out run1`` gives ``run1/evidence/...``). Inside the folder it is stored relative to it;

@@ -18,7 +18,16 @@ from copilot_eval.runs.limitation import (
 from copilot_eval.runs.merge import MergeError, merge_run_folders
 from copilot_eval.runs.prepare import check_references
 from copilot_eval.runs.ray_executor import RayExecutor
-from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings, SettingsError
+from copilot_eval.runs.settings import (
+    DEFAULT_CONCURRENCY,
+    HowToFinish,
+    HowToGrade,
+    HowToPlay,
+    RunBudget,
+    RunSettings,
+    SettingsError,
+    WhatToPlay,
+)
 from copilot_eval.runs.shards import ShardError, parse_shard
 
 __all__ = [
@@ -32,14 +41,19 @@ __all__ = [
     "CheckpointError",
     "Executor",
     "ExecutorError",
+    "HowToFinish",
+    "HowToGrade",
+    "HowToPlay",
     "Limitation",
     "LocalExecutor",
     "MergeError",
     "RayExecutor",
+    "RunBudget",
     "RunSettings",
     "SettingsError",
     "ShardError",
     "Unit",
+    "WhatToPlay",
     "Worker",
     "WorkerLost",
     "check_references",

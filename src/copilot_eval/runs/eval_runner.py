@@ -51,7 +51,7 @@ from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.prepare import PrepareError, check_references, resolve_graders
 from copilot_eval.runs.progress import RunProgress
-from copilot_eval.runs.run_budget import RunBudget, RunSpending
+from copilot_eval.runs.run_budget import RunSpending
 from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings
 from copilot_eval.runs.shards import units_of_shard
 from copilot_eval.runs.target import PlayedEvidence, runtime_agent
@@ -198,12 +198,13 @@ async def run_eval_set(
 ) -> EvalRun:
     """Run ``test_set`` against ``agent`` as ``settings`` say (``runs.settings.RunSettings``) and return the graded EvalRun.
 
-    ``settings`` holds how it is graded (``graders``: specs or objects, default similarity), played
-    (``repeat``, ``concurrency``, ``shard``, ``min_pass_rate``, ``executor``, ``rate_limit_retries``,
-    ``progress``) and written (``out``: every unit's evidence and the checkpoint, nothing else: the
-    folder's files are the finisher's, ``runs.finish``, but for an interrupted run, whose finished
-    cases it finishes there; ``resume`` continues the run recorded there). The set is checked against rule set
-    ``settings.profile`` unless ``validate=False`` says the caller already did (``runs.plan``).
+    ``settings`` holds how it is graded (``grade``: graders as specs or objects, default similarity,
+    ``min_pass_rate``), what and how it is played (``what.shard``; ``play``: ``repeat``, ``concurrency``,
+    ``executor``, ``rate_limit_retries``, ``progress``), what it may spend (``budgets``) and where it
+    is written (``finish.out``: every unit's evidence and the checkpoint, nothing else: the folder's
+    files are the finisher's, ``runs.finish``, but for an interrupted run, whose finished cases it
+    finishes there; ``finish.resume`` continues the run recorded there). The set is checked against rule set
+    ``settings.what.profile`` unless ``validate=False`` says the caller already did (``runs.plan``).
     The keywords are what a caller has already made: a runtime ``pool``, an ``executor`` (else the one
     the settings name), the run's ``fingerprints`` (the test set's is computed when not given), the
     ``agent_file`` the agent was loaded from (for executors that load it on other machines) and an
@@ -213,28 +214,32 @@ async def run_eval_set(
     """
     settings = settings or RunSettings()
     fingerprints = fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))  # the set as given
-    if settings.workspace is not None:
-        test_set = with_workspaces(test_set, settings.workspace, None)
-    graders = resolve_graders(test_set, settings)
+    if settings.play.workspace is not None:
+        test_set = with_workspaces(test_set, settings.play.workspace, None)
+    graders = resolve_graders(test_set, settings.grade)
     if validate:
-        problems = validate_eval_test_set(test_set, settings.profile) + check_references(test_set, graders)
+        problems = validate_eval_test_set(test_set, settings.what.profile) + check_references(test_set, graders)
         if problems:
             raise EvalSetError(None, problems)
-    workspaces = _workspaces(test_set, settings, executor)
+    workspaces = _workspaces(test_set, settings.play.protect, executor)
     repeat, concurrency, shard, min_pass_rate = (
-        settings.repeat,
-        settings.concurrency,
-        settings.shard_info,
-        settings.pass_rate,
+        settings.play.repeat,
+        settings.play.concurrency,
+        settings.what.shard_info,
+        settings.grade.pass_rate,
     )
-    progress, resume, rate_limit_retries = settings.progress, settings.resume, settings.rate_limit_retries
+    progress, resume, rate_limit_retries = (
+        settings.play.progress,
+        settings.finish.resume,
+        settings.play.rate_limit_retries,
+    )
     if workspaces is not None:  # a local executor plays each unit in a fresh copy of its workspace
         executor = LocalExecutor(
             pool=executor.pool if isinstance(executor, LocalExecutor) else pool, workspaces=workspaces
         )
-    executor = executor or executor_of(settings, pool=pool)
+    executor = executor or executor_of(settings.play, pool=pool)
     started, clock = datetime.now(UTC), time.monotonic()
-    out = settings.out
+    out = settings.finish.out
     evidence_dir = out / LAYOUT.evidence if out is not None else None
     done: dict[str, list[EvalCaseResult]] = {}
     checkpoint = None
@@ -244,7 +249,7 @@ async def run_eval_set(
     units = units_of_shard(plan_units(test_set, repeat), test_set, shard)
     finished: list[EvalCaseResult] = [r for unit in units for r in done.get(unit.key, [])]
     execution = ExecutionRecord(executor=executor.name, concurrency=concurrency)
-    budget = RunBudget.of(settings)
+    budget = settings.budgets
     spending = RunSpending(budget)  # counted whether or not a cap is set: the run record shows it
     spending.add_all(done[unit.key] for unit in units if unit.key in done)
 
@@ -322,10 +327,10 @@ async def run_eval_set(
     return finish()
 
 
-def _workspaces(test_set: EvalTestSet, settings: RunSettings, executor: Executor | None) -> RunWorkspaces | None:
+def _workspaces(test_set: EvalTestSet, protect: tuple[str, ...], executor: Executor | None) -> RunWorkspaces | None:
     """The run's workspaces when any case has one, checked (PrepareError naming each case that cannot be played)."""
     if not uses_workspaces(test_set):
-        if settings.protect:
+        if protect:
             raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
         return None
     problems = workspace_problems(test_set)
@@ -333,27 +338,27 @@ def _workspaces(test_set: EvalTestSet, settings: RunSettings, executor: Executor
         raise PrepareError("; ".join(problems))
     if executor is not None and not isinstance(executor, LocalExecutor):
         raise PrepareError("--workspace: workspaces are played with --executor local only")
-    return RunWorkspaces(protect=settings.protect)
+    return RunWorkspaces(protect=protect)
 
 
 def finished_before(test_set: EvalTestSet, settings: RunSettings) -> EvalRun | None:
-    """With ``resume``: the run ``settings.out`` holds when it already finished (every unit checkpointed, run.json
+    """With ``resume``: the run ``settings.finish.out`` holds when it already finished (every unit checkpointed, run.json
     written), to be left as it is; None when there is something left to play.
 
     A checkpoint of another run is refused (CheckpointError) as ``run_eval_set`` refuses it.
     """
-    out = settings.out
+    out = settings.finish.out
     if (
-        not settings.resume
+        not settings.finish.resume
         or out is None
         or not (out / LAYOUT.run_json).is_file()
         or not (out / LAYOUT.checkpoint).is_file()
     ):
         return None
-    graders = resolve_graders(test_set, settings)
-    header = _header(test_set, graders, settings.repeat, settings.shard_info)
+    graders = resolve_graders(test_set, settings.grade)
+    header = _header(test_set, graders, settings.play.repeat, settings.what.shard_info)
     _, done = Checkpoint.start(out, header, resume=True)
-    units = units_of_shard(plan_units(test_set, settings.repeat), test_set, settings.shard_info)
+    units = units_of_shard(plan_units(test_set, settings.play.repeat), test_set, settings.what.shard_info)
     if any(unit.key not in done for unit in units):
         return None
     return read_run_folder(out).run

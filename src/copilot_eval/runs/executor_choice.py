@@ -6,17 +6,17 @@ from collections.abc import Callable
 from typing import Any
 
 from copilot_eval.runs.executor import Executor, LocalExecutor
-from copilot_eval.runs.settings import RunSettings
+from copilot_eval.runs.settings import HowToPlay
 
 
-def executor_of(settings: RunSettings, *, pool: Any = None, say: Callable[[str], None] | None = None) -> Executor:
-    """The executor ``settings.executor`` names (ExecutorError when Ray cannot start, saying why)."""
-    if settings.executor == "local":
+def executor_of(play: HowToPlay, *, pool: Any = None, say: Callable[[str], None] | None = None) -> Executor:
+    """The executor ``play.executor`` names (ExecutorError when Ray cannot start, saying why)."""
+    if play.executor == "local":
         return LocalExecutor(pool=pool)
     # imported on use: Ray is an extra; a local run must not need it
     from copilot_eval.runs.ray_executor import RayExecutor
 
-    return RayExecutor(address=settings.ray_address, workers=settings.ray_workers, say=say or (lambda line: None))
+    return RayExecutor(address=play.ray_address, workers=play.ray_workers, say=say or (lambda line: None))
 
 
 __all__ = ["executor_of"]

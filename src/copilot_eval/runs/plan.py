@@ -34,7 +34,7 @@ from copilot_eval.runs.prepare import (
     resolve_graders,
     surface_agent,
 )
-from copilot_eval.runs.settings import RunSettings
+from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunSettings
 from copilot_eval.runs.surfaces import Surface, surface_labels
 from copilot_eval.runs.target import runtime_agent
 from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_problems
@@ -89,10 +89,10 @@ def _notes(test_set: EvalTestSet, agent: Any) -> list[str]:
     return [*read, *lines]
 
 
-def _surfaces(test_set: EvalTestSet, agent_paths: list[Path], settings: RunSettings) -> tuple[list[Surface], Any]:
+def _surfaces(test_set: EvalTestSet, agent_paths: list[Path], model: str | None) -> tuple[list[Surface], Any]:
     """Each ``--agent`` loaded once, labelled; and the session model of the first (for its fingerprint)."""
     paths: list[Path | None] = [*agent_paths] if agent_paths else [None]
-    loaded = [surface_agent(test_set, path, model=settings.model) for path in paths]
+    loaded = [surface_agent(test_set, path, model=model) for path in paths]
     names = [
         getattr(agent, "name", None) or (path.stem if path else test_set.name)
         for (agent, _), path in zip(loaded, paths, strict=True)
@@ -104,8 +104,8 @@ def _surfaces(test_set: EvalTestSet, agent_paths: list[Path], settings: RunSetti
     return surfaces, loaded[0][1]
 
 
-def _with_cassettes(surfaces: list[Surface], test_set: EvalTestSet, settings: RunSettings) -> list[Surface]:
-    if not settings.recording:
+def _with_cassettes(surfaces: list[Surface], test_set: EvalTestSet, play: HowToPlay) -> list[Surface]:
+    if not play.recording:
         return surfaces
     if len(surfaces) > 1:
         raise PrepareError("--record/--replay take one --agent (cassettes are per case of one agent)")
@@ -120,9 +120,9 @@ def _with_cassettes(surfaces: list[Surface], test_set: EvalTestSet, settings: Ru
         agent = with_test_set_cassettes(
             surface.agent,
             test_set,
-            record=settings.record,
-            replay=settings.replay,
-            record_missing=settings.record_missing,
+            record=play.record,
+            replay=play.replay,
+            record_missing=play.record_missing,
             prompt_of=played_prompt,
         )
     except ValueError as exc:
@@ -130,13 +130,13 @@ def _with_cassettes(surfaces: list[Surface], test_set: EvalTestSet, settings: Ru
     return [replace(surface, agent=agent)]
 
 
-def _exports(settings: RunSettings, test_set: EvalTestSet, surfaces: list[Surface]) -> dict[str, Any]:
+def _exports(play: HowToPlay, test_set: EvalTestSet, surfaces: list[Surface]) -> dict[str, Any]:
     """One OpenTelemetry exporter per surface, when an endpoint option or variable asks for one."""
     # imported on use: the exporter loads the OpenTelemetry SDK, an extra that a run without it never needs
     from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
 
     try:
-        otel = resolve_otel_settings(settings.otel_endpoint, capture_content=settings.otel_capture_content)
+        otel = resolve_otel_settings(play.otel_endpoint, capture_content=play.otel_capture_content)
         if otel is None:
             return {}
         return {
@@ -146,11 +146,11 @@ def _exports(settings: RunSettings, test_set: EvalTestSet, surfaces: list[Surfac
         raise PrepareError(str(exc)) from None
 
 
-def _with_workspaces(test_set: EvalTestSet, set_path: Path, settings: RunSettings) -> EvalTestSet:
+def _with_workspaces(test_set: EvalTestSet, set_path: Path, play: HowToPlay) -> EvalTestSet:
     """The cases' workspaces resolved (relative to the set's folder) and checked, before anything plays."""
-    test_set = with_workspaces(test_set, settings.workspace, set_path.parent)
+    test_set = with_workspaces(test_set, play.workspace, set_path.parent)
     if not uses_workspaces(test_set):
-        if settings.protect:
+        if play.protect:
             raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
         return test_set
     problems = workspace_problems(test_set)
@@ -159,27 +159,27 @@ def _with_workspaces(test_set: EvalTestSet, set_path: Path, settings: RunSetting
     return test_set
 
 
-def _finish(settings: RunSettings) -> FinishOptions:
+def _finish(finish: HowToFinish) -> FinishOptions:
     # imported on use: the history's record names are the history's, needed only to finish
     from copilot_eval.history.records import SOURCE_RUN
     from copilot_eval.scans.choice import choose_scanners, gate_names
 
-    scanners = choose_scanners(settings.scan)  # checked when the settings were made
+    scanners = choose_scanners(finish.scan)  # checked when the settings were made
     return FinishOptions(
-        junit=settings.junit,
-        markdown=settings.markdown,
-        baseline=settings.baseline,
-        history=settings.history,
-        no_history=settings.no_history,
+        junit=finish.junit,
+        markdown=finish.markdown,
+        baseline=finish.baseline,
+        history=finish.history,
+        no_history=finish.no_history,
         source=SOURCE_RUN,
-        allow_other_set=settings.allow_other_set,
+        allow_other_set=finish.allow_other_set,
         gates=Gates(
-            fail_under=settings.fail_under,
-            fail_on_regression=settings.fail_on_regression,
-            max_errors=settings.max_errors,
+            fail_under=finish.fail_under,
+            fail_on_regression=finish.fail_on_regression,
+            max_errors=finish.max_errors,
         ),
         scanners=scanners,
-        finding_gates=gate_names(settings.fail_on_finding, scanners),
+        finding_gates=gate_names(finish.fail_on_finding, scanners),
     )
 
 
@@ -194,63 +194,65 @@ def plan_run(
     set_path = Path(set_path)
     test_set = read_test_set(
         set_path,
-        profile=settings.profile,
-        data_type=settings.data_type,
-        variables=settings.variables,
+        profile=settings.what.profile,
+        data_type=settings.what.data_type,
+        variables=settings.what.variables,
         options=CLI_OPTIONS,
     )
     as_read = test_set  # fingerprinted as written: a fixture's path on this machine is not the set's content
-    test_set = _with_workspaces(test_set, set_path, settings)
-    if settings.gh_json is not None and test_set.prompt_file is None:
+    test_set = _with_workspaces(test_set, set_path, settings.play)
+    if settings.finish.gh_json is not None and test_set.prompt_file is None:
         raise PrepareError("--gh-json: gh-models' output describes a prompt file's run; the set is not one")
-    graders = resolve_graders(test_set, settings)
+    graders = resolve_graders(test_set, settings.grade)
     check_graders_fit(test_set, graders, set_path)
-    surfaces, session_model = _surfaces(test_set, agent_paths, settings)
+    surfaces, session_model = _surfaces(test_set, agent_paths, settings.what.model)
     if uses_workspaces(test_set) and (target := next((s for s in surfaces if runtime_agent(s.agent) is None), None)):
         raise PrepareError(
             f"--agent {target.agent_file}: a Copilot Studio target has no files to work on; "
             "a workspace is played by a Copilot runtime agent"
         )
-    if settings.gate is not None and len(surfaces) > 1:
+    if settings.finish.gate is not None and len(surfaces) > 1:
         raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
     labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
     fingerprints = run_fingerprints(
         as_read,
         agent_path=agent_paths[0] if agent_paths else None,
-        grader_specs=settings.specs(),
-        judge_path=settings.judge,
-        judge_repeat=settings.judge_repeat,
-        prompt_pass_scores=list(settings.prompt_pass_score) or None,
+        grader_specs=settings.grade.specs(),
+        judge_path=settings.grade.judge,
+        judge_repeat=settings.grade.judge_repeat,
+        prompt_pass_scores=list(settings.grade.prompt_pass_score) or None,
         session_model=session_model,
     )
     baseline = baseline_problem(
-        settings.baseline,
+        settings.finish.baseline,
         labels,
         test_set=test_set,
         fingerprint=fingerprints.test_set,
-        allow_other_set=settings.allow_other_set,
+        allow_other_set=settings.finish.allow_other_set,
     )
     if baseline is not None:
         raise PrepareError(baseline)
-    surfaces = _with_cassettes(surfaces, test_set, settings)
+    surfaces = _with_cassettes(surfaces, test_set, settings.play)
     executor = None
-    if settings.executor != "local":
+    if settings.play.executor != "local":
         try:
-            executor = executor_of(settings, say=say)
+            executor = executor_of(settings.play, say=say)
         except ExecutorError as exc:
-            raise PrepareError(f"--executor {settings.executor}: {exc}") from None
-    out = settings.out or RUNS_FOLDER / f"{set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
-    exports = _exports(settings, test_set, surfaces)
+            raise PrepareError(f"--executor {settings.play.executor}: {exc}") from None
+    out = settings.finish.out or RUNS_FOLDER / f"{set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
+    exports = _exports(settings.play, test_set, surfaces)
     out.mkdir(parents=True, exist_ok=True)
     # The graders are built once, the judge loaded once: every surface plays with these settings.
-    built = replace(settings, graders=tuple(graders), judge=None, prompt_pass_score=(), out=out)
+    built = replace(
+        settings, grade=replace(settings.grade, graders=tuple(graders), judge=None, prompt_pass_score=())
+    ).in_folder(out)
     return PlannedRun(
         built,
         test_set,
         surfaces,
         fingerprints,
         out,
-        _finish(settings),
+        _finish(settings.finish),
         executor,
         exports,
         _notes(test_set, surfaces[0].agent),

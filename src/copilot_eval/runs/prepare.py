@@ -32,7 +32,7 @@ from copilot_eval.grading.similarity import TextSimilarity
 from copilot_eval.grading.spec import GraderSpecError, parse_grader_spec
 from copilot_eval.grading.workspace_cases import CaseWorkspaceGraders, has_case_graders
 from copilot_eval.runs.prompt_agent import PromptAgentError, prompt_agent
-from copilot_eval.runs.settings import RunSettings
+from copilot_eval.runs.settings import HowToGrade
 from copilot_eval.runs.target import runtime_agent
 from copilot_eval.targets.agent import agent_from_data, is_target_file
 
@@ -318,26 +318,26 @@ def set_agent(
     return agent
 
 
-def resolve_graders(test_set: EvalTestSet, settings: RunSettings) -> list[Any]:
-    """The graders ``settings`` name for ``test_set``: grader objects as given, specs built (the judge loaded).
+def resolve_graders(test_set: EvalTestSet, grade: HowToGrade) -> list[Any]:
+    """The graders ``grade`` names for ``test_set``: grader objects as given, specs built (the judge loaded).
 
     None given: similarity, or a prompt file's own evaluators. Specs are built as ``copilot-eval run``
     builds them (a set whose rows name their test method is graded by them, a prompt file's evaluators
     come first); PrepareError names the option of a bad spec or judge file.
     """
-    objects = [g for g in settings.graders if not isinstance(g, str)]
+    objects = [g for g in grade.graders if not isinstance(g, str)]
     if has_case_graders(test_set) and not any(isinstance(g, CaseWorkspaceGraders) for g in objects):
         # each case's own workspace graders, beside (or instead of) the run's
         objects.append(CaseWorkspaceGraders())
-    specs = settings.specs()
+    specs = grade.specs()
     if objects and specs is None:
         return objects
     plain = test_set.prompt_file is None and not uses_row_methods(test_set)  # no grader of its own
-    if not objects and specs is None and plain and not settings.prompt_pass_score:
+    if not objects and specs is None and plain and not grade.prompt_pass_score:
         return [TextSimilarity()]
-    judge = load_agent(settings.judge, option=CLI_OPTIONS.judge) if settings.judge is not None else None
+    judge = load_agent(grade.judge, option=CLI_OPTIONS.judge) if grade.judge is not None else None
     built = build_set_graders(
-        test_set, specs, judge=judge, judge_repeat=settings.judge_repeat, pass_scores=settings.prompt_pass_score
+        test_set, specs, judge=judge, judge_repeat=grade.judge_repeat, pass_scores=grade.prompt_pass_score
     )
     return built + objects
 

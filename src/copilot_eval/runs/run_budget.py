@@ -8,59 +8,17 @@ finish, and the rest are ``not_run``. A cap is reached when what was spent is at
 
 Unknown usage is never taken as 0: a session (or a judged answer) that reported no count leaves
 that cap unenforceable for it, which ``unenforceable`` says once per cap, with how many; what was
-counted is then a lower bound, still enough to prove a cap reached. Pure: no I/O, no runtime.
+counted is then a lower bound, still enough to prove a cap reached. The caps themselves (``RunBudget``)
+are the budgets group of ``runs.settings``. Pure: no I/O, no runtime.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, RunUsage, SpentUsage
-
-MEASURES = ("tokens", "premium_requests", "ai_credits")
-SIDES = ("run", "judge")
-
-
-def option_name(side: str, measure: str) -> str:
-    """The command-line option of one cap: ``--max-run-tokens``, ``--max-judge-ai-credits`` ..."""
-    return f"--max-{side}-{measure.replace('_', '-')}"
-
-
-@dataclass(frozen=True)
-class RunBudget:
-    """The caps of one run; ``None`` is no cap (0 is a cap of nothing, refused by RunSettings)."""
-
-    max_run_tokens: int | None = None
-    max_run_premium_requests: float | None = None
-    max_run_ai_credits: float | None = None
-    max_judge_tokens: int | None = None
-    max_judge_premium_requests: float | None = None
-    max_judge_ai_credits: float | None = None
-
-    @classmethod
-    def of(cls, settings: Any) -> RunBudget:
-        """The caps a RunSettings (or anything with the same field names) holds."""
-        return cls(
-            **{f"max_{side}_{m}": getattr(settings, f"max_{side}_{m}", None) for side in SIDES for m in MEASURES}
-        )
-
-    def caps(self) -> list[tuple[str, str, float]]:
-        """Every cap that is set, as (side, measure, limit)."""
-        return [
-            (side, measure, limit)
-            for side in SIDES
-            for measure in MEASURES
-            if (limit := getattr(self, f"max_{side}_{measure}")) is not None
-        ]
-
-    def caps_judges(self) -> bool:
-        """Whether a judges' cap is set (their spending is known only once a case is graded)."""
-        return any(side == "judge" for side, _, _ in self.caps())
-
-    def __bool__(self) -> bool:
-        return bool(self.caps())
+from copilot_eval.runs.settings import MEASURES, SIDES, RunBudget, option_name
 
 
 def _number(value: float) -> str:

@@ -1,22 +1,30 @@
-"""RunSettings: every choice of a run in one object, checked when it is made, owned by ``runs``.
+"""RunSettings: every choice of a run, in five small groups each checked when it is made, owned by ``runs``.
 
-``copilot-eval run`` parses its options into one ``RunSettings`` (each option is a field of the same
-name), ``runs.plan.plan_run`` turns it into what plays (the set read once, every agent loaded once,
-graders built once), and ``run_eval_set`` plays one agent with it; the several-``--agent`` path
-plays every surface with the same object. A Python caller builds one the same way:
-``await run_eval_set(test_set, agent, RunSettings(repeat=3, out="runs/x"))``.
+A run's options fall in five groups that the commands share, each a frozen dataclass with its own rules:
+``WhatToPlay`` (the set's reading, the model, the shard), ``HowToPlay`` (repeats, concurrency, the
+executor, cassettes, workspaces, telemetry), ``HowToGrade`` (graders, judge, pass marks),
+``RunBudget`` (what the agent's sessions and the judges may spend) and ``HowToFinish`` (the run
+folder and what finishes it: reports, baseline, gates, history, scanners). ``RunSettings`` holds one
+of each (``settings.play.repeat``, ``settings.finish.out``); a command that needs fewer groups takes
+only those (``resolve_graders`` takes a ``HowToGrade``).
 
-A new option is one field here and, when some values cannot work, one check in ``CHECKS``: a
-function of the settings that returns the problem, naming the option and how to fix it, or None.
-Every problem is found at construction (``SettingsError`` lists them), before anything runs.
+``copilot-eval run`` parses its options into one ``RunSettings`` by option name (``settings_from``;
+each option is a field, of the same name, of exactly one group), ``runs.plan.plan_run`` turns it into
+what plays, and ``run_eval_set`` plays one agent with it. A Python caller builds one the same way,
+``RunSettings.of(repeat=3, out="runs/x")``, or group by group,
+``RunSettings(play=HowToPlay(repeat=3), finish=HowToFinish(out=Path("runs/x")))``.
+
+A new option is one field of its group and, when some values cannot work, one rule in the group's
+``RULES``: a function of the group that returns the problem, naming the option and how to fix it, or
+None. Every problem is found at construction (``SettingsError`` lists them), before anything runs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from copilot_eval.evalsets import RULE_SETS, ShardInfo
 from copilot_eval.evalsets.prompt_cases import parse_variables
@@ -27,6 +35,8 @@ from copilot_eval.runs.shards import ShardError, parse_shard
 DEFAULT_CONCURRENCY = 4
 EXECUTORS = ("local", "ray")
 DATA_TYPES = ("SingleTurn", "Conversation")
+MEASURES = ("tokens", "premium_requests", "ai_credits")
+SIDES = ("run", "judge")
 
 
 class SettingsError(ValueError):
@@ -38,87 +48,81 @@ class SettingsError(ValueError):
         super().__init__(text)
 
 
-@dataclass(frozen=True, kw_only=True)
-class RunSettings:
-    """How a test set is played, graded, written and judged: the options of ``copilot-eval run``.
+def option_name(side: str, measure: str) -> str:
+    """The command-line option of one cap: ``--max-run-tokens``, ``--max-judge-ai-credits`` ..."""
+    return f"--max-{side}-{measure.replace('_', '-')}"
 
-    ``graders`` are grader specs (``"similarity:0.7"``) or grader objects; none means similarity (a
-    prompt file's evaluators for a prompt file). ``min_pass_rate`` is a fraction (0.8) or a percent
-    (80). ``shard`` is ``"I/N"`` (or a ShardInfo). ``out`` is the run folder (evidence, checkpoint, run.json).
+
+def _settle(group: Any, tuples: Sequence[str], paths: Sequence[str]) -> None:
+    """Take lists as tuples and text as paths (as the command line gives them), then refuse what cannot work."""
+    for name in tuples:
+        object.__setattr__(group, name, tuple(getattr(group, name) or ()))
+    for name in paths:
+        if isinstance(getattr(group, name), str):
+            object.__setattr__(group, name, Path(getattr(group, name)))
+    problems = [problem for rule in group.RULES if (problem := rule(group)) is not None]
+    if problems:
+        raise SettingsError(problems)
+
+
+def _at_least_one(option: str, value: int | None) -> str | None:
+    return None if value is None or value >= 1 else f"{option} {value}: must be at least 1"
+
+
+def _percent(option: str, value: float | None) -> str | None:
+    if value is None or 0 <= value <= 100:
+        return None
+    return f"{option} {value:g}: expected a percent from 0 to 100"
+
+
+# --- what to play --------------------------------------------------------------------------------
+
+
+def _data_type(s: WhatToPlay) -> str | None:
+    if s.data_type in (None, *DATA_TYPES):
+        return None
+    return f"--data-type {s.data_type!r}: expected {' or '.join(DATA_TYPES)}"
+
+
+def _profile(s: WhatToPlay) -> str | None:
+    if s.profile is None or s.profile in RULE_SETS:
+        return None
+    return f"--profile {s.profile!r}: expected one of {', '.join(RULE_SETS)}"
+
+
+def _shard(s: WhatToPlay) -> str | None:
+    try:
+        s.shard_info  # noqa: B018  # parsed to be checked
+    except ShardError as exc:
+        return str(exc)
+    return None
+
+
+def _var(s: WhatToPlay) -> str | None:
+    try:
+        s.variables  # noqa: B018  # parsed to be checked
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+@dataclass(frozen=True, kw_only=True)
+class WhatToPlay:
+    """What is played: how the set is read (``data_type``, ``profile``, ``var``), the ``model``, the ``shard``.
+
+    ``shard`` is ``"I/N"`` (or a ShardInfo); ``var`` is ``NAME=VALUE`` texts for a prompt file's variables.
     """
 
-    # what the set is and how it is read
     data_type: str | None = None
     profile: str | None = None
     var: tuple[str, ...] = ()
     model: str | None = None
-    # how it is graded
-    graders: tuple[Any, ...] = ()
-    judge: Path | None = None
-    judge_repeat: int = 1
-    prompt_pass_score: tuple[str, ...] = ()
-    # how it is played
-    repeat: int = 1
-    min_pass_rate: float | None = None
-    allow_replayed_repeats: bool = False
-    concurrency: int = DEFAULT_CONCURRENCY
     shard: str | ShardInfo | None = None
-    executor: str = "local"
-    ray_address: str | None = None
-    ray_workers: int | None = None
-    record: Path | None = None
-    replay: Path | None = None
-    record_missing: bool = False
-    rate_limit_retries: int = DEFAULT_RATE_LIMIT_RETRIES
-    progress: bool = False
-    # the fixture every case without its own is played on, copied fresh per play (runs.workspaces)
-    workspace: Path | None = None
-    protect: tuple[str, ...] = ()
-    otel_endpoint: str | None = None
-    otel_capture_content: bool = False
-    # what the whole run may spend (runs.run_budget): the agent's sessions and the judges, apart
-    max_run_tokens: int | None = None
-    max_run_premium_requests: float | None = None
-    max_run_ai_credits: float | None = None
-    max_judge_tokens: int | None = None
-    max_judge_premium_requests: float | None = None
-    max_judge_ai_credits: float | None = None
-    # where it goes and what finishes it (runs.finish)
-    out: Path | None = None
-    resume: bool = False
-    discard_passing_workdirs: bool = False
-    junit: Path | None = None
-    markdown: str | None = None
-    baseline: Path | None = None
-    allow_other_set: bool = False
-    fail_on_regression: bool = False
-    fail_under: float | None = None
-    max_errors: int = 0
-    gh_json: Path | None = None
-    gate: str | None = None
-    golden: Path | None = None
-    max_regressions: int = 0
-    history: str | None = None
-    no_history: bool = False
-    # the transcript scanners run over the finished folder (scans.choice); None: the built-in set
-    scan: str | None = None
-    fail_on_finding: str | None = None
+
+    RULES: ClassVar[tuple[Callable[[Any], str | None], ...]] = (_data_type, _profile, _shard, _var)
 
     def __post_init__(self) -> None:
-        for name in ("var", "graders", "prompt_pass_score", "protect"):  # lists from the command line, tuples kept
-            object.__setattr__(self, name, tuple(getattr(self, name) or ()))
-        for name in ("judge", "record", "replay", "out", "junit", "baseline", "gh_json", "golden", "workspace"):
-            if isinstance(getattr(self, name), str):
-                object.__setattr__(self, name, Path(getattr(self, name)))
-        problems = [problem for check in CHECKS if (problem := check(self)) is not None]
-        if problems:
-            raise SettingsError(problems)
-
-    @property
-    def pass_rate(self) -> float | None:
-        """``min_pass_rate`` as a fraction: 0.8 stays 0.8, 80 becomes 0.8 (1 is every try)."""
-        rate = self.min_pass_rate
-        return None if rate is None else rate / 100 if rate > 1 else rate
+        _settle(self, ("var",), ())
 
     @property
     def shard_info(self) -> ShardInfo | None:
@@ -132,88 +136,27 @@ class RunSettings:
         """``var`` as ``{NAME: VALUE}`` (checked at construction)."""
         return parse_variables(list(self.var))
 
-    @property
-    def recording(self) -> bool:
-        """Whether cassettes record or replay the model's answers."""
-        return bool(self.record or self.replay or self.record_missing)
 
-    def specs(self) -> list[str] | None:
-        """The grader specs given as text (for fingerprints), None when none was."""
-        specs = [g for g in self.graders if isinstance(g, str)]
-        return specs or None
+# --- how to play it ------------------------------------------------------------------------------
 
 
-Check = Callable[[RunSettings], str | None]
-
-
-def _at_least_one(option: str, value: int | None) -> str | None:
-    return None if value is None or value >= 1 else f"{option} {value}: must be at least 1"
-
-
-def _counts(s: RunSettings) -> str | None:
+def _play_counts(s: HowToPlay) -> str | None:
     found = [
         _at_least_one(option, value)
         for option, value in (
             ("--repeat", s.repeat),
             ("--concurrency", s.concurrency),
-            ("--judge-repeat", s.judge_repeat),
             ("--ray-workers", s.ray_workers),
         )
     ]
     return "; ".join(p for p in found if p) or None
 
 
-def _rate_limit_retries(s: RunSettings) -> str | None:
+def _rate_limit_retries(s: HowToPlay) -> str | None:
     return None if s.rate_limit_retries >= 0 else f"rate_limit_retries {s.rate_limit_retries}: must be 0 or more"
 
 
-def _percent(option: str, value: float | None) -> str | None:
-    if value is None or 0 <= value <= 100:
-        return None
-    return f"{option} {value:g}: expected a percent from 0 to 100"
-
-
-def _min_pass_rate(s: RunSettings) -> str | None:
-    return _percent("--min-pass-rate", s.min_pass_rate)
-
-
-def _fail_under(s: RunSettings) -> str | None:
-    return _percent("--fail-under", s.fail_under)
-
-
-def _max_errors(s: RunSettings) -> str | None:
-    return None if s.max_errors >= 0 else f"--max-errors {s.max_errors}: must be 0 or more"
-
-
-def _data_type(s: RunSettings) -> str | None:
-    if s.data_type in (None, *DATA_TYPES):
-        return None
-    return f"--data-type {s.data_type!r}: expected {' or '.join(DATA_TYPES)}"
-
-
-def _profile(s: RunSettings) -> str | None:
-    if s.profile is None or s.profile in RULE_SETS:
-        return None
-    return f"--profile {s.profile!r}: expected one of {', '.join(RULE_SETS)}"
-
-
-def _shard(s: RunSettings) -> str | None:
-    try:
-        s.shard_info  # noqa: B018  # parsed to be checked
-    except ShardError as exc:
-        return str(exc)
-    return None
-
-
-def _var(s: RunSettings) -> str | None:
-    try:
-        s.variables  # noqa: B018  # parsed to be checked
-    except ValueError as exc:
-        return str(exc)
-    return None
-
-
-def _executor(s: RunSettings) -> str | None:
+def _executor(s: HowToPlay) -> str | None:
     if s.executor not in EXECUTORS:
         return f"--executor {s.executor!r}: expected one of {', '.join(EXECUTORS)}"
     if s.executor == "local":
@@ -232,7 +175,7 @@ def _executor(s: RunSettings) -> str | None:
     return None
 
 
-def _cassettes(s: RunSettings) -> str | None:
+def _cassettes(s: HowToPlay) -> str | None:
     if s.record_missing and s.record is None:
         return "--record-missing needs --record DIR"
     if s.record is not None and s.replay is not None:
@@ -240,40 +183,169 @@ def _cassettes(s: RunSettings) -> str | None:
     return None
 
 
-def _replayed_repeats(s: RunSettings) -> str | None:
+def _replayed_repeats(s: HowToPlay) -> str | None:
     return refuse_replayed_repeats(
         s.repeat, replaying=s.replay is not None, allowed=s.allow_replayed_repeats, option="--allow-replayed-repeats"
     )
 
 
-def _resume(s: RunSettings) -> str | None:
+@dataclass(frozen=True, kw_only=True)
+class HowToPlay:
+    """How it is played: repeats, concurrency, the executor, cassettes, retries, progress, workspaces, telemetry.
+
+    ``workspace`` is the fixture every case without its own is played on, copied fresh per play
+    (``runs.workspaces``); ``discard_passing_workdirs`` removes the working directories of passing plays.
+    """
+
+    repeat: int = 1
+    allow_replayed_repeats: bool = False
+    concurrency: int = DEFAULT_CONCURRENCY
+    executor: str = "local"
+    ray_address: str | None = None
+    ray_workers: int | None = None
+    record: Path | None = None
+    replay: Path | None = None
+    record_missing: bool = False
+    rate_limit_retries: int = DEFAULT_RATE_LIMIT_RETRIES
+    progress: bool = False
+    workspace: Path | None = None
+    protect: tuple[str, ...] = ()
+    discard_passing_workdirs: bool = False
+    otel_endpoint: str | None = None
+    otel_capture_content: bool = False
+
+    RULES: ClassVar[tuple[Callable[[Any], str | None], ...]] = (
+        _play_counts,
+        _rate_limit_retries,
+        _executor,
+        _cassettes,
+        _replayed_repeats,
+    )
+
+    def __post_init__(self) -> None:
+        _settle(self, ("protect",), ("record", "replay", "workspace"))
+
+    @property
+    def recording(self) -> bool:
+        """Whether cassettes record or replay the model's answers."""
+        return bool(self.record or self.replay or self.record_missing)
+
+
+# --- how to grade --------------------------------------------------------------------------------
+
+
+def _judge_repeat(s: HowToGrade) -> str | None:
+    return _at_least_one("--judge-repeat", s.judge_repeat)
+
+
+def _min_pass_rate(s: HowToGrade) -> str | None:
+    return _percent("--min-pass-rate", s.min_pass_rate)
+
+
+@dataclass(frozen=True, kw_only=True)
+class HowToGrade:
+    """How it is graded: ``graders``, the LLM ``judge`` and its repeats, pass marks, the pass rate a case needs.
+
+    ``graders`` are grader specs (``"similarity:0.7"``) or grader objects; none means similarity (a
+    prompt file's evaluators for a prompt file). ``min_pass_rate`` is a fraction (0.8) or a percent (80).
+    """
+
+    graders: tuple[Any, ...] = ()
+    judge: Path | None = None
+    judge_repeat: int = 1
+    prompt_pass_score: tuple[str, ...] = ()
+    min_pass_rate: float | None = None
+
+    RULES: ClassVar[tuple[Callable[[Any], str | None], ...]] = (_judge_repeat, _min_pass_rate)
+
+    def __post_init__(self) -> None:
+        _settle(self, ("graders", "prompt_pass_score"), ("judge",))
+
+    @property
+    def pass_rate(self) -> float | None:
+        """``min_pass_rate`` as a fraction: 0.8 stays 0.8, 80 becomes 0.8 (1 is every try)."""
+        rate = self.min_pass_rate
+        return None if rate is None else rate / 100 if rate > 1 else rate
+
+    def specs(self) -> list[str] | None:
+        """The grader specs given as text (for fingerprints), None when none was."""
+        specs = [g for g in self.graders if isinstance(g, str)]
+        return specs or None
+
+
+# --- budgets -------------------------------------------------------------------------------------
+
+
+def _caps_above_zero(s: RunBudget) -> str | None:
+    found = [
+        f"{option_name(side, measure)} {limit:g}: must be more than 0 (leave it out for no cap)"
+        for side, measure, limit in s.caps()
+        if not limit > 0
+    ]
+    return "; ".join(found) or None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunBudget:
+    """What the whole run may spend (``runs.run_budget``), the agent's sessions and the judges apart; None: no cap."""
+
+    max_run_tokens: int | None = None
+    max_run_premium_requests: float | None = None
+    max_run_ai_credits: float | None = None
+    max_judge_tokens: int | None = None
+    max_judge_premium_requests: float | None = None
+    max_judge_ai_credits: float | None = None
+
+    RULES: ClassVar[tuple[Callable[[Any], str | None], ...]] = (_caps_above_zero,)
+
+    def __post_init__(self) -> None:
+        _settle(self, (), ())
+
+    def caps(self) -> list[tuple[str, str, float]]:
+        """Every cap that is set, as (side, measure, limit)."""
+        return [
+            (side, measure, limit)
+            for side in SIDES
+            for measure in MEASURES
+            if (limit := getattr(self, f"max_{side}_{measure}")) is not None
+        ]
+
+    def caps_judges(self) -> bool:
+        """Whether a judges' cap is set (their spending is known only once a case is graded)."""
+        return any(side == "judge" for side, _, _ in self.caps())
+
+    def __bool__(self) -> bool:
+        return bool(self.caps())
+
+
+# --- how to finish -------------------------------------------------------------------------------
+
+
+def _fail_under(s: HowToFinish) -> str | None:
+    return _percent("--fail-under", s.fail_under)
+
+
+def _max_errors(s: HowToFinish) -> str | None:
+    return None if s.max_errors >= 0 else f"--max-errors {s.max_errors}: must be 0 or more"
+
+
+def _resume(s: HowToFinish) -> str | None:
     return "--resume needs --out naming the run directory to continue" if s.resume and s.out is None else None
 
 
-def _regression(s: RunSettings) -> str | None:
+def _regression(s: HowToFinish) -> str | None:
     if s.fail_on_regression and s.baseline is None:
         return "--fail-on-regression needs --baseline RUN_DIR (the run a regression is against)"
     return None
 
 
-def _gate(s: RunSettings) -> str | None:
+def _gate(s: HowToFinish) -> str | None:
     if s.gate is None and (s.golden is not None or s.max_regressions):
         return "--golden and --max-regressions gate the run: give --gate NAME (or --gate auto) with them"
     return None if s.max_regressions >= 0 else f"--max-regressions {s.max_regressions}: must be 0 or more"
 
 
-def _run_budgets(s: RunSettings) -> str | None:
-    found = []
-    for side in ("run", "judge"):
-        for measure in ("tokens", "premium_requests", "ai_credits"):
-            value = getattr(s, f"max_{side}_{measure}")
-            if value is not None and not value > 0:
-                option = f"--max-{side}-{measure.replace('_', '-')}"
-                found.append(f"{option} {value:g}: must be more than 0 (leave it out for no cap)")
-    return "; ".join(found) or None
-
-
-def _scan(s: RunSettings) -> str | None:
+def _scan(s: HowToFinish) -> str | None:
     # imported on use: the scanners are needed only to finish
     from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
 
@@ -284,39 +356,113 @@ def _scan(s: RunSettings) -> str | None:
     return None
 
 
-CHECKS: tuple[Check, ...] = (
-    _counts,
-    _rate_limit_retries,
-    _min_pass_rate,
-    _fail_under,
-    _max_errors,
-    _data_type,
-    _profile,
-    _shard,
-    _var,
-    _executor,
-    _cassettes,
-    _replayed_repeats,
-    _resume,
-    _regression,
-    _gate,
-    _run_budgets,
-    _scan,
-)
-"""Every check of a RunSettings, in the order their problems are listed."""
+@dataclass(frozen=True, kw_only=True)
+class HowToFinish:
+    """Where the run goes and what finishes it (``runs.finish``): the folder, reports, baseline, gates, history, scans.
+
+    ``out`` is the run folder (evidence, checkpoint, run.json); ``scan`` the transcript scanners run
+    over the finished folder (``scans.choice``; None: the built-in set).
+    """
+
+    out: Path | None = None
+    resume: bool = False
+    junit: Path | None = None
+    markdown: str | None = None
+    baseline: Path | None = None
+    allow_other_set: bool = False
+    fail_on_regression: bool = False
+    fail_under: float | None = None
+    max_errors: int = 0
+    gh_json: Path | None = None
+    gate: str | None = None
+    golden: Path | None = None
+    max_regressions: int = 0
+    history: str | None = None
+    no_history: bool = False
+    scan: str | None = None
+    fail_on_finding: str | None = None
+
+    RULES: ClassVar[tuple[Callable[[Any], str | None], ...]] = (
+        _fail_under,
+        _max_errors,
+        _resume,
+        _regression,
+        _gate,
+        _scan,
+    )
+
+    def __post_init__(self) -> None:
+        _settle(self, (), ("out", "junit", "baseline", "gh_json", "golden"))
+
+
+# --- the whole ---------------------------------------------------------------------------------
+
+GROUPS: dict[str, type] = {
+    "what": WhatToPlay,
+    "play": HowToPlay,
+    "grade": HowToGrade,
+    "budgets": RunBudget,
+    "finish": HowToFinish,
+}
+"""Each group of a RunSettings by its field name, in the order their problems are listed."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunSettings:
+    """How a test set is played, graded, written and judged: the options of ``copilot-eval run``, in five groups."""
+
+    what: WhatToPlay = field(default_factory=WhatToPlay)
+    play: HowToPlay = field(default_factory=HowToPlay)
+    grade: HowToGrade = field(default_factory=HowToGrade)
+    budgets: RunBudget = field(default_factory=RunBudget)
+    finish: HowToFinish = field(default_factory=HowToFinish)
+
+    @classmethod
+    def of(cls, **options: Any) -> RunSettings:
+        """RunSettings from options by name (``repeat=3, out="x"``), each given to its group; every problem at once."""
+        given: dict[str, dict[str, Any]] = {group: {} for group in GROUPS}
+        for name, value in options.items():
+            if name not in _GROUP_OF:
+                raise TypeError(f"RunSettings has no option {name!r}")
+            given[_GROUP_OF[name]][name] = value
+        made: dict[str, Any] = {}
+        problems: list[str] = []
+        for group, kind in GROUPS.items():
+            try:
+                made[group] = kind(**given[group])
+            except SettingsError as exc:
+                problems += exc.problems
+        if problems:
+            raise SettingsError(problems)
+        return cls(**made)
+
+    def in_folder(self, out: Path | None) -> RunSettings:
+        """The same settings writing to run folder ``out`` (each surface of several plays into its own)."""
+        return replace(self, finish=replace(self.finish, out=out))
+
+
+_GROUP_OF: Mapping[str, str] = {f.name: group for group, kind in GROUPS.items() for f in fields(kind)}
+"""The group of each option name (every option in exactly one group)."""
 
 
 def settings_from(options: dict[str, Any], *, drop: Iterable[str] = ()) -> RunSettings:
     """A RunSettings from keyword options of the same names (``drop``: keys that are not settings)."""
     skipped = set(drop)
-    return RunSettings(**{name: value for name, value in options.items() if name not in skipped})
+    return RunSettings.of(**{name: value for name, value in options.items() if name not in skipped})
 
 
 __all__ = [
-    "CHECKS",
     "DEFAULT_CONCURRENCY",
     "EXECUTORS",
+    "GROUPS",
+    "MEASURES",
+    "HowToFinish",
+    "HowToGrade",
+    "HowToPlay",
+    "RunBudget",
     "RunSettings",
     "SettingsError",
+    "WhatToPlay",
+    "option_name",
     "settings_from",
 ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -178,13 +178,13 @@ async def run_surfaces(
 ) -> list[SurfaceRun]:
     """Run ``test_set`` against every surface (one after the other) with the same ``settings``, confirm limitations.
 
-    Each surface plays as one agent would (``run_eval_set``) with its own folder, ``settings.out/<label>``,
+    Each surface plays as one agent would (``run_eval_set``) with its own folder, ``settings.finish.out/<label>``,
     its own agent fingerprint (from its ``agent_file``, beside the shared ``fingerprints``) and its own
     ``exports[label]``; the confirmed runs come back, for the finisher to write their folders and
     ``comparison.json`` (``comparison_file``).
     """
     settings = settings or RunSettings()
-    out = settings.out
+    out = settings.finish.out
     finished = []
     for surface in surfaces:
         folder = out / surface.label if out is not None else None
@@ -199,7 +199,7 @@ async def run_surfaces(
         run = await run_eval_set(
             test_set,
             surface.agent,
-            replace(settings, out=folder),
+            settings.in_folder(folder),
             fingerprints=own,
             agent_file=surface.agent_file,
             executor=executor,

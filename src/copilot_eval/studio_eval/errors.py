@@ -35,6 +35,7 @@ class Operation:
         return f"{self.name} ({self.method} {self.path})"
 
 
+# Alike in shape to github/errors.py on purpose: another API, other statuses and hints (see there).
 class StudioEvalError(Exception):
     """A failed call to the evaluation API: status (None without a response), code, message and a hint."""
 

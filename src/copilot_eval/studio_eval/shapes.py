@@ -85,6 +85,8 @@ def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+# Each reader below has the same from_json shape on purpose: one class per documented body of the
+# API, field by field, so that a renamed field fails in the one reader that reads it.
 @dataclass(frozen=True)
 class StudioTestSet:
     """A test set as the API lists it (metadata only: the API returns no test cases)."""

@@ -35,6 +35,8 @@ from copilot_eval.testing.github_fake import FakeGitHubComments
 from copilot_eval.testing.studio_eval_fake import FakeStudioEval
 from copilot_eval.testing.studio_eval_script import FakeTestSet, case_result, metric_result, no_answer_case
 
+# The package's curated public names, repeating its modules' on purpose: a rename is a decision,
+# pinned by tests/test_public_names.py.
 __all__ = [
     "FALLBACK_TEXT",
     "FakeAgent",

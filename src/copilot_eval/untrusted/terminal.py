@@ -35,6 +35,8 @@ _LEGACY_COMMAND = re.compile(r"##\[")
 _MARKUP_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 NEWLINE_SHOWN = " ⏎ "
 """What a line break in untrusted text becomes where one line is expected."""
+NO_COLOR_ENV = "NO_COLOR"
+"""The variable that, set to any value (https://no-color.org), switches colour off in every console."""
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -128,4 +130,12 @@ def safe_console(*, stderr: bool = False, **options: Any) -> Any:
     return _console_class()(stderr=stderr, **options)
 
 
-__all__ = ["NEWLINE_SHOWN", "CommandGuard", "safe_console", "terminal_line", "terminal_markup", "terminal_text"]
+__all__ = [
+    "NEWLINE_SHOWN",
+    "NO_COLOR_ENV",
+    "CommandGuard",
+    "safe_console",
+    "terminal_line",
+    "terminal_markup",
+    "terminal_text",
+]

@@ -38,6 +38,8 @@ def check_trajectory(
     )
 
 
+# The options are spelled out again (not **kwargs) on purpose: the signature is what IDEs, help()
+# and mypy show the user; CopilotResult.trajectory repeats them for the same reason.
 def assert_trajectory(
     result: CopilotResult,
     steps: Sequence[StepLike],

@@ -12,6 +12,7 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 from copilot_eval.redaction import MIN_SECRET_LENGTH, redact
@@ -102,28 +103,33 @@ def _short(value: Any, width: int = 120) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
+_MISSING = object()  # a key or index one side of a diff lacks
+
+
+def _members(expected: Any, actual: Any, path: str) -> Iterator[tuple[str, Any, Any]]:
+    # (path, recorded, now) for every key of two dicts or index of two lists; _MISSING where a side lacks it
+    if isinstance(expected, dict):
+        for key in sorted(set(expected) | set(actual), key=str):
+            yield f"{path}.{key}", expected.get(key, _MISSING), actual.get(key, _MISSING)
+        return
+    for index in range(max(len(expected), len(actual))):
+        recorded = expected[index] if index < len(expected) else _MISSING
+        yield f"{path}[{index}]", recorded, actual[index] if index < len(actual) else _MISSING
+
+
 def _diff(expected: Any, actual: Any, path: str, out: list[str], limit: int) -> None:
     if len(out) >= limit or expected == actual:
         return
-    if isinstance(expected, dict) and isinstance(actual, dict):
-        for key in sorted(set(expected) | set(actual), key=str):
-            if key not in actual:
-                out.append(f"{path}.{key}: recorded {_short(expected[key])}, now missing")
-            elif key not in expected:
-                out.append(f"{path}.{key}: not recorded, now {_short(actual[key])}")
+    if (isinstance(expected, dict) and isinstance(actual, dict)) or (
+        isinstance(expected, list) and isinstance(actual, list)
+    ):
+        for where, recorded, now in _members(expected, actual, path):
+            if now is _MISSING:
+                out.append(f"{where}: recorded {_short(recorded)}, now missing")
+            elif recorded is _MISSING:
+                out.append(f"{where}: not recorded, now {_short(now)}")
             else:
-                _diff(expected[key], actual[key], f"{path}.{key}", out, limit)
-            if len(out) >= limit:
-                return
-        return
-    if isinstance(expected, list) and isinstance(actual, list):
-        for index in range(max(len(expected), len(actual))):
-            if index >= len(actual):
-                out.append(f"{path}[{index}]: recorded {_short(expected[index])}, now missing")
-            elif index >= len(expected):
-                out.append(f"{path}[{index}]: not recorded, now {_short(actual[index])}")
-            else:
-                _diff(expected[index], actual[index], f"{path}[{index}]", out, limit)
+                _diff(recorded, now, where, out, limit)
             if len(out) >= limit:
                 return
         return

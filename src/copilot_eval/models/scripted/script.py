@@ -156,9 +156,9 @@ def parse_rules(data: Any, *, source: str | None = None) -> tuple[Rule, ...]:
 def _parse_rule(raw: Any, where: str) -> Rule:
     if isinstance(raw, Rule):
         return raw
-    if not isinstance(raw, Mapping):
-        raise InvalidScriptError(f"{where}: a rule must be a mapping with 'turns' (and optional 'when')")
-    _check_keys(raw, _RULE_KEYS, where, "rule")
+    raw = _mapping(
+        raw, where, _RULE_KEYS, "rule", f"{where}: a rule must be a mapping with 'turns' (and optional 'when')"
+    )
     when = raw.get("when") or {}
     if not isinstance(when, Mapping):
         raise InvalidScriptError(f"{where}.when: must be a mapping")
@@ -181,9 +181,9 @@ def _parse_rule(raw: Any, where: str) -> Rule:
 def _parse_turn(raw: Any, where: str) -> ScriptedTurn:
     if isinstance(raw, ScriptedTurn):
         return raw
-    if not isinstance(raw, Mapping):
-        raise InvalidScriptError(f"{where}: a turn must be a mapping (one of {', '.join(_TURN_KEYS)})")
-    _check_keys(raw, _TURN_KEYS, where, "turn")
+    raw = _mapping(
+        raw, where, _TURN_KEYS, "turn", f"{where}: a turn must be a mapping (one of {', '.join(_TURN_KEYS)})"
+    )
     text = _opt_str(raw, "text", where)
     if text is not None:
         _check_template(text, f"{where}.text")
@@ -254,9 +254,9 @@ def _parse_question(raw: Any, where: str) -> ScriptedToolCall:
     """``ask_user: "text"`` or ``{question, choices}``: a call of the runtime's ask_user tool."""
     if isinstance(raw, str):
         raw = {"question": raw}
-    if not isinstance(raw, Mapping):
-        raise InvalidScriptError(f"{where}: give the question as text, or {{question: ..., choices: [...]}}")
-    _check_keys(raw, _ASK_KEYS, where, "question")
+    raw = _mapping(
+        raw, where, _ASK_KEYS, "question", f"{where}: give the question as text, or {{question: ..., choices: [...]}}"
+    )
     question = raw.get("question")
     if not isinstance(question, str) or not question.strip():
         raise InvalidScriptError(f"{where}.question: the question (non-empty text) is required")
@@ -271,9 +271,7 @@ def _parse_question(raw: Any, where: str) -> ScriptedToolCall:
 
 
 def _parse_error(raw: Any, where: str) -> ScriptedHttpError:
-    if not isinstance(raw, Mapping):
-        raise InvalidScriptError(f"{where}: must be a mapping like {{status: 500, message: ...}}")
-    _check_keys(raw, _ERROR_KEYS, where, "error")
+    raw = _mapping(raw, where, _ERROR_KEYS, "error", f"{where}: must be a mapping like {{status: 500, message: ...}}")
     status = raw.get("status", 500)
     if isinstance(status, bool) or not isinstance(status, int) or not 400 <= status <= 599:
         raise InvalidScriptError(f"{where}.status: must be an HTTP error status 400-599, got {status!r}")
@@ -289,9 +287,9 @@ def _parse_error(raw: Any, where: str) -> ScriptedHttpError:
 def _parse_usage(raw: Any, where: str) -> TurnUsage | None:
     if raw is None:
         return None
-    if not isinstance(raw, Mapping):
-        raise InvalidScriptError(f"{where}: must be a mapping of token counts, or null to omit usage")
-    _check_keys(raw, _USAGE_KEYS, where, "usage")
+    raw = _mapping(
+        raw, where, _USAGE_KEYS, "usage", f"{where}: must be a mapping of token counts, or null to omit usage"
+    )
     values: dict[str, Any] = {}  # each checked below: an int >= 0, or None for an optional count
     for key in _USAGE_KEYS:
         value = raw.get(key)
@@ -301,6 +299,14 @@ def _parse_usage(raw: Any, where: str) -> TurnUsage | None:
             raise InvalidScriptError(f"{where}.{key}: must be an integer >= 0, got {value!r}")
         values[key] = value
     return TurnUsage(**values)
+
+
+def _mapping(raw: Any, where: str, allowed: tuple[str, ...], what: str, not_a_mapping: str) -> Mapping[str, Any]:
+    # Every part of a script is a mapping of known fields: ``not_a_mapping`` says what else it may not be.
+    if not isinstance(raw, Mapping):
+        raise InvalidScriptError(not_a_mapping)
+    _check_keys(raw, allowed, where, what)
+    return raw
 
 
 def _check_keys(raw: Mapping[str, Any], allowed: tuple[str, ...], where: str, what: str) -> None:

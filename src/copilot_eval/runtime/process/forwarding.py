@@ -22,7 +22,7 @@ from copilot import (
 
 from copilot_eval.runtime.sdk_internals import pass_close_on_dispose, shared_websocket_completion
 
-__all__ = ["ForwardingHandler", "ForwardingWebSocket"]
+__all__ = ["ForwardingHandler", "ForwardingWebSocket", "NotingHandler"]
 
 
 class ForwardingHandler(CopilotRequestHandler):
@@ -87,3 +87,32 @@ class ForwardingWebSocket(CopilotWebSocketHandler):
         """Dispose of the inner connection the way the SDK asked this one to be disposed of."""
         pass_close_on_dispose(self, self._inner)
         await self._inner.aclose()
+
+
+class NotingHandler(ForwardingHandler):
+    """A link that only looks: each request body and outgoing WebSocket frame goes to ``note``, then on unchanged."""
+
+    def note(self, data: str | bytes, *, frame: bool = False) -> None:
+        """Look at one request body (``frame``: a WebSocket frame); links override this."""
+
+    async def send_request(self, request: httpx.Request, ctx: CopilotRequestContext) -> httpx.Response:
+        """Note the request's body, then forward it."""
+        self.note(request.content or b"")
+        return await self.forward_request(request, ctx)
+
+    async def open_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
+        """Wrap the inner WebSocket handler so each outgoing frame is noted."""
+        return _NotingWebSocket(ctx, await self.forward_websocket(ctx), self)
+
+
+class _NotingWebSocket(ForwardingWebSocket):
+    """Notes outgoing frames; everything else is the inner handler's job."""
+
+    def __init__(self, context: CopilotRequestContext, inner: CopilotWebSocketHandler, log: NotingHandler) -> None:
+        super().__init__(context, inner)
+        self._log = log
+
+    async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
+        """Note the frame, then pass it on."""
+        self._log.note(data, frame=True)
+        await self._inner.send_request_message_with_context(data, ctx)

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from copilot_eval.cache_root import cache_root
+from copilot_eval.workdirs import process_alive
 
 # A folder without an owner pid in its name (made by an older version) counts as stale after this.
 UNOWNED_STALE_AFTER_S = 24 * 3600
@@ -47,16 +48,6 @@ def remove_home(path: Path | None) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _process_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True  # someone else's live process
-    return True
-
-
 def sweep_stale_homes(parent: Path | None = None, *, now: float | None = None) -> int:
     """Remove COPILOT_HOME folders left behind by processes that no longer run; return how many.
 
@@ -73,7 +64,7 @@ def sweep_stale_homes(parent: Path | None = None, *, now: float | None = None) -
             continue
         owner = _OWNED.match(entry.name)
         if owner is not None:
-            stale = int(owner.group(1)) != os.getpid() and not _process_alive(int(owner.group(1)))
+            stale = int(owner.group(1)) != os.getpid() and not process_alive(int(owner.group(1)))
         else:
             try:
                 stale = now - entry.stat().st_mtime > UNOWNED_STALE_AFTER_S

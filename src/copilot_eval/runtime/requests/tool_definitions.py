@@ -17,10 +17,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
-from copilot import CopilotRequestContext, CopilotWebSocketHandler
-
-from copilot_eval.runtime.process.forwarding import ForwardingHandler, ForwardingWebSocket
+from copilot_eval.runtime.process.forwarding import NotingHandler
 
 __all__ = ["ToolDefinition", "ToolDefinitionLog", "definition_hash", "tool_definitions_of"]
 
@@ -64,15 +61,15 @@ def tool_definitions_of(body: Any) -> list[ToolDefinition]:
     return found
 
 
-class ToolDefinitionLog(ForwardingHandler):
+class ToolDefinitionLog(NotingHandler):
     """Passes model calls on to ``inner``, noting the tool definitions of the first request that offers tools."""
 
     def __init__(self, inner: Any = None) -> None:
         super().__init__(inner)
         self.hashes: dict[str, str] | None = None
 
-    def note(self, data: str | bytes) -> None:
-        """Keep the definitions' hashes of this body, unless an earlier one had tools."""
+    def note(self, data: str | bytes, *, frame: bool = False) -> None:
+        """Keep the definitions' hashes of this body or frame, unless an earlier one had tools."""
         if self.hashes is not None:
             return
         try:
@@ -82,22 +79,3 @@ class ToolDefinitionLog(ForwardingHandler):
         definitions = tool_definitions_of(body)
         if definitions:
             self.hashes = {definition.name: definition.sha256 for definition in definitions}
-
-    async def send_request(self, request: httpx.Request, ctx: CopilotRequestContext) -> httpx.Response:
-        """Note the request's tools, then forward it."""
-        self.note(request.content or b"")
-        return await self.forward_request(request, ctx)
-
-    async def open_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
-        """Wrap the inner WebSocket handler so the first frame's tools are noted."""
-        return _NotingWebSocket(ctx, await self.forward_websocket(ctx), self)
-
-
-class _NotingWebSocket(ForwardingWebSocket):
-    def __init__(self, context: CopilotRequestContext, inner: CopilotWebSocketHandler, log: ToolDefinitionLog) -> None:
-        super().__init__(context, inner)
-        self._log = log
-
-    async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
-        self._log.note(data)
-        await self._inner.send_request_message_with_context(data, ctx)

@@ -17,10 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
-from copilot import CopilotRequestContext, CopilotWebSocketHandler
-
-from copilot_eval.runtime.process.forwarding import ForwardingHandler, ForwardingWebSocket
+from copilot_eval.runtime.process.forwarding import NotingHandler
 
 __all__ = ["ToolMessageLog", "tool_messages_of"]
 
@@ -63,7 +60,7 @@ def tool_messages_of(body: Any) -> dict[str, str]:
     return found
 
 
-class ToolMessageLog(ForwardingHandler):
+class ToolMessageLog(NotingHandler):
     """Passes model calls on to ``inner`` (the real endpoint when None), noting the tool messages they carry."""
 
     def __init__(self, inner: Any = None) -> None:
@@ -87,24 +84,3 @@ class ToolMessageLog(ForwardingHandler):
         # The first sending is what the model saw first; a later request repeats the conversation.
         for call_id, text in tool_messages_of(body).items():
             self.sent.setdefault(call_id, text)
-
-    async def send_request(self, request: httpx.Request, ctx: CopilotRequestContext) -> httpx.Response:
-        """Note the request's tool messages, then forward it."""
-        self.note(request.content or b"")
-        return await self.forward_request(request, ctx)
-
-    async def open_websocket(self, ctx: CopilotRequestContext) -> CopilotWebSocketHandler:
-        """Wrap the inner WebSocket handler so each frame's tool messages are noted."""
-        return _NotingWebSocket(ctx, await self.forward_websocket(ctx), self)
-
-
-class _NotingWebSocket(ForwardingWebSocket):
-    """Notes outgoing frames; everything else is the inner handler's job."""
-
-    def __init__(self, context: CopilotRequestContext, inner: CopilotWebSocketHandler, log: ToolMessageLog) -> None:
-        super().__init__(context, inner)
-        self._log = log
-
-    async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
-        self._log.note(data, frame=True)
-        await self._inner.send_request_message_with_context(data, ctx)

@@ -291,17 +291,8 @@ class HostAnswering:
                 problem = f"the answer could not be delivered: {type(error).__name__}: {error}"
         elif decided.stop is not None:
             problem = decided.stop[1]
-        self.answers.append(
-            HostAnswer(
-                kind=kind,
-                message=None,
-                answered_by=decided.answered_by,
-                action=decided.action,
-                answer=decided.answer,
-                problem=problem,
-                request_id=request_id,
-            )
-        )
+        said = Reply(decided.action, decided.answer, decided.answered_by, problem)
+        self._keep(kind, None, said, request_id=request_id)
 
     async def _sampling_reply(self, request: SamplingRequest) -> tuple[str, dict[str, Any] | None, str | None, str]:
         """(answered_by, the CreateMessageResult or None to decline, problem, answer text)."""

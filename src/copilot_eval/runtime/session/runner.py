@@ -83,6 +83,7 @@ async def run_copilot(
     return await runtime_host().run(run)
 
 
+# The async and blocking entry points repeat one public signature on purpose (each shown whole in help()).
 def run_copilot_sync(
     agent: CopilotEval,
     prompt: str | Sequence[str],

@@ -9,6 +9,8 @@ Revises: 0002
 Create Date: 2026-12-20
 """
 
+# A frozen record of one schema step: its lines repeat the other migrations' on purpose (the
+# duplicates finder pairs them); never change what an applied migration does, add a new one.
 from __future__ import annotations
 
 import sqlalchemy as sa
