@@ -10,17 +10,28 @@ attack (resisting attacks by doing nothing meets no gate), 2 bad input (agent fi
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
+from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import ConcurrencyOption, FailOnFindingOption, OutOption, RepeatOption, ScanOption
+from copilot_eval.commands.attack import finish_attack, play_attack
 from copilot_eval.exit_codes import Verdict
+from copilot_eval.reports.console import make_console
+from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.security import SuiteError
+from copilot_eval.security.record import default_run_folder
+from copilot_eval.security.suite_choice import open_suite
+from copilot_eval.security.words import caveat, summary_rows
+from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 
 def attack(
@@ -64,20 +75,6 @@ def attack(
     An attack that never reached the model (proven from the request audit) is `not_delivered`
     and is in no rate; see docs/security.md for what the figures mean and what they cannot say.
     """
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from rich.table import Table
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.commands.attack import finish_attack, play_attack
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
-    from copilot_eval.security import SuiteError
-    from copilot_eval.security.record import default_run_folder
-    from copilot_eval.security.suite_choice import open_suite
-    from copilot_eval.security.words import caveat, summary_rows
-    from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
     try:
         agent = load_agent_file(agent_file)

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import typer
+from rich.console import Console
 
 from copilot_eval.cli.exits import leave
+from copilot_eval.reports.compare_views import print_comparison
+from copilot_eval.reports.terminal import print_summary
+from copilot_eval.runs.finish import Finished, FinishedFolder
+from copilot_eval.untrusted.terminal import terminal_line, terminal_markup, terminal_text
 
 
 def print_finished(
-    finished: Any,
-    console: Any,
+    finished: Finished,
+    console: Console,
     *,
-    extra: list[str] | Callable[[Any], list[str]] | None = None,
+    extra: list[str] | Callable[[FinishedFolder], list[str]] | None = None,
     summaries: bool = True,
 ) -> typer.Exit:
     """Each folder's summary (or only its files' lines), the history's line, the comparisons; the Exit to raise.
@@ -23,10 +27,6 @@ def print_finished(
     own. Warnings go to stderr, ``--markdown -`` to stdout, last. The Exit carries the finisher's verdict
     as it is: a command's own problems are in it already (``finish_run_folders(met=...)``).
     """
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.reports.compare_views import print_comparison
-    from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.untrusted.terminal import terminal_line, terminal_markup, terminal_text
 
     several = len(finished.folders) > 1
     # Lines of the whole run (what each surface spent, each already labelled) are said once, not

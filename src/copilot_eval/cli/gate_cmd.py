@@ -7,14 +7,30 @@ says how to bless one); 3 undecidable (the run measures the platform, a golden c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
 from copilot_eval.cli.options import DetailsUrlOption, GoldenOption, JsonOption, MaxRegressionsOption
+from copilot_eval.gate import (
+    GateInputError,
+    GateOptions,
+    gate_folder,
+    gate_json,
+    gate_junit,
+    gate_markdown,
+    headline,
+    read_golden,
+)
+from copilot_eval.gate.run_gate import no_history
+from copilot_eval.gate.views import case_label
+from copilot_eval.history import HistoryError, HistoryLocationError, resolve_history
+from copilot_eval.untrusted.terminal import terminal_text
 
 if TYPE_CHECKING:
     from copilot_eval.gate import GateResult
@@ -29,13 +45,6 @@ def write_gate_views(
     details_url: str | None,
 ) -> None:
     """Print the gate (or its JSON) and write the Markdown and JUnit asked for; shared by `gate` and `run --gate`."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    import json
-
-    from copilot_eval.atomic_write import write_text_atomically
-    from copilot_eval.gate import gate_json, gate_junit, gate_markdown, headline
-    from copilot_eval.gate.views import case_label
-    from copilot_eval.untrusted.terminal import terminal_text
 
     text = gate_markdown(result, details_url=details_url)
     if as_json:
@@ -89,9 +98,6 @@ def gate(
     history: HistoryOption = None,
 ) -> None:
     """Gate a run against its blessed baseline, case by case: regressions, errors apart, golden cases, staleness."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.gate import GateInputError, GateOptions, gate_folder, read_golden
-    from copilot_eval.history import HistoryError
 
     try:
         options = GateOptions(
@@ -114,9 +120,6 @@ def gate(
 
 def _history_exists(history: str | None) -> None:
     """Refuse a history database that does not exist with how to bless a baseline (open_store says the rest)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.gate.run_gate import no_history
-    from copilot_eval.history import HistoryLocationError, resolve_history
 
     try:
         location = resolve_history(history)

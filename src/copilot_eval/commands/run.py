@@ -137,4 +137,12 @@ def finish_played(planned: PlannedRun, runs: list[SurfaceRun]) -> tuple[Finished
     return finish_run_folders(folders, options, beside=beside), lines
 
 
-__all__ = ["finish_played", "play_planned", "resumed_finished"]
+def release_runtimes() -> None:
+    """Stop the runtime processes the run started, gracefully (the exit hook would only kill them)."""
+    # imported on use: it loads the Copilot SDK (about 0.6 s), which `run --help` must not
+    from copilot_eval.runtime.process.pool import close_all_pools
+
+    close_all_pools()
+
+
+__all__ = ["finish_played", "play_planned", "release_runtimes", "resumed_finished"]
