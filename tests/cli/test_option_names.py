@@ -258,6 +258,7 @@ EXPECTED: dict[str, list[str]] = {
         "--record-missing",
         "--repeat",
         "--replay",
+        "--resume",
         "--runs",
         "--scan",
         "--shard",
