@@ -79,6 +79,8 @@ EXPECTED: dict[str, list[str]] = {
         "--junit",
         "--markdown",
         "--max-errors",
+        "--min-precision",
+        "--min-recall",
         "--no-history",
         "--out",
     ],

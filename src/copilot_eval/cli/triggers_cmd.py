@@ -35,6 +35,8 @@ from copilot_eval.cli.options import (
     MaxRunAiCreditsOption,
     MaxRunPremiumRequestsOption,
     MaxRunTokensOption,
+    MinPrecisionOption,
+    MinRecallOption,
     OutOption,
     RayAddressOption,
     RayWorkersOption,
@@ -181,16 +183,8 @@ def triggers(
     concurrency: ConcurrencyOption = 4,
     out: OutOption = None,
     junit: JunitOption = None,
-    min_precision: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--min-precision", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's precision is below (0..1)."
-        ),
-    ] = None,
-    min_recall: Annotated[
-        list[str] | None,
-        typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
-    ] = None,
+    min_precision: MinPrecisionOption = None,
+    min_recall: MinRecallOption = None,
     record: RecordOption = None,
     replay: ReplayOption = None,
     record_missing: RecordMissingOption = False,
