@@ -80,3 +80,45 @@ def test_resume_refuses_a_folder_holding_a_test_set_run(tmp_path: Path) -> None:
     checkpoint.append("1", [EvalCaseResult(conversation_number=1, passed=True)])
     with pytest.raises(CheckpointError, match="unit 1 is not a trigger play"):
         open_trigger_checkpoint(tmp_path, header(), resume=True)
+
+
+PLAYED = """
+from copilot_eval.pytest_triggers import TriggerSetFile
+
+def pytest_collection_finish(session):
+    files = {item.parent for item in session.items if isinstance(item.parent, TriggerSetFile)}
+    with open("played.txt", "w") as handle:
+        for file in files:
+            handle.write(",".join(str(p.number) for p in file.selected().prompts))
+            handle.write("|" + ",".join(file.selected().names))
+            handle.write("|" + str(file.settings.agent.max_tokens))  # the agent every play's session runs
+"""
+AGENT = "name: router\nmodel: {scripted: router.yaml}\n"
+ROUTER = "rules:\n  - turns:\n      - text: ok\n"
+
+
+def test_the_pytest_plugin_plays_only_the_prompts_of_its_shard_under_its_budget_options(
+    pytester: pytest.Pytester,
+) -> None:
+    rows = ["prompt,expected"] + [f"prompt {n},{('pdf', 'csv', 'none')[n % 3]}" for n in range(1, 9)]
+    pytester.path.joinpath("skills.triggers.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    pytester.path.joinpath("agent.yaml").write_text(AGENT, encoding="utf-8")
+    pytester.path.joinpath("router.yaml").write_text(ROUTER, encoding="utf-8")
+    pytester.makeconftest(PLAYED)
+    played = []
+    for index in (1, 2):
+        outcome = pytester.runpytest_inprocess(
+            "--copilot-agent=agent.yaml",
+            f"--copilot-shard={index}/2",
+            "--copilot-max-tokens=500",
+            "--collect-only",
+            "-q",
+            "skills.triggers.csv",
+        )
+        kept = [line for line in outcome.outlines if "prompt " in line]
+        numbers, names, budget = pytester.path.joinpath("played.txt").read_text(encoding="utf-8").split("|")
+        played.append([int(n) for n in numbers.split(",")])
+        assert len(kept) == len(played[-1]), "the plays are the items this shard kept"
+        assert names == "csv,pdf", "a shard still watches every skill the whole set expects"
+        assert budget == "500", "the plugin's budget options apply to the trigger set's plays"
+    assert sorted(played[0] + played[1]) == list(range(1, 9)) and not set(played[0]) & set(played[1])
