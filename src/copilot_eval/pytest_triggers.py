@@ -77,13 +77,13 @@ class TriggerSetFile(pytest.File):
         """
         if self.played is None:
             # imported on use: every pytest session loads this module; the runtime loads only for trigger sets
-            from copilot_eval.runs.checkpoint import CHECKPOINT_NAME
             from copilot_eval.runtime.process.host import runtime_host
             from copilot_eval.triggers import trigger_eval
+            from copilot_eval.triggers.resume import forget_checkpoint
 
             out = evidence_dir / f"triggers-{self.path.stem}" if evidence_dir is not None else None
             if out is not None:  # each session plays afresh, as its evidence is written afresh: no --resume here
-                (out / CHECKPOINT_NAME).unlink(missing_ok=True)
+                forget_checkpoint(out)
             self.played = runtime_host().run_sync(trigger_eval(agent, self.selected(), out=out))
         return self.played
 

@@ -18,13 +18,13 @@ from typing import Any
 from copilot_eval.evalsets import EvalCaseResult
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.runs.case_runner import session_usage
-from copilot_eval.runs.checkpoint import Checkpoint, CheckpointError
+from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
 from copilot_eval.triggers.catalogue import Catalogue
 from copilot_eval.triggers.figures import PlayRecord
 from copilot_eval.triggers.record import play_case_result
 from copilot_eval.triggers.trigger_set import TriggerSet
 
-__all__ = ["open_trigger_checkpoint", "play_key", "record_play", "trigger_checkpoint_header"]
+__all__ = ["forget_checkpoint", "open_trigger_checkpoint", "play_key", "record_play", "trigger_checkpoint_header"]
 
 
 def play_key(number: int, repeat: int) -> str:
@@ -89,3 +89,8 @@ def record_play(checkpoint: Checkpoint, play: PlayRecord, result: CopilotResult)
     case = play_case_result(play, result.duration_ms, keep_play=True)
     case = case.model_copy(update=session_usage(result))
     checkpoint.append(play_key(play.number, play.repeat), [case])
+
+
+def forget_checkpoint(folder: Path) -> None:
+    """Remove ``folder``'s checkpoint, for a caller that plays afresh into the same folder each time (pytest)."""
+    (folder / CHECKPOINT_NAME).unlink(missing_ok=True)
