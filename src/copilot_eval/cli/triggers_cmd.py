@@ -270,16 +270,21 @@ def triggers(
             )
         )
     except AllWorkersLost as error:
-        raise platform_failed(f"{error}; no run folder was written") from None
+        raise platform_failed(f"{error}; {_kept(out)}") from None
     except ExecutorError as error:
         raise bad_input(f"--executor {executor}: {error}") from None
     except ValueError as error:
         raise bad_input(str(error)) from None
     except KeyboardInterrupt:
-        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
+        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: {_kept(out)}")) from None
     _print_run(run)
     if run.finished is not None:
         raise leave(run.finished.verdict)
+
+
+def _kept(out: Path) -> str:
+    """What a run stopped before its folder was written leaves: the decided plays, kept for ``--resume``."""
+    return f"no run folder was written; any play already decided is kept in {out}: continue with --resume --out {out}"
 
 
 def _ray_executor(executor: str, address: str | None, workers: int | None) -> RayExecutor | None:

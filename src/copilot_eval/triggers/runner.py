@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
@@ -23,6 +23,7 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import EvalCaseResult, ExecutionRecord, RunUsage, ShardInfo
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.models.replay.wrap import with_test_set_cassettes
+from copilot_eval.reports.html_triggers import TRIGGERS_JSON
 from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.finish import Finished, FinishOptions
 from copilot_eval.runs.run_budget import RunBudget, RunSpending
@@ -228,6 +229,9 @@ async def trigger_eval(
         resumed={key: case.duration_ms for key, (_, case) in kept.items()},
     )
     if folder is not None:
+        if kept and not plays and (folder / TRIGGERS_JSON).is_file():
+            # a finished run resumed: nothing was played, so the history already holds it
+            finish = replace(finish or FinishOptions(), history=None, no_history=True)
         run.finished = write_trigger_folder(
             run, agent=agent, started=started, options=finish, gates=gates or TriggerGates()
         )
