@@ -5,7 +5,8 @@ surface, ``--markdown``, the history unless ``--no-history``), and shard runs al
 history are linked to it, so trends count its cases once.
 
 Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided
-by ``runs.gates`` for each merged surface, the worst one's; 2 when refused: every problem is
+by ``runs.gates`` for each merged surface, the worst one's (and, for shards of a trigger run, by
+``--min-precision``/``--min-recall`` as ``triggers`` judges, ``triggers.merge``); 2 when refused: every problem is
 printed, one per line, and nothing was written.
 """
 
@@ -19,7 +20,14 @@ import typer
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
+from copilot_eval.cli.options import (
+    FailUnderOption,
+    JunitOption,
+    MarkdownOption,
+    MaxErrorsOption,
+    MinPrecisionOption,
+    MinRecallOption,
+)
 from copilot_eval.commands.merge import finish_merge, merge_shards, shard_lines
 from copilot_eval.reports.console import make_console
 from copilot_eval.runs.finish import STDOUT, FinishOptions
@@ -47,6 +55,8 @@ def merge(
     max_errors: MaxErrorsOption = 0,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
+    min_precision: MinPrecisionOption = None,
+    min_recall: MinRecallOption = None,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
     finish = FinishOptions(
@@ -57,7 +67,9 @@ def merge(
         gates=Gates(fail_under=fail_under, max_errors=max_errors),
     )
     try:
-        merged = merge_shards(shard_dirs, out, allow_partial=allow_partial)
+        merged = merge_shards(
+            shard_dirs, out, allow_partial=allow_partial, min_precision=min_precision, min_recall=min_recall
+        )
     except (MergeError, ValueError) as exc:
         refused = bad_input(f"cannot merge {len(shard_dirs)} folders, nothing was written:")
         for problem in exc.problems if isinstance(exc, MergeError) else str(exc).splitlines():
