@@ -33,6 +33,7 @@ from copilot_eval.triggers import (
     summarise_triggers,
     trigger_set_from_data,
 )
+from copilot_eval.triggers.gates import TriggerGates, parse_gate, trigger_verdict
 from copilot_eval.triggers.plays import Lane, play_all, shard_prompts
 from copilot_eval.triggers.record import trigger_test_set, write_trigger_folder
 
@@ -154,6 +155,38 @@ def test_two_shards_merged_have_the_figures_of_one_run_of_the_same_plays(tmp_pat
     run = json.loads((tmp_path / "merged" / "run.json").read_text(encoding="utf-8"))
     assert run["merge"]["complete"] is True and len(run["results"]) == 16
     assert 'class="triggers-confusion"' in (tmp_path / "merged" / "report.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("gates", "code", "said"),
+    [
+        (["--min-precision", "pdf=0.3"], 1, "pdf: precision 25% is below --min-precision 0.3"),
+        (["--min-recall", "pdf=0.6"], 1, "pdf: recall 50% is below --min-recall 0.6"),
+        (["--min-precision", "pdf=0.25", "--min-recall", "pdf=0.5"], 0, ""),
+    ],
+)
+def test_merge_gates_a_merged_trigger_run_as_triggers_gates_one_run(
+    tmp_path: Path, gates: list[str], code: int, said: str
+) -> None:
+    for index in (1, 2):  # neither shard alone holds every pdf prompt: the gate judges them together
+        recorded_run(tmp_path / f"shard{index}", ShardInfo(index=index, count=2))
+    shards = [str(tmp_path / "shard1"), str(tmp_path / "shard2")]
+    outcome = CliRunner().invoke(app, ["merge", *shards, "--out", str(tmp_path / "merged"), "--no-history", *gates])
+    assert outcome.exit_code == code and said in outcome.output, outcome.output
+    whole = recorded_run(tmp_path / "whole", None)  # what `triggers` itself exits by on one unsharded run
+    options = dict(zip(gates[::2], gates[1::2], strict=True))
+    one_run = TriggerGates(
+        min_precision=parse_gate([options.get("--min-precision", "0")], "--min-precision"),
+        min_recall=parse_gate([options.get("--min-recall", "0")], "--min-recall"),
+    )
+    assert trigger_verdict(whole.figures, one_run).code == code
+
+
+def test_trigger_gates_on_test_set_shards_are_refused_with_the_options_that_gate_them(tmp_path: Path) -> None:
+    shards = [str(tmp_path / "shard1"), str(tmp_path / "shard2")]
+    outcome = CliRunner().invoke(app, ["merge", *shards, "--out", str(tmp_path / "merged"), "--min-recall", "0.8"])
+    assert outcome.exit_code == 2 and "gate them with --fail-under or --max-errors" in outcome.output, outcome.output
+    assert not (tmp_path / "merged").exists(), "nothing was written"
 
 
 def test_a_trigger_shard_is_not_merged_with_a_shard_of_another_catalogue(tmp_path: Path) -> None:

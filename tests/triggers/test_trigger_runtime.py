@@ -294,3 +294,15 @@ def test_a_run_budget_stops_new_plays_through_the_real_runtime_and_exits_3(tmp_p
     assert [p["outcome"] for p in document["plays"]] == ["chose:changelog-writer", *["not_run"] * 5]
     assert document["budget"]["notRun"] == 5 and "--max-run-tokens 1" in document["budget"]["reached"]
     assert "5 plays not played (prompts 1, 2, 3), counted apart from every rate" in outcome.output
+    # --resume keeps the recorded play (its evidence is not written again) and plays the five never started
+    first = tmp_path / "run" / "evidence" / "prompt1-r0.json"
+    kept = first.stat().st_mtime_ns
+    resumed = CliRunner().invoke(app, [*arguments[:6], "--out", str(tmp_path / "run"), "--no-history", "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    document = json.loads((tmp_path / "run" / "triggers.json").read_text(encoding="utf-8"))
+    outcomes = [p["outcome"] for p in document["plays"]]  # the scripted router chooses the same on every try
+    assert outcomes[0] == "chose:changelog-writer" and outcomes[0::2] == outcomes[1::2], outcomes
+    assert document["figures"]["counted"] == 6 and document["budget"]["notRun"] == 0
+    assert first.stat().st_mtime_ns == kept, "a play already recorded is never played again"
+    other = CliRunner().invoke(app, [*arguments[:4], "--runs", "3", "--out", str(tmp_path / "run"), "--resume"])
+    assert other.exit_code == 2 and "belongs to a different run (differs in runs)" in other.output, other.output

@@ -307,7 +307,19 @@ RayWorkersOption = Annotated[
 # --- what a reading command prints ------------------------------------------------------------------
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
 
-# Continuing an interrupted run (runs/checkpoint.py): `run` and `lift`.
+# A trigger run's gates (triggers/gates.py): `triggers`, and `merge` of its shards.
+MinPrecisionOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--min-precision", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's precision is below (0..1)."
+    ),
+]
+MinRecallOption = Annotated[
+    list[str] | None,
+    typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
+]
+
+# Continuing an interrupted run (runs/checkpoint.py): `run`, `lift` and `triggers`.
 ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
 
 __all__ = [
@@ -325,6 +337,8 @@ __all__ = [
     "MaxRunAiCreditsOption",
     "MaxRunPremiumRequestsOption",
     "MaxRunTokensOption",
+    "MinPrecisionOption",
+    "MinRecallOption",
     "RayAddressOption",
     "RayWorkersOption",
     "ResumeOption",

@@ -5,7 +5,8 @@ when the shards are trigger runs (``triggers --shard I/N``), this writes the mer
 ``triggers.json`` before the folder is finished, so its report has the confusion matrix and the
 per-skill table. The figures are ``summarise_triggers`` over the union of the plays and of the
 prompts the shards played, so a complete merge has the figures of one unsharded run of the same
-plays. The shards must have played one trigger set on one catalogue with the same runs, threshold
+plays, and ``merge --min-precision/--min-recall`` judges them as ``triggers`` judges its own
+(``merged_trigger_verdict``). The shards must have played one trigger set on one catalogue with the same runs, threshold
 and stop-at-choice; every disagreement is a problem, listed together, and nothing is written.
 """
 
@@ -17,12 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.exit_codes import Verdict, worst
 from copilot_eval.reports.html_triggers import MAX_TRIGGERS_BYTES, TRIGGERS_JSON
-from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, summarise_triggers
+from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, TriggerFigures, summarise_triggers
+from copilot_eval.triggers.gates import TriggerGates, parse_gate, trigger_verdict
 from copilot_eval.triggers.record import TRIGGERS_SCHEMA_VERSION
 from copilot_eval.triggers.trigger_set import TriggerPrompt
 
-__all__ = ["check_trigger_documents", "has_trigger_documents", "merge_trigger_documents"]
+__all__ = [
+    "check_trigger_documents",
+    "has_trigger_documents",
+    "merge_trigger_documents",
+    "merged_trigger_gates",
+    "merged_trigger_verdict",
+]
 
 # What every shard must agree on: a shard of another set, catalogue or setting is no part of this run.
 _AGREE = {
@@ -84,9 +93,8 @@ def check_trigger_documents(folders: Sequence[Path]) -> list[dict[str, Any]]:
     return documents
 
 
-def merge_trigger_documents(folders: Sequence[Path], out: Path) -> dict[str, Any]:
-    """Write ``out/triggers.json`` from the shard folders' own; ValueError listing every problem (nothing written)."""
-    documents = check_trigger_documents(folders)
+def _joined(documents: Sequence[dict[str, Any]]) -> tuple[list[PlayRecord], TriggerFigures]:
+    """Every play of ``documents`` (in prompt and try order) and the figures over all of them."""
     first = documents[0]
     prompts: dict[int, TriggerPrompt] = {}
     plays: list[PlayRecord] = []
@@ -105,6 +113,14 @@ def merge_trigger_documents(folders: Sequence[Path], out: Path) -> dict[str, Any
         threshold=float(first["figures"]["threshold"]),
         detect_difference=float(sample),
     )
+    return plays, figures
+
+
+def merge_trigger_documents(folders: Sequence[Path], out: Path) -> dict[str, Any]:
+    """Write ``out/triggers.json`` from the shard folders' own; ValueError listing every problem (nothing written)."""
+    documents = check_trigger_documents(folders)
+    first = documents[0]
+    plays, figures = _joined(documents)
     shards = sorted((d["shard"]["index"], d["shard"]["count"]) for d in documents if d.get("shard"))
     reached = [r for d in documents if (r := (d.get("budget") or {}).get("reached"))]
     executors = sorted({d["executor"] for d in documents if d.get("executor")})
@@ -120,3 +136,28 @@ def merge_trigger_documents(folders: Sequence[Path], out: Path) -> dict[str, Any
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomically(out / TRIGGERS_JSON, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
     return merged
+
+
+def merged_trigger_gates(
+    min_precision: Sequence[str] | None, min_recall: Sequence[str] | None, *, triggers: bool
+) -> TriggerGates:
+    """``merge``'s ``--min-precision``/``--min-recall`` as gates; a ValueError when the shards are no trigger run."""
+    if (min_precision or min_recall) and not triggers:
+        raise ValueError(
+            "--min-precision/--min-recall gate a merged trigger run (shards of `copilot-eval triggers --shard`); "
+            "these shards are test-set runs: gate them with --fail-under or --max-errors"
+        )
+    return TriggerGates(
+        min_precision=parse_gate(list(min_precision or []), "--min-precision"),
+        min_recall=parse_gate(list(min_recall or []), "--min-recall"),
+    )
+
+
+def merged_trigger_verdict(finished: Verdict, folder: Path, gates: TriggerGates) -> Verdict:
+    """The merged trigger run's verdict: the finisher's and the trigger gates' over the figures ``folder`` holds, worst.
+
+    The figures are computed again from the merged ``triggers.json``'s plays, so the gates judge
+    every shard's plays together, as ``triggers`` judges one unsharded run.
+    """
+    _, figures = _joined([_read(Path(folder))])
+    return worst([finished, trigger_verdict(figures, gates)])

@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # the runner writes through this module
 
 __all__ = [
     "TRIGGERS_SCHEMA_VERSION",
+    "play_case_result",
     "trigger_document",
     "trigger_eval_run",
     "trigger_test_set",
@@ -66,14 +67,13 @@ def _status(play: PlayRecord) -> CaseStatus:
     return CaseStatus.PASS if play.chosen == play.expected else CaseStatus.FAIL
 
 
-def _case_result(play: PlayRecord, duration_ms: float | None) -> EvalCaseResult:
+def play_case_result(play: PlayRecord, duration_ms: float | None, *, keep_play: bool = False) -> EvalCaseResult:
+    """One play as a case result; ``keep_play`` puts the whole play in its grade (the checkpoint's, for --resume)."""
     status = _status(play)
-    grade = GradeRecord(
-        method="trigger",
-        status=status,
-        explanation=play.reason,
-        data={"outcome": play.label, "expected": play.expected, "path": list(play.path)},
-    )
+    data: dict[str, Any] = {"outcome": play.label, "expected": play.expected, "path": list(play.path)}
+    if keep_play:
+        data["play"] = play.to_dict()
+    grade = GradeRecord(method="trigger", status=status, explanation=play.reason, data=data)
     return EvalCaseResult(
         conversation_number=play.number,
         passed=status is CaseStatus.PASS,
@@ -117,8 +117,8 @@ def trigger_eval_run(
     finisher's gates do not turn a prompt's verdict into an exit code; the trigger gates decide.
     """
     test_set = trigger_test_set(run.trigger_set)
-    durations = {key: result.duration_ms for key, result in run.results.items()}
-    results = [_case_result(p, durations.get(f"prompt{p.number}-r{p.repeat}")) for p in run.plays]
+    durations = {**run.resumed, **{key: result.duration_ms for key, result in run.results.items()}}
+    results = [play_case_result(p, durations.get(f"prompt{p.number}-r{p.repeat}")) for p in run.plays]
     summary = summarise(
         test_set,
         results,

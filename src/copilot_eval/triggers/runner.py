@@ -13,16 +13,18 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
-from copilot_eval.evalsets import ExecutionRecord, RunUsage, ShardInfo
+from copilot_eval.evalsets import EvalCaseResult, ExecutionRecord, RunUsage, ShardInfo
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.models.replay.wrap import with_test_set_cassettes
+from copilot_eval.reports.html_triggers import TRIGGERS_JSON
+from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.finish import Finished, FinishOptions
 from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runtime.session.runner import run_copilot
@@ -32,6 +34,7 @@ from copilot_eval.triggers.gates import TriggerGates
 from copilot_eval.triggers.outcome import CatalogueNeeds, decide_trigger_outcome
 from copilot_eval.triggers.plays import Lane, Play, play_all, ray_lanes, shard_of, shard_prompts
 from copilot_eval.triggers.record import write_trigger_folder
+from copilot_eval.triggers.resume import open_trigger_checkpoint, play_key, record_play, trigger_checkpoint_header
 from copilot_eval.triggers.trigger_set import TriggerSet
 
 __all__ = ["CHOICE_TOOL", "DEFAULT_CONCURRENCY", "DEFAULT_RUNS", "TriggerRun", "trigger_eval", "trigger_player"]
@@ -59,6 +62,7 @@ class TriggerRun:
     shard: ShardInfo | None = None  # the part of the set this run played (``--shard I/N``); None: all of it
     usage: RunUsage | None = None  # what the agent's sessions spent, and the budget's cap that stopped new plays
     execution: ExecutionRecord | None = None  # the Ray executor and its workers; None: played in this process
+    resumed: dict[str, float | None] = field(default_factory=dict)  # plays kept from the checkpoint: key -> duration
 
     @property
     def budget_reached(self) -> str | None:
@@ -85,14 +89,16 @@ def trigger_player(agent: CopilotEval, needs: CatalogueNeeds, *, stop_at_choice:
     return agent.with_options(audit_requests=True, audit_markers=markers, stop_at_tools=stops)
 
 
-def _decider(needs: CatalogueNeeds, evidence: Path | None) -> Callable[[Play, CopilotResult], PlayRecord]:
-    """How a play's result becomes its record, its evidence kept in ``evidence`` (when given)."""
+def _decider(
+    needs: CatalogueNeeds, evidence: Path | None, checkpoint: Checkpoint | None
+) -> Callable[[Play, CopilotResult], PlayRecord]:
+    """How a play's result becomes its record, its evidence kept in ``evidence`` and the record in ``checkpoint``."""
 
     def decide(play: Play, result: CopilotResult) -> PlayRecord:
         prompt, repeat = play
         outcome = decide_trigger_outcome(result, needs)
-        saved = str(result.save(evidence / f"prompt{prompt.number}-r{repeat}.json")) if evidence is not None else None
-        return PlayRecord(
+        saved = str(result.save(evidence / f"{play_key(prompt.number, repeat)}.json")) if evidence is not None else None
+        record = PlayRecord(
             number=prompt.number,
             repeat=repeat,
             expected=prompt.expected,
@@ -103,6 +109,9 @@ def _decider(needs: CatalogueNeeds, evidence: Path | None) -> Callable[[Play, Co
             path=outcome.choice.path if outcome.choice is not None else (),
             read_skill_files=outcome.read_skill_files,
         )
+        if checkpoint is not None:
+            record_play(checkpoint, record, result)  # durable before it counts: --resume keeps it
+        return record
 
     return decide
 
@@ -136,6 +145,7 @@ async def trigger_eval(
     shard: ShardInfo | str | None = None,
     executor: Any = None,
     agent_file: str | Path | None = None,
+    resume: bool = False,
 ) -> TriggerRun:
     """Play each prompt ``runs`` times in a fresh session of ``agent`` and decide every play (``decide_trigger_outcome``).
 
@@ -148,6 +158,8 @@ async def trigger_eval(
     ``budget`` caps what the agent's sessions spend over the run (plays not started are ``not_run``),
     ``shard`` (``"I/N"``) plays only that shard's prompts (``copilot-eval merge`` joins the folders), and
     ``executor`` (a ``runs.ray_executor.RayExecutor``, with ``agent_file``) plays on a Ray cluster.
+    Each decided play is checkpointed in ``out``; ``resume`` keeps the plays recorded there and plays
+    the rest (``triggers.resume``; CheckpointError, a ValueError, for a folder holding another run).
     """
     if runs < 1 or concurrency < 1:
         raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
@@ -155,6 +167,8 @@ async def trigger_eval(
         raise ValueError(f"threshold: a share above 0 and at most 1, got {threshold}")
     if executor is not None and (record or replay):
         raise ValueError("--record/--replay play with --executor local only (cassettes are files of this machine)")
+    if resume and out is None:
+        raise ValueError("--resume continues the trigger run recorded in --out DIR; give --out")
     if executor is not None and agent_file is None:
         raise ValueError("the Ray workers load the agent from its file: give agent_file with an executor")
     shard_info = shard_of(shard)
@@ -172,9 +186,18 @@ async def trigger_eval(
     if evidence is not None:
         evidence.mkdir(parents=True, exist_ok=True)
     prompts = shard_prompts(trigger_set, shard_info)
-    plays = [(p, r) for r in range(runs) for p in prompts]
+    checkpoint: Checkpoint | None = None
+    kept: dict[str, tuple[PlayRecord, EvalCaseResult]] = {}
+    if folder is not None:
+        shard_name = None if shard_info is None else f"{shard_info.index}/{shard_info.count}"
+        header = trigger_checkpoint_header(
+            trigger_set, catalogue, runs=runs, stop_at_choice=stop_at_choice, threshold=threshold, shard=shard_name
+        )
+        checkpoint, kept = open_trigger_checkpoint(folder, header, resume=resume)
+    plays = [(p, r) for r in range(runs) for p in prompts if play_key(p.number, r) not in kept]
     spending = RunSpending(budget or RunBudget())
-    decide = _decider(needs, evidence)
+    spending.add_all([case] for _, case in kept.values())  # what the kept plays spent counts against the budget
+    decide = _decider(needs, evidence, checkpoint)
     if executor is None:
         local = Lane("local", lambda prompt: run_copilot(player, prompt.prompt, pool=pool), concurrency)
         records, results = await play_all(plays, [local], spending=spending, decide=decide)
@@ -186,6 +209,7 @@ async def trigger_eval(
             )
             lanes = ray_lanes(workers, _remote_options(player), concurrency)
             records, results = await play_all(plays, lanes, spending=spending, decide=decide)
+    records = sorted([*records, *(play for play, _ in kept.values())], key=lambda r: (r.number, r.repeat))
     figures = summarise_triggers(
         prompts, records, names=trigger_set.names, threshold=threshold, detect_difference=detect_difference
     )
@@ -202,8 +226,12 @@ async def trigger_eval(
         shard=shard_info,
         usage=spending.usage(),
         execution=execution,
+        resumed={key: case.duration_ms for key, (_, case) in kept.items()},
     )
     if folder is not None:
+        if kept and not plays and (folder / TRIGGERS_JSON).is_file():
+            # a finished run resumed: nothing was played, so the history already holds it
+            finish = replace(finish or FinishOptions(), history=None, no_history=True)
         run.finished = write_trigger_folder(
             run, agent=agent, started=started, options=finish, gates=gates or TriggerGates()
         )
