@@ -43,7 +43,7 @@ from copilot_eval.triggers import (
 from copilot_eval.triggers.record import write_trigger_folder
 from copilot_eval.triggers.runner import trigger_player
 
-__all__ = ["SkillLift", "TriggerLift", "trigger_checkpoint_header", "trigger_lift"]
+__all__ = ["SkillLift", "TriggerLift", "trigger_arm_checkpoint_header", "trigger_lift"]
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ def _delivered(arm: Arm, run: TriggerRun) -> list[tuple[PlayRecord, str, str | N
     return decided
 
 
-def trigger_checkpoint_header(trigger_set: TriggerSet, arm: Arm, runs: int) -> dict[str, Any]:
+def trigger_arm_checkpoint_header(trigger_set: TriggerSet, arm: Arm, runs: int) -> dict[str, Any]:
     """What an arm's checkpoint must match for ``--resume`` to continue it: the set, the arm and its texts."""
     return {
         "triggerLift": trigger_set.name,
@@ -115,7 +115,7 @@ def _recorded(
         where = evidence[arm.name]
         if where is None:
             continue
-        header = trigger_checkpoint_header(trigger_set, arm, runs)
+        header = trigger_arm_checkpoint_header(trigger_set, arm, runs)
         checkpoints[arm.name], done = Checkpoint.start(where.parent, header, resume=resume)
         for key in done:
             try:
