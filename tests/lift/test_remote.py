@@ -15,6 +15,8 @@ from copilot_eval.agent import load_agent_file
 from copilot_eval.cli.app import app
 from copilot_eval.lift import expectations_of, vary_arms
 from copilot_eval.lift.remote import arm_agent_file
+from copilot_eval.lift.trigger_lift import _names_in_arm
+from copilot_eval.triggers import trigger_set_from_data
 
 
 def _project(folder: Path) -> Path:
@@ -69,3 +71,16 @@ def test_the_command_refuses_ray_for_a_trigger_set_and_ray_options_without_ray(t
     shown = CliRunner().invoke(app, ["lift", str(cases), *vary, "--ray-workers", "2"])
     assert shown.exit_code == 2 and "--ray-address and --ray-workers need --executor ray" in shown.output
     assert not (tmp_path / "out").exists()
+
+
+def test_the_arm_without_a_skill_is_not_set_apart_for_lacking_it(tmp_path: Path) -> None:
+    # `--vary skill:NAME` on a trigger set: the arm without the skill lacks it by design, so its plays
+    # must count (a miss of NAME there is the variation measured), not be set apart as a setup problem.
+    without, with_skill = vary_arms(load_agent_file(_project(tmp_path / "project")), "skill:release-check")
+    chosen = trigger_set_from_data(
+        {"prompts": [{"prompt": "is it out", "expected": "release-check"}, {"prompt": "tidy up", "expected": "tidy"}]},
+        name="releases",
+        source="test",
+    )
+    assert _names_in_arm(chosen, without) == ("tidy",)
+    assert set(_names_in_arm(chosen, with_skill)) == {"release-check", "tidy"}

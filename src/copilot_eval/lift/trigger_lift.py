@@ -100,6 +100,16 @@ def trigger_arm_checkpoint_header(trigger_set: TriggerSet, arm: Arm, runs: int) 
     }
 
 
+def _names_in_arm(trigger_set: TriggerSet, arm: Arm) -> tuple[str, ...]:
+    """The set's expected names this arm is meant to offer: a skill the arm must not carry is left out.
+
+    The arm without a skill (``--vary skill:NAME``) lacks it by design, so its absence from that arm's
+    catalogue is the variation being measured, not a setup problem that would set every play apart.
+    """
+    lacking = {e.text.name for e in arm.expectations if not e.present and e.text.kind == "skill-description"}
+    return tuple(name for name in trigger_set.names if name not in lacking)
+
+
 def _recorded(
     trigger_set: TriggerSet, arms: list[Arm], runs: int, evidence: dict[str, Path | None], resume: bool
 ) -> tuple[dict[str, Checkpoint], dict[str, dict[str, CopilotResult]]]:
@@ -149,7 +159,10 @@ async def _arm_runs(
             where.mkdir(parents=True, exist_ok=True)
     checkpoints, recorded = _recorded(trigger_set, arms, runs, evidence, resume)  # refused before any session
     catalogues = await asyncio.gather(*(list_catalogue(arm.player(), pool=pool) for arm in arms))
-    needs = {arm.name: catalogue.needs(trigger_set.names) for arm, catalogue in zip(arms, catalogues, strict=True)}
+    needs = {
+        arm.name: catalogue.needs(_names_in_arm(trigger_set, arm))
+        for arm, catalogue in zip(arms, catalogues, strict=True)
+    }
     players = {arm.name: trigger_player(arm.player(), needs[arm.name], stop_at_choice=True) for arm in arms}
     spending = RunSpending(budget)  # both arms' sessions together, those an earlier run played included
     for results in recorded.values():
