@@ -5,12 +5,15 @@ trigger set: one item per prompt. The first item to run plays the whole set once
 (``trigger_eval``, three runs of each prompt, stopping at the choice) and every item reads its
 prompt's verdict from it: ``pass``, a failure naming what was chosen, or a failure marked
 ``(not an agent failure)`` when no play of the prompt counted (errors, setup problems,
-undelivered descriptions), never a pass and never a skip.
+undelivered descriptions), never a pass and never a skip. Only the prompts whose items this session
+kept are played: ``--copilot-shard I/N`` (and ``-k``) deselect a trigger set's prompts as they do a
+test set's cases, and the budget options (``--copilot-max-tokens`` ...) apply to every play's session.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -56,15 +59,32 @@ class TriggerSetFile(pytest.File):
                 self, name=f"prompt {prompt.number}: {prompt.prompt[:50]}", number=prompt.number
             )
 
+    def selected(self) -> Any:
+        """The set as this session plays it: only the prompts whose items were kept (``--copilot-shard``, ``-k``).
+
+        Every name the whole set expects stays watched, so a shard's figures mean what the whole set's do.
+        """
+        kept = {
+            item.number for item in self.session.items if isinstance(item, TriggerPromptItem) and item.parent is self
+        }
+        prompts = [prompt for prompt in self.trigger_set.prompts if prompt.number in kept]
+        return replace(self.trigger_set, prompts=tuple(prompts), extra_names=self.trigger_set.names)
+
     def play(self, agent: Any, evidence_dir: Path | None) -> Any:
-        """The set's run, played on first use (on the runtime host, like a test set's units)."""
+        """The selected prompts' run, played on first use (on the runtime host, like a test set's units).
+
+        ``agent`` is the session's, with the plugin's budget options applied (``pytest_budget``), as for test sets.
+        """
         if self.played is None:
             # imported on use: every pytest session loads this module; the runtime loads only for trigger sets
             from copilot_eval.runtime.process.host import runtime_host
             from copilot_eval.triggers import trigger_eval
+            from copilot_eval.triggers.resume import forget_checkpoint
 
             out = evidence_dir / f"triggers-{self.path.stem}" if evidence_dir is not None else None
-            self.played = runtime_host().run_sync(trigger_eval(agent, self.trigger_set, out=out))
+            if out is not None:  # each session plays afresh, as its evidence is written afresh: no --resume here
+                forget_checkpoint(out)
+            self.played = runtime_host().run_sync(trigger_eval(agent, self.selected(), out=out))
         return self.played
 
 

@@ -78,6 +78,21 @@ def test_a_bad_script_names_rule_turn_and_field(tmp_path: Path) -> None:
         CopilotEval.from_file(agent_file)
 
 
+def test_a_script_written_inline_is_read_like_a_script_file(tmp_path: Path) -> None:
+    agent_file = tmp_path / "agent.yaml"
+    agent_file.write_text("model:\n  scripted:\n    rules:\n      - turns:\n          - text: hello\n")
+    model = CopilotEval.from_file(agent_file).model
+    assert isinstance(model, ScriptedModel) and len(model.rules) == 1
+    agent_file.write_text("model: {scripted: {rules: [{turns: [{txt: hello}]}]}}\n")
+    with pytest.raises(AgentFileError, match=r"agent.yaml: model.scripted.*rules\[0\]\.turns\[0\].*'txt'"):
+        CopilotEval.from_file(agent_file)
+    agent_file.write_text("model: {scripted: 3}\n")
+    with pytest.raises(
+        AgentFileError, match=r"model.scripted: give a script file's path, or the script's rules inline"
+    ):
+        CopilotEval.from_file(agent_file)
+
+
 def test_custom_agent_files_are_front_matter_and_a_prompt(tmp_path: Path) -> None:
     (tmp_path / "reviewer.agent.md").write_text(
         "---\ndescription: Reviews diffs\ntools: [view, grep]\n---\nYou review code carefully.\n"

@@ -33,7 +33,6 @@ NOT_YET_CONVERTED = {
     "run_several.py",  # cmd38
     "studio_eval_cmd.py",  # cmd38
     "lift_cmd.py",  # l42
-    "triggers_cmd.py",  # t41
 }
 
 

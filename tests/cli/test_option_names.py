@@ -79,6 +79,8 @@ EXPECTED: dict[str, list[str]] = {
         "--junit",
         "--markdown",
         "--max-errors",
+        "--min-precision",
+        "--min-recall",
         "--no-history",
         "--out",
     ],
@@ -240,20 +242,28 @@ EXPECTED: dict[str, list[str]] = {
         "--agent",
         "--allow-drafts",
         "--concurrency",
+        "--executor",
         "--fail-on-finding",
         "--history",
         "--junit",
+        "--max-run-ai-credits",
+        "--max-run-premium-requests",
+        "--max-run-tokens",
         "--min-precision",
         "--min-recall",
         "--no-history",
         "--no-stop-at-choice",
         "--out",
+        "--ray-address",
+        "--ray-workers",
         "--record",
         "--record-missing",
         "--repeat",
         "--replay",
+        "--resume",
         "--runs",
         "--scan",
+        "--shard",
         "--skill",
         "--stop-at-choice",
         "--threshold",
@@ -311,6 +321,26 @@ def test_the_options_every_writer_shares_mean_the_same_thing_everywhere():
         assert set(helps) == set(WRITERS), f"{name} is missing from {sorted(set(WRITERS) - set(helps))}"
         if name != "--out":  # each writer's default folder differs; what --out is does not
             assert len(set(helps.values())) == 1, f"{name} says different things: {helps}"
+
+
+# How plays are spent, split and placed: `run` and `triggers` take them from one declaration (cli/options.py).
+PLAYERS = ("run", "triggers")
+PLAY_OPTIONS = (
+    "--executor",
+    "--max-run-ai-credits",
+    "--max-run-premium-requests",
+    "--max-run-tokens",
+    "--ray-address",
+    "--ray-workers",
+    "--shard",
+)
+
+
+def test_run_and_triggers_take_budgets_shards_and_the_executor_alike():
+    commands = dict(_commands())
+    for name in PLAY_OPTIONS:
+        helps = {path: _options(commands[path])[name].help for path in PLAYERS}
+        assert len(set(helps.values())) == 1, f"{name} says different things: {helps}"
 
 
 def test_out_names_a_folder_in_every_command():

@@ -132,12 +132,13 @@ async def test_a_failed_turn_ends_the_conversation_and_later_prompts_are_not_ask
 
 
 async def test_tokens_are_refreshed_before_they_expire():
-    # The first turn outlives the token's 2 s lifetime: without a refresh the second turn gets 403. The
-    # refresh is due after half the lifetime and is sent by the next poll; a loaded machine can delay a
-    # poll by some hundred ms, so the lifetime leaves a second for it (an expired token cannot be refreshed).
-    fake = FakeDirectLine(ray_agent(wait=slow(2.5, answer("Waited."))), token_lifetime_s=2.0)
+    # The first turn outlives the token's 4 s lifetime: without a refresh the second turn gets 403. The
+    # refresh is due after half the lifetime and is sent by the next poll; a loaded machine (load 19 here
+    # once) can delay a poll by more than a second, so the lifetime leaves two for it (an expired token
+    # cannot be refreshed).
+    fake = FakeDirectLine(ray_agent(wait=slow(5.0, answer("Waited."))), token_lifetime_s=4.0)
     async with LoopbackServer(fake):
-        result = await directline_agent(fake).play(["wait for it", "How do Ray tasks work?"])
+        result = await directline_agent(fake, timeout_s=10.0).play(["wait for it", "How do Ray tasks work?"])
     assert result.success, result.error
     assert ("POST", "/v3/directline/tokens/refresh", True) in fake.requests
 

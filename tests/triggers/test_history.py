@@ -36,3 +36,13 @@ def test_points_are_ordered_and_a_changed_description_starts_a_segment(tmp_path:
         ("2026-12-03T10:00:00", 1, 0.5),  # the description changed: not the same trend
     ]
     assert points[0].apart == {"error": 1} and unreadable == [str(tmp_path / "gone")]
+
+
+def test_a_shard_held_by_a_stored_merged_run_is_no_point_of_its_own(tmp_path: Path) -> None:
+    runs = [
+        {"run_at": "2026-12-01T10:00:00", "run_folder": folder(tmp_path, "s1", "aaa", 1.0), "merged_into": 3},
+        {"run_at": "2026-12-01T10:00:01", "run_folder": folder(tmp_path, "s2", "aaa", 0.0), "merged_into": 3},
+        {"run_at": "2026-12-01T10:05:00", "run_folder": folder(tmp_path, "merged", "aaa", 0.5), "merged_into": None},
+    ]
+    points, _ = skill_history(runs)
+    assert [p.skills["pdf"]["precision"] for p in points] == [0.5], "the merged run counts its shards once"

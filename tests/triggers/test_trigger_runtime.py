@@ -283,3 +283,26 @@ async def test_a_live_models_plays_are_recorded_then_replayed_offline(tmp_path: 
     replayed = await trigger_eval(live, trigger_set, runs=1, replay=tmp_path / "cassettes")  # the server is gone
     assert [p.label for p in replayed.plays] == [p.label for p in recorded.plays]
     assert [p.label for p in replayed.plays] == ["chose:pdf-forms", "chose:pdf-forms", "chose:csv-clean"]
+
+
+def test_a_run_budget_stops_new_plays_through_the_real_runtime_and_exits_3(tmp_path: Path) -> None:
+    arguments = ["triggers", str(EXAMPLE / "triggers.csv"), "--agent", str(EXAMPLE / "agent.yaml"), "--runs", "2"]
+    arguments += ["--concurrency", "1", "--max-run-tokens", "1", "--out", str(tmp_path / "run"), "--no-history"]
+    outcome = CliRunner().invoke(app, arguments)
+    assert outcome.exit_code == 3, outcome.output
+    document = json.loads((tmp_path / "run" / "triggers.json").read_text(encoding="utf-8"))
+    assert [p["outcome"] for p in document["plays"]] == ["chose:changelog-writer", *["not_run"] * 5]
+    assert document["budget"]["notRun"] == 5 and "--max-run-tokens 1" in document["budget"]["reached"]
+    assert "5 plays not played (prompts 1, 2, 3), counted apart from every rate" in outcome.output
+    # --resume keeps the recorded play (its evidence is not written again) and plays the five never started
+    first = tmp_path / "run" / "evidence" / "prompt1-r0.json"
+    kept = first.stat().st_mtime_ns
+    resumed = CliRunner().invoke(app, [*arguments[:6], "--out", str(tmp_path / "run"), "--no-history", "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    document = json.loads((tmp_path / "run" / "triggers.json").read_text(encoding="utf-8"))
+    outcomes = [p["outcome"] for p in document["plays"]]  # the scripted router chooses the same on every try
+    assert outcomes[0] == "chose:changelog-writer" and outcomes[0::2] == outcomes[1::2], outcomes
+    assert document["figures"]["counted"] == 6 and document["budget"]["notRun"] == 0
+    assert first.stat().st_mtime_ns == kept, "a play already recorded is never played again"
+    other = CliRunner().invoke(app, [*arguments[:4], "--runs", "3", "--out", str(tmp_path / "run"), "--resume"])
+    assert other.exit_code == 2 and "belongs to a different run (differs in runs)" in other.output, other.output

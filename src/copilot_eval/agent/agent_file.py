@@ -23,7 +23,7 @@ from copilot_eval.agent.custom_agent import CustomAgent
 from copilot_eval.agent.mcp_config import mcp_server_problems
 from copilot_eval.bounded_yaml import YamlRefused, load_yaml_file
 from copilot_eval.models.byok import ByokModel, ByokProvider
-from copilot_eval.models.scripted import ScriptedModel
+from copilot_eval.models.scripted import InvalidScriptError, ScriptedModel
 from copilot_eval.suggest import unknown_key
 
 PYTHON_ONLY = {
@@ -50,7 +50,16 @@ def _model_from_block(value: Any, base: Path) -> dict[str, Any]:
     unknown = [key for key in value if key not in ("scripted", "name", "provider")]
     if unknown:
         raise _Problem(f"model.{unknown[0]}: {unknown_key(str(unknown[0]), ('scripted', 'name', 'provider'))}")
+    if isinstance(value.get("scripted"), (dict, list)):
+        # The script written inline in the agent file (its rules, or a list of them) rather than a file
+        # beside it: read the same way, so that a bad rule is named as in a script file.
+        try:
+            return {"model": ScriptedModel.from_dict(value["scripted"], source="model.scripted")}
+        except InvalidScriptError as error:  # a problem of this file, listed with its others
+            raise _Problem(str(error)) from None
     if "scripted" in value:
+        if not isinstance(value["scripted"], str):
+            raise _Problem("model.scripted: give a script file's path, or the script's rules inline")
         script_path = base / str(value["scripted"])
         if not script_path.is_file():
             raise _Problem(f"model.scripted: file not found: {script_path}")

@@ -5,7 +5,8 @@ surface, ``--markdown``, the history unless ``--no-history``), and shard runs al
 history are linked to it, so trends count its cases once.
 
 Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided
-by ``runs.gates`` for each merged surface, the worst one's; 2 when refused: every problem is
+by ``runs.gates`` for each merged surface, the worst one's (and, for shards of a trigger run, by
+``--min-precision``/``--min-recall`` as ``triggers`` judges, ``triggers.merge``); 2 when refused: every problem is
 printed, one per line, and nothing was written.
 """
 
@@ -19,7 +20,14 @@ import typer
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption
+from copilot_eval.cli.options import (
+    FailUnderOption,
+    JunitOption,
+    MarkdownOption,
+    MaxErrorsOption,
+    MinPrecisionOption,
+    MinRecallOption,
+)
 from copilot_eval.untrusted.terminal import terminal_text
 
 
@@ -42,6 +50,8 @@ def merge(
     max_errors: MaxErrorsOption = 0,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
+    min_precision: MinPrecisionOption = None,
+    min_recall: MinRecallOption = None,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
     # imported on use: every command module loads with `--help` (see app.py)
@@ -50,12 +60,25 @@ def merge(
     from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, finish_run_folders
     from copilot_eval.runs.gates import Gates
     from copilot_eval.runs.merge import MergeError, merge_run_folders
+    from copilot_eval.triggers.merge import (
+        check_trigger_documents,
+        has_trigger_documents,
+        merge_trigger_documents,
+        merged_trigger_gates,
+        merged_trigger_verdict,
+    )
 
+    triggers = has_trigger_documents(shard_dirs)  # shards of `triggers --shard I/N`: their triggers.json too
     try:
+        trigger_gates = merged_trigger_gates(min_precision, min_recall, triggers=triggers)
+        if triggers:
+            check_trigger_documents(shard_dirs)
         merged = merge_run_folders(shard_dirs, out, allow_partial=allow_partial)
-    except MergeError as exc:
+        if triggers:
+            merge_trigger_documents(shard_dirs, out)  # before finishing: the report shows its figures
+    except (MergeError, ValueError) as exc:
         refused = bad_input(f"cannot merge {len(shard_dirs)} folders, nothing was written:")
-        for problem in exc.problems:
+        for problem in exc.problems if isinstance(exc, MergeError) else str(exc).splitlines():
             typer.echo(f"  - {terminal_text(problem)}", err=True)
         raise refused from None
     options = FinishOptions(
@@ -74,7 +97,8 @@ def merge(
         record = item.run.merge
         return [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
 
-    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shards)
+    verdict = merged_trigger_verdict(finished.verdict, out, trigger_gates) if triggers else None
+    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shards, verdict=verdict)
 
 
 def register(app: typer.Typer) -> None:

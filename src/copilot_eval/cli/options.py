@@ -238,17 +238,15 @@ TenantOption = Annotated[
     str | None, typer.Option("--tenant-id", help="Tenant of --client-id (default: organizations).")
 ]
 
-# --- what a reading command prints ------------------------------------------------------------------
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
-
-# What a whole run may spend (runs/run_budget.py): `run` and `lift` take the agent's caps, same names.
+# --- how plays are spent, split and placed (run, triggers, lift) ---------------------------------------
+# A run's budgets, shards and executor (runs/run_budget.py, runs/shards.py, runs/ray_executor.py).
 MaxRunTokensOption = Annotated[
     int | None,
     typer.Option(
         "--max-run-tokens",
         metavar="N",
-        help="Once the agent's sessions have spent N tokens (input plus output) no new conversation starts; "
-        "those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
+        help="Once the agent's sessions have spent N tokens (input plus output) no new conversation (or play) "
+        "starts; those in flight finish, the rest are not_run (exit 3). Judges are counted apart.",
     ),
 ]
 MaxRunPremiumRequestsOption = Annotated[
@@ -258,11 +256,63 @@ MaxRunPremiumRequestsOption = Annotated[
 MaxRunAiCreditsOption = Annotated[
     float | None, typer.Option("--max-run-ai-credits", metavar="X", help="The same for the agent's AI credits.")
 ]
+ShardOption = Annotated[
+    str | None,
+    typer.Option(
+        "--shard",
+        metavar="I/N",
+        help="Play only shard I of N (whole conversations, or a trigger set's prompts, assigned from the set's "
+        "content); merge the shards' folders with `copilot-eval merge`.",
+    ),
+]
+ExecutorOption = Annotated[
+    str,
+    typer.Option(
+        "--executor",
+        help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
+        "--concurrency each; needs the ray extra).",
+    ),
+]
+RayAddressOption = Annotated[
+    str | None,
+    typer.Option(
+        "--ray-address",
+        metavar="ADDR",
+        help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
+    ),
+]
+RayWorkersOption = Annotated[
+    int | None,
+    typer.Option(
+        "--ray-workers",
+        min=1,
+        metavar="N",
+        help="With --executor ray: use at most N nodes (default: every node with a CPU).",
+    ),
+]
+
+# --- what a reading command prints ------------------------------------------------------------------
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of text or tables.")]
+
+# A trigger run's gates (triggers/gates.py): `triggers`, and `merge` of its shards.
+MinPrecisionOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--min-precision", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's precision is below (0..1)."
+    ),
+]
+MinRecallOption = Annotated[
+    list[str] | None,
+    typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
+]
+
+# Continuing an interrupted run (runs/checkpoint.py): `run`, `lift` and `triggers`.
 ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
 
 __all__ = [
     "AllowOtherSetOption",
     "BaselineOption",
+    "ExecutorOption",
     "FailOnRegressionOption",
     "FailUnderOption",
     "JunitOption",
@@ -271,5 +321,10 @@ __all__ = [
     "MaxRunAiCreditsOption",
     "MaxRunPremiumRequestsOption",
     "MaxRunTokensOption",
+    "MinPrecisionOption",
+    "MinRecallOption",
+    "RayAddressOption",
+    "RayWorkersOption",
     "ResumeOption",
+    "ShardOption",
 ]

@@ -26,6 +26,7 @@ from copilot_eval.cli.options import (
     BaselineOption,
     ConcurrencyOption,
     DataTypeOption,
+    ExecutorOption,
     FailOnFindingOption,
     FailOnRegressionOption,
     FailUnderOption,
@@ -45,12 +46,15 @@ from copilot_eval.cli.options import (
     ProfileOption,
     PromptPassScoreOption,
     ProtectOption,
+    RayAddressOption,
+    RayWorkersOption,
     RecordMissingOption,
     RecordOption,
     RepeatOption,
     ReplayOption,
     ResumeOption,
     ScanOption,
+    ShardOption,
     VarOption,
     WorkspaceOption,
 )
@@ -120,40 +124,10 @@ def run(
     record: RecordOption = None,
     replay: ReplayOption = None,
     record_missing: RecordMissingOption = False,
-    shard: Annotated[
-        str | None,
-        typer.Option(
-            "--shard",
-            metavar="I/N",
-            help="Play only shard I of N (whole conversations, assigned from the set's content); "
-            "merge the shards' folders with `copilot-eval merge`.",
-        ),
-    ] = None,
-    executor: Annotated[
-        str,
-        typer.Option(
-            "--executor",
-            help="Where sessions are played: local (this process) or ray (one worker per Ray node, "
-            "--concurrency each; needs the ray extra).",
-        ),
-    ] = "local",
-    ray_address: Annotated[
-        str | None,
-        typer.Option(
-            "--ray-address",
-            metavar="ADDR",
-            help="With --executor ray: the cluster (host:port, ray://host:10001, or auto); default: RAY_ADDRESS, else a local Ray.",
-        ),
-    ] = None,
-    ray_workers: Annotated[
-        int | None,
-        typer.Option(
-            "--ray-workers",
-            min=1,
-            metavar="N",
-            help="With --executor ray: use at most N nodes (default: every node with a CPU).",
-        ),
-    ] = None,
+    shard: ShardOption = None,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
+    ray_workers: RayWorkersOption = None,
     history: RecordHistoryOption = None,
     no_history: NoHistoryOption = False,
     scan: ScanOption = None,

@@ -5,39 +5,68 @@ runtime and writes a normal run folder (run.json, results.csv, evidence, report.
 confusion matrix, triggers.json; JUnit with ``--junit``, one test case per prompt). `skills` lists
 the catalogue as the runtime loaded it. Exit codes (``copilot_eval.exit_codes``): 0 measured,
 1 below ``--min-precision``/``--min-recall`` or a finding of a ``--fail-on-finding`` scanner, 2 bad input (or no play could count because the
-catalogue could not be set up), 3 no play counted for the platform's reasons, 130/143 interrupted.
+catalogue could not be set up), 3 no play counted for the platform's reasons, a run budget left plays
+unplayed (as in ``run``) or every Ray worker was lost, 130/143 interrupted. ``--shard``, ``--executor``
+and the ``--max-run-*`` caps are ``run``'s own options (``cli/options.py``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
+from rich.table import Table
 
+from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     AllowDraftsOption,
     ConcurrencyOption,
+    ExecutorOption,
     FailOnFindingOption,
     JsonOption,
     JunitOption,
+    MaxRunAiCreditsOption,
+    MaxRunPremiumRequestsOption,
+    MaxRunTokensOption,
+    MinPrecisionOption,
+    MinRecallOption,
     OutOption,
+    RayAddressOption,
+    RayWorkersOption,
     RecordMissingOption,
     RecordOption,
     ReplayOption,
+    ResumeOption,
     ScanOption,
+    ShardOption,
 )
+from copilot_eval.evalsets.drafts import count_drafts
 from copilot_eval.exit_codes import Verdict
+from copilot_eval.history.records import SOURCE_TRIGGERS
 from copilot_eval.reports.console import make_console
+from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
+from copilot_eval.runs.finish import FinishOptions
+from copilot_eval.runs.ray_executor import RayExecutor
+from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunBudget, WhatToPlay
+from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.triggers import (
+    Catalogue,
+    PlayRecord,
+    TriggerRun,
+    TriggerSetError,
+    list_catalogue,
+    read_trigger_set,
+    trigger_eval,
+)
+from copilot_eval.triggers.gates import TriggerGates, parse_gate
 from copilot_eval.untrusted.terminal import terminal_line
-
-if TYPE_CHECKING:
-    from copilot_eval.triggers import Catalogue, TriggerRun
 
 AgentOption = Annotated[
     Path,
@@ -46,12 +75,11 @@ AgentOption = Annotated[
 
 
 def _share(value: float | None) -> str:
+    """A share as a percentage, or ``unknown``."""
     return "unknown" if value is None else f"{value:.0%}"
 
 
 def _print_run(run: TriggerRun) -> None:
-    from rich.table import Table
-
     console = make_console()  # names come from other people's files: shown through the terminal sanitiser
     table = Table(title=terminal_line(f"Trigger set {run.trigger_set.name}: per skill (over prompts)"))
     for column in ("skill or agent", "precision", "recall", "F1", "TP", "FP", "FN"):
@@ -77,6 +105,8 @@ def _print_run(run: TriggerRun) -> None:
         ),
         highlight=False,
     )
+    for line in _apart_lines(run):
+        console.print(terminal_line(line), highlight=False)
     for entry in run.catalogue.entries:
         for problem in entry.problems:
             console.print(terminal_line(f"setup problem: {entry.kind} {entry.name}: {problem}"), highlight=False)
@@ -88,6 +118,34 @@ def _print_run(run: TriggerRun) -> None:
             console.print(terminal_line(line), highlight=False)
         for line in run.finished.history_warnings:
             typer.echo(line, err=True)
+
+
+def _numbers(plays: list[PlayRecord]) -> str:
+    numbers = sorted({play.number for play in plays})
+    return ("prompt " if len(numbers) == 1 else "prompts ") + ", ".join(str(n) for n in numbers)
+
+
+def _apart_lines(run: TriggerRun) -> list[str]:
+    """Why plays are apart from the rates: the shard played, the budget that stopped it, each undelivered reason."""
+    lines = []
+    if run.shard is not None:
+        played = len({play.number for play in run.plays})
+        lines.append(
+            f"shard {run.shard.index}/{run.shard.count}: {played} of {len(run.trigger_set.prompts)} prompts; "
+            "merge the shards' folders with `copilot-eval merge`"
+        )
+    if run.not_run:
+        lines.append(
+            f"{run.budget_reached or 'run budget reached'}: {len(run.not_run)} plays not played "
+            f"({_numbers(run.not_run)}), counted apart from every rate"
+        )
+    undelivered: dict[str, list[PlayRecord]] = {}
+    for play in run.plays:
+        if play.kind == "undelivered":
+            undelivered.setdefault(play.reason, []).append(play)
+    for reason, plays in undelivered.items():  # the reason names the skills whose description was not sent
+        lines.append(f"undelivered: {len(plays)} plays ({_numbers(plays)}): {reason}")
+    return lines
 
 
 def triggers(
@@ -125,16 +183,8 @@ def triggers(
     concurrency: ConcurrencyOption = 4,
     out: OutOption = None,
     junit: JunitOption = None,
-    min_precision: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--min-precision", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's precision is below (0..1)."
-        ),
-    ] = None,
-    min_recall: Annotated[
-        list[str] | None,
-        typer.Option("--min-recall", metavar="SHARE|NAME=SHARE", help="Exit 1 when a skill's recall is below (0..1)."),
-    ] = None,
+    min_precision: MinPrecisionOption = None,
+    min_recall: MinRecallOption = None,
     record: RecordOption = None,
     replay: ReplayOption = None,
     record_missing: RecordMissingOption = False,
@@ -143,6 +193,14 @@ def triggers(
     allow_drafts: AllowDraftsOption = False,
     scan: ScanOption = None,
     fail_on_finding: FailOnFindingOption = None,
+    max_run_tokens: MaxRunTokensOption = None,
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
+    max_run_ai_credits: MaxRunAiCreditsOption = None,
+    shard: ShardOption = None,
+    executor: ExecutorOption = "local",
+    ray_address: RayAddressOption = None,
+    ray_workers: RayWorkersOption = None,
+    resume: ResumeOption = False,
 ) -> None:
     """Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?
 
@@ -150,17 +208,24 @@ def triggers(
     added to the prompt; errors, setup problems and undelivered descriptions are counted apart
     from every rate (docs/skills.md).
     """
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.history.records import SOURCE_TRIGGERS
-    from copilot_eval.runs.finish import FinishOptions
-    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
-    from copilot_eval.triggers import TriggerSetError, read_trigger_set, trigger_eval
-    from copilot_eval.triggers.gates import TriggerGates, parse_gate
-
     try:
+        # run's own settings groups check these options, with run's words (runs.settings)
+        budget = RunBudget(
+            max_run_tokens=max_run_tokens,
+            max_run_premium_requests=max_run_premium_requests,
+            max_run_ai_credits=max_run_ai_credits,
+        )
+        HowToPlay(
+            concurrency=concurrency,
+            executor=executor,
+            ray_address=ray_address,
+            ray_workers=ray_workers,
+            record=record,
+            replay=replay,
+            record_missing=record_missing,
+        )
+        shard_info = WhatToPlay(shard=shard).shard_info
+        HowToFinish(out=out, resume=resume)
         agent = load_agent_file(agent_file)
         chosen = read_trigger_set(trigger_set, skill=skill)
         gates = TriggerGates(
@@ -182,6 +247,7 @@ def triggers(
         finding_gates=finding_gates,
     )
     try:
+        ray = _ray_executor(executor, ray_address, ray_workers)
         run = asyncio.run(
             trigger_eval(
                 agent,
@@ -196,22 +262,42 @@ def triggers(
                 record=record,
                 replay=replay,
                 record_missing=record_missing,
+                budget=budget,
+                shard=shard_info,
+                executor=ray,
+                agent_file=agent_file,
+                resume=resume,
             )
         )
+    except AllWorkersLost as error:
+        raise platform_failed(f"{error}; {_kept(out)}") from None
+    except ExecutorError as error:
+        raise bad_input(f"--executor {executor}: {error}") from None
     except ValueError as error:
         raise bad_input(str(error)) from None
     except KeyboardInterrupt:
-        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
+        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: {_kept(out)}")) from None
     _print_run(run)
     if run.finished is not None:
         raise leave(run.finished.verdict)
 
 
+def _kept(out: Path) -> str:
+    """What a run stopped before its folder was written leaves: the decided plays, kept for ``--resume``."""
+    return f"no run folder was written; any play already decided is kept in {out}: continue with --resume --out {out}"
+
+
+def _ray_executor(executor: str, address: str | None, workers: int | None) -> RayExecutor | None:
+    """The Ray executor ``--executor ray`` names (ExecutorError when Ray is missing), None for local."""
+    if executor != "ray":
+        return None
+    return RayExecutor(
+        address=address, workers=workers, say=lambda line: typer.echo(terminal_line(f"note: {line}"), err=True)
+    )
+
+
 def _refuse_drafts_only(trigger_set: Path, prompts: list[str], allow_drafts: bool) -> None:
     """Exit 2 when every prompt is an unreviewed draft of ``generate triggers`` and ``--allow-drafts`` is not given."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets.drafts import count_drafts
-
     try:
         found = count_drafts(prompts, trigger_set)
     except ValueError as error:
@@ -224,6 +310,7 @@ def _refuse_drafts_only(trigger_set: Path, prompts: list[str], allow_drafts: boo
 
 
 def _catalogue_document(catalogue: Catalogue) -> dict[str, Any]:
+    """``skills --json``: each entry as loaded, the loader's diagnostics and the built-in skills."""
     return {
         "entries": [
             {
@@ -252,14 +339,6 @@ def skills(
 
     No real model is called: one session answered by a scripted model reads the loaded list.
     """
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from rich.table import Table
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.triggers import list_catalogue
-
     try:
         agent = load_agent_file(agent_file)
         catalogue = asyncio.run(list_catalogue(agent))

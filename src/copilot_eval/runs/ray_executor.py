@@ -93,6 +93,21 @@ class RayWorker:
                 f"Ray could not return the play from {self.info.name}: {_first_line(exc)}", dead=False
             ) from None
 
+    async def play_trigger(self, prompt: str, options: dict[str, Any]) -> Any:
+        """Play one trigger-set prompt on the worker's node (``PlayWorker.play_trigger``); WorkerLost as ``play``."""
+        from ray.exceptions import RayActorError, RayError
+
+        try:
+            return await self.actor.play_trigger.remote(prompt, options, self.played_on)
+        except RayActorError as exc:
+            raise WorkerLost(
+                f"Ray worker on {self.info.node_address} ({self.info.name}) died: {_first_line(exc)}"
+            ) from None
+        except RayError as exc:
+            raise WorkerLost(
+                f"Ray could not return the play from {self.info.name}: {_first_line(exc)}", dead=False
+            ) from None
+
 
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()

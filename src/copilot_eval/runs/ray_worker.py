@@ -74,6 +74,22 @@ class PlayWorker:
         result.played_on = PlayedOn(**played_on)  # the evidence of either kind of target names where it was played
         return result
 
+    async def play_trigger(self, prompt: str, options: dict[str, Any], played_on: dict[str, Any]) -> Any:
+        """Play one prompt of a trigger set in a fresh session of the agent with ``options`` (the driver's player's).
+
+        ``options`` are CopilotEval options (the request audit, the descriptions it watches, where a
+        play stops), so a play here runs as it would on the driver; the evidence names this node.
+        """
+        # imported on use: the runtime loads the Copilot SDK (about 0.6 s)
+        from copilot_eval.runtime.session.runner import run_copilot
+
+        agent = runtime_agent(self.agent)
+        if agent is None:
+            raise ValueError("a trigger set plays a Copilot runtime agent; this agent file names a target")
+        result = await run_copilot(agent.with_options(**options), prompt)
+        result.played_on = PlayedOn(**played_on)
+        return result
+
     async def close(self) -> None:
         """Stop this worker's runtimes (a killed worker's runtimes die with their pipes anyway)."""
         # imported on use: the runtime loads the Copilot SDK (about 0.6 s), and `import copilot_eval.runs` loads this module

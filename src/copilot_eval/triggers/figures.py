@@ -21,6 +21,7 @@ from copilot_eval.triggers.trigger_set import NONE, TriggerPrompt
 
 __all__ = [
     "ANOTHER",
+    "NOT_RUN",
     "PlayRecord",
     "PromptFigures",
     "SkillFigures",
@@ -31,6 +32,8 @@ __all__ = [
 
 ANOTHER = "another skill"
 """The confusion matrix's column for a choice outside the set's names (a built-in skill, say)."""
+NOT_RUN = "not_run"
+"""The kind of a play never started: the run budget was reached first (apart from every rate, never a miss)."""
 _Z_POWER_80 = 0.8416212335729143
 
 
@@ -41,7 +44,7 @@ class PlayRecord:
     number: int
     repeat: int
     expected: str
-    kind: str  # chose / error / setup / undelivered
+    kind: str  # chose / error / setup / undelivered / not_run
     chosen: str | None  # a name or "none" when the play counts
     reason: str
     evidence_path: str | None = None
@@ -66,6 +69,23 @@ class PlayRecord:
             "evidence": self.evidence_path,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayRecord:
+        """A play read back from ``to_dict``'s form (triggers.json); KeyError or ValueError when malformed."""
+        label = str(data["outcome"])
+        kind, _, chosen = label.partition(":")
+        return cls(
+            number=int(data["number"]),
+            repeat=int(data["repeat"]),
+            expected=str(data["expected"]),
+            kind=kind,
+            chosen=chosen if kind == "chose" else None,
+            reason=str(data.get("reason") or ""),
+            evidence_path=data.get("evidence"),
+            path=tuple(str(p) for p in data.get("path") or ()),
+            read_skill_files=tuple(str(p) for p in data.get("readSkillFiles") or ()),
+        )
+
 
 def _interval(hits: int, trials: int) -> list[float] | None:
     interval = wilson_interval(hits, trials)
@@ -79,7 +99,7 @@ class PromptFigures:
     prompt: TriggerPrompt
     hits: int
     counted: int
-    apart: dict[str, int]  # error / setup / undelivered -> plays
+    apart: dict[str, int]  # error / setup / undelivered / not_run -> plays
     choices: dict[str, int]  # chosen name (or none) -> counted plays
     threshold: float
 

@@ -68,12 +68,17 @@ def _document(folder: str | None) -> dict[str, Any] | None:
 
 
 def skill_history(runs: Iterable[Mapping[str, Any]]) -> tuple[list[SkillPoint], list[str]]:
-    """Points oldest first from stored runs (``run_at``, ``run_folder``), and the folders that could not be read."""
+    """Points oldest first from stored runs (``run_at``, ``run_folder``), and the folders that could not be read.
+
+    A shard run a stored merged run holds (``merged_into``) is left out: the merged run is its point.
+    """
     ordered = sorted(runs, key=lambda run: str(run.get("run_at") or ""))
     points: list[SkillPoint] = []
     unreadable: list[str] = []
     segment, last = 0, None
     for run in ordered:
+        if run.get("merged_into") is not None:
+            continue  # a shard whose merged run is stored: that run holds its plays, counted once (as trends do)
         document = _document(run.get("run_folder"))
         if document is None:
             unreadable.append(str(run.get("run_folder")))

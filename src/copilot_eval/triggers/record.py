@@ -35,17 +35,30 @@ from copilot_eval.reports.junit import write_junit
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
-from copilot_eval.triggers.figures import PlayRecord
+from copilot_eval.triggers.figures import NOT_RUN, PlayRecord
 from copilot_eval.triggers.gates import TriggerGates, trigger_verdict
 from copilot_eval.triggers.history import trigger_set_series_name
+from copilot_eval.triggers.trigger_set import TriggerSet
 
 if TYPE_CHECKING:  # the runner writes through this module
     from copilot_eval.triggers.runner import TriggerRun
 
-__all__ = ["TRIGGERS_SCHEMA_VERSION", "trigger_document", "trigger_eval_run", "write_trigger_folder"]
+__all__ = [
+    "TRIGGERS_SCHEMA_VERSION",
+    "play_case_result",
+    "trigger_document",
+    "trigger_eval_run",
+    "trigger_test_set",
+    "write_trigger_folder",
+]
 
 TRIGGERS_SCHEMA_VERSION = 1
-_STATUS = {"error": CaseStatus.ERROR, "setup": CaseStatus.ERROR, "undelivered": CaseStatus.UNKNOWN}
+_STATUS = {
+    "error": CaseStatus.ERROR,
+    "setup": CaseStatus.ERROR,
+    "undelivered": CaseStatus.UNKNOWN,
+    NOT_RUN: CaseStatus.NOT_RUN,
+}
 
 
 def _status(play: PlayRecord) -> CaseStatus:
@@ -54,14 +67,13 @@ def _status(play: PlayRecord) -> CaseStatus:
     return CaseStatus.PASS if play.chosen == play.expected else CaseStatus.FAIL
 
 
-def _case_result(play: PlayRecord, duration_ms: float | None) -> EvalCaseResult:
+def play_case_result(play: PlayRecord, duration_ms: float | None, *, keep_play: bool = False) -> EvalCaseResult:
+    """One play as a case result; ``keep_play`` puts the whole play in its grade (the checkpoint's, for --resume)."""
     status = _status(play)
-    grade = GradeRecord(
-        method="trigger",
-        status=status,
-        explanation=play.reason,
-        data={"outcome": play.label, "expected": play.expected, "path": list(play.path)},
-    )
+    data: dict[str, Any] = {"outcome": play.label, "expected": play.expected, "path": list(play.path)}
+    if keep_play:
+        data["play"] = play.to_dict()
+    grade = GradeRecord(method="trigger", status=status, explanation=play.reason, data=data)
     return EvalCaseResult(
         conversation_number=play.number,
         passed=status is CaseStatus.PASS,
@@ -86,6 +98,15 @@ def _note(run: TriggerRun) -> str:
     )
 
 
+def trigger_test_set(trigger_set: TriggerSet) -> EvalTestSet:
+    """The test set a trigger set is as a run folder's: one single-turn case per prompt, numbered as the prompt."""
+    return EvalTestSet(
+        name=trigger_set_series_name(trigger_set.name),
+        data_type=EvalDataType.SINGLE_TURN,
+        cases=[EvalTestCase(conversation_number=p.number, question=p.prompt) for p in trigger_set.prompts],
+    )
+
+
 def trigger_eval_run(
     run: TriggerRun, *, agent: CopilotEval, started: datetime, per_prompt: bool = False
 ) -> tuple[EvalRun, EvalTestSet]:
@@ -95,13 +116,9 @@ def trigger_eval_run(
     verdict over its runs (what JUnit shows). The folder's run.json is written without it, so the
     finisher's gates do not turn a prompt's verdict into an exit code; the trigger gates decide.
     """
-    test_set = EvalTestSet(
-        name=trigger_set_series_name(run.trigger_set.name),
-        data_type=EvalDataType.SINGLE_TURN,
-        cases=[EvalTestCase(conversation_number=p.number, question=p.prompt) for p in run.trigger_set.prompts],
-    )
-    durations = {key: result.duration_ms for key, result in run.results.items()}
-    results = [_case_result(p, durations.get(f"prompt{p.number}-r{p.repeat}")) for p in run.plays]
+    test_set = trigger_test_set(run.trigger_set)
+    durations = {**run.resumed, **{key: result.duration_ms for key, result in run.results.items()}}
+    results = [play_case_result(p, durations.get(f"prompt{p.number}-r{p.repeat}")) for p in run.plays]
     summary = summarise(
         test_set,
         results,
@@ -112,7 +129,8 @@ def trigger_eval_run(
         min_pass_rate=run.figures.threshold if per_prompt else None,
         repeat_dependence=repeat_dependence_of(agent),
     )
-    return summary.model_copy(update={"repeat": run.runs}), test_set
+    update: dict[str, Any] = {"repeat": run.runs, "shard": run.shard, "usage": run.usage, "execution": run.execution}
+    return summary.model_copy(update=update), test_set
 
 
 def _relative(path: str | None, folder: Path) -> str | None:
@@ -138,6 +156,9 @@ def trigger_document(run: TriggerRun, folder: Path | None = None) -> dict[str, A
         },
         "runs": run.runs,
         "stopAtChoice": run.stop_at_choice,
+        "shard": None if run.shard is None else {"index": run.shard.index, "count": run.shard.count},
+        "executor": None if run.execution is None else run.execution.executor,
+        "budget": {"reached": run.budget_reached, "notRun": sum(1 for p in run.plays if p.kind == NOT_RUN)},
         "catalogue": [
             {
                 "name": e.name,

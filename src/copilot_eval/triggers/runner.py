@@ -5,30 +5,37 @@ agents), the prompt sent as written (nothing added), the request audit on and ea
 watched, so delivery is proven rather than assumed. With ``stop_at_choice`` the session ends at
 the first ``skill`` or ``task`` call (``stop_at_tools``, recorded in the evidence's configuration):
 the choice is what is measured. Plays share the runtime pool and run ``concurrency`` at a time,
-as an injection suite's do.
+as an injection suite's do; which of them start, under a run budget, on which shard and where
+(here or on Ray workers) is ``triggers.plays``'s.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
+from copilot_eval.evalsets import EvalCaseResult, ExecutionRecord, RunUsage, ShardInfo
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.models.replay.wrap import with_test_set_cassettes
+from copilot_eval.reports.html_triggers import TRIGGERS_JSON
+from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.finish import Finished, FinishOptions
+from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runtime.session.runner import run_copilot
 from copilot_eval.triggers.catalogue import Catalogue, list_catalogue
-from copilot_eval.triggers.figures import PlayRecord, TriggerFigures, summarise_triggers
+from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, TriggerFigures, summarise_triggers
 from copilot_eval.triggers.gates import TriggerGates
 from copilot_eval.triggers.outcome import CatalogueNeeds, decide_trigger_outcome
+from copilot_eval.triggers.plays import Lane, Play, play_all, ray_lanes, shard_of, shard_prompts
 from copilot_eval.triggers.record import write_trigger_folder
-from copilot_eval.triggers.trigger_set import TriggerPrompt, TriggerSet
+from copilot_eval.triggers.resume import open_trigger_checkpoint, play_key, record_play, trigger_checkpoint_header
+from copilot_eval.triggers.trigger_set import TriggerSet
 
 __all__ = ["CHOICE_TOOL", "DEFAULT_CONCURRENCY", "DEFAULT_RUNS", "TriggerRun", "trigger_eval", "trigger_player"]
 
@@ -52,6 +59,20 @@ class TriggerRun:
     folder: Path | None = None
     results: dict[str, CopilotResult] = field(default_factory=dict, repr=False)
     finished: Finished | None = None  # what finishing the run folder said (its files, its verdict)
+    shard: ShardInfo | None = None  # the part of the set this run played (``--shard I/N``); None: all of it
+    usage: RunUsage | None = None  # what the agent's sessions spent, and the budget's cap that stopped new plays
+    execution: ExecutionRecord | None = None  # the Ray executor and its workers; None: played in this process
+    resumed: dict[str, float | None] = field(default_factory=dict)  # plays kept from the checkpoint: key -> duration
+
+    @property
+    def budget_reached(self) -> str | None:
+        """The run budget's cap that stopped new plays, with what was spent; None when none was reached."""
+        return self.usage.budget_reached if self.usage is not None else None
+
+    @property
+    def not_run(self) -> list[PlayRecord]:
+        """The plays never started because the run budget was reached first."""
+        return [play for play in self.plays if play.kind == NOT_RUN]
 
     @property
     def sessions_per_second(self) -> float | None:
@@ -68,24 +89,40 @@ def trigger_player(agent: CopilotEval, needs: CatalogueNeeds, *, stop_at_choice:
     return agent.with_options(audit_requests=True, audit_markers=markers, stop_at_tools=stops)
 
 
-async def _play(
-    player: CopilotEval, prompt: TriggerPrompt, repeat: int, needs: CatalogueNeeds, evidence: Path | None, pool: Any
-) -> tuple[PlayRecord, CopilotResult]:
-    result = await run_copilot(player, prompt.prompt, pool=pool)
-    outcome = decide_trigger_outcome(result, needs)
-    saved = str(result.save(evidence / f"prompt{prompt.number}-r{repeat}.json")) if evidence is not None else None
-    record = PlayRecord(
-        number=prompt.number,
-        repeat=repeat,
-        expected=prompt.expected,
-        kind=outcome.kind,
-        chosen=outcome.chosen,
-        reason=outcome.reason,
-        evidence_path=saved,
-        path=outcome.choice.path if outcome.choice is not None else (),
-        read_skill_files=outcome.read_skill_files,
-    )
-    return record, result
+def _decider(
+    needs: CatalogueNeeds, evidence: Path | None, checkpoint: Checkpoint | None
+) -> Callable[[Play, CopilotResult], PlayRecord]:
+    """How a play's result becomes its record, its evidence kept in ``evidence`` and the record in ``checkpoint``."""
+
+    def decide(play: Play, result: CopilotResult) -> PlayRecord:
+        prompt, repeat = play
+        outcome = decide_trigger_outcome(result, needs)
+        saved = str(result.save(evidence / f"{play_key(prompt.number, repeat)}.json")) if evidence is not None else None
+        record = PlayRecord(
+            number=prompt.number,
+            repeat=repeat,
+            expected=prompt.expected,
+            kind=outcome.kind,
+            chosen=outcome.chosen,
+            reason=outcome.reason,
+            evidence_path=saved,
+            path=outcome.choice.path if outcome.choice is not None else (),
+            read_skill_files=outcome.read_skill_files,
+        )
+        if checkpoint is not None:
+            record_play(checkpoint, record, result)  # durable before it counts: --resume keeps it
+        return record
+
+    return decide
+
+
+def _remote_options(player: CopilotEval) -> dict[str, Any]:
+    """What makes a Ray worker's agent play as ``player`` does (the audit, the watched descriptions, the stops)."""
+    return {
+        "audit_requests": True,
+        "audit_markers": player.audit_markers,
+        "stop_at_tools": player.stop_at_tools,
+    }
 
 
 async def trigger_eval(
@@ -104,6 +141,11 @@ async def trigger_eval(
     replay: str | Path | None = None,
     record_missing: bool = False,
     pool: Any = None,
+    budget: RunBudget | None = None,
+    shard: ShardInfo | str | None = None,
+    executor: Any = None,
+    agent_file: str | Path | None = None,
+    resume: bool = False,
 ) -> TriggerRun:
     """Play each prompt ``runs`` times in a fresh session of ``agent`` and decide every play (``decide_trigger_outcome``).
 
@@ -113,11 +155,23 @@ async def trigger_eval(
     verdict (``run.finished.verdict``) is judged by. ``record``/``replay`` put the agent's live model
     behind cassettes, one per prompt (``case<N>``, N its number), as ``copilot-eval run --record/--replay`` does
     per case; the request audit still reads what the runtime sent, so delivery is still proven.
+    ``budget`` caps what the agent's sessions spend over the run (plays not started are ``not_run``),
+    ``shard`` (``"I/N"``) plays only that shard's prompts (``copilot-eval merge`` joins the folders), and
+    ``executor`` (a ``runs.ray_executor.RayExecutor``, with ``agent_file``) plays on a Ray cluster.
+    Each decided play is checkpointed in ``out``; ``resume`` keeps the plays recorded there and plays
+    the rest (``triggers.resume``; CheckpointError, a ValueError, for a folder holding another run).
     """
     if runs < 1 or concurrency < 1:
         raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
     if not 0 < threshold <= 1:
         raise ValueError(f"threshold: a share above 0 and at most 1, got {threshold}")
+    if executor is not None and (record or replay):
+        raise ValueError("--record/--replay play with --executor local only (cassettes are files of this machine)")
+    if resume and out is None:
+        raise ValueError("--resume continues the trigger run recorded in --out DIR; give --out")
+    if executor is not None and agent_file is None:
+        raise ValueError("the Ray workers load the agent from its file: give agent_file with an executor")
+    shard_info = shard_of(shard)
     started, clock = datetime.now(UTC), time.monotonic()
     catalogue = await list_catalogue(agent, pool=pool)
     needs = catalogue.needs(trigger_set.names)
@@ -131,33 +185,53 @@ async def trigger_eval(
     evidence = folder / "evidence" if folder is not None else None
     if evidence is not None:
         evidence.mkdir(parents=True, exist_ok=True)
-    limit = asyncio.Semaphore(concurrency)
-
-    async def one(prompt: TriggerPrompt, repeat: int) -> tuple[PlayRecord, CopilotResult]:
-        async with limit:
-            return await _play(player, prompt, repeat, needs, evidence, pool)
-
-    done = await asyncio.gather(*(one(p, r) for r in range(runs) for p in trigger_set.prompts))
-    plays = sorted((play for play, _ in done), key=lambda p: (p.number, p.repeat))
+    prompts = shard_prompts(trigger_set, shard_info)
+    checkpoint: Checkpoint | None = None
+    kept: dict[str, tuple[PlayRecord, EvalCaseResult]] = {}
+    if folder is not None:
+        shard_name = None if shard_info is None else f"{shard_info.index}/{shard_info.count}"
+        header = trigger_checkpoint_header(
+            trigger_set, catalogue, runs=runs, stop_at_choice=stop_at_choice, threshold=threshold, shard=shard_name
+        )
+        checkpoint, kept = open_trigger_checkpoint(folder, header, resume=resume)
+    plays = [(p, r) for r in range(runs) for p in prompts if play_key(p.number, r) not in kept]
+    spending = RunSpending(budget or RunBudget())
+    spending.add_all([case] for _, case in kept.values())  # what the kept plays spent counts against the budget
+    decide = _decider(needs, evidence, checkpoint)
+    if executor is None:
+        local = Lane("local", lambda prompt: run_copilot(player, prompt.prompt, pool=pool), concurrency)
+        records, results = await play_all(plays, [local], spending=spending, decide=decide)
+        execution = None
+    else:
+        async with executor.open(agent, agent_file=Path(agent_file or ""), concurrency=concurrency) as workers:
+            execution = ExecutionRecord(
+                executor=executor.name, concurrency=concurrency, workers=[w.info for w in workers]
+            )
+            lanes = ray_lanes(workers, _remote_options(player), concurrency)
+            records, results = await play_all(plays, lanes, spending=spending, decide=decide)
+    records = sorted([*records, *(play for play, _ in kept.values())], key=lambda r: (r.number, r.repeat))
     figures = summarise_triggers(
-        trigger_set.prompts,
-        plays,
-        names=trigger_set.names,
-        threshold=threshold,
-        detect_difference=detect_difference,
+        prompts, records, names=trigger_set.names, threshold=threshold, detect_difference=detect_difference
     )
     run = TriggerRun(
         trigger_set,
         catalogue,
-        plays,
+        records,
         figures,
         runs,
         stop_at_choice,
         time.monotonic() - clock,
         folder,
-        {f"prompt{p.number}-r{p.repeat}": r for p, r in done},
+        results,
+        shard=shard_info,
+        usage=spending.usage(),
+        execution=execution,
+        resumed={key: case.duration_ms for key, (_, case) in kept.items()},
     )
     if folder is not None:
+        if kept and not plays and (folder / TRIGGERS_JSON).is_file():
+            # a finished run resumed: nothing was played, so the history already holds it
+            finish = replace(finish or FinishOptions(), history=None, no_history=True)
         run.finished = write_trigger_folder(
             run, agent=agent, started=started, options=finish, gates=gates or TriggerGates()
         )
