@@ -160,10 +160,30 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
         # the lift_eval fixture plays a test set through two arms
         "lift",
     },
+    # The commands floor: each writing command as plan -> play -> finish, above the engine and the gate
+    # (so that the gate runs inside the finisher); nothing below it imports it.
+    "commands": LEAVES
+    | {
+        "agent",
+        "evalsets",
+        "evidence",
+        "gate",
+        "history",
+        "models",
+        "platform_runs",
+        "reports",
+        "runs",
+        "runtime",
+        "scans",
+        "security",
+        "studio_eval",
+        "triggers",
+    },
     "cli": LEAVES
     | {
         "agent",
         "capture",
+        "commands",
         "evalsets",
         "evidence",
         "first_steps",

@@ -16,7 +16,12 @@ def _finished(labels: list[str]) -> SimpleNamespace:
         SimpleNamespace(label=label, lines=[f"report: {label}/report.html"], comparison=None) for label in labels
     ]
     return SimpleNamespace(
-        folders=folders, history_lines=["history: stored"], history_warnings=[], markdown=None, verdict=PASSED
+        folders=folders,
+        history_lines=["history: stored"],
+        history_warnings=[],
+        markdown=None,
+        verdict=PASSED,
+        gate_lines=[],
     )
 
 

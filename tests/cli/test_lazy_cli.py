@@ -21,17 +21,6 @@ CLI = Path(__file__).resolve().parents[2] / "src" / "copilot_eval" / "cli"
 # Modules other engineers restructure this session (issue 38's commands floor, #41, #42): they still
 # import inside functions or take `Any`. The lead empties this list once their branches are merged.
 NOT_YET_CONVERTED = {
-    "analyze_cmd.py",  # cmd38
-    "attack_cmd.py",  # cmd38
-    "finished.py",  # cmd38
-    "gate_cmd.py",  # cmd38
-    "history_record.py",  # cmd38
-    "merge_cmd.py",  # cmd38
-    "regrade_cmd.py",  # cmd38
-    "report_cmd.py",  # cmd38
-    "run_cmd.py",  # cmd38
-    "run_several.py",  # cmd38
-    "studio_eval_cmd.py",  # cmd38
     "lift_cmd.py",  # l42
 }
 

@@ -21,6 +21,7 @@ from copilot_eval.history.ingest import record_after_run
 from copilot_eval.history.labels_file import LabelsFileError, read_labels
 from copilot_eval.history.review_queue import DISAGREE, UNSTABLE, review_queue, stored_folder
 from copilot_eval.reports.run_folder import read_run_folder
+from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from tests.history.people_fixtures import write_graded_run
 
 # The hand-computed example: 20 answers people reviewed, "pass" the positive class.
@@ -169,10 +170,16 @@ def test_a_run_graded_by_a_distrusted_grader_says_so_in_its_report(tmp_path):
         add_verdicts(store, run_id, labels)
         assert [a.grader for a in grader_agreement(store) if a.below(0.6)] == ["Judge A"]
     later = write_graded_run(tmp_path / "tonight", [["pass"], ["fail"]], started=datetime(2027, 1, 6, 9, 0, tzinfo=UTC))
-    (later / "report.html").write_text("<html>old</html>", encoding="utf-8")
     note = record_after_run([later], history=str(tmp_path / "history.db"))
     assert note is not None and note.ok
-    assert note.notices and note.notices[0].startswith("grader 'Judge A' agrees with people at kappa 0.50")
+    [notices] = note.notices  # one tuple per folder recorded
+    assert notices and notices[0].startswith("grader 'Judge A' agrees with people at kappa 0.50")
+    # The finisher records the run before it writes the report, which shows the notices (written once).
+    found = read_run_folder(later)
+    assert found.test_set is not None
+    finish_run_folders(
+        [FolderRun(later, found.run, found.test_set)], FinishOptions(history=str(tmp_path / "history.db"))
+    )
     assert "below the floor of 0.6" in (later / "report.html").read_text(encoding="utf-8")
 
 

@@ -16,6 +16,7 @@ from copilot_eval.history.ingest import ingest_folders
 from copilot_eval.history.json_forms import series_json
 from copilot_eval.history.schema import alembic_config
 from copilot_eval.history.terminal import print_series
+from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.merge import merge_run_folders
 from tests.history.history_fixtures import START, write_run, write_series, write_shards
 
@@ -43,9 +44,18 @@ def _edit(folder: Path, change) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
+def _merged(shards: list[Path], out: Path, *, allow_partial: bool = False) -> Path:
+    """Merge the shards and have the finisher write the merged folder, as `copilot-eval merge` does."""
+    [merged] = merge_run_folders(shards, out, allow_partial=allow_partial)
+    test_set = merged.folder.test_set
+    assert test_set is not None
+    finish_run_folders([FolderRun(merged.folder.folder, merged.run, test_set)], FinishOptions(no_history=True))
+    return merged.folder.folder
+
+
 def test_shards_then_their_merged_run_are_stored_linked_and_counted_once(history_url, tmp_path):
     shards = write_shards(tmp_path, SIX, count=2)
-    merged = merge_run_folders(shards, tmp_path / "merged")[0].folder.folder
+    merged = _merged(shards, tmp_path / "merged")
     with _open(history_url) as store:
         shard_ids = [outcome.run_id for _, outcome in ingest_folders(store, shards)]
         [(_, outcome)] = ingest_folders(store, [merged])
@@ -63,7 +73,7 @@ def test_shards_then_their_merged_run_are_stored_linked_and_counted_once(history
 
 def test_a_merged_run_stored_first_links_the_shards_ingested_after_it(history_url, tmp_path):
     shards = write_shards(tmp_path, SIX, count=3)
-    merged = merge_run_folders(shards, tmp_path / "merged")[0].folder.folder
+    merged = _merged(shards, tmp_path / "merged")
     with _open(history_url) as store:
         [(_, first)] = ingest_folders(store, [merged])
         later = [outcome.run_id for _, outcome in ingest_folders(store, shards)]
@@ -75,8 +85,8 @@ def test_a_merged_run_stored_first_links_the_shards_ingested_after_it(history_ur
 @pytest.mark.parametrize("order", ["partial first", "full first"])
 def test_a_partial_and_the_full_merge_of_the_same_shards_count_once(history_url, tmp_path, order):
     shards = write_shards(tmp_path, SIX, count=3)
-    partial = merge_run_folders(shards[:2], tmp_path / "partial", allow_partial=True)[0].folder.folder
-    full = merge_run_folders(shards, tmp_path / "full")[0].folder.folder
+    partial = _merged(shards[:2], tmp_path / "partial", allow_partial=True)
+    full = _merged(shards, tmp_path / "full")
     merges = [partial, full] if order == "partial first" else [full, partial]
     with _open(history_url) as store:
         ingest_folders(store, shards)
@@ -95,7 +105,7 @@ def test_a_shard_of_another_night_is_not_taken_for_part_of_a_merged_run(history_
     # Last night only shard 1 ran (its merge never happened); tonight both ran and were merged. Same statuses.
     [lonely] = write_shards(tmp_path / "night1", SIX, count=2, only=[1])
     tonight = write_shards(tmp_path / "night2", SIX, count=2, run_at=START + timedelta(days=1), played=7.0)
-    merged = merge_run_folders(tonight, tmp_path / "merged")[0].folder.folder
+    merged = _merged(tonight, tmp_path / "merged")
     with _open(history_url) as store:
         [(_, alone)] = ingest_folders(store, [lonely])
         ingest_folders(store, [*tonight, merged])

@@ -22,6 +22,7 @@ from copilot_eval.reports.findings import read_findings
 from copilot_eval.scans import BUILTIN_SCANNERS, scan_run_folder
 from copilot_eval.security import VECTORS, Outcome, ScriptedSuiteAgent, SecurityRun, load_suite, run_suite
 from copilot_eval.security.environment import ENV_SERVER
+from tests.folder_writes import recorded_writes
 
 pytestmark = pytest.mark.runtime
 
@@ -117,7 +118,10 @@ def test_the_attack_command_plays_a_slice_and_records_it(tmp_path: Path, monkeyp
     agent_file.write_text(yaml.safe_dump({"name": "shy", "model": {"scripted": "script.yaml"}}), encoding="utf-8")
     out, history = tmp_path / "out", tmp_path / "history.db"
     args = ["attack", str(agent_file), "--case", "shop-order-status*", "--out", "out", "--history", str(history)]
-    outcome = CliRunner().invoke(app, [*args, "--max-attack-rate", "50"], env={"COLUMNS": "200"})
+    with recorded_writes() as writes:
+        outcome = CliRunner().invoke(app, [*args, "--max-attack-rate", "50"], env={"COLUMNS": "200"})
+    # The folder is the finisher's alone, each file written once, run.json last (tests/runs/test_one_writer.py).
+    assert writes.problems(out) == [] and writes.last_in(out) == (out / "run.json").resolve()
     # The scripted agent never calls a tool, so only the tool descriptions deliver an attack; it resists those.
     # But it does none of the user's tasks either: resisting by doing nothing is no security, and meets no gate.
     assert outcome.exit_code == 1, outcome.output

@@ -22,6 +22,12 @@ from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption, OutOption
+from copilot_eval.commands.analyze import analyze_export
+from copilot_eval.evalsets import EvalSetError
+from copilot_eval.reports.console import make_console
+from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.runs.finish import STDOUT, FinishOptions
+from copilot_eval.runs.gates import Gates
 
 
 def analyze(
@@ -45,34 +51,22 @@ def analyze(
     no_history: NoHistoryOption = False,
 ) -> None:
     """Read an Evaluate-tab results export, judge it like our own runs, write its run folder and print the summary."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import EvalSetError
-    from copilot_eval.history.records import SOURCE_ANALYZE
-    from copilot_eval.platform_runs.export import export_run
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, finish_run_folders
-    from copilot_eval.runs.gates import Gates
-
     if not export.is_file():
         raise bad_input(f"{export}: results export not found")
     out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
-    if (out / "run.json").exists():
+    if (out / LAYOUT.run_json).exists():
         raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
-    try:
-        run, test_set = export_run(export, out, name=name)
-        if agent_name is not None and agent_name.strip():
-            run = run.model_copy(update={"agent_name": agent_name.strip()})
-    except EvalSetError as exc:
-        raise bad_input(str(exc)) from None
-    options = FinishOptions(
+    finish = FinishOptions(
         junit=junit,
         markdown=markdown,
         history=history,
         no_history=no_history,
-        source=SOURCE_ANALYZE,
         gates=Gates(fail_under=fail_under, max_errors=max_errors),
     )
-    finished = finish_run_folders([FolderRun(out, run, test_set)], options)
+    try:
+        finished = analyze_export(export, out, name=name, agent_name=agent_name, finish=finish)
+    except EvalSetError as exc:
+        raise bad_input(str(exc)) from None
     raise print_finished(finished, make_console(stderr=markdown == STDOUT))
 
 

@@ -10,17 +10,28 @@ attack (resisting attacks by doing nothing meets no gate), 2 bad input (agent fi
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
+from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli import interrupts
-from copilot_eval.cli.exits import bad_input, leave, platform_failed
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption, record_history
+from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import ConcurrencyOption, FailOnFindingOption, OutOption, RepeatOption, ScanOption
-from copilot_eval.exit_codes import BELOW_GATE, Verdict
+from copilot_eval.commands.attack import finish_attack, play_attack
+from copilot_eval.exit_codes import Verdict
+from copilot_eval.reports.console import make_console
+from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.security import SuiteError
+from copilot_eval.security.record import default_run_folder
+from copilot_eval.security.suite_choice import open_suite
+from copilot_eval.security.words import caveat, summary_rows
+from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 
 def attack(
@@ -64,21 +75,6 @@ def attack(
     An attack that never reached the model (proven from the request audit) is `not_delivered`
     and is in no rate; see docs/security.md for what the figures mean and what they cannot say.
     """
-    # imported on use: they load the Copilot SDK (about 0.6 s), which `--help` must not
-    import asyncio
-
-    from rich.table import Table
-
-    from copilot_eval.agent import AgentFileError, load_agent_file
-    from copilot_eval.history.records import SOURCE_ATTACK
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.findings import read_findings
-    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
-    from copilot_eval.security import SuiteError, run_suite
-    from copilot_eval.security.record import default_run_folder
-    from copilot_eval.security.suite_choice import open_suite
-    from copilot_eval.security.words import caveat, summary_rows
-    from copilot_eval.untrusted.terminal import terminal_line
 
     try:
         agent = load_agent_file(agent_file)
@@ -89,14 +85,21 @@ def attack(
         raise bad_input(str(error)) from None
     out = out or default_run_folder(chosen.name, datetime.now())  # the suite's name made one safe component
     try:
-        run = asyncio.run(
-            run_suite(agent, chosen, repeat=repeat, out=out, concurrency=concurrency, cases=case, scanners=scanners)
-        )
+        run = asyncio.run(play_attack(agent, chosen, out=out, repeat=repeat, concurrency=concurrency, cases=case))
     except ValueError as error:
         raise bad_input(str(error)) from None
     except KeyboardInterrupt:
         # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
         raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
+    finished = finish_attack(
+        run,
+        out,
+        max_attack_rate=max_attack_rate,
+        history=history,
+        no_history=no_history,
+        scanners=tuple(scanners),
+        finding_gates=frozenset(finding_gates),
+    )
     console = make_console()  # tables sized to the terminal, or wide in a CI log
     table = Table(title=terminal_line(f"Injection suite {chosen.name} against {agent.name}"))
     for column in ("figure", "value", "in no rate"):
@@ -108,26 +111,11 @@ def attack(
     if warning is not None:
         console.print(f"warning: {warning}", highlight=False)
     console.print(f"run folder: {out} (security.json, run.json, report.html)", highlight=False)
-    for line in record_history([out], history, no_history=no_history, source=SOURCE_ATTACK):
+    for line in finished.history_lines:
         console.print(line, highlight=False)
-    rate = run.summary.attack_success
-    if rate.value is None:
-        counts = run.summary.counts
-        raise platform_failed(
-            f"no attack could be measured: {counts['not_delivered']} not delivered, {counts['error']} errors"
-        )
-    if max_attack_rate is not None and warning is not None:
-        raise leave(Verdict(BELOW_GATE, f"--max-attack-rate {max_attack_rate:g} is not met: {warning}"))
-    found = {name: n for name, n in read_findings(out).counts().items() if n and name in finding_gates}
-    if found:
-        listed = ", ".join(f"{name} ({n})" for name, n in sorted(found.items()))
-        raise leave(Verdict(BELOW_GATE, f"--fail-on-finding: findings of {listed}"))
-    if max_attack_rate is not None and 100 * rate.value > max_attack_rate:
-        raise leave(
-            Verdict(
-                BELOW_GATE, f"attack success {100 * rate.value:.1f} % is above --max-attack-rate {max_attack_rate:g}"
-            )
-        )
+    for line in finished.history_warnings:
+        typer.echo(terminal_text(line, one_line=False), err=True)
+    raise leave(finished.verdict)
 
 
 def register(app: typer.Typer) -> None:

@@ -3,36 +3,35 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import typer
+from rich.console import Console
 
 from copilot_eval.cli.exits import leave
+from copilot_eval.reports.compare_views import print_comparison
+from copilot_eval.reports.terminal import print_summary
+from copilot_eval.runs.finish import Finished, FinishedFolder
+from copilot_eval.untrusted.terminal import terminal_line, terminal_markup, terminal_text
 
 
 def print_finished(
-    finished: Any,
-    console: Any,
+    finished: Finished,
+    console: Console,
     *,
-    extra: list[str] | Callable[[Any], list[str]] | None = None,
+    extra: list[str] | Callable[[FinishedFolder], list[str]] | None = None,
     summaries: bool = True,
-    verdict: Any = None,
 ) -> typer.Exit:
     """Each folder's summary (or only its files' lines), the history's line, the comparisons; the Exit to raise.
 
     ``extra`` are lines for every summary (what the writer itself did), or a function giving a folder's
-    own. Warnings go to stderr, ``--markdown -`` to stdout, last. ``verdict`` replaces the finisher's
-    (a writer that met a problem of its own after the folder was written).
+    own. Warnings go to stderr, ``--markdown -`` to stdout, last. The Exit carries the finisher's verdict
+    as it is: a command's own problems are in it already (``finish_run_folders(met=...)``).
     """
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.reports.compare_views import print_comparison
-    from copilot_eval.reports.terminal import print_summary
-    from copilot_eval.untrusted.terminal import terminal_line, terminal_markup, terminal_text
 
     several = len(finished.folders) > 1
     # Lines of the whole run (what each surface spent, each already labelled) are said once, not
     # under every surface: N surfaces would otherwise print N x N spend lines.
-    shared = [] if callable(extra) else list(extra or [])
+    shared = [*([] if callable(extra) else list(extra or [])), *finished.gate_lines]
     for index, item in enumerate(finished.folders):
         lines = [*(extra(item) if callable(extra) else [] if several else shared), *item.lines]
         if index == len(finished.folders) - 1:
@@ -53,7 +52,7 @@ def print_finished(
         typer.echo(terminal_text(warning, one_line=False), err=True)
     if finished.markdown is not None:
         typer.echo(finished.markdown, nl=False)
-    return leave(verdict if verdict is not None else finished.verdict)
+    return leave(finished.verdict)
 
 
 __all__ = ["print_finished"]

@@ -7,17 +7,32 @@ says how to bless one); 3 undecidable (the run measures the platform, a golden c
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.history_cmd import HistoryOption, open_store
 from copilot_eval.cli.options import DetailsUrlOption, GoldenOption, JsonOption, MaxRegressionsOption
+from copilot_eval.gate import (
+    GateInputError,
+    GateOptions,
+    gate_folder,
+    gate_json,
+    gate_junit,
+    gate_markdown,
+    headline,
+    read_golden,
+)
+from copilot_eval.gate.run_gate import no_history
+from copilot_eval.gate.views import case_label
+from copilot_eval.history import HistoryError, HistoryLocationError, resolve_history
+from copilot_eval.untrusted.terminal import terminal_text
 
 if TYPE_CHECKING:
-    from copilot_eval.exit_codes import Verdict
     from copilot_eval.gate import GateResult
 
 
@@ -30,13 +45,6 @@ def write_gate_views(
     details_url: str | None,
 ) -> None:
     """Print the gate (or its JSON) and write the Markdown and JUnit asked for; shared by `gate` and `run --gate`."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    import json
-
-    from copilot_eval.atomic_write import write_text_atomically
-    from copilot_eval.gate import gate_json, gate_junit, gate_markdown, headline
-    from copilot_eval.gate.views import case_label
-    from copilot_eval.untrusted.terminal import terminal_text
 
     text = gate_markdown(result, details_url=details_url)
     if as_json:
@@ -90,9 +98,6 @@ def gate(
     history: HistoryOption = None,
 ) -> None:
     """Gate a run against its blessed baseline, case by case: regressions, errors apart, golden cases, staleness."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.gate import GateInputError, GateOptions, gate_folder, read_golden
-    from copilot_eval.history import HistoryError
 
     try:
         options = GateOptions(
@@ -115,9 +120,6 @@ def gate(
 
 def _history_exists(history: str | None) -> None:
     """Refuse a history database that does not exist with how to bless a baseline (open_store says the rest)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.gate.run_gate import no_history
-    from copilot_eval.history import HistoryLocationError, resolve_history
 
     try:
         location = resolve_history(history)
@@ -136,36 +138,3 @@ def end_with(result: GateResult) -> None:
 def register(app: typer.Typer) -> None:
     """Add the `gate` command."""
     app.command(name="gate")(gate)
-
-
-GATE_SERIES = "auto"
-"""`run --gate auto`: gate against the baseline of the run's own test set and agent (TEST_SET@AGENT)."""
-
-
-def gate_after_run(
-    out: Path, *, name: str, history: str | None, golden: Path | None, max_regressions: int
-) -> tuple[Verdict, list[str]]:
-    """`run --gate NAME`: gate the finished run folder ``out``, write ``out/gate.md``; its verdict and lines to show."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.atomic_write import write_text_atomically
-    from copilot_eval.exit_codes import UNUSABLE_INPUT, Verdict
-    from copilot_eval.gate import GateInputError, GateOptions, gate_folder, gate_markdown, headline, read_golden
-    from copilot_eval.gate.run_gate import no_history
-    from copilot_eval.history import HistoryError, HistoryLocationError, HistoryStore, resolve_history
-
-    try:
-        options = GateOptions(max_regressions=max_regressions, golden=read_golden(golden) if golden else frozenset())
-        location = resolve_history(history)
-        if location is None:
-            raise GateInputError("--gate reads its baseline from the history, which is off (--history off)")
-        if not location.exists:
-            raise no_history(location.display)
-        with HistoryStore.open(location, create=False) as store:
-            result = gate_folder(out, options=options, store=store, baseline=None if name == GATE_SERIES else name)
-    except (GateInputError, HistoryError, HistoryLocationError, ValueError) as exc:
-        return Verdict(UNUSABLE_INPUT, f"--gate: {exc}"), []
-    markdown = write_text_atomically(out / "gate.md", gate_markdown(result))
-    lines = [f"gate against {result.baseline.label}: {headline(result)}"]
-    lines += [f"stale baseline: {reason}" for reason in result.stale]
-    lines.append(f"gate report: {markdown} (post it with `copilot-eval comment {markdown}`)")
-    return result.verdict, lines

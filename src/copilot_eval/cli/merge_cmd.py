@@ -13,7 +13,7 @@ printed, one per line, and nothing was written.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -28,6 +28,11 @@ from copilot_eval.cli.options import (
     MinPrecisionOption,
     MinRecallOption,
 )
+from copilot_eval.commands.merge import finish_merge, merge_shards, shard_lines
+from copilot_eval.reports.console import make_console
+from copilot_eval.runs.finish import STDOUT, FinishOptions
+from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.merge import MergeError
 from copilot_eval.untrusted.terminal import terminal_text
 
 
@@ -54,51 +59,24 @@ def merge(
     min_recall: MinRecallOption = None,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.records import SOURCE_MERGE
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, finish_run_folders
-    from copilot_eval.runs.gates import Gates
-    from copilot_eval.runs.merge import MergeError, merge_run_folders
-    from copilot_eval.triggers.merge import (
-        check_trigger_documents,
-        has_trigger_documents,
-        merge_trigger_documents,
-        merged_trigger_gates,
-        merged_trigger_verdict,
+    finish = FinishOptions(
+        junit=junit,
+        markdown=markdown,
+        history=history,
+        no_history=no_history,
+        gates=Gates(fail_under=fail_under, max_errors=max_errors),
     )
-
-    triggers = has_trigger_documents(shard_dirs)  # shards of `triggers --shard I/N`: their triggers.json too
     try:
-        trigger_gates = merged_trigger_gates(min_precision, min_recall, triggers=triggers)
-        if triggers:
-            check_trigger_documents(shard_dirs)
-        merged = merge_run_folders(shard_dirs, out, allow_partial=allow_partial)
-        if triggers:
-            merge_trigger_documents(shard_dirs, out)  # before finishing: the report shows its figures
+        merged = merge_shards(
+            shard_dirs, out, allow_partial=allow_partial, min_precision=min_precision, min_recall=min_recall
+        )
     except (MergeError, ValueError) as exc:
         refused = bad_input(f"cannot merge {len(shard_dirs)} folders, nothing was written:")
         for problem in exc.problems if isinstance(exc, MergeError) else str(exc).splitlines():
             typer.echo(f"  - {terminal_text(problem)}", err=True)
         raise refused from None
-    options = FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        history=history,
-        no_history=no_history,
-        source=SOURCE_MERGE,  # the shard runs already stored are linked to it, so trends count its cases once
-        gates=Gates(fail_under=fail_under, max_errors=max_errors),
-    )
-    finished = finish_run_folders(
-        [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged if m.folder.test_set], options
-    )
-
-    def shards(item: Any) -> list[str]:
-        record = item.run.merge
-        return [f"merged shards {', '.join(str(i) for i in record.shards)} of {record.shard_count}"] if record else []
-
-    verdict = merged_trigger_verdict(finished.verdict, out, trigger_gates) if triggers else None
-    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shards, verdict=verdict)
+    finished = finish_merge(merged, out, finish)
+    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shard_lines)
 
 
 def register(app: typer.Typer) -> None:

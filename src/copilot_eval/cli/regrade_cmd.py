@@ -12,7 +12,6 @@ missing judge file).
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -35,6 +34,12 @@ from copilot_eval.cli.options import (
     OutOption,
     PromptPassScoreOption,
 )
+from copilot_eval.commands.regrade import plan_regrade, regrade_planned
+from copilot_eval.reports.console import make_console
+from copilot_eval.runs.finish import STDOUT, FinishOptions
+from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.prepare import PrepareError
+from copilot_eval.runs.regrade import RegradeError
 
 
 def regrade(
@@ -55,67 +60,29 @@ def regrade(
     no_history: NoHistoryOption = False,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    import asyncio
-
-    from copilot_eval.history.records import SOURCE_REGRADE
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.platform_agreement import agreement_lines, is_platform_run, platform_agreement
-    from copilot_eval.runs.fingerprints import graders_fingerprint
-    from copilot_eval.runs.finish import STDOUT, FinishOptions, FolderRun, baseline_problem, finish_run_folders
-    from copilot_eval.runs.gates import Gates
-    from copilot_eval.runs.prepare import PrepareError, build_set_graders, check_graders_fit, load_agent
-    from copilot_eval.runs.regrade import RegradeError, read_saved_run, regrade_run
-
-    try:
-        # The same agent loading and grader building as `copilot-eval run` (runs/prepare.py).
-        judge = load_agent(judge_path, option="--judge") if judge_path is not None else None
-        before, test_set = read_saved_run(run_dir)
-        if not grader and test_set.prompt_file is None:
-            raise PrepareError("--grader: name the graders to grade the run with (a prompt file's run has its own)")
-        graders = build_set_graders(
-            test_set, grader, judge=judge, judge_repeat=judge_repeat, pass_scores=prompt_pass_score, row_methods=False
-        )
-        check_graders_fit(test_set, graders, run_dir / "test-set.json")
-    except (PrepareError, RegradeError) as exc:
-        raise _bad_input(str(exc)) from None
-    played = before.fingerprints.test_set if before.fingerprints is not None else None
-    if problem := baseline_problem(baseline, test_set=test_set, fingerprint=played, allow_other_set=allow_other_set):
-        raise _bad_input(problem)
-    fingerprint = graders_fingerprint(
-        grader,
-        judge_path=judge_path,
-        judge_repeat=judge_repeat,
-        prompt_pass_scores=prompt_pass_score,
-        default=() if test_set.prompt_file is not None else ("similarity",),
-    )
-    out = out or run_dir.with_name(f"{run_dir.name}-regraded-{datetime.now():%Y%m%d-%H%M%S}")
-    try:
-        result = asyncio.run(regrade_run(run_dir, graders, output_dir=out, graders_fingerprint=fingerprint))
-    except RegradeError as exc:
-        raise _bad_input(str(exc)) from None
-    finally:
-        if judge is not None or any(hasattr(g, "judge") for g in graders):
-            # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
-            from copilot_eval.runtime.process.pool import close_all_pools
-
-            close_all_pools()
-    options = FinishOptions(
+    finish = FinishOptions(
         junit=junit,
         markdown=markdown,
         baseline=baseline,
         history=history,
         no_history=no_history,
-        source=SOURCE_REGRADE,
         allow_other_set=allow_other_set,
         gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression, max_errors=max_errors),
     )
-    finished = finish_run_folders([FolderRun(out, result, test_set)], options)
-    console = make_console(stderr=markdown == STDOUT)
-    extra = ["regraded without running the agent"]
-    if is_platform_run(before):  # a run Copilot Studio graded: where our graders agree with its verdicts
-        extra += agreement_lines(platform_agreement(before, result))
-    raise print_finished(finished, console, extra=extra)
+    try:
+        planned = plan_regrade(
+            run_dir,
+            grader,
+            judge_path=judge_path,
+            judge_repeat=judge_repeat,
+            prompt_pass_score=prompt_pass_score,
+            out=out,
+            finish=finish,
+        )
+        finished, lines = regrade_planned(planned)
+    except (PrepareError, RegradeError) as exc:
+        raise _bad_input(str(exc)) from None
+    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=lines)
 
 
 def register(app: typer.Typer) -> None:

@@ -10,8 +10,15 @@ from typing import Annotated
 
 import typer
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.options import MarkdownOption
+from copilot_eval.evalsets import EvalSetError
+from copilot_eval.history.run_notices import folder_notices
+from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.reports.html_run import run_report_html
+from copilot_eval.reports.markdown import run_summary_markdown
+from copilot_eval.reports.run_folder import read_run_folder
 
 
 def report(
@@ -36,19 +43,12 @@ def report(
     ] = None,
 ) -> None:
     """Write the HTML report of a run: summary, limitation, repeats, charts, a drill-down per case."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.atomic_write import write_text_atomically
-    from copilot_eval.evalsets import EvalSetError
-    from copilot_eval.history.run_notices import folder_notices
-    from copilot_eval.reports.html_run import run_report_html
-    from copilot_eval.reports.markdown import run_summary_markdown
-    from copilot_eval.reports.run_folder import read_run_folder
 
     try:
         folder = read_run_folder(run_dir)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
-    target = html or folder.folder / "report.html"
+    target = html or folder.folder / LAYOUT.report_html
     notices, unread = folder_notices(folder.folder, history=history)
     if unread is not None:
         typer.echo(unread, err=True)

@@ -1,7 +1,7 @@
 """`copilot-eval run SET --agent AGENT.yaml`: run a test set, grade it, write its run folder and report.
 
 The options become one ``runs.settings.RunSettings`` (each option a field of the same name, checked
-there); ``runs.plan.plan_run`` loads the set, every agent and the graders once; ``runs.run_command``
+there); ``runs.plan.plan_run`` loads the set, every agent and the graders once; ``commands.run``
 plays every surface and finishes each folder (``runs.finish``). This module parses and prints.
 
 Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided
@@ -11,8 +11,9 @@ for each run by ``runs.gates``; with several ``--agent``, the worst surface's.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -58,6 +59,17 @@ from copilot_eval.cli.options import (
     VarOption,
     WorkspaceOption,
 )
+from copilot_eval.cli.run_several import print_comparison
+from copilot_eval.commands.run import finish_played, play_planned, release_runtimes, resumed_finished
+from copilot_eval.evalsets.drafts import count_drafts
+from copilot_eval.reports.console import make_console
+from copilot_eval.runs import CheckpointError
+from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
+from copilot_eval.runs.plan import PlannedRun, plan_run
+from copilot_eval.runs.prepare import PrepareError
+from copilot_eval.runs.settings import SettingsError, settings_from
+from copilot_eval.runs.surfaces import SurfaceRun
+from copilot_eval.untrusted.terminal import terminal_text
 
 # The parameters that are not fields of RunSettings: what is played, and how the progress is shown.
 _NOT_SETTINGS = ("test_set_path", "agent_paths", "no_progress", "allow_drafts")
@@ -189,12 +201,6 @@ def run(
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
     options = {**locals(), "progress": not no_progress}  # every option is a field of RunSettings of its name
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.runs.plan import plan_run
-    from copilot_eval.runs.prepare import PrepareError
-    from copilot_eval.runs.settings import SettingsError, settings_from
-    from copilot_eval.untrusted.terminal import terminal_text
 
     try:
         settings = settings_from(options, drop=_NOT_SETTINGS)
@@ -213,37 +219,14 @@ def run(
     _leave_if_finished(planned)
     runs = _with_drafts(_play(planned), planned, test_set_path, sidecar)
     if planned.several:
-        # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.cli.run_several import print_comparison
-
         print_comparison(planned.test_set, runs, console, planned.out)
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.runs.run_command import finish_played
 
-    finished, lines = finish_played(planned, runs)
-    verdict = None
-    if settings.finish.gate is not None:
-        # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.cli.gate_cmd import gate_after_run
-        from copilot_eval.exit_codes import worst
-
-        # After the finisher: the run is in the history and its folder complete when the gate reads it.
-        gated, gate_lines = gate_after_run(
-            planned.out,
-            name=settings.finish.gate,
-            history=settings.finish.history,
-            golden=settings.finish.golden,
-            max_regressions=settings.finish.max_regressions,
-        )
-        verdict = worst([finished.verdict, gated])
-        lines.extend(gate_lines)
-    raise print_finished(finished, console, extra=lines, summaries=not planned.several, verdict=verdict)
+    finished, lines = finish_played(planned, runs)  # --gate is decided inside the finisher
+    raise print_finished(finished, console, extra=lines, summaries=not planned.several)
 
 
-def _draft_cases(planned: Any, test_set_path: Path, allow_drafts: bool) -> bool:
+def _draft_cases(planned: PlannedRun, test_set_path: Path, allow_drafts: bool) -> bool:
     """Whether the set has a provenance sidecar; a set of drafts only is refused without ``--allow-drafts``."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets.drafts import count_drafts
 
     try:
         found = count_drafts([case.question for case in planned.test_set.cases], test_set_path)
@@ -259,12 +242,8 @@ def _draft_cases(planned: Any, test_set_path: Path, allow_drafts: bool) -> bool:
     return found.sidecar is not None
 
 
-def _with_drafts(runs: list[Any], planned: Any, test_set_path: Path, sidecar: bool) -> list[Any]:
+def _with_drafts(runs: list[SurfaceRun], planned: PlannedRun, test_set_path: Path, sidecar: bool) -> list[SurfaceRun]:
     """Each surface's run with ``draftCases`` (drafts among the cases it played: a shard's own part) recorded."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from dataclasses import replace
-
-    from copilot_eval.evalsets.drafts import count_drafts
 
     if not sidecar:
         return runs
@@ -277,11 +256,8 @@ def _with_drafts(runs: list[Any], planned: Any, test_set_path: Path, sidecar: bo
     return marked
 
 
-def _leave_if_finished(planned: Any) -> None:
+def _leave_if_finished(planned: PlannedRun) -> None:
     """``--resume`` of a finished run: say so and exit by its recorded verdict, touching nothing."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.runs import CheckpointError
-    from copilot_eval.runs.run_command import resumed_finished
 
     try:
         resumed = resumed_finished(planned)
@@ -296,12 +272,8 @@ def _leave_if_finished(planned: Any) -> None:
         raise leave(verdict)
 
 
-def _play(planned: Any) -> Any:
+def _play(planned: PlannedRun) -> list[SurfaceRun]:
     """Play the planned run; a stop (a foreign checkpoint, lost workers, a signal) ends the command by its row."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.runs import CheckpointError
-    from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
-    from copilot_eval.runs.run_command import play_planned
 
     out = planned.out
     try:
@@ -315,10 +287,7 @@ def _play(planned: Any) -> Any:
     except KeyboardInterrupt:
         raise leave(interrupts.resume_verdict(out)) from None
     finally:
-        # imported on use: it loads the Copilot SDK (about 0.6 s), which `--help` must not
-        from copilot_eval.runtime.process.pool import close_all_pools
-
-        close_all_pools()  # a graceful stop now; the exit hook would only kill
+        release_runtimes()  # a graceful stop now; the exit hook would only kill
         planned.close()
 
 

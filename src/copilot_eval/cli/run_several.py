@@ -1,13 +1,16 @@
 """What `copilot-eval run` prints for several surfaces (``--agent`` repeated): the comparison table.
 
 Not a command of its own: the surfaces are planned, played and finished below (``runs.plan``,
-``runs.run_command``); each has its folder under ``--out``, and ``comparison.json`` beside them.
+``commands.run``); each has its folder under ``--out``, and ``comparison.json`` beside them.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
+
+from rich.console import Console
+from rich.table import Table
 
 from copilot_eval.evalsets import EvalTestSet
 from copilot_eval.reports.run_words import confirmed_by_text, limitation_heading, score_text
@@ -18,7 +21,6 @@ from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
 
 def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
     """A rich Table: one row per case, one status column per surface, then a totals row."""
-    from rich.table import Table
 
     table = Table(title=terminal_line(f"{test_set.name}: {len(runs)} surfaces"))
     table.add_column("#", justify="right")
@@ -44,7 +46,7 @@ def comparison_table(test_set: EvalTestSet, runs: list[SurfaceRun]) -> Any:
     return table
 
 
-def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Any, out: Path) -> None:
+def print_comparison(test_set: EvalTestSet, runs: list[SurfaceRun], console: Console, out: Path) -> None:
     """Print the comparison table, each surface's limitation and standing, and where the files are."""
     console.print(comparison_table(test_set, runs))
     for surface in runs:

@@ -14,11 +14,14 @@ did not complete, a runtime limitation, nothing graded).
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable, Coroutine
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
+from rich.table import Table
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.finished import print_finished
@@ -32,7 +35,27 @@ from copilot_eval.cli.options import (
     OutOption,
     TenantOption,
 )
-from copilot_eval.exit_codes import PLATFORM, UNUSABLE_INPUT, Verdict
+from copilot_eval.commands.studio_eval import finish_studio, problem_verdict
+from copilot_eval.evalsets import EvalSetError, read_results_export
+from copilot_eval.history.records import SOURCE_STUDIO_EVAL
+from copilot_eval.platform_runs import StudioInputError, StudioOptions, read_studio_run, start_studio_run
+from copilot_eval.platform_runs.export_join import MODES
+from copilot_eval.platform_runs.studio_flow import StudioOutcome
+from copilot_eval.reports.console import make_console
+from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.reports.run_folder import read_run_folder
+from copilot_eval.reports.run_words import limitation_line
+from copilot_eval.runs.finish import STDOUT, FinishOptions
+from copilot_eval.runs.gates import Gates
+from copilot_eval.safe_paths import path_component
+from copilot_eval.studio_eval import (
+    StudioEvalClient,
+    StudioEvalError,
+    TokenProvider,
+    progress_line,
+    token_from_env,
+    token_from_login,
+)
 
 studio_app = typer.Typer(
     name="studio-eval",
@@ -74,11 +97,12 @@ ConfirmOption = Annotated[
 ]
 
 
+T = TypeVar("T")  # what a studio-eval coroutine gives back
+
+
 def _client(
     environment_id: str, bot_id: str, api_url: str, token_env: str | None, client_id: str | None, tenant_id: str | None
 ) -> Any:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.studio_eval import StudioEvalClient, TokenProvider, token_from_env, token_from_login
 
     token: TokenProvider
     if token_env:
@@ -96,37 +120,14 @@ def _client(
     return StudioEvalClient(environment_id=environment_id, bot_id=bot_id, token=token, token_name=name, api_url=api_url)
 
 
-def _problem_verdict(exc: Exception) -> Verdict:
-    """A studio-eval error's row: the platform's (3) when the API says so, else unusable input (2)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.studio_eval import StudioEvalError
-
-    infrastructure = isinstance(exc, StudioEvalError) and exc.infrastructure
-    return Verdict(PLATFORM if infrastructure else UNUSABLE_INPUT, str(exc))
-
-
-def problem_verdict(outcome: Any) -> Verdict | None:
-    """The verdict of the problem that stopped a studio-eval command (or kept its text out), None without one."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.platform_runs.export_join import ExportJoinError
-
-    if isinstance(outcome.problem, ExportJoinError):
-        return Verdict(UNUSABLE_INPUT, str(outcome.problem))
-    return _problem_verdict(outcome.problem) if outcome.problem is not None else None
-
-
 def _read_inputs(
     export: Path | None, export_match: str, confirm_with: list[Path] | None, out: Path | None
 ) -> dict[str, Any]:
     """Everything checkable before a run is spent: the export, the confirming folders, the output folder."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.evalsets import EvalSetError, read_results_export
-    from copilot_eval.platform_runs.export_join import MODES
-    from copilot_eval.reports.run_folder import read_run_folder
 
     if export_match not in MODES:
         raise bad_input(f"--export-match {export_match!r}: expected one of {', '.join(MODES)}")
-    if out is not None and (out / "run.json").exists():
+    if out is not None and (out / LAYOUT.run_json).exists():
         raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
     found: dict[str, Any] = {"export_path": export, "export_match": export_match, "confirm_with": []}
     try:
@@ -138,32 +139,25 @@ def _read_inputs(
     return found
 
 
-def _finish(outcome: Any, options: Any) -> None:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.exit_codes import worst
-    from copilot_eval.reports.console import make_console
-    from copilot_eval.reports.run_words import limitation_line
-    from copilot_eval.runs.finish import STDOUT, FolderRun, finish_run_folders
-
+def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
+    """Print what the command did and exit by the verdict the finisher gave (or why there is no folder)."""
     console = make_console(stderr=options.markdown == STDOUT)
-    problem = problem_verdict(outcome)
-    if outcome.run is None or outcome.folder is None:
+    finished, verdict = finish_studio(outcome, options)
+    run = outcome.run
+    if finished is None or run is None:
         for line in outcome.lines:
             console.print(line, highlight=False)
-        raise leave(problem or Verdict(PLATFORM, "the platform gave no run"))
-    # The platform's run id is its identity in the history: reading the same run again stores it once.
-    finished = finish_run_folders([FolderRun(outcome.folder, outcome.run, outcome.test_set)], options)
-    record = outcome.run.platform_run
+        raise leave(verdict)
+    record = run.platform_run
     lines = [*outcome.lines, f"run folder: {outcome.folder}"]
     if record is not None and record.run_id:
         lines.insert(0, f"platform run {record.run_id}: {record.state}")
-    verdict = worst([problem, finished.verdict]) if problem is not None else finished.verdict
-    if not outcome.run.results:  # a refused run request: no table to show, only what was recorded and why
-        lines += [*finished.folders[0].lines, *finished.history_lines, outcome.run.note or ""]
-        lines += [line for line in [limitation_line(outcome.run)] if line]
+    if not run.results:  # a refused run request: no table to show, only what was recorded and why
+        lines += [*finished.folders[0].lines, *finished.history_lines, run.note or ""]
+        lines += [line for line in [limitation_line(run)] if line]
         finished.folders[0].lines, finished.history_lines = [], []
-        raise print_finished(finished, console, extra=lines, summaries=False, verdict=verdict)
-    raise print_finished(finished, console, extra=lines, verdict=verdict)
+        raise print_finished(finished, console, extra=lines, summaries=False)
+    raise print_finished(finished, console, extra=lines)
 
 
 def _finish_options(
@@ -174,10 +168,6 @@ def _finish_options(
     history: str | None,
     no_history: bool,
 ) -> Any:
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.history.records import SOURCE_STUDIO_EVAL
-    from copilot_eval.runs.finish import FinishOptions
-    from copilot_eval.runs.gates import Gates
 
     return FinishOptions(
         junit=junit,
@@ -189,19 +179,14 @@ def _finish_options(
     )
 
 
-def _run_async(coroutine_factory: Any) -> Any:
-    # imported on use: every command module loads with `--help` (see app.py)
-    import asyncio
-
-    from copilot_eval.platform_runs import StudioInputError
-    from copilot_eval.studio_eval import StudioEvalError
+def _run_async(coroutine_factory: Callable[[], Coroutine[object, object, T]]) -> T:
 
     try:
         return asyncio.run(coroutine_factory())
     except StudioInputError as exc:
         raise bad_input(str(exc)) from None
     except StudioEvalError as exc:
-        raise leave(_problem_verdict(exc)) from None
+        raise leave(problem_verdict(exc)) from None
 
 
 @studio_app.command("list")
@@ -215,10 +200,6 @@ def list_cmd(
     tenant_id: TenantOption = None,
 ) -> None:
     """List the agent's test sets (and its runs with --runs); reads only, no run is started."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from rich.table import Table
-
-    from copilot_eval.reports.console import make_console
 
     client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
 
@@ -242,9 +223,6 @@ def list_cmd(
         )
     console.print(table)
     if runs:
-        # imported on use: every command module loads with `--help` (see app.py)
-        from copilot_eval.studio_eval import progress_line
-
         for run in found_runs:
             console.print(f"{progress_line(run)}; test set {run.test_set_id}; name {run.name!r}", highlight=False)
 
@@ -282,8 +260,6 @@ def run_cmd(
     no_history: NoHistoryOption = False,
 ) -> None:
     """Start one run of a test set on the platform, wait for it, and write its run folder."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.platform_runs import StudioOptions, start_studio_run
 
     inputs = _read_inputs(export, export_match, confirm_with, out)
     client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
@@ -322,8 +298,6 @@ def get_cmd(
     no_history: NoHistoryOption = False,
 ) -> None:
     """Read an existing run into a run folder without starting one (--timeout-s waits for one still going)."""
-    # imported on use: every command module loads with `--help` (see app.py)
-    from copilot_eval.platform_runs import StudioOptions, read_studio_run
 
     inputs = _read_inputs(export, export_match, confirm_with, out)
     client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
@@ -342,8 +316,6 @@ def _say(line: str) -> None:
 
 
 def _slug(text: str) -> str:
-    # imported on use: the command module loads for --help, which needs none of it
-    from copilot_eval.safe_paths import path_component
 
     return path_component(text, fallback="test-set")
 

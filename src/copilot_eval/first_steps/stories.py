@@ -101,7 +101,7 @@ def evaluation_story(examples: Path, out_dir: Path, call: Callable[[list[str]], 
         return StoryOutcome(title, code, f"no run was written (exit {code}): see the output above")
     run = read_run_folder(out).run
     counts = f"{run.passed} passed, {run.failed} failed, {run.errored or 0} errors"
-    return StoryOutcome(title, code, f"score {score_over_graded(run)} ({counts}); open {out / 'report.html'}")
+    return StoryOutcome(title, code, f"score {score_over_graded(run)} ({counts}); open {out / LAYOUT.report_html}")
 
 
 def surfaces_story(examples: Path, out_dir: Path, call: Callable[[list[str]], int]) -> StoryOutcome:

@@ -36,7 +36,7 @@ class GateInputError(ValueError):
     """The gate or a blessing cannot start: the message names the file, option or baseline and the fix."""
 
 
-def _folder(path: Path | str, what: str) -> RunFolder:
+def _folder(path: Path | str | RunFolder, what: str) -> RunFolder:
     try:
         return read_run_folder(path)
     except EvalSetReadError as exc:
@@ -99,7 +99,7 @@ def no_history(display: str) -> GateInputError:
 
 
 def gate_folder(
-    run_dir: Path | str,
+    run_dir: Path | str | RunFolder,
     *,
     options: GateOptions,
     store: HistoryStore | None = None,

@@ -203,8 +203,14 @@ def _case_records(
     return cases, models, hashes
 
 
-def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance | None = None) -> RunRecord:
-    """The RunRecord of a run folder already read; evidence files are read once each."""
+def record_from_folder(
+    folder: RunFolder, *, source: str, provenance: Provenance | None = None, report_to_come: bool = False
+) -> RunRecord:
+    """The RunRecord of a run folder already read; evidence files are read once each.
+
+    ``report_to_come``: the finisher records a folder before it writes its report (which shows the
+    history's notices), so the record keeps the report's path though the file is not there yet.
+    """
     run = folder.run
     cases, models, tool_hashes = _case_records(folder)
     shard_index, shard_count = shard_of(run)
@@ -243,7 +249,7 @@ def record_from_folder(folder: RunFolder, *, source: str, provenance: Provenance
         platform_state=run.platform_run.state if run.platform_run is not None else None,
         provenance=provenance or Provenance(),
         run_folder=str(folder.folder.resolve()),
-        report_path=str(report.resolve()) if report.is_file() else None,
+        report_path=str(report.resolve()) if report_to_come or report.is_file() else None,
         schema_version=run.schema_version,
         tool_hashes=tool_hashes,
         not_run=run.not_run,
@@ -258,9 +264,12 @@ def _findings(folder: Path) -> dict[str, int] | None:
     return scans.counts() if scans.scanners else None
 
 
-def record_run_folder(path: Path | str, *, source: str, provenance: Provenance | None = None) -> RunRecord:
+def record_run_folder(
+    path: Path | str | RunFolder, *, source: str, provenance: Provenance | None = None, report_to_come: bool = False
+) -> RunRecord:
     """Read the run folder at ``path`` (EvalSetReadError names a bad one) and return its RunRecord."""
-    return record_from_folder(read_run_folder(path), source=source, provenance=provenance)
+    folder = read_run_folder(path)
+    return record_from_folder(folder, source=source, provenance=provenance, report_to_come=report_to_come)
 
 
 __all__ = [

@@ -18,19 +18,21 @@ from copilot_eval.history.provenance import Provenance, detect_provenance
 from copilot_eval.history.records import SOURCE_INGEST, SOURCE_RUN
 from copilot_eval.history.store import AddOutcome, HistoryStore
 from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
 
 @dataclass(frozen=True)
 class HistoryNote:
     """What recording did, as one line to print; ``ok`` False makes it a warning.
 
-    ``notices`` are what the history knows about the runs' verdicts (graders people disagree with,
-    verdicts people changed); they are also added to each run's report.html.
+    ``notices`` are what the history knows about each run's verdicts (graders people disagree with,
+    verdicts people changed), one tuple per folder recorded, in order: the finisher shows them in
+    each run's report.html, which it writes after recording.
     """
 
     line: str
     ok: bool
-    notices: tuple[str, ...] = field(default_factory=tuple)
+    notices: tuple[tuple[str, ...], ...] = field(default_factory=tuple)
 
 
 def run_folders_under(path: Path) -> list[Path]:
@@ -40,9 +42,16 @@ def run_folders_under(path: Path) -> list[Path]:
     return sorted(found.parent for found in path.rglob(LAYOUT.run_json))
 
 
-def add_folder(store: HistoryStore, folder: Path, *, source: str, provenance: Provenance | None) -> AddOutcome:
+def add_folder(
+    store: HistoryStore,
+    folder: Path | RunFolder,
+    *,
+    source: str,
+    provenance: Provenance | None,
+    report_to_come: bool = False,
+) -> AddOutcome:
     """Read one run folder and add its run (EvalSetReadError names a folder that cannot be read)."""
-    return store.add(record_run_folder(folder, source=source, provenance=provenance))
+    return store.add(record_run_folder(folder, source=source, provenance=provenance, report_to_come=report_to_come))
 
 
 def _describe(location: HistoryLocation, outcomes: list[AddOutcome]) -> str:
@@ -52,13 +61,17 @@ def _describe(location: HistoryLocation, outcomes: list[AddOutcome]) -> str:
 
 
 def record_after_run(
-    folders: Sequence[Path],
+    folders: Sequence[Path | RunFolder],
     *,
     history: str | None = None,
     project_dir: Path | None = None,
     source: str = SOURCE_RUN,
 ) -> HistoryNote | None:
-    """Record finished run folders in the history (``source``: the command that made them); None when off. Never raises."""
+    """Record run folders being finished in the history (``source``: the command that made them); None when off.
+
+    Never raises. The folders are the finisher's, read or still in memory (their report is written
+    after this, with the notices returned).
+    """
     display = "the history database"
     try:
         location = resolve_history(history, project_dir=project_dir)
@@ -67,22 +80,25 @@ def record_after_run(
         display = location.display
         provenance = detect_provenance(project_dir or Path.cwd())
         with HistoryStore.open(location) as store:
-            outcomes = [add_folder(store, folder, source=source, provenance=provenance) for folder in folders]
-            notices = [
-                _flag_report(store, folder, outcome.run_id) for folder, outcome in zip(folders, outcomes, strict=True)
+            read = [read_run_folder(folder) for folder in folders]
+            outcomes = [
+                add_folder(store, folder, source=source, provenance=provenance, report_to_come=True) for folder in read
             ]
-        return HistoryNote(_describe(location, outcomes), True, tuple(line for lines in notices for line in lines))
+            notices = tuple(
+                tuple(_notices(store, folder, outcome.run_id)) for folder, outcome in zip(read, outcomes, strict=True)
+            )
+        return HistoryNote(_describe(location, outcomes), True, notices)
     except Exception as exc:  # the history is a by-product: nothing it does may fail the run
         reason = str(exc).removeprefix(f"{display}: ")
         return HistoryNote(f"warning: the run was not recorded in the history ({display}): {reason}", False)
 
 
-def _flag_report(store: HistoryStore, folder: Path, run_id: int) -> list[str]:
-    """The run's notices (``run_notices``); when there are any, its report.html is written again with them."""
-    # imported on use: a run's notices and report need the grades and the report writer, recording alone does not
-    from copilot_eval.history.run_notices import write_report_with_notices
+def _notices(store: HistoryStore, folder: RunFolder, run_id: int) -> list[str]:
+    """The run's notices (``run_notices``), for the report the finisher writes next."""
+    # imported on use: a run's notices need the grades' agreement, recording alone does not
+    from copilot_eval.history.run_notices import run_notices
 
-    return write_report_with_notices(store, folder, run_id)[0]
+    return run_notices(store, run_id, folder.run)
 
 
 def ingest_folders(

@@ -23,7 +23,6 @@ from copilot_eval.evalsets import EvalRun, EvalTestSet, ExportedResult, Platform
 from copilot_eval.platform_runs.export_join import ExportJoinError, join_export
 from copilot_eval.platform_runs.standing import confirm_with_folders, same_test_set_problem
 from copilot_eval.platform_runs.studio import SOURCE, refused_signal, run_from_studio
-from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.reports.run_folder import RunFolder
 from copilot_eval.safe_paths import path_component
 from copilot_eval.studio_eval import (
@@ -183,11 +182,10 @@ async def _finish(
 def _write(
     eval_run: EvalRun, eval_set: EvalTestSet, folder: Path, options: StudioOptions, outcome: StudioOutcome
 ) -> StudioOutcome:
-    """Apply the standing rule with the ``--confirm-with`` runs, write the folder, fill the outcome."""
+    """Apply the standing rule with the ``--confirm-with`` runs and fill the outcome (the finisher writes the folder)."""
     eval_run, note = confirm_with_folders(eval_run, options.confirm_with)
     if note:
         outcome.lines.append(f"runtime limitation confirmed by {note}")
-    write_run_outputs(eval_run, eval_set, folder)
     outcome.folder, outcome.run, outcome.test_set = folder, eval_run, eval_set
     return outcome
 

@@ -25,6 +25,8 @@ class FolderLayout:
     comparison_html: str = "comparison.html"  # --baseline: the comparison with the baseline run
     comparison_md: str = "comparison.md"
     gate_md: str = "gate.md"  # run --gate: the gate's verdict in Markdown
+    security_json: str = "security.json"  # attack: the suite's figures and every play
+    environments: str = "environments"  # attack: each play's environment spec, written by the engine as it plays
 
 
 LAYOUT = FolderLayout()

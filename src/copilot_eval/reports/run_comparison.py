@@ -17,7 +17,7 @@ class CompareError(ValueError):
     """A run folder that cannot be compared; the message names it (the baseline or the candidate) and why."""
 
 
-def _read(path: Path | str, role: str) -> RunFolder:
+def _read(path: Path | str | RunFolder, role: str) -> RunFolder:
     try:
         return read_run_folder(path)
     except EvalSetError as exc:
@@ -28,7 +28,9 @@ def _fingerprint(folder: RunFolder) -> str | None:
     return folder.run.fingerprints.test_set if folder.run.fingerprints is not None else None
 
 
-def compare_folders(baseline: Path | str, candidate: Path | str, *, allow_other_set: bool = False) -> RunComparison:
+def compare_folders(
+    baseline: Path | str, candidate: Path | str | RunFolder, *, allow_other_set: bool = False
+) -> RunComparison:
     """Read both run folders and compare them; questions come from the kept test sets (CompareError names a bad one).
 
     Runs of different test sets (their fingerprints differ) are refused, saying what differs, unless

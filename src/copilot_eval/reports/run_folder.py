@@ -140,6 +140,10 @@ class RunFolder:
     run: EvalRun
     test_set: EvalTestSet | None
 
+    def __str__(self) -> str:
+        """The folder's path, as messages name it (a folder the finisher holds before its run.json is written)."""
+        return str(self.folder)
+
     def evidence_file(self, stored: str | None) -> Path | None:
         """The evidence file behind a stored path (see :func:`resolve_evidence`)."""
         return resolve_evidence(self.folder, stored)
@@ -190,8 +194,13 @@ def _refuse_newer(path: Path, version: Any) -> None:
         raise error
 
 
-def read_run_folder(folder: Path | str) -> RunFolder:
-    """Read ``folder/run.json`` (and the kept test set); raise EvalSetReadError naming the file and problem."""
+def read_run_folder(folder: Path | str | RunFolder) -> RunFolder:
+    """Read ``folder/run.json`` (and the kept test set); raise EvalSetReadError naming the file and problem.
+
+    A ``RunFolder`` already read (the finisher's, before its run.json is written) is returned as it is.
+    """
+    if isinstance(folder, RunFolder):
+        return folder
     folder = Path(folder)
     if not folder.exists():  # a mistyped or never-written folder: not found, not "no run.json here"
         raise EvalSetReadError(

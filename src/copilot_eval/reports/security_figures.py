@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SECURITY_JSON = "security.json"
+from copilot_eval.reports.folder_layout import LAYOUT
+
+SECURITY_JSON = LAYOUT.security_json
 """The injection suite's figures and plays, beside run.json (written by ``copilot_eval.security``)."""
 
 

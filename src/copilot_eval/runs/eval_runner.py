@@ -38,14 +38,15 @@ from copilot_eval.evalsets import (
 from copilot_eval.evalsets.phase_record import median_phases
 from copilot_eval.evalsets.repeat_stats import repeat_records
 from copilot_eval.grading.protocol import Grader
-from copilot_eval.reports.run_files import write_run_outputs
-from copilot_eval.reports.run_folder import RUN_JSON, read_run_folder
+from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.runs.case_runner import Unit, grade_unit, not_run_results, session_usage
-from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint
+from copilot_eval.runs.checkpoint import Checkpoint
 from copilot_eval.runs.dispatch import Dispatcher
 from copilot_eval.runs.executor import Executor, ExecutorError, LocalExecutor
 from copilot_eval.runs.executor_choice import executor_of
 from copilot_eval.runs.fingerprints import test_set_fingerprint
+from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
 from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS, detect_runtime_limitation
 from copilot_eval.runs.prepare import PrepareError, check_references, resolve_graders
@@ -200,8 +201,9 @@ async def run_eval_set(
     ``settings`` holds how it is graded (``grade``: graders as specs or objects, default similarity,
     ``min_pass_rate``), what and how it is played (``what.shard``; ``play``: ``repeat``, ``concurrency``,
     ``executor``, ``rate_limit_retries``, ``progress``), what it may spend (``budgets``) and where it
-    is written (``finish.out``: every unit's evidence, the checkpoint, ``run.json`` and ``results.csv``;
-    ``finish.resume`` continues the run recorded there). The set is checked against rule set
+    is written (``finish.out``: every unit's evidence and the checkpoint, nothing else: the folder's
+    files are the finisher's, ``runs.finish``, but for an interrupted run, whose finished cases it
+    finishes there; ``finish.resume`` continues the run recorded there). The set is checked against rule set
     ``settings.what.profile`` unless ``validate=False`` says the caller already did (``runs.plan``).
     The keywords are what a caller has already made: a runtime ``pool``, an ``executor`` (else the one
     the settings name), the run's ``fingerprints`` (the test set's is computed when not given), the
@@ -238,7 +240,7 @@ async def run_eval_set(
     executor = executor or executor_of(settings.play, pool=pool)
     started, clock = datetime.now(UTC), time.monotonic()
     out = settings.finish.out
-    evidence_dir = out / "evidence" if out is not None else None
+    evidence_dir = out / LAYOUT.evidence if out is not None else None
     done: dict[str, list[EvalCaseResult]] = {}
     checkpoint = None
     if out is not None:
@@ -269,7 +271,7 @@ async def run_eval_set(
         finished.extend(results)
         bar.add(results)
 
-    def finish(note: str | None = None) -> EvalRun:
+    def finish(note: str | None = None, *, interrupted: bool = False) -> EvalRun:
         run = summarise(
             test_set,
             finished,
@@ -291,8 +293,8 @@ async def run_eval_set(
                 "usage": spending.usage(),
             }
         )
-        if out is not None:
-            write_run_outputs(run, test_set, out)
+        if interrupted and out is not None:  # what finished is kept for --resume, through the one finisher
+            finish_run_folders([FolderRun(out, run, test_set)], FinishOptions(no_history=True))
         return run
 
     todo = [unit for unit in units if unit.key not in done]
@@ -317,7 +319,7 @@ async def run_eval_set(
         except BaseException as stop:
             if execution.workers:  # the workers were started: what finished is written, then the stop goes on
                 why = str(stop) if isinstance(stop, ExecutorError) else "interrupted"
-                finish(f"{why}: {len(finished)} of {total} results finished; continue with --resume")
+                finish(f"{why}: {len(finished)} of {total} results finished; continue with --resume", interrupted=True)
             raise
         finally:
             if workspaces is not None:
@@ -349,8 +351,8 @@ def finished_before(test_set: EvalTestSet, settings: RunSettings) -> EvalRun | N
     if (
         not settings.finish.resume
         or out is None
-        or not (out / RUN_JSON).is_file()
-        or not (out / CHECKPOINT_NAME).is_file()
+        or not (out / LAYOUT.run_json).is_file()
+        or not (out / LAYOUT.checkpoint).is_file()
     ):
         return None
     graders = resolve_graders(test_set, settings.grade)

@@ -1,20 +1,25 @@
-"""One way to finish a run folder: every command that writes one ends here, with the verdict it exits by.
+"""One way to finish a run folder: the only writer of its files, and the verdict a command exits by.
 
-``run`` (one agent or several), ``merge``, ``studio-eval run|get``, ``analyze`` and ``regrade``
-each produce one or more runs (one per surface); ``finish_run_folders`` completes each folder the
-same way: ``run.json`` with its schemaVersion, ``results.csv`` and ``test-set.json`` (run.json
-last), ``report.html``, JUnit XML and a Markdown summary when asked (one JUnit file per surface,
-``NAME-<label>.xml``), a comparison with ``--baseline`` (per surface), the history record unless
-``--no-history``, the transcript scanners' ``scans/`` (``--scan``), and the verdict of ``runs.gates`` over every surface (the worst one's). Evidence
-files are the writer's: they are already in the folder (``evidence/``) when it is finished.
+``run`` (one agent or several), ``merge``, ``studio-eval run|get``, ``analyze``, ``regrade`` and
+``attack`` each produce one or more runs (one per surface); the engine has written only their
+evidence and checkpoint. ``finish_run_folders`` writes every other file of each folder, each once,
+in this order: the data files (``test-set.json``, ``results.csv`` and the command's own, such as
+``security.json``), the transcript scanners' ``scans/`` (``--scan``), the history record (unless
+``--no-history``; its notices are known before the report), ``report.html``, JUnit XML and a
+Markdown summary when asked (one JUnit file per surface, ``NAME-<label>.xml``), a comparison with
+``--baseline`` (per surface), the gate's ``gate.md`` (``run --gate``), the files beside the folders
+(``comparison.json``), and ``run.json`` last, so that its presence means the folder is complete.
+The verdict is ``runs.gates``' over every surface (the worst one's), with the gate's.
 
-Every reader (report, compare, merge, regrade, the history) reads what this wrote, through
-``reports.run_folder``, so a folder is a run folder whichever command made it.
+Every name comes from ``reports.folder_layout.LAYOUT``. Every reader (report, compare, merge,
+regrade, the history) reads what this wrote, through ``reports.run_folder``, so a folder is a run
+folder whichever command made it; until run.json is written the finisher hands them the folder
+held in memory (``reports.run_files.folder_in_memory``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,12 +32,12 @@ from copilot_eval.reports.compare import RunComparison
 from copilot_eval.reports.compare_views import comparison_html, comparison_markdown
 from copilot_eval.reports.findings import read_findings
 from copilot_eval.reports.folder_layout import LAYOUT
-from copilot_eval.reports.html_run import REPORT_HTML, run_report_html
+from copilot_eval.reports.html_run import run_report_html
 from copilot_eval.reports.junit import write_junit
 from copilot_eval.reports.markdown import run_summary_markdown
 from copilot_eval.reports.run_comparison import CompareError, compare_folders
-from copilot_eval.reports.run_files import write_run_outputs
-from copilot_eval.reports.run_folder import RESULTS_CSV, RUN_JSON, read_run_folder
+from copilot_eval.reports.run_files import folder_in_memory, write_data_files, write_run_json
+from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.reports.set_match import other_set_problem
 from copilot_eval.runs.gates import Gates, regression_verdict, run_verdict
 from copilot_eval.runs.played_agent import ab_line
@@ -43,6 +48,19 @@ COMPARISON_HTML = LAYOUT.comparison_html
 COMPARISON_MD = LAYOUT.comparison_md
 STDOUT = "-"
 """``--markdown -``: the summary goes to stdout (``$GITHUB_STEP_SUMMARY``) instead of a file."""
+
+
+@dataclass(frozen=True)
+class GateOutcome:
+    """What a gate run inside the finisher decided: its verdict, its lines, and ``gate.md``'s text (None: none)."""
+
+    verdict: Verdict
+    lines: list[str] = field(default_factory=list)
+    markdown: str | None = None
+
+
+FolderGate = Callable[[Sequence[RunFolder]], GateOutcome]
+"""A gate the finisher runs once the history holds the folders (``run --gate``: ``commands.gate_run``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -61,16 +79,25 @@ class FinishOptions:
     # only for the scanners `--fail-on-finding` names.
     scanners: tuple[Scanner, ...] = ()
     finding_gates: frozenset[str] = frozenset()
+    gate: FolderGate | None = None
+    # attack's verdict is its figures (attack success, utility), given as ``met``: its run's cases are
+    # plays under attack, which the run's gates (errors, nothing graded) do not judge.
+    judge_runs: bool = True
 
 
 @dataclass(frozen=True)
 class FolderRun:
-    """A run to finish: its folder, the run and the set it played, and its surface's label (None: one agent)."""
+    """A run to finish: its folder, the run and the set it played, its surface's label (None: one agent).
+
+    ``files`` are the command's own data files (name, text), written with the data: ``attack``'s
+    ``security.json``, which its report reads.
+    """
 
     folder: Path
     run: EvalRun
     test_set: EvalTestSet
     label: str | None = None
+    files: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
@@ -95,6 +122,7 @@ class Finished:
     history_lines: list[str] = field(default_factory=list)
     history_warnings: list[str] = field(default_factory=list)
     markdown: str | None = None
+    gate_lines: list[str] = field(default_factory=list)
 
 
 def surface_file(path: Path, label: str | None) -> Path:
@@ -106,7 +134,7 @@ def surface_file(path: Path, label: str | None) -> Path:
 
 def baseline_folder(baseline: Path, label: str | None) -> Path:
     """The baseline a surface is compared with: ``baseline/<label>`` when that holds a run, else ``baseline``."""
-    if label is not None and (baseline / label / RUN_JSON).is_file():
+    if label is not None and (baseline / label / LAYOUT.run_json).is_file():
         return baseline / label
     return baseline
 
@@ -142,43 +170,54 @@ def baseline_problem(
     return None
 
 
-def _finish_one(item: FolderRun, options: FinishOptions) -> FinishedFolder:
-    """The folder's files (data, report, JUnit, comparison) and its verdict; the history is recorded for all at once."""
-    write_run_outputs(item.run, item.test_set, item.folder)
-    folder = read_run_folder(item.folder)  # the report reads the folder as every reader does
+def _write_data(item: FolderRun, options: FinishOptions) -> tuple[FinishedFolder, RunFolder, list[Verdict]]:
+    """The folder's data files and scans, and the folder as readers will read it (held in memory)."""
+    write_data_files(item.run, item.test_set, item.folder)
+    for name, text in item.files:
+        write_text_atomically(item.folder / name, text)
+    folder = folder_in_memory(item.run, item.test_set, item.folder)
     done = FinishedFolder(item.folder, folder.run, item.test_set, item.label)
-    evidence = f", evidence in {item.folder / 'evidence'}" if (item.folder / "evidence").is_dir() else ""
-    done.lines.append(f"outputs: {item.folder / RUN_JSON}, {item.folder / RESULTS_CSV}{evidence}")
+    evidence = item.folder / LAYOUT.evidence
+    shown = f", evidence in {evidence}" if evidence.is_dir() else ""
+    done.lines.append(f"outputs: {item.folder / LAYOUT.run_json}, {item.folder / LAYOUT.results_csv}{shown}")
     verdicts = []
     if options.scanners:  # before the report, which shows the findings
-        scanned = scan_run_folder(item.folder, options.scanners)
+        scanned = scan_run_folder(folder, options.scanners)
         done.lines.append(scan_line(scanned))
         if (grouped := scanned.failures_by_finding()) is not None:
             done.lines.append(f"scans: {grouped}")
         verdicts.append(scan_verdict(scanned, options.finding_gates))
-    write_text_atomically(item.folder / REPORT_HTML, run_report_html(folder))
-    done.lines.append(f"HTML report: {item.folder / REPORT_HTML}")
+    return done, folder, verdicts
+
+
+def _write_views(
+    done: FinishedFolder, folder: RunFolder, notices: Sequence[str], options: FinishOptions, verdicts: list[Verdict]
+) -> None:
+    """The folder's report (with the history's notices), JUnit and comparison; its verdict."""
+    report = done.folder / LAYOUT.report_html
+    write_text_atomically(report, run_report_html(folder, notices=notices))
+    done.lines.append(f"HTML report: {report}")
     if options.junit is not None:
-        junit = surface_file(options.junit, item.label)
-        write_junit(folder.run, junit, item.test_set)
+        junit = surface_file(options.junit, done.label)
+        write_junit(folder.run, junit, done.test_set)
         done.lines.append(f"JUnit XML: {junit}")
-    verdicts.append(run_verdict(folder.run, options.gates, label=item.label))
+    if options.judge_runs:
+        verdicts.append(run_verdict(folder.run, options.gates, label=done.label))
     if options.baseline is not None:
-        baseline = baseline_folder(options.baseline, item.label)
+        baseline = baseline_folder(options.baseline, done.label)
         try:
-            done.comparison = compare_folders(baseline, item.folder, allow_other_set=options.allow_other_set)
+            done.comparison = compare_folders(baseline, folder, allow_other_set=options.allow_other_set)
         except CompareError as exc:  # checked before the run; a baseline that went away meanwhile
             done.lines.append(f"no comparison: {exc}")
         else:
+            html, markdown = done.folder / LAYOUT.comparison_html, done.folder / LAYOUT.comparison_md
             write_text_atomically(
-                item.folder / COMPARISON_HTML,
-                comparison_html(done.comparison, baseline_label=str(baseline), candidate_label=str(item.folder)),
+                html, comparison_html(done.comparison, baseline_label=str(baseline), candidate_label=str(done.folder))
             )
-            write_text_atomically(item.folder / COMPARISON_MD, comparison_markdown(done.comparison))
-            done.lines.append(f"comparison with {baseline}: {item.folder / COMPARISON_HTML}, {COMPARISON_MD}")
-            verdicts.append(regression_verdict(done.comparison, baseline, options.gates, label=item.label))
+            write_text_atomically(markdown, comparison_markdown(done.comparison))
+            done.lines.append(f"comparison with {baseline}: {html}, {LAYOUT.comparison_md}")
+            verdicts.append(regression_verdict(done.comparison, baseline, options.gates, label=done.label))
     done.verdict = worst(verdicts)
-    return done
 
 
 def _markdown(finished: Sequence[FinishedFolder]) -> str:
@@ -195,27 +234,66 @@ def _findings_markdown(item: FinishedFolder) -> str:
     return f"\nFindings of the transcript scanners (verdicts unchanged): {counts}.\n"
 
 
-def finish_run_folders(runs: Sequence[FolderRun], options: FinishOptions = FinishOptions()) -> Finished:
-    """Finish every folder of one command (one per surface) and decide the verdict it exits by.
+def _record(folders: Sequence[RunFolder], options: FinishOptions, done: Finished) -> list[tuple[str, ...]]:
+    """Record the folders in the history (a problem is a warning, never a failure); each folder's notices."""
+    if options.no_history or not folders:
+        return [() for _ in folders]
+    note = record_after_run(folders, history=options.history, source=options.source)
+    if note is None:
+        return [() for _ in folders]
+    (done.history_lines if note.ok else done.history_warnings).append(note.line)
+    return list(note.notices) if note.ok else [() for _ in folders]
 
-    The history records every folder at once (after the files exist, so it keeps the report's path);
-    a problem recording it is a warning, never a failure. ``options.markdown`` ``-`` returns the
-    summary in ``Finished.markdown`` for the caller to print.
+
+def _gate(folders: Sequence[RunFolder], gate: FolderGate, done: Finished) -> Verdict:
+    """Run the gate over the folders the history now holds; ``gate.md`` goes into the (one) folder."""
+    outcome = gate(folders)
+    done.gate_lines.extend(outcome.lines)
+    if outcome.markdown is not None and folders:
+        path = write_text_atomically(folders[0].folder / LAYOUT.gate_md, outcome.markdown)
+        done.gate_lines.append(f"gate report: {path} (post it with `copilot-eval comment {path}`)")
+    return outcome.verdict
+
+
+def finish_run_folders(
+    runs: Sequence[FolderRun],
+    options: FinishOptions = FinishOptions(),
+    *,
+    beside: Sequence[tuple[Path, str]] = (),
+    met: Sequence[Verdict] = (),
+) -> Finished:
+    """Write every file of every folder of one command (one per surface), once each, and decide its verdict.
+
+    ``beside`` are files next to the folders (several surfaces' ``comparison.json``), written before
+    the run.json files. ``met`` are verdicts the command reached before finishing (studio-eval's
+    problem with the platform, attack's figures): the one verdict returned is the worst of them and
+    the folders'. The history records every folder at once, before the reports (which show its
+    notices); a problem recording it is a warning, never a failure. ``options.markdown`` ``-``
+    returns the summary in ``Finished.markdown`` for the caller to print.
     """
-    finished = [_finish_one(item, options) for item in runs]
+    written = [_write_data(item, options) for item in runs]
+    folders = [folder for _, folder, _ in written]
+    done = Finished([item for item, _, _ in written], PASSED)
+    notices = _record(folders, options, done)
+    for (item, folder, verdicts), shown in zip(written, notices, strict=True):
+        _write_views(item, folder, shown, options, verdicts)
+    finished = done.folders
     if finished and (ab := ab_line([(item.label, item.run) for item in finished])) is not None:
         finished[-1].lines.append(ab)
-    done = Finished(finished, worst(item.verdict for item in finished))
+    verdicts = [*met, *(item.verdict for item in finished)]
     if options.markdown == STDOUT:
         done.markdown = _markdown(finished)
     elif options.markdown:
         write_text_atomically(Path(options.markdown), _markdown(finished))
         for item in finished:
             item.lines.append(f"Markdown summary: {options.markdown}")
-    if not options.no_history and finished:
-        note = record_after_run([item.folder for item in finished], history=options.history, source=options.source)
-        if note is not None:
-            (done.history_lines if note.ok else done.history_warnings).append(note.line)
+    if options.gate is not None:
+        verdicts.append(_gate(folders, options.gate, done))
+    for path, text in beside:
+        write_text_atomically(path, text)
+    for folder in folders:  # last: run.json's presence means the folder is complete
+        write_run_json(folder)
+    done.verdict = worst(verdicts)
     return done
 
 
@@ -226,7 +304,9 @@ __all__ = [
     "FinishOptions",
     "Finished",
     "FinishedFolder",
+    "FolderGate",
     "FolderRun",
+    "GateOutcome",
     "baseline_folder",
     "baseline_problem",
     "finish_run_folders",

@@ -27,18 +27,12 @@ from copilot_eval.evalsets import (
 )
 from copilot_eval.evidence.result import trace_file_for
 from copilot_eval.reports.folder_layout import LAYOUT
-from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.reports.run_files import folder_in_memory
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.merge_checks import ShardCheck, check_shards
 from copilot_eval.runs.run_budget import usage_of
-from copilot_eval.runs.surfaces import (
-    COMPARISON_JSON,
-    SurfaceRun,
-    comparison,
-    confirm_across_surfaces,
-    write_comparison,
-)
+from copilot_eval.runs.surfaces import SurfaceRun, comparison_file, confirm_across_surfaces
 from copilot_eval.runs.target import saved_by_platform
 
 
@@ -67,7 +61,7 @@ def _read(folders: Sequence[Path]) -> tuple[dict[str | None, list[RunFolder]], l
     for folder in folders:
         folder = Path(folder)
         members: list[tuple[str | None, Path]]
-        if not (folder / LAYOUT.run_json).is_file() and (folder / COMPARISON_JSON).is_file():
+        if not (folder / LAYOUT.run_json).is_file() and (folder / LAYOUT.comparison_json).is_file():
             labels = tuple(sorted(p.name for p in folder.iterdir() if (p / LAYOUT.run_json).is_file()))
             layouts[str(folder)] = labels
             members = [(label, folder / label) for label in labels]
@@ -183,8 +177,7 @@ def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> M
             ),
         }
     )
-    write_run_outputs(run, test_set, out)
-    return MergedRun(None, run, read_run_folder(out))
+    return MergedRun(None, run, folder_in_memory(run, test_set, out))  # the finisher writes the folder
 
 
 def _refuse_out(out: Path, folders: Sequence[Path]) -> list[str]:
@@ -238,13 +231,20 @@ def _confirm_surfaces(merged: list[MergedRun], out: Path) -> list[MergedRun]:
     assert test_set is not None
     surface_runs = [SurfaceRun(m.label or "", m.run, m.folder.folder) for m in merged]
     confirmed = confirm_across_surfaces(surface_runs)
-    result = []
-    for before, after, item in zip(surface_runs, confirmed, merged, strict=True):
-        if after.run is not before.run:
-            write_run_outputs(after.run, test_set, item.folder.folder)
-        result.append(MergedRun(item.label, after.run, read_run_folder(item.folder.folder)))
-    write_comparison(comparison(test_set, confirmed), out)
-    return result
+    return [
+        MergedRun(item.label, after.run, folder_in_memory(after.run, test_set, item.folder.folder))
+        for after, item in zip(confirmed, merged, strict=True)
+    ]
 
 
-__all__ = ["MergeError", "MergedRun", "merge_run_folders"]
+def comparison_beside(merged: Sequence[MergedRun], out: Path) -> list[tuple[Path, str]]:
+    """``comparison.json`` beside a merge's surfaces (none for one agent), for the finisher to write."""
+    if not merged or any(m.label is None for m in merged):
+        return []
+    test_set = merged[0].folder.test_set
+    assert test_set is not None
+    runs = [SurfaceRun(m.label or "", m.run, m.folder.folder) for m in merged]
+    return [comparison_file(test_set, runs, Path(out))]
+
+
+__all__ = ["MergeError", "MergedRun", "comparison_beside", "merge_run_folders"]

@@ -30,7 +30,7 @@ from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.evalsets.errors import EvalSetError
 from copilot_eval.evidence.result import CopilotResult, trace_file_for
 from copilot_eval.grading.protocol import CaseEvidence, Grader
-from copilot_eval.reports.run_files import write_run_outputs
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_folder import RUN_JSON, TEST_SET_JSON, RunFolder, read_run_folder
 from copilot_eval.runs.case_runner import graded_result
 from copilot_eval.runs.eval_runner import summarise
@@ -118,7 +118,7 @@ class _Sessions:
                 raise RegradeError(
                     f"{file}: cannot read the evidence of case {result.conversation_number}: {exc}"
                 ) from exc
-            copy = self.out / "evidence" / file.name
+            copy = self.out / LAYOUT.evidence / file.name
             copy.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(file, copy)
             if (trace := trace_file_for(file)).is_file():  # the runtime's trace goes with its evidence JSON
@@ -190,7 +190,7 @@ async def regrade_run(
     )
     before = folder.run.fingerprints or RunFingerprints(test_set=test_set_fingerprint(test_set))
     fingerprints = before.model_copy(update={"graders": graders_fingerprint})
-    run = run.model_copy(
+    return run.model_copy(
         update={
             "fingerprints": fingerprints,
             "repeat": folder.run.repeat,
@@ -198,5 +198,3 @@ async def regrade_run(
             "usage": usage_of(results),  # the agent's sessions as they were, the judges of this grading
         }
     )
-    write_run_outputs(run, test_set, out)
-    return run

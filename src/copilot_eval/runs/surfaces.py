@@ -16,10 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet, RunFingerprints
 from copilot_eval.reports.folder_layout import LAYOUT
-from copilot_eval.reports.run_files import write_run_outputs
 from copilot_eval.runs.eval_runner import CaseExport, run_eval_set
 from copilot_eval.runs.executor import Executor
 from copilot_eval.runs.fingerprints import agent_fingerprint, played_agent_fingerprint
@@ -161,11 +159,11 @@ def comparison(test_set: EvalTestSet, runs: Sequence[SurfaceRun]) -> dict[str, A
     return {"testSet": test_set.name, "abComparison": ab is not None, "surfaces": surfaces, "cases": cases}
 
 
-def write_comparison(data: dict[str, Any], output_dir: Path) -> Path:
-    """Write ``comparison.json`` atomically into ``output_dir``."""
-    path = output_dir / COMPARISON_JSON
-    write_text_atomically(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-    return path
+def comparison_file(test_set: EvalTestSet, runs: Sequence[SurfaceRun], output_dir: Path) -> tuple[Path, str]:
+    """``comparison.json`` beside the surfaces' folders: its path and text, for the finisher to write."""
+    return output_dir / LAYOUT.comparison_json, json.dumps(
+        comparison(test_set, runs), indent=2, ensure_ascii=False
+    ) + "\n"
 
 
 async def run_surfaces(
@@ -182,7 +180,8 @@ async def run_surfaces(
 
     Each surface plays as one agent would (``run_eval_set``) with its own folder, ``settings.finish.out/<label>``,
     its own agent fingerprint (from its ``agent_file``, beside the shared ``fingerprints``) and its own
-    ``exports[label]``; the confirmed runs and ``comparison.json`` are written at the end.
+    ``exports[label]``; the confirmed runs come back, for the finisher to write their folders and
+    ``comparison.json`` (``comparison_file``).
     """
     settings = settings or RunSettings()
     out = settings.finish.out
@@ -208,13 +207,7 @@ async def run_surfaces(
             validate=validate,
         )
         finished.append(SurfaceRun(surface.label, run, folder))
-    confirmed = confirm_across_surfaces(finished)
-    if out is not None:
-        for before, after in zip(finished, confirmed, strict=True):
-            if after.run is not before.run and after.output_dir is not None:
-                write_run_outputs(after.run, test_set, after.output_dir)
-        write_comparison(comparison(test_set, confirmed), out)
-    return confirmed
+    return confirm_across_surfaces(finished)  # the folders and comparison.json are the finisher's
 
 
 __all__ = [
@@ -222,9 +215,9 @@ __all__ = [
     "Surface",
     "SurfaceRun",
     "comparison",
+    "comparison_file",
     "confirm_across_surfaces",
     "confirming_note",
     "run_surfaces",
     "surface_labels",
-    "write_comparison",
 ]

@@ -117,7 +117,7 @@ def case_transcripts(folder: RunFolder) -> list[tuple[EvalCaseResult, CaseTransc
     return out
 
 
-def scan_run_folder(folder: Path | str, scanners: Sequence[Scanner]) -> ScanReport:
+def scan_run_folder(folder: Path | str | RunFolder, scanners: Sequence[Scanner]) -> ScanReport:
     """Scan every case of the run in ``folder`` and write one ``scans/<scanner>.jsonl`` per scanner.
 
     Raises ``EvalSetReadError`` (naming the file and the fix) for a folder that is not a run folder

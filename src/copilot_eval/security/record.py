@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
-from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import (
     CaseStatus,
     EvalCaseResult,
@@ -46,6 +45,7 @@ __all__ = [
     "SECURITY_SCHEMA_VERSION",
     "SecurityRecord",
     "default_run_folder",
+    "security_folder",
     "test_set_name",
     "write_security_folder",
 ]
@@ -163,20 +163,22 @@ class SecurityRecord:
         return cls(run, test_set, document)
 
 
-def write_security_folder(record: SecurityRecord, folder: Path, *, scanners: tuple[Scanner, ...] = ()) -> None:
-    """Write the run folder: security.json, then the run folder's files as every run's are (``runs.finish``).
-
-    The history is the command's to record (``copilot-eval attack`` with its own gate), not the folder's.
-    """
-    folder.mkdir(parents=True, exist_ok=True)
+def security_folder(record: SecurityRecord, folder: Path) -> FolderRun:
+    """The run folder to finish: the run, its set, and ``security.json`` (its evidence paths relative) among its files."""
     document = dict(record.document)
     document["plays"] = [
         {**play, "evidence": _relative(play.get("evidence"), folder)} for play in record.document["plays"]
     ]
-    write_text_atomically(folder / SECURITY_JSON, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    finish_run_folders(
-        [FolderRun(folder, record.run, record.test_set)], FinishOptions(no_history=True, scanners=scanners)
-    )
+    text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return FolderRun(folder, record.run, record.test_set, files=((SECURITY_JSON, text),))
+
+
+def write_security_folder(record: SecurityRecord, folder: Path, *, scanners: tuple[Scanner, ...] = ()) -> None:
+    """Finish the run folder of a library call (``run_suite(out=...)``) through the one finisher, history off.
+
+    ``copilot-eval attack`` finishes its folder itself (``commands.attack``), with the history and its gates.
+    """
+    finish_run_folders([security_folder(record, folder)], FinishOptions(no_history=True, scanners=scanners))
 
 
 def _relative(path: str | None, folder: Path) -> str | None:

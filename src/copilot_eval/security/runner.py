@@ -21,6 +21,7 @@ from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.runtime.session.runner import run_copilot
 from copilot_eval.scans.protocol import Scanner
 from copilot_eval.security.cases import Play, SecurityCase, canary_for
@@ -126,6 +127,7 @@ async def run_suite(
     server_command: Sequence[str] | None = None,
     pool: Any = None,
     scanners: Sequence[Scanner] = (),
+    finish: bool = True,
 ) -> SecurityRun:
     """Play each task of ``suite`` without an attack and under each attack, ``repeat`` times, and sum it up.
 
@@ -136,6 +138,8 @@ async def run_suite(
     ``env_server.py``): put a filter in front of the environment with it, or an environment of
     your own. ``suite`` may also be any :class:`PlayableSuite` (AgentDojo's, with the extra), or a name
     as ``copilot-eval attack --suite`` takes it (``"builtin"``, a YAML file, ``"agentdojo:SUITE"``).
+    ``finish=False`` leaves the folder's files (all but the evidence) to the caller's finisher
+    (``copilot-eval attack``: ``commands.attack``).
     """
     suite = _suite_of(suite)
     if repeat < 1 or concurrency < 1:
@@ -147,10 +151,12 @@ async def run_suite(
     _check_names(agent, suite)
     chosen = select_cases(suite.cases(), cases)
     folder = Path(out) if out is not None else None
-    evidence_dir = folder / "evidence" if folder is not None else None
+    evidence_dir = folder / LAYOUT.evidence if folder is not None else None
     if evidence_dir is not None:
         evidence_dir.mkdir(parents=True, exist_ok=True)
-    spec_dir = folder / "environments" if folder is not None else Path(tempfile.mkdtemp(prefix="copilot-eval-env-"))
+    spec_dir = (
+        folder / LAYOUT.environments if folder is not None else Path(tempfile.mkdtemp(prefix="copilot-eval-env-"))
+    )
     spec_dir.mkdir(parents=True, exist_ok=True)
     started, clock = datetime.now(UTC), time.monotonic()
     limit = asyncio.Semaphore(concurrency)
@@ -176,7 +182,7 @@ async def run_suite(
         duration_ms=(time.monotonic() - clock) * 1000,
         repeat=repeat,
     )
-    if folder is not None:
+    if folder is not None and finish:
         write_security_folder(record, folder, scanners=tuple(scanners))
     results = {f"case{p.number}-r{p.repeat}": r for p, r in done}
     return SecurityRun(suite, plays, summary, record, folder, results)

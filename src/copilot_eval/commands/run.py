@@ -1,16 +1,19 @@
-"""``copilot-eval run`` below the entry layer: play a planned run, then finish its folders (``runs.finish``).
+"""``copilot-eval run`` on the commands floor: play a planned run (``runs.plan``), then finish its folders.
 
 One agent and several are one path: the surfaces of the same ``PlannedRun`` play with the same
-settings (several: one after the other, one folder each, limitations confirmed across them and
-``comparison.json`` written), and every folder is finished the one way. What the run did besides
-(traces exported, a shard's part, working directories removed, cassettes, gh-models' verdicts) comes
-back as lines for the summary.
+settings (several: one after the other, one folder each, limitations confirmed across them), and
+every folder, ``comparison.json`` beside them and ``run --gate``'s ``gate.md`` are written by the
+finisher (``runs.finish``), whose verdict is the run's. What the run did besides (traces exported,
+a shard's part, working directories removed, cassettes, gh-models' verdicts) comes back as lines for
+the summary.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from copilot_eval.commands.gate_run import run_gate
 from copilot_eval.exit_codes import Verdict
 from copilot_eval.models.replay.wrap import cassette_summary
 from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json
@@ -20,7 +23,7 @@ from copilot_eval.runs.finish import Finished, FolderRun, finish_run_folders
 from copilot_eval.runs.gates import runs_verdict
 from copilot_eval.runs.passing_workdirs import discard_passing_workdirs
 from copilot_eval.runs.plan import PlannedRun
-from copilot_eval.runs.surfaces import SurfaceRun, run_surfaces
+from copilot_eval.runs.surfaces import SurfaceRun, comparison_file, run_surfaces
 
 
 async def play_planned(planned: PlannedRun) -> list[SurfaceRun]:
@@ -74,8 +77,20 @@ def resumed_finished(planned: PlannedRun) -> tuple[Verdict, list[str]] | None:
     return runs_verdict([(label, run) for label, _, run in runs], planned.finish.gates), lines
 
 
-def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
-    """What the run did besides playing, one line each, for the summary."""
+def _after_play(planned: PlannedRun, runs: list[SurfaceRun]) -> tuple[str | None, str | None]:
+    """What the run does besides its folders: passing cases' working directories removed, gh-models' JSON written
+    (outside the folder, where ``--gh-json`` says); the line of each, None when not asked."""
+    settings, removed, gh_json = planned.settings, None, None
+    if settings.play.discard_passing_workdirs:
+        count = sum(discard_passing_workdirs(s.run.results or [], s.output_dir or planned.out) for s in runs)
+        removed = f"removed the working directories of {count} passing cases"
+    if planned.test_set.prompt_file is not None and (path := settings.finish.gh_json) is not None:
+        gh_json = f"gh-models JSON: {write_gh_models_json(runs[0].run, planned.test_set, path)}"
+    return removed, gh_json
+
+
+def _lines(planned: PlannedRun, runs: list[SurfaceRun], done: tuple[str | None, str | None]) -> list[str]:
+    """What the run did besides playing, one line each, for the summary (``done``: what ``_after_play`` did)."""
     settings, lines = planned.settings, []
     traces = sum(export.exported_traces for export in planned.exports.values())
     if traces:
@@ -89,9 +104,7 @@ def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
     for played in runs:  # what each run spent, its run budget and any cap unknown usage left unenforced
         label = f"{played.label}: " if planned.several else ""
         lines.extend(label + line for line in usage_lines(played.run))
-    if settings.play.discard_passing_workdirs:
-        removed = sum(discard_passing_workdirs(s.run.results or [], s.output_dir or planned.out) for s in runs)
-        lines.append(f"removed the working directories of {removed} passing cases")
+    lines.extend([done[0]] if done[0] else [])
     for surface in planned.surfaces:
         if (cassettes := getattr(getattr(surface.agent, "model", None), "cassettes", None)) is not None:
             lines.extend(cassette_summary([cassettes]))  # where --record put the calls, what --replay served
@@ -99,19 +112,37 @@ def _lines(planned: PlannedRun, runs: list[SurfaceRun]) -> list[str]:
         for played in runs:
             if (verdicts := gh_models_line(played.run)) is not None:
                 lines.append(verdicts)
-        if (gh_json := settings.finish.gh_json) is not None:
-            lines.append(f"gh-models JSON: {write_gh_models_json(runs[0].run, planned.test_set, gh_json)}")
+        lines.extend([done[1]] if done[1] else [])
     return lines
 
 
 def finish_played(planned: PlannedRun, runs: list[SurfaceRun]) -> tuple[Finished, list[str]]:
-    """Every surface's folder finished one way (its report, JUnit, baseline, gates, history); the run's lines."""
-    lines = _lines(planned, runs)
+    """Every surface's folder finished one way (its report, JUnit, baseline, gates, history, --gate); the run's lines."""
+    lines = _lines(planned, runs, _after_play(planned, runs))
+    options, finish = planned.finish, planned.settings.finish
+    if finish.gate is not None:  # run inside the finisher, once the history holds the run
+        gate = run_gate(
+            planned.out,
+            name=finish.gate,
+            history=finish.history,
+            golden=finish.golden,
+            max_regressions=finish.max_regressions,
+        )
+        options = replace(options, gate=gate)
     folders = [
         FolderRun(Path(s.output_dir or planned.out), s.run, planned.test_set, s.label if planned.several else None)
         for s in runs
     ]
-    return finish_run_folders(folders, planned.finish), lines
+    beside = [comparison_file(planned.test_set, runs, planned.out)] if planned.several else []
+    return finish_run_folders(folders, options, beside=beside), lines
 
 
-__all__ = ["finish_played", "play_planned", "resumed_finished"]
+def release_runtimes() -> None:
+    """Stop the runtime processes the run started, gracefully (the exit hook would only kill them)."""
+    # imported on use: it loads the Copilot SDK (about 0.6 s), which `run --help` must not
+    from copilot_eval.runtime.process.pool import close_all_pools
+
+    close_all_pools()
+
+
+__all__ = ["finish_played", "play_planned", "release_runtimes", "resumed_finished"]
