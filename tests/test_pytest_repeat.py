@@ -79,10 +79,11 @@ def test_once():
     )
     cassettes = pytester.path / "cassettes"
     cassettes.mkdir()
-    refused = pytester.runpytest_subprocess("-p", "no:cacheprovider", f"--copilot-replay={cassettes}")
+    # No test here reaches the runtime: both sessions run in this process (a subprocess costs seconds).
+    refused = pytester.runpytest_inprocess("-p", "no:cacheprovider", f"--copilot-replay={cassettes}")
     refused.assert_outcomes(passed=1, failed=1)
     refused.stdout.fnmatch_lines(["*--repeat 3 with replayed answers*--copilot-allow-replayed-repeats*"])
-    allowed = pytester.runpytest_subprocess(
+    allowed = pytester.runpytest_inprocess(
         "-p", "no:cacheprovider", f"--copilot-replay={cassettes}", "--copilot-allow-replayed-repeats"
     )
     allowed.assert_outcomes(passed=2)
@@ -98,6 +99,6 @@ def test_never():
     pass
 """
     )
-    outcome = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    outcome = pytester.runpytest_inprocess("-p", "no:cacheprovider")  # refused before anything runs
     assert outcome.ret == pytest.ExitCode.USAGE_ERROR
     outcome.stderr.fnmatch_lines(["*copilot_repeat takes k (a whole number, 1 or more)*"])

@@ -184,8 +184,6 @@ def test_the_quickstart_runs_from_an_empty_folder_and_says_what_each_story_showe
     listed = installed.run("history", "runs", "--json", "--history", f"sqlite:///{history}", cwd=empty)
     assert listed.returncode == 0, listed.stderr
     assert len(json.loads(listed.stdout)["runs"]) == 6  # the evaluation, three surfaces, two studio-eval runs
-
-    # The same --out again: new runs beside the first, not "an earlier run is recorded here".
-    again = installed.run("quickstart", "--out", out, cwd=empty)
-    assert again.returncode == 0, again.stdout + again.stderr
-    assert len(list(out.glob("eval-run-*/run.json"))) == 2
+    # The same --out a second time (new runs beside the first, not "an earlier run is recorded here")
+    # is tests/cli/test_quickstart.py's: a second quickstart here played all four stories again (half
+    # of this module's time) to show only that each story is given a fresh folder.

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from copilot_eval import ScriptedModel
-from tests.runs.runs_helpers import CLI
+from tests.runs.runs_helpers import CLI, cli_here
 
 SCRIPT = {
     "rules": [
@@ -109,7 +109,8 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
 
     # Repeats over a replay are one recording served again: refused unless asked for, then marked.
     again = ["run", str(test_set), "--agent", str(agent), "--replay", str(cassettes), "--repeat", "2", "--no-progress"]
-    refused = await _cli(*again, "--out", str(tmp_path / "refused"))
+    # (Refused before anything plays: in this process, as the regrade below; the runs need their own.)
+    refused = await asyncio.to_thread(cli_here, *again, "--out", str(tmp_path / "refused"))
     assert refused.returncode == 2 and "--allow-replayed-repeats" in refused.stderr
     marked = await _cli(*again, "--allow-replayed-repeats", "--out", str(tmp_path / "marked"))
     assert marked.returncode == 0, marked.stdout + marked.stderr
@@ -118,8 +119,8 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
     assert "repeats are not independent" in marked.stdout
 
     regraded_dir = tmp_path / "regraded"
-    regraded = await _cli(
-        "regrade", str(tmp_path / "replayed"), "--grader", "keywords:all:deposit,euro", "--out", str(regraded_dir)
+    regraded = await asyncio.to_thread(
+        cli_here, "regrade", tmp_path / "replayed", "--grader", "keywords:all:deposit,euro", "--out", regraded_dir
     )
     assert regraded.returncode == 0, regraded.stdout + regraded.stderr
     assert _answers(regraded_dir) == ANSWERS
@@ -136,9 +137,7 @@ async def test_record_replay_then_regrade_a_run(tmp_path: Path) -> None:
 
 
 def test_regrade_names_a_folder_that_is_not_a_run(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [*CLI, "regrade", str(tmp_path), "--grader", "exact"], capture_output=True, text=True, timeout=60
-    )
+    done = cli_here("regrade", tmp_path, "--grader", "exact")
     assert done.returncode == 2
     assert f"{tmp_path / 'run.json'}: 1 problem" in done.stderr
     assert "no run.json here; pass the folder `copilot-eval run --out` wrote" in done.stderr

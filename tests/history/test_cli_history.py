@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -37,8 +38,22 @@ def cli(*args: object, cwd: Path, env: dict[str, str]) -> subprocess.CompletedPr
     return subprocess.run([*CLI, *map(str, args)], cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 
 
+def cli_here(*args: object, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    """A command that only reads or stores records, in this process (a subprocess costs seconds to start):
+    in ``cwd``, with exactly ``env`` (what ``env`` leaves out is unset while it runs)."""
+    from typer.testing import CliRunner
+
+    from copilot_eval.cli.app import app
+
+    words = [str(arg) for arg in args]
+    overrides: dict[str, str | None] = {**env, **{name: None for name in os.environ if name not in env}}
+    with contextlib.chdir(cwd):
+        done = CliRunner().invoke(app, words, env=overrides)
+    return subprocess.CompletedProcess(words, done.exit_code, done.stdout, done.stderr)
+
+
 def _json(*args: object, cwd: Path, env: dict[str, str]) -> dict:
-    done = cli(*args, cwd=cwd, env=env)
+    done = cli_here(*args, cwd=cwd, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads(done.stdout)
 
@@ -53,7 +68,7 @@ def test_every_run_is_remembered_beside_the_project_with_its_ci_commit(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     database = project / ".copilot-eval" / "history.db"
     assert f"history: stored as run 1 in {database}" in " ".join(done.stdout.split())
-    again = cli("history", "ingest", "runs/first", cwd=project, env=env)
+    again = cli_here("history", "ingest", "runs/first", cwd=project, env=env)
     assert again.returncode == 0 and "runs/first: already stored (run 1)" in again.stdout
 
     [run] = _json("history", "runs", "--json", cwd=project, env=env)["runs"]

@@ -12,11 +12,14 @@ import pytest
 
 from copilot_eval.evalsets.schema_files import load_schema
 from copilot_eval.reports.run_folder import RUN_SCHEMA_VERSION
-from tests.reports.real_runs import RECEIPT_ANSWER, RealRuns, cli
+from tests.reports.real_runs import RECEIPT_ANSWER, RealRuns
+from tests.runs.runs_helpers import cli_here
 
 pytestmark = [pytest.mark.runtime, pytest.mark.slow]
 
 
+# `report`, `compare` and a refused `run` read folders and print: they run in this process (cli_here);
+# `run` itself plays in a process of its own, once per session (real_runs.py).
 @pytest.fixture
 def runs(real_runs) -> RealRuns:
     return real_runs
@@ -60,7 +63,7 @@ def test_a_run_in_which_nothing_could_be_graded_shows_no_score_in_any_view(runs)
     assert "score 50% over 2 graded" in " ".join(runs.tools_output.split())
     html = unescape((runs.outage / "report.html").read_text(encoding="utf-8"))
     assert "<b>n/a: nothing could be graded</b>score" in html and "over 0 graded" not in html
-    markdown = cli("report", runs.outage, "--html", runs.outage / "again.html", "--markdown", "-").stdout
+    markdown = cli_here("report", runs.outage, "--html", runs.outage / "again.html", "--markdown", "-").stdout
     # No zero score anywhere ("spread 10%" in a limitation's evidence is no score: a digit before it).
     assert markdown.startswith("### shop: n/a: nothing could be graded\n")
     assert re.search(r"(?<![\d.])0(\.0+)? ?%", markdown) is None, markdown
@@ -83,17 +86,17 @@ def test_baseline_comparison_of_a_real_outage(runs):
 
 
 def test_compare_command_does_not_call_an_outage_a_regression(runs):
-    done = cli("compare", runs.tools, runs.outage, "--markdown", "-", "--fail-on-regression")
+    done = cli_here("compare", runs.tools, runs.outage, "--markdown", "-", "--fail-on-regression")
     assert done.returncode == 0, done.stdout  # errors now are not graded: not a regression
     assert done.stdout.startswith("### shop: comparison with the baseline")
     # Nothing in the outage run could be graded: it has no score, so there is no delta either.
     assert "score 50% -> n/a: nothing could be graded (no score to compare)" in done.stdout
-    reverse = cli("compare", runs.outage, runs.tools, "--fail-on-regression")
+    reverse = cli_here("compare", runs.outage, runs.tools, "--fail-on-regression")
     assert reverse.returncode == 0 and "0 improved" in reverse.stdout and "2 changed" in reverse.stdout
 
 
 def test_report_command_rewrites_the_report_and_prints_markdown(runs, tmp_path):
-    done = cli("report", runs.outage, "--html", tmp_path / "outage.html", "--markdown", "-")
+    done = cli_here("report", runs.outage, "--html", tmp_path / "outage.html", "--markdown", "-")
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "outage.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert "### shop: n/a: nothing could be graded" in done.stdout
@@ -104,9 +107,9 @@ def test_report_command_rewrites_the_report_and_prints_markdown(runs, tmp_path):
 
 
 def test_bad_folders_exit_2_naming_them(tmp_path):
-    done = cli("report", tmp_path)
+    done = cli_here("report", tmp_path)
     assert done.returncode == 2 and "no run.json here" in done.stderr
-    early = cli(
+    early = cli_here(
         "run",
         "examples/evalsets/knowledge.csv",
         "--agent",

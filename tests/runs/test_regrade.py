@@ -25,7 +25,7 @@ from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.runs import run_eval_set
 from copilot_eval.runs.regrade import RegradeError, regrade_run
 from copilot_eval.runs.settings import RunSettings
-from tests.runs.runs_helpers import CLI, conversation_set
+from tests.runs.runs_helpers import CLI, cli_here, conversation_set
 
 pytestmark = pytest.mark.runtime
 
@@ -48,6 +48,8 @@ SET = """\
 GRADERS = ["--grader", "exact", "--grader", "keywords:all:answer,to"]
 
 
+# `run` plays in a process of its own (the fixture); `regrade` with these graders plays nothing, so
+# it runs in this process (cli_here): its verdicts, files, lines and exit codes are what is tested.
 def _cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*CLI, *args],
@@ -85,7 +87,7 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_regrading_with_the_runs_own_graders_gives_its_verdicts_turn_by_turn(played: Path, tmp_path: Path) -> None:
     out = tmp_path / "again"
-    done = _cli(played, "regrade", "run", *GRADERS, "--out", str(out))
+    done = cli_here("regrade", played / "run", *GRADERS, "--out", out)
     assert done.returncode == 0, done.stdout + done.stderr
     verdicts = _verdicts(out)
     assert verdicts == _verdicts(played / "run")  # the same graders on the same answers: the same verdicts
@@ -117,7 +119,7 @@ def test_regrading_with_the_runs_own_graders_gives_its_verdicts_turn_by_turn(pla
 
 def test_regrading_with_other_graders_changes_only_the_verdicts(played: Path, tmp_path: Path) -> None:
     out = tmp_path / "keywords"
-    done = _cli(played, "regrade", "run", "--grader", "keywords:any:a2,b1", "--grader", "similarity", "--out", str(out))
+    done = cli_here("regrade", played / "run", "--grader", "keywords:any:a2,b1", "--grader", "similarity", "--out", out)
     assert done.returncode == 0, done.stdout + done.stderr
     verdicts = _verdicts(out)
     both = ["Keyword match", "Text similarity"]
@@ -143,7 +145,7 @@ def test_a_folder_written_before_run_folders_kept_their_test_set_is_refused_sayi
     data = json.loads((old / "run.json").read_text(encoding="utf-8"))
     del data["schemaVersion"]
     (old / "run.json").write_text(json.dumps(data), encoding="utf-8")
-    done = _cli(tmp_path, "regrade", str(old), "--grader", "exact", "--out", str(tmp_path / "never"))
+    done = cli_here("regrade", old, "--grader", "exact", "--out", tmp_path / "never")
     assert done.returncode == 2, done.stdout + done.stderr
     assert f"exit 2 (unusable input): {old / 'test-set.json'}: not found" in done.stderr
     assert "written before run folders kept their test set (run.json has no schemaVersion)" in done.stderr
@@ -154,7 +156,7 @@ def test_a_missing_evidence_file_is_named_and_nothing_is_written(played: Path, t
     broken = tmp_path / "broken"
     shutil.copytree(played / "run", broken)
     (broken / "evidence" / "conversation2-r1.json").unlink()
-    done = _cli(tmp_path, "regrade", str(broken), "--grader", "exact", "--out", str(tmp_path / "never"))
+    done = cli_here("regrade", broken, "--grader", "exact", "--out", tmp_path / "never")
     assert done.returncode == 2, done.stdout + done.stderr
     assert "the evidence of case 2 (evidence/conversation2-r1.json) is not in the run folder" in done.stderr
 
@@ -172,7 +174,7 @@ def test_an_evidence_path_leading_out_of_a_folder_from_elsewhere_is_refused_and_
         if result.get("evidencePath") == "evidence/conversation2-r1.json":
             result["evidencePath"] = str(moved)  # absolute, elsewhere ('../' is refused alike: tests/reports)
     (copied / "run.json").write_text(json.dumps(data), encoding="utf-8")
-    done = _cli(tmp_path, "regrade", str(copied), "--grader", "exact", "--out", str(tmp_path / "never"))
+    done = cli_here("regrade", copied, "--grader", "exact", "--out", tmp_path / "never")
     assert done.returncode == 2, done.stdout + done.stderr
     assert "case 2: evidence path" in done.stderr and "leads outside the folder" in done.stderr
     assert not (tmp_path / "never").exists()

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from copilot_eval.reports.repeat_words import case_label, failing_cases
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.runs import flaky_cases, pass_rates
 from copilot_eval.runs.merge import MergeError, merge_run_folders
-from tests.runs.runs_helpers import CLI
+from tests.runs.runs_helpers import cli_here
 from tests.scale.shard_helpers import outcomes, play, shard, write_project
 
 pytestmark = pytest.mark.runtime
@@ -173,46 +171,23 @@ async def test_the_shards_minimum_pass_rate_judges_each_case_of_the_merged_run(p
     with pytest.raises(MergeError) as refused:
         merge_run_folders([rated[0], runs["shard2"], rated[2]], tmp_path / "out")
     assert any(p.startswith("different minimum pass rates") and "shard2" in p for p in refused.value.problems)
-    gate = subprocess.run(
-        [*CLI, "merge", *map(str, rated), "--out", str(tmp_path / "cli")],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-        timeout=120,
-    )
+    gate = cli_here("merge", *rated, "--out", tmp_path / "cli")
     assert gate.returncode == 1, gate.stderr
     assert "exit 1 (below a gate): 1 case(s) below --min-pass-rate 50%: case 3 turn 2" in gate.stderr
 
 
+# The merge command runs in this process (cli_here): what is tested is what it writes and its exit
+# codes, not a process of its own (the run command's process is tested in tests/runs/test_cli_run.py).
 def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(runs, tmp_path):
-    env = {**os.environ, "COLUMNS": "200"}
     out = tmp_path / "merged"
-    done = subprocess.run(
-        [*CLI, "merge", *map(str, _shards(runs)), "--out", str(out), "--junit", str(tmp_path / "j.xml")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    done = cli_here("merge", *_shards(runs), "--out", out, "--junit", tmp_path / "j.xml")
     assert done.returncode == 0, done.stderr
     assert "merged shards 1, 2, 3 of 3" in done.stdout and "pass@2" in done.stdout
     assert (out / "report.html").is_file() and "<testsuite" in (tmp_path / "j.xml").read_text()
-    gate = subprocess.run(
-        [*CLI, "merge", *map(str, _shards(runs)), "--out", str(out), "--fail-under", "100"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    gate = cli_here("merge", *_shards(runs), "--out", out, "--fail-under", "100")
     assert gate.returncode == 1 and "exit 1 (below a gate): score " in gate.stderr
     assert "is below --fail-under 100" in gate.stderr
-    refused = subprocess.run(
-        [*CLI, "merge", str(runs["shard1"]), "--out", str(tmp_path / "none")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    refused = cli_here("merge", runs["shard1"], "--out", tmp_path / "none")
     assert refused.returncode == 2 and "nothing was written" in refused.stderr
     assert "shard 2/3 is missing" in refused.stderr and "shard 3/3 is missing" in refused.stderr
 
