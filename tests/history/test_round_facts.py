@@ -16,8 +16,7 @@ from copilot_eval.history.ingest import ingest_folders
 from copilot_eval.history.json_forms import series_json
 from copilot_eval.history.schema import alembic_config
 from copilot_eval.history.terminal import print_series
-from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
-from copilot_eval.runs.merge import merge_run_folders
+from copilot_eval.runs import merge_run_folders
 from tests.history.history_fixtures import START, write_run, write_series, write_shards
 
 SIX = ["pass", "fail", "pass", "pass", "error", "fail"]
@@ -45,11 +44,8 @@ def _edit(folder: Path, change) -> None:
 
 
 def _merged(shards: list[Path], out: Path, *, allow_partial: bool = False) -> Path:
-    """Merge the shards and have the finisher write the merged folder, as `copilot-eval merge` does."""
+    """Merge the shards into a finished folder (the Python call finishes it, as `copilot-eval merge` does)."""
     [merged] = merge_run_folders(shards, out, allow_partial=allow_partial)
-    test_set = merged.folder.test_set
-    assert test_set is not None
-    finish_run_folders([FolderRun(merged.folder.folder, merged.run, test_set)], FinishOptions(no_history=True))
     return merged.folder.folder
 
 

@@ -8,7 +8,6 @@ from copilot_eval.history import HistoryStore, list_runs, resolve_history, runs_
 from copilot_eval.history.ingest import ingest_folders
 from copilot_eval.history.terminal import runs_table
 from copilot_eval.runs import run_eval_set
-from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.settings import RunSettings
 from tests.runs.runs_helpers import numbered_set
 from tests.runs.test_run_budget import _Executor, _Worker
@@ -18,8 +17,7 @@ async def test_a_runs_spending_and_its_not_run_cases_are_kept_and_shown(history_
     out = tmp_path / "run"
     test_set = numbered_set(4)
     settings = RunSettings.of(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
-    run = await run_eval_set(test_set, object(), settings, executor=_Executor(_Worker()))
-    finish_run_folders([FolderRun(out, run, test_set)], FinishOptions(no_history=True))
+    await run_eval_set(test_set, object(), settings, executor=_Executor(_Worker()))
     location = resolve_history(history_url)
     assert location is not None
     with HistoryStore.open(location) as store:

@@ -22,8 +22,8 @@ from copilot_eval.grading import CompareMeaning, ExactMatch, KeywordMatch
 from copilot_eval.grading.protocol import CaseEvidence, Grade
 from copilot_eval.models.scripted import ScriptedModel
 from copilot_eval.reports.run_folder import read_run_folder
-from copilot_eval.runs import run_eval_set
-from copilot_eval.runs.regrade import RegradeError, regrade_run
+from copilot_eval.runs import regrade_run, run_eval_set
+from copilot_eval.runs.regrade import RegradeError
 from copilot_eval.runs.settings import RunSettings
 from tests.runs.runs_helpers import CLI, cli_here, conversation_set
 

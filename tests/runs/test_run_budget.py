@@ -229,13 +229,11 @@ async def test_a_judges_cap_is_decided_on_what_the_judges_spent_and_apart_from_t
 
 
 async def test_a_regrade_keeps_the_cases_never_played_and_recounts_the_judges(tmp_path: Path) -> None:
-    from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
-    from copilot_eval.runs.regrade import regrade_run
+    from copilot_eval.runs import regrade_run
 
     out, test_set = tmp_path / "run", numbered_set(3)
     settings = RunSettings.of(graders=("exact",), concurrency=1, max_run_tokens=200, out=out)
-    run = await run_eval_set(test_set, object(), settings, executor=_Executor(_Worker()))
-    finish_run_folders([FolderRun(out, run, test_set)], FinishOptions(no_history=True))
+    await run_eval_set(test_set, object(), settings, executor=_Executor(_Worker()))
     judge = _PricedJudge()
     again = await regrade_run(out, [judge], output_dir=tmp_path / "again")
     assert [r.effective_status for r in again.results or []] == [CaseStatus.PASS] * 2 + [CaseStatus.NOT_RUN]

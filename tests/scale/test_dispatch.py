@@ -11,7 +11,6 @@ from copilot_eval.evalsets import CaseStatus, read_run_json
 from copilot_eval.grading import ExactMatch
 from copilot_eval.runs import run_eval_set
 from copilot_eval.runs.executor import AllWorkersLost, WorkerLost
-from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.settings import RunSettings
 from tests.runs.runs_helpers import numbered_set
 from tests.scale.fake_executor import FakeExecutor, FakeWorker, answered, lost_on, rate_limited
@@ -64,7 +63,6 @@ async def test_still_rate_limited_after_the_retries_is_an_error_with_that_reason
     assert result.failure_reason.startswith("rate limited: the model still refused after 2 plays (HTTP 429")
     assert [(r.attempt, r.given_up) for r in run.execution.retries] == [(1, False), (2, True)]
     assert always.played == ["case1#0", "case1#0"]
-    finish_run_folders([FolderRun(tmp_path, run, numbered_set(1))], FinishOptions(no_history=True))
     assert read_run_json(tmp_path / "run.json").results[0].failure_reason == result.failure_reason
 
 

@@ -11,8 +11,7 @@ import pytest
 from copilot_eval.evidence.result import CopilotResult
 from copilot_eval.reports.repeat_words import case_label, failing_cases
 from copilot_eval.reports.run_folder import read_run_folder
-from copilot_eval.runs import flaky_cases, pass_rates
-from copilot_eval.runs.merge import MergeError, merge_run_folders
+from copilot_eval.runs import MergeError, flaky_cases, merge_run_folders, pass_rates
 from tests.runs.runs_helpers import cli_here
 from tests.scale.shard_helpers import outcomes, play, shard, write_project
 
@@ -193,9 +192,9 @@ def test_the_command_merges_writes_the_report_and_junit_and_refuses_with_exit_2(
 
 
 async def test_surfaces_merge_surface_by_surface_and_two_agents_do_not_confirm_each_other(tmp_path):
+    from copilot_eval.runs import run_surfaces
     from copilot_eval.runs.plan import plan_run
     from copilot_eval.runs.settings import RunSettings
-    from copilot_eval.runs.surfaces import run_surfaces
 
     project = write_project(tmp_path / "p")
     # An outage of the model (HTTP 400, not retried): on the local runtime the same answer to every case would be

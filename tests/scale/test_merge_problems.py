@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from copilot_eval.runs.merge import MergeError, merge_run_folders
+from copilot_eval.runs import MergeError, merge_run_folders
 from tests.history.history_fixtures import write_run, write_shards
 
 SIX = ["pass", "fail", "pass", "pass", "fail", "pass"]

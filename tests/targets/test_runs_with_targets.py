@@ -8,7 +8,6 @@ from copilot_eval.evalsets import CaseStatus, EvalDataType, EvalTestCase, EvalTe
 from copilot_eval.grading.capability import CapabilityUse
 from copilot_eval.grading.exact import ExactMatch
 from copilot_eval.runs import run_eval_set
-from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.settings import RunSettings
 from copilot_eval.targets import TargetResult
 from copilot_eval.testing import FakeDirectLine, LoopbackServer, answer, http_error
@@ -38,7 +37,6 @@ async def test_a_single_turn_set_is_graded_from_target_evidence_and_resumes(tmp_
     async with LoopbackServer(fake):
         agent = directline_agent(fake)
         run = await run_eval_set(SINGLE, agent, RunSettings.of(graders=[ExactMatch()], out=tmp_path, concurrency=2))
-        finish_run_folders([FolderRun(tmp_path, run, SINGLE)], FinishOptions(no_history=True))  # the folder's files
         asked = len(fake.conversations)
         again = await run_eval_set(SINGLE, agent, RunSettings.of(graders=[ExactMatch()], out=tmp_path, resume=True))
     statuses = {r.conversation_number: r.effective_status for r in run.results}
@@ -75,7 +73,7 @@ async def test_repeats_play_each_case_again_and_capability_grading_is_an_error_n
 
 async def test_a_conversation_played_against_a_target_is_regraded_from_its_target_evidence(tmp_path):
     from copilot_eval.grading.keywords import KeywordMatch
-    from copilot_eval.runs.regrade import regrade_run
+    from copilot_eval.runs import regrade_run
 
     fake = FakeDirectLine(ray_agent(hello=answer("Hi there."), broken=http_error(500)))
     conversation = _set(
@@ -83,10 +81,9 @@ async def test_a_conversation_played_against_a_target_is_regraded_from_its_targe
         [(1, "hello", "Hi there."), (1, "How do Ray tasks work?", GROUNDED_TEXT), (2, "broken question", "x")],
     )
     async with LoopbackServer(fake):
-        played = await run_eval_set(
+        await run_eval_set(
             conversation, directline_agent(fake), RunSettings.of(graders=[ExactMatch()], out=tmp_path / "run")
         )
-    finish_run_folders([FolderRun(tmp_path / "run", played, conversation)], FinishOptions(no_history=True))
     asked = len(fake.conversations)
     run = await regrade_run(tmp_path / "run", [KeywordMatch(["actors"])], output_dir=tmp_path / "again")
     assert [(r.conversation_number, r.turn, r.effective_status) for r in run.results] == [

@@ -14,7 +14,7 @@ from pathlib import Path
 from copilot_eval.exit_codes import PASSED, Verdict
 from copilot_eval.history.records import SOURCE_MERGE
 from copilot_eval.runs.finish import Finished, FinishedFolder, FinishOptions, FolderRun, finish_run_folders
-from copilot_eval.runs.merge import MergedRun, comparison_beside, merge_run_folders
+from copilot_eval.runs.merge import MergedRun, comparison_beside, merge_shard_folders
 from copilot_eval.triggers.merge import (
     check_trigger_documents,
     has_trigger_documents,
@@ -50,7 +50,7 @@ def merge_shards(
     trigger_gates = merged_trigger_gates(min_precision, min_recall, triggers=triggers)
     if triggers:
         check_trigger_documents(folders)
-    merged = merge_run_folders(folders, out, allow_partial=allow_partial)
+    merged = merge_shard_folders(folders, out, allow_partial=allow_partial)
     met = []
     if triggers:
         # Before finishing: the report shows its figures. The trigger layer writes it (its own file, not yet

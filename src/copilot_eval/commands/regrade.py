@@ -21,7 +21,7 @@ from copilot_eval.reports.platform_agreement import agreement_lines, is_platform
 from copilot_eval.runs.fingerprints import graders_fingerprint
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, baseline_problem, finish_run_folders
 from copilot_eval.runs.prepare import PrepareError, build_set_graders, check_graders_fit, load_agent
-from copilot_eval.runs.regrade import read_saved_run, regrade_run
+from copilot_eval.runs.regrade import read_saved_run, regrade_saved_run
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def regrade_planned(planned: PlannedRegrade) -> tuple[Finished, list[str]]:
     """
     try:
         result = asyncio.run(
-            regrade_run(
+            regrade_saved_run(
                 planned.run_dir, planned.graders, output_dir=planned.out, graders_fingerprint=planned.fingerprint
             )
         )

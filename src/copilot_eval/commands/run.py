@@ -18,18 +18,18 @@ from copilot_eval.exit_codes import Verdict
 from copilot_eval.models.replay.wrap import cassette_summary
 from copilot_eval.reports.gh_json import gh_models_line, write_gh_models_json
 from copilot_eval.reports.usage_words import usage_lines
-from copilot_eval.runs.eval_runner import finished_before, run_eval_set
+from copilot_eval.runs.eval_runner import finished_before, play_eval_set
 from copilot_eval.runs.finish import Finished, FolderRun, finish_run_folders
 from copilot_eval.runs.gates import runs_verdict
 from copilot_eval.runs.passing_workdirs import discard_passing_workdirs
 from copilot_eval.runs.plan import PlannedRun
-from copilot_eval.runs.surfaces import SurfaceRun, comparison_file, run_surfaces
+from copilot_eval.runs.surfaces import SurfaceRun, comparison_file, play_surfaces
 
 
 async def play_planned(planned: PlannedRun) -> list[SurfaceRun]:
     """Play every surface of ``planned`` (validated already by ``plan_run``); one run per surface."""
     if planned.several:
-        return await run_surfaces(
+        return await play_surfaces(
             planned.test_set,
             planned.surfaces,
             planned.settings,
@@ -39,7 +39,7 @@ async def play_planned(planned: PlannedRun) -> list[SurfaceRun]:
             validate=False,
         )
     (surface,) = planned.surfaces
-    run = await run_eval_set(
+    run = await play_eval_set(
         planned.test_set,
         surface.agent,
         planned.settings,

@@ -7,7 +7,7 @@ from copilot_eval.evalsets.repeat_stats import CaseRepeats, flaky_cases, pass_ra
 from copilot_eval.evidence.platform_error import KNOWN_ERROR_CODES, platform_error_code
 from copilot_eval.runs.case_runner import Unit, run_unit
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
-from copilot_eval.runs.eval_runner import plan_units, run_eval_set, summarise
+from copilot_eval.runs.eval_runner import plan_units, play_eval_set, summarise
 from copilot_eval.runs.executor import AllWorkersLost, Executor, ExecutorError, LocalExecutor, Worker, WorkerLost
 from copilot_eval.runs.limitation import (
     KNOWN_FALLBACK_TEXTS,
@@ -15,8 +15,9 @@ from copilot_eval.runs.limitation import (
     confirm_limitation,
     detect_runtime_limitation,
 )
-from copilot_eval.runs.merge import MergeError, merge_run_folders
+from copilot_eval.runs.merge import MergeError
 from copilot_eval.runs.prepare import check_references
+from copilot_eval.runs.python_api import merge_run_folders, regrade_run, run_eval_set, run_surfaces
 from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.settings import (
     DEFAULT_CONCURRENCY,
@@ -65,8 +66,11 @@ __all__ = [
     "pass_rates",
     "plan_units",
     "platform_error_code",
+    "play_eval_set",
+    "regrade_run",
     "repeat_stats",
     "run_eval_set",
+    "run_surfaces",
     "run_unit",
     "summarise",
 ]

@@ -1,4 +1,4 @@
-"""run_eval_set: play a test set against an agent, grade it, and record an honest EvalRun.
+"""play_eval_set: play a test set against an agent, grade it, and record an honest EvalRun.
 
 SingleTurn sets run each case in a fresh session; in a Conversation set, rows sharing a
 ``conversationNumber`` form one conversation, played in file order in one fresh session, and each
@@ -183,7 +183,7 @@ def _with_note(results: list[EvalCaseResult], note: str | None) -> list[EvalCase
     ]
 
 
-async def run_eval_set(
+async def play_eval_set(
     test_set: EvalTestSet,
     agent: Any,
     settings: RunSettings | None = None,
@@ -345,7 +345,7 @@ def finished_before(test_set: EvalTestSet, settings: RunSettings) -> EvalRun | N
     """With ``resume``: the run ``settings.finish.out`` holds when it already finished (every unit checkpointed, run.json
     written), to be left as it is; None when there is something left to play.
 
-    A checkpoint of another run is refused (CheckpointError) as ``run_eval_set`` refuses it.
+    A checkpoint of another run is refused (CheckpointError) as ``play_eval_set`` refuses it.
     """
     out = settings.finish.out
     if (
@@ -406,7 +406,7 @@ __all__ = [
     "DEFAULT_CONCURRENCY",
     "finished_before",
     "plan_units",
-    "run_eval_set",
+    "play_eval_set",
     "summarise",
     "unit_name",
 ]

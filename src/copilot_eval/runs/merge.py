@@ -194,7 +194,7 @@ def _refuse_out(out: Path, folders: Sequence[Path]) -> list[str]:
     return []
 
 
-def merge_run_folders(
+def merge_shard_folders(
     folders: Sequence[str | Path], out: str | Path, *, allow_partial: bool = False
 ) -> list[MergedRun]:
     """Check ``folders`` (shard runs) and merge them into ``out``; MergeError lists every problem.
@@ -247,4 +247,4 @@ def comparison_beside(merged: Sequence[MergedRun], out: Path) -> list[tuple[Path
     return [comparison_file(test_set, runs, Path(out))]
 
 
-__all__ = ["MergeError", "MergedRun", "comparison_beside", "merge_run_folders"]
+__all__ = ["MergeError", "MergedRun", "comparison_beside", "merge_shard_folders"]

@@ -38,7 +38,7 @@ from copilot_eval.runs.fingerprints import test_set_fingerprint
 from copilot_eval.runs.run_budget import usage_of
 from copilot_eval.runs.target import PlayedEvidence, load_played, played_by_platform
 
-__all__ = ["RegradeError", "read_saved_run", "regrade_run"]
+__all__ = ["RegradeError", "read_saved_run", "regrade_saved_run"]
 
 _NO_EVIDENCE = "no evidence was saved for this case"
 
@@ -128,7 +128,7 @@ class _Sessions:
         return session, str(copy)
 
 
-async def regrade_run(
+async def regrade_saved_run(
     run_dir: str | Path, graders: Sequence[Grader], *, output_dir: str | Path, graders_fingerprint: str | None = None
 ) -> EvalRun:
     """Grade the saved answers of ``run_dir`` with ``graders`` and write a new run folder at ``output_dir``.

@@ -10,7 +10,7 @@ only those (``resolve_graders`` takes a ``HowToGrade``).
 
 ``copilot-eval run`` parses its options into one ``RunSettings`` by option name (``settings_from``;
 each option is a field, of the same name, of exactly one group), ``runs.plan.plan_run`` turns it into
-what plays, and ``run_eval_set`` plays one agent with it. A Python caller builds one the same way,
+what plays, and ``play_eval_set`` plays one agent with it. A Python caller builds one the same way,
 ``RunSettings.of(repeat=3, out="runs/x")``, or group by group,
 ``RunSettings(play=HowToPlay(repeat=3), finish=HowToFinish(out=Path("runs/x")))``.
 

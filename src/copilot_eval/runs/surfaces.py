@@ -18,7 +18,7 @@ from typing import Any
 
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet, RunFingerprints
 from copilot_eval.reports.folder_layout import LAYOUT
-from copilot_eval.runs.eval_runner import CaseExport, run_eval_set
+from copilot_eval.runs.eval_runner import CaseExport, play_eval_set
 from copilot_eval.runs.executor import Executor
 from copilot_eval.runs.fingerprints import agent_fingerprint, played_agent_fingerprint
 from copilot_eval.runs.limitation import confirm_limitation
@@ -166,7 +166,7 @@ def comparison_file(test_set: EvalTestSet, runs: Sequence[SurfaceRun], output_di
     ) + "\n"
 
 
-async def run_surfaces(
+async def play_surfaces(
     test_set: EvalTestSet,
     surfaces: Sequence[Surface],
     settings: RunSettings | None = None,
@@ -178,7 +178,7 @@ async def run_surfaces(
 ) -> list[SurfaceRun]:
     """Run ``test_set`` against every surface (one after the other) with the same ``settings``, confirm limitations.
 
-    Each surface plays as one agent would (``run_eval_set``) with its own folder, ``settings.finish.out/<label>``,
+    Each surface plays as one agent would (``play_eval_set``) with its own folder, ``settings.finish.out/<label>``,
     its own agent fingerprint (from its ``agent_file``, beside the shared ``fingerprints``) and its own
     ``exports[label]``; the confirmed runs come back, for the finisher to write their folders and
     ``comparison.json`` (``comparison_file``).
@@ -196,7 +196,7 @@ async def run_surfaces(
                     "played_agent": played_agent_fingerprint(surface.agent_file),
                 }
             )
-        run = await run_eval_set(
+        run = await play_eval_set(
             test_set,
             surface.agent,
             settings.in_folder(folder),
@@ -218,6 +218,6 @@ __all__ = [
     "comparison_file",
     "confirm_across_surfaces",
     "confirming_note",
-    "run_surfaces",
+    "play_surfaces",
     "surface_labels",
 ]
