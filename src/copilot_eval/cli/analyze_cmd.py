@@ -26,8 +26,7 @@ from copilot_eval.commands.analyze import analyze_export
 from copilot_eval.evalsets import EvalSetError
 from copilot_eval.reports.console import make_console
 from copilot_eval.reports.folder_layout import LAYOUT
-from copilot_eval.runs.finish import STDOUT, FinishOptions
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import STDOUT, finish_options
 
 
 def analyze(
@@ -56,13 +55,7 @@ def analyze(
     out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
     if (out / LAYOUT.run_json).exists():
         raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
-    finish = FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        history=history,
-        no_history=no_history,
-        gates=Gates(fail_under=fail_under, max_errors=max_errors),
-    )
+    finish = finish_options(locals())
     try:
         finished = analyze_export(export, out, name=name, agent_name=agent_name, finish=finish)
     except EvalSetError as exc:

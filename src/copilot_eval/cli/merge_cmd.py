@@ -30,8 +30,7 @@ from copilot_eval.cli.options import (
 )
 from copilot_eval.commands.merge import finish_merge, merge_shards, shard_lines
 from copilot_eval.reports.console import make_console
-from copilot_eval.runs.finish import STDOUT, FinishOptions
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import STDOUT, finish_options
 from copilot_eval.runs.merge import MergeError
 from copilot_eval.untrusted.terminal import terminal_text
 
@@ -59,13 +58,7 @@ def merge(
     min_recall: MinRecallOption = None,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
-    finish = FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        history=history,
-        no_history=no_history,
-        gates=Gates(fail_under=fail_under, max_errors=max_errors),
-    )
+    finish = finish_options(locals())
     try:
         merged = merge_shards(
             shard_dirs, out, allow_partial=allow_partial, min_precision=min_precision, min_recall=min_recall

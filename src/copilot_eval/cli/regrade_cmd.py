@@ -36,8 +36,7 @@ from copilot_eval.cli.options import (
 )
 from copilot_eval.commands.regrade import plan_regrade, regrade_planned
 from copilot_eval.reports.console import make_console
-from copilot_eval.runs.finish import STDOUT, FinishOptions
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import STDOUT, finish_options
 from copilot_eval.runs.prepare import PrepareError
 from copilot_eval.runs.regrade import RegradeError
 
@@ -60,15 +59,7 @@ def regrade(
     no_history: NoHistoryOption = False,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
-    finish = FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        baseline=baseline,
-        history=history,
-        no_history=no_history,
-        allow_other_set=allow_other_set,
-        gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression, max_errors=max_errors),
-    )
+    finish = finish_options(locals())
     try:
         planned = plan_regrade(
             run_dir,

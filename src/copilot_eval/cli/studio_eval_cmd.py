@@ -45,8 +45,7 @@ from copilot_eval.reports.console import make_console
 from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.reports.run_words import limitation_line
-from copilot_eval.runs.finish import STDOUT, FinishOptions
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import STDOUT, FinishOptions, finish_options
 from copilot_eval.safe_paths import path_component
 from copilot_eval.studio_eval import (
     StudioEvalClient,
@@ -160,25 +159,6 @@ def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
     raise print_finished(finished, console, extra=lines)
 
 
-def _finish_options(
-    fail_under: float | None,
-    max_errors: int,
-    junit: Path | None,
-    markdown: str | None,
-    history: str | None,
-    no_history: bool,
-) -> Any:
-
-    return FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        history=history,
-        no_history=no_history,
-        source=SOURCE_STUDIO_EVAL,
-        gates=Gates(fail_under=fail_under, max_errors=max_errors),
-    )
-
-
 def _run_async(coroutine_factory: Callable[[], Coroutine[object, object, T]]) -> T:
 
     try:
@@ -272,7 +252,7 @@ def run_cmd(
         async with client:
             return await start_studio_run(client, test_set, folder, options, say=_say)
 
-    _finish(_run_async(go), _finish_options(fail_under, max_errors, junit, markdown, history, no_history))
+    _finish(_run_async(go), finish_options(locals(), source=SOURCE_STUDIO_EVAL))
 
 
 @studio_app.command("get")
@@ -308,7 +288,7 @@ def get_cmd(
         async with client:
             return await read_studio_run(client, run_id, folder, options, say=_say)
 
-    _finish(_run_async(go), _finish_options(fail_under, max_errors, junit, markdown, history, no_history))
+    _finish(_run_async(go), finish_options(locals(), source=SOURCE_STUDIO_EVAL))
 
 
 def _say(line: str) -> None:

@@ -52,7 +52,7 @@ from copilot_eval.exit_codes import Verdict
 from copilot_eval.history.records import SOURCE_TRIGGERS
 from copilot_eval.reports.console import make_console
 from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
-from copilot_eval.runs.finish import FinishOptions
+from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunBudget, WhatToPlay
 from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
@@ -238,14 +238,7 @@ def triggers(
         raise bad_input(str(error)) from None
     _refuse_drafts_only(trigger_set, [p.prompt for p in chosen.prompts], allow_drafts)
     out = out or Path("trigger-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
-    finish = FinishOptions(
-        junit=junit,
-        history=history,
-        no_history=no_history,
-        source=SOURCE_TRIGGERS,
-        scanners=scanners,
-        finding_gates=finding_gates,
-    )
+    finish = finish_options(locals(), source=SOURCE_TRIGGERS)
     try:
         ray = _ray_executor(executor, ray_address, ray_workers)
         run = asyncio.run(
