@@ -19,14 +19,13 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption, OutOption
 from copilot_eval.commands.analyze import analyze_export
 from copilot_eval.evalsets import EvalSetError
-from copilot_eval.reports.console import make_console
 from copilot_eval.reports.folder_layout import LAYOUT
-from copilot_eval.runs.finish import STDOUT, finish_options
+from copilot_eval.runs.finish import finish_options
 
 
 def analyze(
@@ -60,7 +59,7 @@ def analyze(
         finished = analyze_export(export, out, name=name, agent_name=agent_name, finish=finish)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
-    raise print_finished(finished, make_console(stderr=markdown == STDOUT))
+    raise print_finished(finished, finished_console(markdown))
 
 
 def register(app: typer.Typer) -> None:

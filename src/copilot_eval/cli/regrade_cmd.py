@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input as _bad_input
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     AllowOtherSetOption,
@@ -35,8 +35,7 @@ from copilot_eval.cli.options import (
     PromptPassScoreOption,
 )
 from copilot_eval.commands.regrade import plan_regrade, regrade_planned
-from copilot_eval.reports.console import make_console
-from copilot_eval.runs.finish import STDOUT, finish_options
+from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.prepare import PrepareError
 from copilot_eval.runs.regrade import RegradeError
 
@@ -73,7 +72,7 @@ def regrade(
         finished, lines = regrade_planned(planned)
     except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
-    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=lines)
+    raise print_finished(finished, finished_console(markdown), extra=lines)
 
 
 def register(app: typer.Typer) -> None:

@@ -19,7 +19,7 @@ import typer
 
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     AllowDraftsOption,
@@ -62,7 +62,6 @@ from copilot_eval.cli.options import (
 from copilot_eval.cli.run_several import print_comparison
 from copilot_eval.commands.run import finish_played, play_planned, release_runtimes, resumed_finished
 from copilot_eval.evalsets.drafts import count_drafts
-from copilot_eval.reports.console import make_console
 from copilot_eval.runs import CheckpointError
 from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
 from copilot_eval.runs.plan import PlannedRun, plan_run
@@ -215,7 +214,7 @@ def run(
     for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
         typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
     sidecar = _draft_cases(planned, test_set_path, allow_drafts)
-    console = make_console(stderr=settings.finish.markdown == "-")
+    console = finished_console(settings.finish.markdown)
     _leave_if_finished(planned)
     runs = _with_drafts(_play(planned), planned, test_set_path, sidecar)
     if planned.several:

@@ -24,7 +24,7 @@ import typer
 from rich.table import Table
 
 from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     ClientIdOption,
@@ -45,7 +45,7 @@ from copilot_eval.reports.console import make_console
 from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.reports.run_words import limitation_line
-from copilot_eval.runs.finish import STDOUT, FinishOptions, finish_options
+from copilot_eval.runs.finish import FinishOptions, finish_options
 from copilot_eval.safe_paths import path_component
 from copilot_eval.studio_eval import (
     StudioEvalClient,
@@ -140,7 +140,7 @@ def _read_inputs(
 
 def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
     """Print what the command did and exit by the verdict the finisher gave (or why there is no folder)."""
-    console = make_console(stderr=options.markdown == STDOUT)
+    console = finished_console(options.markdown)
     finished, verdict = finish_studio(outcome, options)
     run = outcome.run
     if finished is None or run is None:
