@@ -255,6 +255,8 @@ def run_cmd(
     _finish(_run_async(go), finish_options(locals(), source=SOURCE_STUDIO_EVAL))
 
 
+# get lists run's options again by design: typer reads each command's options from its own signature
+# (each declared once in cli/options.py or above); the shared work is _read_inputs, _client and _finish.
 @studio_app.command("get")
 def get_cmd(
     run_id: Annotated[str, typer.Argument(metavar="RUN_ID", help="The platform's run id.")],
