@@ -19,15 +19,13 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption, OutOption
 from copilot_eval.commands.analyze import analyze_export
 from copilot_eval.evalsets import EvalSetError
-from copilot_eval.reports.console import make_console
 from copilot_eval.reports.folder_layout import LAYOUT
-from copilot_eval.runs.finish import STDOUT, FinishOptions
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import finish_options
 
 
 def analyze(
@@ -56,18 +54,12 @@ def analyze(
     out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
     if (out / LAYOUT.run_json).exists():
         raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
-    finish = FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        history=history,
-        no_history=no_history,
-        gates=Gates(fail_under=fail_under, max_errors=max_errors),
-    )
+    finish = finish_options(locals())
     try:
         finished = analyze_export(export, out, name=name, agent_name=agent_name, finish=finish)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
-    raise print_finished(finished, make_console(stderr=markdown == STDOUT))
+    raise print_finished(finished, finished_console(markdown))
 
 
 def register(app: typer.Typer) -> None:

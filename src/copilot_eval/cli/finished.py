@@ -9,9 +9,15 @@ from rich.console import Console
 
 from copilot_eval.cli.exits import leave
 from copilot_eval.reports.compare_views import print_comparison
+from copilot_eval.reports.console import make_console
 from copilot_eval.reports.terminal import print_summary
-from copilot_eval.runs.finish import Finished, FinishedFolder
+from copilot_eval.runs.finish import STDOUT, Finished, FinishedFolder
 from copilot_eval.untrusted.terminal import terminal_line, terminal_markup, terminal_text
+
+
+def finished_console(markdown: str | None) -> Console:
+    """The console a writer's summary goes to: stderr when ``--markdown -`` takes stdout for the Markdown."""
+    return make_console(stderr=markdown == STDOUT)
 
 
 def print_finished(

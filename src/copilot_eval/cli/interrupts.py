@@ -55,11 +55,6 @@ def row() -> ExitRow:
     return TERMINATED if terminated() else INTERRUPTED
 
 
-def resume_verdict(out: object) -> Verdict:
-    """The verdict an interrupted run ends on: the signal's row, what was kept and how to continue."""
-    return Verdict(row(), f"{signal_name()}: finished cases are kept in {out}; continue with --resume --out {out}")
-
-
 def stopped_verdict() -> Verdict:
     """The verdict of a command stopped by a signal before it could say what was kept."""
     return Verdict(row(), f"{signal_name()}: stopped before the command finished")
@@ -75,7 +70,6 @@ __all__ = [
     "EXIT_TERMINATED",
     "final_exit_code",
     "install",
-    "resume_verdict",
     "row",
     "signal_name",
     "stopped_verdict",

@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     FailUnderOption,
@@ -29,9 +29,7 @@ from copilot_eval.cli.options import (
     MinRecallOption,
 )
 from copilot_eval.commands.merge import finish_merge, merge_shards, shard_lines
-from copilot_eval.reports.console import make_console
-from copilot_eval.runs.finish import STDOUT, FinishOptions
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.merge import MergeError
 from copilot_eval.untrusted.terminal import terminal_text
 
@@ -59,13 +57,7 @@ def merge(
     min_recall: MinRecallOption = None,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
-    finish = FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        history=history,
-        no_history=no_history,
-        gates=Gates(fail_under=fail_under, max_errors=max_errors),
-    )
+    finish = finish_options(locals())
     try:
         merged = merge_shards(
             shard_dirs, out, allow_partial=allow_partial, min_precision=min_precision, min_recall=min_recall
@@ -76,7 +68,7 @@ def merge(
             typer.echo(f"  - {terminal_text(problem)}", err=True)
         raise refused from None
     finished = finish_merge(merged, out, finish)
-    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=shard_lines)
+    raise print_finished(finished, finished_console(markdown), extra=shard_lines)
 
 
 def register(app: typer.Typer) -> None:

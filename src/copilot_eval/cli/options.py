@@ -4,6 +4,11 @@ A command that writes a run folder takes the finisher's options (``runs.finish``
 ``--markdown``, ``--fail-under``, ``--history`` / ``--no-history`` (``cli/history_record.py``), and
 ``--baseline`` / ``--fail-on-regression`` where a run can be compared. ``tests/cli/test_option_names.py``
 lists every command's options, so a rename or a new name is a decision.
+
+Each command still lists the options it takes in its own signature, so those lists repeat across
+``cli/*_cmd.py`` by design: typer reads a command's options (and --help their order) from its
+signature and has no option groups. What the options mean is decided once: here (name, help,
+range), in ``runs.settings`` (rules) and in ``runs.finish.finish_options`` (the finisher's, by name).
 """
 
 from __future__ import annotations

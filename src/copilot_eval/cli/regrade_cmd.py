@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 
 from copilot_eval.cli.exits import bad_input as _bad_input
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     AllowOtherSetOption,
@@ -35,9 +35,7 @@ from copilot_eval.cli.options import (
     PromptPassScoreOption,
 )
 from copilot_eval.commands.regrade import plan_regrade, regrade_planned
-from copilot_eval.reports.console import make_console
-from copilot_eval.runs.finish import STDOUT, FinishOptions
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.prepare import PrepareError
 from copilot_eval.runs.regrade import RegradeError
 
@@ -60,15 +58,7 @@ def regrade(
     no_history: NoHistoryOption = False,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
-    finish = FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        baseline=baseline,
-        history=history,
-        no_history=no_history,
-        allow_other_set=allow_other_set,
-        gates=Gates(fail_under=fail_under, fail_on_regression=fail_on_regression, max_errors=max_errors),
-    )
+    finish = finish_options(locals())
     try:
         planned = plan_regrade(
             run_dir,
@@ -82,7 +72,7 @@ def regrade(
         finished, lines = regrade_planned(planned)
     except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
-    raise print_finished(finished, make_console(stderr=markdown == STDOUT), extra=lines)
+    raise print_finished(finished, finished_console(markdown), extra=lines)
 
 
 def register(app: typer.Typer) -> None:

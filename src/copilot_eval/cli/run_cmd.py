@@ -17,9 +17,8 @@ from typing import Annotated
 
 import typer
 
-from copilot_eval.cli import interrupts
-from copilot_eval.cli.exits import bad_input, leave, platform_failed
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.exits import bad_input, leave
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     AllowDraftsOption,
@@ -62,12 +61,11 @@ from copilot_eval.cli.options import (
     VarOption,
     WorkspaceOption,
 )
+from copilot_eval.cli.resumable import resumable_stops
 from copilot_eval.cli.run_several import print_comparison
 from copilot_eval.commands.run import finish_played, play_planned, release_runtimes, resumed_finished
 from copilot_eval.evalsets.drafts import count_drafts
-from copilot_eval.reports.console import make_console
 from copilot_eval.runs import CheckpointError
-from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
 from copilot_eval.runs.plan import PlannedRun, plan_run
 from copilot_eval.runs.prepare import PrepareError
 from copilot_eval.runs.settings import SettingsError, settings_from
@@ -208,7 +206,7 @@ def run(
     for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
         typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
     sidecar = _draft_cases(planned, test_set_path, allow_drafts)
-    console = make_console(stderr=settings.finish.markdown == "-")
+    console = finished_console(settings.finish.markdown)
     _leave_if_finished(planned)
     runs = _with_drafts(_play(planned), planned, test_set_path, sidecar)
     if planned.several:
@@ -269,16 +267,12 @@ def _play(planned: PlannedRun) -> list[SurfaceRun]:
     """Play the planned run; a stop (a foreign checkpoint, lost workers, a signal) ends the command by its row."""
 
     out = planned.out
+    kept = f"finished cases are kept in {out}; continue with --resume --out {out}"
     try:
-        return asyncio.run(play_planned(planned))
+        with resumable_stops(planned.settings.play.executor, kept):
+            return asyncio.run(play_planned(planned))
     except CheckpointError as exc:
         raise bad_input(str(exc)) from None
-    except AllWorkersLost as exc:
-        raise platform_failed(f"{exc}; finished cases are kept in {out}; continue with --resume --out {out}") from None
-    except ExecutorError as exc:
-        raise bad_input(f"--executor {planned.settings.play.executor}: {exc}") from None
-    except KeyboardInterrupt:
-        raise leave(interrupts.resume_verdict(out)) from None
     finally:
         release_runtimes()  # a graceful stop now; the exit hook would only kill
         planned.close()

@@ -24,7 +24,7 @@ import typer
 from rich.table import Table
 
 from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.finished import print_finished
+from copilot_eval.cli.finished import finished_console, print_finished
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
     ClientIdOption,
@@ -45,8 +45,7 @@ from copilot_eval.reports.console import make_console
 from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.reports.run_words import limitation_line
-from copilot_eval.runs.finish import STDOUT, FinishOptions
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import FinishOptions, finish_options
 from copilot_eval.safe_paths import path_component
 from copilot_eval.studio_eval import (
     StudioEvalClient,
@@ -141,7 +140,7 @@ def _read_inputs(
 
 def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
     """Print what the command did and exit by the verdict the finisher gave (or why there is no folder)."""
-    console = make_console(stderr=options.markdown == STDOUT)
+    console = finished_console(options.markdown)
     finished, verdict = finish_studio(outcome, options)
     run = outcome.run
     if finished is None or run is None:
@@ -158,25 +157,6 @@ def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
         finished.folders[0].lines, finished.history_lines = [], []
         raise print_finished(finished, console, extra=lines, summaries=False)
     raise print_finished(finished, console, extra=lines)
-
-
-def _finish_options(
-    fail_under: float | None,
-    max_errors: int,
-    junit: Path | None,
-    markdown: str | None,
-    history: str | None,
-    no_history: bool,
-) -> Any:
-
-    return FinishOptions(
-        junit=junit,
-        markdown=markdown,
-        history=history,
-        no_history=no_history,
-        source=SOURCE_STUDIO_EVAL,
-        gates=Gates(fail_under=fail_under, max_errors=max_errors),
-    )
 
 
 def _run_async(coroutine_factory: Callable[[], Coroutine[object, object, T]]) -> T:
@@ -272,9 +252,11 @@ def run_cmd(
         async with client:
             return await start_studio_run(client, test_set, folder, options, say=_say)
 
-    _finish(_run_async(go), _finish_options(fail_under, max_errors, junit, markdown, history, no_history))
+    _finish(_run_async(go), finish_options(locals(), source=SOURCE_STUDIO_EVAL))
 
 
+# get lists run's options again by design: typer reads each command's options from its own signature
+# (each declared once in cli/options.py or above); the shared work is _read_inputs, _client and _finish.
 @studio_app.command("get")
 def get_cmd(
     run_id: Annotated[str, typer.Argument(metavar="RUN_ID", help="The platform's run id.")],
@@ -308,7 +290,7 @@ def get_cmd(
         async with client:
             return await read_studio_run(client, run_id, folder, options, say=_say)
 
-    _finish(_run_async(go), _finish_options(fail_under, max_errors, junit, markdown, history, no_history))
+    _finish(_run_async(go), finish_options(locals(), source=SOURCE_STUDIO_EVAL))
 
 
 def _say(line: str) -> None:

@@ -22,7 +22,6 @@ import typer
 from rich.table import Table
 
 from copilot_eval.agent import AgentFileError, load_agent_file
-from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
@@ -47,12 +46,11 @@ from copilot_eval.cli.options import (
     ScanOption,
     ShardOption,
 )
+from copilot_eval.cli.resumable import resumable_stops
 from copilot_eval.evalsets.drafts import count_drafts
-from copilot_eval.exit_codes import Verdict
 from copilot_eval.history.records import SOURCE_TRIGGERS
 from copilot_eval.reports.console import make_console
-from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
-from copilot_eval.runs.finish import FinishOptions
+from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunBudget, WhatToPlay
 from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
@@ -238,45 +236,33 @@ def triggers(
         raise bad_input(str(error)) from None
     _refuse_drafts_only(trigger_set, [p.prompt for p in chosen.prompts], allow_drafts)
     out = out or Path("trigger-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
-    finish = FinishOptions(
-        junit=junit,
-        history=history,
-        no_history=no_history,
-        source=SOURCE_TRIGGERS,
-        scanners=scanners,
-        finding_gates=finding_gates,
-    )
+    finish = finish_options(locals(), source=SOURCE_TRIGGERS)
     try:
-        ray = _ray_executor(executor, ray_address, ray_workers)
-        run = asyncio.run(
-            trigger_eval(
-                agent,
-                chosen,
-                runs=runs,
-                stop_at_choice=stop_at_choice,
-                threshold=threshold,
-                concurrency=concurrency,
-                out=out,
-                finish=finish,
-                gates=gates,
-                record=record,
-                replay=replay,
-                record_missing=record_missing,
-                budget=budget,
-                shard=shard_info,
-                executor=ray,
-                agent_file=agent_file,
-                resume=resume,
+        with resumable_stops(executor, _kept(out)):
+            ray = _ray_executor(executor, ray_address, ray_workers)
+            run = asyncio.run(
+                trigger_eval(
+                    agent,
+                    chosen,
+                    runs=runs,
+                    stop_at_choice=stop_at_choice,
+                    threshold=threshold,
+                    concurrency=concurrency,
+                    out=out,
+                    finish=finish,
+                    gates=gates,
+                    record=record,
+                    replay=replay,
+                    record_missing=record_missing,
+                    budget=budget,
+                    shard=shard_info,
+                    executor=ray,
+                    agent_file=agent_file,
+                    resume=resume,
+                )
             )
-        )
-    except AllWorkersLost as error:
-        raise platform_failed(f"{error}; {_kept(out)}") from None
-    except ExecutorError as error:
-        raise bad_input(f"--executor {executor}: {error}") from None
     except ValueError as error:
         raise bad_input(str(error)) from None
-    except KeyboardInterrupt:
-        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: {_kept(out)}")) from None
     _print_run(run)
     if run.finished is not None:
         raise leave(run.finished.verdict)

@@ -14,7 +14,7 @@ from typing import Any
 
 from copilot_eval.exit_codes import BELOW_GATE, PLATFORM, Verdict
 from copilot_eval.history.records import SOURCE_ATTACK
-from copilot_eval.runs.finish import Finished, FinishOptions, finish_run_folders
+from copilot_eval.runs.finish import Finished, finish_options, finish_run_folders
 from copilot_eval.scans.protocol import Scanner
 from copilot_eval.security import run_suite
 from copilot_eval.security.record import security_folder
@@ -62,14 +62,7 @@ def finish_attack(
     finding_gates: frozenset[str],
 ) -> Finished:
     """Write the attack's folder through the one finisher, with the history, and decide its verdict."""
-    options = FinishOptions(
-        history=history,
-        no_history=no_history,
-        source=SOURCE_ATTACK,
-        scanners=scanners,
-        finding_gates=finding_gates,
-        judge_runs=False,
-    )
+    options = finish_options(locals(), source=SOURCE_ATTACK, judge_runs=False)
     return finish_run_folders([security_folder(run.record, out)], options, met=attack_verdicts(run, max_attack_rate))
 
 

@@ -38,6 +38,7 @@ async def play_planned(planned: PlannedRun) -> list[SurfaceRun]:
             exports=planned.exports,
             validate=False,
         )
+    # one agent plays alone, not as a surface of one: its folder is --out itself, with no comparison
     (surface,) = planned.surfaces
     run = await play_eval_set(
         planned.test_set,

@@ -50,8 +50,8 @@ TEST_SET_JSON = LAYOUT.test_set_json
 """The copy of the test set kept in a run folder, so a report can show questions and references."""
 
 
-# security/record.py and triggers/record.py repeat this rule; one shared helper is due when they are reworked.
-def _relative(path: str | None, folder: Path) -> str | None:
+def folder_relative(path: str | None, folder: Path) -> str | None:
+    """A path as a run folder stores it: relative to ``folder`` when inside it, else as it is (the one rule)."""
     # An in-memory path is what ``save`` returned: absolute, or relative to the working directory
     # (``--out run1`` gives ``run1/evidence/...``). Inside the folder it is stored relative to it;
     # anything else (a file elsewhere, a bare export name, a path already relative to the folder
@@ -72,14 +72,14 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
             result.model_copy(
                 update={
                     "case_key": result.key,  # every case named for golden files and the history, whatever wrote it
-                    "evidence_path": _relative(result.evidence_path, folder),
+                    "evidence_path": folder_relative(result.evidence_path, folder),
                     "workspace": result.workspace.model_copy(
-                        update={"patch_path": _relative(result.workspace.patch_path, folder)}
+                        update={"patch_path": folder_relative(result.workspace.patch_path, folder)}
                     )
                     if result.workspace is not None
                     else None,
                     "grades": [
-                        g.model_copy(update={"evidence_path": _relative(g.evidence_path, folder)})
+                        g.model_copy(update={"evidence_path": folder_relative(g.evidence_path, folder)})
                         for g in result.grades
                     ],
                 }
@@ -91,7 +91,7 @@ def portable_run(run: EvalRun, folder: Path) -> EvalRun:
             "schema_version": RUN_SCHEMA_VERSION,
             "copilot_eval_version": __version__,
             "results": results,
-            "evidence": [_relative(item, folder) or item for item in run.evidence],
+            "evidence": [folder_relative(item, folder) or item for item in run.evidence],
         }
     )
 
@@ -231,6 +231,7 @@ __all__ = [
     "TEST_SET_JSON",
     "RunFolder",
     "evidence_refusal",
+    "folder_relative",
     "portable_run",
     "read_run_folder",
     "resolve_evidence",

@@ -19,9 +19,10 @@ held in memory (``reports.run_files.folder_in_memory``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import EvalRun, EvalSetError, EvalTestSet
@@ -83,6 +84,33 @@ class FinishOptions:
     # attack's verdict is its figures (attack success, utility), given as ``met``: its run's cases are
     # plays under attack, which the run's gates (errors, nothing graded) do not judge.
     judge_runs: bool = True
+
+
+# The options a writing command names as the finisher does (``--junit``, ``--markdown``, ``--baseline``,
+# ``--allow-other-set``, ``--history``/``--no-history``; ``scanners``/``finding_gates`` once chosen),
+# and the gates it reads (``--fail-under``, ``--fail-on-regression``, ``--max-errors``).
+_FINISH_NAMES = (
+    "junit",
+    "markdown",
+    "baseline",
+    "allow_other_set",
+    "history",
+    "no_history",
+    "scanners",
+    "finding_gates",
+)
+_GATE_NAMES = ("fail_under", "fail_on_regression", "max_errors")
+
+
+def finish_options(options: Mapping[str, Any], **fixed: Any) -> FinishOptions:
+    """The finisher's options from a command's options of the same names; ``fixed`` sets the rest (``source``, ...).
+
+    The one builder every writing command uses (``finish_options(locals(), source=...)``): names the
+    command does not have keep their defaults, and names that are not the finisher's are passed over.
+    """
+    picked = {name: options[name] for name in _FINISH_NAMES if name in options}
+    gates = Gates(**{name: options[name] for name in _GATE_NAMES if name in options})
+    return FinishOptions(**{**picked, "gates": gates, **fixed})
 
 
 @dataclass(frozen=True)
@@ -309,6 +337,7 @@ __all__ = [
     "GateOutcome",
     "baseline_folder",
     "baseline_problem",
+    "finish_options",
     "finish_run_folders",
     "surface_file",
 ]

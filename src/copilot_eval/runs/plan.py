@@ -24,8 +24,7 @@ from copilot_eval.models.replay.wrap import with_test_set_cassettes
 from copilot_eval.runs.executor import Executor, ExecutorError
 from copilot_eval.runs.executor_choice import executor_of
 from copilot_eval.runs.fingerprints import run_fingerprints
-from copilot_eval.runs.finish import FinishOptions, baseline_problem
-from copilot_eval.runs.gates import Gates
+from copilot_eval.runs.finish import FinishOptions, baseline_problem, finish_options
 from copilot_eval.runs.prepare import (
     CLI_OPTIONS,
     PrepareError,
@@ -160,27 +159,12 @@ def _with_workspaces(test_set: EvalTestSet, set_path: Path, play: HowToPlay) -> 
 
 
 def _finish(finish: HowToFinish) -> FinishOptions:
-    # imported on use: the history's record names are the history's, needed only to finish
-    from copilot_eval.history.records import SOURCE_RUN
+    # imported on use: the scanners are needed only to finish
     from copilot_eval.scans.choice import choose_scanners, gate_names
 
     scanners = choose_scanners(finish.scan)  # checked when the settings were made
-    return FinishOptions(
-        junit=finish.junit,
-        markdown=finish.markdown,
-        baseline=finish.baseline,
-        history=finish.history,
-        no_history=finish.no_history,
-        source=SOURCE_RUN,
-        allow_other_set=finish.allow_other_set,
-        gates=Gates(
-            fail_under=finish.fail_under,
-            fail_on_regression=finish.fail_on_regression,
-            max_errors=finish.max_errors,
-        ),
-        scanners=scanners,
-        finding_gates=gate_names(finish.fail_on_finding, scanners),
-    )
+    # the settings' fields bear the finisher's option names (the gates' too); source: SOURCE_RUN, the default
+    return finish_options(vars(finish), scanners=scanners, finding_gates=gate_names(finish.fail_on_finding, scanners))
 
 
 def plan_run(

@@ -80,25 +80,19 @@ class RayWorker:
 
     async def play(self, unit: Unit) -> PlayedEvidence:
         """Play ``unit`` on the worker's node; WorkerLost when the worker or its node is gone."""
-        from ray.exceptions import RayActorError, RayError
-
-        try:
-            return await self.actor.play.remote(unit, self.played_on)
-        except RayActorError as exc:
-            raise WorkerLost(
-                f"Ray worker on {self.info.node_address} ({self.info.name}) died: {_first_line(exc)}"
-            ) from None
-        except RayError as exc:
-            raise WorkerLost(
-                f"Ray could not return the play from {self.info.name}: {_first_line(exc)}", dead=False
-            ) from None
+        played: PlayedEvidence = await self._remote(lambda: self.actor.play.remote(unit, self.played_on))
+        return played
 
     async def play_trigger(self, prompt: str, options: dict[str, Any]) -> Any:
         """Play one trigger-set prompt on the worker's node (``PlayWorker.play_trigger``); WorkerLost as ``play``."""
+        return await self._remote(lambda: self.actor.play_trigger.remote(prompt, options, self.played_on))
+
+    async def _remote(self, call: Callable[[], Any]) -> Any:
+        """Await one call on the worker's actor, its Ray failures told as WorkerLost (dead: the worker is gone)."""
         from ray.exceptions import RayActorError, RayError
 
         try:
-            return await self.actor.play_trigger.remote(prompt, options, self.played_on)
+            return await call()
         except RayActorError as exc:
             raise WorkerLost(
                 f"Ray worker on {self.info.node_address} ({self.info.name}) died: {_first_line(exc)}"

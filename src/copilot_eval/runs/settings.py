@@ -90,20 +90,21 @@ def _profile(s: WhatToPlay) -> str | None:
     return f"--profile {s.profile!r}: expected one of {', '.join(RULE_SETS)}"
 
 
-def _shard(s: WhatToPlay) -> str | None:
+def _refusal(parse: Callable[[], object], error: type[Exception]) -> str | None:
+    """What ``parse`` refuses, raised as ``error`` (None: it parsed): an option checked by parsing it."""
     try:
-        s.shard_info  # noqa: B018  # parsed to be checked
-    except ShardError as exc:
+        parse()
+    except error as exc:
         return str(exc)
     return None
+
+
+def _shard(s: WhatToPlay) -> str | None:
+    return _refusal(lambda: s.shard_info, ShardError)
 
 
 def _var(s: WhatToPlay) -> str | None:
-    try:
-        s.variables  # noqa: B018  # parsed to be checked
-    except ValueError as exc:
-        return str(exc)
-    return None
+    return _refusal(lambda: s.variables, ValueError)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -349,11 +350,7 @@ def _scan(s: HowToFinish) -> str | None:
     # imported on use: the scanners are needed only to finish
     from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
 
-    try:
-        gate_names(s.fail_on_finding, choose_scanners(s.scan))
-    except ScanChoiceError as exc:
-        return str(exc)
-    return None
+    return _refusal(lambda: gate_names(s.fail_on_finding, choose_scanners(s.scan)), ScanChoiceError)
 
 
 @dataclass(frozen=True, kw_only=True)

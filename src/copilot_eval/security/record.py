@@ -27,6 +27,7 @@ from copilot_eval.evalsets import (
     GradeRecord,
 )
 from copilot_eval.evidence import CopilotResult
+from copilot_eval.reports.run_folder import folder_relative
 from copilot_eval.reports.security_figures import SECURITY_JSON
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
@@ -167,7 +168,7 @@ def security_folder(record: SecurityRecord, folder: Path) -> FolderRun:
     """The run folder to finish: the run, its set, and ``security.json`` (its evidence paths relative) among its files."""
     document = dict(record.document)
     document["plays"] = [
-        {**play, "evidence": _relative(play.get("evidence"), folder)} for play in record.document["plays"]
+        {**play, "evidence": folder_relative(play.get("evidence"), folder)} for play in record.document["plays"]
     ]
     text = json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     return FolderRun(folder, record.run, record.test_set, files=((SECURITY_JSON, text),))
@@ -179,12 +180,3 @@ def write_security_folder(record: SecurityRecord, folder: Path, *, scanners: tup
     ``copilot-eval attack`` finishes its folder itself (``commands.attack``), with the history and its gates.
     """
     finish_run_folders([security_folder(record, folder)], FinishOptions(no_history=True, scanners=scanners))
-
-
-def _relative(path: str | None, folder: Path) -> str | None:
-    if not path:
-        return path
-    try:
-        return Path(path).resolve().relative_to(folder.resolve()).as_posix()
-    except ValueError:
-        return path

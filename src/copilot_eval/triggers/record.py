@@ -32,6 +32,7 @@ from copilot_eval.evalsets import (
 from copilot_eval.exit_codes import worst
 from copilot_eval.reports.html_triggers import TRIGGERS_JSON
 from copilot_eval.reports.junit import write_junit
+from copilot_eval.reports.run_folder import folder_relative
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
@@ -133,20 +134,11 @@ def trigger_eval_run(
     return summary.model_copy(update=update), test_set
 
 
-def _relative(path: str | None, folder: Path) -> str | None:
-    if not path:
-        return path
-    try:
-        return Path(path).resolve().relative_to(folder.resolve()).as_posix()
-    except ValueError:
-        return path
-
-
 def trigger_document(run: TriggerRun, folder: Path | None = None) -> dict[str, Any]:
     """``triggers.json``: the set, the catalogue as loaded, the figures and every play."""
     plays = [play.to_dict() for play in run.plays]
     if folder is not None:
-        plays = [{**play, "evidence": _relative(play["evidence"], folder)} for play in plays]
+        plays = [{**play, "evidence": folder_relative(play["evidence"], folder)} for play in plays]
     return {
         "schemaVersion": TRIGGERS_SCHEMA_VERSION,
         "triggerSet": {
