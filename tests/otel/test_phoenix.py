@@ -74,7 +74,14 @@ def exported_run(phoenix, tmp_path_factory) -> dict[str, Any]:
     )
     close_all_pools()
     assert outcome.exit_code == 0, outcome.output
-    spans = phoenix.wait_for_spans(lambda s: sum(x["name"].startswith("copilot_eval.case") for x in s) >= 3)
+    # Phoenix stores what it receives in the background, and the runtime's own spans come from its
+    # process on their own schedule: wait for both the three case spans and the runtime's agent spans.
+    spans = phoenix.wait_for_spans(
+        lambda s: (
+            sum(x["name"].startswith("copilot_eval.case") for x in s) >= 3
+            and sum(x["name"].startswith("invoke_agent") for x in s) >= 3
+        )
+    )
     return {"output": outcome.output, "spans": spans, "folder": folder}
 
 
