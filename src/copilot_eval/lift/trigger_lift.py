@@ -173,17 +173,7 @@ async def _arm_runs(
     def record(slot: Slot[tuple[TriggerPrompt, int]], result: CopilotResult, saved: str | None) -> None:
         prompt, repeat = slot.unit
         outcome = decide_trigger_outcome(result, needs[slot.arm])
-        kept = PlayRecord(
-            number=prompt.number,
-            repeat=repeat,
-            expected=prompt.expected,
-            kind=outcome.kind,
-            chosen=outcome.chosen,
-            reason=outcome.reason,
-            evidence_path=saved,
-            path=outcome.choice.path if outcome.choice is not None else (),
-            read_skill_files=outcome.read_skill_files,
-        )
+        kept = outcome.record(prompt, repeat, saved)
         done[slot.arm].append((kept, result))
 
     async def play(slot: Slot[tuple[TriggerPrompt, int]]) -> None:

@@ -248,18 +248,8 @@ class RayArmWorker(RayWorker):
 
     async def play_arm(self, arm: str, unit: Unit) -> PlayedEvidence:
         """Play ``unit`` with ``arm``'s agent on the worker's node; WorkerLost when the worker or its node is gone."""
-        from ray.exceptions import RayActorError, RayError
-
-        try:
-            return await self.actor.play.remote(arm, unit, self.played_on)
-        except RayActorError as exc:
-            raise WorkerLost(
-                f"Ray worker on {self.info.node_address} ({self.info.name}) died: {_first_line(exc)}"
-            ) from None
-        except RayError as exc:
-            raise WorkerLost(
-                f"Ray could not return the play from {self.info.name}: {_first_line(exc)}", dead=False
-            ) from None
+        played: PlayedEvidence = await self._remote(lambda: self.actor.play.remote(arm, unit, self.played_on))
+        return played
 
 
 def _pid(worker: RayWorker) -> int | None:

@@ -23,7 +23,8 @@ from typing import Any, Literal
 
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.evidence.skills import DiscoveredSkill
-from copilot_eval.triggers.trigger_set import NONE
+from copilot_eval.triggers.figures import PlayRecord
+from copilot_eval.triggers.trigger_set import NONE, TriggerPrompt
 
 __all__ = [
     "CHOSEN",
@@ -93,6 +94,20 @@ class TriggerOutcome:
     def label(self) -> str:
         """``chose:<name>``, ``chose:none``, or the kind of a play that does not count."""
         return f"chose:{self.chosen}" if self.kind == CHOSEN else self.kind
+
+    def record(self, prompt: TriggerPrompt, repeat: int, evidence_path: str | None) -> PlayRecord:
+        """The play of ``prompt``'s try ``repeat`` that ended so, as the figures and triggers.json keep it."""
+        return PlayRecord(
+            number=prompt.number,
+            repeat=repeat,
+            expected=prompt.expected,
+            kind=self.kind,
+            chosen=self.chosen,
+            reason=self.reason,
+            evidence_path=evidence_path,
+            path=self.choice.path if self.choice is not None else (),
+            read_skill_files=self.read_skill_files,
+        )
 
 
 def loaded_skills(result: CopilotResult) -> list[DiscoveredSkill] | None:

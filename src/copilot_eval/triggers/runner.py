@@ -98,17 +98,7 @@ def _decider(
         prompt, repeat = play
         outcome = decide_trigger_outcome(result, needs)
         saved = str(result.save(evidence / f"{play_key(prompt.number, repeat)}.json")) if evidence is not None else None
-        record = PlayRecord(
-            number=prompt.number,
-            repeat=repeat,
-            expected=prompt.expected,
-            kind=outcome.kind,
-            chosen=outcome.chosen,
-            reason=outcome.reason,
-            evidence_path=saved,
-            path=outcome.choice.path if outcome.choice is not None else (),
-            read_skill_files=outcome.read_skill_files,
-        )
+        record = outcome.record(prompt, repeat, saved)
         if checkpoint is not None:
             record_play(checkpoint, record, result)  # durable before it counts: --resume keeps it
         return record
