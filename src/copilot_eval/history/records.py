@@ -36,6 +36,9 @@ SOURCE_ATTACK = "attack"  # an injection suite (`copilot-eval attack`)
 SOURCE_TRIGGERS = "triggers"  # a trigger evaluation (`copilot-eval triggers`)
 
 
+# GradeFacts and RunRecord read like other frozen records (evidence/transcript.TranscriptEvent,
+# models/scripted TurnUsage, runs/finish.FinishedFolder, targets/evidence.TargetTurn): alike in shape
+# only, optional fields defaulting to None; each names facts of its own, so none shares a base.
 @dataclass(frozen=True)
 class GradeFacts:
     """One grader's verdict on a case result: what agreement with people is measured on."""

@@ -344,6 +344,8 @@ class HistoryStore:
                 return False
             case_ids = self._case_ids(connection, record)
         assert case_ids is not None
+        # Spelt out column by column, as _add_results' rows are: the two only start alike (the run and the
+        # case, the _CaseOfRun columns); a shared builder would hide which field fills which column.
         rows = [
             {
                 "run_id": run_id,
