@@ -138,7 +138,7 @@ class Case(Base):
 class _CaseOfRun:
     """The columns of a row about one case in one run (its results, its verdict): its id, the run's and the case's.
 
-    ``sort_order`` keeps them first in the table, as the migrations made them (a mixin's columns come last else).
+    ``sort_order`` keeps them first in the table, as the migrations made them (else a mixin's columns come last).
     """
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True, sort_order=-1)
