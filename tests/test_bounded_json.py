@@ -37,3 +37,16 @@ def test_deeply_nested_evidence_is_refused_naming_the_file(tmp_path: Path) -> No
     (folder / "evidence" / "case1-r0.json").write_text("[" * 200_000 + "]" * 200_000)
     run_folder = read_run_folder(folder)
     assert run_folder.load_evidence("evidence/case1-r0.json") is None  # shown as unreadable, the report goes on
+
+
+def test_a_json_object_is_read_and_anything_else_is_none(tmp_path: Path) -> None:
+    from copilot_eval.bounded_json import load_json_object
+
+    document = tmp_path / "figures.json"
+    document.write_text('{"figures": {}}', encoding="utf-8")
+    assert load_json_object(document) == {"figures": {}}
+    assert load_json_object(document, max_bytes=document.stat().st_size - 1) is None  # over the bound: not read
+    for name, text in (("list.json", "[1]"), ("broken.json", "{"), ("deep.json", "[" * 200_000 + "]" * 200_000)):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert load_json_object(tmp_path / name) is None, name
+    assert load_json_object(tmp_path / "missing.json") is None

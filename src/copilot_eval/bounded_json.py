@@ -22,24 +22,40 @@ class JsonRefused(ValueError):
     """A JSON file this tool will not read: larger than ``MAX_JSON_BYTES`` or nested too deeply."""
 
 
-def read_json_bytes(path: Path) -> bytes:
-    """The bytes of the JSON file at ``path``, refused from its size on disk before it is read."""
+def read_json_bytes(path: Path, *, max_bytes: int | None = None) -> bytes:
+    """The bytes of the JSON file at ``path``, refused from its size on disk before it is read.
+
+    The bound is ``max_bytes`` where a reader has a smaller one of its own, else ``MAX_JSON_BYTES``.
+    """
+    max_bytes = MAX_JSON_BYTES if max_bytes is None else max_bytes  # read at each call: tests lower the module's bound
     size = path.stat().st_size
-    if size > MAX_JSON_BYTES:
+    if size > max_bytes:
         raise JsonRefused(
-            f"{path}: {size:,} bytes is more than the {MAX_JSON_BYTES:,} bytes a JSON file may have here; not read"
+            f"{path}: {size:,} bytes is more than the {max_bytes:,} bytes a JSON file may have here; not read"
         )
     return path.read_bytes()
 
 
-def load_json_file(path: Path | str) -> Any:
-    """The value of the JSON file at ``path`` (UTF-8), refused when too large or nested too deeply."""
+def load_json_file(path: Path | str, *, max_bytes: int | None = None) -> Any:
+    """The value of the JSON file at ``path`` (UTF-8), refused when too large (see ``read_json_bytes``) or nested too deeply."""
     path = Path(path)
-    data = read_json_bytes(path)
+    data = read_json_bytes(path, max_bytes=max_bytes)
     try:
         return json.loads(data.decode("utf-8"))
     except RecursionError:
         raise JsonRefused(f"{path}: nested too deeply to read; not read") from None
 
 
-__all__ = ["MAX_JSON_BYTES", "JsonRefused", "load_json_file", "read_json_bytes"]
+def load_json_object(path: Path | str, *, max_bytes: int | None = None) -> dict[str, Any] | None:
+    """The JSON object in the file at ``path``, or None: no such file, too large, not JSON or not an object.
+
+    For readers to whom an unreadable file is one to pass over (a trend skips that run and names its folder).
+    """
+    try:
+        value = load_json_file(path, max_bytes=max_bytes)
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+__all__ = ["MAX_JSON_BYTES", "JsonRefused", "load_json_file", "load_json_object", "read_json_bytes"]

@@ -18,7 +18,7 @@ from copilot_eval.history.from_folder import record_from_folder
 from copilot_eval.history.ingest import ingest_folders
 from copilot_eval.history.provenance import Provenance
 from copilot_eval.history.queries import run_results
-from copilot_eval.history.records import SOURCE_INGEST
+from copilot_eval.history.records import SOURCE_INGEST, CaseRecord, to_row
 from copilot_eval.history.schema import HEAD_REVISION, alembic_config
 from copilot_eval.history.tables import Base, Case, CaseResult
 from copilot_eval.reports.run_files import write_run_outputs
@@ -185,6 +185,16 @@ def test_the_tables_are_what_the_newest_migration_makes(history_url):
         differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
         revision = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     assert differences == [] and revision == HEAD_REVISION
+
+
+def test_a_row_is_filled_from_the_fields_of_the_same_name_and_a_column_without_a_source_fails():
+    case = CaseRecord(key="1.1", status="pass", repeat_index=2, session_tokens=None, evidence_path="evidence/1.json")
+    row = to_row(case, CaseResult.__table__, run_id=7, case_id=3)
+    assert set(row) == {column.name for column in CaseResult.__table__.columns} - {"id"}  # the database makes the id
+    assert (row["run_id"], row["case_id"], row["repeat_index"], row["session_tokens"]) == (7, 3, 2, None)
+    assert (row["status"], row["evidence_path"]) == ("pass", "evidence/1.json")
+    with pytest.raises(AttributeError, match="case_id"):
+        to_row(case, CaseResult.__table__, run_id=7)  # no field and not given: refused, not stored as NULL
 
 
 def test_a_database_migrated_by_a_newer_copilot_eval_is_refused(history_url):

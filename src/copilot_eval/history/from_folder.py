@@ -216,6 +216,7 @@ def record_from_folder(
     shard_index, shard_count = shard_of(run)
     report = folder.folder / REPORT_HTML
     standing = run.limitation_standing
+    # Field by field, like triggers/outcome.TriggerOutcome.record builds its PlayRecord: alike in shape only.
     return RunRecord(
         test_set_name=run.test_set_name,
         source=source,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.history.lazy_tables import table
-from copilot_eval.history.records import RunRecord
+from copilot_eval.history.records import RunRecord, to_row
 from copilot_eval.redaction import redact_data
 
 
@@ -31,16 +31,7 @@ def add_grades(connection: Any, record: RunRecord, run_id: int, case_ids: dict[s
     if connection.execute(existing).first() is not None:
         return False
     rows = [
-        {
-            "case_result_id": stored[(case_ids[case.key], case.repeat_index)],
-            "position": position,
-            "method": grade.method,
-            "status": grade.status,
-            "score": grade.score,
-            "passing_score": grade.passing_score,
-            "parts": grade.parts,
-            "judge_unstable": grade.judge_unstable,
-        }
+        to_row(grade, grades, case_result_id=stored[(case_ids[case.key], case.repeat_index)], position=position)
         for case in record.cases
         if (case_ids.get(case.key), case.repeat_index) in stored
         for position, grade in enumerate(case.grades)

@@ -60,6 +60,8 @@ class GivenVerdict:
     note: str | None = None
 
 
+# Alike in shape only to other small frozen records (models/wire/answer.AnswerCall, runs/surfaces.SurfaceRun):
+# their fields mean other things, so they stay apart.
 @dataclass(frozen=True)
 class EffectiveVerdict:
     """A case result's verdict as it now stands: the person's where given, else the graders'."""

@@ -36,6 +36,9 @@ SOURCE_ATTACK = "attack"  # an injection suite (`copilot-eval attack`)
 SOURCE_TRIGGERS = "triggers"  # a trigger evaluation (`copilot-eval triggers`)
 
 
+# GradeFacts and RunRecord read like other frozen records (evidence/transcript.TranscriptEvent,
+# models/scripted TurnUsage, runs/finish.FinishedFolder, targets/evidence.TargetTurn): alike in shape
+# only, optional fields defaulting to None; each names facts of its own, so none shares a base.
 @dataclass(frozen=True)
 class GradeFacts:
     """One grader's verdict on a case result: what agreement with people is measured on."""
@@ -149,6 +152,19 @@ def from_row(cls: type[_Row], row: Any, **given: Any) -> _Row:
     return cls(**{item.name: given[item.name] if item.name in given else row[item.name] for item in fields(cls)})
 
 
+def to_row(item: DataclassInstance, table: Any, **given: Any) -> dict[str, Any]:
+    """The row of ``table`` for the dataclass ``item``: each column is ``given`` or else the item's field of that name.
+
+    :func:`from_row` the other way round. The database makes the primary key; any other column the
+    item has no field for must be given, so a new column without a source fails here, not as NULLs.
+    """
+    return {
+        column.name: given[column.name] if column.name in given else getattr(item, column.name)
+        for column in table.columns
+        if not column.primary_key
+    }
+
+
 def supersedes(new_state: str | None, stored_state: str | None) -> bool:
     """Whether a new read of a platform run in ``new_state`` replaces the stored read in ``stored_state``.
 
@@ -208,4 +224,5 @@ __all__ = [
     "from_row",
     "run_key",
     "supersedes",
+    "to_row",
 ]

@@ -17,7 +17,7 @@ from typing import Any
 from copilot_eval.history.grade_rows import add_grades
 from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.location import DEFAULT_HISTORY_FILE, HistoryLocation
-from copilot_eval.history.records import RunRecord, run_key, supersedes
+from copilot_eval.history.records import RunRecord, run_key, supersedes, to_row
 from copilot_eval.history.schema import HistorySchemaError, check_readable, upgrade
 from copilot_eval.history.shard_links import link_shards
 from copilot_eval.redaction import redact_data
@@ -301,24 +301,7 @@ class HistoryStore:
 
         results = table("CaseResult")
         case_ids = self._case_ids(connection, record)
-        rows = [
-            {
-                "run_id": run_id,
-                "case_id": case_ids[case.key],
-                "repeat_index": case.repeat_index,
-                "status": case.status,
-                "score": case.score,
-                "reason": case.reason,
-                "duration_ms": case.duration_ms,
-                "session_tokens": case.session_tokens,
-                "session_premium_requests": case.session_premium_requests,
-                "evidence_path": case.evidence_path,
-                "report_anchor": case.report_anchor,
-                "platform_case_id": case.platform_case_id,
-                "judge_unstable": case.judge_unstable,
-            }
-            for case in record.cases
-        ]
+        rows = [to_row(case, results, run_id=run_id, case_id=case_ids[case.key]) for case in record.cases]
         if rows:
             connection.execute(insert(results), redact_data(rows))
         self._add_verdicts(connection, record, run_id, case_ids=case_ids)
@@ -345,20 +328,14 @@ class HistoryStore:
             case_ids = self._case_ids(connection, record)
         assert case_ids is not None
         rows = [
-            {
-                "run_id": run_id,
-                "case_id": case_ids[item.key],
-                "attempts": item.attempts,
-                "tries": item.tries,
-                "passes": item.passes,
-                "errors": item.errors,
-                "pass_rate": item.pass_rate,
-                "interval_low": item.interval[0] if item.interval else None,
-                "interval_high": item.interval[1] if item.interval else None,
-                "verdict": item.verdict,
-                "judge_unstable": item.judge_unstable,
-                "flaky": item.flaky,
-            }
+            to_row(
+                item,
+                verdicts,
+                run_id=run_id,
+                case_id=case_ids[item.key],
+                interval_low=item.interval[0] if item.interval else None,
+                interval_high=item.interval[1] if item.interval else None,
+            )
             for item in record.verdicts
             if item.key in case_ids  # a verdict of a case without a stored result (none today) is not invented
         ]

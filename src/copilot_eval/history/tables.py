@@ -135,14 +135,22 @@ class Case(Base):
     __table_args__ = (UniqueConstraint("test_set_name", "case_key", name="uq_cases_set_key"),)
 
 
-class CaseResult(Base):
+class _CaseOfRun:
+    """The columns of a row about one case in one run (its results, its verdict): its id, the run's and the case's.
+
+    ``sort_order`` keeps them first in the table, as the migrations made them (else a mixin's columns come last).
+    """
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True, sort_order=-1)
+    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), sort_order=-1)
+    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"), sort_order=-1)
+
+
+class CaseResult(_CaseOfRun, Base):
     """One case and repeat of one run: status, score, reason, time, cost, evidence."""
 
     __tablename__ = "case_results"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
-    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"))
     repeat_index: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(40))
     score: Mapped[float | None] = mapped_column(Float)
@@ -161,14 +169,11 @@ class CaseResult(Base):
     )
 
 
-class CaseVerdict(Base):
+class CaseVerdict(_CaseOfRun, Base):
     """One case of one run over its repeats (run.json's ``caseRepeats``): pass rate, interval, verdict."""
 
     __tablename__ = "case_verdicts"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    run_id: Mapped[int] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
-    case_id: Mapped[int] = mapped_column(ForeignKey("cases.id", ondelete="CASCADE"))
     attempts: Mapped[int] = mapped_column(Integer)
     tries: Mapped[int] = mapped_column(Integer)  # attempts with a pass or fail verdict
     passes: Mapped[int] = mapped_column(Integer)

@@ -219,6 +219,19 @@ def print_series(series: SeriesTrends, console: Any) -> None:
             terminal_line(limitation),
         )
     console.print(runs)
+    _print_changes(series, console)
+    cases = Table(title=f"cases, regressed and flaky first (last {_SHOWN_CELLS} runs; dim = under a limitation)")
+    for column in ("case", "question", "statuses", "pass rate [95% interval]", "flakiness", "errors", "regressed at"):
+        cases.add_column(column)
+    for trend in ranked(series.cases)[:_SHOWN_CASES]:
+        cases.add_row(*_case_cells(trend))
+    console.print(cases)
+    if len(series.cases) > _SHOWN_CASES:
+        console.print(f"... and {len(series.cases) - _SHOWN_CASES} more cases (--json lists all)", highlight=False)
+
+
+def _print_changes(series: SeriesTrends, console: Any) -> None:
+    """Print where the series changed under its runs: new segments, changed tools, limitation episodes."""
     for point in series.runs:
         if point.starts_segment:
             console.print(
@@ -238,26 +251,23 @@ def print_series(series: SeriesTrends, console: Any) -> None:
             f"{terminal_markup(episode.standing or 'standing unknown')}, {state})",
             highlight=False,
         )
-    cases = Table(title=f"cases, regressed and flaky first (last {_SHOWN_CELLS} runs; dim = under a limitation)")
-    for column in ("case", "question", "statuses", "pass rate [95% interval]", "flakiness", "errors", "regressed at"):
-        cases.add_column(column)
-    for trend in ranked(series.cases)[:_SHOWN_CASES]:
-        regression = trend.regression
-        regressed = _commit(regression.run) if regression else "-"
-        if regression is not None and regression.last_pass is None:
-            regressed += ", never passed"
-        cases.add_row(
-            terminal_line(trend.case["case_key"]),
-            _short(trend.case["question"]),
-            _sequence(trend),
-            _rate(trend.pass_rate, trend.interval),
-            "unknown" if trend.flakiness is None else f"{trend.flakiness:.2f}",
-            str(trend.counts["error"]),
-            terminal_line(regressed),
-        )
-    console.print(cases)
-    if len(series.cases) > _SHOWN_CASES:
-        console.print(f"... and {len(series.cases) - _SHOWN_CASES} more cases (--json lists all)", highlight=False)
+
+
+def _case_cells(trend: CaseTrend) -> tuple[Any, ...]:
+    """A case's row of the cases table: key, question, statuses, rate, flakiness, errors, where it regressed."""
+    regression = trend.regression
+    regressed = _commit(regression.run) if regression else "-"
+    if regression is not None and regression.last_pass is None:
+        regressed += ", never passed"
+    return (
+        terminal_line(trend.case["case_key"]),
+        _short(trend.case["question"]),
+        _sequence(trend),
+        _rate(trend.pass_rate, trend.interval),
+        "unknown" if trend.flakiness is None else f"{trend.flakiness:.2f}",
+        str(trend.counts["error"]),
+        terminal_line(regressed),
+    )
 
 
 def _count(number: int, noun: str) -> str:

@@ -8,12 +8,12 @@ across it is not mistaken for one customization's.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.bounded_json import load_json_object
 from copilot_eval.lift.record import LIFT_JSON
 
 __all__ = ["MAX_LIFT_BYTES", "LiftPoint", "lift_history"]
@@ -53,14 +53,8 @@ class LiftPoint:
 
 
 def _document(folder: Path) -> dict[str, Any] | None:
-    path = folder / LIFT_JSON
-    try:
-        if path.stat().st_size > MAX_LIFT_BYTES:
-            return None
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return document if isinstance(document, dict) and isinstance(document.get("figures"), dict) else None
+    document = load_json_object(folder / LIFT_JSON, max_bytes=MAX_LIFT_BYTES)
+    return document if document is not None and isinstance(document.get("figures"), dict) else None
 
 
 def _point(run_at: Any, folder: Path, document: dict[str, Any]) -> LiftPoint:

@@ -9,12 +9,12 @@ either side of it measure different descriptions, and are not one trend.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.bounded_json import load_json_object
 from copilot_eval.reports.html_triggers import MAX_TRIGGERS_BYTES, TRIGGERS_JSON
 
 __all__ = ["SkillPoint", "catalogue_digest", "skill_history", "trigger_set_series_name"]
@@ -57,14 +57,8 @@ class SkillPoint:
 def _document(folder: str | None) -> dict[str, Any] | None:
     if not folder:
         return None
-    path = Path(folder) / TRIGGERS_JSON
-    try:
-        if path.stat().st_size > MAX_TRIGGERS_BYTES:
-            return None
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return document if isinstance(document, dict) and isinstance(document.get("figures"), dict) else None
+    document = load_json_object(Path(folder) / TRIGGERS_JSON, max_bytes=MAX_TRIGGERS_BYTES)
+    return document if document is not None and isinstance(document.get("figures"), dict) else None
 
 
 def skill_history(runs: Iterable[Mapping[str, Any]]) -> tuple[list[SkillPoint], list[str]]:

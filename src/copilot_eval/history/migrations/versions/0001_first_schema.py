@@ -6,7 +6,8 @@ Create Date: 2026-12-01
 """
 
 # A frozen record of one schema step: its lines repeat the other migrations' on purpose (the
-# duplicates finder pairs them); never change what an applied migration does, add a new one.
+# duplicates finder pairs them, and its tables' columns with one another's: each table is spelt
+# out whole, as it was created); never change what an applied migration does, add a new one.
 from __future__ import annotations
 
 import sqlalchemy as sa
