@@ -17,7 +17,7 @@ from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.customizations import CustomizationFile
 from copilot_eval.evidence.hook import HookDecision
-from copilot_eval.evidence.host_request import HostRequest
+from copilot_eval.evidence.host_request import HostRequest, HostRequestKind
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.phase_times import PhaseTimes
@@ -233,17 +233,20 @@ class CopilotResult(BaseModel):
     @property
     def questions_asked(self) -> list[HostRequest]:
         """The agent's own questions to the user (the ``ask_user`` tool), in order."""
-        return [request for request in self.host_requests if request.kind == "question"]
+        return self._requests_of("question")
 
     @property
     def elicitations(self) -> list[HostRequest]:
         """MCP servers' requests for user input (forms and URLs), in order."""
-        return [request for request in self.host_requests if request.kind == "elicitation"]
+        return self._requests_of("elicitation")
 
     @property
     def sampling_requests(self) -> list[HostRequest]:
         """MCP servers' requests for LLM sampling, in order."""
-        return [request for request in self.host_requests if request.kind == "sampling"]
+        return self._requests_of("sampling")
+
+    def _requests_of(self, kind: HostRequestKind) -> list[HostRequest]:
+        return [request for request in self.host_requests if request.kind == kind]
 
     def user_was_asked(self, text: str) -> bool:
         """Whether a question or an elicitation put to the user contained ``text`` (case-insensitive)."""

@@ -105,12 +105,12 @@ class ToolCall(BaseModel):
     @property
     def resource_links(self) -> list[ContentItem]:
         """The resource links the tool returned (``uri``, ``name``, ``title``, ``mime_type`` ...), in order."""
-        return [item for item in self.content_items if item.type == "resource_link"]
+        return self.content_of_type("resource_link")
 
     @property
     def embedded_resources(self) -> list[ContentItem]:
         """The resources the tool embedded in its result (text, or bytes with size and sha256), in order."""
-        return [item for item in self.content_items if item.type == "resource"]
+        return self.content_of_type("resource")
 
     def content_of_type(self, kind: str) -> list[ContentItem]:
         """The content items of one type (``text``, ``image``, ``audio``, ``resource_link``, ``resource``)."""
