@@ -30,6 +30,8 @@ class HookDecision(BaseModel):
     answered as if that handler had returned nothing, as the plain SDK does.
     """
 
+    # Optional fields alike in shape to PermissionRecord's, HostRequest's, Finding's and TargetTurn's: what a
+    # hook handler answered, not what the runtime asked or a scan found; kept apart (the JSON keys stay put).
     hook: str
     decided_by: str
     tool_name: str | None = None

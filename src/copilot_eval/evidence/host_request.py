@@ -47,6 +47,8 @@ class HostRequest(BaseModel):
     (``cancelled``, ``none``, ...), when its completion event carries one.
     """
 
+    # Optional fields alike in shape to HookDecision's, PermissionRecord's, ObservedCall's, ContentItem's: one
+    # request's facts; tool_call_id names a call as in those records, each keeping its own JSON keys.
     kind: HostRequestKind
     request_id: str | None = None
     asked_by: str | None = None

@@ -230,6 +230,7 @@ class CopilotResult(BaseModel):
             return None
         return bool(matching) and all(item.status == "delivered" for item in matching)
 
+    # Alike in shape to ToolCall.resource_links and its kin: one-line filters, each with its own public name.
     @property
     def questions_asked(self) -> list[HostRequest]:
         """The agent's own questions to the user (the ``ask_user`` tool), in order."""

@@ -90,6 +90,8 @@ class ToolCall(BaseModel):
     # Set when the runtime saved the result to a file and gave the model a pointer and a preview.
     large_output: LargeOutput | None = None
 
+    # The properties below are alike in shape to gate/sides.py's and TargetTurn's (property, docstring, one
+    # expression): each computes its own fact.
     @property
     def evidence_complete(self) -> bool:
         """True when completion and outcome are known and some output, error or image is held."""
