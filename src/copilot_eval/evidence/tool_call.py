@@ -10,6 +10,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from copilot_eval.evidence.content import ContentItem, ToolProgress
 
 
+class ToolCallRef(BaseModel):
+    """The tool call a record is about: the tool's name and the runtime's call id (``ToolCall.call_id``).
+
+    Both ``None`` when the record concerns no call or the runtime did not say which. A base of the
+    records that point at a call, so the two fields mean one thing everywhere; they come first in
+    those records' JSON form.
+    """
+
+    tool_name: str | None = None
+    tool_call_id: str | None = None
+
+
 class ToolImage(BaseModel):
     """An image a tool returned, kept as bytes with its media type."""
 
