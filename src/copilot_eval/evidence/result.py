@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +27,9 @@ from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
-from copilot_eval.evidence.trajectory.alignment import MatchMode
 from copilot_eval.evidence.trajectory.calls import ObservedCall
 from copilot_eval.evidence.trajectory.check import check_trajectory
 from copilot_eval.evidence.trajectory.from_result import observed_calls
-from copilot_eval.evidence.trajectory.steps import StepLike
-from copilot_eval.evidence.trajectory.verdict import Metric, TrajectoryMatch
 from copilot_eval.evidence.transcript import Transcript, copilot_transcript
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
@@ -258,31 +254,8 @@ class CopilotResult(BaseModel):
             if request.kind in ("question", "elicitation")
         )
 
-    # Keyword options repeated from check_trajectory on purpose: a public signature the user sees whole.
-    def trajectory(
-        self,
-        steps: Sequence[StepLike],
-        *,
-        turn: int | None = None,
-        mode: MatchMode | str = MatchMode.IN_ORDER,
-        forbidden: Sequence[str | re.Pattern[str]] = (),
-        max_steps: int | None = None,
-        threshold: float | None = None,
-        metric: Metric = "f1",
-        subagent_calls: bool = True,
-    ) -> TrajectoryMatch:
-        """Match expected steps against this session's calls: ``assert m, m.diff()`` (see docs/graders.md)."""
-        return check_trajectory(
-            self,
-            steps,
-            turn=turn,
-            mode=mode,
-            forbidden=forbidden,
-            max_steps=max_steps,
-            threshold=threshold,
-            metric=metric,
-            subagent_calls=subagent_calls,
-        )
+    # The function itself, so its whole signature is the method's: ``result.trajectory(steps, turn=2)``.
+    trajectory = check_trajectory
 
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall]:
         """The session's calls as one trajectory (of user turn ``turn`` when given), subagents as steps."""
