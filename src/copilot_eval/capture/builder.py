@@ -75,6 +75,7 @@ def _build_scope(
     invocations = runtime_subagents(scope, scopes, build_child, errors)
     if scope.key == ROOT:
         invocations = custom_agent_dispatches(scope.events) + untagged_lifecycle(scope.events) + invocations
+    # Alike in shape to the CaseEvidence built in runs/case_runner.py (keyword=local): another record, kept apart.
     result = CopilotResult(
         turns=turns,
         all_tool_calls=calls,

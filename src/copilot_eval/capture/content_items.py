@@ -87,6 +87,7 @@ def _read_item(raw: dict[str, Any], index: int, problems: list[str]) -> ContentI
 
 def read_content_items(contents: Any) -> ContentReading:
     """Every item of a completion's ``contents`` list, in order; ``None`` or absent gives none."""
+    # The guards (None: nothing; not a list: a problem) are alike in shape to read_tool_output's over another field.
     reading = ContentReading()
     if contents is None:
         return reading

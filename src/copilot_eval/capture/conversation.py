@@ -87,6 +87,7 @@ def permissions_of(
 class SessionFacts:
     """Session-level facts read from the root events."""
 
+    # Optional fields alike in shape to FinishOptions, DirectLineTarget, StudioOutcome, run settings: other facts.
     session_id: str | None = None
     runtime_version: str | None = None
     working_directory: str | None = None

@@ -26,6 +26,13 @@ _RESULT_TYPES = ("success", "failure", "rejected", "denied", "timeout")
 _ABANDONED_TEXT = "the handler had not returned when the run ended; it was abandoned and its outcome is unknown"
 
 
+def _call_error(
+    kind: CaptureErrorKind, call_id: str | None, event: dict[str, Any] | None, message: str
+) -> CaptureError:
+    """A problem with one call, pointing at the event that showed it (``None``: no event did)."""
+    return CaptureError(kind=kind, call_id=call_id, event_id=event_id(event) if event else None, message=message)
+
+
 class _Ledger:
     """First-seen payload per call id and event kind; flags conflicting repeats."""
 
@@ -40,14 +47,8 @@ class _Ledger:
             self.first[key] = data
             return True
         if self.first[key] != data:
-            self.errors.append(
-                CaptureError(
-                    kind="conflicting_duplicate",
-                    call_id=call_id,
-                    event_id=event_id(event),
-                    message=f"a second {kind} event for call {call_id} disagrees with the first; the first is kept",
-                )
-            )
+            message = f"a second {kind} event for call {call_id} disagrees with the first; the first is kept"
+            self.errors.append(_call_error("conflicting_duplicate", call_id, event, message))
         return False
 
 
@@ -57,11 +58,7 @@ def _call_id(event: dict[str, Any], data: dict[str, Any] | None, errors: list[Ca
         kind: CaptureErrorKind = (
             "uncorrelated_event" if event_type(event) == "tool.execution_complete" else "unparsed_event"
         )
-        errors.append(
-            CaptureError(
-                kind=kind, event_id=event_id(event), message=f"{event_type(event)} without a readable toolCallId"
-            )
-        )
+        errors.append(_call_error(kind, None, event, f"{event_type(event)} without a readable toolCallId"))
     return call_id
 
 
@@ -84,12 +81,8 @@ def _arguments(value: Any) -> tuple[dict[str, Any] | None, Any]:
 
 
 def _unreadable_arguments(call: ToolCall, event: dict[str, Any] | None) -> CaptureError:
-    return CaptureError(
-        kind="unparsed_event",
-        call_id=call.call_id,
-        event_id=event_id(event) if event else None,
-        message=f"arguments of call {call.call_id} are not a JSON object; kept raw: {str(call.raw_arguments)[:120]!r}",
-    )
+    message = f"arguments of call {call.call_id} are not a JSON object; kept raw: {str(call.raw_arguments)[:120]!r}"
+    return _call_error("unparsed_event", call.call_id, event, message)
 
 
 def _set_arguments(call: ToolCall, value: Any, event: dict[str, Any], errors: list[CaptureError]) -> None:
@@ -166,12 +159,7 @@ def _apply_completion(
     call.success = success if isinstance(success, bool) else None
     if call.success is None:
         errors.append(
-            CaptureError(
-                kind="unparsed_event",
-                call_id=call_id,
-                event_id=event_id(event),
-                message="tool.execution_complete without a boolean success",
-            )
+            _call_error("unparsed_event", call_id, event, "tool.execution_complete without a boolean success")
         )
     raw = data.get("result")
     pointer = text_or_none(raw.get("content")) if isinstance(raw, dict) else None
@@ -187,24 +175,14 @@ def _apply_completion(
     if output.images:
         call.image_content, call.image_media_type = output.images[0].content, output.images[0].media_type
         call.additional_images = output.images[1:]
-    for problem in output.unreadable:
-        errors.append(CaptureError(kind="unparsed_event", call_id=call_id, event_id=event_id(event), message=problem))
+    errors.extend(_call_error("unparsed_event", call_id, event, problem) for problem in output.unreadable)
     if output.mismatch:
-        errors.append(
-            CaptureError(kind="result_mismatch", call_id=call_id, event_id=event_id(event), message=output.mismatch)
-        )
+        errors.append(_call_error("result_mismatch", call_id, event, output.mismatch))
     message, code = _error_text(data)
     call.error = message
     call.result_type = "success" if call.success is True else code if code in _RESULT_TYPES else None
     if call.success is False and ((code or "").lower() in _CANCEL_CODES or "cancel" in (message or "").lower()):
-        errors.append(
-            CaptureError(
-                kind="cancelled",
-                call_id=call_id,
-                event_id=event_id(event),
-                message=f"tool call {call_id} was cancelled: {message}",
-            )
-        )
+        errors.append(_call_error("cancelled", call_id, event, f"tool call {call_id} was cancelled: {message}"))
     turn_id = text_or_none(data.get("turnId"))
     call.turn_id = call.turn_id or turn_id
     _apply_facts(call, facts, errors=errors)
@@ -262,13 +240,8 @@ def _apply_facts(call: ToolCall, facts: RunFacts | None, *, errors: list[Capture
         call.result = call.detailed_result = call.structured_result = None
         call.result_type = call.sent_to_model = None
         call.error = _ABANDONED_TEXT
-        errors.append(
-            CaptureError(
-                kind="cancelled",
-                call_id=call.call_id,
-                message=f"handler of call {call.call_id} never returned and was abandoned",
-            )
-        )
+        message = f"handler of call {call.call_id} never returned and was abandoned"
+        errors.append(_call_error("cancelled", call.call_id, None, message))
 
 
 def tool_calls_of(
@@ -297,14 +270,8 @@ def tool_calls_of(
     for call_id, data, event in completions:
         call = calls.get(call_id)
         if call is None:
-            errors.append(
-                CaptureError(
-                    kind="unmatched_completion",
-                    call_id=call_id,
-                    event_id=event_id(event),
-                    message=f"completion for call {call_id} which was never requested or started",
-                )
-            )
+            message = f"completion for call {call_id} which was never requested or started"
+            errors.append(_call_error("unmatched_completion", call_id, event, message))
             continue
         _apply_completion(call, data, event, facts, errors)
     for call_id, progress in progress_by_call(events).items():
@@ -318,11 +285,6 @@ def tool_calls_of(
         # A call the tool budget refused needs no fact: the runtime completes it with the hook's refusal.
         abandoned = facts is not None and call.call_id in facts.abandoned_call_ids
         if not abandoned:
-            errors.append(
-                CaptureError(
-                    kind="missing_completion",
-                    call_id=call.call_id,
-                    message=f"call {call.call_id} ({call.name}) started but no completion was seen",
-                )
-            )
+            message = f"call {call.call_id} ({call.name}) started but no completion was seen"
+            errors.append(_call_error("missing_completion", call.call_id, None, message))
     return list(calls.values())

@@ -25,7 +25,8 @@ from typing import Any
 from copilot_eval.capture.events import ROOT, agent_scope, event_data, event_type
 from copilot_eval.capture.trace_tree import TraceTree
 from copilot_eval.capture.usage import usage_entry
-from copilot_eval.evidence import CaptureError, CopilotResult, ToolCall, UsageEntry
+from copilot_eval.evidence import CaptureError, CopilotResult, SubagentInvocation, ToolCall, UsageEntry
+from copilot_eval.evidence.capture_error import CaptureErrorKind
 from copilot_eval.evidence.runtime_trace import RuntimeTrace, TraceSpan
 
 _USAGE_FIELDS = (
@@ -84,6 +85,19 @@ def _span_words(span: TraceSpan) -> str:
 
 def _call_words(call: ToolCall) -> str:
     return f"call {call.call_id} {call.name!r}"
+
+
+def _call_differs(kind: CaptureErrorKind, call: ToolCall, span: TraceSpan, capture: str, trace: str) -> CaptureError:
+    """A disagreement about one call both sides hold: each side names it, then says what it saw.
+
+    ``capture`` and ``trace`` follow each side's name of the call as they are (start them with a space).
+    """
+    return CaptureError(
+        kind=kind,
+        call_id=call.call_id,
+        span_id=span.span_id,
+        message=f"capture: {_call_words(call)}{capture}; trace: {_span_words(span)}{trace}",
+    )
 
 
 def _same_name(call_name: str | None, span_name: str | None) -> bool:
@@ -152,42 +166,19 @@ def _check_tools(
 def _check_one_call(call: ToolCall, span: TraceSpan, errors: list[CaptureError]) -> None:
     span_name = _text(span.attributes.get("gen_ai.tool.name"))
     if not _same_name(call.name, span_name):
-        errors.append(
-            CaptureError(
-                kind="trace_tool_call_differs",
-                call_id=call.call_id,
-                span_id=span.span_id,
-                message=f"capture: {_call_words(call)}; trace: {_span_words(span)} names the tool {span_name!r}",
-            )
-        )
+        errors.append(_call_differs("trace_tool_call_differs", call, span, "", f" names the tool {span_name!r}"))
     traced = _parsed_arguments(span)
     if traced is not None and call.arguments is not None and traced != call.arguments:
+        ours, theirs = json.dumps(call.arguments, sort_keys=True), json.dumps(traced, sort_keys=True)
         errors.append(
-            CaptureError(
-                kind="trace_tool_call_differs",
-                call_id=call.call_id,
-                span_id=span.span_id,
-                message=(
-                    f"capture: {_call_words(call)} with arguments {json.dumps(call.arguments, sort_keys=True)}; "
-                    f"trace: {_span_words(span)} with arguments {json.dumps(traced, sort_keys=True)}"
-                ),
-            )
+            _call_differs("trace_tool_call_differs", call, span, f" with arguments {ours}", f" with arguments {theirs}")
         )
     failed_in_trace = span.status == "error"
     if call.success is not None and call.success == failed_in_trace:
         seen_as = "failed" if failed_in_trace else "succeeded"
         why = f" ({span.status_message})" if span.status_message else ""
-        errors.append(
-            CaptureError(
-                kind="trace_tool_outcome_differs",
-                call_id=call.call_id,
-                span_id=span.span_id,
-                message=(
-                    f"capture: {_call_words(call)} {'succeeded' if call.success else 'failed'}; "
-                    f"trace: {_span_words(span)} {seen_as}{why}"
-                ),
-            )
-        )
+        outcome = " succeeded" if call.success else " failed"
+        errors.append(_call_differs("trace_tool_outcome_differs", call, span, outcome, f" {seen_as}{why}"))
 
 
 def root_usage_per_prompt(events: Iterable[dict[str, Any]]) -> list[list[UsageEntry]]:
@@ -267,6 +258,16 @@ def _check_model_calls(
                 )
 
 
+def _subagent_differs(invocation: SubagentInvocation, span: TraceSpan, trace: str) -> CaptureError:
+    """A subagent the capture saw that the trace shows otherwise: named by the call that started it."""
+    return CaptureError(
+        kind="trace_subagents_differ",
+        call_id=invocation.parent_call_id,
+        span_id=span.span_id,
+        message=f"capture: subagent {invocation.name!r} started by call {invocation.parent_call_id}; trace: {trace}",
+    )
+
+
 def _check_subagents(
     result: CopilotResult, tool_spans: Sequence[TraceSpan], index: _TraceIndex, errors: list[CaptureError]
 ) -> None:
@@ -280,24 +281,12 @@ def _check_subagents(
         covered.add(tool.span_id)
         nested = index.children.get(tool.span_id, [])
         if not nested:
-            errors.append(
-                CaptureError(
-                    kind="trace_subagents_differ",
-                    call_id=invocation.parent_call_id,
-                    span_id=tool.span_id,
-                    message=f"capture: subagent {invocation.name!r} started by call {invocation.parent_call_id}; trace: no invoke_agent span under {_span_words(tool)}",
-                )
-            )
+            errors.append(_subagent_differs(invocation, tool, f"no invoke_agent span under {_span_words(tool)}"))
             continue
         span_name = _text(nested[0].attributes.get("gen_ai.agent.name"))
         if invocation.name and span_name and invocation.name != span_name:
             errors.append(
-                CaptureError(
-                    kind="trace_subagents_differ",
-                    call_id=invocation.parent_call_id,
-                    span_id=nested[0].span_id,
-                    message=f"capture: subagent {invocation.name!r} started by call {invocation.parent_call_id}; trace: {_span_words(nested[0])} names the agent {span_name!r}",
-                )
+                _subagent_differs(invocation, nested[0], f"{_span_words(nested[0])} names the agent {span_name!r}")
             )
         child = invocation.result
         if child is not None:

@@ -52,6 +52,7 @@ def _ai_credits(data: dict[str, Any]) -> float | None:
 
 def usage_entry(data: dict[str, Any], scope: str) -> UsageEntry:
     """One usage entry from an ``assistant.usage`` payload."""
+    # Alike in shape to studio_eval.shapes' readers (field=reader(payload key)): another payload, kept apart.
     return UsageEntry(
         model=text_or_none(data.get("model")),
         input_tokens=int_or_none(data.get("inputTokens")),

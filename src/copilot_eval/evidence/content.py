@@ -29,6 +29,7 @@ class ContentItem(BaseModel):
 
     model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")
 
+    # Optional fields alike in shape to DiscoveredSkill's, HostRequest's, SubagentInvocation's: other facts.
     type: str
     text: str | None = None
     uri: str | None = None

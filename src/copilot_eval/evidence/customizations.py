@@ -36,6 +36,8 @@ class FoundCustomization(BaseModel):
     path-specific files names it, where it would.
     """
 
+    # Alike in shape to SecurityCase's and Finding's fields (security/cases.py, reports/findings.py): other facts.
+    # Shared with CustomizationFile below are kind, path, scope, apply_to only; kept spelled out in each record.
     kind: CustomizationKind
     path: str
     scope: CustomizationScope

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from copilot_eval.evidence.tool_call import ToolCallRef
 
 OURS = "copilot-eval max_tool_calls"
 """``decided_by`` of the hook copilot-eval installs to enforce the tool budget."""
@@ -18,7 +18,7 @@ THEIRS = "extra_config hooks"
 """``decided_by`` of a hook the user gave in ``extra_config={"hooks": {...}}``."""
 
 
-class HookDecision(BaseModel):
+class HookDecision(ToolCallRef):
     """One handler's answer at one hook invocation.
 
     ``hook`` is the runtime's hook type (``preToolUse``, ``postToolUse``, ``sessionStart``, ...).
@@ -30,10 +30,10 @@ class HookDecision(BaseModel):
     answered as if that handler had returned nothing, as the plain SDK does.
     """
 
+    # Optional fields alike in shape to HostRequest's, TranscriptEvent's, Finding's and TargetTurn's: what a
+    # hook handler answered, not what the runtime asked, a transcript shows or a scan found; kept apart.
     hook: str
     decided_by: str
-    tool_name: str | None = None
-    tool_call_id: str | None = None
     decision: str | None = None
     reason: str | None = None
     returned: dict[str, Any] | None = None

@@ -47,6 +47,8 @@ class HostRequest(BaseModel):
     (``cancelled``, ``none``, ...), when its completion event carries one.
     """
 
+    # Optional fields alike in shape to HookDecision's, ObservedCall's, ContentItem's, SubagentInvocation's: one
+    # request's facts. tool_call_id means what ToolCallRef's does, but a request names no tool: no base for one field.
     kind: HostRequestKind
     request_id: str | None = None
     asked_by: str | None = None

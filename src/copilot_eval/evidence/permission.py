@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel
+from copilot_eval.evidence.tool_call import ToolCallRef
 
 
-class PermissionRecord(BaseModel):
+class PermissionRecord(ToolCallRef):
     """One permission request and its decision (``None`` when no decision was seen).
 
     ``decision`` is the runtime's kind of result (``approved``, ``denied-interactively-by-user``,
@@ -17,8 +17,6 @@ class PermissionRecord(BaseModel):
 
     request_id: str | None = None
     kind: str | None = None
-    tool_name: str | None = None
-    tool_call_id: str | None = None
     details: dict[str, Any] | None = None
     decision: str | None = None
     feedback: str | None = None

@@ -23,6 +23,7 @@ class PhaseTimes(BaseModel):
     name, for finer questions.
     """
 
+    # Alike in shape to ObservedCall's optional fields (trajectory/calls.py): milliseconds, not a call's facts.
     total_ms: float | None = None
     session_start_ms: float | None = None
     context_ms: float | None = None

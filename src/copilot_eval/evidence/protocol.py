@@ -61,6 +61,7 @@ class PlayedEvidence(Protocol):
     # Settable: a distributed executor names the node and process that played the conversation.
     played_on: PlayedOn | None
 
+    # The members below are alike in shape (property, docstring, ...): a protocol states each one on its own.
     @property
     def success(self) -> bool:
         """Whether every prompt was played and answered by the platform (not whether the answers are right)."""

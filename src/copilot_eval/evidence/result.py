@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ from copilot_eval.evidence.audit import RequestAuditRecord
 from copilot_eval.evidence.capture_error import CaptureError
 from copilot_eval.evidence.customizations import CustomizationFile
 from copilot_eval.evidence.hook import HookDecision
-from copilot_eval.evidence.host_request import HostRequest
+from copilot_eval.evidence.host_request import HostRequest, HostRequestKind
 from copilot_eval.evidence.mcp_server import McpServerStatus
 from copilot_eval.evidence.permission import PermissionRecord
 from copilot_eval.evidence.phase_times import PhaseTimes
@@ -28,12 +27,9 @@ from copilot_eval.evidence.runtime_trace import RuntimeTrace
 from copilot_eval.evidence.skills import SkillDiscovery
 from copilot_eval.evidence.stop_reason import StopReason
 from copilot_eval.evidence.tool_call import ToolCall
-from copilot_eval.evidence.trajectory.alignment import MatchMode
 from copilot_eval.evidence.trajectory.calls import ObservedCall
 from copilot_eval.evidence.trajectory.check import check_trajectory
 from copilot_eval.evidence.trajectory.from_result import observed_calls
-from copilot_eval.evidence.trajectory.steps import StepLike
-from copilot_eval.evidence.trajectory.verdict import Metric, TrajectoryMatch
 from copilot_eval.evidence.transcript import Transcript, copilot_transcript
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
@@ -230,20 +226,24 @@ class CopilotResult(BaseModel):
             return None
         return bool(matching) and all(item.status == "delivered" for item in matching)
 
+    # Alike in shape to ToolCall.resource_links and its kin: one-line filters, each with its own public name.
     @property
     def questions_asked(self) -> list[HostRequest]:
         """The agent's own questions to the user (the ``ask_user`` tool), in order."""
-        return [request for request in self.host_requests if request.kind == "question"]
+        return self._requests_of("question")
 
     @property
     def elicitations(self) -> list[HostRequest]:
         """MCP servers' requests for user input (forms and URLs), in order."""
-        return [request for request in self.host_requests if request.kind == "elicitation"]
+        return self._requests_of("elicitation")
 
     @property
     def sampling_requests(self) -> list[HostRequest]:
         """MCP servers' requests for LLM sampling, in order."""
-        return [request for request in self.host_requests if request.kind == "sampling"]
+        return self._requests_of("sampling")
+
+    def _requests_of(self, kind: HostRequestKind) -> list[HostRequest]:
+        return [request for request in self.host_requests if request.kind == kind]
 
     def user_was_asked(self, text: str) -> bool:
         """Whether a question or an elicitation put to the user contained ``text`` (case-insensitive)."""
@@ -254,31 +254,8 @@ class CopilotResult(BaseModel):
             if request.kind in ("question", "elicitation")
         )
 
-    # Keyword options repeated from check_trajectory on purpose: a public signature the user sees whole.
-    def trajectory(
-        self,
-        steps: Sequence[StepLike],
-        *,
-        turn: int | None = None,
-        mode: MatchMode | str = MatchMode.IN_ORDER,
-        forbidden: Sequence[str | re.Pattern[str]] = (),
-        max_steps: int | None = None,
-        threshold: float | None = None,
-        metric: Metric = "f1",
-        subagent_calls: bool = True,
-    ) -> TrajectoryMatch:
-        """Match expected steps against this session's calls: ``assert m, m.diff()`` (see docs/graders.md)."""
-        return check_trajectory(
-            self,
-            steps,
-            turn=turn,
-            mode=mode,
-            forbidden=forbidden,
-            max_steps=max_steps,
-            threshold=threshold,
-            metric=metric,
-            subagent_calls=subagent_calls,
-        )
+    # The function itself, so its whole signature is the method's: ``result.trajectory(steps, turn=2)``.
+    trajectory = check_trajectory
 
     def observed_steps(self, *, turn: int | None = None, subagent_calls: bool = True) -> list[ObservedCall]:
         """The session's calls as one trajectory (of user turn ``turn`` when given), subagents as steps."""

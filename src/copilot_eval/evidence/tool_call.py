@@ -10,6 +10,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from copilot_eval.evidence.content import ContentItem, ToolProgress
 
 
+class ToolCallRef(BaseModel):
+    """The tool call a record is about: the tool's name and the runtime's call id (``ToolCall.call_id``).
+
+    Both ``None`` when the record concerns no call or the runtime did not say which. A base of the
+    records that point at a call, so the two fields mean one thing everywhere; they come first in
+    those records' JSON form.
+    """
+
+    tool_name: str | None = None
+    tool_call_id: str | None = None
+
+
 class ToolImage(BaseModel):
     """An image a tool returned, kept as bytes with its media type."""
 
@@ -90,6 +102,8 @@ class ToolCall(BaseModel):
     # Set when the runtime saved the result to a file and gave the model a pointer and a preview.
     large_output: LargeOutput | None = None
 
+    # The properties below are alike in shape to gate/sides.py's and TargetTurn's (property, docstring, one
+    # expression): each computes its own fact.
     @property
     def evidence_complete(self) -> bool:
         """True when completion and outcome are known and some output, error or image is held."""
@@ -105,12 +119,12 @@ class ToolCall(BaseModel):
     @property
     def resource_links(self) -> list[ContentItem]:
         """The resource links the tool returned (``uri``, ``name``, ``title``, ``mime_type`` ...), in order."""
-        return [item for item in self.content_items if item.type == "resource_link"]
+        return self.content_of_type("resource_link")
 
     @property
     def embedded_resources(self) -> list[ContentItem]:
         """The resources the tool embedded in its result (text, or bytes with size and sha256), in order."""
-        return [item for item in self.content_items if item.type == "resource"]
+        return self.content_of_type("resource")
 
     def content_of_type(self, kind: str) -> list[ContentItem]:
         """The content items of one type (``text``, ``image``, ``audio``, ``resource_link``, ``resource``)."""

@@ -20,6 +20,7 @@ class UsageEntry(BaseModel):
     are then unknown, not smaller.
     """
 
+    # Optional fields alike in shape to DiscoveredSkill's and TargetTurn's: one model call's counts, kept apart.
     purpose: UsagePurpose = "turn"
     request_count: int | None = 1
     model: str | None = None

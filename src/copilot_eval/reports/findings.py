@@ -51,6 +51,8 @@ def quoted(text: str, start: int = 0, end: int | None = None) -> str:
 class Finding:
     """One thing a scanner noticed in one case; ``opinion`` marks a model's judgement, not a pattern's."""
 
+    # Optional fields alike in shape to SecurityCase's, HookDecision's, McpServerStatus's, TargetTurn's and
+    # FoundCustomization's: unrelated facts of other records, kept apart.
     scanner: str
     case: str
     severity: str

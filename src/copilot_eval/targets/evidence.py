@@ -74,6 +74,7 @@ def _cited_text(citation: Citation) -> str:
 class TargetTurn(BaseModel):
     """One user message and everything the agent sent back for it."""
 
+    # Optional fields alike in shape to HookDecision's, UsageEntry's and Finding's: a Copilot Studio turn's facts.
     prompt: str
     sent_activity_id: str | None = None
     activities: list[dict[str, Any]] = Field(default_factory=list)
@@ -92,6 +93,7 @@ class TargetTurn(BaseModel):
     error_code: str | None = None
     http_status: int | None = None
 
+    # Alike in shape to ToolCall's and gate/sides.py's one-expression properties: each its own fact.
     @property
     def steps_reported(self) -> bool:
         """Whether the platform reported any orchestration step in this turn's activities."""
@@ -173,6 +175,7 @@ class TargetResult(BaseModel):
         """Always ``None``: the transports retry a busy platform themselves (what they saw is in ``http``)."""
         return None
 
+    # The unknowns below are alike on purpose: each answers one member of PlayedEvidence with its own reason.
     @property
     def total_input_tokens(self) -> int | None:
         """Unknown (``None``): Copilot Studio reports no token counts to its clients."""
@@ -227,6 +230,7 @@ class TargetResult(BaseModel):
         if turn is not None and turn > len(self.turns):
             return f"turn {turn} was not played (the conversation has {len(self.turns)})"
         chosen = range(1, len(self.turns) + 1) if turn is None else [turn]
+        # Alike in shape to the records grading/judge_votes.py and security/runner.py build; a plan step, not a tool call.
         calls = [
             ObservedCall(
                 position=0,

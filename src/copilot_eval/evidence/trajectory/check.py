@@ -31,7 +31,10 @@ def check_trajectory(
     metric: Metric = "f1",
     subagent_calls: bool = True,
 ) -> TrajectoryMatch:
-    """Match ``steps`` against the calls ``result`` recorded (those of user turn ``turn`` only, when given)."""
+    """Match ``steps`` against the calls ``result`` recorded (user turn ``turn``'s only, when given).
+
+    Also ``result.trajectory(steps, ...)``; ``assert m, m.diff()`` (see docs/graders.md).
+    """
     calls = observed_calls(result, turn=turn, subagent_calls=subagent_calls)
     return match_trajectory(
         steps, calls, mode=mode, forbidden=forbidden, max_steps=max_steps, threshold=threshold, metric=metric
@@ -39,7 +42,7 @@ def check_trajectory(
 
 
 # The options are spelled out again (not **kwargs) on purpose: the signature is what IDEs, help()
-# and mypy show the user; CopilotResult.trajectory repeats them for the same reason.
+# and mypy show the user (CopilotResult.trajectory is check_trajectory itself).
 def assert_trajectory(
     result: CopilotResult,
     steps: Sequence[StepLike],

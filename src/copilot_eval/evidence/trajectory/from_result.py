@@ -39,6 +39,7 @@ def _subagent_outcome(invocation: SubagentInvocation) -> bool | None:
 
 
 def _call(call: ToolCall, turn: int | None, agent: str | None) -> ObservedCall:
+    # Alike in shape to the records security/runner.py builds (keyword=field): another record, kept apart.
     return ObservedCall(
         position=0,
         name=call.name,
