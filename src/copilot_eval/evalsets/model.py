@@ -36,6 +36,7 @@ class EvalTestCase(CamelModel):
         "conversation, played in file order (the seed's importer wanted it unique)."
     )
     question: str
+    # Optional fields, each with its own description: alike in shape, each a different column's fact.
     response: str = Field(
         default="",
         description="The expected (reference) response, NOT the agent's answer (see actualResponse); "

@@ -218,6 +218,7 @@ async def generate_triggers(
     pool: Any = None,
 ) -> GeneratedTriggers:
     """Deal ``count`` tuples for ``target``, have ``generator`` write each prompt, check and write the trigger set."""
+    # Keyword arguments alike in shape to evalsets.rule_sets' tables only: an unrelated call.
     tuples = deal(
         _pools(catalogue, target),
         count=count,

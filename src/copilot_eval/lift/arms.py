@@ -57,6 +57,7 @@ class CustomizationText:
     required: bool = True  # False: reaches the model only when used (a skill's body): recorded, never decisive
 
 
+# Alike in shape to evalsets.prompt_evaluators.Choice (a text and a value), not in meaning: kept apart.
 @dataclass(frozen=True)
 class Expectation:
     """A text and whether it must reach this arm's model (``present``) or must not (``not present``)."""

@@ -78,6 +78,8 @@ async def _play(
         decided = decide_outcome(result, canary=play.canary, goal_held=judged.goal_held, goal_said=judged.goal_said)
         outcome, reason = decided.outcome, decided.reason
     evidence = str(result.save(evidence_dir / f"{play.key}.json")) if evidence_dir is not None else None
+    # Alike in shape to Grade.to_record (grading.protocol) and CaseRepeats.record (evalsets.repeat_stats):
+    # each fills its own record field by field, from other sources.
     record = PlayResult(
         case_id=case.id,
         number=case.number,

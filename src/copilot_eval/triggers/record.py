@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import (
+    # The run model's names, as security/record.py imports them: both write a play-per-case run folder,
+    # each from its own play record (a trigger choice here, an attack outcome there).
     CaseStatus,
     EvalCaseResult,
     EvalDataType,
