@@ -182,25 +182,29 @@ def _row_to_case(row: list[str], line: int, template: CsvTemplate, ordinal: int,
     )
 
 
-def parse_csv_bytes(data: bytes) -> CsvParse:
-    """Parse CSV bytes into cases, collecting every reading problem instead of stopping."""
-    parse = CsvParse()
+def _file_text(data: bytes, problems: list[str]) -> str | None:
+    """The file's text without its BOM, adding its size and encoding problems; None when it holds no CSV text."""
     if len(data) > EVAL_IMPORT_MAX_BYTES:
-        parse.problems.append(
-            f"file is {len(data):,} bytes; the import limit is {EVAL_IMPORT_MAX_BYTES:,} bytes (5 MB)"
-        )
+        problems.append(f"file is {len(data):,} bytes; the import limit is {EVAL_IMPORT_MAX_BYTES:,} bytes (5 MB)")
     if data.startswith(_UTF8_BOM):
         data = data[len(_UTF8_BOM) :]
     if not data.strip():
-        parse.problems.append("file is empty; expected a header line and at least one row")
-        return parse
+        problems.append("file is empty; expected a header line and at least one row")
+        return None
     not_text = _not_text(data)
     if not_text is not None:
-        parse.problems.append(not_text)
-        return parse
-    parse.problems.extend(_encoding_problems(data))
-    text = data.decode("utf-8", errors="replace")
+        problems.append(not_text)
+        return None
+    problems.extend(_encoding_problems(data))
+    return data.decode("utf-8", errors="replace")
 
+
+def parse_csv_bytes(data: bytes) -> CsvParse:
+    """Parse CSV bytes into cases, collecting every reading problem instead of stopping."""
+    parse = CsvParse()
+    text = _file_text(data, parse.problems)
+    if text is None:
+        return parse
     # The csv module refuses fields over 128 KiB by default, yet a legal 5 MB file may hold one.
     # The limit is process-wide, so it is only ever raised, never lowered again.
     if csv.field_size_limit() < len(text) + 1:
