@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evidence import CopilotResult
-from copilot_eval.lift.arms import Arm
+from copilot_eval.lift.arms import Arm, check_two_arms
 from copilot_eval.lift.delivery import decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
 from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
@@ -290,8 +290,7 @@ async def trigger_lift(
     the plays each arm's folder in ``out`` recorded and plays the rest (the figures are those of an
     uninterrupted lift); without it a folder holding an earlier lift is refused (CheckpointError).
     """
-    if len(arms) != 2 or arms[0].name == arms[1].name:
-        raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
+    check_two_arms(arms)
     if runs < 1 or concurrency < 1:
         raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
     folder = Path(out) if out is not None else None
