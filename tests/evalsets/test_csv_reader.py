@@ -12,6 +12,7 @@ from copilot_eval.evalsets import (
     EvalSetReadError,
     check_csv,
     read_csv,
+    read_results_export,
 )
 
 
@@ -233,3 +234,11 @@ def test_looks_like_test_set_recognises_template_headers_only(tmp_path, text, ex
     path = tmp_path / "set.csv"
     path.write_text(text, encoding="utf-8")
     assert looks_like_test_set(path) is expected
+
+
+def test_a_results_export_stops_at_its_first_bad_quoting_and_names_the_line(tmp_path):
+    path = tmp_path / "export.csv"
+    path.write_text('question,expectedResponse,actualResponse\n"a"x,b,c\n"d",e,f\n', encoding="utf-8")
+    with pytest.raises(EvalSetReadError) as caught:
+        read_results_export(path)
+    assert caught.value.problems[0].startswith("line 2: bad quoting")

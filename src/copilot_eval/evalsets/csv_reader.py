@@ -15,6 +15,7 @@ import csv
 import io
 import re
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,6 +63,39 @@ class CsvParse:
 def is_comment_row(row: list[str]) -> bool:
     """Whether a record before the header is a template comment line: a first field starting with ``#``."""
     return bool(row) and row[0].lstrip().startswith("#")
+
+
+def csv_records(text: str) -> Iterator[tuple[int, int, list[str] | csv.Error]]:
+    """Each record of CSV ``text`` with its first and last line, or the ``csv.Error`` it raised (reading goes on)."""
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
+    while True:
+        start = reader.line_num + 1
+        try:
+            row: list[str] | csv.Error = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as exc:
+            row = exc
+        yield start, reader.line_num, row
+
+
+def _quoting_problem(start: int, end: int, exc: csv.Error) -> tuple[str, bool]:
+    """The problem a record from line ``start`` to ``end`` that raised ``exc`` has, and whether the file ended in it."""
+    if "unexpected end of data" in str(exc):
+        return (
+            f"line {start}: a quoted field opens in this record and is never closed "
+            f"(the rest of the file, to line {end}, was read into it)"
+        ), True
+    if end > start:
+        # The record ran past its own line: almost always a quote that was never closed,
+        # whose field swallowed the following lines until some later quote.
+        return (
+            f"line {start}: a quoted field opens in this record and is not closed on its "
+            f"line; it swallowed the lines up to line {end} ({exc})"
+        ), False
+    return (
+        f'line {start}: bad quoting ({exc}); a field containing quotes must be quoted and its quotes doubled ("")'
+    ), False
 
 
 def _comment_text(row: list[str]) -> str:
@@ -148,58 +182,42 @@ def _row_to_case(row: list[str], line: int, template: CsvTemplate, ordinal: int,
     )
 
 
-def parse_csv_bytes(data: bytes) -> CsvParse:
-    """Parse CSV bytes into cases, collecting every reading problem instead of stopping."""
-    parse = CsvParse()
+def _file_text(data: bytes, problems: list[str]) -> str | None:
+    """The file's text without its BOM, adding its size and encoding problems; None when it holds no CSV text."""
     if len(data) > EVAL_IMPORT_MAX_BYTES:
-        parse.problems.append(
-            f"file is {len(data):,} bytes; the import limit is {EVAL_IMPORT_MAX_BYTES:,} bytes (5 MB)"
-        )
+        problems.append(f"file is {len(data):,} bytes; the import limit is {EVAL_IMPORT_MAX_BYTES:,} bytes (5 MB)")
     if data.startswith(_UTF8_BOM):
         data = data[len(_UTF8_BOM) :]
     if not data.strip():
-        parse.problems.append("file is empty; expected a header line and at least one row")
-        return parse
+        problems.append("file is empty; expected a header line and at least one row")
+        return None
     not_text = _not_text(data)
     if not_text is not None:
-        parse.problems.append(not_text)
-        return parse
-    parse.problems.extend(_encoding_problems(data))
-    text = data.decode("utf-8", errors="replace")
+        problems.append(not_text)
+        return None
+    problems.extend(_encoding_problems(data))
+    return data.decode("utf-8", errors="replace")
 
+
+def parse_csv_bytes(data: bytes) -> CsvParse:
+    """Parse CSV bytes into cases, collecting every reading problem instead of stopping."""
+    parse = CsvParse()
+    text = _file_text(data, parse.problems)
+    if text is None:
+        return parse
     # The csv module refuses fields over 128 KiB by default, yet a legal 5 MB file may hold one.
     # The limit is process-wide, so it is only ever raised, never lowered again.
     if csv.field_size_limit() < len(text) + 1:
         csv.field_size_limit(len(text) + 1)
-    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     header: list[str] | None = None
     by_name: MethodRows | None = None  # the per-row method dialect, read by column name
     ordinal = 0
-    while True:
-        start = reader.line_num + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            if "unexpected end of data" in str(exc):
-                parse.problems.append(
-                    f"line {start}: a quoted field opens in this record and is never closed "
-                    f"(the rest of the file, to line {reader.line_num}, was read into it)"
-                )
+    for start, end, row in csv_records(text):
+        if isinstance(row, csv.Error):
+            problem, at_end = _quoting_problem(start, end, row)
+            parse.problems.append(problem)
+            if at_end:
                 break
-            if reader.line_num > start:
-                # The record ran past its own line: almost always a quote that was never closed,
-                # whose field swallowed the following lines until some later quote.
-                parse.problems.append(
-                    f"line {start}: a quoted field opens in this record and is not closed on its "
-                    f"line; it swallowed the lines up to line {reader.line_num} ({exc})"
-                )
-                continue
-            parse.problems.append(
-                f"line {start}: bad quoting ({exc}); a field containing quotes must be quoted "
-                'and its quotes doubled ("")'
-            )
             continue
         if not row:
             continue  # a blank line is not a record
@@ -363,6 +381,7 @@ __all__ = [
     "CsvCheck",
     "CsvParse",
     "check_csv",
+    "csv_records",
     "inspect_csv",
     "is_comment_row",
     "load_csv",

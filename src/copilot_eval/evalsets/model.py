@@ -8,6 +8,7 @@ with a broken file wants the whole list of problems, not the first exception.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
 
 from pydantic import Field
@@ -36,6 +37,7 @@ class EvalTestCase(CamelModel):
         "conversation, played in file order (the seed's importer wanted it unique)."
     )
     question: str
+    # Optional fields, each with its own description: alike in shape, each a different column's fact.
     response: str = Field(
         default="",
         description="The expected (reference) response, NOT the agent's answer (see actualResponse); "
@@ -83,4 +85,10 @@ class EvalTestSet(ConfidenceMixin):
     )
 
 
-__all__ = ["EvalDataType", "EvalTestCase", "EvalTestSet"]
+def single_turn_set(name: str, questions: Iterable[tuple[int, str]]) -> EvalTestSet:
+    """A set of one single-turn case per ``(number, question)``: what a suite of plain prompts records as its set."""
+    cases = [EvalTestCase(conversation_number=number, question=question) for number, question in questions]
+    return EvalTestSet(name=name, data_type=EvalDataType.SINGLE_TURN, cases=cases)
+
+
+__all__ = ["EvalDataType", "EvalTestCase", "EvalTestSet", "single_turn_set"]

@@ -120,6 +120,7 @@ class CaseRepeats:
     def record(self, min_pass_rate: float | None) -> CaseRepeatRecord:
         """This case as stored in run.json (``caseRepeats``)."""
         interval = self.interval
+        # Alike in shape to grading.protocol's Grade.to_record (a record filled field by field): other fields.
         return CaseRepeatRecord(
             conversation_number=self.conversation_number,
             turn=self.turn,

@@ -9,12 +9,11 @@ platform errors and limitation detection, is the runs layer's job.
 from __future__ import annotations
 
 import csv
-import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from copilot_eval.evalsets.csv_reader import is_comment_row
+from copilot_eval.evalsets.csv_reader import csv_records, is_comment_row
 from copilot_eval.evalsets.errors import EvalSetReadError
 from copilot_eval.evalsets.limits import RESULTS_BASE_COLUMNS, RESULTS_GRADER_COLUMNS
 from copilot_eval.evalsets.run_model import CaseStatus, GradeRecord
@@ -96,17 +95,11 @@ def parse_results_export(text: str) -> tuple[list[ExportedResult], list[str]]:
     """Parse export text into rows, collecting every problem instead of stopping at the first."""
     rows: list[ExportedResult] = []
     problems: list[str] = []
-    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), strict=True)
     header: list[str] | None = None
     groups = 0
-    while True:
-        line = reader.line_num + 1
-        try:
-            row = next(reader)
-        except StopIteration:
-            break
-        except csv.Error as exc:
-            problems.append(f"line {line}: bad quoting ({exc})")
+    for line, _, row in csv_records(text.removeprefix("\ufeff")):
+        if isinstance(row, csv.Error):
+            problems.append(f"line {line}: bad quoting ({row})")
             break
         if not row or (header is None and is_comment_row(row)):
             continue

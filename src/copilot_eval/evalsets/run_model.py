@@ -138,6 +138,8 @@ class EvalCaseResult(CamelModel):
         description="Explicit outcome; when absent it is read from 'passed'.",
     )
     grades: list[GradeRecord] = Field(default_factory=list)
+    # Optional fields, each with its own description: alike in shape to one another and to
+    # evalsets.model's, each a different fact of run.json.
     evidence_path: str | None = None
     duration_ms: float | None = Field(default=None, ge=0)
     repeat_index: int | None = Field(default=None, ge=0)

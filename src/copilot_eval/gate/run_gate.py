@@ -36,6 +36,8 @@ class GateInputError(ValueError):
     """The gate or a blessing cannot start: the message names the file, option or baseline and the fix."""
 
 
+# Alike to reports.run_comparison._read: each layer words a folder it cannot read in its own error
+# (the gate names the option and the path; compare names the side).
 def _folder(path: Path | str | RunFolder, what: str) -> RunFolder:
     try:
         return read_run_folder(path)

@@ -25,6 +25,7 @@ from copilot_eval.reports.run_folder import RunFolder
 GRADED = ("pass", "fail")
 
 
+# Alike in shape only to triggers.trigger_set.TriggerSet (frozen fields with defaults): other facts.
 @dataclass(frozen=True)
 class CaseSide:
     """One case of one run over its tries."""

@@ -54,6 +54,7 @@ class CoverageError(ValueError):
     """A mix, count or source that cannot be dealt from; the message names the option and how to fix it."""
 
 
+# Alike in shape to security.rates.GroupRate (three fields and their JSON): unrelated, kept apart.
 @dataclass(frozen=True)
 class SourceSpan:
     """Where a capability's text came from: ``where`` (``instructions``, ``skill:NAME``, ``knowledge:FILE`` ...) and character offsets."""
@@ -82,6 +83,7 @@ class Capability:
         return f"{self.kind}:{self.name}"
 
 
+# Alike in shape to security.tool_checks.ToolFinding (fields, then their JSON): other fields, other files.
 @dataclass(frozen=True)
 class CoverageTuple:
     """One case to draft: its 1-based number, capability, difficulty and flavour."""

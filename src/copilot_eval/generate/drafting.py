@@ -12,14 +12,15 @@ import asyncio
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets.limits import COPILOT_STUDIO_QUESTION_MAX_LENGTH, EVAL_REFERENCE_MAX_LENGTH
 from copilot_eval.generate.coverage import CoverageTuple
 
-__all__ = ["Drafted", "Gap", "draft_all", "read_case_answer", "read_prompt_answer"]
+__all__ = ["Drafted", "DraftedFile", "Gap", "draft_all", "read_case_answer", "read_prompt_answer"]
 
 _FENCE = re.compile(r"^```(?:json)?\s*\n?(.*?)\n?```$", re.DOTALL | re.IGNORECASE)
 MAX_KEYWORDS = 10
@@ -50,6 +51,16 @@ class Gap:
 
     tuple: CoverageTuple
     reason: str
+
+
+@dataclass
+class DraftedFile:
+    """What a ``generate`` command wrote: the file, its provenance sidecar, what was drafted and the gaps."""
+
+    path: Path
+    sidecar: Path
+    drafted: list[Drafted] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
 
 
 def _json_object(text: str | None) -> dict[str, Any] | str:

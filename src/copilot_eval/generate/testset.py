@@ -23,7 +23,7 @@ from copilot_eval.evalsets.model import EvalDataType, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.prompt_convert import prompt_document, write_prompt_file
 from copilot_eval.evalsets.validation import validate_eval_test_set
 from copilot_eval.generate.coverage import Capability, CoverageError, CoverageTuple, capabilities_of, deal
-from copilot_eval.generate.drafting import FLAVOUR_MEANING, Drafted, Gap, draft_all, read_case_answer
+from copilot_eval.generate.drafting import FLAVOUR_MEANING, Drafted, DraftedFile, Gap, draft_all, read_case_answer
 
 __all__ = ["FORMATS", "GeneratedSet", "describe_agent", "generate_testset", "max_count"]
 
@@ -39,14 +39,10 @@ def max_count(set_format: str) -> int | None:
 
 
 @dataclass
-class GeneratedSet:
+class GeneratedSet(DraftedFile):
     """What was written: the set, its sidecar, the tuples drafted and the gaps."""
 
-    path: Path
-    sidecar: Path
-    test_set: EvalTestSet
-    drafted: list[Drafted] = field(default_factory=list)
-    gaps: list[Gap] = field(default_factory=list)
+    test_set: EvalTestSet = field(kw_only=True)
     warnings: list[str] = field(default_factory=list)
 
 
@@ -183,4 +179,4 @@ async def generate_testset(
             write_csv(test_set, out, template="method-rows" if set_format == "csv" else "conversation")
         write_provenance(out, _provenance(generator, settings, results))
     gaps = [result for result in results if isinstance(result, Gap)]
-    return GeneratedSet(out, provenance_path(out), test_set, drafted, gaps, warnings)
+    return GeneratedSet(out, provenance_path(out), drafted, gaps, test_set=test_set, warnings=warnings)

@@ -30,7 +30,7 @@ from copilot_eval.generate.coverage import (
     SourceSpan,
     deal,
 )
-from copilot_eval.generate.drafting import FLAVOUR_MEANING, Drafted, Gap, draft_all, read_prompt_answer
+from copilot_eval.generate.drafting import FLAVOUR_MEANING, Drafted, DraftedFile, Gap, draft_all, read_prompt_answer
 from copilot_eval.triggers.catalogue import Catalogue, CatalogueEntry
 from copilot_eval.triggers.trigger_reader import trigger_set_from_data
 from copilot_eval.triggers.trigger_set import NONE
@@ -112,14 +112,10 @@ _COMMON = frozenset(
 
 
 @dataclass
-class GeneratedTriggers:
+class GeneratedTriggers(DraftedFile):
     """What was written: the file, its sidecar, the skill, the prompts drafted and the gaps."""
 
-    path: Path
-    sidecar: Path
-    skill: str
-    drafted: list[Drafted] = field(default_factory=list)
-    gaps: list[Gap] = field(default_factory=list)
+    skill: str = field(kw_only=True)
 
 
 def pick_entry(catalogue: Catalogue, name: str | None, *, option: str = "--skill") -> CatalogueEntry:
@@ -222,6 +218,7 @@ async def generate_triggers(
     pool: Any = None,
 ) -> GeneratedTriggers:
     """Deal ``count`` tuples for ``target``, have ``generator`` write each prompt, check and write the trigger set."""
+    # Keyword arguments alike in shape to evalsets.rule_sets' tables only: an unrelated call.
     tuples = deal(
         _pools(catalogue, target),
         count=count,
@@ -263,4 +260,4 @@ async def generate_triggers(
         settings = {"skill": target.name, "count": count, "seed": seed, "mix": dict(mix), "format": "trigger-set"}
         write_provenance(out, {"generator": {"name": generator.name}, **settings, "cases": cases, "gaps": gaps})
     gaps_found = [result for result in results if isinstance(result, Gap)]
-    return GeneratedTriggers(out, provenance_path(out), target.name, drafted, gaps_found)
+    return GeneratedTriggers(out, provenance_path(out), drafted, gaps_found, skill=target.name)

@@ -27,6 +27,7 @@ __all__ = [
     "ArmError",
     "CustomizationText",
     "Expectation",
+    "check_two_arms",
     "distinguishing_marker",
     "expectations_of",
     "instruction_files",
@@ -57,6 +58,7 @@ class CustomizationText:
     required: bool = True  # False: reaches the model only when used (a skill's body): recorded, never decisive
 
 
+# Alike in shape to evalsets.prompt_evaluators.Choice (a text and a value), not in meaning: kept apart.
 @dataclass(frozen=True)
 class Expectation:
     """A text and whether it must reach this arm's model (``present``) or must not (``not present``)."""
@@ -78,6 +80,12 @@ class Arm:
         markers = [e.text.marker for e in self.expectations if e.text.marker is not None]
         watched = tuple(dict.fromkeys((*self.agent.audit_markers, *markers)))
         return self.agent.with_options(audit_requests=True, audit_markers=watched)
+
+
+def check_two_arms(arms: list[Arm]) -> None:
+    """ValueError unless ``arms`` are two arms of different names (a control, then a treatment)."""
+    if len(arms) != 2 or arms[0].name == arms[1].name:
+        raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
 
 
 def sha256(text: str) -> str:

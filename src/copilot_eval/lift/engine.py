@@ -21,7 +21,7 @@ from typing import Any
 
 from copilot_eval.evalsets import EvalCaseResult, EvalTestSet
 from copilot_eval.exit_codes import PASSED, PLATFORM, Verdict, worst
-from copilot_eval.lift.arms import Arm
+from copilot_eval.lift.arms import Arm, check_two_arms
 from copilot_eval.lift.delivery import Delivery, decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
 from copilot_eval.lift.gates import LiftGates, lift_verdict
@@ -120,8 +120,7 @@ async def lift_eval(
     With ``play.executor`` ``ray`` both arms' plays go to the cluster (``lift.remote``): ``sources``
     names the agent file each arm was loaded or made from (ExecutorError when Ray cannot play them).
     """
-    if len(arms) != 2 or arms[0].name == arms[1].name:
-        raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
+    check_two_arms(arms)
     settings = settings or RunSettings(play=HowToPlay(repeat=DEFAULT_LIFT_REPEAT))
     if settings.play.workspace is not None:
         test_set = with_workspaces(test_set, settings.play.workspace, None)

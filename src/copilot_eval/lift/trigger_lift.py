@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.evidence import CopilotResult
-from copilot_eval.lift.arms import Arm
+from copilot_eval.lift.arms import Arm, check_two_arms
 from copilot_eval.lift.delivery import decide_delivery
 from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
 from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
@@ -222,6 +222,50 @@ def _folder(folder: Path, arm: Arm) -> Path:
     return folder / path_component(arm.name, fallback="arm")
 
 
+def _lift_plays(
+    decided: dict[str, list[tuple[PlayRecord, str, str | None]]], slots: list[Slot[tuple[TriggerPrompt, int]]]
+) -> list[LiftPlay]:
+    """Each arm's ``_delivered`` plays as the lift compares them, those a budget stopped ``not_run``, partners unpaired."""
+    plays: list[LiftPlay] = []
+    for arm, delivered in decided.items():
+        for play, status, reason in delivered:
+            # a setup problem (the expected skill not in this arm's catalogue) is named as such, never a miss
+            outcome = ("pass" if play.chosen == play.expected else "fail") if play.kind == "chose" else play.kind
+            unit = f"prompt{play.number}-r{play.repeat}"
+            plays.append(LiftPlay(f"prompt{play.number}", arm, play.repeat, outcome, status, reason, unit=unit))
+    for slot in slots:
+        if slot.outcome == "not_run":
+            prompt, repeat = slot.unit
+            why = f"not played: {slot.reason}"
+            plays.append(LiftPlay(f"prompt{prompt.number}", slot.arm, repeat, "not_run", "unknown", why, unit=slot.key))
+    stopped = {slot.key for slot in slots if slot.outcome == "not_run"}
+    plays = [replace(p, paired=False) if p.unit in stopped and p.status != "not_run" else p for p in plays]
+    plays.sort(key=lambda p: (int(p.case.removeprefix("prompt")), p.arm, p.repeat))
+    return plays
+
+
+def _skill_lifts(
+    names: tuple[str, ...], a_figures: TriggerFigures, b_figures: TriggerFigures, control: str, treatment: str
+) -> list[SkillLift]:
+    """Each expected skill's precision and recall in both arms, and the treatment's difference from the control."""
+    skills = []
+    for name in names:
+        a = next((s for s in a_figures.skills if s.name == name), None)
+        b = next((s for s in b_figures.skills if s.name == name), None)
+        precision = {control: a.precision if a else None, treatment: b.precision if b else None}
+        recall = {control: a.recall if a else None, treatment: b.recall if b else None}
+        skills.append(
+            SkillLift(
+                name,
+                precision,
+                recall,
+                _difference(precision[control], precision[treatment]),
+                _difference(recall[control], recall[treatment]),
+            )
+        )
+    return skills
+
+
 async def trigger_lift(
     trigger_set: TriggerSet,
     arms: list[Arm],
@@ -246,8 +290,7 @@ async def trigger_lift(
     the plays each arm's folder in ``out`` recorded and plays the rest (the figures are those of an
     uninterrupted lift); without it a folder holding an earlier lift is refused (CheckpointError).
     """
-    if len(arms) != 2 or arms[0].name == arms[1].name:
-        raise ValueError(f"lift compares two arms with different names, got {[a.name for a in arms]}")
+    check_two_arms(arms)
     if runs < 1 or concurrency < 1:
         raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
     folder = Path(out) if out is not None else None
@@ -271,41 +314,15 @@ async def trigger_lift(
             run.finished = write_trigger_folder(
                 run, agent=arm.agent, started=started, options=finish or FinishOptions(no_history=True)
             )
-    figures: dict[str, TriggerFigures] = {}
-    plays: list[LiftPlay] = []
-    for arm in arms:
-        decided = _delivered(arm, played[arm.name])
-        figures[arm.name] = summarise_triggers(
-            trigger_set.prompts, [p for p, _, _ in decided], names=trigger_set.names, threshold=threshold
+    decided = {arm.name: _delivered(arm, played[arm.name]) for arm in arms}
+    figures = {
+        name: summarise_triggers(
+            trigger_set.prompts, [p for p, _, _ in delivered], names=trigger_set.names, threshold=threshold
         )
-        for play, status, reason in decided:
-            # a setup problem (the expected skill not in this arm's catalogue) is named as such, never a miss
-            outcome = ("pass" if play.chosen == play.expected else "fail") if play.kind == "chose" else play.kind
-            unit = f"prompt{play.number}-r{play.repeat}"
-            plays.append(LiftPlay(f"prompt{play.number}", arm.name, play.repeat, outcome, status, reason, unit=unit))
-    for slot in slots:
-        if slot.outcome == "not_run":
-            prompt, repeat = slot.unit
-            why = f"not played: {slot.reason}"
-            plays.append(LiftPlay(f"prompt{prompt.number}", slot.arm, repeat, "not_run", "unknown", why, unit=slot.key))
-    stopped = {slot.key for slot in slots if slot.outcome == "not_run"}
-    plays = [replace(p, paired=False) if p.unit in stopped and p.status != "not_run" else p for p in plays]
-    plays.sort(key=lambda p: (int(p.case.removeprefix("prompt")), p.arm, p.repeat))
+        for name, delivered in decided.items()
+    }
+    plays = _lift_plays(decided, slots)
     control, treatment = arms[0].name, arms[1].name
-    skills = []
-    for name in trigger_set.names:
-        a = next((s for s in figures[control].skills if s.name == name), None)
-        b = next((s for s in figures[treatment].skills if s.name == name), None)
-        precision = {control: a.precision if a else None, treatment: b.precision if b else None}
-        recall = {control: a.recall if a else None, treatment: b.recall if b else None}
-        skills.append(
-            SkillLift(
-                name,
-                precision,
-                recall,
-                _difference(precision[control], precision[treatment]),
-                _difference(recall[control], recall[treatment]),
-            )
-        )
+    skills = _skill_lifts(trigger_set.names, figures[control], figures[treatment], control, treatment)
     paired = lift_figures(plays, control=control, treatment=treatment, seed=seed, resamples=resamples)
     return TriggerLift(arms, played, figures, skills, paired, slots, concurrency, reached)

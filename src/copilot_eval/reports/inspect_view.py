@@ -88,20 +88,26 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
     for warning in result.warnings:
         console.print(plain("warning: ").stylize("yellow", 0, 8) + plain(warning), highlight=False)
     if result.subagent_invocations:
-        children = Table(title="Subagents")
-        for column in ("name", "kind", "status", "duration ms", "child turns", "child tools"):
-            children.add_column(column)
-        for invocation in result.subagent_invocations:
-            child = invocation.result
-            children.add_row(
-                plain(invocation.name or "?"),
-                plain(invocation.kind or "?"),
-                plain(invocation.status or "?"),
-                "" if invocation.duration_ms is None else f"{invocation.duration_ms:g}",
-                "-" if child is None else str(len(child.turns)),
-                "-" if child is None else str(len(child.all_tool_calls)),
-            )
-        console.print(children)
+        console.print(_subagent_table(result))
+
+
+def _subagent_table(result: CopilotResult) -> Any:
+    from rich.table import Table
+
+    children = Table(title="Subagents")
+    for column in ("name", "kind", "status", "duration ms", "child turns", "child tools"):
+        children.add_column(column)
+    for invocation in result.subagent_invocations:
+        child = invocation.result
+        children.add_row(
+            plain(invocation.name or "?"),
+            plain(invocation.kind or "?"),
+            plain(invocation.status or "?"),
+            "" if invocation.duration_ms is None else f"{invocation.duration_ms:g}",
+            "-" if child is None else str(len(child.turns)),
+            "-" if child is None else str(len(child.all_tool_calls)),
+        )
+    return children
 
 
 def _tool_table(result: CopilotResult) -> Any:

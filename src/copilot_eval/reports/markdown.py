@@ -8,6 +8,8 @@ from __future__ import annotations
 from copilot_eval.evalsets.run_model import CaseStatus, EvalRun
 from copilot_eval.reports.execution_words import merge_line, retry_notes, shard_line
 from copilot_eval.reports.repeat_words import (
+    # The same words as reports/terminal.py imports, on purpose: each report renders them for its own
+    # output kind, through that kind's one sanitiser.
     case_flag,
     case_label,
     case_records,

@@ -25,6 +25,8 @@ from copilot_eval.evidence.transcript import AUTHORED_KINDS, EventKind, Transcri
 Event = TranscriptEvent
 
 
+# Alike in shape only to gate.sides.CaseSide, triggers.trigger_set.TriggerSet and grading's DiffGrader
+# (frozen fields with defaults): each holds other facts.
 @dataclass(frozen=True)
 class CaseTranscript:
     """What scanners see of one case: its key, its transcript, its answer, and what the workspace declares."""

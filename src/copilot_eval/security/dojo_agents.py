@@ -87,6 +87,8 @@ def _answer(
     return next_step(dojo, follows, before, messages)
 
 
+# Alike in shape to scripted_agents.ScriptedSuiteAgent on purpose: what both share is SolutionAgent;
+# what is left (the suite it holds, its description, its answers) is each one's own.
 class DojoScriptedAgent(SolutionAgent):
     """A model source that plays an AgentDojo suite's ground truth; ``follows_injections`` adds the injection's."""
 

@@ -26,6 +26,8 @@ MAX_STEPS = 60
 """More calls than any ground truth of v1.2.2 makes (with an injection task's before it)."""
 
 
+# Alike in shape only to security.tool_checks.ToolText and workspace.commands.CommandOutcome: small
+# frozen records of unrelated facts, kept apart.
 @dataclass(frozen=True)
 class NativeVerdict:
     """AgentDojo's checks on a play made inside AgentDojo: the user task done, the goal reached (None: no attack)."""

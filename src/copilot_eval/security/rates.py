@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from copilot_eval.evalsets.repeat_stats import wilson_interval
+from copilot_eval.reports.security_figures import Figure
 from copilot_eval.security.outcomes import Outcome
 
 __all__ = ["GroupRate", "PlayResult", "Rate", "SecuritySummary", "summarise_plays"]
@@ -58,16 +59,8 @@ class PlayResult:
 
 
 @dataclass(frozen=True)
-class Rate:
+class Rate(Figure):
     """``hits`` of ``trials`` as a fraction with its 95 % Wilson interval; both None without a trial."""
-
-    hits: int
-    trials: int
-
-    @property
-    def value(self) -> float | None:
-        """The share, 0..1; None with no trial."""
-        return self.hits / self.trials if self.trials else None
 
     @property
     def interval(self) -> tuple[float, float] | None:

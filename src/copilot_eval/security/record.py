@@ -17,15 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
-from copilot_eval.evalsets import (
-    CaseStatus,
-    EvalCaseResult,
-    EvalDataType,
-    EvalRun,
-    EvalTestCase,
-    EvalTestSet,
-    GradeRecord,
-)
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, EvalTestSet, GradeRecord
+from copilot_eval.evalsets.model import single_turn_set
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.reports.run_folder import folder_relative
 from copilot_eval.reports.security_figures import SECURITY_JSON
@@ -125,11 +118,7 @@ class SecurityRecord:
         repeat: int,
     ) -> SecurityRecord:
         """The record of one run of ``suite``'s ``cases``."""
-        test_set = EvalTestSet(
-            name=test_set_name(suite),
-            data_type=EvalDataType.SINGLE_TURN,
-            cases=[EvalTestCase(conversation_number=case.number, question=case.prompt) for case in cases],
-        )
+        test_set = single_turn_set(test_set_name(suite), ((case.number, case.prompt) for case in cases))
         run = summarise(
             test_set,
             [_case_result(play, result) for play, result in plays],

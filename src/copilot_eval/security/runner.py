@@ -78,6 +78,8 @@ async def _play(
         decided = decide_outcome(result, canary=play.canary, goal_held=judged.goal_held, goal_said=judged.goal_said)
         outcome, reason = decided.outcome, decided.reason
     evidence = str(result.save(evidence_dir / f"{play.key}.json")) if evidence_dir is not None else None
+    # Alike in shape to Grade.to_record (grading.protocol) and CaseRepeats.record (evalsets.repeat_stats):
+    # each fills its own record field by field, from other sources.
     record = PlayResult(
         case_id=case.id,
         number=case.number,
@@ -116,6 +118,28 @@ def _suite_of(suite: object) -> InjectionSuite | PlayableSuite:
     return suite
 
 
+def _playable(suite: InjectionSuite | PlayableSuite, server_command: Sequence[str] | None) -> PlayableSuite:
+    """The suite to play: a suite written as data gets its environment server (``server_command``)."""
+    if isinstance(suite, InjectionSuite):
+        return DataSuite(suite, server_command=server_command)
+    if server_command is not None:
+        raise ValueError("server_command applies to a suite written as data, not to a PlayableSuite")
+    return suite
+
+
+def _play_folders(out: str | Path | None) -> tuple[Path | None, Path | None, Path]:
+    """The run folder, its evidence folder (None without one) and where the environments' spec files go, made."""
+    folder = Path(out) if out is not None else None
+    evidence_dir = folder / LAYOUT.evidence if folder is not None else None
+    if evidence_dir is not None:
+        evidence_dir.mkdir(parents=True, exist_ok=True)
+    spec_dir = (
+        folder / LAYOUT.environments if folder is not None else Path(tempfile.mkdtemp(prefix="copilot-eval-env-"))
+    )
+    spec_dir.mkdir(parents=True, exist_ok=True)
+    return folder, evidence_dir, spec_dir
+
+
 async def run_suite(
     agent: CopilotEval,
     suite: InjectionSuite | PlayableSuite | str | Path,
@@ -144,20 +168,10 @@ async def run_suite(
     suite = _suite_of(suite)
     if repeat < 1 or concurrency < 1:
         raise ValueError(f"repeat and concurrency must be at least 1 (got {repeat}, {concurrency})")
-    if isinstance(suite, InjectionSuite):
-        suite = DataSuite(suite, server_command=server_command)
-    elif server_command is not None:
-        raise ValueError("server_command applies to a suite written as data, not to a PlayableSuite")
+    suite = _playable(suite, server_command)
     _check_names(agent, suite)
     chosen = select_cases(suite.cases(), cases)
-    folder = Path(out) if out is not None else None
-    evidence_dir = folder / LAYOUT.evidence if folder is not None else None
-    if evidence_dir is not None:
-        evidence_dir.mkdir(parents=True, exist_ok=True)
-    spec_dir = (
-        folder / LAYOUT.environments if folder is not None else Path(tempfile.mkdtemp(prefix="copilot-eval-env-"))
-    )
-    spec_dir.mkdir(parents=True, exist_ok=True)
+    folder, evidence_dir, spec_dir = _play_folders(out)
     started, clock = datetime.now(UTC), time.monotonic()
     limit = asyncio.Semaphore(concurrency)
 

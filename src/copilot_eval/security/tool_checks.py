@@ -30,6 +30,7 @@ OUTSIZED_CHARS = 2000
 """A description longer than this is reported: the reference servers' longest was 457 characters."""
 
 
+# Alike in shape only to workspace.commands.CommandOutcome (a frozen record): unrelated facts.
 @dataclass(frozen=True)
 class ToolText:
     """A tool to check: its name as the model sees it, its server (None: a Python tool), description, schema."""

@@ -145,6 +145,8 @@ class SkillFigures:
     false_positives: int
     false_negatives: int
 
+    # The same confusion-matrix arithmetic as evalsets.agreement_stats' rates, over other counts (a
+    # skill's choices, not a grader against people) named as each field reads: kept apart.
     @property
     def precision(self) -> float | None:
         """TP / (TP + FP); None when no prompt took it."""

@@ -20,15 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.atomic_write import write_text_atomically
-from copilot_eval.evalsets import (
-    CaseStatus,
-    EvalCaseResult,
-    EvalDataType,
-    EvalRun,
-    EvalTestCase,
-    EvalTestSet,
-    GradeRecord,
-)
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, EvalTestSet, GradeRecord
+from copilot_eval.evalsets.model import single_turn_set
 from copilot_eval.exit_codes import worst
 from copilot_eval.reports.html_triggers import TRIGGERS_JSON
 from copilot_eval.reports.junit import write_junit
@@ -101,10 +94,8 @@ def _note(run: TriggerRun) -> str:
 
 def trigger_test_set(trigger_set: TriggerSet) -> EvalTestSet:
     """The test set a trigger set is as a run folder's: one single-turn case per prompt, numbered as the prompt."""
-    return EvalTestSet(
-        name=trigger_set_series_name(trigger_set.name),
-        data_type=EvalDataType.SINGLE_TURN,
-        cases=[EvalTestCase(conversation_number=p.number, question=p.prompt) for p in trigger_set.prompts],
+    return single_turn_set(
+        trigger_set_series_name(trigger_set.name), ((p.number, p.prompt) for p in trigger_set.prompts)
     )
 
 
