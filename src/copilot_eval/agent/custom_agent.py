@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
-from copilot_eval.agent.mcp_config import mcp_file_problems, mcp_server_problems
+from copilot_eval.agent.mcp_config import mcp_file_problems, mcp_server_problems, sdk_mcp_servers
 from copilot_eval.bounded_yaml import YamlRefused, load_yaml
 from copilot_eval.suggest import closest
 
@@ -176,10 +176,7 @@ class CustomAgent(BaseModel):
         if self.tools is not None:
             config["tools"] = list(self.tools)
         if self.mcp_servers:
-            config["mcp_servers"] = {
-                name: {"tools": ["*"], **{k: v for k, v in server.items() if k != "optional"}}
-                for name, server in self.mcp_servers.items()
-            }
+            config["mcp_servers"] = sdk_mcp_servers(self.mcp_servers)
         return config
 
 
