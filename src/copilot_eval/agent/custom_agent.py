@@ -200,6 +200,8 @@ def _split_front_matter(file: Path, text: str) -> tuple[dict[str, Any], str]:
     parts = text.split("\n---", 1)
     if len(parts) != 2:
         raise ValueError(f"{file}: front matter starts with '---' but has no closing '---' line")
+    # Reads YAML like agent_file._read_mapping, which reads a whole file and raises AgentFileError with
+    # an agent file's hints; this one reads a front matter and raises the ValueError from_file promises.
     try:
         front = load_yaml(parts[0][3:], source=f"{file}: front matter") or {}
     except YamlRefused as error:

@@ -149,6 +149,7 @@ def _entry(
     why_not_read: str | None = None,
 ) -> FoundCustomization:
     apply_to, problem, body = split_frontmatter(_read(file))
+    # Built by keyword like otel/records.py's spans; alike in shape only.
     return FoundCustomization(
         kind=kind,
         path=shown,
