@@ -34,6 +34,7 @@ LEAVES = frozenset(
         "loopback_server",
         "path_globs",
         "redaction",
+        "retry_after",
         "safe_paths",
         "suggest",
         "untrusted",
@@ -55,6 +56,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "exit_codes": frozenset(),
     "loopback_server": frozenset(),
     "path_globs": frozenset(),
+    "retry_after": frozenset(),
     "safe_paths": frozenset(),
     "suggest": frozenset(),
     "untrusted": frozenset(),
@@ -222,17 +224,19 @@ RUNTIME_ORDER = (
 # Inside models/: the three in-process sources (scripted, function, replay) share the wire and
 # never import each other; the boundary (base), the live-model guard, the choice and sampling (an MCP
 # server's sampling request answered by any source, through its endpoint or BYOK provider) sit beside them.
+# in_process: what the scripted and function models share (wire settings, provider, loopback server).
 MODELS_MAY_IMPORT: dict[str, frozenset[str]] = {
     "wire": frozenset(),
     "renames": frozenset(),
     "base": frozenset(),
-    "byok": frozenset(),
-    "github": frozenset(),
+    "byok": frozenset({"base"}),
+    "github": frozenset({"base"}),
     "guard": frozenset({"base"}),
     "choice": frozenset({"base", "byok", "github", "guard"}),
     "sampling": frozenset(),
-    "scripted": frozenset({"wire", "renames"}),
-    "function": frozenset({"wire"}),
+    "in_process": frozenset({"base", "wire"}),
+    "scripted": frozenset({"in_process", "wire", "renames"}),
+    "function": frozenset({"in_process", "wire"}),
     "replay": frozenset({"base", "choice", "wire"}),
 }
 

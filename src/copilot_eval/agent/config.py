@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator, model_validator
 
 from copilot_eval.agent.agent_file import agent_file_error, read_agent_file, validation_problems
 from copilot_eval.agent.custom_agent import CustomAgent
@@ -19,7 +19,22 @@ from copilot_eval.models.byok import ByokProvider
 
 PermissionPolicy = Literal["approve_all", "deny_all"] | Callable[..., Any]
 MIN_SESSION_AI_CREDITS = 30.0  # the runtime's own minimum for a session limit (runtime 1.0.102)
+
 ReasoningEffort = Literal["low", "medium", "high", "xhigh"]
+
+# The fields that list names, each with the entries it refuses and what to write instead
+# (`{entry}` is the refused entry); the message names the field and the entry's index.
+_ENTRY_RULES: dict[str, tuple[Callable[[str], bool], str]] = {
+    "pass_env": (
+        lambda name: not name.strip() or "=" in name,
+        "expected a variable name or pattern (AWS_PROFILE, MYAPP_*), got {entry!r}",
+    ),
+    "audit_markers": (lambda marker: not marker.strip(), "must not be blank"),
+    "stop_at_tools": (
+        lambda name: not name.strip() or name.strip() == "task:",
+        "give a tool name, or task:AGENT for one agent type",
+    ),
+}
 
 
 class CopilotEval(BaseModel):
@@ -141,30 +156,13 @@ class CopilotEval(BaseModel):
             )
         return value
 
-    @field_validator("pass_env")
+    @field_validator(*_ENTRY_RULES)
     @classmethod
-    def _variable_names(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for index, name in enumerate(value):
-            if not name.strip() or "=" in name:
-                raise ValueError(
-                    f"pass_env.{index}: expected a variable name or pattern (AWS_PROFILE, MYAPP_*), got {name!r}"
-                )
-        return value
-
-    @field_validator("audit_markers")
-    @classmethod
-    def _markers_not_blank(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for index, marker in enumerate(value):
-            if not marker.strip():
-                raise ValueError(f"audit_markers.{index}: must not be blank")
-        return value
-
-    @field_validator("stop_at_tools")
-    @classmethod
-    def _stop_tools_named(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for index, name in enumerate(value):
-            if not name.strip() or name.strip() == "task:":
-                raise ValueError(f"stop_at_tools.{index}: give a tool name, or task:AGENT for one agent type")
+    def _entries_named(cls, value: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        refused, problem = _ENTRY_RULES[info.field_name or ""]
+        for index, entry in enumerate(value):
+            if refused(entry):
+                raise ValueError(f"{info.field_name}.{index}: {problem.format(entry=entry)}")
         return value
 
     @field_validator("permission_policy")

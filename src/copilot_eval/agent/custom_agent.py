@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, ValidationError, field_validator, model_validator
 
-from copilot_eval.agent.mcp_config import mcp_file_problems, mcp_server_problems
+from copilot_eval.agent.mcp_config import mcp_file_problems, mcp_server_problems, sdk_mcp_servers
 from copilot_eval.bounded_yaml import YamlRefused, load_yaml
 from copilot_eval.suggest import closest
 
@@ -176,10 +176,7 @@ class CustomAgent(BaseModel):
         if self.tools is not None:
             config["tools"] = list(self.tools)
         if self.mcp_servers:
-            config["mcp_servers"] = {
-                name: {"tools": ["*"], **{k: v for k, v in server.items() if k != "optional"}}
-                for name, server in self.mcp_servers.items()
-            }
+            config["mcp_servers"] = sdk_mcp_servers(self.mcp_servers)
         return config
 
 
@@ -203,6 +200,8 @@ def _split_front_matter(file: Path, text: str) -> tuple[dict[str, Any], str]:
     parts = text.split("\n---", 1)
     if len(parts) != 2:
         raise ValueError(f"{file}: front matter starts with '---' but has no closing '---' line")
+    # Reads YAML like agent_file._read_mapping, which reads a whole file and raises AgentFileError with
+    # an agent file's hints; this one reads a front matter and raises the ValueError from_file promises.
     try:
         front = load_yaml(parts[0][3:], source=f"{file}: front matter") or {}
     except YamlRefused as error:

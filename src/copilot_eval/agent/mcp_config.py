@@ -172,3 +172,12 @@ def mcp_server_problems(servers: Any, *, where: str = "mcp_servers") -> list[str
             path = f"{where}.{name}.{field}" if field else f"{where}.{name}"
             problems.append(f"{path}: {problem}")
     return problems
+
+
+def sdk_mcp_servers(servers: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The servers as the SDK takes them: every tool offered unless the entry says otherwise, less our keys."""
+    # `optional` is ours (a failed optional server does not end the run); the SDK never sees it.
+    return {
+        name: {"tools": ["*"], **{key: value for key, value in config.items() if key != "optional"}}
+        for name, config in servers.items()
+    }

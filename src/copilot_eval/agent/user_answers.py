@@ -65,6 +65,7 @@ class UserAnswer(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
+    # Optional fields alike in shape only to runs/settings.py's; they mean different things.
     answer: Any = None
     action: Action = "accept"
     question_contains: str | None = None

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 if TYPE_CHECKING:
     from copilot import CopilotRequestHandler
 
-__all__ = ["AgentConfigError", "EndpointFactory", "ModelSource", "describe"]
+__all__ = ["AgentConfigError", "EndpointFactory", "ModelSource", "NamedModel", "describe"]
 
 EndpointFactory = Callable[..., "CopilotRequestHandler | None"]
 
@@ -39,6 +39,23 @@ class ModelSource(Protocol):
 
     def endpoint(self, *, working_directory: str | None = None) -> CopilotRequestHandler | None:
         """A fresh per-run request handler answering in-process, or None to let requests reach the real model."""
+
+
+class NamedModel:
+    """A model source known by one name, which is also the model its sessions ask for."""
+
+    __slots__ = ("name",)
+    name: str
+    """The model name the runtime sends and receives."""
+
+    def __init__(self, name: str) -> None:
+        # object.__setattr__: the ScriptedModel refuses attribute assignment once built
+        object.__setattr__(self, "name", name)
+
+    @property
+    def session_model(self) -> str:
+        """The model name the session asks for (``create_session(model=...)``)."""
+        return self.name
 
 
 def describe(source: ModelSource) -> str:

@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
+from copilot_eval.models.base import NamedModel
 from copilot_eval.redaction import register_secret
 
 
@@ -56,19 +57,14 @@ class ByokProvider(BaseModel):
         return self.model_dump(exclude_none=True)
 
 
-class ByokModel:
+class ByokModel(NamedModel):
     """A model name served by a BYOK endpoint: a live model."""
 
     live = True
 
     def __init__(self, name: str, provider: ByokProvider) -> None:
-        self.name = name
+        super().__init__(name)
         self.provider = provider
-
-    @property
-    def session_model(self) -> str:
-        """The model name the session asks for."""
-        return self.name
 
     @property
     def description(self) -> str:

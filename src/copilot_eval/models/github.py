@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from copilot_eval.models.base import NamedModel
 from copilot_eval.redaction import GITHUB_TOKEN_VARIABLES, register_secret
 
 TOKEN_ENV_VARS = GITHUB_TOKEN_VARIABLES  # the redactor registers them whatever the model; read here in that order
@@ -23,18 +24,10 @@ def github_token_from_env() -> str | None:
     return None
 
 
-class GitHubModel:
+class GitHubModel(NamedModel):
     """A GitHub-hosted Copilot model by name: a live model, answered by GitHub with the token from the environment."""
 
     live = True
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    @property
-    def session_model(self) -> str:
-        """The model name the session asks for."""
-        return self.name
 
     @property
     def description(self) -> str:

@@ -149,6 +149,7 @@ def _entry(
     why_not_read: str | None = None,
 ) -> FoundCustomization:
     apply_to, problem, body = split_frontmatter(_read(file))
+    # Built by keyword like otel/records.py's spans; alike in shape only.
     return FoundCustomization(
         kind=kind,
         path=shown,
@@ -256,6 +257,21 @@ def find_customizations(
     files = [file.relative_to(root).as_posix() for file in _walk(root)]
     paths = _Candidates([*files, *(str(path).lstrip("/") for path in touched)])
     paths.complete = len(files) < MAX_FILES_WALKED
+    found = _folder_files(root, cwd, paths)
+    found += _strays(root, cwd, files, {item.path for item in found}, paths)
+    if user_folder is not None:
+        found += _user_files(user_folder, read_in=user_folder_in_session or user_folder, paths=paths, why=None)
+    if (
+        home is not None
+        and (home / ".copilot").is_dir()
+        and (home / ".copilot").resolve() != (user_folder or Path()).resolve()
+    ):
+        found += _user_files(home / ".copilot", read_in=home / ".copilot", paths=paths, why=NOT_IN_SESSION_HOME)
+    return found
+
+
+def _folder_files(root: Path, cwd: Path, paths: _Candidates) -> list[FoundCustomization]:
+    """The repository's and the folders' files, each kind from the folders the runtime reads it in."""
     found: list[FoundCustomization] = []
 
     def add(file: Path, kind: CustomizationKind, folder: Path, why: str | None = None) -> None:
@@ -288,15 +304,6 @@ def find_customizations(
         for folder in chain:
             if (folder / name).is_file():
                 add(folder / name, kind, folder)
-    found += _strays(root, cwd, files, {item.path for item in found}, paths)
-    if user_folder is not None:
-        found += _user_files(user_folder, read_in=user_folder_in_session or user_folder, paths=paths, why=None)
-    if (
-        home is not None
-        and (home / ".copilot").is_dir()
-        and (home / ".copilot").resolve() != (user_folder or Path()).resolve()
-    ):
-        found += _user_files(home / ".copilot", read_in=home / ".copilot", paths=paths, why=NOT_IN_SESSION_HOME)
     return found
 
 

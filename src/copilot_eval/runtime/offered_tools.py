@@ -23,6 +23,7 @@ ToolKind = Literal["built-in", "python", "mcp"]
 LISTING_PROMPT = "List the tools you can use."
 
 
+# Alike in shape only to grading/protocol.py's Grade (a frozen record of a few fields); unrelated meaning.
 @dataclass(frozen=True)
 class OfferedTool:
     """One tool of the model's request: its name as the model sees it, where it comes from, its schema."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from email.utils import parsedate_to_datetime
 from typing import TypedDict
+
+from copilot_eval.retry_after import retry_after_seconds
 
 READ_PERMISSION = "CopilotStudio.MakerOperations.Read"
 WRITE_PERMISSION = "CopilotStudio.MakerOperations.ReadWrite"
@@ -132,24 +133,6 @@ class RunTimeoutError(StudioEvalError):
     def __init__(self, message: str, *, run_id: str, state: str | None, **kwargs: object) -> None:
         self.run_id, self.state = run_id, state
         super().__init__(message, **kwargs)  # type: ignore[arg-type]
-
-
-def retry_after_seconds(value: str | None, *, now: datetime | None = None) -> float | None:
-    """``Retry-After`` as seconds from now (delta-seconds or an HTTP date), None when absent or unreadable."""
-    if not value or not value.strip():
-        return None
-    text = value.strip()
-    try:
-        return max(0.0, float(text))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(text)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return max(0.0, (when - (now or datetime.now(UTC))).total_seconds())
 
 
 def _not_found_hint(operation: Operation) -> str:

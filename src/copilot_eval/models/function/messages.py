@@ -9,18 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from copilot_eval.models.wire.prompt import content_text
+
 __all__ = ["request_messages", "request_tools"]
-
-
-def _text(content: Any) -> str:
-    """Plain text of a content value: a string, or the text of its parts."""
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(part.get("text", "") if isinstance(part, dict) else str(part) for part in content)
-    return json.dumps(content, sort_keys=True)
 
 
 def _arguments(raw: Any) -> Any:
@@ -35,7 +26,7 @@ def _chat_messages(messages: list[Any]) -> list[dict[str, Any]]:
     for message in messages:
         if not isinstance(message, dict):
             continue
-        item: dict[str, Any] = {"role": message.get("role"), "content": _text(message.get("content"))}
+        item: dict[str, Any] = {"role": message.get("role"), "content": content_text(message.get("content"))}
         calls = message.get("tool_calls") or []
         if calls:
             item["tool_calls"] = [
@@ -62,7 +53,7 @@ def _responses_messages(instructions: Any, items: list[Any]) -> list[dict[str, A
             continue
         kind = item.get("type", "message")
         if kind == "message":
-            out.append({"role": item.get("role"), "content": _text(item.get("content"))})
+            out.append({"role": item.get("role"), "content": content_text(item.get("content"))})
         elif kind == "function_call":
             call = {"id": item.get("call_id"), "name": item.get("name"), "arguments": _arguments(item.get("arguments"))}
             if out and out[-1]["role"] == "assistant" and "tool_calls" in out[-1]:
@@ -70,7 +61,9 @@ def _responses_messages(instructions: Any, items: list[Any]) -> list[dict[str, A
             else:
                 out.append({"role": "assistant", "content": "", "tool_calls": [call]})
         elif kind == "function_call_output":
-            out.append({"role": "tool", "tool_call_id": item.get("call_id"), "content": _text(item.get("output"))})
+            out.append(
+                {"role": "tool", "tool_call_id": item.get("call_id"), "content": content_text(item.get("output"))}
+            )
     return out
 
 

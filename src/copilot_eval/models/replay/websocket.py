@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
 from copilot_eval.models.wire.reply import error_body
+from copilot_eval.models.wire.websocket import FrameAnswerer
 
 from .cassette import Exchange
 from .normalise import request_key
@@ -44,16 +45,8 @@ def _event_type(data: str | bytes) -> str | None:
     return message.get("type") if isinstance(message, dict) else None
 
 
-class ReplayWebSocket(CopilotWebSocketHandler):
+class ReplayWebSocket(FrameAnswerer["CassetteEndpoint"]):
     """Answers each `response.create` frame with the recorded frames; a frame with no recording ends the connection."""
-
-    def __init__(self, context: CopilotRequestContext, endpoint: CassetteEndpoint) -> None:
-        super().__init__(context)
-        self._endpoint = endpoint
-
-    async def send_request_message(self, data: str | bytes) -> None:
-        """Answer a frame (the connection's own context)."""
-        await self.send_request_message_with_context(data, self.context)
 
     async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
         """Send the recorded answer frames for this request."""
@@ -68,11 +61,7 @@ class ReplayWebSocket(CopilotWebSocketHandler):
             await self.send_response_message(
                 json.dumps({"type": "error", "status": 400, **error_body(400, message, "replay_mismatch")})
             )
-            await self.close(
-                CopilotWebSocketCloseStatus(
-                    description=message, error_code="replay_mismatch", error=RuntimeError(message)
-                )
-            )
+            await self.hang_up(message, "replay_mismatch", RuntimeError(message))
             return
         for frame in exchange.response.get("frames", []):
             await self.send_response_message(self._endpoint.served_text(frame))

@@ -70,6 +70,8 @@ class ScriptedToolCall:
     id: str | None = None
 
 
+# Alike in shape only to other frozen records (evidence/transcript.py's TranscriptEvent): the fields differ
+# in meaning, so no base is shared.
 @dataclass(frozen=True)
 class TurnUsage:
     """Token counts reported for one turn instead of the computed ones."""
@@ -201,6 +203,7 @@ def _parse_turn(raw: Any, where: str) -> ScriptedTurn:
     times = raw.get("times", 1)
     if isinstance(times, bool) or not isinstance(times, int) or times < 1:
         raise InvalidScriptError(f"{where}.times: must be an integer >= 1, got {times!r}")
+    # Built by keyword like TrajectoryMatch in evidence/trajectory/verdict.py; alike in shape only.
     turn = ScriptedTurn(
         text=text,
         tool_calls=calls,

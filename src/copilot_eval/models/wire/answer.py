@@ -24,6 +24,8 @@ class ScriptedHttpError:
     retry_after: float | None = None
 
 
+# Alike in shape only to other small frozen records (runs/surfaces.py's, history/human_verdicts.py's): a
+# wire tool call shares no meaning with them, so nothing is shared.
 @dataclass(frozen=True)
 class AnswerCall:
     """A tool call ready for the wire."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["RequestView", "read_chat_request", "read_responses_request"]
+__all__ = ["RequestView", "content_text", "read_chat_request", "read_responses_request"]
 
 # The runtime prefixes every user prompt with this block; rules match the prompt the user typed.
 _DATETIME_PREFIX = re.compile(r"^\s*<current_datetime>.*?</current_datetime>\s*", re.DOTALL)
@@ -36,38 +36,41 @@ class RequestView:
 def read_chat_request(body: dict[str, Any]) -> RequestView:
     """Read a chat-completions request body."""
     messages = body.get("messages") or []
-    roles = [(m.get("role"), _text_of(m.get("content"))) for m in messages]
-    prompt_at, prompt = _find_prompt(roles)
-    position = sum(1 for role, _ in roles[prompt_at + 1 :] if role == "assistant")
-    tool_results = [_text_of(m.get("content")) for m in messages if m.get("role") == "tool"]
-    return RequestView(
-        prompt=prompt,
-        position=position,
-        last_tool_result=tool_results[-1] if tool_results else None,
-        prompt_number=_count_prompts(roles[:prompt_at]),
-        conversation=_digest(messages[: prompt_at + 1], prompt_at),
-    )
+    roles = [(m.get("role"), content_text(m.get("content"))) for m in messages]
+    tool_results = [content_text(m.get("content")) for m in messages if m.get("role") == "tool"]
+    return _view(roles, tool_results, lambda end: messages[:end], answers_span_items=False)
 
 
 def read_responses_request(items: Sequence[Any], instructions: Any = None) -> RequestView:
     """Read the full `input` list of a Responses request (already joined with earlier turns)."""
     items = [item for item in items if isinstance(item, dict)]
-    roles = [(_item_role(item), _text_of(item.get("content"))) for item in items]
-    prompt_at, prompt = _find_prompt(roles)
+    roles = [(_item_role(item), content_text(item.get("content"))) for item in items]
+    outputs = [content_text(item.get("output")) for item in items if item.get("type") == "function_call_output"]
     # One model answer may be several items in a row (reasoning, a message, parallel function calls).
+    return _view(roles, outputs, lambda end: [instructions, *items[:end]], answers_span_items=True)
+
+
+def _view(
+    roles: list[tuple[str | None, str]],
+    tool_results: list[str],
+    head: Callable[[int], list[Any]],
+    *,
+    answers_span_items: bool,
+) -> RequestView:
+    """What a request says, from its (role, text) entries, its tool results and its conversation's first entries."""
+    prompt_at, prompt = _find_prompt(roles)
     position, in_answer = 0, False
     for role, _ in roles[prompt_at + 1 :]:
         is_answer = role == "assistant"
-        if is_answer and not in_answer:
+        if is_answer and not (answers_span_items and in_answer):
             position += 1
         in_answer = is_answer
-    outputs = [_text_of(item.get("output")) for item in items if item.get("type") == "function_call_output"]
     return RequestView(
         prompt=prompt,
         position=position,
-        last_tool_result=outputs[-1] if outputs else None,
+        last_tool_result=tool_results[-1] if tool_results else None,
         prompt_number=_count_prompts(roles[:prompt_at]),
-        conversation=_digest([instructions, *items[: prompt_at + 1]], prompt_at),
+        conversation=_digest(head(prompt_at + 1), prompt_at),
     )
 
 
@@ -92,14 +95,14 @@ def _count_prompts(roles: list[tuple[str | None, str]]) -> int:
     return sum(1 for role, text in roles if role == "user" and not text.lstrip().startswith(_RUNTIME_USER_TAGS))
 
 
-def _text_of(content: Any) -> str:
+def content_text(content: Any) -> str:
     """Plain text of a message content: a string, or a list of text parts."""
     if content is None:
         return ""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        parts = [_text_of(part.get("text", "")) if isinstance(part, dict) else str(part) for part in content]
+        parts = [content_text(part.get("text", "")) if isinstance(part, dict) else str(part) for part in content]
         return "".join(parts)
     return json.dumps(content, sort_keys=True)
 

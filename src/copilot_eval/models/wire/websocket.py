@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from typing import Generic, TypeVar
 
 from copilot import CopilotRequestContext, CopilotWebSocketCloseStatus, CopilotWebSocketHandler
 
 from .reply import Replier, error_body, wait_unless_cancelled
 from .responses import MALFORMED_EVENT, response_events
 
-__all__ = ["AnsweringWebSocket", "answer_frame"]
+__all__ = ["AnsweringWebSocket", "FrameAnswerer", "answer_frame"]
+
+EndpointT = TypeVar("EndpointT")
 
 
 def _error_event(status: int, message: str, kind: str) -> str:
@@ -52,10 +55,10 @@ async def answer_frame(
     return not (answer.cut_off or answer.malformed)
 
 
-class AnsweringWebSocket(CopilotWebSocketHandler):
-    """One runtime WebSocket connection answered in-process by an answering endpoint."""
+class FrameAnswerer(CopilotWebSocketHandler, Generic[EndpointT]):
+    """A runtime WebSocket connection an in-process endpoint answers frame by frame (no upstream behind it)."""
 
-    def __init__(self, context: CopilotRequestContext, endpoint: Replier) -> None:
+    def __init__(self, context: CopilotRequestContext, endpoint: EndpointT) -> None:
         super().__init__(context)
         self._endpoint = endpoint
 
@@ -63,11 +66,15 @@ class AnsweringWebSocket(CopilotWebSocketHandler):
         """Answer a frame using the connection's own context."""
         await self.send_request_message_with_context(data, self.context)
 
+    async def hang_up(self, description: str, error_code: str, error: Exception) -> None:
+        """End the connection with an error, as a broken upstream would."""
+        await self.close(CopilotWebSocketCloseStatus(description=description, error_code=error_code, error=error))
+
+
+class AnsweringWebSocket(FrameAnswerer[Replier]):
+    """One runtime WebSocket connection answered in-process by an answering endpoint."""
+
     async def send_request_message_with_context(self, data: str | bytes, ctx: CopilotRequestContext) -> None:
         """Answer a frame; a cut-off or malformed turn ends the connection without `response.completed`."""
         if not await answer_frame(self._endpoint, data, ctx, self.send_response_message):
-            await self.close(
-                CopilotWebSocketCloseStatus(
-                    description="scripted cut-off", error_code="cut_off", error=ConnectionResetError("scripted cut-off")
-                )
-            )
+            await self.hang_up("scripted cut-off", "cut_off", ConnectionResetError("scripted cut-off"))

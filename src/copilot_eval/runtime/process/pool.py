@@ -26,7 +26,7 @@ from copilot_eval.runtime.process.handle import RuntimeHandle
 from copilot_eval.runtime.process.home import new_copilot_home, remove_home, sweep_stale_homes
 from copilot_eval.runtime.process.host import runtime_host
 from copilot_eval.runtime.process.locate import locate_runtime
-from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb
+from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb, whole_number_from_env
 from copilot_eval.runtime.process.router import SessionRouter
 from copilot_eval.runtime.process.trace_file import TRACE_FILE_NAME, TraceFileReader, trace_enabled
 from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
@@ -61,16 +61,8 @@ def default_max_runtimes() -> int:
     """How many runtime processes a pool may run at once: env ``COPILOT_EVAL_RUNTIMES``, else one
     per core up to four. A runtime executes its sessions on one JavaScript thread (0.2-0.35 s of
     CPU per 2-turn session here), so a second process is what lets concurrent runs use a second core."""
-    configured = os.environ.get(RUNTIMES_ENV)
-    if configured:
-        try:
-            value = int(configured)
-        except ValueError:
-            raise ValueError(f"env {RUNTIMES_ENV} must be a whole number, got {configured!r}") from None
-        if value < 1:
-            raise ValueError(f"env {RUNTIMES_ENV} must be at least 1, got {value}")
-        return value
-    return max(1, min(4, os.cpu_count() or 1))
+    configured = whole_number_from_env(RUNTIMES_ENV)
+    return configured if configured is not None else max(1, min(4, os.cpu_count() or 1))
 
 
 class RuntimePool:

@@ -18,18 +18,26 @@ DEFAULT_MAX_SESSIONS = 250
 DEFAULT_MAX_RSS_MB = 1024
 
 
-def _env_number(name: str, default: int) -> int | None:
-    """A whole number from the environment; 0 switches the limit off."""
+def whole_number_from_env(name: str, *, zero_means: str | None = None) -> int | None:
+    """The whole number set in env ``name``, None when unset or blank; at least 1, or 0 when ``zero_means`` says what 0 does."""
     configured = os.environ.get(name)
     if configured is None or not configured.strip():
-        return default
+        return None
+    zero_note = f" (0 = {zero_means})" if zero_means else ""
     try:
         value = int(configured)
     except ValueError:
-        raise ValueError(f"env {name} must be a whole number (0 = never), got {configured!r}") from None
-    if value < 0:
-        raise ValueError(f"env {name} must be 0 (never) or more, got {value}")
-    return value or None
+        raise ValueError(f"env {name} must be a whole number{zero_note}, got {configured!r}") from None
+    if value < (0 if zero_means else 1):
+        least = f"0 ({zero_means}) or more" if zero_means else "at least 1"
+        raise ValueError(f"env {name} must be {least}, got {value}")
+    return value
+
+
+def _env_number(name: str, default: int) -> int | None:
+    """A limit from the environment, else ``default``; 0 switches the limit off."""
+    value = whole_number_from_env(name, zero_means="never")
+    return default if value is None else value or None
 
 
 def process_rss_mb(pid: int | None) -> float | None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from copilot_eval.retry_after import retry_after_seconds
 from copilot_eval.runtime.process.forwarding import ForwardingHandler
 
 MAX_MESSAGE_CHARS = 200
@@ -81,25 +82,6 @@ class ModelCallLog(ForwardingHandler):
         if not parts and self.calls == 0:
             parts.append("no model call was made")
         return "; ".join(parts) or None
-
-
-def retry_after_seconds(value: str | None) -> float | None:
-    """Seconds from a Retry-After header: a number, or an HTTP date (None when absent or unreadable)."""
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    from email.utils import parsedate_to_datetime
-
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 async def _error_message(response: httpx.Response) -> str:

@@ -35,6 +35,7 @@ from copilot_eval.evidence.host_request import HostRequestKind
 __all__ = ["DefaultAnswer", "answer_by_default", "default_answer", "oauth_answer"]
 
 
+# Alike in shape only to security/playable.py's Judgement (__all__ then a small frozen record); unrelated meaning.
 @dataclass(frozen=True)
 class DefaultAnswer:
     """What the default says to one request: the action recorded, who decided, and the stop it asks for."""

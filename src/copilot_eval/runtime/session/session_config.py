@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
+from copilot_eval.agent.mcp_config import sdk_mcp_servers
 from copilot_eval.models.choice import ModelChoice
 from copilot_eval.redaction import register_server_secrets
 
@@ -60,11 +61,7 @@ def session_settings(
     if agent.excluded_tools is not None:
         settings["excluded_tools"] = list(agent.excluded_tools)
     if agent.mcp_servers:
-        # `optional` is ours (a failed optional server does not end the run); the SDK never sees it.
-        settings["mcp_servers"] = {
-            name: {"tools": ["*"], **{k: v for k, v in config.items() if k != "optional"}}
-            for name, config in agent.mcp_servers.items()
-        }
+        settings["mcp_servers"] = sdk_mcp_servers(agent.mcp_servers)
     loaded = [custom for custom in agent.custom_agents if custom.skipped is None]
     if loaded:  # a file the runtime's own loader skips does not exist in production either
         settings["custom_agents"] = [custom.session_config() for custom in loaded]

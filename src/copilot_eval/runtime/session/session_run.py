@@ -70,6 +70,28 @@ def _pre_tool_use(control: RunControl) -> Any:
     return hook
 
 
+def _configuration(
+    agent: CopilotEval,
+    settings: dict[str, Any],
+    choice: ModelChoice,
+    environment: EnvironmentPolicy,
+    their_hooks: list[str],
+) -> dict[str, Any]:
+    """The run's configuration snapshot: the session's settings and the harness's own policies and limits."""
+    configuration = {**configuration_snapshot(settings, choice), **policy_snapshot(agent)}
+    configuration["environment"] = environment.description
+    for budget in ("max_tokens", "max_premium_requests"):  # the harness's own limits (not SDK settings)
+        if getattr(agent, budget) is not None:
+            configuration[budget] = getattr(agent, budget)
+    if agent.stop_at_tools:  # the evidence says the run was cut at a choice, not that the task was done
+        configuration["stop_at_tools"] = list(agent.stop_at_tools)
+    if agent.audit_markers:  # so that a run that sent no request still says what it watched for
+        configuration["audit_markers"] = list(agent.audit_markers)
+    if their_hooks:
+        configuration["hooks"] = their_hooks
+    return configuration
+
+
 class SessionRun:
     """Everything one run owns, from the moment it is asked for to the moment its result is built."""
 
@@ -104,17 +126,7 @@ class SessionRun:
         self.hooks = SessionHooks(ours, self.settings.pop("hooks", None), caller_loop=caller_loop)
         self.their_on_event = self.settings.pop("on_event", None)
         self.environment = EnvironmentPolicy(minimal=agent.minimal_env, pass_env=agent.pass_env)
-        self.configuration = {**configuration_snapshot(self.settings, choice), **policy_snapshot(agent)}
-        self.configuration["environment"] = self.environment.description
-        for budget in ("max_tokens", "max_premium_requests"):  # the harness's own limits (not SDK settings)
-            if getattr(agent, budget) is not None:
-                self.configuration[budget] = getattr(agent, budget)
-        if agent.stop_at_tools:  # the evidence says the run was cut at a choice, not that the task was done
-            self.configuration["stop_at_tools"] = list(agent.stop_at_tools)
-        if agent.audit_markers:  # so that a run that sent no request still says what it watched for
-            self.configuration["audit_markers"] = list(agent.audit_markers)
-        if self.hooks.their_hooks:
-            self.configuration["hooks"] = self.hooks.their_hooks
+        self.configuration = _configuration(agent, self.settings, choice, self.environment, self.hooks.their_hooks)
         user_handlers = frozenset(key for key in HANDLER_OF_KIND.values() if key in self.settings)
         self.host = HostAnswering(agent, self.control, caller_loop=caller_loop, user_handlers=user_handlers)
         self.session_id = f"copilot-eval-{uuid.uuid4()}"

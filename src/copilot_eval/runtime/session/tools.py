@@ -18,7 +18,7 @@ import inspect
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, ValidationError, create_model
 
@@ -144,30 +144,46 @@ def _start(
     return asyncio.ensure_future(fn(*args))
 
 
-def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractEventLoop | None = None) -> Any:
-    """An SDK Tool whose handler runs ``tool`` off the loop, guarded by the run's control."""
-    from copilot import Tool, ToolInvocation
-    from copilot.tools import ToolResult
+class _ToolParts(NamedTuple):
+    """What a tool is made of: the user function, its call arguments, and what the model is shown."""
+
+    fn: Callable[..., Any]
+    make_args: Callable[[Any], list[Any]]
+    name: str
+    description: str
+    schema: Any
+    extra: dict[str, Any]
+
+
+def _tool_parts(tool: Any) -> _ToolParts:
+    """The parts of a define_tool() Tool (its own settings kept), or of a plain function (its signature)."""
+    from copilot import Tool
 
     if isinstance(tool, Tool):
         fn, make_args = _sdk_tool_parts(tool)
-        name, description, schema = tool.name, tool.description, tool.parameters
         extra: dict[str, Any] = {
             "overrides_built_in_tool": tool.overrides_built_in_tool,
             "skip_permission": tool.skip_permission,
             "metadata": tool.metadata,
             "is_terminal": tool.is_terminal,
         }
-    else:
-        params, names, invocation_param = _params_model(tool)
-        fn, name, description = tool, tool.__name__, _describe(tool)
-        schema = params.model_json_schema()
-        extra = {}
+        return _ToolParts(fn, make_args, tool.name, tool.description, tool.parameters, extra)
+    params, names, invocation_param = _params_model(tool)
 
-        def make_args(invocation: Any) -> list[Any]:
-            validated = params.model_validate(invocation.arguments or {})
-            values = [getattr(validated, n) for n in names]
-            return values + ([invocation] if invocation_param else [])
+    def make_function_args(invocation: Any) -> list[Any]:
+        validated = params.model_validate(invocation.arguments or {})
+        values = [getattr(validated, n) for n in names]
+        return values + ([invocation] if invocation_param else [])
+
+    return _ToolParts(tool, make_function_args, tool.__name__, _describe(tool), params.model_json_schema(), {})
+
+
+def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractEventLoop | None = None) -> Any:
+    """An SDK Tool whose handler runs ``tool`` off the loop, guarded by the run's control."""
+    from copilot import Tool, ToolInvocation
+    from copilot.tools import ToolResult
+
+    fn, make_args, name, description, schema, extra = _tool_parts(tool)
 
     async def handler(invocation: ToolInvocation) -> ToolResult:
         call_id = invocation.tool_call_id
