@@ -36,6 +36,17 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+async def _read_body(request: Any) -> Any:
+    """A request's JSON body, its text when it is not JSON, None when it has none."""
+    raw = await request.body()
+    if not raw:
+        return None
+    try:
+        return await request.json()
+    except ValueError:
+        return raw.decode("utf-8", "replace")
+
+
 @dataclass(frozen=True)
 class RateLimitFault:
     """One rate-limited answer: its status (403 or 429), and the headers that say when to come back."""
@@ -221,6 +232,17 @@ class FakeGitHubComments(FakeEndpoint):
         return ", ".join(links)
 
     # -- the app -------------------------------------------------------------------------------
+    def _keep(self, request: Any, body: Any) -> None:
+        """Record a request for the test to read, and count it against the hourly limit as GitHub does."""
+        self.requests.append((request.method, request.url.path, dict(request.query_params), body))
+        self._used += 1
+
+    async def _arrive(self, request: Any, *, writing: bool) -> tuple[Any, Any]:
+        """A comment request's body (kept and counted), and the error it gets before its operation, or None."""
+        body = await _read_body(request)
+        self._keep(request, body)
+        return body, self._check(request, writing=writing)
+
     def _check(self, request: Any, *, writing: bool) -> Any:
         """The error a request gets before its operation (credentials, rate limit, repository), or None."""
         header = request.headers.get("authorization", "")
@@ -278,21 +300,10 @@ class FakeGitHubComments(FakeEndpoint):
         from starlette.responses import JSONResponse, Response
         from starlette.routing import Route
 
-        async def read(request: Request) -> Any:
-            raw = await request.body()
-            if not raw:
-                return None
-            try:
-                return await request.json()
-            except ValueError:
-                return raw.decode("utf-8", "replace")
-
         async def issue_comments(request: Request) -> Response:
-            body = await read(request)
-            self.requests.append((request.method, request.url.path, dict(request.query_params), body))
-            self._used += 1
             writing = request.method == "POST"
-            if (problem := self._check(request, writing=writing)) is not None:
+            body, problem = await self._arrive(request, writing=writing)
+            if problem is not None:
                 return problem
             issue = int(request.path_params["number"])
             if issue not in self.pulls:
@@ -307,11 +318,9 @@ class FakeGitHubComments(FakeEndpoint):
             return JSONResponse(made, status_code=201, headers=headers)
 
         async def one_comment(request: Request) -> Response:
-            body = await read(request)
-            self.requests.append((request.method, request.url.path, dict(request.query_params), body))
-            self._used += 1
             writing = request.method == "PATCH"
-            if (problem := self._check(request, writing=writing)) is not None:
+            body, problem = await self._arrive(request, writing=writing)
+            if problem is not None:
                 return problem
             comment_id = int(request.path_params["comment_id"])
             comment = next((c for c in self.comments if c.id == comment_id), None)
@@ -325,8 +334,7 @@ class FakeGitHubComments(FakeEndpoint):
             return JSONResponse(self.comment_body(comment), headers=self._headers())
 
         async def own_account(request: Request) -> Response:
-            self.requests.append((request.method, request.url.path, dict(request.query_params), None))
-            self._used += 1
+            self._keep(request, None)
             header = request.headers.get("authorization", "")
             if header.partition(" ")[2] not in (self.token, self.read_only_token):
                 return self._error(401, "Bad credentials", "get-the-authenticated-user")
