@@ -55,7 +55,7 @@ from copilot_eval.runs.run_budget import RunSpending
 from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings
 from copilot_eval.runs.shards import units_of_shard
 from copilot_eval.runs.target import PlayedEvidence, runtime_agent
-from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_problems
+from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_refusal
 
 
 def unit_name(test_set: EvalTestSet, cases: Sequence[EvalTestCase], turns: Sequence[int]) -> str:
@@ -329,13 +329,10 @@ async def play_eval_set(
 
 def _workspaces(test_set: EvalTestSet, protect: tuple[str, ...], executor: Executor | None) -> RunWorkspaces | None:
     """The run's workspaces when any case has one, checked (PrepareError naming each case that cannot be played)."""
+    if (refusal := workspace_refusal(test_set, protect)) is not None:
+        raise PrepareError(refusal)
     if not uses_workspaces(test_set):
-        if protect:
-            raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
         return None
-    problems = workspace_problems(test_set)
-    if problems:
-        raise PrepareError("; ".join(problems))
     if executor is not None and not isinstance(executor, LocalExecutor):
         raise PrepareError("--workspace: workspaces are played with --executor local only")
     return RunWorkspaces(protect=protect)

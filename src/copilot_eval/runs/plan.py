@@ -36,7 +36,7 @@ from copilot_eval.runs.prepare import (
 from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunSettings
 from copilot_eval.runs.surfaces import Surface, surface_labels
 from copilot_eval.runs.target import runtime_agent
-from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_problems
+from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_refusal
 
 RUNS_FOLDER = Path("eval-runs")
 """Where a run folder goes when ``--out`` names none: ``eval-runs/SET-TIME``."""
@@ -148,13 +148,8 @@ def _exports(play: HowToPlay, test_set: EvalTestSet, surfaces: list[Surface]) ->
 def _with_workspaces(test_set: EvalTestSet, set_path: Path, play: HowToPlay) -> EvalTestSet:
     """The cases' workspaces resolved (relative to the set's folder) and checked, before anything plays."""
     test_set = with_workspaces(test_set, play.workspace, set_path.parent)
-    if not uses_workspaces(test_set):
-        if play.protect:
-            raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
-        return test_set
-    problems = workspace_problems(test_set)
-    if problems:
-        raise PrepareError(f"{set_path}: " + "; ".join(problems))
+    if (refusal := workspace_refusal(test_set, play.protect, where=f"{set_path}: ")) is not None:
+        raise PrepareError(refusal)
     return test_set
 
 
