@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+# The same names as security/record.py and triggers/record.py import, and only names: this module reads
+# a saved run back to grade it again, they make a run of their own plays; no logic is shared.
 from copilot_eval.evalsets import (
     CaseStatus,
     EvalCaseResult,

@@ -20,6 +20,7 @@ WRITE_PERMISSION = "CopilotStudio.MakerOperations.ReadWrite"
 REPORTED_DAILY_RUNS = 20
 
 
+# Alike in shape only to security/rates.py's SecuritySummary (a frozen record with defaulted fields).
 @dataclass(frozen=True)
 class Operation:
     """One call of the API: its name, method and path, the ids it used, the permission it needs."""

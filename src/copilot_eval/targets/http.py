@@ -105,6 +105,7 @@ class Exchanges:
         self.http, self.secrets, self.max_retries = http, secrets, max_retries
         self.records: list[HttpExchange] = []
 
+    # Its parameter list is alike in shape only to otel/exporter.py's export_case; unrelated.
     def record(
         self,
         method: str,
