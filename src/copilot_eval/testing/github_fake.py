@@ -317,6 +317,8 @@ class FakeGitHubComments(FakeEndpoint):
             headers = {**self._headers(), "location": made["url"]}
             return JSONResponse(made, status_code=201, headers=headers)
 
+        # The same steps as issue_comments (arrive, find or 404, read, or check the body and write), kept
+        # apart: each endpoint finds its own thing and answers with its own documentation anchor.
         async def one_comment(request: Request) -> Response:
             writing = request.method == "PATCH"
             body, problem = await self._arrive(request, writing=writing)
