@@ -162,6 +162,27 @@ def _finish(finish: HowToFinish) -> FinishOptions:
     return finish_options(vars(finish), scanners=scanners, finding_gates=gate_names(finish.fail_on_finding, scanners))
 
 
+def _check_surfaces(test_set: EvalTestSet, surfaces: list[Surface], finish: HowToFinish) -> None:
+    """PrepareError for surfaces the run cannot play or finish: a target on a workspace, a gate over several."""
+    if uses_workspaces(test_set) and (target := next((s for s in surfaces if runtime_agent(s.agent) is None), None)):
+        raise PrepareError(
+            f"--agent {target.agent_file}: a Copilot Studio target has no files to work on; "
+            "a workspace is played by a Copilot runtime agent"
+        )
+    if finish.gate is not None and len(surfaces) > 1:
+        raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
+
+
+def _remote_executor(play: HowToPlay, say: Callable[[str], None] | None) -> Executor | None:
+    """The executor ``--executor`` names when it is not the local one (None: the engine plays here)."""
+    if play.executor == "local":
+        return None
+    try:
+        return executor_of(play, say=say)
+    except ExecutorError as exc:
+        raise PrepareError(f"--executor {play.executor}: {exc}") from None
+
+
 def plan_run(
     set_path: str | Path,
     agent_paths: list[Path],
@@ -185,13 +206,7 @@ def plan_run(
     graders = resolve_graders(test_set, settings.grade)
     check_graders_fit(test_set, graders, set_path)
     surfaces, session_model = _surfaces(test_set, agent_paths, settings.what.model)
-    if uses_workspaces(test_set) and (target := next((s for s in surfaces if runtime_agent(s.agent) is None), None)):
-        raise PrepareError(
-            f"--agent {target.agent_file}: a Copilot Studio target has no files to work on; "
-            "a workspace is played by a Copilot runtime agent"
-        )
-    if settings.finish.gate is not None and len(surfaces) > 1:
-        raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
+    _check_surfaces(test_set, surfaces, settings.finish)
     labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
     fingerprints = run_fingerprints(
         as_read,
@@ -212,12 +227,7 @@ def plan_run(
     if baseline is not None:
         raise PrepareError(baseline)
     surfaces = _with_cassettes(surfaces, test_set, settings.play)
-    executor = None
-    if settings.play.executor != "local":
-        try:
-            executor = executor_of(settings.play, say=say)
-        except ExecutorError as exc:
-            raise PrepareError(f"--executor {settings.play.executor}: {exc}") from None
+    executor = _remote_executor(settings.play, say)
     out = settings.finish.out or RUNS_FOLDER / f"{set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     exports = _exports(settings.play, test_set, surfaces)
     out.mkdir(parents=True, exist_ok=True)
