@@ -84,6 +84,19 @@ class CaseExport(Protocol):
         """Take one graded case and the evidence of the session that played it."""
 
 
+def _run_notes(note: str | None, count: dict[CaseStatus, int], total: int, dependence: str | None) -> list[str]:
+    """The run's notes: the caller's, the results kept out of the score, why the repeats were not independent."""
+    notes = [note] if note else []
+    ungradable = count[CaseStatus.ERROR] + count[CaseStatus.UNKNOWN]
+    if ungradable:
+        notes.append(f"{ungradable} of {total} results could not be graded and are not in the score")
+    if count[CaseStatus.NOT_RUN]:
+        notes.append(f"{count[CaseStatus.NOT_RUN]} of {total} cases were not run and are not in the score")
+    if dependence:
+        notes.append(dependence)
+    return notes
+
+
 def summarise(
     test_set: EvalTestSet,
     results: list[EvalCaseResult],
@@ -116,18 +129,11 @@ def summarise(
     # (the seed's field is a number) and gradedCases=0 says it is none; every view shows "n/a".
     percent = 100.0 * count[CaseStatus.PASS] / graded if graded else 0.0
     limitation = detect_runtime_limitation(results, fallback_texts=fallback_texts, platform_answers=platform_answers)
-    notes = [note] if note else []
-    ungradable = count[CaseStatus.ERROR] + count[CaseStatus.UNKNOWN]
-    if ungradable:
-        notes.append(f"{ungradable} of {len(results)} results could not be graded and are not in the score")
-    if count[CaseStatus.NOT_RUN]:
-        notes.append(f"{count[CaseStatus.NOT_RUN]} of {len(results)} cases were not run and are not in the score")
     evidence = sorted({r.evidence_path for r in results if r.evidence_path})
     # One session per conversation and repeat: its phases count once, however many turns it had.
     sessions = {(r.repeat_index or 0, r.conversation_number): r.phases for r in results if r.phases is not None}
     repeated = any(r.repeat_index for r in results)
-    if repeated and repeat_dependence:
-        notes.append(repeat_dependence)
+    notes = _run_notes(note, count, len(results), repeat_dependence if repeated else None)
     return EvalRun(
         test_set_name=test_set.name,
         run_at=started,
