@@ -173,6 +173,18 @@ def _check_surfaces(test_set: EvalTestSet, surfaces: list[Surface], finish: HowT
         raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
 
 
+def _check_baseline(
+    finish: HowToFinish, surfaces: list[Surface], test_set: EvalTestSet, fingerprint: str | None
+) -> None:
+    """PrepareError when ``--baseline`` cannot be compared with these surfaces (``finish.baseline_problem``)."""
+    labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
+    problem = baseline_problem(
+        finish.baseline, labels, test_set=test_set, fingerprint=fingerprint, allow_other_set=finish.allow_other_set
+    )
+    if problem is not None:
+        raise PrepareError(problem)
+
+
 def _remote_executor(play: HowToPlay, say: Callable[[str], None] | None) -> Executor | None:
     """The executor ``--executor`` names when it is not the local one (None: the engine plays here)."""
     if play.executor == "local":
@@ -207,7 +219,6 @@ def plan_run(
     check_graders_fit(test_set, graders, set_path)
     surfaces, session_model = _surfaces(test_set, agent_paths, settings.what.model)
     _check_surfaces(test_set, surfaces, settings.finish)
-    labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
     fingerprints = run_fingerprints(
         as_read,
         agent_path=agent_paths[0] if agent_paths else None,
@@ -217,15 +228,7 @@ def plan_run(
         prompt_pass_scores=list(settings.grade.prompt_pass_score) or None,
         session_model=session_model,
     )
-    baseline = baseline_problem(
-        settings.finish.baseline,
-        labels,
-        test_set=test_set,
-        fingerprint=fingerprints.test_set,
-        allow_other_set=settings.finish.allow_other_set,
-    )
-    if baseline is not None:
-        raise PrepareError(baseline)
+    _check_baseline(settings.finish, surfaces, test_set, fingerprints.test_set)
     surfaces = _with_cassettes(surfaces, test_set, settings.play)
     executor = _remote_executor(settings.play, say)
     out = settings.finish.out or RUNS_FOLDER / f"{set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
