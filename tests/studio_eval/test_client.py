@@ -243,6 +243,23 @@ def test_retry_after_reads_seconds_and_http_dates():
     assert retry_after_seconds("soon", now=now) is None and retry_after_seconds(None) is None
 
 
+def test_error_bodies_give_code_and_message_wrapped_or_not_and_are_cut_at_500():
+    import httpx
+
+    from copilot_eval.targets.http import error_of
+
+    def read(body: bytes, **keywords) -> tuple[str | None, str]:
+        return error_of(httpx.Response(400, content=body), **keywords)
+
+    wrapped = b'{"error": {"code": "BadArgument", "message": "no such set"}}'
+    assert read(wrapped, limit=500, bare=True) == read(wrapped) == ("BadArgument", "no such set")
+    unwrapped = b'{"code": "Throttled", "message": "try later"}'
+    assert read(unwrapped, limit=500, bare=True) == ("Throttled", "try later")
+    assert read(unwrapped) == (None, "{'code': 'Throttled', 'message': 'try later'}")  # the targets' reading
+    long_text = b"x" * 900
+    assert read(long_text, limit=500, bare=True) == (None, "x" * 500) and read(long_text) == (None, "x" * 300)
+
+
 def test_snapshot_file_names_never_leave_the_folder():
     assert _file_name('attachment; filename="agent_1.zip"') == "agent_1.zip"
     assert _file_name("attachment; filename*=UTF-8''r%C3%A9sum%C3%A9.zip") == "résumé.zip"

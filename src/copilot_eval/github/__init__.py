@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from copilot_eval.github.actions_env import ActionsEnvError, PullRequestTarget, actions_target
 from copilot_eval.github.client import API_VERSION, DEFAULT_API_URL, GitHubComments
+
+# The errors client.py raises (it imports the same names), re-exported for callers to catch.
 from copilot_eval.github.errors import (
     WRITE_PERMISSION,
     AuthenticationError,

@@ -46,7 +46,7 @@ from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.run_budget import RunSpending, usage_of
 from copilot_eval.runs.settings import HowToPlay, RunSettings
 from copilot_eval.runs.target import load_played
-from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_problems
+from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_refusal
 from copilot_eval.safe_paths import path_component
 
 __all__ = ["DEFAULT_LIFT_REPEAT", "LiftRun", "budget_verdict", "checkpoint_header", "lift_eval"]
@@ -150,14 +150,9 @@ async def lift_eval(
 
 def _workspaces(test_set: EvalTestSet, protect: tuple[str, ...]) -> RunWorkspaces | None:
     """The workspaces the arms' plays get a fresh copy of each (as ``run``'s), checked; None when no case has one."""
-    if not uses_workspaces(test_set):
-        if protect:
-            raise ValueError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
-        return None
-    problems = workspace_problems(test_set)
-    if problems:
-        raise ValueError("; ".join(problems))
-    return RunWorkspaces(protect=protect)
+    if (refusal := workspace_refusal(test_set, protect)) is not None:
+        raise ValueError(refusal)
+    return RunWorkspaces(protect=protect) if uses_workspaces(test_set) else None
 
 
 def checkpoint_header(test_set: EvalTestSet, arm: Arm, graders: list[Any], repeat: int) -> dict[str, Any]:

@@ -247,6 +247,33 @@ def case_trace(
     case_id = secrets.randbits(64) or 1
     end_ns = time.time_ns()
     played = list(evidence) if isinstance(evidence, list | tuple) else [evidence]
+    ids = (trace_id, case_id, end_ns)
+    children, sessions = _played_records(played, turn_index, ids, context.capture_content)
+    if children:
+        start_ns, end_ns = min(c.start_ns for c in children), max(c.end_ns for c in children)
+    else:
+        start_ns = end_ns - int((result.duration_ms or 0) * 1e6)
+    key = key or f"{result.conversation_number}" + (f".{result.turn}" if (result.turn or 1) > 1 else "")
+    status = result.effective_status
+    case_span = SpanRecord(
+        name=f"copilot_eval.case {key}",
+        trace_id=trace_id,
+        span_id=case_id,
+        parent_id=None,
+        start_ns=start_ns,
+        end_ns=end_ns,
+        attributes=_clean(_case_attributes(case, result, played, key, sessions, context), True),
+        events=_evaluation_events(result, end_ns, context.capture_content),
+        error=(redact(result.failure_reason) or "error") if status is CaseStatus.ERROR else None,
+    )
+    return [case_span, *children]
+
+
+def _played_records(
+    played: list[Any], turn_index: int | None, ids: tuple[int, int, int], capture_content: bool
+) -> tuple[list[SpanRecord], list[str]]:
+    """The spans of what played a case (under ``ids``: the trace, the case span, the case's end) and its sessions."""
+    trace_id, case_id, end_ns = ids
     children: list[SpanRecord] = []
     sessions: list[str] = []
     for item in played:
@@ -263,17 +290,24 @@ def case_trace(
             else:
                 mine = (session if turn_index == 0 else []) + (groups[turn_index] if turn_index < len(groups) else [])
             version = getattr(item, "runtime_version", None)
-            children += _runtime_records(mine, trace_id, case_id, context.capture_content, version)
+            children += _runtime_records(mine, trace_id, case_id, capture_content, version)
         else:
             sessions.extend([item.conversation_id] if getattr(item, "conversation_id", None) else [])
             turns = range(len(getattr(item, "turns", []) or [])) if turn_index is None else [turn_index]
             for number in turns:
-                children += _target_records(item, number, trace_id, case_id, end_ns, context.capture_content)
-    if children:
-        start_ns, end_ns = min(c.start_ns for c in children), max(c.end_ns for c in children)
-    else:
-        start_ns = end_ns - int((result.duration_ms or 0) * 1e6)
-    key = key or f"{result.conversation_number}" + (f".{result.turn}" if (result.turn or 1) > 1 else "")
+                children += _target_records(item, number, trace_id, case_id, end_ns, capture_content)
+    return children, sessions
+
+
+def _case_attributes(
+    case: EvalTestCase | None,
+    result: EvalCaseResult,
+    played: list[Any],
+    key: str,
+    sessions: list[str],
+    context: CaseContext,
+) -> dict[str, Any]:
+    """The case span's attributes: the case, its verdict, the surface, its session, usage and (when asked) texts."""
     status = result.effective_status
     attributes: dict[str, Any] = {
         "copilot_eval.test_set.name": context.test_set,
@@ -300,15 +334,4 @@ def case_trace(
         attributes["copilot_eval.case.question"] = case.question if case is not None else None
         attributes["copilot_eval.case.reference"] = case.response if case is not None else None
         attributes["copilot_eval.case.answer"] = result.actual_response
-    case_span = SpanRecord(
-        name=f"copilot_eval.case {key}",
-        trace_id=trace_id,
-        span_id=case_id,
-        parent_id=None,
-        start_ns=start_ns,
-        end_ns=end_ns,
-        attributes=_clean(attributes, True),
-        events=_evaluation_events(result, end_ns, context.capture_content),
-        error=(redact(result.failure_reason) or "error") if status is CaseStatus.ERROR else None,
-    )
-    return [case_span, *children]
+    return attributes

@@ -14,6 +14,8 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
+# The same names as platform_runs/studio.py imports, and only names: both make run records (EvalRun,
+# its cases and results) from a platform's results, each from its own source.
 from copilot_eval.evalsets import (
     CaseStatus,
     Confidence,

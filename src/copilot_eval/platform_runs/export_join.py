@@ -91,6 +91,48 @@ def _refuse(why: str, *, path: Path, mode: str = "verified") -> ExportJoinError:
     )
 
 
+def _by_position(
+    cases: Sequence[StudioCaseResult], rows: Sequence[ExportedResult], pairs: dict[int, int], *, path: Path, mode: str
+) -> int:
+    """Pair each case no explanation placed with the row at its position (into ``pairs``), and say how many.
+
+    ExportJoinError when the export cannot be read by position: other counts, explained rows out of
+    order, nothing explained in ``verified`` mode, or a row whose verdicts are not its case's.
+    """
+    if len(pairs) >= len(cases):
+        return 0
+    if len(rows) != len(cases):
+        raise _refuse(
+            f"{len(pairs)} of {len(cases)} test cases match a row by their AI reasons, and the export has "
+            f"{len(rows)} rows for {len(cases)} test cases, so the rest cannot be placed by position",
+            path=path,
+            mode=mode,
+        )
+    if not all(i == j for i, j in pairs.items()):
+        raise _refuse("the rows matched by their explanations are not in the run's order", path=path, mode=mode)
+    if mode == "verified" and not pairs:
+        raise _refuse(
+            f"none of the {len(cases)} test cases matches a row by its AI reasons (an export of another run, "
+            "or cases without reasons), so the row order is not confirmed",
+            path=path,
+            mode=mode,
+        )
+    placed = 0
+    for i in range(len(cases)):
+        if i in pairs:
+            continue
+        if not verdicts_agree(cases[i], rows[i]):
+            raise _refuse(
+                f"line {rows[i].line} (row {i + 1}) shows other verdicts than test case {i + 1} "
+                f"({cases[i].test_case_id})",
+                path=path,
+                mode=mode,
+            )
+        pairs[i] = i
+        placed += 1
+    return placed
+
+
 def join_export(
     cases: Sequence[StudioCaseResult], rows: Sequence[ExportedResult], *, path: Path, mode: str = "verified"
 ) -> ExportJoin:
@@ -108,37 +150,8 @@ def join_export(
                 path=path,
                 mode=mode,
             )
-    by_explanation, by_position = len(pairs), 0
-    same_count = len(rows) == len(cases)
-    if len(pairs) < len(cases):
-        if not same_count:
-            raise _refuse(
-                f"{len(pairs)} of {len(cases)} test cases match a row by their AI reasons, and the export has "
-                f"{len(rows)} rows for {len(cases)} test cases, so the rest cannot be placed by position",
-                path=path,
-                mode=mode,
-            )
-        if not all(i == j for i, j in pairs.items()):
-            raise _refuse("the rows matched by their explanations are not in the run's order", path=path, mode=mode)
-        if mode == "verified" and not pairs:
-            raise _refuse(
-                f"none of the {len(cases)} test cases matches a row by its AI reasons (an export of another run, "
-                "or cases without reasons), so the row order is not confirmed",
-                path=path,
-                mode=mode,
-            )
-        for i in range(len(cases)):
-            if i in pairs:
-                continue
-            if not verdicts_agree(cases[i], rows[i]):
-                raise _refuse(
-                    f"line {rows[i].line} (row {i + 1}) shows other verdicts than test case {i + 1} "
-                    f"({cases[i].test_case_id})",
-                    path=path,
-                    mode=mode,
-                )
-            pairs[i] = i
-            by_position += 1
+    by_explanation = len(pairs)
+    by_position = _by_position(cases, rows, pairs, path=path, mode=mode)
     if by_position == 0:
         matched_by = "explanation"
     elif by_explanation:

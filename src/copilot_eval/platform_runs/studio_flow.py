@@ -40,6 +40,7 @@ from copilot_eval.studio_eval import (
 )
 from copilot_eval.studio_eval.ledger import standing_line
 
+# Constants, an error class and an options record: alike in shape only to first_steps/starter.py's head.
 RUN_EVIDENCE = "evidence/studio-run.json"
 HTTP_EVIDENCE = "evidence/studio-http.json"
 SNAPSHOT_DIR = "snapshot"
@@ -293,6 +294,8 @@ def _printer(say: Callable[[str], None]) -> Callable[[StudioRun], None]:
     return show
 
 
+# The same parameters as start_studio_run on purpose: the two entries `studio-eval run` and `get` call alike;
+# kept as parameters (not one context object) so that each call reads whole at its one caller.
 async def read_studio_run(
     client: StudioEvalClient,
     run_id: str,

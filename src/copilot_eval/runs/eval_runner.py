@@ -55,7 +55,7 @@ from copilot_eval.runs.run_budget import RunSpending
 from copilot_eval.runs.settings import DEFAULT_CONCURRENCY, RunSettings
 from copilot_eval.runs.shards import units_of_shard
 from copilot_eval.runs.target import PlayedEvidence, runtime_agent
-from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_problems
+from copilot_eval.runs.workspaces import RunWorkspaces, uses_workspaces, with_workspaces, workspace_refusal
 
 
 def unit_name(test_set: EvalTestSet, cases: Sequence[EvalTestCase], turns: Sequence[int]) -> str:
@@ -82,6 +82,19 @@ class CaseExport(Protocol):
 
     def export_case(self, case: EvalTestCase, result: EvalCaseResult, evidence: Any, *, turn_index: int) -> None:
         """Take one graded case and the evidence of the session that played it."""
+
+
+def _run_notes(note: str | None, count: dict[CaseStatus, int], total: int, dependence: str | None) -> list[str]:
+    """The run's notes: the caller's, the results kept out of the score, why the repeats were not independent."""
+    notes = [note] if note else []
+    ungradable = count[CaseStatus.ERROR] + count[CaseStatus.UNKNOWN]
+    if ungradable:
+        notes.append(f"{ungradable} of {total} results could not be graded and are not in the score")
+    if count[CaseStatus.NOT_RUN]:
+        notes.append(f"{count[CaseStatus.NOT_RUN]} of {total} cases were not run and are not in the score")
+    if dependence:
+        notes.append(dependence)
+    return notes
 
 
 def summarise(
@@ -116,18 +129,10 @@ def summarise(
     # (the seed's field is a number) and gradedCases=0 says it is none; every view shows "n/a".
     percent = 100.0 * count[CaseStatus.PASS] / graded if graded else 0.0
     limitation = detect_runtime_limitation(results, fallback_texts=fallback_texts, platform_answers=platform_answers)
-    notes = [note] if note else []
-    ungradable = count[CaseStatus.ERROR] + count[CaseStatus.UNKNOWN]
-    if ungradable:
-        notes.append(f"{ungradable} of {len(results)} results could not be graded and are not in the score")
-    if count[CaseStatus.NOT_RUN]:
-        notes.append(f"{count[CaseStatus.NOT_RUN]} of {len(results)} cases were not run and are not in the score")
-    evidence = sorted({r.evidence_path for r in results if r.evidence_path})
     # One session per conversation and repeat: its phases count once, however many turns it had.
     sessions = {(r.repeat_index or 0, r.conversation_number): r.phases for r in results if r.phases is not None}
     repeated = any(r.repeat_index for r in results)
-    if repeated and repeat_dependence:
-        notes.append(repeat_dependence)
+    notes = _run_notes(note, count, len(results), repeat_dependence if repeated else None)
     return EvalRun(
         test_set_name=test_set.name,
         run_at=started,
@@ -144,7 +149,7 @@ def summarise(
         runtime_limitation=limitation.describe() if limitation else None,
         limitation_standing=LimitationStanding.SUSPECTED if limitation else None,
         confidence=confidence if results else Confidence.UNCONFIRMED,
-        evidence=evidence,
+        evidence=sorted({r.evidence_path for r in results if r.evidence_path}),
         note="; ".join(notes) or None,
         min_pass_rate=min_pass_rate,
         case_repeats=repeat_records(results, min_pass_rate) if repeated or min_pass_rate is not None else None,
@@ -222,120 +227,138 @@ async def play_eval_set(
         if problems:
             raise EvalSetError(None, problems)
     workspaces = _workspaces(test_set, settings.play.protect, executor)
-    repeat, concurrency, shard, min_pass_rate = (
-        settings.play.repeat,
-        settings.play.concurrency,
-        settings.what.shard_info,
-        settings.grade.pass_rate,
-    )
-    progress, resume, rate_limit_retries = (
-        settings.play.progress,
-        settings.finish.resume,
-        settings.play.rate_limit_retries,
-    )
     if workspaces is not None:  # a local executor plays each unit in a fresh copy of its workspace
         executor = LocalExecutor(
             pool=executor.pool if isinstance(executor, LocalExecutor) else pool, workspaces=workspaces
         )
     executor = executor or executor_of(settings.play, pool=pool)
-    started, clock = datetime.now(UTC), time.monotonic()
-    out = settings.finish.out
-    evidence_dir = out / LAYOUT.evidence if out is not None else None
-    done: dict[str, list[EvalCaseResult]] = {}
-    checkpoint = None
-    if out is not None:
-        evidence_dir.mkdir(parents=True, exist_ok=True)  # type: ignore[union-attr]
-        checkpoint, done = Checkpoint.start(out, _header(test_set, graders, repeat, shard), resume=resume)
-    units = units_of_shard(plan_units(test_set, repeat), test_set, shard)
-    finished: list[EvalCaseResult] = [r for unit in units for r in done.get(unit.key, [])]
-    execution = ExecutionRecord(executor=executor.name, concurrency=concurrency)
-    budget = settings.budgets
-    spending = RunSpending(budget)  # counted whether or not a cap is set: the run record shows it
-    spending.add_all(done[unit.key] for unit in units if unit.key in done)
+    play = _SetPlay(test_set, agent, settings, graders, workspaces, executor.name, fingerprints, export)
+    try:
+        await play.dispatch(executor, Path(agent_file) if agent_file is not None else None, fallback_texts)
+    finally:
+        if workspaces is not None:
+            workspaces.close()
+    return play.summary(fallback_texts)
 
-    async def deliver(unit: Unit, evidence: PlayedEvidence, note: str | None, bar: RunProgress) -> None:
-        graded = await grade_unit(unit, evidence, graders, evidence_dir=evidence_dir, workspaces=workspaces)
+
+class _SetPlay:
+    """One play of a set under way: its units, the results finished so far, what they spent, their checkpoint."""
+
+    def __init__(
+        self,
+        test_set: EvalTestSet,
+        agent: Any,
+        settings: RunSettings,
+        graders: list[Grader],
+        workspaces: RunWorkspaces | None,
+        executor_name: str,
+        fingerprints: RunFingerprints,
+        export: CaseExport | None,
+    ) -> None:
+        self.test_set, self.agent, self.settings, self.graders = test_set, agent, settings, graders
+        self.workspaces, self.fingerprints, self.export = workspaces, fingerprints, export
+        self.started, self.clock = datetime.now(UTC), time.monotonic()
+        out, repeat, shard = settings.finish.out, settings.play.repeat, settings.what.shard_info
+        self.evidence_dir = out / LAYOUT.evidence if out is not None else None
+        done: dict[str, list[EvalCaseResult]] = {}
+        self.checkpoint = None
+        if out is not None:
+            out.joinpath(LAYOUT.evidence).mkdir(parents=True, exist_ok=True)
+            self.checkpoint, done = Checkpoint.start(
+                out, _header(test_set, graders, repeat, shard), resume=settings.finish.resume
+            )
+        self.units = units_of_shard(plan_units(test_set, repeat), test_set, shard)
+        self.todo = [unit for unit in self.units if unit.key not in done]
+        self.finished: list[EvalCaseResult] = [r for unit in self.units for r in done.get(unit.key, [])]
+        self.execution = ExecutionRecord(executor=executor_name, concurrency=settings.play.concurrency)
+        self.spending = RunSpending(settings.budgets)  # counted whether or not a cap is set: the run record shows it
+        self.spending.add_all(done[unit.key] for unit in self.units if unit.key in done)
+
+    async def deliver(self, unit: Unit, evidence: PlayedEvidence, note: str | None, bar: RunProgress) -> None:
+        """Grade a played unit, checkpoint its results (durable before they count), export and count them."""
+        graded = await grade_unit(
+            unit, evidence, self.graders, evidence_dir=self.evidence_dir, workspaces=self.workspaces
+        )
         results = _with_note(graded, note)
-        if checkpoint is not None:
-            checkpoint.append(unit.key, results)  # durable before it counts
-        if export is not None:
+        if self.checkpoint is not None:
+            self.checkpoint.append(unit.key, results)
+        if self.export is not None:
             for index, (case, result) in enumerate(zip(unit.cases, results, strict=True)):
-                export.export_case(case, result, evidence, turn_index=index)
-        spending.add_judges(results)  # the session was counted when its play came back
-        finished.extend(results)
+                self.export.export_case(case, result, evidence, turn_index=index)
+        self.spending.add_judges(results)  # the session was counted when its play came back
+        self.finished.extend(results)
         bar.add(results)
 
-    async def skip(unit: Unit, reason: str, bar: RunProgress) -> None:
-        # Not checkpointed: a --resume with a larger budget plays these.
+    async def skip(self, unit: Unit, reason: str, bar: RunProgress) -> None:
+        """List a unit the budget stopped as not run; not checkpointed: a --resume with a larger budget plays it."""
         results = not_run_results(unit, reason)
-        finished.extend(results)
+        self.finished.extend(results)
         bar.add(results)
 
-    def finish(note: str | None = None, *, interrupted: bool = False) -> EvalRun:
+    async def dispatch(self, executor: Executor, agent_file: Path | None, fallback_texts: Iterable[str]) -> None:
+        """Play the units not done yet; when stopped once workers started, finish what finished, then stop."""
+        play, budget = self.settings.play, self.settings.budgets
+        total = sum(len(u.cases) for u in self.units)
+        with RunProgress(total, enabled=play.progress) as bar:
+            bar.add(self.finished)
+            try:
+                await _dispatch(
+                    executor,
+                    self.agent,
+                    agent_file,
+                    self.todo,
+                    self.execution,
+                    concurrency=play.concurrency,
+                    deliver=lambda unit, evidence, note: self.deliver(unit, evidence, note, bar),
+                    rate_limit_retries=play.rate_limit_retries,
+                    stop=self.spending.reached if budget else None,
+                    skip=lambda unit, reason: self.skip(unit, reason, bar),
+                    played=lambda unit, evidence: self.spending.add_session(session_usage(evidence)),
+                    stop_waits_for_grading=budget.caps_judges(),
+                )
+            except BaseException as stop:
+                if self.execution.workers:  # the workers were started: what finished is written, then the stop goes on
+                    why = str(stop) if isinstance(stop, ExecutorError) else "interrupted"
+                    note = f"{why}: {len(self.finished)} of {total} results finished; continue with --resume"
+                    self.summary(fallback_texts, note, interrupted=True)
+                raise
+
+    def summary(self, fallback_texts: Iterable[str], note: str | None = None, *, interrupted: bool = False) -> EvalRun:
+        """The EvalRun of what finished; an interrupted one is finished into its folder, for --resume."""
+        settings, agent = self.settings, self.agent
         run = summarise(
-            test_set,
-            finished,
+            self.test_set,
+            self.finished,
             agent_name=getattr(agent, "name", None),
-            started=started,
-            duration_ms=(time.monotonic() - clock) * 1000,
+            started=self.started,
+            duration_ms=(time.monotonic() - self.clock) * 1000,
             fallback_texts=fallback_texts,
             note=note,
-            min_pass_rate=min_pass_rate,
+            min_pass_rate=settings.grade.pass_rate,
             repeat_dependence=repeat_dependence_of(agent),
             platform_answers=runtime_agent(agent) is None,
         )
         run = run.model_copy(
             update={
-                "repeat": repeat,
-                "shard": shard,
-                "fingerprints": fingerprints,
-                "execution": execution,
-                "usage": spending.usage(),
+                "repeat": settings.play.repeat,
+                "shard": settings.what.shard_info,
+                "fingerprints": self.fingerprints,
+                "execution": self.execution,
+                "usage": self.spending.usage(),
             }
         )
+        out = settings.finish.out
         if interrupted and out is not None:  # what finished is kept for --resume, through the one finisher
-            finish_run_folders([FolderRun(out, run, test_set)], FinishOptions(no_history=True))
+            finish_run_folders([FolderRun(out, run, self.test_set)], FinishOptions(no_history=True))
         return run
-
-    todo = [unit for unit in units if unit.key not in done]
-    total = sum(len(u.cases) for u in units)
-    with RunProgress(total, enabled=progress) as bar:
-        bar.add(finished)
-        try:
-            await _dispatch(
-                executor,
-                agent,
-                Path(agent_file) if agent_file is not None else None,
-                todo,
-                execution,
-                concurrency=concurrency,
-                deliver=lambda unit, evidence, note: deliver(unit, evidence, note, bar),
-                rate_limit_retries=rate_limit_retries,
-                stop=spending.reached if budget else None,
-                skip=lambda unit, reason: skip(unit, reason, bar),
-                played=lambda unit, evidence: spending.add_session(session_usage(evidence)),
-                stop_waits_for_grading=budget.caps_judges(),
-            )
-        except BaseException as stop:
-            if execution.workers:  # the workers were started: what finished is written, then the stop goes on
-                why = str(stop) if isinstance(stop, ExecutorError) else "interrupted"
-                finish(f"{why}: {len(finished)} of {total} results finished; continue with --resume", interrupted=True)
-            raise
-        finally:
-            if workspaces is not None:
-                workspaces.close()
-    return finish()
 
 
 def _workspaces(test_set: EvalTestSet, protect: tuple[str, ...], executor: Executor | None) -> RunWorkspaces | None:
     """The run's workspaces when any case has one, checked (PrepareError naming each case that cannot be played)."""
+    if (refusal := workspace_refusal(test_set, protect)) is not None:
+        raise PrepareError(refusal)
     if not uses_workspaces(test_set):
-        if protect:
-            raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
         return None
-    problems = workspace_problems(test_set)
-    if problems:
-        raise PrepareError("; ".join(problems))
     if executor is not None and not isinstance(executor, LocalExecutor):
         raise PrepareError("--workspace: workspaces are played with --executor local only")
     return RunWorkspaces(protect=protect)

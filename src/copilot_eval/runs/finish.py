@@ -64,6 +64,8 @@ FolderGate = Callable[[Sequence[RunFolder]], GateOutcome]
 """A gate the finisher runs once the history holds the folders (``run --gate``: ``commands.gate_run``)."""
 
 
+# Alike in shape only to runs/settings.py's RunBudget and targets/config.py's DirectLineTarget: flat
+# frozen records of defaulted fields, each for its own thing.
 @dataclass(frozen=True, kw_only=True)
 class FinishOptions:
     """What a finished folder gets besides its data, and what it is judged by: the options every writer shares."""

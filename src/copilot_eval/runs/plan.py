@@ -36,7 +36,7 @@ from copilot_eval.runs.prepare import (
 from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunSettings
 from copilot_eval.runs.surfaces import Surface, surface_labels
 from copilot_eval.runs.target import runtime_agent
-from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_problems
+from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_refusal
 
 RUNS_FOLDER = Path("eval-runs")
 """Where a run folder goes when ``--out`` names none: ``eval-runs/SET-TIME``."""
@@ -148,13 +148,8 @@ def _exports(play: HowToPlay, test_set: EvalTestSet, surfaces: list[Surface]) ->
 def _with_workspaces(test_set: EvalTestSet, set_path: Path, play: HowToPlay) -> EvalTestSet:
     """The cases' workspaces resolved (relative to the set's folder) and checked, before anything plays."""
     test_set = with_workspaces(test_set, play.workspace, set_path.parent)
-    if not uses_workspaces(test_set):
-        if play.protect:
-            raise PrepareError("--protect: no case plays on a workspace; give --workspace DIR or a case workspace")
-        return test_set
-    problems = workspace_problems(test_set)
-    if problems:
-        raise PrepareError(f"{set_path}: " + "; ".join(problems))
+    if (refusal := workspace_refusal(test_set, play.protect, where=f"{set_path}: ")) is not None:
+        raise PrepareError(refusal)
     return test_set
 
 
@@ -165,6 +160,39 @@ def _finish(finish: HowToFinish) -> FinishOptions:
     scanners = choose_scanners(finish.scan)  # checked when the settings were made
     # the settings' fields bear the finisher's option names (the gates' too); source: SOURCE_RUN, the default
     return finish_options(vars(finish), scanners=scanners, finding_gates=gate_names(finish.fail_on_finding, scanners))
+
+
+def _check_surfaces(test_set: EvalTestSet, surfaces: list[Surface], finish: HowToFinish) -> None:
+    """PrepareError for surfaces the run cannot play or finish: a target on a workspace, a gate over several."""
+    if uses_workspaces(test_set) and (target := next((s for s in surfaces if runtime_agent(s.agent) is None), None)):
+        raise PrepareError(
+            f"--agent {target.agent_file}: a Copilot Studio target has no files to work on; "
+            "a workspace is played by a Copilot runtime agent"
+        )
+    if finish.gate is not None and len(surfaces) > 1:
+        raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
+
+
+def _check_baseline(
+    finish: HowToFinish, surfaces: list[Surface], test_set: EvalTestSet, fingerprint: str | None
+) -> None:
+    """PrepareError when ``--baseline`` cannot be compared with these surfaces (``finish.baseline_problem``)."""
+    labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
+    problem = baseline_problem(
+        finish.baseline, labels, test_set=test_set, fingerprint=fingerprint, allow_other_set=finish.allow_other_set
+    )
+    if problem is not None:
+        raise PrepareError(problem)
+
+
+def _remote_executor(play: HowToPlay, say: Callable[[str], None] | None) -> Executor | None:
+    """The executor ``--executor`` names when it is not the local one (None: the engine plays here)."""
+    if play.executor == "local":
+        return None
+    try:
+        return executor_of(play, say=say)
+    except ExecutorError as exc:
+        raise PrepareError(f"--executor {play.executor}: {exc}") from None
 
 
 def plan_run(
@@ -190,14 +218,7 @@ def plan_run(
     graders = resolve_graders(test_set, settings.grade)
     check_graders_fit(test_set, graders, set_path)
     surfaces, session_model = _surfaces(test_set, agent_paths, settings.what.model)
-    if uses_workspaces(test_set) and (target := next((s for s in surfaces if runtime_agent(s.agent) is None), None)):
-        raise PrepareError(
-            f"--agent {target.agent_file}: a Copilot Studio target has no files to work on; "
-            "a workspace is played by a Copilot runtime agent"
-        )
-    if settings.finish.gate is not None and len(surfaces) > 1:
-        raise PrepareError("--gate takes one --agent: gate each surface's folder with `copilot-eval gate RUN_DIR`")
-    labels = [s.label for s in surfaces] if len(surfaces) > 1 else [None]
+    _check_surfaces(test_set, surfaces, settings.finish)
     fingerprints = run_fingerprints(
         as_read,
         agent_path=agent_paths[0] if agent_paths else None,
@@ -207,22 +228,9 @@ def plan_run(
         prompt_pass_scores=list(settings.grade.prompt_pass_score) or None,
         session_model=session_model,
     )
-    baseline = baseline_problem(
-        settings.finish.baseline,
-        labels,
-        test_set=test_set,
-        fingerprint=fingerprints.test_set,
-        allow_other_set=settings.finish.allow_other_set,
-    )
-    if baseline is not None:
-        raise PrepareError(baseline)
+    _check_baseline(settings.finish, surfaces, test_set, fingerprints.test_set)
     surfaces = _with_cassettes(surfaces, test_set, settings.play)
-    executor = None
-    if settings.play.executor != "local":
-        try:
-            executor = executor_of(settings.play, say=say)
-        except ExecutorError as exc:
-            raise PrepareError(f"--executor {settings.play.executor}: {exc}") from None
+    executor = _remote_executor(settings.play, say)
     out = settings.finish.out or RUNS_FOLDER / f"{set_path.stem}-{datetime.now():%Y%m%d-%H%M%S}"
     exports = _exports(settings.play, test_set, surfaces)
     out.mkdir(parents=True, exist_ok=True)

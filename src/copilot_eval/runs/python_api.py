@@ -10,80 +10,79 @@ their options; they never come through here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import functools
+import inspect
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from copilot_eval.evalsets import EvalRun, EvalTestSet
 from copilot_eval.grading.protocol import Grader
-from copilot_eval.runs.eval_runner import CaseExport, play_eval_set
-from copilot_eval.runs.executor import Executor
-from copilot_eval.runs.fingerprints import RunFingerprints
+from copilot_eval.runs.eval_runner import play_eval_set
 from copilot_eval.runs.finish import FinishOptions, FolderRun, finish_run_folders
-from copilot_eval.runs.limitation import KNOWN_FALLBACK_TEXTS
 from copilot_eval.runs.merge import MergedRun, comparison_beside, merge_shard_folders
 from copilot_eval.runs.regrade import read_saved_run, regrade_saved_run
 from copilot_eval.runs.settings import RunSettings
-from copilot_eval.runs.surfaces import Surface, SurfaceRun, comparison_file, play_surfaces
+from copilot_eval.runs.surfaces import SurfaceRun, comparison_file, play_surfaces
 
 _QUIET = FinishOptions(no_history=True)
+P = ParamSpec("P")  # the engine function's parameters, which the public call takes as they are
+R = TypeVar("R")  # what it plays (an EvalRun, the surfaces' runs)
 
 
-async def run_eval_set(
-    test_set: EvalTestSet,
-    agent: Any,
-    settings: RunSettings | None = None,
-    *,
-    pool: Any = None,
-    executor: Executor | None = None,
-    fingerprints: RunFingerprints | None = None,
-    agent_file: str | Path | None = None,
-    export: CaseExport | None = None,
-    fallback_texts: Iterable[str] = KNOWN_FALLBACK_TEXTS,
-    validate: bool = True,
-) -> EvalRun:
+def _then_finish(
+    play: Callable[P, Coroutine[Any, Any, R]], finish: Callable[[EvalTestSet, Path, R], None], name: str, doc: str
+) -> Callable[P, Coroutine[Any, Any, R]]:
+    """The engine's ``play`` followed by ``finish`` into ``settings.finish.out`` (nothing when it is None).
+
+    The call takes ``play``'s very parameters (typed through ``P``, shown by ``help()`` through
+    ``__wrapped__``), so that its signature is written once, on the engine's function.
+    """
+    parameters = inspect.signature(play)
+
+    @functools.wraps(play)
+    async def call(*args: P.args, **kwargs: P.kwargs) -> R:
+        played = await play(*args, **kwargs)
+        given = parameters.bind(*args, **kwargs).arguments
+        out = (given.get("settings") or RunSettings()).finish.out
+        if out is not None:
+            finish(given["test_set"], Path(out), played)
+        return played
+
+    call.__name__ = call.__qualname__ = name
+    call.__module__, call.__doc__ = __name__, doc
+    return call
+
+
+def _finish_run(test_set: EvalTestSet, out: Path, run: EvalRun) -> None:
+    finish_run_folders([FolderRun(out, run, test_set)], _QUIET)
+
+
+def _finish_surfaces(test_set: EvalTestSet, out: Path, runs: list[SurfaceRun]) -> None:
+    folders = [FolderRun(Path(s.output_dir or out), s.run, test_set, s.label) for s in runs]
+    finish_run_folders(folders, _QUIET, beside=[comparison_file(test_set, runs, out)])
+
+
+run_eval_set = _then_finish(
+    play_eval_set,
+    _finish_run,
+    "run_eval_set",
     """Play ``test_set`` against ``agent`` (``eval_runner.play_eval_set``, same arguments) and finish its folder.
 
     With ``settings.finish.out`` the folder ends complete (run.json, results.csv, report.html ...),
     as ``copilot-eval run --no-history`` leaves it; without it nothing is written.
-    """
-    run = await play_eval_set(
-        test_set,
-        agent,
-        settings,
-        pool=pool,
-        executor=executor,
-        fingerprints=fingerprints,
-        agent_file=agent_file,
-        export=export,
-        fallback_texts=fallback_texts,
-        validate=validate,
-    )
-    out = (settings or RunSettings()).finish.out
-    if out is not None:
-        finish_run_folders([FolderRun(Path(out), run, test_set)], _QUIET)
-    return run
+    """,
+)
+run_surfaces = _then_finish(
+    play_surfaces,
+    _finish_surfaces,
+    "run_surfaces",
+    """Play every surface (``surfaces.play_surfaces``, same arguments) and finish each one's folder.
 
-
-async def run_surfaces(
-    test_set: EvalTestSet,
-    surfaces: Sequence[Surface],
-    settings: RunSettings | None = None,
-    *,
-    fingerprints: RunFingerprints | None = None,
-    executor: Executor | None = None,
-    exports: Mapping[str, CaseExport] | None = None,
-    validate: bool = True,
-) -> list[SurfaceRun]:
-    """Play every surface (``surfaces.play_surfaces``) and finish each one's folder and ``comparison.json``."""
-    runs = await play_surfaces(
-        test_set, surfaces, settings, fingerprints=fingerprints, executor=executor, exports=exports, validate=validate
-    )
-    out = (settings or RunSettings()).finish.out
-    if out is not None:
-        folders = [FolderRun(Path(s.output_dir or out), s.run, test_set, s.label) for s in runs]
-        finish_run_folders(folders, _QUIET, beside=[comparison_file(test_set, runs, Path(out))])
-    return runs
+    With ``settings.finish.out`` each surface's folder ends complete and ``comparison.json`` stands
+    beside them; without it nothing is written.
+    """,
+)
 
 
 def merge_run_folders(

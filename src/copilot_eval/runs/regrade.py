@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
+# The same names as security/record.py and triggers/record.py import, and only names: this module reads
+# a saved run back to grade it again, they make a run of their own plays; no logic is shared.
 from copilot_eval.evalsets import (
     CaseStatus,
     EvalCaseResult,
@@ -128,6 +130,31 @@ class _Sessions:
         return session, str(copy)
 
 
+async def _graded_again(
+    result: EvalCaseResult,
+    case: EvalTestCase,
+    session: tuple[PlayedEvidence, str | None],
+    graders: Sequence[Grader],
+    *,
+    conversation: bool,
+) -> EvalCaseResult:
+    """``result`` graded again by ``graders`` from its saved answer and session (and the path of its copy)."""
+    played, copy = session
+    evidence = CaseEvidence(
+        answer=result.actual_response,
+        result=played,
+        # A conversation's turn t was the session's prompt t; a single-turn case was its session's only one.
+        turn_index=(result.turn or 1) - 1 if conversation else 0,
+        evidence_path=copy,  # judges keep their own evidence beside it, in the new folder
+        turn=result.turn or 1,
+        # the grades given before (a platform run's own figures tell General quality whether knowledge was used)
+        recorded_grades=tuple(result.grades),
+    )
+    return await graded_result(
+        case, evidence, graders, turn=result.turn, repeat_index=result.repeat_index, duration_ms=result.duration_ms
+    )
+
+
 async def regrade_saved_run(
     run_dir: str | Path, graders: Sequence[Grader], *, output_dir: str | Path, graders_fingerprint: str | None = None
 ) -> EvalRun:
@@ -156,27 +183,8 @@ async def regrade_saved_run(
         if result.effective_status is CaseStatus.NOT_RUN:  # never played: nothing to grade, still listed
             results.append(result)
             continue
-        session, copy = sessions.get(result)
-        evidence = CaseEvidence(
-            answer=result.actual_response,
-            result=session,
-            # A conversation's turn t was the session's prompt t; a single-turn case was its session's only one.
-            turn_index=(result.turn or 1) - 1 if conversation else 0,
-            evidence_path=copy,  # judges keep their own evidence beside it, in the new folder
-            turn=result.turn or 1,
-            # the grades given before (a platform run's own figures tell General quality whether knowledge was used)
-            recorded_grades=tuple(result.grades),
-        )
-        results.append(
-            await graded_result(
-                _case_of(result, cases, folder.folder / RUN_JSON),
-                evidence,
-                graders,
-                turn=result.turn,
-                repeat_index=result.repeat_index,
-                duration_ms=result.duration_ms,
-            )
-        )
+        case = _case_of(result, cases, folder.folder / RUN_JSON)
+        results.append(await _graded_again(result, case, sessions.get(result), graders, conversation=conversation))
     run = summarise(
         test_set,
         results,

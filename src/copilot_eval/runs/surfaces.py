@@ -32,6 +32,7 @@ COMPARISON_JSON = LAYOUT.comparison_json
 CONFIRMING_PASS_RATE = 0.5
 
 
+# Alike in shape only to grading/combine.py's Verdict (a frozen record of three fields); unrelated meanings.
 @dataclass(frozen=True)
 class Surface:
     """One agent of a multi-surface run: its label (folder name), the loaded agent, and its file when it has one."""

@@ -58,6 +58,15 @@ def workspace_problems(test_set: EvalTestSet, *, option: str = "--workspace") ->
     return problems + case_grader_problems(test_set)
 
 
+def workspace_refusal(test_set: EvalTestSet, protect: Sequence[str], *, where: str = "") -> str | None:
+    """Why the set cannot be played on its workspaces, or None: ``--protect`` with no case on a workspace, or
+    every case whose fixture or grader fails (``workspace_problems``, after ``where``, e.g. the set's path)."""
+    if not uses_workspaces(test_set):
+        return "--protect: no case plays on a workspace; give --workspace DIR or a case workspace" if protect else None
+    problems = workspace_problems(test_set)
+    return where + "; ".join(problems) if problems else None
+
+
 class RunWorkspaces:
     """Prepares each play's workspace and hands it to the grading step; ``close`` removes staged fixtures."""
 
@@ -124,4 +133,5 @@ __all__ = [
     "uses_workspaces",
     "with_workspaces",
     "workspace_problems",
+    "workspace_refusal",
 ]

@@ -39,24 +39,11 @@ from copilot_eval.studio_eval.shapes import (
     StudioTestSet,
     run_request_body,
 )
+from copilot_eval.targets.http import error_of
 
 TokenProvider = Callable[[], str | Awaitable[str]]
 RETRIED_STATUSES = (429, 503)
 log = logging.getLogger("copilot_eval.studio_eval")
-
-
-def _error_of(response: httpx.Response) -> tuple[str | None, str]:
-    """The platform's error code and message (``{"error": {"code", "message"}}``, else the body's text)."""
-    try:
-        body = response.json()
-    except ValueError:
-        return None, (response.text or response.reason_phrase or "")[:500]
-    error = body.get("error") if isinstance(body, dict) else None
-    if isinstance(error, dict):
-        return (str(error["code"]) if error.get("code") else None), str(error.get("message") or "")[:500]
-    if isinstance(body, dict) and isinstance(body.get("message"), str):
-        return (str(body["code"]) if body.get("code") else None), body["message"][:500]
-    return None, str(body)[:500]
 
 
 def _file_name(disposition: str | None) -> str | None:
@@ -178,7 +165,7 @@ class StudioEvalClient:
                 attempt += 1
                 await asyncio.sleep(wait)
                 continue
-            code, message = _error_of(response)
+            code, message = error_of(response, limit=500, bare=True)
             raise error_for(
                 response.status_code,
                 code,

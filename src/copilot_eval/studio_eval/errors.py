@@ -21,6 +21,7 @@ WRITE_PERMISSION = "CopilotStudio.MakerOperations.ReadWrite"
 REPORTED_DAILY_RUNS = 20
 
 
+# Alike in shape only to security/rates.py's SecuritySummary (a frozen record with defaulted fields).
 @dataclass(frozen=True)
 class Operation:
     """One call of the API: its name, method and path, the ids it used, the permission it needs."""
@@ -160,6 +161,41 @@ class _ErrorFields(TypedDict):
     code: str | None
 
 
+_BUSY = (
+    "a run is already in progress for this agent (one run at a time per agent): wait for it to finish, then start again"
+)
+# The statuses whose exception and hint are the same whatever the call was.
+_FIXED: dict[int, tuple[type[StudioEvalError], str]] = {
+    400: (BadRequestError, "the request was malformed; report this with the command used"),
+    401: (
+        AuthenticationError,
+        "the token was refused (missing, expired, or not for the Power Platform API): sign in again "
+        "with `copilot-eval login --client-id ID`, or put a fresh user-delegated token in the --token-env "
+        "variable (app-only tokens are not accepted)",
+    ),
+    409: (RunInProgressError, _BUSY),
+    422: (RunInProgressError, _BUSY),
+}
+_PUBLISHED_500 = (
+    "the platform answered HTTP 500 to a run of the published agent, a known platform problem "
+    "(its message may ask for a version the documented request has no field for): run the draft "
+    "instead (leave out --published)"
+)
+_POST_FAILED = (
+    "the platform failed; the run may or may not have started: `copilot-eval studio-eval list --runs` "
+    "shows it before you start another"
+)
+
+
+def _permission_hint(operation: Operation) -> str:
+    return (
+        f"the signed-in user's token lacks the delegated Power Platform API permission "
+        f"{operation.permission} (needed to {operation.name}; {READ_PERMISSION} lists and reads, "
+        f"{WRITE_PERMISSION} also starts runs): add it to the app registration, grant consent, and "
+        "sign in again; the user also needs maker access to the agent"
+    )
+
+
 def error_for(
     status: int,
     code: str | None,
@@ -171,34 +207,13 @@ def error_for(
 ) -> StudioEvalError:
     """The exception for an error status of ``operation``, with the hint that says what to do."""
     kwargs: _ErrorFields = {"operation": operation, "status": status, "code": code}
-    if status == 400:
-        return BadRequestError(message, hint="the request was malformed; report this with the command used", **kwargs)
-    if status == 401:
-        return AuthenticationError(
-            message,
-            hint="the token was refused (missing, expired, or not for the Power Platform API): sign in again "
-            "with `copilot-eval login --client-id ID`, or put a fresh user-delegated token in the --token-env "
-            "variable (app-only tokens are not accepted)",
-            **kwargs,
-        )
+    if status in _FIXED:
+        kind, hint = _FIXED[status]
+        return kind(message, hint=hint, **kwargs)
     if status == 403:
-        return PermissionDeniedError(
-            message,
-            hint=f"the signed-in user's token lacks the delegated Power Platform API permission "
-            f"{operation.permission} (needed to {operation.name}; {READ_PERMISSION} lists and reads, "
-            f"{WRITE_PERMISSION} also starts runs): add it to the app registration, grant consent, and "
-            "sign in again; the user also needs maker access to the agent",
-            **kwargs,
-        )
+        return PermissionDeniedError(message, hint=_permission_hint(operation), **kwargs)
     if status == 404:
         return NotFoundError(message, hint=_not_found_hint(operation), **kwargs)
-    if status in (409, 422):
-        return RunInProgressError(
-            message,
-            hint="a run is already in progress for this agent (one run at a time per agent): wait for it to "
-            "finish, then start again",
-            **kwargs,
-        )
     if status == 429:
         seconds = retry_after_seconds(retry_after)
         when = (
@@ -208,21 +223,9 @@ def error_for(
         )
         return ThrottledError(message, retry_after_s=seconds, hint=when, **kwargs)
     if status == 500 and published:
-        return PublishedRunError(
-            message,
-            hint="the platform answered HTTP 500 to a run of the published agent, a known platform problem "
-            "(its message may ask for a version the documented request has no field for): run the draft "
-            "instead (leave out --published)",
-            **kwargs,
-        )
-    if operation.method == "POST":
-        return ServerError(
-            message,
-            hint="the platform failed; the run may or may not have started: `copilot-eval studio-eval list --runs` "
-            "shows it before you start another",
-            **kwargs,
-        )
-    return ServerError(message, hint="the platform failed; try again later", **kwargs)
+        return PublishedRunError(message, hint=_PUBLISHED_500, **kwargs)
+    hint = _POST_FAILED if operation.method == "POST" else "the platform failed; try again later"
+    return ServerError(message, hint=hint, **kwargs)
 
 
 __all__ = [

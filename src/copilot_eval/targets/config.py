@@ -50,6 +50,7 @@ class DirectLineTarget:
     type = DIRECTLINE
 
 
+# Alike in shape only to runs/settings.py's HowToPlay (defaulted fields of the same types); unrelated meanings.
 @dataclass(frozen=True)
 class CopilotStudioTarget:
     """A Copilot Studio agent over the Agents SDK (Direct-to-Engine) endpoint, user-delegated token."""

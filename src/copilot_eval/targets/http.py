@@ -73,16 +73,22 @@ def public_url(url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc.rpartition("@")[2], parts.path, urlencode(query, safe="[]"), ""))
 
 
-def error_of(response: httpx.Response) -> tuple[str | None, str]:
-    """The ``ErrorResponse`` code and message of an error response (message falls back to the body)."""
+def error_of(response: httpx.Response, *, limit: int = 300, bare: bool = False) -> tuple[str | None, str]:
+    """The ``ErrorResponse`` code and message of an error response (message falls back to the body).
+
+    ``limit`` caps the message's length; ``bare`` also reads a ``{"code", "message"}`` body that has no
+    ``error`` wrapper (Copilot Studio's evaluation API answers some errors so).
+    """
     try:
         body = response.json()
     except ValueError:
-        return None, (response.text or response.reason_phrase or "")[:300]
+        return None, (response.text or response.reason_phrase or "")[:limit]
     error = body.get("error") if isinstance(body, dict) else None
+    if bare and not isinstance(error, dict) and isinstance(body, dict) and isinstance(body.get("message"), str):
+        error = body
     if isinstance(error, dict):
-        return (str(error["code"]) if error.get("code") else None), str(error.get("message") or "")[:300]
-    return None, str(body)[:300]
+        return (str(error["code"]) if error.get("code") else None), str(error.get("message") or "")[:limit]
+    return None, str(body)[:limit]
 
 
 def _retry_after(response: httpx.Response) -> float:
@@ -99,6 +105,7 @@ class Exchanges:
         self.http, self.secrets, self.max_retries = http, secrets, max_retries
         self.records: list[HttpExchange] = []
 
+    # Its parameter list is alike in shape only to otel/exporter.py's export_case; unrelated.
     def record(
         self,
         method: str,

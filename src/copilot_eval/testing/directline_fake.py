@@ -140,151 +140,156 @@ class FakeDirectLine(FakeEndpoint):
         )
         return _error(fault.status, code, fault.message, fault.retry_after)
 
+    # -- the app: each endpoint a method, served by the routes below ---------------------------------
+    def _note(self, request: Any) -> None:
+        """Record a request as (method, path, had_auth)."""
+        self.requests.append((request.method, request.url.path, "authorization" in request.headers))
+
+    async def _opened(self, request: Any) -> Any:
+        """The conversation a request names, or the error response a real channel gives."""
+        self._note(request)
+        conversation = self.conversations.get(request.path_params["cid"])
+        if conversation is None:
+            return _error(404, "BadArgument", "unknown conversation")
+        if (problem := self._auth(request, conversation.id)) is not None:
+            return problem
+        return conversation
+
+    async def _token(self, request: Any) -> Any:
+        """The Copilot Studio token endpoint: a token for the agent whose schema name the path gives."""
+        self._note(request)
+        if request.path_params["schema"] != self.schema:
+            return _error(404, "BotNotFound", "no agent with this schema name")
+        return _json_response(self._issue())
+
+    async def _regional(self, request: Any) -> Any:
+        """The regional channel settings: where this Direct Line lives."""
+        self._note(request)
+        return _json_response({"channelUrlsById": {"directline": f"{self.url}/"}})
+
+    async def _generate(self, request: Any) -> Any:
+        """``tokens/generate``: a conversation and its token, for the Direct Line secret."""
+        self._note(request)
+        header = request.headers.get("authorization", "")
+        if self.secret is None or header != f"Bearer {self.secret}":
+            return _error(401, "BadArgument", "a Direct Line secret is required")
+        body = await request.json() if await request.body() else {}
+        user = (body.get("user") or {}).get("id")
+        if user is not None and not str(user).startswith("dl_"):
+            return _error(400, "BadArgument", "user ids bound into tokens must start with dl_")
+        return _json_response(self._issue())
+
+    async def _refresh(self, request: Any) -> Any:
+        """``tokens/refresh``: a fresh token for the same conversation."""
+        self._note(request)
+        if (problem := self._auth(request)) is not None:
+            return problem
+        bound, _ = self._tokens[request.headers["authorization"][7:]]
+        return _json_response(self._issue(bound))
+
+    async def _start(self, request: Any) -> Any:
+        """Start (or resume) the conversation a token is bound to; the secret starts a new one."""
+        self._note(request)
+        if (problem := self._auth(request)) is not None:
+            return problem
+        bearer = request.headers["authorization"][7:]
+        if bearer not in self._tokens:  # the secret itself: a new conversation and its own token
+            bearer = self._issue()["token"]
+        bound = self._tokens[bearer][0]
+        conversation = self.conversations[bound]
+        status = 200 if conversation.started else 201
+        conversation.started = True
+        return _json_response(
+            {
+                "conversationId": bound,
+                "token": bearer,
+                "expires_in": self.token_lifetime_s,
+                "streamUrl": f"ws://{self.url[7:]}{API}/conversations/{bound}/stream?t={bearer}",
+            },
+            status_code=status,
+        )
+
+    async def _post_activity(self, request: Any) -> Any:
+        """Take one activity, answer it as the agent's script says, and return its id."""
+        conversation = await self._opened(request)
+        if not isinstance(conversation, _Conversation):
+            return conversation  # the 404 or 401/403 a real channel gives
+        activity = await request.json()
+        if not isinstance(activity, dict) or not activity.get("type") or not (activity.get("from") or {}).get("id"):
+            return _error(400, "MissingProperty", "an activity needs type and from.id")
+        if activity["type"] == "event" and activity.get("name") == "startConversation":
+            reply = self.agent.greeting or Reply()
+        else:
+            reply = self.agent.reply_for(activity.get("text") or "")
+        if (problem := self._fault(reply)) is not None:
+            return problem
+        echo = self._stamp(conversation, activity)
+        task = asyncio.ensure_future(self._play(conversation, reply, echo["id"]))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return _json_response({"id": echo["id"]})
+
+    async def _get_activities(self, request: Any) -> Any:
+        """The conversation's activities after ``watermark`` (``typing`` left out, as over REST)."""
+        conversation = await self._opened(request)
+        if not isinstance(conversation, _Conversation):
+            return conversation  # the 404 or 401/403 a real channel gives
+        mark = int(request.query_params.get("watermark") or 0)
+        visible = [(n, a) for n, a in enumerate(conversation.log, start=1) if n > mark and a.get("type") != "typing"]
+        watermark = str(len(conversation.log)) if conversation.log else None
+        return _json_response({"activities": [a for _, a in visible], "watermark": watermark})
+
+    async def _stream(self, socket: Any) -> None:
+        """The conversation's WebSocket stream: what happened so far, then each new activity."""
+        from starlette.websockets import WebSocketDisconnect
+
+        conversation = self.conversations.get(socket.path_params["cid"])
+        bound = self._tokens.get(socket.query_params.get("t", ""))
+        self.requests.append(("WEBSOCKET", socket.url.path, bound is not None))
+        if not self.websocket or conversation is None or bound is None or bound[0] != conversation.id:
+            await socket.close(code=1008, reason="unknown conversation or token, or streaming off")
+            return
+        await socket.accept()
+        if conversation.id in self._sockets:
+            await socket.close(code=1000, reason="collision")  # one stream per conversation
+            return
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._sockets[conversation.id] = queue
+        try:
+            await socket.send_text("")  # a keep-alive frame, as the service sends them
+            if conversation.log:  # what happened before the socket opened is replayed
+                await socket.send_text(
+                    json.dumps({"activities": conversation.log, "watermark": str(len(conversation.log))})
+                )
+            closed = asyncio.ensure_future(socket.receive())  # the client going away ends the stream
+            while True:
+                arrival = asyncio.ensure_future(queue.get())
+                await asyncio.wait({closed, arrival}, return_when=asyncio.FIRST_COMPLETED)
+                if closed.done():
+                    arrival.cancel()
+                    break
+                await socket.send_text(
+                    json.dumps({"activities": [arrival.result()], "watermark": str(len(conversation.log))})
+                )
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            self._sockets.pop(conversation.id, None)
+
     def _build(self) -> Any:
         from starlette.applications import Starlette
-        from starlette.requests import Request
-        from starlette.responses import Response
         from starlette.routing import Route, WebSocketRoute
-        from starlette.websockets import WebSocket, WebSocketDisconnect
-
-        JSONResponse = _json_response  # every answer below is escaped to ASCII, as the service sends it
-
-        async def record(request: Request) -> None:
-            self.requests.append((request.method, request.url.path, "authorization" in request.headers))
-
-        async def opened(request: Request) -> _Conversation | Response:
-            """The conversation a request names, or the error response a real channel gives."""
-            await record(request)
-            conversation = self.conversations.get(request.path_params["cid"])
-            if conversation is None:
-                return _error(404, "BadArgument", "unknown conversation")
-            if (problem := self._auth(request, conversation.id)) is not None:
-                return problem
-            return conversation
-
-        async def token(request: Request) -> Response:
-            await record(request)
-            if request.path_params["schema"] != self.schema:
-                return _error(404, "BotNotFound", "no agent with this schema name")
-            return JSONResponse(self._issue())
-
-        async def regional(request: Request) -> Response:
-            await record(request)
-            return JSONResponse({"channelUrlsById": {"directline": f"{self.url}/"}})
-
-        async def generate(request: Request) -> Response:
-            await record(request)
-            header = request.headers.get("authorization", "")
-            if self.secret is None or header != f"Bearer {self.secret}":
-                return _error(401, "BadArgument", "a Direct Line secret is required")
-            body = await request.json() if await request.body() else {}
-            user = (body.get("user") or {}).get("id")
-            if user is not None and not str(user).startswith("dl_"):
-                return _error(400, "BadArgument", "user ids bound into tokens must start with dl_")
-            return JSONResponse(self._issue())
-
-        async def refresh(request: Request) -> Response:
-            await record(request)
-            if (problem := self._auth(request)) is not None:
-                return problem
-            bound, _ = self._tokens[request.headers["authorization"][7:]]
-            return JSONResponse(self._issue(bound))
-
-        async def start(request: Request) -> Response:
-            await record(request)
-            if (problem := self._auth(request)) is not None:
-                return problem
-            bearer = request.headers["authorization"][7:]
-            if bearer not in self._tokens:  # the secret itself: a new conversation and its own token
-                bearer = self._issue()["token"]
-            bound = self._tokens[bearer][0]
-            conversation = self.conversations[bound]
-            status = 200 if conversation.started else 201
-            conversation.started = True
-            return JSONResponse(
-                {
-                    "conversationId": bound,
-                    "token": bearer,
-                    "expires_in": self.token_lifetime_s,
-                    "streamUrl": f"ws://{self.url[7:]}{API}/conversations/{bound}/stream?t={bearer}",
-                },
-                status_code=status,
-            )
-
-        async def post_activity(request: Request) -> Response:
-            conversation = await opened(request)
-            if not isinstance(conversation, _Conversation):
-                return conversation  # the 404 or 401/403 a real channel gives
-            activity = await request.json()
-            if not isinstance(activity, dict) or not activity.get("type") or not (activity.get("from") or {}).get("id"):
-                return _error(400, "MissingProperty", "an activity needs type and from.id")
-            if activity["type"] == "event" and activity.get("name") == "startConversation":
-                reply = self.agent.greeting or Reply()
-            else:
-                reply = self.agent.reply_for(activity.get("text") or "")
-            if (problem := self._fault(reply)) is not None:
-                return problem
-            echo = self._stamp(conversation, activity)
-            task = asyncio.ensure_future(self._play(conversation, reply, echo["id"]))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
-            return JSONResponse({"id": echo["id"]})
-
-        async def get_activities(request: Request) -> Response:
-            conversation = await opened(request)
-            if not isinstance(conversation, _Conversation):
-                return conversation  # the 404 or 401/403 a real channel gives
-            mark = int(request.query_params.get("watermark") or 0)
-            visible = [
-                (n, a) for n, a in enumerate(conversation.log, start=1) if n > mark and a.get("type") != "typing"
-            ]
-            watermark = str(len(conversation.log)) if conversation.log else None
-            return JSONResponse({"activities": [a for _, a in visible], "watermark": watermark})
-
-        async def stream(socket: WebSocket) -> None:
-            conversation = self.conversations.get(socket.path_params["cid"])
-            bound = self._tokens.get(socket.query_params.get("t", ""))
-            self.requests.append(("WEBSOCKET", socket.url.path, bound is not None))
-            if not self.websocket or conversation is None or bound is None or bound[0] != conversation.id:
-                await socket.close(code=1008, reason="unknown conversation or token, or streaming off")
-                return
-            await socket.accept()
-            if conversation.id in self._sockets:
-                await socket.close(code=1000, reason="collision")  # one stream per conversation
-                return
-            queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-            self._sockets[conversation.id] = queue
-            try:
-                await socket.send_text("")  # a keep-alive frame, as the service sends them
-                if conversation.log:  # what happened before the socket opened is replayed
-                    await socket.send_text(
-                        json.dumps({"activities": conversation.log, "watermark": str(len(conversation.log))})
-                    )
-                closed = asyncio.ensure_future(socket.receive())  # the client going away ends the stream
-                while True:
-                    arrival = asyncio.ensure_future(queue.get())
-                    await asyncio.wait({closed, arrival}, return_when=asyncio.FIRST_COMPLETED)
-                    if closed.done():
-                        arrival.cancel()
-                        break
-                    await socket.send_text(
-                        json.dumps({"activities": [arrival.result()], "watermark": str(len(conversation.log))})
-                    )
-            except (WebSocketDisconnect, RuntimeError):
-                pass
-            finally:
-                self._sockets.pop(conversation.id, None)
 
         return Starlette(
             routes=[
-                WebSocketRoute(f"{API}/conversations/{{cid}}/stream", stream),
-                Route("/powervirtualagents/botsbyschema/{schema}/directline/token", token, methods=["GET"]),
-                Route("/powervirtualagents/regionalchannelsettings", regional, methods=["GET"]),
-                Route(f"{API}/tokens/generate", generate, methods=["POST"]),
-                Route(f"{API}/tokens/refresh", refresh, methods=["POST"]),
-                Route(f"{API}/conversations", start, methods=["POST"]),
-                Route(f"{API}/conversations/{{cid}}/activities", post_activity, methods=["POST"]),
-                Route(f"{API}/conversations/{{cid}}/activities", get_activities, methods=["GET"]),
+                WebSocketRoute(f"{API}/conversations/{{cid}}/stream", self._stream),
+                Route("/powervirtualagents/botsbyschema/{schema}/directline/token", self._token, methods=["GET"]),
+                Route("/powervirtualagents/regionalchannelsettings", self._regional, methods=["GET"]),
+                Route(f"{API}/tokens/generate", self._generate, methods=["POST"]),
+                Route(f"{API}/tokens/refresh", self._refresh, methods=["POST"]),
+                Route(f"{API}/conversations", self._start, methods=["POST"]),
+                Route(f"{API}/conversations/{{cid}}/activities", self._post_activity, methods=["POST"]),
+                Route(f"{API}/conversations/{{cid}}/activities", self._get_activities, methods=["GET"]),
             ]
         )
 

@@ -36,6 +36,31 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _json(body: Any, *, status: int = 200, headers: dict[str, str] | None = None) -> Any:
+    """A JSON answer with ``status`` and ``headers``."""
+    from starlette.responses import JSONResponse
+
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def _elsewhere(request: Any) -> Any:
+    """Any other path: GitHub's plain 404."""
+    return _json(
+        {"message": "Not Found", "documentation_url": "https://docs.github.com/rest", "status": "404"}, status=404
+    )
+
+
+async def _read_body(request: Any) -> Any:
+    """A request's JSON body, its text when it is not JSON, None when it has none."""
+    raw = await request.body()
+    if not raw:
+        return None
+    try:
+        return await request.json()
+    except ValueError:
+        return raw.decode("utf-8", "replace")
+
+
 @dataclass(frozen=True)
 class RateLimitFault:
     """One rate-limited answer: its status (403 or 429), and the headers that say when to come back."""
@@ -186,10 +211,8 @@ class FakeGitHubComments(FakeEndpoint):
     def _error(
         self, status: int, message: str, anchor: str, *, headers: dict[str, str] | None = None, **extra: Any
     ) -> Any:
-        from starlette.responses import JSONResponse
-
         body = {"message": message, **extra, "documentation_url": f"{_DOCS}#{anchor}", "status": str(status)}
-        return JSONResponse(body, status_code=status, headers={**self._headers(), **(headers or {})})
+        return _json(body, status=status, headers={**self._headers(), **(headers or {})})
 
     def _rate_limited(self, fault: RateLimitFault) -> Any:
         headers: dict[str, str] = {}
@@ -221,6 +244,17 @@ class FakeGitHubComments(FakeEndpoint):
         return ", ".join(links)
 
     # -- the app -------------------------------------------------------------------------------
+    def _keep(self, request: Any, body: Any) -> None:
+        """Record a request for the test to read, and count it against the hourly limit as GitHub does."""
+        self.requests.append((request.method, request.url.path, dict(request.query_params), body))
+        self._used += 1
+
+    async def _arrive(self, request: Any, *, writing: bool) -> tuple[Any, Any]:
+        """A comment request's body (kept and counted), and the error it gets before its operation, or None."""
+        body = await _read_body(request)
+        self._keep(request, body)
+        return body, self._check(request, writing=writing)
+
     def _check(self, request: Any, *, writing: bool) -> Any:
         """The error a request gets before its operation (credentials, rate limit, repository), or None."""
         header = request.headers.get("authorization", "")
@@ -256,8 +290,6 @@ class FakeGitHubComments(FakeEndpoint):
         return None
 
     def _list(self, request: Any, issue: int) -> Any:
-        from starlette.responses import JSONResponse
-
         query = {key: value for key, value in request.query_params.items() if key not in ("page", "per_page")}
         try:
             per_page = min(MAX_PER_PAGE, max(1, int(request.query_params.get("per_page", DEFAULT_PER_PAGE))))
@@ -270,83 +302,66 @@ class FakeGitHubComments(FakeEndpoint):
         headers = self._headers()
         if (links := self._page_links(request.url.path, query, page, last, per_page)) is not None:
             headers["link"] = links
-        return JSONResponse([self.comment_body(c) for c in shown], headers=headers)
+        return _json([self.comment_body(c) for c in shown], headers=headers)
+
+    async def _issue_comments(self, request: Any) -> Any:
+        """A pull request's comments: ``GET`` lists a page of them, ``POST`` adds one."""
+        writing = request.method == "POST"
+        body, problem = await self._arrive(request, writing=writing)
+        if problem is not None:
+            return problem
+        issue = int(request.path_params["number"])
+        if issue not in self.pulls:
+            return self._error(404, "Not Found", "list-issue-comments")
+        if not writing:
+            return self._list(request, issue)
+        if (problem := self._body_error(body)) is not None:
+            return problem
+        comment = self._add(issue, body["body"], self.user)
+        made = self.comment_body(comment)
+        headers = {**self._headers(), "location": made["url"]}
+        return _json(made, status=201, headers=headers)
+
+    # The same steps as _issue_comments (arrive, find or 404, read, or check the body and write), kept
+    # apart: each endpoint finds its own thing and answers with its own documentation anchor.
+    async def _one_comment(self, request: Any) -> Any:
+        """One comment: ``GET`` reads it, ``PATCH`` changes its body."""
+        writing = request.method == "PATCH"
+        body, problem = await self._arrive(request, writing=writing)
+        if problem is not None:
+            return problem
+        comment_id = int(request.path_params["comment_id"])
+        comment = next((c for c in self.comments if c.id == comment_id), None)
+        if comment is None:
+            return self._error(404, "Not Found", "update-an-issue-comment")
+        if not writing:
+            return _json(self.comment_body(comment), headers=self._headers())
+        if (problem := self._body_error(body)) is not None:
+            return problem
+        comment.body, comment.updated_at = body["body"], _now()
+        return _json(self.comment_body(comment), headers=self._headers())
+
+    async def _own_account(self, request: Any) -> Any:
+        """``GET /user``: the account the token acts as."""
+        self._keep(request, None)
+        header = request.headers.get("authorization", "")
+        if header.partition(" ")[2] not in (self.token, self.read_only_token):
+            return self._error(401, "Bad credentials", "get-the-authenticated-user")
+        if self.user.type == "Bot":  # an installation token acts as the app, which /user does not serve
+            return self._error(403, "Resource not accessible by integration", "get-the-authenticated-user")
+        return _json(self.user.body(self._web(), self.url), headers=self._headers())
 
     def _build(self) -> Any:
         from starlette.applications import Starlette
-        from starlette.requests import Request
-        from starlette.responses import JSONResponse, Response
         from starlette.routing import Route
-
-        async def read(request: Request) -> Any:
-            raw = await request.body()
-            if not raw:
-                return None
-            try:
-                return await request.json()
-            except ValueError:
-                return raw.decode("utf-8", "replace")
-
-        async def issue_comments(request: Request) -> Response:
-            body = await read(request)
-            self.requests.append((request.method, request.url.path, dict(request.query_params), body))
-            self._used += 1
-            writing = request.method == "POST"
-            if (problem := self._check(request, writing=writing)) is not None:
-                return problem
-            issue = int(request.path_params["number"])
-            if issue not in self.pulls:
-                return self._error(404, "Not Found", "list-issue-comments")
-            if not writing:
-                return self._list(request, issue)
-            if (problem := self._body_error(body)) is not None:
-                return problem
-            comment = self._add(issue, body["body"], self.user)
-            made = self.comment_body(comment)
-            headers = {**self._headers(), "location": made["url"]}
-            return JSONResponse(made, status_code=201, headers=headers)
-
-        async def one_comment(request: Request) -> Response:
-            body = await read(request)
-            self.requests.append((request.method, request.url.path, dict(request.query_params), body))
-            self._used += 1
-            writing = request.method == "PATCH"
-            if (problem := self._check(request, writing=writing)) is not None:
-                return problem
-            comment_id = int(request.path_params["comment_id"])
-            comment = next((c for c in self.comments if c.id == comment_id), None)
-            if comment is None:
-                return self._error(404, "Not Found", "update-an-issue-comment")
-            if not writing:
-                return JSONResponse(self.comment_body(comment), headers=self._headers())
-            if (problem := self._body_error(body)) is not None:
-                return problem
-            comment.body, comment.updated_at = body["body"], _now()
-            return JSONResponse(self.comment_body(comment), headers=self._headers())
-
-        async def own_account(request: Request) -> Response:
-            self.requests.append((request.method, request.url.path, dict(request.query_params), None))
-            self._used += 1
-            header = request.headers.get("authorization", "")
-            if header.partition(" ")[2] not in (self.token, self.read_only_token):
-                return self._error(401, "Bad credentials", "get-the-authenticated-user")
-            if self.user.type == "Bot":  # an installation token acts as the app, which /user does not serve
-                return self._error(403, "Resource not accessible by integration", "get-the-authenticated-user")
-            return JSONResponse(self.user.body(self._web(), self.url), headers=self._headers())
-
-        async def elsewhere(request: Request) -> Response:
-            return JSONResponse(
-                {"message": "Not Found", "documentation_url": "https://docs.github.com/rest", "status": "404"},
-                status_code=404,
-            )
 
         base = "/repos/{owner}/{name}/issues"
         return Starlette(
             routes=[
-                Route(base + "/{number:int}/comments", issue_comments, methods=["GET", "POST"]),
-                Route(base + "/comments/{comment_id:int}", one_comment, methods=["GET", "PATCH"]),
-                Route("/user", own_account, methods=["GET"]),
-                Route("/{rest:path}", elsewhere, methods=["GET", "POST", "PATCH", "PUT", "DELETE"]),
+                Route(base + "/{number:int}/comments", self._issue_comments, methods=["GET", "POST"]),
+                Route(base + "/comments/{comment_id:int}", self._one_comment, methods=["GET", "PATCH"]),
+                Route("/user", self._own_account, methods=["GET"]),
+                Route("/{rest:path}", _elsewhere, methods=["GET", "POST", "PATCH", "PUT", "DELETE"]),
             ]
         )
 
