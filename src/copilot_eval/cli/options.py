@@ -5,18 +5,22 @@ A command that writes a run folder takes the finisher's options (``runs.finish``
 ``--baseline`` / ``--fail-on-regression`` where a run can be compared. ``tests/cli/test_option_names.py``
 lists every command's options, so a rename or a new name is a decision.
 
-Each command still lists the options it takes in its own signature, so those lists repeat across
-``cli/*_cmd.py`` by design: typer reads a command's options (and --help their order) from its
-signature and has no option groups. What the options mean is decided once: here (name, help,
+Options several commands take together are a group, declared once at the end of this module as
+an ``OptionGroup`` (``cli/option_groups.py``): a command names the group as one parameter and
+``takes_groups`` hands typer its options. What the options mean is decided once: here (name, help,
 range), in ``runs.settings`` (rules) and in ``runs.finish.finish_options`` (the finisher's, by name).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.option_groups import OptionGroup
 
 ScanOption = Annotated[
     str | None,
@@ -327,12 +331,37 @@ MinRecallOption = Annotated[
 # Continuing an interrupted run (runs/checkpoint.py): `run`, `lift` and `triggers`.
 ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
 
+
+# --- groups of options several commands take together (cli/option_groups.py) --------------------------
+@dataclass(frozen=True, kw_only=True)
+class FinishGroup(OptionGroup):
+    """The finisher's outputs and gates every command that writes a run folder of graded cases takes."""
+
+    fail_under: FailUnderOption = None
+    max_errors: MaxErrorsOption = 0
+    junit: JunitOption = None
+    markdown: MarkdownOption = None
+    history: RecordHistoryOption = None
+    no_history: NoHistoryOption = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaselineGroup(OptionGroup):
+    """Comparing the finished run with an earlier run folder (run, regrade)."""
+
+    baseline: BaselineOption = None
+    allow_other_set: AllowOtherSetOption = False
+    fail_on_regression: FailOnRegressionOption = False
+
+
 __all__ = [
     "AllowOtherSetOption",
+    "BaselineGroup",
     "BaselineOption",
     "ExecutorOption",
     "FailOnRegressionOption",
     "FailUnderOption",
+    "FinishGroup",
     "JunitOption",
     "MarkdownOption",
     "MaxErrorsOption",

@@ -1,0 +1,89 @@
+"""Option groups: options several commands take together, declared once as one frozen dataclass.
+
+typer reads a command's options from its signature and has no groups of its own. A group here is a
+frozen dataclass whose fields are the options (each annotated with its ``cli/options.py`` alias and
+its default); a command names the group as ONE parameter (``finish: FinishGroup``) and is decorated
+with ``takes_groups``. The decorator puts the group's options in that parameter's place in the
+signature typer reads (``__signature__``), and calls the command with one object of the group's
+values. The options' names, help and defaults stay those of their single declaration.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import typing
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
+
+
+@dataclass(frozen=True, kw_only=True)
+class OptionGroup:
+    """A group of options several commands take together; subclass it as a frozen dataclass of options."""
+
+    @classmethod
+    def parameters(cls) -> list[inspect.Parameter]:
+        """The group's options as keyword parameters, with their annotations resolved, in declaration order."""
+        hints = typing.get_type_hints(cls, include_extras=True)
+        return [
+            inspect.Parameter(
+                each.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=hints[each.name],
+                default=inspect.Parameter.empty if each.default is MISSING else each.default,
+            )
+            for each in fields(cls)
+        ]
+
+    def values(self) -> dict[str, object]:
+        """The options' values by name (as a command's ``locals()`` would hold them)."""
+        return {each.name: getattr(self, each.name) for each in fields(self)}
+
+
+def _is_group(annotation: object) -> bool:
+    return isinstance(annotation, type) and issubclass(annotation, OptionGroup)
+
+
+def takes_groups(command: Callable[..., None]) -> Callable[..., None]:
+    """Expand each ``OptionGroup`` parameter of a typer command into its options; call it with the group's object.
+
+    Every parameter of the signature typer sees is keyword-only (typer passes them by name), so a
+    required option may follow one with a default. A group option named like another parameter is
+    refused when the command is defined, naming both.
+    """
+    hints = typing.get_type_hints(command, include_extras=True)
+    groups: dict[str, type[OptionGroup]] = {}
+    seen: dict[str, str] = {}
+    parameters: list[inspect.Parameter] = []
+    for parameter in inspect.signature(command).parameters.values():
+        annotation = hints.get(parameter.name, parameter.annotation)
+        if _is_group(annotation):
+            groups[parameter.name] = annotation
+            expanded = annotation.parameters()
+        else:
+            expanded = [parameter.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=annotation)]
+        for each in expanded:
+            if each.name in seen:
+                raise TypeError(
+                    f"{command.__module__}.{command.__qualname__}: option parameter {each.name!r} comes from both "
+                    f"{seen[each.name]} and {parameter.name!r}; rename the command's parameter"
+                )
+            seen[each.name] = repr(parameter.name)
+        parameters.extend(expanded)
+    if not groups:
+        raise TypeError(f"{command.__qualname__}: takes_groups found no OptionGroup parameter; drop the decorator")
+
+    @functools.wraps(command)
+    def call(**given: object) -> None:
+        for name, group in groups.items():
+            given[name] = group(**{each.name: given.pop(each.name) for each in fields(group)})
+        command(**given)
+
+    returns = hints.get("return", inspect.Signature.empty)
+    # typer reads inspect.signature(), which takes a function's __signature__ over its code's.
+    call.__dict__["__signature__"] = inspect.Signature(parameters, return_annotation=returns)
+    call.__annotations__ = {each.name: each.annotation for each in parameters} | {"return": returns}
+    return call
+
+
+__all__ = ["OptionGroup", "takes_groups"]
