@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
 
 
@@ -38,6 +38,14 @@ class OptionGroup:
     def values(self) -> dict[str, object]:
         """The options' values by name (as a command's ``locals()`` would hold them)."""
         return {each.name: getattr(self, each.name) for each in fields(self)}
+
+
+def flat(options: Mapping[str, object]) -> dict[str, object]:
+    """A command's values by name, each group's options in place of the group (what ``locals()`` held before groups)."""
+    found: dict[str, object] = {}
+    for name, value in options.items():
+        found.update(value.values() if isinstance(value, OptionGroup) else {name: value})
+    return found
 
 
 def _is_group(annotation: object) -> bool:
@@ -86,4 +94,4 @@ def takes_groups(command: Callable[..., None]) -> Callable[..., None]:
     return call
 
 
-__all__ = ["OptionGroup", "takes_groups"]
+__all__ = ["OptionGroup", "flat", "takes_groups"]

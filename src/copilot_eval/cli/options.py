@@ -354,14 +354,61 @@ class BaselineGroup(OptionGroup):
     fail_on_regression: FailOnRegressionOption = False
 
 
+@dataclass(frozen=True, kw_only=True)
+class ScanGroup(OptionGroup):
+    """The scanners run over a finished folder, and those that fail the command (run, attack, lift, triggers)."""
+
+    scan: ScanOption = None
+    fail_on_finding: FailOnFindingOption = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CassetteGroup(OptionGroup):
+    """The agent's model calls recorded to cassettes or answered from them (run, triggers)."""
+
+    record: RecordOption = None
+    replay: ReplayOption = None
+    record_missing: RecordMissingOption = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunBudgetGroup(OptionGroup):
+    """What the agent's sessions may spend before no new play starts (run, lift, triggers)."""
+
+    max_run_tokens: MaxRunTokensOption = None
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None
+    max_run_ai_credits: MaxRunAiCreditsOption = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeBudgetGroup(OptionGroup):
+    """What the LLM judges may spend, counted apart from the agent (run, lift; a trigger play has no judge)."""
+
+    max_judge_tokens: MaxJudgeTokensOption = None
+    max_judge_premium_requests: MaxJudgePremiumRequestsOption = None
+    max_judge_ai_credits: MaxJudgeAiCreditsOption = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExecutorGroup(OptionGroup):
+    """Where sessions are played: this process or a Ray cluster (run, lift, triggers)."""
+
+    executor: ExecutorOption = "local"
+    ray_address: RayAddressOption = None
+    ray_workers: RayWorkersOption = None
+
+
 __all__ = [
     "AllowOtherSetOption",
     "BaselineGroup",
     "BaselineOption",
+    "CassetteGroup",
+    "ExecutorGroup",
     "ExecutorOption",
     "FailOnRegressionOption",
     "FailUnderOption",
     "FinishGroup",
+    "JudgeBudgetGroup",
     "JunitOption",
     "MarkdownOption",
     "MaxErrorsOption",
@@ -376,5 +423,7 @@ __all__ = [
     "RayAddressOption",
     "RayWorkersOption",
     "ResumeOption",
+    "RunBudgetGroup",
+    "ScanGroup",
     "ShardOption",
 ]
