@@ -15,6 +15,7 @@ import inspect
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
+from typing import Any
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -35,14 +36,18 @@ class OptionGroup:
             for each in fields(cls)
         ]
 
-    def values(self) -> dict[str, object]:
-        """The options' values by name (as a command's ``locals()`` would hold them)."""
+    def values(self) -> dict[str, Any]:
+        """The options' values by name (as a command's ``locals()`` would hold them), to pass on by name.
+
+        Any: the values are of the fields' several types; the receivers (``runs.settings``' groups,
+        ``runs.finish.finish_options``) take them by name and check them there.
+        """
         return {each.name: getattr(self, each.name) for each in fields(self)}
 
 
-def flat(options: Mapping[str, object]) -> dict[str, object]:
+def flat(options: Mapping[str, object]) -> dict[str, Any]:
     """A command's values by name, each group's options in place of the group (what ``locals()`` held before groups)."""
-    found: dict[str, object] = {}
+    found: dict[str, Any] = {}
     for name, value in options.items():
         found.update(value.values() if isinstance(value, OptionGroup) else {name: value})
     return found
