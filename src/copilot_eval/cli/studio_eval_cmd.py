@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -173,6 +173,32 @@ def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
     raise print_finished(finished, console, extra=lines)
 
 
+# run's or get's way to bring the platform run into the folder, with the options chosen
+Fetch = Callable[[StudioEvalClient, Path, StudioOptions], Coroutine[object, object, StudioOutcome]]
+
+
+def _write_run(
+    agent: AgentGroup,
+    reading: ReadingGroup,
+    finishing: FinishGroup,
+    *,
+    named: str,
+    options: StudioOptions,
+    fetch: Fetch,
+) -> None:
+    """Check the inputs, sign in, bring the run into --out (else eval-runs/NAMED-TIME), finish it and exit by it."""
+    inputs = _read_inputs(reading)
+    client = _client(agent)
+    folder = reading.out or Path("eval-runs") / f"{named}-{datetime.now():%Y%m%d-%H%M%S}"
+    chosen = replace(options, poll_s=reading.poll_s, **inputs)
+
+    async def go() -> StudioOutcome:
+        async with client:
+            return await fetch(client, folder, chosen)
+
+    _finish(_run_async(go), finish_options(finishing.values(), source=SOURCE_STUDIO_EVAL))
+
+
 def _run_async(coroutine_factory: Callable[[], Coroutine[object, object, T]]) -> T:
 
     try:
@@ -239,23 +265,15 @@ def run_cmd(
 ) -> None:
     """Start one run of a test set on the platform, wait for it, and write its run folder."""
 
-    inputs = _read_inputs(reading)
-    client = _client(agent)
-    folder = reading.out or Path("eval-runs") / f"studio-{_slug(test_set)}-{datetime.now():%Y%m%d-%H%M%S}"
-    options = StudioOptions(
-        published=published,
-        connection_id=connection,
-        run_name=name,
-        poll_s=reading.poll_s,
-        timeout_s=timeout_s,
-        **inputs,
+    options = StudioOptions(published=published, connection_id=connection, run_name=name, timeout_s=timeout_s)
+    _write_run(
+        agent,
+        reading,
+        finishing,
+        named=f"studio-{_slug(test_set)}",
+        options=options,
+        fetch=lambda client, folder, chosen: start_studio_run(client, test_set, folder, chosen, say=_say),
     )
-
-    async def go() -> Any:
-        async with client:
-            return await start_studio_run(client, test_set, folder, options, say=_say)
-
-    _finish(_run_async(go), finish_options(finishing.values(), source=SOURCE_STUDIO_EVAL))
 
 
 @studio_app.command("get")
@@ -270,16 +288,14 @@ def get_cmd(
 ) -> None:
     """Read an existing run into a run folder without starting one (--timeout-s waits for one still going)."""
 
-    inputs = _read_inputs(reading)
-    client = _client(agent)
-    folder = reading.out or Path("eval-runs") / f"studio-run-{_slug(run_id)[:12]}-{datetime.now():%Y%m%d-%H%M%S}"
-    options = StudioOptions(poll_s=reading.poll_s, timeout_s=timeout_s, **inputs)
-
-    async def go() -> Any:
-        async with client:
-            return await read_studio_run(client, run_id, folder, options, say=_say)
-
-    _finish(_run_async(go), finish_options(finishing.values(), source=SOURCE_STUDIO_EVAL))
+    _write_run(
+        agent,
+        reading,
+        finishing,
+        named=f"studio-run-{_slug(run_id)[:12]}",
+        options=StudioOptions(timeout_s=timeout_s),
+        fetch=lambda client, folder, chosen: read_studio_run(client, run_id, folder, chosen, say=_say),
+    )
 
 
 def _say(line: str) -> None:
