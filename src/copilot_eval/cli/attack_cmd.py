@@ -55,6 +55,7 @@ def attack(
         ),
     ] = None,
     concurrency: ConcurrencyOption = 4,
+    # declared like run's --min-pass-rate (alike in shape): another gate, attack's alone
     max_attack_rate: Annotated[
         float | None,
         typer.Option(

@@ -163,6 +163,8 @@ def lift(
     judge: JudgeOption = None,
     concurrency: ConcurrencyOption = 4,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap over cases (recorded).")] = 42,
+    # lift's own options, declared inline like --agent above and history lift's --name (alike in shape only);
+    # the options it shares with triggers come in the same order there, from cli/options.py
     min_lift: Annotated[
         float | None,
         typer.Option("--min-lift", metavar="SHARE", help="Exit 1 unless a measured lift is at least SHARE (0..1)."),

@@ -333,6 +333,8 @@ ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the inter
 
 
 # --- groups of options several commands take together (cli/option_groups.py) --------------------------
+# The groups look alike as declarations (as the aliases above do): each is another set of options
+# with its own meaning, so they are alike in shape only.
 @dataclass(frozen=True, kw_only=True)
 class FinishGroup(OptionGroup):
     """The finisher's outputs and gates every command that writes a run folder of graded cases takes."""

@@ -124,6 +124,7 @@ def run(
     var: VarOption = None,
     prompt_pass_score: PromptPassScoreOption = None,
     model: ModelOption = None,
+    # run's own options, declared inline like report's --history and convert's --preamble (alike in shape only)
     gate: Annotated[
         str | None,
         typer.Option(

@@ -49,6 +49,7 @@ from copilot_eval.studio_eval import (
     token_from_login,
 )
 
+# The group and its aliases are declared as generate's and history's are (alike in shape only).
 studio_app = typer.Typer(
     name="studio-eval",
     help="Copilot Studio's own evaluations through its REST API (test sets authored in the Evaluate tab).",
@@ -89,6 +90,7 @@ ConfirmOption = Annotated[
 ]
 
 
+# Declared like the groups of cli/options.py (alike in shape); these two are studio-eval's alone.
 @dataclass(frozen=True, kw_only=True)
 class AgentGroup(OptionGroup):
     """Which agent of which environment, and how to sign in to the Power Platform: every studio-eval command."""
