@@ -11,7 +11,7 @@ import typer
 from typer.testing import CliRunner
 
 from copilot_eval.cli.option_groups import OptionGroup, takes_groups
-from copilot_eval.cli.options import BaselineGroup, FinishGroup
+from copilot_eval.cli.options import BaselineGroup, FinishGroup, GradingGroup
 
 runner = CliRunner()
 
@@ -82,6 +82,7 @@ def test_a_command_without_a_group_is_refused():
 
 def test_the_shared_groups_values_are_the_finishers_names():
     assert set(FinishGroup().values()) == {"fail_under", "max_errors", "junit", "markdown", "history", "no_history"}
+    assert set(GradingGroup().values()) == {"graders", "judge", "judge_repeat", "prompt_pass_score"}
     assert BaselineGroup(baseline=None, fail_on_regression=True).values() == {
         "baseline": None,
         "allow_other_set": False,

@@ -357,6 +357,16 @@ class BaselineGroup(OptionGroup):
 
 
 @dataclass(frozen=True, kw_only=True)
+class GradingGroup(OptionGroup):
+    """How the answers are graded: the graders, the LLM judge, its repeats and a prompt file's pass marks (run, regrade)."""
+
+    graders: GraderOption = None
+    judge: JudgeOption = None
+    judge_repeat: JudgeRepeatOption = 1
+    prompt_pass_score: PromptPassScoreOption = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class ScanGroup(OptionGroup):
     """The scanners run over a finished folder, and those that fail the command (run, attack, lift, triggers)."""
 
@@ -410,6 +420,7 @@ __all__ = [
     "FailOnRegressionOption",
     "FailUnderOption",
     "FinishGroup",
+    "GradingGroup",
     "JudgeBudgetGroup",
     "JunitOption",
     "MarkdownOption",

@@ -23,11 +23,8 @@ from copilot_eval.cli.option_groups import takes_groups
 from copilot_eval.cli.options import (
     BaselineGroup,
     FinishGroup,
-    GraderOption,
-    JudgeOption,
-    JudgeRepeatOption,
+    GradingGroup,
     OutOption,
-    PromptPassScoreOption,
 )
 from copilot_eval.commands.regrade import plan_regrade, regrade_planned
 from copilot_eval.runs.finish import finish_options
@@ -38,12 +35,9 @@ from copilot_eval.runs.regrade import RegradeError
 @takes_groups
 def regrade(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A folder written by `copilot-eval run --out`.")],
-    grader: GraderOption = None,
-    judge_path: JudgeOption = None,
-    judge_repeat: JudgeRepeatOption = 1,
-    out: OutOption = None,
-    prompt_pass_score: PromptPassScoreOption = None,
     *,
+    grading: GradingGroup,
+    out: OutOption = None,
     finishing: FinishGroup,
     compared: BaselineGroup,
 ) -> None:
@@ -52,10 +46,10 @@ def regrade(
     try:
         planned = plan_regrade(
             run_dir,
-            grader,
-            judge_path=judge_path,
-            judge_repeat=judge_repeat,
-            prompt_pass_score=prompt_pass_score,
+            grading.graders,
+            judge_path=grading.judge,
+            judge_repeat=grading.judge_repeat,
+            prompt_pass_score=grading.prompt_pass_score,
             out=out,
             finish=finish,
         )
