@@ -80,7 +80,7 @@ def test_a_command_without_a_group_is_refused():
         takes_groups(plain)
 
 
-def test_the_shared_groups_values_are_the_finishers_names():
+def test_the_shared_groups_values_keep_the_names_their_receivers_take():
     assert set(FinishGroup().values()) == {"fail_under", "max_errors", "junit", "markdown", "history", "no_history"}
     assert set(GradingGroup().values()) == {"graders", "judge", "judge_repeat", "prompt_pass_score"}
     assert BaselineGroup(baseline=None, fail_on_regression=True).values() == {

@@ -216,14 +216,8 @@ def lift(
             **judge_budget.values(),
             **placement.values(),
         )
-        if isinstance(chosen, TriggerSet) and (workspace is not None or protect):
-            raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
-        if isinstance(chosen, TriggerSet) and placement.executor != "local":
-            raise ValueError("--executor ray plays a test set's lift; a trigger set's lift plays on this machine")
-        if isinstance(chosen, TriggerSet) and settings.budgets.caps_judges():
-            raise ValueError(
-                "--max-judge-*: a trigger set's plays are decided by the skill chosen, no judge grades them"
-            )
+        if isinstance(chosen, TriggerSet):
+            _refuse_for_trigger_sets(settings, placement, workspace_given=workspace is not None or bool(protect))
     except (AgentFileError, ArmError, PrepareError, SettingsError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     # --markdown is the lift's own lift.md (_print), so the arms' folders get no summary of their own
@@ -248,6 +242,16 @@ def lift(
         raise leave(Verdict(interrupts.row(), why)) from None
     _print(run, markdown)
     raise leave(run.verdict)
+
+
+def _refuse_for_trigger_sets(settings: RunSettings, placement: ExecutorGroup, *, workspace_given: bool) -> None:
+    """A trigger set's lift plays prompts on this machine and no judge grades them: ValueError for options that need more."""
+    if workspace_given:
+        raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
+    if placement.executor != "local":
+        raise ValueError("--executor ray plays a test set's lift; a trigger set's lift plays on this machine")
+    if settings.budgets.caps_judges():
+        raise ValueError("--max-judge-*: a trigger set's plays are decided by the skill chosen, no judge grades them")
 
 
 def _read_set(path: Path) -> EvalTestSet | TriggerSet:
