@@ -10,8 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from copilot_eval.cli.option_groups import OptionGroup, takes_groups
-from copilot_eval.cli.options import BaselineGroup, FinishGroup, GradingGroup
+from copilot_eval.cli.option_groups import BaselineGroup, FinishGroup, GradingGroup, OptionGroup, takes_groups
 
 runner = CliRunner()
 

@@ -20,8 +20,8 @@ import typer
 
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.option_groups import takes_groups
-from copilot_eval.cli.options import FinishGroup, OutOption
+from copilot_eval.cli.option_groups import FinishGroup, takes_groups
+from copilot_eval.cli.options import OutOption
 from copilot_eval.commands.analyze import analyze_export
 from copilot_eval.evalsets import EvalSetError
 from copilot_eval.reports.folder_layout import LAYOUT

@@ -25,20 +25,16 @@ from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.option_groups import takes_groups
+from copilot_eval.cli.option_groups import ExecutorGroup, JudgeBudgetGroup, RunBudgetGroup, ScanGroup, takes_groups
 from copilot_eval.cli.options import (
     ConcurrencyOption,
-    ExecutorGroup,
     GraderOption,
-    JudgeBudgetGroup,
     JudgeOption,
     MarkdownOption,
     OutOption,
     ProtectOption,
     RepeatOption,
     ResumeOption,
-    RunBudgetGroup,
-    ScanGroup,
     WorkspaceOption,
 )
 from copilot_eval.evalsets import EvalTestSet

@@ -19,8 +19,8 @@ import typer
 
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.option_groups import takes_groups
-from copilot_eval.cli.options import FinishGroup, MinPrecisionOption, MinRecallOption
+from copilot_eval.cli.option_groups import FinishGroup, takes_groups
+from copilot_eval.cli.options import MinPrecisionOption, MinRecallOption
 from copilot_eval.commands.merge import finish_merge, merge_shards, shard_lines
 from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.merge import MergeError

@@ -2,7 +2,7 @@
 
 typer reads a command's options from its signature and has no groups of its own. A group here is a
 frozen dataclass whose fields are the options (each annotated with its ``cli/options.py`` alias and
-its default); a command names the group as ONE parameter (``finish: FinishGroup``) and is decorated
+its default); a command names the group as ONE parameter (``finishing: FinishGroup``) and is decorated
 with ``takes_groups``. The decorator puts the group's options in that parameter's place in the
 signature typer reads (``__signature__``), and calls the command with one object of the group's
 values. The options' names, help and defaults stay those of their single declaration.
@@ -16,6 +16,35 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
 from typing import Any
+
+from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.options import (
+    AllowOtherSetOption,
+    BaselineOption,
+    ExecutorOption,
+    FailOnFindingOption,
+    FailOnRegressionOption,
+    FailUnderOption,
+    GraderOption,
+    JudgeOption,
+    JudgeRepeatOption,
+    JunitOption,
+    MarkdownOption,
+    MaxErrorsOption,
+    MaxJudgeAiCreditsOption,
+    MaxJudgePremiumRequestsOption,
+    MaxJudgeTokensOption,
+    MaxRunAiCreditsOption,
+    MaxRunPremiumRequestsOption,
+    MaxRunTokensOption,
+    PromptPassScoreOption,
+    RayAddressOption,
+    RayWorkersOption,
+    RecordMissingOption,
+    RecordOption,
+    ReplayOption,
+    ScanOption,
+)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -99,4 +128,94 @@ def takes_groups(command: Callable[..., None]) -> Callable[..., None]:
     return call
 
 
-__all__ = ["OptionGroup", "flat", "takes_groups"]
+# --- the groups several commands take (each option's alias declared once in cli/options.py) ----------
+# The groups look alike as declarations: each is another set of options with its own meaning, so
+# they are alike in shape only.
+@dataclass(frozen=True, kw_only=True)
+class FinishGroup(OptionGroup):
+    """The finisher's outputs and gates every command that writes a run folder of graded cases takes."""
+
+    fail_under: FailUnderOption = None
+    max_errors: MaxErrorsOption = 0
+    junit: JunitOption = None
+    markdown: MarkdownOption = None
+    history: RecordHistoryOption = None
+    no_history: NoHistoryOption = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaselineGroup(OptionGroup):
+    """Comparing the finished run with an earlier run folder (run, regrade)."""
+
+    baseline: BaselineOption = None
+    allow_other_set: AllowOtherSetOption = False
+    fail_on_regression: FailOnRegressionOption = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class GradingGroup(OptionGroup):
+    """How the answers are graded: the graders, the LLM judge, its repeats and a prompt file's pass marks (run, regrade)."""
+
+    graders: GraderOption = None
+    judge: JudgeOption = None
+    judge_repeat: JudgeRepeatOption = 1
+    prompt_pass_score: PromptPassScoreOption = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ScanGroup(OptionGroup):
+    """The scanners run over a finished folder, and those that fail the command (run, attack, lift, triggers)."""
+
+    scan: ScanOption = None
+    fail_on_finding: FailOnFindingOption = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CassetteGroup(OptionGroup):
+    """The agent's model calls recorded to cassettes or answered from them (run, triggers)."""
+
+    record: RecordOption = None
+    replay: ReplayOption = None
+    record_missing: RecordMissingOption = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunBudgetGroup(OptionGroup):
+    """What the agent's sessions may spend before no new play starts (run, lift, triggers)."""
+
+    max_run_tokens: MaxRunTokensOption = None
+    max_run_premium_requests: MaxRunPremiumRequestsOption = None
+    max_run_ai_credits: MaxRunAiCreditsOption = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class JudgeBudgetGroup(OptionGroup):
+    """What the LLM judges may spend, counted apart from the agent (run, lift; a trigger play has no judge)."""
+
+    max_judge_tokens: MaxJudgeTokensOption = None
+    max_judge_premium_requests: MaxJudgePremiumRequestsOption = None
+    max_judge_ai_credits: MaxJudgeAiCreditsOption = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExecutorGroup(OptionGroup):
+    """Where sessions are played: this process or a Ray cluster (run, lift, triggers)."""
+
+    executor: ExecutorOption = "local"
+    ray_address: RayAddressOption = None
+    ray_workers: RayWorkersOption = None
+
+
+__all__ = [
+    "BaselineGroup",
+    "CassetteGroup",
+    "ExecutorGroup",
+    "FinishGroup",
+    "GradingGroup",
+    "JudgeBudgetGroup",
+    "OptionGroup",
+    "RunBudgetGroup",
+    "ScanGroup",
+    "flat",
+    "takes_groups",
+]

@@ -5,22 +5,18 @@ A command that writes a run folder takes the finisher's options (``runs.finish``
 ``--baseline`` / ``--fail-on-regression`` where a run can be compared. ``tests/cli/test_option_names.py``
 lists every command's options, so a rename or a new name is a decision.
 
-Options several commands take together are a group, declared once at the end of this module as
-an ``OptionGroup`` (``cli/option_groups.py``): a command names the group as one parameter and
-``takes_groups`` hands typer its options. What the options mean is decided once: here (name, help,
+Options several commands take together are a group, declared once in ``cli/option_groups.py``
+from these aliases: a command names the group as one parameter and ``takes_groups`` hands typer
+its options. What the options mean is decided once: here (name, help,
 range), in ``runs.settings`` (rules) and in ``runs.finish.finish_options`` (the finisher's, by name).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
 import typer
-
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.option_groups import OptionGroup
 
 ScanOption = Annotated[
     str | None,
@@ -332,96 +328,12 @@ MinRecallOption = Annotated[
 ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
 
 
-# --- groups of options several commands take together (cli/option_groups.py) --------------------------
-# The groups look alike as declarations (as the aliases above do): each is another set of options
-# with its own meaning, so they are alike in shape only.
-@dataclass(frozen=True, kw_only=True)
-class FinishGroup(OptionGroup):
-    """The finisher's outputs and gates every command that writes a run folder of graded cases takes."""
-
-    fail_under: FailUnderOption = None
-    max_errors: MaxErrorsOption = 0
-    junit: JunitOption = None
-    markdown: MarkdownOption = None
-    history: RecordHistoryOption = None
-    no_history: NoHistoryOption = False
-
-
-@dataclass(frozen=True, kw_only=True)
-class BaselineGroup(OptionGroup):
-    """Comparing the finished run with an earlier run folder (run, regrade)."""
-
-    baseline: BaselineOption = None
-    allow_other_set: AllowOtherSetOption = False
-    fail_on_regression: FailOnRegressionOption = False
-
-
-@dataclass(frozen=True, kw_only=True)
-class GradingGroup(OptionGroup):
-    """How the answers are graded: the graders, the LLM judge, its repeats and a prompt file's pass marks (run, regrade)."""
-
-    graders: GraderOption = None
-    judge: JudgeOption = None
-    judge_repeat: JudgeRepeatOption = 1
-    prompt_pass_score: PromptPassScoreOption = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class ScanGroup(OptionGroup):
-    """The scanners run over a finished folder, and those that fail the command (run, attack, lift, triggers)."""
-
-    scan: ScanOption = None
-    fail_on_finding: FailOnFindingOption = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class CassetteGroup(OptionGroup):
-    """The agent's model calls recorded to cassettes or answered from them (run, triggers)."""
-
-    record: RecordOption = None
-    replay: ReplayOption = None
-    record_missing: RecordMissingOption = False
-
-
-@dataclass(frozen=True, kw_only=True)
-class RunBudgetGroup(OptionGroup):
-    """What the agent's sessions may spend before no new play starts (run, lift, triggers)."""
-
-    max_run_tokens: MaxRunTokensOption = None
-    max_run_premium_requests: MaxRunPremiumRequestsOption = None
-    max_run_ai_credits: MaxRunAiCreditsOption = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class JudgeBudgetGroup(OptionGroup):
-    """What the LLM judges may spend, counted apart from the agent (run, lift; a trigger play has no judge)."""
-
-    max_judge_tokens: MaxJudgeTokensOption = None
-    max_judge_premium_requests: MaxJudgePremiumRequestsOption = None
-    max_judge_ai_credits: MaxJudgeAiCreditsOption = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class ExecutorGroup(OptionGroup):
-    """Where sessions are played: this process or a Ray cluster (run, lift, triggers)."""
-
-    executor: ExecutorOption = "local"
-    ray_address: RayAddressOption = None
-    ray_workers: RayWorkersOption = None
-
-
 __all__ = [
     "AllowOtherSetOption",
-    "BaselineGroup",
     "BaselineOption",
-    "CassetteGroup",
-    "ExecutorGroup",
     "ExecutorOption",
     "FailOnRegressionOption",
     "FailUnderOption",
-    "FinishGroup",
-    "GradingGroup",
-    "JudgeBudgetGroup",
     "JunitOption",
     "MarkdownOption",
     "MaxErrorsOption",
@@ -436,7 +348,5 @@ __all__ = [
     "RayAddressOption",
     "RayWorkersOption",
     "ResumeOption",
-    "RunBudgetGroup",
-    "ScanGroup",
     "ShardOption",
 ]

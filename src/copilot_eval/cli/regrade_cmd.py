@@ -19,13 +19,8 @@ import typer
 
 from copilot_eval.cli.exits import bad_input as _bad_input
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.option_groups import takes_groups
-from copilot_eval.cli.options import (
-    BaselineGroup,
-    FinishGroup,
-    GradingGroup,
-    OutOption,
-)
+from copilot_eval.cli.option_groups import BaselineGroup, FinishGroup, GradingGroup, takes_groups
+from copilot_eval.cli.options import OutOption
 from copilot_eval.commands.regrade import plan_regrade, regrade_planned
 from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.prepare import PrepareError

@@ -19,18 +19,23 @@ import typer
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.option_groups import flat, takes_groups
-from copilot_eval.cli.options import (
-    AllowDraftsOption,
+from copilot_eval.cli.option_groups import (
     BaselineGroup,
     CassetteGroup,
-    ConcurrencyOption,
-    DataTypeOption,
     ExecutorGroup,
     FinishGroup,
-    GoldenOption,
     GradingGroup,
     JudgeBudgetGroup,
+    RunBudgetGroup,
+    ScanGroup,
+    flat,
+    takes_groups,
+)
+from copilot_eval.cli.options import (
+    AllowDraftsOption,
+    ConcurrencyOption,
+    DataTypeOption,
+    GoldenOption,
     MaxRegressionsOption,
     ModelOption,
     OutOption,
@@ -38,8 +43,6 @@ from copilot_eval.cli.options import (
     ProtectOption,
     RepeatOption,
     ResumeOption,
-    RunBudgetGroup,
-    ScanGroup,
     ShardOption,
     VarOption,
     WorkspaceOption,

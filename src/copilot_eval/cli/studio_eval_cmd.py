@@ -26,8 +26,8 @@ from rich.table import Table
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.option_groups import OptionGroup, takes_groups
-from copilot_eval.cli.options import ClientIdOption, FinishGroup, OutOption, TenantOption
+from copilot_eval.cli.option_groups import FinishGroup, OptionGroup, takes_groups
+from copilot_eval.cli.options import ClientIdOption, OutOption, TenantOption
 from copilot_eval.commands.studio_eval import finish_studio, problem_verdict
 from copilot_eval.evalsets import EvalSetError, read_results_export
 from copilot_eval.history.records import SOURCE_STUDIO_EVAL
@@ -90,7 +90,7 @@ ConfirmOption = Annotated[
 ]
 
 
-# Declared like the groups of cli/options.py (alike in shape); these two are studio-eval's alone.
+# Declared like the groups of cli/option_groups.py (alike in shape); these two are studio-eval's alone.
 @dataclass(frozen=True, kw_only=True)
 class AgentGroup(OptionGroup):
     """Which agent of which environment, and how to sign in to the Power Platform: every studio-eval command."""

@@ -24,20 +24,16 @@ from rich.table import Table
 from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.option_groups import flat, takes_groups
+from copilot_eval.cli.option_groups import CassetteGroup, ExecutorGroup, RunBudgetGroup, ScanGroup, flat, takes_groups
 from copilot_eval.cli.options import (
     AllowDraftsOption,
-    CassetteGroup,
     ConcurrencyOption,
-    ExecutorGroup,
     JsonOption,
     JunitOption,
     MinPrecisionOption,
     MinRecallOption,
     OutOption,
     ResumeOption,
-    RunBudgetGroup,
-    ScanGroup,
     ShardOption,
 )
 from copilot_eval.cli.resumable import resumable_stops
