@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from typing import Annotated
 
 import pytest
@@ -18,7 +17,6 @@ LevelOption = Annotated[int, typer.Option("--level", min=0, help="How loud.")]
 NameOption = Annotated[str, typer.Option("--name", help="Who is greeted.")]
 
 
-@dataclass(frozen=True, kw_only=True)
 class Greeting(OptionGroup):
     """A group with a required option after one with a default."""
 

@@ -15,7 +15,7 @@ import inspect
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass, fields
-from typing import Any
+from typing import Any, dataclass_transform
 
 from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
 from copilot_eval.cli.options import (
@@ -47,9 +47,15 @@ from copilot_eval.cli.options import (
 )
 
 
+@dataclass_transform(frozen_default=True, kw_only_default=True)
 @dataclass(frozen=True, kw_only=True)
 class OptionGroup:
-    """A group of options several commands take together; subclass it as a frozen dataclass of options."""
+    """A group of options several commands take together: a subclass is a frozen, keyword-only dataclass of options."""
+
+    def __init_subclass__(cls) -> None:
+        """Make every group a frozen, keyword-only dataclass (the decorator takes its fields in this order)."""
+        super().__init_subclass__()
+        dataclass(frozen=True, kw_only=True)(cls)
 
     @classmethod
     def parameters(cls) -> list[inspect.Parameter]:
@@ -131,7 +137,6 @@ def takes_groups(command: Callable[..., None]) -> Callable[..., None]:
 # --- the groups several commands take (each option's alias declared once in cli/options.py) ----------
 # The groups look alike as declarations: each is another set of options with its own meaning, so
 # they are alike in shape only.
-@dataclass(frozen=True, kw_only=True)
 class FinishGroup(OptionGroup):
     """The finisher's outputs and gates every command that writes a run folder of graded cases takes."""
 
@@ -143,7 +148,6 @@ class FinishGroup(OptionGroup):
     no_history: NoHistoryOption = False
 
 
-@dataclass(frozen=True, kw_only=True)
 class BaselineGroup(OptionGroup):
     """Comparing the finished run with an earlier run folder (run, regrade)."""
 
@@ -152,7 +156,6 @@ class BaselineGroup(OptionGroup):
     fail_on_regression: FailOnRegressionOption = False
 
 
-@dataclass(frozen=True, kw_only=True)
 class GradingGroup(OptionGroup):
     """How the answers are graded: the graders, the LLM judge, its repeats and a prompt file's pass marks (run, regrade)."""
 
@@ -162,7 +165,6 @@ class GradingGroup(OptionGroup):
     prompt_pass_score: PromptPassScoreOption = None
 
 
-@dataclass(frozen=True, kw_only=True)
 class ScanGroup(OptionGroup):
     """The scanners run over a finished folder, and those that fail the command (run, attack, lift, triggers)."""
 
@@ -170,7 +172,6 @@ class ScanGroup(OptionGroup):
     fail_on_finding: FailOnFindingOption = None
 
 
-@dataclass(frozen=True, kw_only=True)
 class CassetteGroup(OptionGroup):
     """The agent's model calls recorded to cassettes or answered from them (run, triggers)."""
 
@@ -179,7 +180,6 @@ class CassetteGroup(OptionGroup):
     record_missing: RecordMissingOption = False
 
 
-@dataclass(frozen=True, kw_only=True)
 class RunBudgetGroup(OptionGroup):
     """What the agent's sessions may spend before no new play starts (run, lift, triggers)."""
 
@@ -188,7 +188,6 @@ class RunBudgetGroup(OptionGroup):
     max_run_ai_credits: MaxRunAiCreditsOption = None
 
 
-@dataclass(frozen=True, kw_only=True)
 class JudgeBudgetGroup(OptionGroup):
     """What the LLM judges may spend, counted apart from the agent (run, lift; a trigger play has no judge)."""
 
@@ -197,7 +196,6 @@ class JudgeBudgetGroup(OptionGroup):
     max_judge_ai_credits: MaxJudgeAiCreditsOption = None
 
 
-@dataclass(frozen=True, kw_only=True)
 class ExecutorGroup(OptionGroup):
     """Where sessions are played: this process or a Ray cluster (run, lift, triggers)."""
 

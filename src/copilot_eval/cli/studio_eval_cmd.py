@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -91,7 +91,6 @@ ConfirmOption = Annotated[
 
 
 # Declared like the groups of cli/option_groups.py (alike in shape); these two are studio-eval's alone.
-@dataclass(frozen=True, kw_only=True)
 class AgentGroup(OptionGroup):
     """Which agent of which environment, and how to sign in to the Power Platform: every studio-eval command."""
 
@@ -103,7 +102,6 @@ class AgentGroup(OptionGroup):
     tenant_id: TenantOption = None
 
 
-@dataclass(frozen=True, kw_only=True)
 class ReadingGroup(OptionGroup):
     """Where a platform run is written and what is read beside it (run, get); --timeout-s differs, so it is apart."""
 
