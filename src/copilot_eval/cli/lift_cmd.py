@@ -24,8 +24,15 @@ from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.option_groups import ExecutorGroup, JudgeBudgetGroup, RunBudgetGroup, ScanGroup, takes_groups
+from copilot_eval.cli.option_groups import (
+    ExecutorGroup,
+    HistoryGroup,
+    JudgeBudgetGroup,
+    RunBudgetGroup,
+    ScanGroup,
+    flat,
+    takes_groups,
+)
 from copilot_eval.cli.options import (
     ConcurrencyOption,
     GraderOption,
@@ -60,7 +67,7 @@ from copilot_eval.runs.prepare import PrepareError, read_test_set
 from copilot_eval.runs.run_budget import RunBudget
 from copilot_eval.runs.settings import RunSettings, SettingsError
 from copilot_eval.runs.workspaces import with_workspaces
-from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.scans.choice import ScanChoiceError
 from copilot_eval.triggers import TriggerSet, TriggerSetError, read_trigger_set
 from copilot_eval.untrusted.terminal import terminal_line
 
@@ -171,9 +178,8 @@ def lift(
     ] = None,
     out: OutOption = None,
     markdown: MarkdownOption = None,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
     *,
+    recording: HistoryGroup,
     scanning: ScanGroup,
     workspace: WorkspaceOption = None,
     protect: ProtectOption = None,
@@ -191,8 +197,7 @@ def lift(
     (a test set's or a trigger set's); --executor ray plays a test set's lift on a Ray cluster.
     """
     try:
-        scanners = choose_scanners(scanning.scan)
-        finding_gates = gate_names(scanning.fail_on_finding, scanners)
+        scanners, finding_gates = scanning.chosen()
         arms, sources = _arms(arm or [], agent_file, vary)
         gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
         if resume and out is None:
@@ -217,7 +222,7 @@ def lift(
     except (AgentFileError, ArmError, PrepareError, SettingsError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     # --markdown is the lift's own lift.md (_print), so the arms' folders get no summary of their own
-    finish = finish_options(locals(), markdown=None)
+    finish = finish_options(flat(locals()), markdown=None)
     if isinstance(chosen, TriggerSet):
         # the arms' trigger folders record no history of their own (as before): the scanners reach them
         arm_finish = replace(finish, history=None, no_history=True)

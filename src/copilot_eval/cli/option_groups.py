@@ -45,6 +45,8 @@ from copilot_eval.cli.options import (
     ReplayOption,
     ScanOption,
 )
+from copilot_eval.scans.choice import choose_scanners, gate_names
+from copilot_eval.scans.protocol import Scanner
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)
@@ -137,15 +139,20 @@ def takes_groups(command: Callable[..., None]) -> Callable[..., None]:
 # --- the groups several commands take (each option's alias declared once in cli/options.py) ----------
 # The groups look alike as declarations: each is another set of options with its own meaning, so
 # they are alike in shape only.
-class FinishGroup(OptionGroup):
-    """The finisher's outputs and gates every command that writes a run folder of graded cases takes."""
+class HistoryGroup(OptionGroup):
+    """Whether and where the finished folder is added to the history: every command that writes a run folder."""
+
+    history: RecordHistoryOption = None
+    no_history: NoHistoryOption = False
+
+
+class FinishGroup(HistoryGroup):
+    """The finisher's outputs and gates every command that writes a run folder of graded cases takes (and the history)."""
 
     fail_under: FailUnderOption = None
     max_errors: MaxErrorsOption = 0
     junit: JunitOption = None
     markdown: MarkdownOption = None
-    history: RecordHistoryOption = None
-    no_history: NoHistoryOption = False
 
 
 class BaselineGroup(OptionGroup):
@@ -170,6 +177,11 @@ class ScanGroup(OptionGroup):
 
     scan: ScanOption = None
     fail_on_finding: FailOnFindingOption = None
+
+    def chosen(self) -> tuple[tuple[Scanner, ...], frozenset[str]]:
+        """The scanners to run and those whose findings fail the command; ScanChoiceError naming the option."""
+        scanners = choose_scanners(self.scan)
+        return scanners, gate_names(self.fail_on_finding, scanners)
 
 
 class CassetteGroup(OptionGroup):
@@ -210,6 +222,7 @@ __all__ = [
     "ExecutorGroup",
     "FinishGroup",
     "GradingGroup",
+    "HistoryGroup",
     "JudgeBudgetGroup",
     "OptionGroup",
     "RunBudgetGroup",

@@ -23,8 +23,15 @@ from rich.table import Table
 
 from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.option_groups import CassetteGroup, ExecutorGroup, RunBudgetGroup, ScanGroup, flat, takes_groups
+from copilot_eval.cli.option_groups import (
+    CassetteGroup,
+    ExecutorGroup,
+    HistoryGroup,
+    RunBudgetGroup,
+    ScanGroup,
+    flat,
+    takes_groups,
+)
 from copilot_eval.cli.options import (
     AllowDraftsOption,
     ConcurrencyOption,
@@ -43,7 +50,7 @@ from copilot_eval.reports.console import make_console
 from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunBudget, WhatToPlay
-from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.scans.choice import ScanChoiceError
 from copilot_eval.triggers import (
     Catalogue,
     PlayRecord,
@@ -176,8 +183,7 @@ def triggers(
     min_recall: MinRecallOption = None,
     *,
     cassettes: CassetteGroup,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
+    recording: HistoryGroup,
     allow_drafts: AllowDraftsOption = False,
     scanning: ScanGroup,
     run_budget: RunBudgetGroup,
@@ -203,8 +209,7 @@ def triggers(
             min_precision=parse_gate(min_precision or [], "--min-precision"),
             min_recall=parse_gate(min_recall or [], "--min-recall"),
         )
-        scanners = choose_scanners(scanning.scan)
-        finding_gates = gate_names(scanning.fail_on_finding, scanners)
+        scanners, finding_gates = scanning.chosen()
     except (AgentFileError, TriggerSetError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     _refuse_drafts_only(trigger_set, [p.prompt for p in chosen.prompts], allow_drafts)
