@@ -26,9 +26,11 @@ from copilot_eval.cli.options import ConcurrencyOption, OutOption, RepeatOption
 from copilot_eval.commands.attack import finish_attack, play_attack
 from copilot_eval.exit_codes import Verdict
 from copilot_eval.reports.console import make_console
+from copilot_eval.runs.finish import Finished
 from copilot_eval.scans.choice import ScanChoiceError
 from copilot_eval.security import SuiteError
 from copilot_eval.security.record import default_run_folder
+from copilot_eval.security.runner import SecurityRun
 from copilot_eval.security.suite_choice import open_suite
 from copilot_eval.security.words import caveat, summary_rows
 from copilot_eval.untrusted.terminal import terminal_line, terminal_text
@@ -99,8 +101,14 @@ def attack(
         scanners=scanners,
         finding_gates=finding_gates,
     )
+    _print_attack(run, finished, f"Injection suite {chosen.name} against {agent.name}", out)
+    raise leave(finished.verdict)
+
+
+def _print_attack(run: SecurityRun, finished: Finished, title: str, out: Path) -> None:
+    """The suite's figures as a table, its caveat, the run folder and what the history said."""
     console = make_console()  # tables sized to the terminal, or wide in a CI log
-    table = Table(title=terminal_line(f"Injection suite {chosen.name} against {agent.name}"))
+    table = Table(title=terminal_line(title))
     for column in ("figure", "value", "in no rate"):
         table.add_column(column, overflow="fold")
     for row in summary_rows(run.summary):
@@ -114,7 +122,6 @@ def attack(
         console.print(line, highlight=False)
     for line in finished.history_warnings:
         typer.echo(terminal_text(line, one_line=False), err=True)
-    raise leave(finished.verdict)
 
 
 def register(app: typer.Typer) -> None:
