@@ -18,6 +18,8 @@ from typing import Annotated
 
 import typer
 
+# Every alias below is declared the same way (Annotated type, typer.Option): alike in shape only,
+# each is another option with its own name, type and help.
 ScanOption = Annotated[
     str | None,
     typer.Option(
