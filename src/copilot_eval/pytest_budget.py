@@ -23,30 +23,28 @@ _OPTIONS = {name: "--copilot-" + name.replace("_", "-") for name in BUDGETS}
 __all__ = ["BUDGETS", "MARKER", "MARKER_HELP", "add_budget_options", "check_budgets", "with_budgets"]
 
 
+# budget -> its value's type, metavar and help; every budget option is one of these, unset by default
+_FORMS: dict[str, tuple[type, str, str]] = {
+    "max_tokens": (
+        int,
+        "N",
+        "stop an agent run after the model call that takes it past N tokens (input plus output), "
+        "for agents that set no max_tokens",
+    ),
+    "max_premium_requests": (float, "N", "the same for premium requests (max_premium_requests)"),
+    "max_ai_credits": (
+        float,
+        "X",
+        "the runtime's session limit in AI credits (at least 30), for agents that set no max_ai_credits",
+    ),
+}
+
+
 def add_budget_options(group: Any) -> None:
     """The budget options: defaults for agents that set none."""
-    group.addoption(
-        _OPTIONS["max_tokens"],
-        type=int,
-        default=None,
-        metavar="N",
-        help="stop an agent run after the model call that takes it past N tokens (input plus output), "
-        "for agents that set no max_tokens",
-    )
-    group.addoption(
-        _OPTIONS["max_premium_requests"],
-        type=float,
-        default=None,
-        metavar="N",
-        help="the same for premium requests (max_premium_requests)",
-    )
-    group.addoption(
-        _OPTIONS["max_ai_credits"],
-        type=float,
-        default=None,
-        metavar="X",
-        help="the runtime's session limit in AI credits (at least 30), for agents that set no max_ai_credits",
-    )
+    for name in BUDGETS:
+        kind, metavar, text = _FORMS[name]
+        group.addoption(_OPTIONS[name], type=kind, default=None, metavar=metavar, help=text)
 
 
 def _marker_budgets(node: pytest.Item) -> dict[str, Any]:

@@ -35,6 +35,7 @@ WORKSPACE_SECTION = "copilot workspace patch"
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Options for the default model and for evidence files."""
     group = parser.getgroup("copilot-eval")
+    # One addoption call per option, pytest's own form: the calls look alike, each declares another option.
     group.addoption(
         "--copilot-model",
         default=os.environ.get("COPILOT_EVAL_MODEL"),

@@ -20,14 +20,15 @@ import typer
 
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import FailUnderOption, JunitOption, MarkdownOption, MaxErrorsOption, OutOption
+from copilot_eval.cli.option_groups import FinishGroup, takes_groups
+from copilot_eval.cli.options import OutOption
 from copilot_eval.commands.analyze import analyze_export
 from copilot_eval.evalsets import EvalSetError
 from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.runs.finish import finish_options
 
 
+@takes_groups
 def analyze(
     export: Annotated[Path, typer.Argument(metavar="RESULTS.csv", help="Results CSV exported from the Evaluate tab.")],
     out: OutOption = None,
@@ -41,12 +42,8 @@ def analyze(
             "each agent's runs as a series of their own.",
         ),
     ] = None,
-    junit: JunitOption = None,
-    markdown: MarkdownOption = None,
-    fail_under: FailUnderOption = None,
-    max_errors: MaxErrorsOption = 0,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
+    *,
+    finishing: FinishGroup,
 ) -> None:
     """Read an Evaluate-tab results export, judge it like our own runs, write its run folder and print the summary."""
     if not export.is_file():
@@ -54,12 +51,12 @@ def analyze(
     out = out or Path("eval-runs") / f"{export.stem}-analysis-{datetime.now():%Y%m%d-%H%M%S}"
     if (out / LAYOUT.run_json).exists():
         raise bad_input(f"--out {out} already holds a run (run.json); choose a new folder")
-    finish = finish_options(locals())
+    finish = finish_options(finishing.values())
     try:
         finished = analyze_export(export, out, name=name, agent_name=agent_name, finish=finish)
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
-    raise print_finished(finished, finished_console(markdown))
+    raise print_finished(finished, finished_console(finishing.markdown))
 
 
 def register(app: typer.Typer) -> None:

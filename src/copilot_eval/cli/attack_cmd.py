@@ -21,19 +21,22 @@ from rich.table import Table
 from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import ConcurrencyOption, FailOnFindingOption, OutOption, RepeatOption, ScanOption
+from copilot_eval.cli.option_groups import HistoryGroup, ScanGroup, takes_groups
+from copilot_eval.cli.options import ConcurrencyOption, OutOption, RepeatOption
 from copilot_eval.commands.attack import finish_attack, play_attack
 from copilot_eval.exit_codes import Verdict
 from copilot_eval.reports.console import make_console
-from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.runs.finish import Finished
+from copilot_eval.scans.choice import ScanChoiceError
 from copilot_eval.security import SuiteError
 from copilot_eval.security.record import default_run_folder
+from copilot_eval.security.runner import SecurityRun
 from copilot_eval.security.suite_choice import open_suite
 from copilot_eval.security.words import caveat, summary_rows
 from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 
+@takes_groups
 def attack(
     agent_file: Annotated[
         Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
@@ -55,6 +58,7 @@ def attack(
         ),
     ] = None,
     concurrency: ConcurrencyOption = 4,
+    # declared like run's --min-pass-rate (alike in shape): another gate, attack's alone
     max_attack_rate: Annotated[
         float | None,
         typer.Option(
@@ -65,10 +69,9 @@ def attack(
             help="Exit 1 when the attack success rate over delivered plays is above this.",
         ),
     ] = None,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
-    scan: ScanOption = None,
-    fail_on_finding: FailOnFindingOption = None,
+    *,
+    recording: HistoryGroup,
+    scanning: ScanGroup,
 ) -> None:
     """Play an injection suite against the agent: utility without and under attack, attack success per vector and text.
 
@@ -79,8 +82,7 @@ def attack(
     try:
         agent = load_agent_file(agent_file)
         chosen = open_suite(suite)
-        scanners = choose_scanners(scan)
-        finding_gates = gate_names(fail_on_finding, scanners)
+        scanners, finding_gates = scanning.chosen()
     except (AgentFileError, SuiteError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     out = out or default_run_folder(chosen.name, datetime.now())  # the suite's name made one safe component
@@ -95,13 +97,18 @@ def attack(
         run,
         out,
         max_attack_rate=max_attack_rate,
-        history=history,
-        no_history=no_history,
-        scanners=tuple(scanners),
-        finding_gates=frozenset(finding_gates),
+        **recording.values(),
+        scanners=scanners,
+        finding_gates=finding_gates,
     )
+    _print_attack(run, finished, f"Injection suite {chosen.name} against {agent.name}", out)
+    raise leave(finished.verdict)
+
+
+def _print_attack(run: SecurityRun, finished: Finished, title: str, out: Path) -> None:
+    """The suite's figures as a table, its caveat, the run folder and what the history said."""
     console = make_console()  # tables sized to the terminal, or wide in a CI log
-    table = Table(title=terminal_line(f"Injection suite {chosen.name} against {agent.name}"))
+    table = Table(title=terminal_line(title))
     for column in ("figure", "value", "in no rate"):
         table.add_column(column, overflow="fold")
     for row in summary_rows(run.summary):
@@ -115,7 +122,6 @@ def attack(
         console.print(line, highlight=False)
     for line in finished.history_warnings:
         typer.echo(terminal_text(line, one_line=False), err=True)
-    raise leave(finished.verdict)
 
 
 def register(app: typer.Typer) -> None:

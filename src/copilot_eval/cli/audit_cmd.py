@@ -30,6 +30,7 @@ def audit(
     agent_file: Annotated[
         Path, typer.Argument(metavar="AGENT.yaml", help="The agent file.", exists=True, dir_okay=False)
     ],
+    # declared inline like generate triggers' --mix before its --force (alike in shape only)
     pin: Annotated[
         Path | None,
         typer.Option("--pin", metavar="FILE", help="Write the tools' hashes here once; afterwards fail on any change."),

@@ -27,6 +27,7 @@ def comment(
     repo: Annotated[
         str | None, typer.Option("--repo", metavar="OWNER/NAME", help="The repository (default: GITHUB_REPOSITORY).")
     ] = None,
+    # comment's own options, declared inline like each other and review's --import (alike in shape only)
     pr: Annotated[
         int | None,
         typer.Option(

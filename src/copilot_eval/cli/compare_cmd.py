@@ -25,6 +25,7 @@ from copilot_eval.runs.gates import Gates, regression_verdict
 def compare(
     baseline: Annotated[Path, typer.Argument(metavar="RUN_A", help="The baseline run folder.")],
     candidate: Annotated[Path, typer.Argument(metavar="RUN_B", help="The candidate run folder.")],
+    # declared like report's --html (alike in shape): the comparison's Markdown, not a run's summary
     markdown: Annotated[
         str | None,
         typer.Option(

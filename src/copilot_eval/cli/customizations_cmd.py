@@ -31,6 +31,8 @@ def customizations(
             exists=True,
         ),
     ] = None,
+    # this command's own options, declared inline like generate's --knowledge, convert's and report's
+    # options and each other (alike in shape only: each flag is declared once)
     touch: Annotated[
         list[str] | None,
         typer.Option(

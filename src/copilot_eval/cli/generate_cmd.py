@@ -89,6 +89,8 @@ def testset(
     ] = None,
     count: CountOption = 10,
     seed: SeedOption = 0,
+    # each draft's own --mix (other flavours than triggers'), declared inline like run's own options
+    # and audit's --pin (alike in shape only)
     mix: Annotated[
         str | None,
         typer.Option(

@@ -7,11 +7,12 @@ that cannot be used, a folder without a readable run.json: every other folder gi
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from copilot_eval.cli.exits import bad_input
@@ -61,6 +62,18 @@ _LastRunsOption = Annotated[int | None, typer.Option("--last", min=1, help="Only
 
 def _echo_json(document: object) -> None:
     typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def _view_console(as_json: bool, document: Callable[[], object], nothing: str | None) -> Console | None:
+    """Print the view's JSON (--json) or the line saying nothing matched; else the console to print the view on."""
+    if as_json:
+        _echo_json(document())
+        return None
+    console = make_console()
+    if nothing is not None:
+        console.print(nothing, highlight=False)
+        return None
+    return console
 
 
 def open_store(history: str | None, *, create: bool) -> HistoryStore:
@@ -139,12 +152,13 @@ def trends(
     with open_store(history, create=False) as store:
         names = series_names(store, test_set=test_set, agent=agent)
         found = [series_trends(load_series(store, name, who, last=last)) for name, who in names]
-        if as_json:
-            _echo_json(trends_document(found, database=store.location.display, last=last))
+        console = _view_console(
+            as_json,
+            lambda: trends_document(found, database=store.location.display, last=last),
+            None if found else f"no runs in {store.location.display} match",
+        )
+        if console is None:
             return
-        console = make_console()
-        if not found:
-            console.print(f"no runs in {store.location.display} match", highlight=False)
         for series in found:
             print_series(series, console)
 
@@ -160,17 +174,17 @@ def agreement(
     """Per grader, how far it agrees with people's verdicts: TPR, TNR, accuracy, Cohen's kappa with its 95% interval."""
     with open_store(history, create=False) as store:
         found = grader_agreement(store, grader=grader)
-        if as_json:
-            _echo_json(agreement_document(found, database=store.location.display, min_kappa=min_kappa))
-            return
-        console = make_console()
-        if not found:
-            console.print(
-                f"no reviewed cases in {store.location.display}"
-                + (f" for grader {grader!r}" if grader else "")
-                + ": give verdicts with `copilot-eval review RUN_DIR`",
-                highlight=False,
-            )
+        nothing = (
+            f"no reviewed cases in {store.location.display}"
+            + (f" for grader {grader!r}" if grader else "")
+            + ": give verdicts with `copilot-eval review RUN_DIR`"
+        )
+        console = _view_console(
+            as_json,
+            lambda: agreement_document(found, database=store.location.display, min_kappa=min_kappa),
+            None if found else nothing,
+        )
+        if console is None:
             return
         console.print(
             agreement_table(found, min_kappa=min_kappa, title=f"graders against people ({store.location.display})")
@@ -191,14 +205,13 @@ def parts(
     """General quality part by part, case by case, across the runs of one test set (a local run beside the platform's)."""
     with open_store(history, create=False) as store:
         found = quality_parts_by_case(store, test_set, last=last)
-        if as_json:
-            _echo_json(parts_document(found, database=store.location.display, test_set=test_set))
-            return
-        console = make_console()
-        if not found:
-            console.print(
-                f"no run of {test_set!r} in {store.location.display} has General quality's parts", highlight=False
-            )
+        # called as trends and agreement call it (alike in shape): each view passes its own document and line
+        console = _view_console(
+            as_json,
+            lambda: parts_document(found, database=store.location.display, test_set=test_set),
+            None if found else f"no run of {test_set!r} in {store.location.display} has General quality's parts",
+        )
+        if console is None:
             return
         console.print(parts_table(found, title=f"{test_set}: General quality part by part (bold: the runs differ)"))
 

@@ -12,6 +12,7 @@ interrupted (``--resume --out DIR`` continues).
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
@@ -23,27 +24,24 @@ from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.option_groups import (
+    ExecutorGroup,
+    HistoryGroup,
+    JudgeBudgetGroup,
+    RunBudgetGroup,
+    ScanGroup,
+    flat,
+    takes_groups,
+)
 from copilot_eval.cli.options import (
     ConcurrencyOption,
-    ExecutorOption,
-    FailOnFindingOption,
     GraderOption,
     JudgeOption,
     MarkdownOption,
-    MaxJudgeAiCreditsOption,
-    MaxJudgePremiumRequestsOption,
-    MaxJudgeTokensOption,
-    MaxRunAiCreditsOption,
-    MaxRunPremiumRequestsOption,
-    MaxRunTokensOption,
     OutOption,
     ProtectOption,
-    RayAddressOption,
-    RayWorkersOption,
     RepeatOption,
     ResumeOption,
-    ScanOption,
     WorkspaceOption,
 )
 from copilot_eval.evalsets import EvalTestSet
@@ -64,12 +62,12 @@ from copilot_eval.lift.record import LIFT_HTML, LIFT_JSON, lift_markdown, verdic
 from copilot_eval.reports.console import make_console
 from copilot_eval.reports.findings import read_findings
 from copilot_eval.runs.executor import AllWorkersLost, ExecutorError
-from copilot_eval.runs.finish import FinishOptions
+from copilot_eval.runs.finish import FinishOptions, finish_options
 from copilot_eval.runs.prepare import PrepareError, read_test_set
 from copilot_eval.runs.run_budget import RunBudget
 from copilot_eval.runs.settings import RunSettings, SettingsError
 from copilot_eval.runs.workspaces import with_workspaces
-from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.scans.choice import ScanChoiceError
 from copilot_eval.triggers import TriggerSet, TriggerSetError, read_trigger_set
 from copilot_eval.untrusted.terminal import terminal_line
 
@@ -137,6 +135,7 @@ def _print(run: LiftRun, markdown: str | None) -> None:
         write_text_atomically(Path(markdown), lift_markdown(run))
 
 
+@takes_groups
 def lift(
     test_set: Annotated[
         Path,
@@ -167,6 +166,8 @@ def lift(
     judge: JudgeOption = None,
     concurrency: ConcurrencyOption = 4,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap over cases (recorded).")] = 42,
+    # lift's own options, declared inline like --agent above and history lift's --name (alike in shape only);
+    # the options it shares with triggers come in the same order there, from cli/options.py
     min_lift: Annotated[
         float | None,
         typer.Option("--min-lift", metavar="SHARE", help="Exit 1 unless a measured lift is at least SHARE (0..1)."),
@@ -177,22 +178,15 @@ def lift(
     ] = None,
     out: OutOption = None,
     markdown: MarkdownOption = None,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
-    scan: ScanOption = None,
-    fail_on_finding: FailOnFindingOption = None,
+    *,
+    recording: HistoryGroup,
+    scanning: ScanGroup,
     workspace: WorkspaceOption = None,
     protect: ProtectOption = None,
     resume: ResumeOption = False,
-    max_run_tokens: MaxRunTokensOption = None,
-    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
-    max_run_ai_credits: MaxRunAiCreditsOption = None,
-    max_judge_tokens: MaxJudgeTokensOption = None,
-    max_judge_premium_requests: MaxJudgePremiumRequestsOption = None,
-    max_judge_ai_credits: MaxJudgeAiCreditsOption = None,
-    executor: ExecutorOption = "local",
-    ray_address: RayAddressOption = None,
-    ray_workers: RayWorkersOption = None,
+    run_budget: RunBudgetGroup,
+    judge_budget: JudgeBudgetGroup,
+    placement: ExecutorGroup,
 ) -> None:
     """Does a customization help? Play one test set (or trigger set) through two arms and compare them case by case.
 
@@ -203,8 +197,7 @@ def lift(
     (a test set's or a trigger set's); --executor ray plays a test set's lift on a Ray cluster.
     """
     try:
-        scanners = choose_scanners(scan)
-        finding_gates = gate_names(fail_on_finding, scanners)
+        scanners, finding_gates = scanning.chosen()
         arms, sources = _arms(arm or [], agent_file, vary)
         gates = LiftGates(min_lift=min_lift, max_regression=max_regression)
         if resume and out is None:
@@ -220,30 +213,19 @@ def lift(
             workspace=workspace,
             protect=tuple(protect or ()),
             resume=resume,
-            max_run_tokens=max_run_tokens,
-            max_run_premium_requests=max_run_premium_requests,
-            max_run_ai_credits=max_run_ai_credits,
-            max_judge_tokens=max_judge_tokens,
-            max_judge_premium_requests=max_judge_premium_requests,
-            max_judge_ai_credits=max_judge_ai_credits,
-            executor=executor,
-            ray_address=ray_address,
-            ray_workers=ray_workers,
+            **run_budget.values(),
+            **judge_budget.values(),
+            **placement.values(),
         )
-        if isinstance(chosen, TriggerSet) and (workspace is not None or protect):
-            raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
-        if isinstance(chosen, TriggerSet) and executor != "local":
-            raise ValueError("--executor ray plays a test set's lift; a trigger set's lift plays on this machine")
-        if isinstance(chosen, TriggerSet) and settings.budgets.caps_judges():
-            raise ValueError(
-                "--max-judge-*: a trigger set's plays are decided by the skill chosen, no judge grades them"
-            )
+        if isinstance(chosen, TriggerSet):
+            _refuse_for_trigger_sets(settings, placement, workspace_given=workspace is not None or bool(protect))
     except (AgentFileError, ArmError, PrepareError, SettingsError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
-    finish = FinishOptions(history=history, no_history=no_history, scanners=scanners, finding_gates=finding_gates)
+    # --markdown is the lift's own lift.md (_print), so the arms' folders get no summary of their own
+    finish = finish_options(flat(locals()), markdown=None)
     if isinstance(chosen, TriggerSet):
         # the arms' trigger folders record no history of their own (as before): the scanners reach them
-        arm_finish = FinishOptions(no_history=True, scanners=scanners, finding_gates=finding_gates)
+        arm_finish = replace(finish, history=None, no_history=True)
         budget = settings.budgets
         raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out, arm_finish, budget, resume))
     try:
@@ -255,12 +237,22 @@ def lift(
             f"{error}; finished plays are kept in {out}; continue with --resume --out {out}"
         ) from None
     except ExecutorError as error:
-        raise bad_input(f"--executor {executor}: {error}") from None
+        raise bad_input(f"--executor {placement.executor}: {error}") from None
     except KeyboardInterrupt:
         why = f"{interrupts.signal_name()}: the plays that finished are kept; continue with --resume --out {out}"
         raise leave(Verdict(interrupts.row(), why)) from None
     _print(run, markdown)
     raise leave(run.verdict)
+
+
+def _refuse_for_trigger_sets(settings: RunSettings, placement: ExecutorGroup, *, workspace_given: bool) -> None:
+    """A trigger set's lift plays prompts on this machine and no judge grades them: ValueError for options that need more."""
+    if workspace_given:
+        raise ValueError("--workspace and --protect play a test set's cases; a trigger set's plays have none")
+    if placement.executor != "local":
+        raise ValueError("--executor ray plays a test set's lift; a trigger set's lift plays on this machine")
+    if settings.budgets.caps_judges():
+        raise ValueError("--max-judge-*: a trigger set's plays are decided by the skill chosen, no judge grades them")
 
 
 def _read_set(path: Path) -> EvalTestSet | TriggerSet:

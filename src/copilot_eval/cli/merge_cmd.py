@@ -19,21 +19,15 @@ import typer
 
 from copilot_eval.cli.exits import bad_input
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import (
-    FailUnderOption,
-    JunitOption,
-    MarkdownOption,
-    MaxErrorsOption,
-    MinPrecisionOption,
-    MinRecallOption,
-)
+from copilot_eval.cli.option_groups import FinishGroup, takes_groups
+from copilot_eval.cli.options import MinPrecisionOption, MinRecallOption
 from copilot_eval.commands.merge import finish_merge, merge_shards, shard_lines
 from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.merge import MergeError
 from copilot_eval.untrusted.terminal import terminal_text
 
 
+@takes_groups
 def merge(
     shard_dirs: Annotated[
         list[Path],
@@ -47,17 +41,13 @@ def merge(
             help="Merge although shards are missing or unfinished; the run names the conversations not played.",
         ),
     ] = False,
-    junit: JunitOption = None,
-    markdown: MarkdownOption = None,
-    fail_under: FailUnderOption = None,
-    max_errors: MaxErrorsOption = 0,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
+    *,
+    finishing: FinishGroup,
     min_precision: MinPrecisionOption = None,
     min_recall: MinRecallOption = None,
 ) -> None:
     """Merge the run folders of a sharded run into one run folder, after checking they belong together."""
-    finish = finish_options(locals())
+    finish = finish_options(finishing.values())
     try:
         merged = merge_shards(
             shard_dirs, out, allow_partial=allow_partial, min_precision=min_precision, min_recall=min_recall
@@ -68,7 +58,7 @@ def merge(
             typer.echo(f"  - {terminal_text(problem)}", err=True)
         raise refused from None
     finished = finish_merge(merged, out, finish)
-    raise print_finished(finished, finished_console(markdown), extra=shard_lines)
+    raise print_finished(finished, finished_console(finishing.markdown), extra=shard_lines)
 
 
 def register(app: typer.Typer) -> None:

@@ -5,9 +5,9 @@ A command that writes a run folder takes the finisher's options (``runs.finish``
 ``--baseline`` / ``--fail-on-regression`` where a run can be compared. ``tests/cli/test_option_names.py``
 lists every command's options, so a rename or a new name is a decision.
 
-Each command still lists the options it takes in its own signature, so those lists repeat across
-``cli/*_cmd.py`` by design: typer reads a command's options (and --help their order) from its
-signature and has no option groups. What the options mean is decided once: here (name, help,
+Options several commands take together are a group, declared once in ``cli/option_groups.py``
+from these aliases: a command names the group as one parameter and ``takes_groups`` hands typer
+its options. What the options mean is decided once: here (name, help,
 range), in ``runs.settings`` (rules) and in ``runs.finish.finish_options`` (the finisher's, by name).
 """
 
@@ -18,6 +18,8 @@ from typing import Annotated
 
 import typer
 
+# Every alias below is declared the same way (Annotated type, typer.Option): alike in shape only,
+# each is another option with its own name, type and help.
 ScanOption = Annotated[
     str | None,
     typer.Option(
@@ -326,6 +328,7 @@ MinRecallOption = Annotated[
 
 # Continuing an interrupted run (runs/checkpoint.py): `run`, `lift` and `triggers`.
 ResumeOption = Annotated[bool, typer.Option("--resume", help="Continue the interrupted run recorded in --out.")]
+
 
 __all__ = [
     "AllowOtherSetOption",

@@ -19,60 +19,39 @@ import typer
 
 from copilot_eval.cli.exits import bad_input as _bad_input
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import (
-    AllowOtherSetOption,
-    BaselineOption,
-    FailOnRegressionOption,
-    FailUnderOption,
-    GraderOption,
-    JudgeOption,
-    JudgeRepeatOption,
-    JunitOption,
-    MarkdownOption,
-    MaxErrorsOption,
-    OutOption,
-    PromptPassScoreOption,
-)
+from copilot_eval.cli.option_groups import BaselineGroup, FinishGroup, GradingGroup, takes_groups
+from copilot_eval.cli.options import OutOption
 from copilot_eval.commands.regrade import plan_regrade, regrade_planned
 from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.prepare import PrepareError
 from copilot_eval.runs.regrade import RegradeError
 
 
+@takes_groups
 def regrade(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A folder written by `copilot-eval run --out`.")],
-    grader: GraderOption = None,
-    judge_path: JudgeOption = None,
-    judge_repeat: JudgeRepeatOption = 1,
+    *,
+    grading: GradingGroup,
     out: OutOption = None,
-    prompt_pass_score: PromptPassScoreOption = None,
-    junit: JunitOption = None,
-    markdown: MarkdownOption = None,
-    fail_under: FailUnderOption = None,
-    max_errors: MaxErrorsOption = 0,
-    baseline: BaselineOption = None,
-    allow_other_set: AllowOtherSetOption = False,
-    fail_on_regression: FailOnRegressionOption = False,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
+    finishing: FinishGroup,
+    compared: BaselineGroup,
 ) -> None:
     """Grade the saved answers and evidence of a run with other graders into a new run folder."""
-    finish = finish_options(locals())
+    finish = finish_options(finishing.values() | compared.values())
     try:
         planned = plan_regrade(
             run_dir,
-            grader,
-            judge_path=judge_path,
-            judge_repeat=judge_repeat,
-            prompt_pass_score=prompt_pass_score,
+            grading.graders,
+            judge_path=grading.judge,
+            judge_repeat=grading.judge_repeat,
+            prompt_pass_score=grading.prompt_pass_score,
             out=out,
             finish=finish,
         )
         finished, lines = regrade_planned(planned)
     except (PrepareError, RegradeError) as exc:
         raise _bad_input(str(exc)) from None
-    raise print_finished(finished, finished_console(markdown), extra=lines)
+    raise print_finished(finished, finished_console(finishing.markdown), extra=lines)
 
 
 def register(app: typer.Typer) -> None:

@@ -19,44 +19,30 @@ import typer
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.option_groups import (
+    BaselineGroup,
+    CassetteGroup,
+    ExecutorGroup,
+    FinishGroup,
+    GradingGroup,
+    JudgeBudgetGroup,
+    RunBudgetGroup,
+    ScanGroup,
+    flat,
+    takes_groups,
+)
 from copilot_eval.cli.options import (
     AllowDraftsOption,
-    AllowOtherSetOption,
-    BaselineOption,
     ConcurrencyOption,
     DataTypeOption,
-    ExecutorOption,
-    FailOnFindingOption,
-    FailOnRegressionOption,
-    FailUnderOption,
     GoldenOption,
-    GraderOption,
-    JudgeOption,
-    JudgeRepeatOption,
-    JunitOption,
-    MarkdownOption,
-    MaxErrorsOption,
-    MaxJudgeAiCreditsOption,
-    MaxJudgePremiumRequestsOption,
-    MaxJudgeTokensOption,
     MaxRegressionsOption,
-    MaxRunAiCreditsOption,
-    MaxRunPremiumRequestsOption,
-    MaxRunTokensOption,
     ModelOption,
     OutOption,
     ProfileOption,
-    PromptPassScoreOption,
     ProtectOption,
-    RayAddressOption,
-    RayWorkersOption,
-    RecordMissingOption,
-    RecordOption,
     RepeatOption,
-    ReplayOption,
     ResumeOption,
-    ScanOption,
     ShardOption,
     VarOption,
     WorkspaceOption,
@@ -76,6 +62,7 @@ from copilot_eval.untrusted.terminal import terminal_text
 _NOT_SETTINGS = ("test_set_path", "agent_paths", "no_progress", "allow_drafts")
 
 
+@takes_groups
 def run(
     test_set_path: Annotated[
         Path, typer.Argument(metavar="SET", help="Test set: .csv, .json, .yaml, or a prompt file (*.prompt.yml).")
@@ -89,9 +76,8 @@ def run(
             "run without one, on its own model.",
         ),
     ] = None,
-    graders: GraderOption = None,
-    judge: JudgeOption = None,
-    judge_repeat: JudgeRepeatOption = 1,
+    *,
+    grading: GradingGroup,
     repeat: RepeatOption = 1,
     min_pass_rate: Annotated[
         float | None,
@@ -117,37 +103,25 @@ def run(
     protect: ProtectOption = None,
     out: OutOption = None,
     resume: ResumeOption = False,
-    fail_under: FailUnderOption = None,
-    max_errors: MaxErrorsOption = 0,
     data_type: DataTypeOption = None,
     profile: ProfileOption = None,
     no_progress: Annotated[bool, typer.Option("--no-progress", help="No live progress bar.")] = False,
-    junit: JunitOption = None,
-    markdown: MarkdownOption = None,
-    baseline: BaselineOption = None,
-    allow_other_set: AllowOtherSetOption = False,
+    finishing: FinishGroup,
+    compared: BaselineGroup,
     allow_drafts: AllowDraftsOption = False,
-    fail_on_regression: FailOnRegressionOption = False,
     discard_passing_workdirs: Annotated[
         bool,
         typer.Option(
             "--discard-passing-workdirs", help="Remove the working directories of passing cases after grading."
         ),
     ] = False,
-    record: RecordOption = None,
-    replay: ReplayOption = None,
-    record_missing: RecordMissingOption = False,
+    cassettes: CassetteGroup,
     shard: ShardOption = None,
-    executor: ExecutorOption = "local",
-    ray_address: RayAddressOption = None,
-    ray_workers: RayWorkersOption = None,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
-    scan: ScanOption = None,
-    fail_on_finding: FailOnFindingOption = None,
+    placement: ExecutorGroup,
+    scanning: ScanGroup,
     var: VarOption = None,
-    prompt_pass_score: PromptPassScoreOption = None,
     model: ModelOption = None,
+    # run's own options, declared inline like report's --history and convert's --preamble (alike in shape only)
     gate: Annotated[
         str | None,
         typer.Option(
@@ -183,15 +157,11 @@ def run(
             help="Export message content too (questions, answers, tool arguments and results), redacted.",
         ),
     ] = False,
-    max_run_tokens: MaxRunTokensOption = None,
-    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
-    max_run_ai_credits: MaxRunAiCreditsOption = None,
-    max_judge_tokens: MaxJudgeTokensOption = None,
-    max_judge_premium_requests: MaxJudgePremiumRequestsOption = None,
-    max_judge_ai_credits: MaxJudgeAiCreditsOption = None,
+    run_budget: RunBudgetGroup,
+    judge_budget: JudgeBudgetGroup,
 ) -> None:
     """Run a test set against an agent through the real runtime, grade it and record the run."""
-    options = {**locals(), "progress": not no_progress}  # every option is a field of RunSettings of its name
+    options = {**flat(locals()), "progress": not no_progress}  # every option is a field of RunSettings of its name
 
     try:
         settings = settings_from(options, drop=_NOT_SETTINGS)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Coroutine
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
@@ -25,16 +26,8 @@ from rich.table import Table
 
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.finished import finished_console, print_finished
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
-from copilot_eval.cli.options import (
-    ClientIdOption,
-    FailUnderOption,
-    JunitOption,
-    MarkdownOption,
-    MaxErrorsOption,
-    OutOption,
-    TenantOption,
-)
+from copilot_eval.cli.option_groups import FinishGroup, OptionGroup, takes_groups
+from copilot_eval.cli.options import ClientIdOption, OutOption, TenantOption
 from copilot_eval.commands.studio_eval import finish_studio, problem_verdict
 from copilot_eval.evalsets import EvalSetError, read_results_export
 from copilot_eval.history.records import SOURCE_STUDIO_EVAL
@@ -56,6 +49,7 @@ from copilot_eval.studio_eval import (
     token_from_login,
 )
 
+# The group and its aliases are declared as generate's and history's are (alike in shape only).
 studio_app = typer.Typer(
     name="studio-eval",
     help="Copilot Studio's own evaluations through its REST API (test sets authored in the Evaluate tab).",
@@ -96,19 +90,39 @@ ConfirmOption = Annotated[
 ]
 
 
+# Declared like the groups of cli/option_groups.py (alike in shape); these two are studio-eval's alone.
+class AgentGroup(OptionGroup):
+    """Which agent of which environment, and how to sign in to the Power Platform: every studio-eval command."""
+
+    environment_id: EnvironmentOption
+    bot_id: BotOption
+    api_url: ApiUrlOption = "https://api.powerplatform.com"
+    token_env: TokenEnvOption = None
+    client_id: ClientIdOption = None
+    tenant_id: TenantOption = None
+
+
+class ReadingGroup(OptionGroup):
+    """Where a platform run is written and what is read beside it (run, get); --timeout-s differs, so it is apart."""
+
+    out: OutOption = None
+    poll_s: PollOption = 20.0
+    export: ExportOption = None
+    export_match: ExportMatchOption = "verified"
+    confirm_with: ConfirmOption = None
+
+
 T = TypeVar("T")  # what a studio-eval coroutine gives back
 
 
-def _client(
-    environment_id: str, bot_id: str, api_url: str, token_env: str | None, client_id: str | None, tenant_id: str | None
-) -> Any:
-
+def _client(agent: AgentGroup) -> StudioEvalClient:
+    """The platform client for the agent, signed in by --token-env or else --client-id (one of them is needed)."""
     token: TokenProvider
-    if token_env:
-        token, name = token_from_env(token_env), token_env
-    elif client_id:
+    if agent.token_env:
+        token, name = token_from_env(agent.token_env), agent.token_env
+    elif agent.client_id:
         token, name = (
-            token_from_login(client_id=client_id, tenant_id=tenant_id, api_url=api_url),
+            token_from_login(client_id=agent.client_id, tenant_id=agent.tenant_id, api_url=agent.api_url),
             "POWER_PLATFORM_TOKEN",
         )
     else:
@@ -116,14 +130,14 @@ def _client(
             "give --token-env VAR (a variable holding a user-delegated Power Platform API token) or --client-id ID "
             "(the app registration `copilot-eval login --client-id ID` signed in with)",
         )
-    return StudioEvalClient(environment_id=environment_id, bot_id=bot_id, token=token, token_name=name, api_url=api_url)
+    return StudioEvalClient(
+        environment_id=agent.environment_id, bot_id=agent.bot_id, token=token, token_name=name, api_url=agent.api_url
+    )
 
 
-def _read_inputs(
-    export: Path | None, export_match: str, confirm_with: list[Path] | None, out: Path | None
-) -> dict[str, Any]:
+def _read_inputs(reading: ReadingGroup) -> dict[str, Any]:
     """Everything checkable before a run is spent: the export, the confirming folders, the output folder."""
-
+    export, export_match, confirm_with, out = reading.export, reading.export_match, reading.confirm_with, reading.out
     if export_match not in MODES:
         raise bad_input(f"--export-match {export_match!r}: expected one of {', '.join(MODES)}")
     if out is not None and (out / LAYOUT.run_json).exists():
@@ -159,6 +173,32 @@ def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
     raise print_finished(finished, console, extra=lines)
 
 
+# run's or get's way to bring the platform run into the folder, with the options chosen
+Fetch = Callable[[StudioEvalClient, Path, StudioOptions], Coroutine[object, object, StudioOutcome]]
+
+
+def _write_run(
+    agent: AgentGroup,
+    reading: ReadingGroup,
+    finishing: FinishGroup,
+    *,
+    named: str,
+    options: StudioOptions,
+    fetch: Fetch,
+) -> None:
+    """Check the inputs, sign in, bring the run into --out (else eval-runs/NAMED-TIME), finish it and exit by it."""
+    inputs = _read_inputs(reading)
+    client = _client(agent)
+    folder = reading.out or Path("eval-runs") / f"{named}-{datetime.now():%Y%m%d-%H%M%S}"
+    chosen = replace(options, poll_s=reading.poll_s, **inputs)
+
+    async def go() -> StudioOutcome:
+        async with client:
+            return await fetch(client, folder, chosen)
+
+    _finish(_run_async(go), finish_options(finishing.values(), source=SOURCE_STUDIO_EVAL))
+
+
 def _run_async(coroutine_factory: Callable[[], Coroutine[object, object, T]]) -> T:
 
     try:
@@ -170,18 +210,14 @@ def _run_async(coroutine_factory: Callable[[], Coroutine[object, object, T]]) ->
 
 
 @studio_app.command("list")
+@takes_groups
 def list_cmd(
-    environment_id: EnvironmentOption,
-    bot_id: BotOption,
+    agent: AgentGroup,
     runs: Annotated[bool, typer.Option("--runs", help="Also list the runs the platform keeps (89 days).")] = False,
-    api_url: ApiUrlOption = "https://api.powerplatform.com",
-    token_env: TokenEnvOption = None,
-    client_id: ClientIdOption = None,
-    tenant_id: TenantOption = None,
 ) -> None:
     """List the agent's test sets (and its runs with --runs); reads only, no run is started."""
 
-    client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
+    client = _client(agent)
 
     async def read() -> tuple[list[Any], list[Any]]:
         async with client:
@@ -189,7 +225,7 @@ def list_cmd(
 
     sets, found_runs = _run_async(read)
     console = make_console()
-    table = Table(title=f"test sets of bot {bot_id}")
+    table = Table(title=f"test sets of bot {agent.bot_id}")
     for column in ("id", "name", "state", "cases", "modified (UTC)"):
         table.add_column(column, overflow="fold")
     for s in sets:
@@ -208,9 +244,9 @@ def list_cmd(
 
 
 @studio_app.command("run")
+@takes_groups
 def run_cmd(
-    environment_id: EnvironmentOption,
-    bot_id: BotOption,
+    agent: AgentGroup,
     test_set: Annotated[
         str, typer.Option("--test-set", metavar="NAME_OR_ID", help="The test set's id or display name.")
     ],
@@ -222,75 +258,44 @@ def run_cmd(
         typer.Option("--connection", metavar="ID", help="Copilot Studio connection id (default: an anonymous run)."),
     ] = None,
     name: Annotated[str | None, typer.Option("--name", help="Name of the run on the platform.")] = None,
-    out: OutOption = None,
-    poll_s: PollOption = 20.0,
+    *,
+    reading: ReadingGroup,
     timeout_s: TimeoutOption = 1800.0,
-    export: ExportOption = None,
-    export_match: ExportMatchOption = "verified",
-    fail_under: FailUnderOption = None,
-    max_errors: MaxErrorsOption = 0,
-    junit: JunitOption = None,
-    markdown: MarkdownOption = None,
-    confirm_with: ConfirmOption = None,
-    api_url: ApiUrlOption = "https://api.powerplatform.com",
-    token_env: TokenEnvOption = None,
-    client_id: ClientIdOption = None,
-    tenant_id: TenantOption = None,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
+    finishing: FinishGroup,
 ) -> None:
     """Start one run of a test set on the platform, wait for it, and write its run folder."""
 
-    inputs = _read_inputs(export, export_match, confirm_with, out)
-    client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
-    folder = out or Path("eval-runs") / f"studio-{_slug(test_set)}-{datetime.now():%Y%m%d-%H%M%S}"
-    options = StudioOptions(
-        published=published, connection_id=connection, run_name=name, poll_s=poll_s, timeout_s=timeout_s, **inputs
+    options = StudioOptions(published=published, connection_id=connection, run_name=name, timeout_s=timeout_s)
+    _write_run(
+        agent,
+        reading,
+        finishing,
+        named=f"studio-{_slug(test_set)}",
+        options=options,
+        fetch=lambda client, folder, chosen: start_studio_run(client, test_set, folder, chosen, say=_say),
     )
 
-    async def go() -> Any:
-        async with client:
-            return await start_studio_run(client, test_set, folder, options, say=_say)
 
-    _finish(_run_async(go), finish_options(locals(), source=SOURCE_STUDIO_EVAL))
-
-
-# get lists run's options again by design: typer reads each command's options from its own signature
-# (each declared once in cli/options.py or above); the shared work is _read_inputs, _client and _finish.
 @studio_app.command("get")
+@takes_groups
 def get_cmd(
     run_id: Annotated[str, typer.Argument(metavar="RUN_ID", help="The platform's run id.")],
-    environment_id: EnvironmentOption,
-    bot_id: BotOption,
-    out: OutOption = None,
-    poll_s: PollOption = 20.0,
+    *,
+    agent: AgentGroup,
+    reading: ReadingGroup,
     timeout_s: TimeoutOption = 0.0,
-    export: ExportOption = None,
-    export_match: ExportMatchOption = "verified",
-    fail_under: FailUnderOption = None,
-    max_errors: MaxErrorsOption = 0,
-    junit: JunitOption = None,
-    markdown: MarkdownOption = None,
-    confirm_with: ConfirmOption = None,
-    api_url: ApiUrlOption = "https://api.powerplatform.com",
-    token_env: TokenEnvOption = None,
-    client_id: ClientIdOption = None,
-    tenant_id: TenantOption = None,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
+    finishing: FinishGroup,
 ) -> None:
     """Read an existing run into a run folder without starting one (--timeout-s waits for one still going)."""
 
-    inputs = _read_inputs(export, export_match, confirm_with, out)
-    client = _client(environment_id, bot_id, api_url, token_env, client_id, tenant_id)
-    folder = out or Path("eval-runs") / f"studio-run-{_slug(run_id)[:12]}-{datetime.now():%Y%m%d-%H%M%S}"
-    options = StudioOptions(poll_s=poll_s, timeout_s=timeout_s, **inputs)
-
-    async def go() -> Any:
-        async with client:
-            return await read_studio_run(client, run_id, folder, options, say=_say)
-
-    _finish(_run_async(go), finish_options(locals(), source=SOURCE_STUDIO_EVAL))
+    _write_run(
+        agent,
+        reading,
+        finishing,
+        named=f"studio-run-{_slug(run_id)[:12]}",
+        options=StudioOptions(timeout_s=timeout_s),
+        fetch=lambda client, folder, chosen: read_studio_run(client, run_id, folder, chosen, say=_say),
+    )
 
 
 def _say(line: str) -> None:

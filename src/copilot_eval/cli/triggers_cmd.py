@@ -23,27 +23,24 @@ from rich.table import Table
 
 from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
-from copilot_eval.cli.history_record import NoHistoryOption, RecordHistoryOption
+from copilot_eval.cli.option_groups import (
+    CassetteGroup,
+    ExecutorGroup,
+    HistoryGroup,
+    RunBudgetGroup,
+    ScanGroup,
+    flat,
+    takes_groups,
+)
 from copilot_eval.cli.options import (
     AllowDraftsOption,
     ConcurrencyOption,
-    ExecutorOption,
-    FailOnFindingOption,
     JsonOption,
     JunitOption,
-    MaxRunAiCreditsOption,
-    MaxRunPremiumRequestsOption,
-    MaxRunTokensOption,
     MinPrecisionOption,
     MinRecallOption,
     OutOption,
-    RayAddressOption,
-    RayWorkersOption,
-    RecordMissingOption,
-    RecordOption,
-    ReplayOption,
     ResumeOption,
-    ScanOption,
     ShardOption,
 )
 from copilot_eval.cli.resumable import resumable_stops
@@ -53,7 +50,7 @@ from copilot_eval.reports.console import make_console
 from copilot_eval.runs.finish import finish_options
 from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunBudget, WhatToPlay
-from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
+from copilot_eval.scans.choice import ScanChoiceError
 from copilot_eval.triggers import (
     Catalogue,
     PlayRecord,
@@ -146,6 +143,7 @@ def _apart_lines(run: TriggerRun) -> list[str]:
     return lines
 
 
+@takes_groups
 def triggers(
     trigger_set: Annotated[
         Path,
@@ -183,21 +181,14 @@ def triggers(
     junit: JunitOption = None,
     min_precision: MinPrecisionOption = None,
     min_recall: MinRecallOption = None,
-    record: RecordOption = None,
-    replay: ReplayOption = None,
-    record_missing: RecordMissingOption = False,
-    history: RecordHistoryOption = None,
-    no_history: NoHistoryOption = False,
+    *,
+    cassettes: CassetteGroup,
+    recording: HistoryGroup,
     allow_drafts: AllowDraftsOption = False,
-    scan: ScanOption = None,
-    fail_on_finding: FailOnFindingOption = None,
-    max_run_tokens: MaxRunTokensOption = None,
-    max_run_premium_requests: MaxRunPremiumRequestsOption = None,
-    max_run_ai_credits: MaxRunAiCreditsOption = None,
+    scanning: ScanGroup,
+    run_budget: RunBudgetGroup,
     shard: ShardOption = None,
-    executor: ExecutorOption = "local",
-    ray_address: RayAddressOption = None,
-    ray_workers: RayWorkersOption = None,
+    placement: ExecutorGroup,
     resume: ResumeOption = False,
 ) -> None:
     """Play a trigger set: does the model choose each skill or custom agent for its prompts, and only for them?
@@ -208,20 +199,8 @@ def triggers(
     """
     try:
         # run's own settings groups check these options, with run's words (runs.settings)
-        budget = RunBudget(
-            max_run_tokens=max_run_tokens,
-            max_run_premium_requests=max_run_premium_requests,
-            max_run_ai_credits=max_run_ai_credits,
-        )
-        HowToPlay(
-            concurrency=concurrency,
-            executor=executor,
-            ray_address=ray_address,
-            ray_workers=ray_workers,
-            record=record,
-            replay=replay,
-            record_missing=record_missing,
-        )
+        budget = RunBudget(**run_budget.values())
+        HowToPlay(concurrency=concurrency, **placement.values(), **cassettes.values())
         shard_info = WhatToPlay(shard=shard).shard_info
         HowToFinish(out=out, resume=resume)
         agent = load_agent_file(agent_file)
@@ -230,16 +209,15 @@ def triggers(
             min_precision=parse_gate(min_precision or [], "--min-precision"),
             min_recall=parse_gate(min_recall or [], "--min-recall"),
         )
-        scanners = choose_scanners(scan)
-        finding_gates = gate_names(fail_on_finding, scanners)
+        scanners, finding_gates = scanning.chosen()
     except (AgentFileError, TriggerSetError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     _refuse_drafts_only(trigger_set, [p.prompt for p in chosen.prompts], allow_drafts)
     out = out or Path("trigger-runs") / f"{chosen.name}-{datetime.now():%Y%m%d-%H%M%S}"
-    finish = finish_options(locals(), source=SOURCE_TRIGGERS)
+    finish = finish_options(flat(locals()), source=SOURCE_TRIGGERS)
     try:
-        with resumable_stops(executor, _kept(out)):
-            ray = _ray_executor(executor, ray_address, ray_workers)
+        with resumable_stops(placement.executor, _kept(out)):
+            ray = _ray_executor(placement)
             run = asyncio.run(
                 trigger_eval(
                     agent,
@@ -251,9 +229,7 @@ def triggers(
                     out=out,
                     finish=finish,
                     gates=gates,
-                    record=record,
-                    replay=replay,
-                    record_missing=record_missing,
+                    **cassettes.values(),
                     budget=budget,
                     shard=shard_info,
                     executor=ray,
@@ -273,12 +249,14 @@ def _kept(out: Path) -> str:
     return f"no run folder was written; any play already decided is kept in {out}: continue with --resume --out {out}"
 
 
-def _ray_executor(executor: str, address: str | None, workers: int | None) -> RayExecutor | None:
+def _ray_executor(placement: ExecutorGroup) -> RayExecutor | None:
     """The Ray executor ``--executor ray`` names (ExecutorError when Ray is missing), None for local."""
-    if executor != "ray":
+    if placement.executor != "ray":
         return None
     return RayExecutor(
-        address=address, workers=workers, say=lambda line: typer.echo(terminal_line(f"note: {line}"), err=True)
+        address=placement.ray_address,
+        workers=placement.ray_workers,
+        say=lambda line: typer.echo(terminal_line(f"note: {line}"), err=True),
     )
 
 

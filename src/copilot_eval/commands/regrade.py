@@ -63,6 +63,7 @@ def plan_regrade(
     )
     if problem:
         raise PrepareError(problem)
+    # alike to runs.fingerprints.run_fingerprints' call: a regrade hashes only its graders, with run's default
     fingerprint = graders_fingerprint(
         grader,
         judge_path=judge_path,

@@ -39,6 +39,7 @@ async def play_planned(planned: PlannedRun) -> list[SurfaceRun]:
             validate=False,
         )
     # one agent plays alone, not as a surface of one: its folder is --out itself, with no comparison
+    # (the call looks like play_surfaces' above, and like judge_votes' record of a vote: alike in shape only)
     (surface,) = planned.surfaces
     run = await play_eval_set(
         planned.test_set,
