@@ -1,4 +1,4 @@
-"""The one reading of an HTTP ``Retry-After`` header, for the model calls' record and the Studio client."""
+"""The one reading of an HTTP ``Retry-After`` header: the model calls' record, the Studio, GitHub and target clients."""
 
 from __future__ import annotations
 

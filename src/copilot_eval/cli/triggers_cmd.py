@@ -24,6 +24,8 @@ from rich.table import Table
 from copilot_eval.agent import AgentFileError, load_agent_file
 from copilot_eval.cli.exits import bad_input, leave, platform_failed
 from copilot_eval.cli.option_groups import (
+    # Partly the same names as run_cmd.py imports (alike on purpose): both take the shared groups and
+    # options whole, from here and from cli/options.py.
     CassetteGroup,
     ExecutorGroup,
     HistoryGroup,

@@ -11,8 +11,9 @@ user's input, and the command exits with another code.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from email.utils import parsedate_to_datetime
 from typing import Any
+
+from copilot_eval.retry_after import retry_after_seconds
 
 WRITE_PERMISSION = "pull-requests: write"
 """The workflow permission a job's GITHUB_TOKEN needs to comment on a pull request."""
@@ -96,15 +97,9 @@ def rate_limit_wait(status: int, headers: Any, message: str, *, now: float | Non
     if status not in (403, 429):
         return None
     now = datetime.now(UTC).timestamp() if now is None else now
-    retry_after = headers.get("retry-after")
-    if retry_after is not None:
-        try:
-            return max(0.0, float(retry_after))
-        except ValueError:
-            try:
-                return max(0.0, parsedate_to_datetime(retry_after).timestamp() - now)
-            except (TypeError, ValueError):
-                pass
+    told = retry_after_seconds(headers.get("retry-after"), now=datetime.fromtimestamp(now, UTC))
+    if told is not None:
+        return told
     if headers.get("x-ratelimit-remaining") == "0" and headers.get("x-ratelimit-reset"):
         try:
             return max(0.0, float(headers["x-ratelimit-reset"]) - now) + 1.0  # the reset second itself

@@ -15,6 +15,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import httpx
 
 from copilot_eval.redaction import register_secret
+from copilot_eval.retry_after import retry_after_seconds
 from copilot_eval.targets.evidence import HttpExchange
 
 _SECRET_PARAMS = {"t", "token", "access_token", "code", "secret", "key", "sig"}
@@ -92,10 +93,8 @@ def error_of(response: httpx.Response, *, limit: int = 300, bare: bool = False) 
 
 
 def _retry_after(response: httpx.Response) -> float:
-    try:
-        return min(float(response.headers.get("retry-after", "1")), MAX_RETRY_AFTER_S)
-    except ValueError:
-        return 1.0
+    told = retry_after_seconds(response.headers.get("retry-after"))
+    return min(1.0 if told is None else told, MAX_RETRY_AFTER_S)  # a second when the answer names no wait
 
 
 class Exchanges:
