@@ -28,9 +28,9 @@ from copilot_eval.capture.events import (
 )
 from copilot_eval.capture.run_facts import HostAnswer
 from copilot_eval.evidence import HostRequest
-from copilot_eval.evidence.host_request import HostRequestKind
+from copilot_eval.evidence.host_request import HostRequestKind, ReplyAction
 
-_ACTIONS = ("accept", "decline", "cancel")
+_ACTIONS: tuple[ReplyAction, ...] = ("accept", "decline", "cancel")
 
 #: The runtime's request events this version knows, and the kind each is recorded as.
 REQUEST_EVENTS: dict[str, HostRequestKind] = {
@@ -169,8 +169,7 @@ def _completed(record: HostRequest, data: dict[str, Any], event: dict[str, Any])
         record.answer = text_or_none(data.get("answer"))
         record.action = "accept" if record.answer is not None else None
     elif record.kind == "elicitation":
-        action = data.get("action")
-        record.action = action if action in _ACTIONS else None
+        record.action = _reply_action(data.get("action"))
         content = data.get("content")
         record.answer = dict(content) if isinstance(content, dict) else None
     elif record.kind == "exit_plan_mode" and isinstance(data.get("approved"), bool):
@@ -182,12 +181,18 @@ def _completed(record: HostRequest, data: dict[str, Any], event: dict[str, Any])
         record.outcome = text_or_none(data.get("outcome")) or text_or_none(said)
 
 
+def _reply_action(value: object) -> ReplyAction | None:
+    """``value`` as one of the actions a reply can take, or ``None`` when it names none."""
+    return next((action for action in _ACTIONS if action == value), None)
+
+
 def _apply_answer(record: HostRequest, answer: HostAnswer) -> None:
     record.answered_by, record.problem = answer.answered_by, answer.problem
     # The runner knows a declined question (its text reaches the agent as an answer) and every
     # sampling outcome; for an elicitation or a plan the completion event already said it.
-    if answer.action in _ACTIONS and (record.kind not in ("elicitation", "exit_plan_mode") or record.action is None):
-        record.action = answer.action  # type: ignore[assignment]
+    action = _reply_action(answer.action)
+    if action is not None and (record.kind not in ("elicitation", "exit_plan_mode") or record.action is None):
+        record.action = action
     if record.kind == "sampling":
         record.answer, record.response = answer.answer, answer.response
     elif record.answer is None and answer.answer is not None:

@@ -30,6 +30,7 @@ from copilot_eval.capture.events import (
     text_or_none,
 )
 from copilot_eval.evidence import CaptureError, UsageEntry
+from copilot_eval.evidence.usage import sum_known
 
 
 def _duration_ms(data: dict[str, Any]) -> float | None:
@@ -154,7 +155,8 @@ def _agent_share(shutdown: dict[str, Any], scope: str) -> float | None:
         number_or_none(dict_or_empty(m.get("requests")).get("cost")) if isinstance(m, dict) else None
         for m in models.values()
     ]
-    return None if any(c is None for c in costs) else float(sum(costs))  # type: ignore[arg-type]
+    share = sum_known(costs)
+    return None if share is None else float(share)
 
 
 def premium_requests(
@@ -169,7 +171,5 @@ def premium_requests(
         share = _agent_share(shutdown, scope)
         if share is not None:
             return share
-    costs = [entry.premium_requests for entry in usage]
-    if costs and all(cost is not None for cost in costs):
-        return float(sum(costs))  # type: ignore[arg-type]
-    return None
+    total = sum_known(entry.premium_requests for entry in usage) if usage else None
+    return None if total is None else float(total)

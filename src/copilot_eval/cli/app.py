@@ -13,6 +13,7 @@ import logging
 import os
 import shutil
 import sys
+from typing import Protocol, TypeGuard
 
 import typer
 
@@ -246,7 +247,21 @@ _OPTION_HINTS = {
 }
 
 
-def _hint(exc: Exception) -> str | None:
+class _UsageError(Protocol):
+    """What this module uses of click's usage errors (Typer vendors click from 0.20 on: matched by shape)."""
+
+    exit_code: int
+
+    def show(self) -> None:
+        """Print the usage and the error to stderr."""
+        ...
+
+
+def _is_usage_error(exc: Exception) -> TypeGuard[_UsageError]:
+    return callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int)
+
+
+def _hint(exc: object) -> str | None:
     """What to give instead of an unknown option that another command takes (``None`` for any other error)."""
     context = getattr(exc, "ctx", None)
     command = getattr(context, "info_name", None)
@@ -261,16 +276,16 @@ def _run_app() -> int:
         typer.echo(interrupts.stopped_verdict().line(), err=True)
         return interrupts.row().code
     except Exception as exc:
-        # click's usage errors (typer vendors click from 0.20 on, so the class is matched by its shape)
-        if not (callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int)):
+        if not _is_usage_error(exc):
             raise
-        exc.show()  # type: ignore[attr-defined]
-        why = exc.format_message() if callable(getattr(exc, "format_message", None)) else str(exc)  # type: ignore[attr-defined]
+        exc.show()
+        formatted = getattr(exc, "format_message", None)
+        why = str(formatted()) if callable(formatted) else str(exc)
         why = why or "no command or argument given (the help above says which)"
         if (hint := _hint(exc)) is not None:
             why = f"{why}; {hint}"
         typer.echo(Verdict(UNUSABLE_INPUT, f"the command line: {why}").line(), err=True)
-        return int(exc.exit_code)  # type: ignore[attr-defined]
+        return int(exc.exit_code)
     return code if isinstance(code, int) else 0
 
 

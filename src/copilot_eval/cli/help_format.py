@@ -61,6 +61,8 @@ def install() -> bool:
     def argument_type(self: TyperArgument, ctx: Context) -> str | None:
         return None  # the argument's name (SET, FILE...) already says what it takes
 
+    # Typer builds its own TyperOption and TyperArgument (no hook takes a subclass), so their methods are
+    # replaced on the classes; mypy forbids assigning to a method, hence the three ignores below.
     TyperOption.display_type_rich = display_type_rich  # type: ignore[method-assign]
     TyperArgument.display_type_rich = argument_type  # type: ignore[method-assign,assignment]
     TyperArgument._usage_display_name = usage_display_name  # type: ignore[method-assign]

@@ -62,12 +62,13 @@ class Agreement:
     @property
     def kappa(self) -> float | None:
         """Cohen's kappa; ``None`` with no pairs, or when chance alone predicts every pair (one class only)."""
-        if not self.count:
+        accuracy = self.accuracy
+        if accuracy is None:  # no pairs
             return None
         chance = self._chance()
         if chance >= 1:
             return None
-        return (self.accuracy - chance) / (1 - chance)  # type: ignore[operator]
+        return (accuracy - chance) / (1 - chance)
 
     @property
     def kappa_interval(self) -> tuple[float, float] | None:

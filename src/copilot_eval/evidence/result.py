@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import fnmatch
 import json
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,6 +34,8 @@ from copilot_eval.evidence.transcript import Transcript, copilot_transcript
 from copilot_eval.evidence.turn import Turn
 from copilot_eval.evidence.usage import ModelPrice, UsageEntry, estimate_cost, sum_known
 from copilot_eval.redaction import redact, redact_data
+
+_Number = TypeVar("_Number", int, float)  # a tree total keeps the kind of what it adds: tokens or credits
 
 SCHEMA_VERSION = 4
 """Version of the native JSON form. 2 added content items, tool progress, host requests and each
@@ -299,26 +301,26 @@ class CopilotResult(BaseModel):
         """Usage of this session and of every captured descendant, each entry once."""
         return [entry for result in self._walk() for entry in result.usage]
 
-    def _tree_total(self, field: str) -> int | None:
+    def _tree_total(self, count: Callable[[UsageEntry], _Number | None]) -> _Number | None:
         results = self.execution_results
         if any(not result.usage for result in results):
             return None
-        return sum_known(getattr(entry, field) for entry in self.all_usage)  # type: ignore[return-value]
+        return sum_known(count(entry) for entry in self.all_usage)
 
     @property
     def total_input_tokens(self) -> int | None:
         """Input tokens of the whole execution tree, or ``None`` when any count is unknown."""
-        return self._tree_total("input_tokens")
+        return self._tree_total(lambda entry: entry.input_tokens)
 
     @property
     def total_output_tokens(self) -> int | None:
         """Output tokens of the whole execution tree, or ``None`` when any count is unknown."""
-        return self._tree_total("output_tokens")
+        return self._tree_total(lambda entry: entry.output_tokens)
 
     @property
     def total_tokens(self) -> int | None:
         """Input plus output tokens, or ``None`` when either is unknown."""
-        return sum_known([self.total_input_tokens, self.total_output_tokens])  # type: ignore[return-value]
+        return sum_known([self.total_input_tokens, self.total_output_tokens])
 
     @property
     def token_usage(self) -> dict[str, int]:
@@ -338,7 +340,7 @@ class CopilotResult(BaseModel):
     @property
     def total_ai_credits(self) -> float | None:
         """AI credits of the whole tree as the runtime counted them; ``None`` when any call was not counted."""
-        return self._tree_total("ai_credits")
+        return self._tree_total(lambda entry: entry.ai_credits)
 
     def estimated_cost(self, prices: Mapping[str, ModelPrice]) -> float | None:
         """Cost estimate of the tree from an explicit price table; ``None`` when not knowable."""

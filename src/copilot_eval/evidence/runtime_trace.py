@@ -18,6 +18,11 @@ SpanStatus = Literal["unset", "ok", "error"]
 _STATUS_CODES: dict[int, SpanStatus] = {0: "unset", 1: "ok", 2: "error"}
 
 
+def _span_status(code: object) -> SpanStatus:
+    """The status an OTLP status code names; ``unset`` for anything that is no known code (a list, a string)."""
+    return _STATUS_CODES.get(code, "unset") if isinstance(code, int) else "unset"
+
+
 class TraceSpanEvent(BaseModel):
     """A timestamped event recorded on a span (a user message, an exception)."""
 
@@ -96,7 +101,7 @@ class TraceSpan(BaseModel):
             kind=line.get("kind") if isinstance(line.get("kind"), int) else None,
             start_ns=_join_ns(line.get("startTime")),
             end_ns=_join_ns(line.get("endTime")),
-            status=_STATUS_CODES.get(status.get("code"), "unset"),  # type: ignore[arg-type]  # a code is an int
+            status=_span_status(status.get("code")),
             status_message=str(status["message"]) if status.get("message") else None,
             attributes=dict(attributes) if isinstance(attributes, dict) else {},
             events=[

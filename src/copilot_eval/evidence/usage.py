@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Literal
+from typing import Literal, TypeVar
 
 from pydantic import BaseModel
 
 UsagePurpose = Literal["turn", "compaction"]
+# A count (tokens) or an amount (premium requests, AI credits): a sum keeps the kind it adds up.
+_Number = TypeVar("_Number", int, float)
 
 
 class UsageEntry(BaseModel):
@@ -47,9 +49,9 @@ class ModelPrice(BaseModel):
     cached_input_per_million: float | None = None
 
 
-def sum_known(values: Iterable[int | float | None]) -> int | float | None:
+def sum_known(values: Iterable[_Number | None]) -> _Number | None:
     """Sum of values, or ``None`` as soon as one is unknown (unknown is not zero)."""
-    total: int | float = 0
+    total: _Number = 0
     for value in values:
         if value is None:
             return None

@@ -12,6 +12,7 @@ is our own (``prompts/general_quality.md``).
 from __future__ import annotations
 
 import dataclasses
+import enum
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
@@ -25,7 +26,15 @@ from copilot_eval.grading.quality_rule import SCALES, QualityScores, quality_ver
 #: The judge's answer keys of each scored part (the JSON the prompt asks for).
 _KEYS = {RELEVANCE: "relevance", COMPLETENESS: "completeness", GROUNDEDNESS: "groundedness"}
 _KEYS[CONTEXT_COVERAGE] = "contextCoverage"
-_MISSING = object()
+
+
+class _Missing(enum.Enum):
+    """A part the judge's answer lacks or gives off its scale: unreadable, unlike a part left null (``None``)."""
+
+    MISSING = enum.auto()
+
+
+_MISSING = _Missing.MISSING
 # A passage list longer than this is cut: the judge needs the knowledge, not a whole index.
 _CONTEXT_CHARS = 12_000
 
@@ -55,7 +64,7 @@ def _context_fields(context: KnowledgeContext) -> dict[str, str]:
     }
 
 
-def _score(answer: dict[str, Any], part: str) -> float | object | None:
+def _score(answer: dict[str, Any], part: str) -> float | _Missing | None:
     """The part's score, ``None`` when the judge left it null, ``_MISSING`` when absent or not a score."""
     raw = answer.get(_KEYS[part], _MISSING)
     if raw is None or raw is _MISSING:
@@ -72,7 +81,7 @@ def _score(answer: dict[str, Any], part: str) -> float | object | None:
     return value if low <= value <= high else _MISSING
 
 
-def _abstention(raw: Any) -> bool | object | None:
+def _abstention(raw: Any) -> bool | _Missing | None:
     if raw is None or isinstance(raw, bool):
         return raw
     if isinstance(raw, str) and raw.strip().casefold() in ("true", "false", "null"):
@@ -112,17 +121,22 @@ class GeneralQuality(LlmJudge):
     def grade_scores(self, answer: dict[str, Any], context: KnowledgeContext | None) -> Grade | None:
         """The grade of a judge's answer; ``None`` when a part is missing or off its scale (an unreadable answer)."""
         parts = [RELEVANCE, COMPLETENESS] + ([GROUNDEDNESS, CONTEXT_COVERAGE] if context is not None else [])
-        scores = {part: _score(answer, part) for part in parts}
+        scores: dict[str, float | None] = {}
+        for part in parts:
+            score = _score(answer, part)
+            if isinstance(score, _Missing):
+                return None
+            scores[part] = score
         abstention = _abstention(answer.get("abstention", _MISSING))
-        if any(value is _MISSING for value in scores.values()) or abstention is _MISSING:
+        if isinstance(abstention, _Missing):
             return None
         rule = quality_verdict(
             QualityScores(
-                relevance=scores[RELEVANCE],  # type: ignore[arg-type]
-                completeness=scores[COMPLETENESS],  # type: ignore[arg-type]
-                abstention=abstention,  # type: ignore[arg-type]
-                groundedness=scores.get(GROUNDEDNESS),  # type: ignore[arg-type]
-                context_coverage=scores.get(CONTEXT_COVERAGE),  # type: ignore[arg-type]
+                relevance=scores[RELEVANCE],
+                completeness=scores[COMPLETENESS],
+                abstention=abstention,
+                groundedness=scores.get(GROUNDEDNESS),
+                context_coverage=scores.get(CONTEXT_COVERAGE),
                 with_context=context is not None,
             )
         )

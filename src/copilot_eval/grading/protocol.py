@@ -100,7 +100,10 @@ class Grade:
 class Grader(Protocol):
     """Anything with a ``name`` and an async ``grade(case, evidence)`` returning a Grade."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The grader's name in results and reports (read only: a frozen grader is one too)."""
+        ...
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Grade one case from its evidence."""
@@ -135,8 +138,8 @@ def ungradable(
     passing_score: float | None = None,
 ) -> Grade | None:
     """The ``error`` grade when a case cannot be graded at all; ``None`` when it can."""
-    problem = evidence.runtime_error
-    if problem is None and not evidence.answer.strip():  # type: ignore[union-attr]
+    problem, answer = evidence.runtime_error, evidence.answer
+    if problem is None and answer is not None and not answer.strip():  # no runtime error means an answer
         problem = "the agent's answer is empty"
     if problem is None and needs_reference and not case.response.strip():
         problem = NO_REFERENCE

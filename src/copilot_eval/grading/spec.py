@@ -129,7 +129,7 @@ def parse_grader_spec(
 
 def _build(spec: str, name: str, args: str, judge: Any, pool: Any, repeat: int) -> Grader:
     if name in WORKSPACE_SPEC_FORMS:
-        return build_workspace_grader(name, args)  # type: ignore[no-any-return]
+        return build_workspace_grader(name, args)
     if name == "exact":
         modes = {
             "": Normalisation(),
@@ -140,10 +140,10 @@ def _build(spec: str, name: str, args: str, judge: Any, pool: Any, repeat: int) 
             raise _fail(spec, _unknown("option", args, [mode for mode in modes if mode]), name)
         return ExactMatch(modes[args])
     if name == "keywords":
-        mode, _, words = args.partition(":")
-        if mode not in ("any", "all"):
-            mode, words = "any", args
-        return KeywordMatch(words.split(","), mode=mode)  # type: ignore[arg-type]
+        head, _, words = args.partition(":")
+        if head not in ("any", "all"):
+            words = args  # no mode given: every word is a keyword, any of them passes
+        return KeywordMatch(words.split(","), mode="all" if head == "all" else "any")
     if name == "similarity":
         return TextSimilarity(_number(spec, name, args) if args else DEFAULT_THRESHOLD)
     if name == "capability":

@@ -18,7 +18,7 @@ from typing import Any
 
 from copilot_eval.atomic_write import write_bytes_atomically
 from copilot_eval.evalsets import CaseStatus, EvalTestCase
-from copilot_eval.grading.protocol import CaseEvidence, Grade, passed_if
+from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader, passed_if
 from copilot_eval.workspace.commands import DEFAULT_TIME_LIMIT_S, run_command
 from copilot_eval.workspace.findings import findings_summary
 from copilot_eval.workspace.paths import matches
@@ -184,7 +184,7 @@ WORKSPACE_SPEC_FORMS: dict[str, str] = {
 }
 
 
-def build_workspace_grader(name: str, args: str) -> Any:
+def build_workspace_grader(name: str, args: str) -> Grader:
     """The workspace grader ``name:args`` names; ValueError says what is wrong with ``args``."""
     if name == "command":
         limit = DEFAULT_TIME_LIMIT_S

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from copilot_eval.evidence.usage import sum_known
 from copilot_eval.reports.html_evidence import evidence_html, evidence_tokens
 from copilot_eval.reports.html_page import badge, card, drill_down, esc, page, pre, table
 from copilot_eval.reports.svg_charts import bar_chart
@@ -68,10 +69,9 @@ def agent_runs(record: TestRecord) -> int:
 
 
 def _tokens(record: TestRecord) -> int | None:
-    counts = [evidence_tokens(data) for data, _ in record.evidence]
-    if not counts or any(count is None for count in counts):
-        return None  # one unknown run makes the test's total unknown, not smaller
-    return sum(counts)  # type: ignore[arg-type]
+    if not record.evidence:
+        return None
+    return sum_known(evidence_tokens(data) for data, _ in record.evidence)  # one unknown run makes it unknown
 
 
 def session_report_html(report: SessionReport) -> str:

@@ -85,10 +85,12 @@ def read_security_headline(folder: Path) -> SecurityHeadline | None:
         return None
     if not isinstance(summary, dict):
         return None
-    figures = [_figure(summary.get(key)) for key in ("utilityWithoutAttack", "utilityUnderAttack", "attackSuccess")]
-    if any(figure is None for figure in figures):
+    without, under, success = (
+        _figure(summary.get(key)) for key in ("utilityWithoutAttack", "utilityUnderAttack", "attackSuccess")
+    )
+    if without is None or under is None or success is None:
         return None
-    return SecurityHeadline(*figures)  # type: ignore[arg-type]
+    return SecurityHeadline(without, under, success)
 
 
 __all__ = ["SECURITY_JSON", "Figure", "SecurityHeadline", "read_security_headline", "utility_caveat"]

@@ -54,7 +54,7 @@ def test_set_fingerprint(test_set: EvalTestSet) -> str:
     return _digest(_canonical(content))
 
 
-test_set_fingerprint.__test__ = False  # type: ignore[attr-defined]  # not a pytest test
+vars(test_set_fingerprint)["__test__"] = False  # not a pytest test: pytest reads this flag, which a def cannot declare
 
 
 def agent_fingerprint(path: str | Path) -> str:

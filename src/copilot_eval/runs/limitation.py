@@ -134,15 +134,15 @@ def _errors(results: Sequence[EvalCaseResult]) -> tuple[str, list[str]] | None:
 
 
 def _same_answers(results: Sequence[EvalCaseResult], fallbacks: Iterable[str]) -> tuple[str, list[str]] | None:
-    answered = [r for r in results if r.actual_response is not None]
+    answered = [(r, r.actual_response) for r in results if r.actual_response is not None]
     if len(answered) < MIN_CASES:
         return None
-    texts = {" ".join(r.actual_response.split()).casefold() for r in answered}  # type: ignore[union-attr]
-    cited = [f"{_case_id(r)}: {r.effective_status.value}, answer {_short(r.actual_response)!r}" for r in answered[:3]]
-    if len(texts) == 1 and not all(r.effective_status is CaseStatus.PASS for r in answered):
+    texts = {" ".join(answer.split()).casefold() for _, answer in answered}
+    cited = [f"{_case_id(r)}: {r.effective_status.value}, answer {_short(answer)!r}" for r, answer in answered[:3]]
+    if len(texts) == 1 and not all(r.effective_status is CaseStatus.PASS for r, _ in answered):
         return f"all {len(answered)} answers are the same text", cited
     known = [f.casefold() for f in fallbacks]
-    fallback = [r for r in answered if any(k in r.actual_response.casefold() for k in known)]  # type: ignore[union-attr]
+    fallback = [r for r, answer in answered if any(k in answer.casefold() for k in known)]
     if len(fallback) * 2 > len(answered):
         return f"{len(fallback)} of {len(answered)} answers are a known fallback message", cited
     return None

@@ -30,7 +30,7 @@ from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_files import folder_in_memory
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 from copilot_eval.runs.eval_runner import summarise
-from copilot_eval.runs.merge_checks import ShardCheck, check_shards
+from copilot_eval.runs.merge_checks import ShardCheck, check_shards, shard_of
 from copilot_eval.runs.run_budget import usage_of
 from copilot_eval.runs.surfaces import SurfaceRun, comparison_file, confirm_across_surfaces
 from copilot_eval.runs.target import saved_by_platform
@@ -125,7 +125,7 @@ def _execution(shards: Sequence[RunFolder]) -> ExecutionRecord | None:
 
 
 def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> MergedRun:
-    shards = sorted(shards, key=lambda f: f.run.shard.index)  # type: ignore[union-attr]
+    shards = sorted(shards, key=lambda f: shard_of(f).index)
     first, test_set = shards[0], shards[0].test_set
     assert test_set is not None and check.count is not None
     evidence_dir = out / "evidence"
@@ -154,7 +154,7 @@ def _merge_group(shards: Sequence[RunFolder], check: ShardCheck, out: Path) -> M
     )
     record = MergeRecord(
         shard_count=check.count,
-        shards=[f.run.shard.index for f in shards],  # type: ignore[union-attr]
+        shards=[shard_of(f).index for f in shards],
         missing_shards=check.missing_shards,
         missing_conversations=check.missing_conversations,
         complete=not check.missing_conversations,

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from copilot_eval.evalsets import EvalTestSet, turn_numbers
+from copilot_eval.evalsets import EvalTestSet, ShardInfo, turn_numbers
 from copilot_eval.reports.run_folder import RunFolder
 from copilot_eval.runs.shards import conversation_shards
 
@@ -62,17 +62,28 @@ def case_keys(folder: RunFolder) -> set[CaseKey]:
     return {(r.conversation_number, r.turn or 1, r.repeat_index or 0) for r in folder.run.results or []}
 
 
+def _not_a_shard(folder: RunFolder) -> str:
+    return f"{folder.folder}: not a shard run (run.json has no shard); run it with --shard I/N"
+
+
+def shard_of(folder: RunFolder) -> ShardInfo:
+    """The shard ``folder`` played; only for folders the checks found to be shards (a ValueError otherwise)."""
+    if folder.run.shard is None:
+        raise ValueError(_not_a_shard(folder))
+    return folder.run.shard
+
+
 def _basics(folders: Sequence[RunFolder]) -> list[str]:
     problems = []
     for folder in folders:
         if folder.run.shard is None:
-            problems.append(f"{folder.folder}: not a shard run (run.json has no shard); run it with --shard I/N")
+            problems.append(_not_a_shard(folder))
         if folder.test_set is None:
             problems.append(f"{folder.folder}: no test-set.json; merge needs the set each shard played")
         if folder.run.results is None:
             problems.append(f"{folder.folder}: run.json has no per-case results to merge")
     shards = [f for f in folders if f.run.shard is not None]  # a folder that is no shard is named above
-    problems += _agree(shards, "shard counts", lambda f: f"{f.run.shard.count} shards")  # type: ignore[union-attr]
+    problems += _agree(shards, "shard counts", lambda f: f"{shard_of(f).count} shards")
     for what, attribute, noun in (
         ("test sets", "test_set", "test-set"),
         ("agents", "agent", "agent"),
@@ -113,7 +124,7 @@ def check_shards(folders: Sequence[RunFolder]) -> ShardCheck:
     check = ShardCheck(problems=basics + _given_twice(folders))
     if basics:
         return check  # the rest compares the cases of shards of one run; it would only repeat these
-    count = check.count = folders[0].run.shard.count  # type: ignore[union-attr]
+    count = check.count = shard_of(folders[0]).count
     test_set = folders[0].test_set
     assert test_set is not None
     owner = conversation_shards(test_set, count)
@@ -122,7 +133,7 @@ def check_shards(folders: Sequence[RunFolder]) -> ShardCheck:
     seen_case: dict[CaseKey, str] = {}
     played: set[CaseKey] = set()
     for folder in folders:
-        index = folder.run.shard.index  # type: ignore[union-attr]
+        index = shard_of(folder).index
         name = str(folder.folder)
         if index in seen_index:
             continue  # named by _given_twice

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TypedDict
+from typing import TypedDict, Unpack
 
 from copilot_eval.retry_after import retry_after_seconds
 
@@ -35,6 +35,15 @@ class Operation:
     def describe(self) -> str:
         """``run test set (POST .../testsets/X/run)``."""
         return f"{self.name} ({self.method} {self.path})"
+
+
+class _Details(TypedDict, total=False):
+    """What a subclass passes on to StudioEvalError beside the message (its keyword arguments)."""
+
+    operation: Operation | None
+    status: int | None
+    code: str | None
+    hint: str | None
 
 
 # Alike in shape to github/errors.py on purpose: another API, other statuses and hints (see there).
@@ -102,10 +111,10 @@ class ThrottledError(StudioEvalError):
 
     infrastructure = True
 
-    def __init__(self, message: str, *, retry_after_s: float | None = None, **kwargs: object) -> None:
+    def __init__(self, message: str, *, retry_after_s: float | None = None, **kwargs: Unpack[_Details]) -> None:
         self.retry_after_s = retry_after_s
         self.resets_at = datetime.now(UTC) + timedelta(seconds=retry_after_s) if retry_after_s is not None else None
-        super().__init__(message, **kwargs)  # type: ignore[arg-type]
+        super().__init__(message, **kwargs)
 
 
 class PublishedRunError(StudioEvalError):
@@ -131,9 +140,9 @@ class RunTimeoutError(StudioEvalError):
 
     infrastructure = True
 
-    def __init__(self, message: str, *, run_id: str, state: str | None, **kwargs: object) -> None:
+    def __init__(self, message: str, *, run_id: str, state: str | None, **kwargs: Unpack[_Details]) -> None:
         self.run_id, self.state = run_id, state
-        super().__init__(message, **kwargs)  # type: ignore[arg-type]
+        super().__init__(message, **kwargs)
 
 
 def _not_found_hint(operation: Operation) -> str:

@@ -19,7 +19,7 @@ import httpx
 
 from copilot_eval.targets.activities import fill_turn, no_message_error
 from copilot_eval.targets.config import CopilotStudioTarget
-from copilot_eval.targets.evidence import TargetTurn
+from copilot_eval.targets.evidence import TargetTurn, TurnEnd
 from copilot_eval.targets.http import Exchanges, TargetHttpError, error_of
 
 API_VERSION = "2022-03-01-preview"
@@ -31,7 +31,7 @@ class _Stream:
 
     def __init__(self) -> None:
         self.activities: list[dict[str, Any]] = []
-        self.ended_by: str = "stream_closed"
+        self.ended_by: TurnEnd = "stream_closed"
         self.problems: list[str] = []
         self.first_at: float | None = None
         self.conversation_id: str | None = None
@@ -158,7 +158,7 @@ class AgentsSdkConversation:
             turn.error, turn.error_code, turn.http_status, turn.ended_by = exc.describe(), exc.code, exc.status, "error"
             turn.duration_ms = round((time.monotonic() - started) * 1000, 1)
             return turn
-        turn.ended_by = stream.ended_by  # type: ignore[assignment]
+        turn.ended_by = stream.ended_by
         turn.latency_ms = round((stream.first_at - started) * 1000, 1) if stream.first_at else None
         turn.duration_ms = round((time.monotonic() - started) * 1000, 1)
         fill_turn(turn, stream.activities, typing_observable=True)

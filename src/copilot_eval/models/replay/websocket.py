@@ -85,6 +85,8 @@ class RecordingWebSocket(CopilotWebSocketHandler):
             await forward(data)
 
         # The inner handler writes answers to the runtime through this method: note each frame on the way.
+        # It may be the user's own handler, so no subclass can do it: the method of this one instance is
+        # replaced, which mypy forbids for any method (the ignore stays for that reason).
         inner.send_response_message = tap  # type: ignore[method-assign]
 
     async def open(self) -> None:
