@@ -3,9 +3,10 @@
 ``run`` (one agent or several), ``merge``, ``studio-eval run|get``, ``analyze``, ``regrade`` and
 ``attack`` each produce one or more runs (one per surface); the engine has written only their
 evidence and checkpoint. ``finish_run_folders`` writes every other file of each folder, each once,
-in this order: the data files (``test-set.json``, ``results.csv`` and the command's own, such as
-``security.json``), the transcript scanners' ``scans/`` (``--scan``), the history record (unless
-``--no-history``; its notices are known before the report), ``report.html``, JUnit XML and a
+in this order: the data files (``test-set.json``, ``results.csv`` and the command's own: ``attack``'s
+``security.json``, a trigger merge's ``triggers.json``), the transcript scanners' ``scans/``
+(``--scan``), the history record (unless ``--no-history``; its notices are known before the
+report), ``report.html``, JUnit XML and a
 Markdown summary when asked (one JUnit file per surface, ``NAME-<label>.xml``), a comparison with
 ``--baseline`` (per surface), the gate's ``gate.md`` (``run --gate``), the files beside the folders
 (``comparison.json``), and ``run.json`` last, so that its presence means the folder is complete.
@@ -119,8 +120,8 @@ def finish_options(options: Mapping[str, Any], **fixed: Any) -> FinishOptions:
 class FolderRun:
     """A run to finish: its folder, the run and the set it played, its surface's label (None: one agent).
 
-    ``files`` are the command's own data files (name, text), written with the data: ``attack``'s
-    ``security.json``, which its report reads.
+    ``files`` are the command's own data files (name, text), written with the data, before the
+    report that reads them: ``attack``'s ``security.json``, a merge of trigger shards' ``triggers.json``.
     """
 
     folder: Path
