@@ -143,6 +143,17 @@ def test_merge_of_trigger_shards(tmp_path):
     _check(writes, out, tmp_path, done)
 
 
+def test_a_trigger_merge_refused_for_a_malformed_triggers_json_writes_nothing(tmp_path):
+    for index in (1, 2):
+        recorded_run(tmp_path / f"shard{index}", ShardInfo(index=index, count=2))
+    document = tmp_path / "shard2" / LAYOUT.triggers_json
+    document.write_text(document.read_text(encoding="utf-8").replace('"plays"', '"played"'), encoding="utf-8")
+    out = tmp_path / "out"
+    done = _cli("merge", tmp_path / "shard1", tmp_path / "shard2", "--out", out, "--no-history")
+    assert done.exit_code == 2 and "triggers.json is malformed" in done.output, done.output
+    assert not out.exists(), "nothing was written, not even the shards' evidence"
+
+
 def test_regrade(tmp_path, directline):
     played = tmp_path / "played"
     assert _cli(*_run_args(tmp_path, directline), "--out", played, "--no-history").exit_code == 0
