@@ -5,23 +5,31 @@ gate) while ``tests.folder_writes`` records every write; then each file of the f
 JUnit and Markdown beside it) must have been written exactly once, by the finisher, the data files
 before the report that reads them and run.json last. The engine's own files (evidence, the
 checkpoint) are the only exceptions. No runtime starts: Copilot Studio agents on a local Direct
-Line fake, an Evaluate-tab export and the evaluation API's fake play, trigger shards written from
-recorded plays; `attack`, which needs the runtime, is checked in tests/security/test_suite_runtime.py.
+Line fake, an Evaluate-tab export and the evaluation API's fake play, trigger runs and shards
+written from recorded plays; `attack`, which needs the runtime, is checked in
+tests/security/test_suite_runtime.py.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import copilot_eval
+from copilot_eval import CopilotEval
 from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import ShardInfo
+from copilot_eval.models import ScriptedModel
 from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.runs.finish import FinishOptions
 from copilot_eval.testing import FakeAgent, FakeDirectLine, FakeStudioEval, LoopbackServer, answer
+from copilot_eval.triggers.record import write_trigger_folder
 from tests.folder_writes import recorded_writes
 from tests.runs.test_writers import (
     RUN_OPTIONS,
@@ -141,6 +149,21 @@ def test_merge_of_trigger_shards(tmp_path):
     assert (out / LAYOUT.triggers_json).is_file()
     assert 'class="triggers-confusion"' in (out / LAYOUT.report_html).read_text(encoding="utf-8")
     _check(writes, out, tmp_path, done)
+
+
+def test_triggers(tmp_path):
+    """``triggers`` finishes its folder through ``write_trigger_folder`` (the plays here recorded, not played)."""
+    played = recorded_run(tmp_path / "played", None)
+    agent = CopilotEval(name="router", model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "x"}]}]}))
+    options = FinishOptions(junit=tmp_path / "junit.xml", markdown=str(tmp_path / "summary.md"),
+                            history=f"sqlite:///{tmp_path / 'history.db'}")  # fmt: skip
+    out = tmp_path / "out"
+    with recorded_writes() as writes:
+        finished = write_trigger_folder(replace(played, folder=out), agent=agent, started=datetime.now(UTC),
+                                        options=options)  # fmt: skip
+    assert finished.verdict.code == 0, finished.verdict
+    assert (tmp_path / "junit.xml").read_text(encoding="utf-8").count("<testcase ") == 8, "one case per prompt"
+    _check(writes, out, tmp_path, SimpleNamespace(output=finished.folders[0].lines))
 
 
 def test_a_trigger_merge_refused_for_a_malformed_triggers_json_writes_nothing(tmp_path):

@@ -1,8 +1,8 @@
 """The trigger evaluation's part of report.html: per-skill figures, the confusion matrix, each prompt's rate.
 
 A trigger run folder holds ``triggers.json`` beside run.json (computed by ``triggers.record``, or by
-``triggers.merge`` for merged shards, and written before the report); the report shows it when it
-is there and nothing otherwise. Plays that do not count (errors, setup
+``triggers.merge`` for merged shards, and written by the finisher with the data, before the report);
+the report shows it when it is there and nothing otherwise. Plays that do not count (errors, setup
 problems, undelivered descriptions) are shown apart from every rate, as they are counted.
 """
 

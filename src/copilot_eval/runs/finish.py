@@ -121,7 +121,8 @@ class FolderRun:
     """A run to finish: its folder, the run and the set it played, its surface's label (None: one agent).
 
     ``files`` are the command's own data files (name, text), written with the data, before the
-    report that reads them: ``attack``'s ``security.json``, a merge of trigger shards' ``triggers.json``.
+    report that reads them: ``attack``'s ``security.json``, a trigger run's ``triggers.json``.
+    ``junit_run`` is what ``--junit`` reports when not ``run`` itself (``triggers``: one case per prompt).
     """
 
     folder: Path
@@ -129,6 +130,7 @@ class FolderRun:
     test_set: EvalTestSet
     label: str | None = None
     files: tuple[tuple[str, str], ...] = ()
+    junit_run: EvalRun | None = None
 
 
 @dataclass
@@ -222,7 +224,12 @@ def _write_data(item: FolderRun, options: FinishOptions) -> tuple[FinishedFolder
 
 
 def _write_views(
-    done: FinishedFolder, folder: RunFolder, notices: Sequence[str], options: FinishOptions, verdicts: list[Verdict]
+    item: FolderRun,
+    done: FinishedFolder,
+    folder: RunFolder,
+    notices: Sequence[str],
+    options: FinishOptions,
+    verdicts: list[Verdict],
 ) -> None:
     """The folder's report (with the history's notices), JUnit and comparison; its verdict."""
     report = done.folder / LAYOUT.report_html
@@ -230,7 +237,7 @@ def _write_views(
     done.lines.append(f"HTML report: {report}")
     if options.junit is not None:
         junit = surface_file(options.junit, done.label)
-        write_junit(folder.run, junit, done.test_set)
+        write_junit(item.junit_run or folder.run, junit, done.test_set)
         done.lines.append(f"JUnit XML: {junit}")
     if options.judge_runs:
         verdicts.append(run_verdict(folder.run, options.gates, label=done.label))
@@ -306,8 +313,8 @@ def finish_run_folders(
     folders = [folder for _, folder, _ in written]
     done = Finished([item for item, _, _ in written], PASSED)
     notices = _record(folders, options, done)
-    for (item, folder, verdicts), shown in zip(written, notices, strict=True):
-        _write_views(item, folder, shown, options, verdicts)
+    for run, (item, folder, verdicts), shown in zip(runs, written, notices, strict=True):
+        _write_views(run, item, folder, shown, options, verdicts)
     finished = done.folders
     if finished and (ab := ab_line([(item.label, item.run) for item in finished])) is not None:
         finished[-1].lines.append(ab)
