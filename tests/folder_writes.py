@@ -39,11 +39,22 @@ class Writes:
     by_path: dict[Path, list[bool]] = field(default_factory=lambda: defaultdict(list))
     order: list[Path] = field(default_factory=list)
 
+    def in_order(self, folder: Path) -> list[Path]:
+        """The files written into ``folder`` or below it, in the order written, outside the engine's own files."""
+        folder = folder.resolve()
+        return [p for p in self.order if p.is_relative_to(folder) and not _engines(p, folder)]
+
     def last_in(self, folder: Path) -> Path | None:
         """The last file written into ``folder`` or below it, outside the engine's own files."""
-        folder = folder.resolve()
-        inside = [p for p in self.order if p.is_relative_to(folder) and not _engines(p, folder)]
+        inside = self.in_order(folder)
         return inside[-1] if inside else None
+
+    def late(self, folder: Path, firsts: tuple[str, ...], then: str) -> list[str]:
+        """Each of ``firsts`` (names in ``folder``) written after ``then``: a reader of it would have missed it."""
+        names = [p.relative_to(folder.resolve()).as_posix() for p in self.in_order(folder)]
+        if then not in names:
+            return []
+        return [f"{name}: written after {then}" for name in firsts if name in names[names.index(then) :]]
 
     def problems(self, root: Path, *, also: tuple[Path, ...] = ()) -> list[str]:
         """Each file under ``root`` (and each of ``also``) written other than once by the finisher."""

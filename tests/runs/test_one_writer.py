@@ -2,23 +2,34 @@
 
 Each command below is run with the files it can write (JUnit, Markdown, the history, a baseline, a
 gate) while ``tests.folder_writes`` records every write; then each file of the folder (and the
-JUnit and Markdown beside it) must have been written exactly once, by the finisher. The engine's
-own files (evidence, the checkpoint) are the only exceptions. No runtime starts: Copilot Studio
-agents on a local Direct Line fake, an Evaluate-tab export and the evaluation API's fake play;
-`attack`, which needs the runtime, is checked in tests/security/test_suite_runtime.py.
+JUnit and Markdown beside it) must have been written exactly once, by the finisher, the data files
+before the report that reads them and run.json last. The engine's own files (evidence, the
+checkpoint) are the only exceptions. No runtime starts: Copilot Studio agents on a local Direct
+Line fake, an Evaluate-tab export and the evaluation API's fake play, trigger runs and shards
+written from recorded plays; `attack`, which needs the runtime, is checked in
+tests/security/test_suite_runtime.py.
 """
 
 from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 import copilot_eval
+from copilot_eval import CopilotEval
+from copilot_eval.atomic_write import write_text_atomically
+from copilot_eval.evalsets import ShardInfo
+from copilot_eval.models import ScriptedModel
 from copilot_eval.reports.folder_layout import LAYOUT
+from copilot_eval.runs.finish import FinishOptions
 from copilot_eval.testing import FakeAgent, FakeDirectLine, FakeStudioEval, LoopbackServer, answer
+from copilot_eval.triggers.record import write_trigger_folder
 from tests.folder_writes import recorded_writes
 from tests.runs.test_writers import (
     RUN_OPTIONS,
@@ -30,6 +41,7 @@ from tests.runs.test_writers import (
     _set_file,
 )
 from tests.studio_eval.studio_helpers import TOKEN_ENV, bike_shop_set, export_text, studio_cli
+from tests.triggers.test_plays import recorded_run
 
 STORY = STORIES["half"]
 
@@ -62,6 +74,11 @@ def _check(writes, out: Path, tmp: Path, done) -> None:
     assert writes.problems(out, also=beside) == []
     for folder in {p.parent for p in out.rglob(LAYOUT.run_json)}:  # its presence means the folder is complete
         assert writes.last_in(folder) == (folder / LAYOUT.run_json).resolve()
+        assert writes.late(folder, DATA, then=LAYOUT.report_html) == []
+
+
+# A run folder's data files: the report (and the history before it) reads them from the folder.
+DATA = (LAYOUT.test_set_json, LAYOUT.results_csv, LAYOUT.triggers_json, LAYOUT.security_json)
 
 
 def _run_args(tmp: Path, fake: FakeDirectLine) -> list[object]:
@@ -120,6 +137,46 @@ def test_merge(tmp_path, directline):
     _check(writes, out, tmp_path, done)
 
 
+def test_merge_of_trigger_shards(tmp_path):
+    for index in (1, 2):
+        recorded_run(tmp_path / f"shard{index}", ShardInfo(index=index, count=2))
+    out = tmp_path / "out"
+    gated = ["--min-precision", "pdf=0.25", "--min-recall", "pdf=0.5"]  # judged on the merged figures
+    with recorded_writes() as writes:
+        done = _cli("merge", tmp_path / "shard1", tmp_path / "shard2", "--out", out, *gated, *_history(tmp_path),
+                    *_beside(tmp_path))  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert (out / LAYOUT.triggers_json).is_file()
+    assert 'class="triggers-confusion"' in (out / LAYOUT.report_html).read_text(encoding="utf-8")
+    _check(writes, out, tmp_path, done)
+
+
+def test_triggers(tmp_path):
+    """``triggers`` finishes its folder through ``write_trigger_folder`` (the plays here recorded, not played)."""
+    played = recorded_run(tmp_path / "played", None)
+    agent = CopilotEval(name="router", model=ScriptedModel.from_dict({"rules": [{"turns": [{"text": "x"}]}]}))
+    options = FinishOptions(junit=tmp_path / "junit.xml", markdown=str(tmp_path / "summary.md"),
+                            history=f"sqlite:///{tmp_path / 'history.db'}")  # fmt: skip
+    out = tmp_path / "out"
+    with recorded_writes() as writes:
+        finished = write_trigger_folder(replace(played, folder=out), agent=agent, started=datetime.now(UTC),
+                                        options=options)  # fmt: skip
+    assert finished.verdict.code == 0, finished.verdict
+    assert (tmp_path / "junit.xml").read_text(encoding="utf-8").count("<testcase ") == 8, "one case per prompt"
+    _check(writes, out, tmp_path, SimpleNamespace(output=finished.folders[0].lines))
+
+
+def test_a_trigger_merge_refused_for_a_malformed_triggers_json_writes_nothing(tmp_path):
+    for index in (1, 2):
+        recorded_run(tmp_path / f"shard{index}", ShardInfo(index=index, count=2))
+    document = tmp_path / "shard2" / LAYOUT.triggers_json
+    document.write_text(document.read_text(encoding="utf-8").replace('"plays"', '"played"'), encoding="utf-8")
+    out = tmp_path / "out"
+    done = _cli("merge", tmp_path / "shard1", tmp_path / "shard2", "--out", out, "--no-history")
+    assert done.exit_code == 2 and "triggers.json is malformed" in done.output, done.output
+    assert not out.exists(), "nothing was written, not even the shards' evidence"
+
+
 def test_regrade(tmp_path, directline):
     played = tmp_path / "played"
     assert _cli(*_run_args(tmp_path, directline), "--out", played, "--no-history").exit_code == 0
@@ -154,10 +211,26 @@ def test_studio_eval(command, tmp_path):
     _check(writes, out, tmp_path, done)
 
 
+def test_the_recorder_names_each_wrong_write(tmp_path):
+    folder = tmp_path / "run"
+    with recorded_writes() as writes:
+        for name in (LAYOUT.report_html, LAYOUT.results_csv, LAYOUT.results_csv, LAYOUT.run_json):
+            write_text_atomically(folder / name, "{}")
+    (folder / LAYOUT.test_set_json).write_text("{}", encoding="utf-8")
+    assert writes.problems(folder) == [
+        "report.html: written outside the finisher",
+        "results.csv: written 2 times",
+        "run.json: written outside the finisher",
+        "test-set.json: written by something else than the atomic writer",
+    ]
+    assert writes.late(folder, DATA, then=LAYOUT.report_html) == ["results.csv: written after report.html"]
+    assert writes.last_in(folder) == (folder / LAYOUT.run_json).resolve()
+
+
 SRC = Path(copilot_eval.__file__).parent
 FILE_NAMES = re.compile(
     r"[\"'](run\.json|results\.csv|test-set\.json|report\.html|checkpoint\.jsonl|comparison\.(json|html|md)"
-    r"|gate\.md|security\.json)[\"']"
+    r"|gate\.md|security\.json|triggers\.json)[\"']"
 )
 # Not a run folder's file though spelled the same: the review page's link to the report beside it (HTML),
 # the pytest plugin's example file name, and a lift folder's own report (its arms' folders use LAYOUT).

@@ -6,8 +6,8 @@ history are linked to it, so trends count its cases once.
 
 Exit codes: the table of ``copilot_eval.exit_codes`` (docs/evaluation-runs.md#exit-codes), decided
 by ``runs.gates`` for each merged surface, the worst one's (and, for shards of a trigger run, by
-``--min-precision``/``--min-recall`` as ``triggers`` judges, ``triggers.merge``); 2 when refused: every problem is
-printed, one per line, and nothing was written.
+``--min-precision``/``--min-recall`` over the figures ``triggers.merge`` computes again, as ``triggers``
+judges); 2 when refused: every problem is printed, one per line, and nothing was written.
 """
 
 from __future__ import annotations

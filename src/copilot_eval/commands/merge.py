@@ -1,7 +1,9 @@
 """``copilot-eval merge`` on the commands floor: check the shard folders, merge them, have the finisher write the merge.
 
 ``runs.merge`` checks and merges (``MergeError`` lists every problem; nothing is written then) and
-copies the shards' evidence; the finisher writes every other file of each merged surface's folder
+copies the shards' evidence; for shards of a trigger run, ``triggers.merge`` computes the merged
+``triggers.json``, checked before anything is copied. The finisher writes every other file of each
+merged surface's folder (``triggers.json`` among the data files, before the report that shows it)
 and ``comparison.json`` beside them (several surfaces), and decides the verdict.
 """
 
@@ -11,25 +13,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from copilot_eval.exit_codes import PASSED, Verdict
+from copilot_eval.exit_codes import Verdict
 from copilot_eval.history.records import SOURCE_MERGE
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.runs.finish import Finished, FinishedFolder, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.merge import MergedRun, comparison_beside, merge_shard_folders
-from copilot_eval.triggers.merge import (
-    check_trigger_documents,
-    has_trigger_documents,
-    merge_trigger_documents,
-    merged_trigger_gates,
-    merged_trigger_verdict,
-)
+from copilot_eval.triggers.gates import trigger_verdict
+from copilot_eval.triggers.merge import has_trigger_documents, merge_trigger_documents, merged_trigger_gates
 
 
 @dataclass(frozen=True)
 class MergedShards:
-    """The merged runs (one per surface) and the verdicts met before finishing (a trigger run's gates)."""
+    """The merged runs (one per surface), the verdicts met before finishing (a trigger run's gates) and its files.
+
+    ``files`` are the merged folder's own data files (name, text) for the finisher to write with
+    the rest: a trigger run's ``triggers.json``.
+    """
 
     runs: list[MergedRun]
     met: list[Verdict] = field(default_factory=list)
+    files: tuple[tuple[str, str], ...] = ()
 
 
 def merge_shards(
@@ -48,23 +51,26 @@ def merge_shards(
     """
     triggers = has_trigger_documents(folders)  # shards of `triggers --shard I/N`: their triggers.json too
     trigger_gates = merged_trigger_gates(min_precision, min_recall, triggers=triggers)
-    if triggers:
-        check_trigger_documents(folders)
+    # computed before the evidence is copied, so a problem with the shards' triggers.json writes nothing
+    joined = merge_trigger_documents(folders) if triggers else None
     merged = merge_shard_folders(folders, out, allow_partial=allow_partial)
-    met = []
-    if triggers:
-        # Before finishing: the report shows its figures. The trigger layer writes it (its own file, not yet
-        # among the finisher's).
-        merge_trigger_documents(folders, out)
-        met.append(merged_trigger_verdict(PASSED, out, trigger_gates))
-    return MergedShards(merged, met)
+    if joined is None:
+        return MergedShards(merged)
+    return MergedShards(
+        merged, [trigger_verdict(joined.figures, trigger_gates)], ((LAYOUT.triggers_json, joined.text()),)
+    )
 
 
 def finish_merge(merged: MergedShards, out: Path, finish: FinishOptions) -> Finished:
     """Every merged surface's folder and ``comparison.json`` beside them, written by the finisher; the one verdict."""
     # the shard runs already stored are linked to it, so trends count its cases once
     options = replace(finish, source=SOURCE_MERGE)
-    runs = [FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label) for m in merged.runs if m.folder.test_set]
+    runs = [
+        # a trigger run has one surface, its folder ``out``: its triggers.json goes there
+        FolderRun(m.folder.folder, m.run, m.folder.test_set, m.label, merged.files if m.label is None else ())
+        for m in merged.runs
+        if m.folder.test_set
+    ]
     return finish_run_folders(runs, options, beside=comparison_beside(merged.runs, Path(out)), met=merged.met)
 
 

@@ -26,6 +26,7 @@ class FolderLayout:
     comparison_md: str = "comparison.md"
     gate_md: str = "gate.md"  # run --gate: the gate's verdict in Markdown
     security_json: str = "security.json"  # attack: the suite's figures and every play
+    triggers_json: str = "triggers.json"  # triggers (and merge of its shards): the figures, catalogue and plays
     environments: str = "environments"  # attack: each play's environment spec, written by the engine as it plays
 
 

@@ -1,7 +1,8 @@
 """The trigger evaluation's part of report.html: per-skill figures, the confusion matrix, each prompt's rate.
 
-A trigger run folder holds ``triggers.json`` beside run.json (written by ``triggers.record``); the
-report shows it when it is there and nothing otherwise. Plays that do not count (errors, setup
+A trigger run folder holds ``triggers.json`` beside run.json (computed by ``triggers.record``, or by
+``triggers.merge`` for merged shards, and written by the finisher with the data, before the report);
+the report shows it when it is there and nothing otherwise. Plays that do not count (errors, setup
 problems, undelivered descriptions) are shown apart from every rate, as they are counted.
 """
 
@@ -11,11 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.html_page import badge, esc, table
 
 __all__ = ["TRIGGERS_JSON", "triggers_html"]
 
-TRIGGERS_JSON = "triggers.json"
+TRIGGERS_JSON = LAYOUT.triggers_json
 MAX_TRIGGERS_BYTES = 20 * 1024 * 1024
 
 

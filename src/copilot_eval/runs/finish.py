@@ -3,9 +3,10 @@
 ``run`` (one agent or several), ``merge``, ``studio-eval run|get``, ``analyze``, ``regrade`` and
 ``attack`` each produce one or more runs (one per surface); the engine has written only their
 evidence and checkpoint. ``finish_run_folders`` writes every other file of each folder, each once,
-in this order: the data files (``test-set.json``, ``results.csv`` and the command's own, such as
-``security.json``), the transcript scanners' ``scans/`` (``--scan``), the history record (unless
-``--no-history``; its notices are known before the report), ``report.html``, JUnit XML and a
+in this order: the data files (``test-set.json``, ``results.csv`` and the command's own: ``attack``'s
+``security.json``, a trigger merge's ``triggers.json``), the transcript scanners' ``scans/``
+(``--scan``), the history record (unless ``--no-history``; its notices are known before the
+report), ``report.html``, JUnit XML and a
 Markdown summary when asked (one JUnit file per surface, ``NAME-<label>.xml``), a comparison with
 ``--baseline`` (per surface), the gate's ``gate.md`` (``run --gate``), the files beside the folders
 (``comparison.json``), and ``run.json`` last, so that its presence means the folder is complete.
@@ -119,8 +120,9 @@ def finish_options(options: Mapping[str, Any], **fixed: Any) -> FinishOptions:
 class FolderRun:
     """A run to finish: its folder, the run and the set it played, its surface's label (None: one agent).
 
-    ``files`` are the command's own data files (name, text), written with the data: ``attack``'s
-    ``security.json``, which its report reads.
+    ``files`` are the command's own data files (name, text), written with the data, before the
+    report that reads them: ``attack``'s ``security.json``, a trigger run's ``triggers.json``.
+    ``junit_run`` is what ``--junit`` reports when not ``run`` itself (``triggers``: one case per prompt).
     """
 
     folder: Path
@@ -128,6 +130,7 @@ class FolderRun:
     test_set: EvalTestSet
     label: str | None = None
     files: tuple[tuple[str, str], ...] = ()
+    junit_run: EvalRun | None = None
 
 
 @dataclass
@@ -221,7 +224,12 @@ def _write_data(item: FolderRun, options: FinishOptions) -> tuple[FinishedFolder
 
 
 def _write_views(
-    done: FinishedFolder, folder: RunFolder, notices: Sequence[str], options: FinishOptions, verdicts: list[Verdict]
+    item: FolderRun,
+    done: FinishedFolder,
+    folder: RunFolder,
+    notices: Sequence[str],
+    options: FinishOptions,
+    verdicts: list[Verdict],
 ) -> None:
     """The folder's report (with the history's notices), JUnit and comparison; its verdict."""
     report = done.folder / LAYOUT.report_html
@@ -229,7 +237,7 @@ def _write_views(
     done.lines.append(f"HTML report: {report}")
     if options.junit is not None:
         junit = surface_file(options.junit, done.label)
-        write_junit(folder.run, junit, done.test_set)
+        write_junit(item.junit_run or folder.run, junit, done.test_set)
         done.lines.append(f"JUnit XML: {junit}")
     if options.judge_runs:
         verdicts.append(run_verdict(folder.run, options.gates, label=done.label))
@@ -305,8 +313,8 @@ def finish_run_folders(
     folders = [folder for _, folder, _ in written]
     done = Finished([item for item, _, _ in written], PASSED)
     notices = _record(folders, options, done)
-    for (item, folder, verdicts), shown in zip(written, notices, strict=True):
-        _write_views(item, folder, shown, options, verdicts)
+    for run, (item, folder, verdicts), shown in zip(runs, written, notices, strict=True):
+        _write_views(run, item, folder, shown, options, verdicts)
     finished = done.folders
     if finished and (ab := ab_line([(item.label, item.run) for item in finished])) is not None:
         finished[-1].lines.append(ab)

@@ -1,36 +1,37 @@
 """The ``triggers.json`` of a merged trigger run: the shards' plays joined, the figures computed again over all of them.
 
 ``copilot-eval merge`` joins the shards' run folders (run.json, evidence) as for any sharded run;
-when the shards are trigger runs (``triggers --shard I/N``), this writes the merged folder's
-``triggers.json`` before the folder is finished, so its report has the confusion matrix and the
-per-skill table. The figures are ``summarise_triggers`` over the union of the plays and of the
-prompts the shards played, so a complete merge has the figures of one unsharded run of the same
-plays, and ``merge --min-precision/--min-recall`` judges them as ``triggers`` judges its own
-(``merged_trigger_verdict``). The shards must have played one trigger set on one catalogue with the same runs, threshold
-and stop-at-choice; every disagreement is a problem, listed together, and nothing is written.
+when the shards are trigger runs (``triggers --shard I/N``), this computes the merged folder's
+``triggers.json`` (``merge_trigger_documents``), which the merge hands to the finisher as one of the
+folder's data files, so its report has the confusion matrix and the per-skill table. The figures
+are ``summarise_triggers`` over the union of the plays and of the prompts the shards played, so a
+complete merge has the figures of one unsharded run of the same plays, and ``merge
+--min-precision/--min-recall`` judges them as ``triggers`` judges its own (``trigger_verdict`` over
+``MergedTriggers.figures``). The shards must have played one trigger set on one catalogue with the
+same runs, threshold and stop-at-choice; every disagreement is a problem, listed together, and
+nothing is written.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from copilot_eval.atomic_write import write_text_atomically
-from copilot_eval.exit_codes import Verdict, worst
 from copilot_eval.reports.html_triggers import MAX_TRIGGERS_BYTES, TRIGGERS_JSON
 from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, TriggerFigures, summarise_triggers
-from copilot_eval.triggers.gates import TriggerGates, parse_gate, trigger_verdict
+from copilot_eval.triggers.gates import TriggerGates, parse_gate
 from copilot_eval.triggers.record import TRIGGERS_SCHEMA_VERSION
 from copilot_eval.triggers.trigger_set import TriggerPrompt
 
 __all__ = [
+    "MergedTriggers",
     "check_trigger_documents",
     "has_trigger_documents",
     "merge_trigger_documents",
     "merged_trigger_gates",
-    "merged_trigger_verdict",
 ]
 
 # What every shard must agree on: a shard of another set, catalogue or setting is no part of this run.
@@ -116,8 +117,20 @@ def _joined(documents: Sequence[dict[str, Any]]) -> tuple[list[PlayRecord], Trig
     return plays, figures
 
 
-def merge_trigger_documents(folders: Sequence[Path], out: Path) -> dict[str, Any]:
-    """Write ``out/triggers.json`` from the shard folders' own; ValueError listing every problem (nothing written)."""
+@dataclass(frozen=True)
+class MergedTriggers:
+    """The merged folder's ``triggers.json`` (as a document) and the figures over every shard's plays."""
+
+    document: dict[str, Any]
+    figures: TriggerFigures
+
+    def text(self) -> str:
+        """The document as ``triggers.json`` holds it (the layout ``triggers.record`` writes)."""
+        return json.dumps(self.document, indent=2, ensure_ascii=False) + "\n"
+
+
+def merge_trigger_documents(folders: Sequence[Path]) -> MergedTriggers:
+    """The merged ``triggers.json`` of the shard folders' own, written by no one here; ValueError lists every problem."""
     documents = check_trigger_documents(folders)
     first = documents[0]
     plays, figures = _joined(documents)
@@ -133,9 +146,7 @@ def merge_trigger_documents(folders: Sequence[Path], out: Path) -> dict[str, Any
         "figures": figures.to_dict(),
         "plays": [play.to_dict() for play in plays],  # evidence paths stay evidence/NAME: merge copies them there
     }
-    out.mkdir(parents=True, exist_ok=True)
-    write_text_atomically(out / TRIGGERS_JSON, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
-    return merged
+    return MergedTriggers(merged, figures)
 
 
 def merged_trigger_gates(
@@ -151,13 +162,3 @@ def merged_trigger_gates(
         min_precision=parse_gate(list(min_precision or []), "--min-precision"),
         min_recall=parse_gate(list(min_recall or []), "--min-recall"),
     )
-
-
-def merged_trigger_verdict(finished: Verdict, folder: Path, gates: TriggerGates) -> Verdict:
-    """The merged trigger run's verdict: the finisher's and the trigger gates' over the figures ``folder`` holds, worst.
-
-    The figures are computed again from the merged ``triggers.json``'s plays, so the gates judge
-    every shard's plays together, as ``triggers`` judges one unsharded run.
-    """
-    _, figures = _joined([_read(Path(folder))])
-    return worst([finished, trigger_verdict(figures, gates)])

@@ -13,18 +13,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from copilot_eval.agent.config import CopilotEval
-from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, EvalTestSet, GradeRecord
 from copilot_eval.evalsets.model import single_turn_set
 from copilot_eval.exit_codes import worst
 from copilot_eval.reports.html_triggers import TRIGGERS_JSON
-from copilot_eval.reports.junit import write_junit
 from copilot_eval.reports.run_folder import folder_relative
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
@@ -169,21 +166,17 @@ def write_trigger_folder(
     options: FinishOptions | None = None,
     gates: TriggerGates | None = None,
 ) -> Finished:
-    """Write ``triggers.json``, finish the folder as every run's is (``runs.finish``), JUnit one case per prompt.
+    """Finish the folder as every run's is (``runs.finish``): ``triggers.json`` with its data, JUnit one case per prompt.
 
     The verdict is the worst of the finisher's (the platform, an unusable run) and the trigger gates'.
     """
     assert run.folder is not None, "write_trigger_folder needs the run's folder"
     folder = run.folder
-    folder.mkdir(parents=True, exist_ok=True)
     options = options or FinishOptions(no_history=True)
-    document = trigger_document(run, folder)
-    write_text_atomically(folder / TRIGGERS_JSON, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+    document = json.dumps(trigger_document(run, folder), indent=2, ensure_ascii=False) + "\n"
     eval_run, test_set = trigger_eval_run(run, agent=agent, started=started)
-    finished = finish_run_folders([FolderRun(folder, eval_run, test_set)], replace(options, junit=None))
-    if options.junit is not None:
-        per_prompt, _ = trigger_eval_run(run, agent=agent, started=started, per_prompt=True)
-        write_junit(per_prompt, options.junit, test_set)
-        finished.folders[0].lines.append(f"JUnit XML: {options.junit}")
+    per_prompt = trigger_eval_run(run, agent=agent, started=started, per_prompt=True)[0] if options.junit else None
+    item = FolderRun(folder, eval_run, test_set, files=((TRIGGERS_JSON, document),), junit_run=per_prompt)
+    finished = finish_run_folders([item], options)
     finished.verdict = worst([finished.verdict, trigger_verdict(run.figures, gates or TriggerGates())])
     return finished
