@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalRun, EvalTestSet, GradeRecord
 from copilot_eval.evalsets.model import single_turn_set
-from copilot_eval.exit_codes import worst
 from copilot_eval.reports.html_triggers import TRIGGERS_JSON
 from copilot_eval.reports.run_folder import folder_relative
 from copilot_eval.runs.eval_runner import summarise
@@ -168,7 +167,8 @@ def write_trigger_folder(
 ) -> Finished:
     """Finish the folder as every run's is (``runs.finish``): ``triggers.json`` with its data, JUnit one case per prompt.
 
-    The verdict is the worst of the finisher's (the platform, an unusable run) and the trigger gates'.
+    The trigger gates' verdict is handed to the finisher as one it meets (``met``), as a merge of
+    trigger shards does, so the finisher alone decides the folder's verdict.
     """
     assert run.folder is not None, "write_trigger_folder needs the run's folder"
     folder = run.folder
@@ -177,6 +177,5 @@ def write_trigger_folder(
     eval_run, test_set = trigger_eval_run(run, agent=agent, started=started)
     per_prompt = trigger_eval_run(run, agent=agent, started=started, per_prompt=True)[0] if options.junit else None
     item = FolderRun(folder, eval_run, test_set, files=((TRIGGERS_JSON, document),), junit_run=per_prompt)
-    finished = finish_run_folders([item], options)
-    finished.verdict = worst([finished.verdict, trigger_verdict(run.figures, gates or TriggerGates())])
-    return finished
+    met = [trigger_verdict(run.figures, gates or TriggerGates())]
+    return finish_run_folders([item], options, met=met)
