@@ -142,24 +142,26 @@ class _ArmsTriggerPlay:
     """Both arms' trigger plays under way: each arm's evidence folder, checkpoint and player, and the plays so far."""
 
     def __init__(
-        self,
-        trigger_set: TriggerSet,
-        arms: list[Arm],
-        folder: Path | None,
-        pool: Any,
-        budget: RunBudget,
-        recorded: tuple[dict[str, Checkpoint], dict[str, dict[str, CopilotResult]]],
-        evidence: dict[str, Path | None],
+        self, trigger_set: TriggerSet, arms: list[Arm], *, runs: int, folder: Path | None, pool: Any, budget: RunBudget
     ) -> None:
-        self.trigger_set, self.arms, self.folder, self.pool, self.evidence = trigger_set, arms, folder, pool, evidence
-        self.checkpoints, self.recorded = recorded
+        self.trigger_set, self.arms, self.runs, self.folder, self.pool = trigger_set, arms, runs, folder, pool
+        self.evidence = {arm.name: _folder(folder, arm) / "evidence" if folder is not None else None for arm in arms}
+        for where in self.evidence.values():
+            if where is not None:
+                where.mkdir(parents=True, exist_ok=True)
         self.spending = RunSpending(budget)  # both arms' sessions together, those an earlier run played included
-        for results in self.recorded.values():
-            for result in results.values():
-                self.spending.add_session(session_usage(result))
+        self.checkpoints: dict[str, Checkpoint] = {}
+        self.recorded: dict[str, dict[str, CopilotResult]] = {arm.name: {} for arm in arms}
         self.needs: dict[str, CatalogueNeeds] = {}
         self.players: dict[str, CopilotEval] = {}
         self.done: dict[str, list[tuple[PlayRecord, CopilotResult]]] = {arm.name: [] for arm in arms}
+
+    def open_checkpoints(self, resume: bool) -> None:
+        """Open each arm's checkpoint; with ``resume`` keep the plays it recorded (what they spent counts too)."""
+        self.checkpoints, self.recorded = _recorded(self.trigger_set, self.arms, self.runs, self.evidence, resume)
+        for results in self.recorded.values():
+            for result in results.values():
+                self.spending.add_session(session_usage(result))
 
     async def open_catalogues(self) -> list[Catalogue]:
         """Each arm's catalogue, and the player that stops at its choice among the names the arm must offer."""
@@ -197,7 +199,7 @@ class _ArmsTriggerPlay:
                 assert where is not None  # only a folder's checkpoint records plays
                 self.record(slot, self.recorded[slot.arm][slot.key], str(where / f"{slot.key}.json"))
 
-    def arm_run(self, arm: Arm, catalogue: Catalogue, runs: int, threshold: float, seconds: float) -> TriggerRun:
+    def arm_run(self, arm: Arm, catalogue: Catalogue, threshold: float, seconds: float) -> TriggerRun:
         """One arm's TriggerRun (not yet written): its plays in prompt order and their figures."""
         records = sorted((p for p, _ in self.done[arm.name]), key=lambda p: (p.number, p.repeat))
         figures = summarise_triggers(
@@ -208,7 +210,7 @@ class _ArmsTriggerPlay:
             catalogue,
             records,
             figures,
-            runs,
+            self.runs,
             True,
             seconds,
             _folder(self.folder, arm) if self.folder is not None else None,
@@ -234,12 +236,8 @@ async def _arm_runs(
     from their saved evidence, as when they were played) and only the rest are played.
     """
     started, clock = datetime.now(UTC), time.monotonic()
-    evidence = {arm.name: _folder(folder, arm) / "evidence" if folder is not None else None for arm in arms}
-    for where in evidence.values():
-        if where is not None:
-            where.mkdir(parents=True, exist_ok=True)
-    recorded = _recorded(trigger_set, arms, runs, evidence, resume)  # refused before any session
-    lift = _ArmsTriggerPlay(trigger_set, arms, folder, pool, budget, recorded, evidence)
+    lift = _ArmsTriggerPlay(trigger_set, arms, runs=runs, folder=folder, pool=pool, budget=budget)
+    lift.open_checkpoints(resume)  # refused before any session
     catalogues = await lift.open_catalogues()
     units = [(f"prompt{p.number}-r{r}", (p, r)) for p in trigger_set.prompts for r in range(runs)]
     slots = interleave(units, [arm.name for arm in arms])
@@ -253,7 +251,7 @@ async def _arm_runs(
     lift.record_resumed(slots)
     seconds = time.monotonic() - clock
     played = {
-        arm.name: lift.arm_run(arm, catalogue, runs, threshold, seconds)
+        arm.name: lift.arm_run(arm, catalogue, threshold, seconds)
         for arm, catalogue in zip(arms, catalogues, strict=True)
     }
     return played, slots, lift.spending.reason, started
