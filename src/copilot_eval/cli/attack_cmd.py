@@ -18,7 +18,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from copilot_eval.agent import AgentFileError, load_agent_file
+from copilot_eval.agent import AgentFileError, CopilotEval, load_agent_file
 from copilot_eval.cli import interrupts
 from copilot_eval.cli.exits import bad_input, leave
 from copilot_eval.cli.option_groups import HistoryGroup, ScanGroup, takes_groups
@@ -29,8 +29,10 @@ from copilot_eval.reports.console import make_console
 from copilot_eval.runs.finish import Finished
 from copilot_eval.scans.choice import ScanChoiceError
 from copilot_eval.security import SuiteError
+from copilot_eval.security.playable import PlayableSuite
 from copilot_eval.security.record import default_run_folder
 from copilot_eval.security.runner import SecurityRun
+from copilot_eval.security.suite import InjectionSuite
 from copilot_eval.security.suite_choice import open_suite
 from copilot_eval.security.words import caveat, summary_rows
 from copilot_eval.untrusted.terminal import terminal_line, terminal_text
@@ -78,7 +80,6 @@ def attack(
     An attack that never reached the model (proven from the request audit) is `not_delivered`
     and is in no rate; see docs/security.md for what the figures mean and what they cannot say.
     """
-
     try:
         agent = load_agent_file(agent_file)
         chosen = open_suite(suite)
@@ -86,13 +87,7 @@ def attack(
     except (AgentFileError, SuiteError, ScanChoiceError, ValueError) as error:
         raise bad_input(str(error)) from None
     out = out or default_run_folder(chosen.name, datetime.now())  # the suite's name made one safe component
-    try:
-        run = asyncio.run(play_attack(agent, chosen, out=out, repeat=repeat, concurrency=concurrency, cases=case))
-    except ValueError as error:
-        raise bad_input(str(error)) from None
-    except KeyboardInterrupt:
-        # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
-        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
+    run = _play(agent, chosen, out, repeat=repeat, concurrency=concurrency, cases=case)
     finished = finish_attack(
         run,
         out,
@@ -103,6 +98,25 @@ def attack(
     )
     _print_attack(run, finished, f"Injection suite {chosen.name} against {agent.name}", out)
     raise leave(finished.verdict)
+
+
+def _play(
+    agent: CopilotEval,
+    suite: InjectionSuite | PlayableSuite,
+    out: Path,
+    *,
+    repeat: int,
+    concurrency: int,
+    cases: list[str] | None,
+) -> SecurityRun:
+    """Play the suite; exit 2 for a problem with its input, and the interrupt's exit code (nothing written) on a stop."""
+    try:
+        return asyncio.run(play_attack(agent, suite, out=out, repeat=repeat, concurrency=concurrency, cases=cases))
+    except ValueError as error:
+        raise bad_input(str(error)) from None
+    except KeyboardInterrupt:
+        # The plays are not checkpointed: an interrupted suite writes nothing and is played again whole.
+        raise leave(Verdict(interrupts.row(), f"{interrupts.signal_name()}: no run folder was written")) from None
 
 
 def _print_attack(run: SecurityRun, finished: Finished, title: str, out: Path) -> None:

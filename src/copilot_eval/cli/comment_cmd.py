@@ -17,7 +17,7 @@ import typer
 from copilot_eval.cli.exits import bad_input, platform_failed
 from copilot_eval.cli.options import DetailsUrlOption
 from copilot_eval.github import DEFAULT_API_URL, GitHubComments, GitHubError, PostedComment, post_sticky
-from copilot_eval.github.actions_env import ActionsEnvError, comment_target, token_from_env
+from copilot_eval.github.actions_env import ActionsEnvError, PullRequestTarget, comment_target, token_from_env
 
 
 def comment(
@@ -61,17 +61,8 @@ def comment(
         token = token_from_env(token_env)
     except (ActionsEnvError, GitHubError) as exc:
         raise bad_input(str(exc)) from None
-
-    async def post() -> PostedComment:
-        async with GitHubComments(
-            repo=target.repo or "", token=token, token_name=token_env, api_url=target.api_url or DEFAULT_API_URL
-        ) as client:
-            return await post_sticky(
-                client, target.number or 0, text, key=key, full_report=details_url or target.run_url
-            )
-
     try:
-        posted = asyncio.run(post())
+        posted = asyncio.run(_post(target, token, token_env, text, key=key, full_report=details_url or target.run_url))
     except ValueError as exc:  # a --key GitHub would show
         raise bad_input(str(exc)) from None
     except GitHubError as exc:
@@ -83,6 +74,16 @@ def comment(
             f"{posted.fitted.lines_left_out} other lines left out",
             err=True,
         )
+
+
+async def _post(
+    target: PullRequestTarget, token: str, token_env: str, text: str, *, key: str, full_report: str | None
+) -> PostedComment:
+    """Post or update the pull request's comment of ``key`` with ``text``."""
+    async with GitHubComments(
+        repo=target.repo or "", token=token, token_name=token_env, api_url=target.api_url or DEFAULT_API_URL
+    ) as client:
+        return await post_sticky(client, target.number or 0, text, key=key, full_report=full_report)
 
 
 def register(app: typer.Typer) -> None:

@@ -120,6 +120,23 @@ def convert(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
 
+    _check_prompt_file_options(in_format, out_format, template, drop, var)
+    try:
+        test_set = _read(source, in_format, name, kind, drop or [], var)
+        if out_format == PROMPT:
+            _to_prompt_file(test_set, target, drop or [], source)
+            typer.echo(f"wrote {target} ({len(test_set.cases)} cases, prompt file)")
+            return
+        described = _write_table(test_set, target, out_format, chosen, profile, preamble)
+    except EvalSetError as exc:
+        raise bad_input(str(exc)) from None
+    typer.echo(f"wrote {target} ({len(test_set.cases)} cases, {described})")
+
+
+def _check_prompt_file_options(
+    in_format: str, out_format: str, template: str | None, drop: list[str] | None, var: list[str] | None
+) -> None:
+    """BadParameter for a conversion of a prompt file into one, or an option that applies only to a prompt file."""
     if PROMPT in (in_format, out_format):
         if in_format == out_format:
             raise typer.BadParameter("IN and OUT are both prompt files: nothing to convert", param_hint="OUT")
@@ -127,40 +144,48 @@ def convert(
             raise typer.BadParameter("--template applies only to CSV output", param_hint="--template")
     elif drop or var:
         raise typer.BadParameter("applies when IN or OUT is a prompt file", param_hint="--drop/--var")
-    try:
-        if in_format == PROMPT:
-            test_set = _from_prompt_file(source, drop or [], var)
-            test_set = test_set.model_copy(update={"name": name}) if name is not None else test_set
-        elif in_format == ".csv":
-            found = inspect_csv(source, name=name, data_type=kind)
-            if found.read_problems or found.test_set is None:
-                raise EvalSetReadError(source, found.read_problems)
-            test_set = found.test_set
-            for line in (*(f"warning: {w}" for w in found.warnings), *(f"note: {n}" for n in found.notes)):
-                typer.echo(terminal_text(line), err=True)
-        else:
-            test_set = read_test_set_json(source)
-            updates = {"name": name, "data_type": kind}
-            test_set = test_set.model_copy(update={k: v for k, v in updates.items() if v is not None})
-        if out_format == PROMPT:
-            _to_prompt_file(test_set, target, drop or [], source)
-            typer.echo(f"wrote {target} ({len(test_set.cases)} cases, prompt file)")
-            return
-        if out_format == ".csv":
-            chosen = chosen or default_template_for(test_set)
-            for warning in _warnings(test_set, chosen, profile):
-                typer.echo(f"warning: {terminal_text(warning)}", err=True)
-            # Our own block, not the input's: it must state the limits of the rules the file is checked against.
-            with_block = bool(test_set.preamble) if preamble is None else preamble
-            write_csv(test_set, target, template=chosen, preamble=with_block, profile=profile)
-        else:
-            for warning in _warnings(test_set, None, profile):
-                typer.echo(f"warning: {terminal_text(warning)}", err=True)
-            write_json(test_set, target)
-    except EvalSetError as exc:
-        raise bad_input(str(exc)) from None
-    described = f"{chosen.name} template" if out_format == ".csv" and chosen else "JSON"
-    typer.echo(f"wrote {target} ({len(test_set.cases)} cases, {described})")
+
+
+def _read(
+    source: Path, in_format: str, name: str | None, kind: EvalDataType | None, drop: list[str], var: list[str] | None
+) -> EvalTestSet:
+    """The test set at ``source`` in its format, renamed (and typed) as asked; a CSV's warnings and notes printed."""
+    if in_format == PROMPT:
+        test_set = _from_prompt_file(source, drop, var)
+        return test_set.model_copy(update={"name": name}) if name is not None else test_set
+    if in_format == ".csv":
+        found = inspect_csv(source, name=name, data_type=kind)
+        if found.read_problems or found.test_set is None:
+            raise EvalSetReadError(source, found.read_problems)
+        for line in (*(f"warning: {w}" for w in found.warnings), *(f"note: {n}" for n in found.notes)):
+            typer.echo(terminal_text(line), err=True)
+        return found.test_set
+    test_set = read_test_set_json(source)
+    updates = {"name": name, "data_type": kind}
+    return test_set.model_copy(update={k: v for k, v in updates.items() if v is not None})
+
+
+def _write_table(
+    test_set: EvalTestSet,
+    target: Path,
+    out_format: str,
+    template: CsvTemplate | None,
+    profile: str | None,
+    preamble: bool | None,
+) -> str:
+    """Write ``test_set`` as CSV (in ``template``, else the one that loses nothing) or JSON; what was written."""
+    if out_format == ".csv":
+        chosen = template or default_template_for(test_set)
+        for warning in _warnings(test_set, chosen, profile):
+            typer.echo(f"warning: {terminal_text(warning)}", err=True)
+        # Our own block, not the input's: it must state the limits of the rules the file is checked against.
+        with_block = bool(test_set.preamble) if preamble is None else preamble
+        write_csv(test_set, target, template=chosen, preamble=with_block, profile=profile)
+        return f"{chosen.name} template"
+    for warning in _warnings(test_set, None, profile):
+        typer.echo(f"warning: {terminal_text(warning)}", err=True)
+    write_json(test_set, target)
+    return "JSON"
 
 
 def _from_prompt_file(source: Path, drop: list[str], var: list[str] | None) -> EvalTestSet:

@@ -10,6 +10,8 @@ Exit codes: 0 written; 2 unusable input (a bad option or file, an existing --out
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -113,26 +115,13 @@ def testset(
         weights = parse_mix(mix)
     except (AgentFileError, ValueError) as error:
         raise bad_input(str(error)) from None
-    try:
+    sources = tuple(knowledge or ())
+    with _drafting():
         made = asyncio.run(
             generate_testset(
-                agent,
-                generator,
-                out,
-                count=count,
-                seed=seed,
-                mix=weights,
-                set_format=set_format,
-                knowledge=knowledge or (),
+                agent, generator, out, count=count, seed=seed, mix=weights, set_format=set_format, knowledge=sources
             )
         )
-    except CoverageError as error:
-        raise bad_input(str(error)) from None
-    except RuntimeError as error:
-        raise platform_failed(str(error)) from None
-    finally:
-        close_all_pools()
-
     for warning in made.warnings:  # names and loader messages from other people's files: shown, never obeyed
         typer.echo(f"warning: {terminal_text(warning, one_line=False)}", err=True)
     _say_coverage([*made.drafted, *made.gaps])
@@ -140,6 +129,19 @@ def testset(
     if written:
         typer.echo(f"wrote {len(made.test_set.cases)} draft case(s) to {out} (provenance: {made.sidecar})")
     _gaps_exit(made.gaps, written)
+
+
+@contextlib.contextmanager
+def _drafting() -> Iterator[None]:
+    """Exit 2 when the agent offers too little to cover, 3 when the runtime failed; the runtimes closed either way."""
+    try:
+        yield
+    except CoverageError as error:
+        raise bad_input(str(error)) from None
+    except RuntimeError as error:
+        raise platform_failed(str(error)) from None
+    finally:
+        close_all_pools()
 
 
 def _catalogue_of(target: Path, skill: str | None) -> tuple[Catalogue, CatalogueEntry]:

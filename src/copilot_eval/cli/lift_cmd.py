@@ -12,10 +12,11 @@ interrupted (``--resume --out DIR`` continues).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -228,8 +229,14 @@ def lift(
         arm_finish = replace(finish, history=None, no_history=True)
         budget = settings.budgets
         raise leave(_trigger_lift(chosen, arms, repeat, concurrency, seed, gates, out, arm_finish, budget, resume))
+    lifting = lift_eval(chosen, arms, settings, seed=seed, gates=gates, finish=finish, sources=sources)
+    raise leave(_test_set_lift(lifting, out, placement.executor, markdown))
+
+
+def _test_set_lift(lifting: Coroutine[Any, Any, LiftRun], out: Path, executor: str, markdown: str | None) -> Verdict:
+    """Play a test set's lift, print it (and write --markdown); its verdict, or the interrupt's (what finished kept)."""
     try:
-        run = asyncio.run(lift_eval(chosen, arms, settings, seed=seed, gates=gates, finish=finish, sources=sources))
+        run = asyncio.run(lifting)
     except (PrepareError, ValueError) as error:  # CheckpointError too: another run in --out without --resume
         raise bad_input(str(error)) from None
     except AllWorkersLost as error:  # before ExecutorError, its parent: what finished is kept
@@ -237,12 +244,12 @@ def lift(
             f"{error}; finished plays are kept in {out}; continue with --resume --out {out}"
         ) from None
     except ExecutorError as error:
-        raise bad_input(f"--executor {placement.executor}: {error}") from None
+        raise bad_input(f"--executor {executor}: {error}") from None
     except KeyboardInterrupt:
         why = f"{interrupts.signal_name()}: the plays that finished are kept; continue with --resume --out {out}"
-        raise leave(Verdict(interrupts.row(), why)) from None
+        return Verdict(interrupts.row(), why)
     _print(run, markdown)
-    raise leave(run.verdict)
+    return run.verdict
 
 
 def _refuse_for_trigger_sets(settings: RunSettings, placement: ExecutorGroup, *, workspace_given: bool) -> None:

@@ -187,6 +187,168 @@ def _unpaired(plays: list[LiftPlay], slots: list[Slot[Unit]]) -> list[LiftPlay]:
     ]
 
 
+class _ArmsPlay:
+    """One lift under way: each arm's folder, checkpoint and player, what both spent, and the plays recorded so far."""
+
+    def __init__(
+        self,
+        test_set: EvalTestSet,
+        arms: list[Arm],
+        settings: RunSettings,
+        pool: Any,
+        workspaces: RunWorkspaces | None,
+    ) -> None:
+        self.test_set, self.arms, self.settings, self.pool, self.workspaces = test_set, arms, settings, pool, workspaces
+        self.graders = resolve_graders(test_set, settings.grade)
+        self.started, self.clock = datetime.now(UTC), time.monotonic()
+        out = settings.finish.out
+        self.folders = {arm.name: out / path_component(arm.name, fallback="arm") for arm in arms} if out else {}
+        if len({str(f) for f in self.folders.values()}) < len(self.folders):
+            raise ValueError(f"the arms {[a.name for a in arms]} would share one folder; give them other names")
+        if settings.finish.resume and out is None:
+            raise ValueError("--resume continues the lift recorded in --out DIR; give --out")
+        self.checkpoints: dict[str, Checkpoint] = {}
+        self.done: dict[str, dict[str, list[EvalCaseResult]]] = {arm.name: {} for arm in arms}
+        for arm in arms:
+            folder = self.folders.get(arm.name)
+            if folder is not None:
+                (folder / "evidence").mkdir(parents=True, exist_ok=True)
+                header = checkpoint_header(test_set, arm, list(self.graders), settings.play.repeat)
+                self.checkpoints[arm.name], self.done[arm.name] = Checkpoint.start(
+                    folder, header, resume=settings.finish.resume
+                )
+        self.by_name = {arm.name: arm for arm in arms}
+        self.players = {arm.name: arm.player() for arm in arms}
+        self.spending = RunSpending(settings.budgets)  # both arms' sessions together: the lift is one run
+        for arm in arms:
+            self.spending.add_all(self.done[arm.name].values())
+        self.graded: dict[str, list[EvalCaseResult]] = {arm.name: [] for arm in arms}
+        self.plays: list[LiftPlay] = []
+        self.evidence_of: dict[str, dict[str, Any]] = {arm.name: {} for arm in arms}
+        self.remote: ArmWorkers | None = None  # the Ray workers, once opened (``play_all``)
+
+    def record(self, slot: Slot[Unit], results: list[EvalCaseResult], evidence: Any) -> None:
+        """Count a unit's graded results in its arm, with the delivery decided from its evidence."""
+        arm = self.by_name[slot.arm]
+        if evidence is None:
+            delivery = Delivery("unknown", "the evidence of this play was not kept; its delivery cannot be decided")
+        else:
+            delivery = decide_delivery(evidence, arm.expectations)
+        self.graded[arm.name].extend(results)
+        self.plays.extend(_play_record(arm, slot.unit, results, evidence, delivery))
+        if evidence is not None:
+            self.evidence_of[arm.name][slot.key] = evidence
+
+    async def play(self, slot: Slot[Unit]) -> None:
+        """Play one unit in its arm, grade it, checkpoint its results and record it."""
+        unit, arm = slot.unit, slot.arm
+        if self.remote is not None:  # on a Ray worker holding both arms, their audit on there
+            evidence = await self.remote.play(arm, unit)
+        elif self.workspaces is not None:  # each arm's play on its own fresh copy: neither sees the other's edits
+            evidence = await play_in_workspace(unit, self.players[arm], self.workspaces, pool=self.pool)
+        else:
+            evidence = await play_unit(unit, self.players[arm], pool=self.pool)
+        self.spending.add_session(session_usage(evidence))
+        folder = self.folders.get(arm)
+        results = await grade_unit(
+            unit,
+            evidence,
+            self.graders,
+            evidence_dir=folder / "evidence" if folder else None,
+            workspaces=self.workspaces,
+        )
+        if arm in self.checkpoints:
+            self.checkpoints[arm].append(unit.key, results)  # durable before it counts: --resume keeps it
+        self.spending.add_judges(results)
+        self.record(slot, results, evidence)
+
+    def recorded(self, slot: Slot[Unit]) -> bool:
+        """Whether an earlier run of this lift recorded the slot's play (``--resume`` keeps it)."""
+        return slot.key in self.done[slot.arm]
+
+    async def play_all(self, slots: list[Slot[Unit]], shipping: tuple[RayExecutor, dict[str, Path]] | None) -> None:
+        """Play the queue, here or on the Ray workers; then record the resumed plays and those the budget stopped."""
+        concurrency = self.settings.play.concurrency
+        stop = self.spending.reached if self.settings.budgets else None
+        if shipping is None:
+            await play_interleaved(slots, self.play, concurrency=concurrency, done=self.recorded, stop=stop)
+        else:  # opened once each arm's checkpoint has accepted its folder (the arms' agent files are written there)
+            out = self.settings.finish.out
+            assert out is not None
+            ray, sources = shipping
+            async with remote_arms(ray, self.arms, sources, out, concurrency=concurrency) as self.remote:
+                await play_interleaved(
+                    slots, self.play, concurrency=self.remote.capacity, done=self.recorded, stop=stop
+                )
+        for slot in slots:
+            if slot.outcome == "resumed":
+                evidence = _resumed_evidence(self.folders.get(slot.arm), slot.unit)
+                self.record(slot, self.done[slot.arm][slot.key], evidence)
+            elif slot.outcome == "not_run":
+                results = not_run_results(slot.unit, slot.reason or "a run budget")
+                delivery = Delivery("unknown", f"not played: {slot.reason}")
+                self.graded[slot.arm].extend(results)
+                self.plays.extend(_play_record(self.by_name[slot.arm], slot.unit, results, None, delivery))
+
+    def lift_run(self, units: list[Unit], slots: list[Slot[Unit]], seed: int, resamples: int) -> LiftRun:
+        """The plays in the set's order, unpaired where a budget stopped a partner, and their paired figures."""
+        order = {unit.key.split("#", 1)[0]: index for index, unit in enumerate(units)}
+        plays = _unpaired(self.plays, slots)
+        plays.sort(key=lambda p: (order.get(p.case.split("/", 1)[0], 0), p.case, p.arm, p.repeat))
+        control, treatment = self.arms[0].name, self.arms[1].name
+        figures = lift_figures(plays, control=control, treatment=treatment, seed=seed, resamples=resamples)
+        return LiftRun(
+            self.test_set,
+            self.arms,
+            plays,
+            figures,
+            self.settings.play.repeat,
+            self.settings.finish.out,
+            results=self.evidence_of,
+            order=[(slot.key, slot.arm) for slot in slots],
+            slots=slots,
+            concurrency=self.settings.play.concurrency,
+            budget_reached=self.spending.reason,
+        )
+
+    def arm_summaries(self) -> dict[str, Any]:
+        """Each arm's run record, as ``run`` would write it for that arm alone (each arm its own series)."""
+        duration = (time.monotonic() - self.clock) * 1000
+        reached = self.spending.reason
+        return {
+            arm.name: summarise(
+                self.test_set,
+                self.graded[arm.name],
+                agent_name=f"{arm.agent.name} ({arm.name})",  # each arm its own series in the history
+                started=self.started,
+                duration_ms=duration,
+                platform_answers=False,
+            ).model_copy(
+                update={
+                    "repeat": self.settings.play.repeat,
+                    "usage": usage_of(self.graded[arm.name], budget_reached=reached),
+                }
+            )
+            for arm in self.arms
+        }
+
+    def finish(self, run: LiftRun, gates: LiftGates | None, finish: FinishOptions | None) -> None:
+        """Finish each arm's folder and write the lift's files (with ``--out``); set the run's verdict."""
+        runs = self.arm_summaries()
+        lift = lift_verdict(run.figures, gates or LiftGates())
+        out = self.settings.finish.out
+        if out is None:
+            run.verdict = worst([budget_verdict(self.spending.reason), lift])
+            return
+        items = [FolderRun(self.folders[a.name], runs[a.name], self.test_set, label=a.name) for a in self.arms]
+        options = replace(finish or FinishOptions(), markdown=None)
+        if all(slot.outcome == "resumed" for slot in run.slots) and (out / LIFT_JSON).is_file():
+            options = replace(options, history=None, no_history=True)  # a finished lift resumed: recorded once
+        run.finished = finish_run_folders(items, options)
+        write_lift_files(run, out)
+        run.verdict = worst([run.finished.verdict, lift])
+
+
 async def _lift(
     test_set: EvalTestSet,
     arms: list[Arm],
@@ -200,127 +362,12 @@ async def _lift(
     shipping: tuple[RayExecutor, dict[str, Path]] | None = None,
 ) -> LiftRun:
     """The lift itself, every play of both arms (each in a fresh copy of its workspace when it has one)."""
-    graders = resolve_graders(test_set, settings.grade)
-    started, clock = datetime.now(UTC), time.monotonic()
-    out = settings.finish.out
-    folders = {arm.name: out / path_component(arm.name, fallback="arm") for arm in arms} if out else {}
-    if len({str(f) for f in folders.values()}) < len(folders):
-        raise ValueError(f"the arms {[a.name for a in arms]} would share one folder; give them other names")
-    if settings.finish.resume and out is None:
-        raise ValueError("--resume continues the lift recorded in --out DIR; give --out")
-    checkpoints: dict[str, Checkpoint] = {}
-    done: dict[str, dict[str, list[EvalCaseResult]]] = {arm.name: {} for arm in arms}
-    for arm in arms:
-        folder = folders.get(arm.name)
-        if folder is not None:
-            (folder / "evidence").mkdir(parents=True, exist_ok=True)
-            header = checkpoint_header(test_set, arm, list(graders), settings.play.repeat)
-            checkpoints[arm.name], done[arm.name] = Checkpoint.start(folder, header, resume=settings.finish.resume)
-    by_name = {arm.name: arm for arm in arms}
-    players = {arm.name: arm.player() for arm in arms}
-    budget = settings.budgets
-    spending = RunSpending(budget)  # both arms' sessions together: the lift is one run
-    for arm in arms:
-        spending.add_all(done[arm.name].values())
-    graded: dict[str, list[EvalCaseResult]] = {arm.name: [] for arm in arms}
-    plays: list[LiftPlay] = []
-    evidence_of: dict[str, dict[str, Any]] = {arm.name: {} for arm in arms}
-
-    def record(slot: Slot[Unit], results: list[EvalCaseResult], evidence: Any) -> None:
-        arm = by_name[slot.arm]
-        if evidence is None:
-            delivery = Delivery("unknown", "the evidence of this play was not kept; its delivery cannot be decided")
-        else:
-            delivery = decide_delivery(evidence, arm.expectations)
-        graded[arm.name].extend(results)
-        plays.extend(_play_record(arm, slot.unit, results, evidence, delivery))
-        if evidence is not None:
-            evidence_of[arm.name][slot.key] = evidence
-
-    remote: ArmWorkers | None = None  # the Ray workers, once opened (below)
-
-    async def play(slot: Slot[Unit]) -> None:
-        unit, arm = slot.unit, slot.arm
-        if remote is not None:  # on a Ray worker holding both arms, their audit on there
-            evidence = await remote.play(arm, unit)
-        elif workspaces is not None:  # each arm's play on its own fresh copy: neither sees the other's edits
-            evidence = await play_in_workspace(unit, players[arm], workspaces, pool=pool)
-        else:
-            evidence = await play_unit(unit, players[arm], pool=pool)
-        spending.add_session(session_usage(evidence))
-        folder = folders.get(arm)
-        results = await grade_unit(
-            unit, evidence, graders, evidence_dir=folder / "evidence" if folder else None, workspaces=workspaces
-        )
-        if arm in checkpoints:
-            checkpoints[arm].append(unit.key, results)  # durable before it counts: --resume keeps it
-        spending.add_judges(results)
-        record(slot, results, evidence)
-
+    lift = _ArmsPlay(test_set, arms, settings, pool, workspaces)
     units = plan_units(test_set, settings.play.repeat)
     slots = interleave([(unit.key, unit) for unit in units], [arm.name for arm in arms])
-    stop = spending.reached if budget else None
-
-    def recorded(slot: Slot[Unit]) -> bool:
-        return slot.key in done[slot.arm]
-
-    if shipping is None:
-        await play_interleaved(slots, play, concurrency=settings.play.concurrency, done=recorded, stop=stop)
-    else:  # opened once each arm's checkpoint has accepted its folder (the arms' agent files are written there)
-        assert out is not None
-        ray, sources = shipping
-        async with remote_arms(ray, arms, sources, out, concurrency=settings.play.concurrency) as remote:
-            await play_interleaved(slots, play, concurrency=remote.capacity, done=recorded, stop=stop)
-    for slot in slots:
-        if slot.outcome == "resumed":
-            record(slot, done[slot.arm][slot.key], _resumed_evidence(folders.get(slot.arm), slot.unit))
-        elif slot.outcome == "not_run":
-            results = not_run_results(slot.unit, slot.reason or "a run budget")
-            delivery = Delivery("unknown", f"not played: {slot.reason}")
-            graded[slot.arm].extend(results)
-            plays.extend(_play_record(by_name[slot.arm], slot.unit, results, None, delivery))
-    order = {unit.key.split("#", 1)[0]: index for index, unit in enumerate(units)}
-    plays = _unpaired(plays, slots)
-    plays.sort(key=lambda p: (order.get(p.case.split("/", 1)[0], 0), p.case, p.arm, p.repeat))
-    figures = lift_figures(plays, control=arms[0].name, treatment=arms[1].name, seed=seed, resamples=resamples)
-    run = LiftRun(
-        test_set,
-        arms,
-        plays,
-        figures,
-        settings.play.repeat,
-        out,
-        results=evidence_of,
-        order=[(slot.key, slot.arm) for slot in slots],
-        slots=slots,
-        concurrency=settings.play.concurrency,
-        budget_reached=spending.reason,
-    )
-    duration = (time.monotonic() - clock) * 1000
-    runs = {
-        arm.name: summarise(
-            test_set,
-            graded[arm.name],
-            agent_name=f"{arm.agent.name} ({arm.name})",  # each arm its own series in the history
-            started=started,
-            duration_ms=duration,
-            platform_answers=False,
-        ).model_copy(
-            update={"repeat": settings.play.repeat, "usage": usage_of(graded[arm.name], budget_reached=spending.reason)}
-        )
-        for arm in arms
-    }
-    lift = lift_verdict(figures, gates or LiftGates())
-    if out is not None:
-        items = [FolderRun(folders[a.name], runs[a.name], test_set, label=a.name) for a in arms]
-        options = replace(finish or FinishOptions(), markdown=None)
-        if all(slot.outcome == "resumed" for slot in slots) and (out / LIFT_JSON).is_file():
-            options = replace(options, history=None, no_history=True)  # a finished lift resumed: recorded once
-        run.finished = finish_run_folders(items, options)
-        write_lift_files(run, out)
-        run.verdict = worst([run.finished.verdict, lift])
-    else:
-        run.verdict = worst([budget_verdict(spending.reason), lift])
+    await lift.play_all(slots, shipping)
+    run = lift.lift_run(units, slots, seed, resamples)
+    lift.finish(run, gates, finish)
     return run
 
 

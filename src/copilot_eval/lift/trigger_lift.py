@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.lift.arms import Arm, check_two_arms
 from copilot_eval.lift.delivery import decide_delivery
@@ -31,6 +32,8 @@ from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runtime.session.runner import run_copilot
 from copilot_eval.safe_paths import path_component
 from copilot_eval.triggers import (
+    Catalogue,
+    CatalogueNeeds,
     PlayRecord,
     TriggerFigures,
     TriggerPrompt,
@@ -135,6 +138,86 @@ def _recorded(
     return checkpoints, recorded
 
 
+class _ArmsTriggerPlay:
+    """Both arms' trigger plays under way: each arm's evidence folder, checkpoint and player, and the plays so far."""
+
+    def __init__(
+        self, trigger_set: TriggerSet, arms: list[Arm], *, runs: int, folder: Path | None, pool: Any, budget: RunBudget
+    ) -> None:
+        self.trigger_set, self.arms, self.runs, self.folder, self.pool = trigger_set, arms, runs, folder, pool
+        self.evidence = {arm.name: _folder(folder, arm) / "evidence" if folder is not None else None for arm in arms}
+        for where in self.evidence.values():
+            if where is not None:
+                where.mkdir(parents=True, exist_ok=True)
+        self.spending = RunSpending(budget)  # both arms' sessions together, those an earlier run played included
+        self.checkpoints: dict[str, Checkpoint] = {}
+        self.recorded: dict[str, dict[str, CopilotResult]] = {arm.name: {} for arm in arms}
+        self.needs: dict[str, CatalogueNeeds] = {}
+        self.players: dict[str, CopilotEval] = {}
+        self.done: dict[str, list[tuple[PlayRecord, CopilotResult]]] = {arm.name: [] for arm in arms}
+
+    def open_checkpoints(self, resume: bool) -> None:
+        """Open each arm's checkpoint; with ``resume`` keep the plays it recorded (what they spent counts too)."""
+        self.checkpoints, self.recorded = _recorded(self.trigger_set, self.arms, self.runs, self.evidence, resume)
+        for results in self.recorded.values():
+            for result in results.values():
+                self.spending.add_session(session_usage(result))
+
+    async def open_catalogues(self) -> list[Catalogue]:
+        """Each arm's catalogue, and the player that stops at its choice among the names the arm must offer."""
+        catalogues = await asyncio.gather(*(list_catalogue(arm.player(), pool=self.pool) for arm in self.arms))
+        for arm, catalogue in zip(self.arms, catalogues, strict=True):
+            self.needs[arm.name] = catalogue.needs(_names_in_arm(self.trigger_set, arm))
+        self.players = {
+            arm.name: trigger_player(arm.player(), self.needs[arm.name], stop_at_choice=True) for arm in self.arms
+        }
+        return catalogues
+
+    def record(self, slot: Slot[tuple[TriggerPrompt, int]], result: CopilotResult, saved: str | None) -> None:
+        """Decide a play's outcome from its result and keep it in its arm."""
+        prompt, repeat = slot.unit
+        outcome = decide_trigger_outcome(result, self.needs[slot.arm])
+        kept = outcome.record(prompt, repeat, saved)
+        self.done[slot.arm].append((kept, result))
+
+    async def play(self, slot: Slot[tuple[TriggerPrompt, int]]) -> None:
+        """Play one prompt in its arm, save its evidence, checkpoint it and record it."""
+        prompt, _ = slot.unit
+        result = await run_copilot(self.players[slot.arm], prompt.prompt, pool=self.pool)
+        self.spending.add_session(session_usage(result))
+        where = self.evidence[slot.arm]
+        saved = str(result.save(where / f"{slot.key}.json")) if where is not None else None
+        if slot.arm in self.checkpoints:
+            self.checkpoints[slot.arm].append(slot.key, [])  # after its evidence is saved: --resume decides from it
+        self.record(slot, result, saved)
+
+    def record_resumed(self, slots: list[Slot[tuple[TriggerPrompt, int]]]) -> None:
+        """Record the plays an earlier run of this lift kept, their outcomes decided again from their evidence."""
+        for slot in slots:
+            if slot.outcome == "resumed":
+                where = self.evidence[slot.arm]
+                assert where is not None  # only a folder's checkpoint records plays
+                self.record(slot, self.recorded[slot.arm][slot.key], str(where / f"{slot.key}.json"))
+
+    def arm_run(self, arm: Arm, catalogue: Catalogue, threshold: float, seconds: float) -> TriggerRun:
+        """One arm's TriggerRun (not yet written): its plays in prompt order and their figures."""
+        records = sorted((p for p, _ in self.done[arm.name]), key=lambda p: (p.number, p.repeat))
+        figures = summarise_triggers(
+            self.trigger_set.prompts, records, names=self.trigger_set.names, threshold=threshold
+        )
+        return TriggerRun(
+            self.trigger_set,
+            catalogue,
+            records,
+            figures,
+            self.runs,
+            True,
+            seconds,
+            _folder(self.folder, arm) if self.folder is not None else None,
+            {f"prompt{p.number}-r{p.repeat}": r for p, r in self.done[arm.name]},
+        )
+
+
 async def _arm_runs(
     trigger_set: TriggerSet,
     arms: list[Arm],
@@ -153,69 +236,25 @@ async def _arm_runs(
     from their saved evidence, as when they were played) and only the rest are played.
     """
     started, clock = datetime.now(UTC), time.monotonic()
-    evidence = {arm.name: _folder(folder, arm) / "evidence" if folder is not None else None for arm in arms}
-    for where in evidence.values():
-        if where is not None:
-            where.mkdir(parents=True, exist_ok=True)
-    checkpoints, recorded = _recorded(trigger_set, arms, runs, evidence, resume)  # refused before any session
-    catalogues = await asyncio.gather(*(list_catalogue(arm.player(), pool=pool) for arm in arms))
-    needs = {
-        arm.name: catalogue.needs(_names_in_arm(trigger_set, arm))
-        for arm, catalogue in zip(arms, catalogues, strict=True)
-    }
-    players = {arm.name: trigger_player(arm.player(), needs[arm.name], stop_at_choice=True) for arm in arms}
-    spending = RunSpending(budget)  # both arms' sessions together, those an earlier run played included
-    for results in recorded.values():
-        for result in results.values():
-            spending.add_session(session_usage(result))
-    done: dict[str, list[tuple[PlayRecord, CopilotResult]]] = {arm.name: [] for arm in arms}
-
-    def record(slot: Slot[tuple[TriggerPrompt, int]], result: CopilotResult, saved: str | None) -> None:
-        prompt, repeat = slot.unit
-        outcome = decide_trigger_outcome(result, needs[slot.arm])
-        kept = outcome.record(prompt, repeat, saved)
-        done[slot.arm].append((kept, result))
-
-    async def play(slot: Slot[tuple[TriggerPrompt, int]]) -> None:
-        prompt, _ = slot.unit
-        result = await run_copilot(players[slot.arm], prompt.prompt, pool=pool)
-        spending.add_session(session_usage(result))
-        where = evidence[slot.arm]
-        saved = str(result.save(where / f"{slot.key}.json")) if where is not None else None
-        if slot.arm in checkpoints:
-            checkpoints[slot.arm].append(slot.key, [])  # after its evidence is saved: --resume decides from it
-        record(slot, result, saved)
-
+    lift = _ArmsTriggerPlay(trigger_set, arms, runs=runs, folder=folder, pool=pool, budget=budget)
+    lift.open_checkpoints(resume)  # refused before any session
+    catalogues = await lift.open_catalogues()
     units = [(f"prompt{p.number}-r{r}", (p, r)) for p in trigger_set.prompts for r in range(runs)]
     slots = interleave(units, [arm.name for arm in arms])
     await play_interleaved(
         slots,
-        play,
+        lift.play,
         concurrency=concurrency,
-        done=lambda slot: slot.key in recorded[slot.arm],
-        stop=spending.reached if budget else None,
+        done=lambda slot: slot.key in lift.recorded[slot.arm],
+        stop=lift.spending.reached if budget else None,
     )
-    for slot in slots:
-        if slot.outcome == "resumed":
-            where = evidence[slot.arm]
-            assert where is not None  # only a folder's checkpoint records plays
-            record(slot, recorded[slot.arm][slot.key], str(where / f"{slot.key}.json"))
-    played = {}
-    for arm, catalogue in zip(arms, catalogues, strict=True):
-        records = sorted((p for p, _ in done[arm.name]), key=lambda p: (p.number, p.repeat))
-        figures = summarise_triggers(trigger_set.prompts, records, names=trigger_set.names, threshold=threshold)
-        played[arm.name] = TriggerRun(
-            trigger_set,
-            catalogue,
-            records,
-            figures,
-            runs,
-            True,
-            time.monotonic() - clock,
-            _folder(folder, arm) if folder is not None else None,
-            {f"prompt{p.number}-r{p.repeat}": r for p, r in done[arm.name]},
-        )
-    return played, slots, spending.reason, started
+    lift.record_resumed(slots)
+    seconds = time.monotonic() - clock
+    played = {
+        arm.name: lift.arm_run(arm, catalogue, threshold, seconds)
+        for arm, catalogue in zip(arms, catalogues, strict=True)
+    }
+    return played, slots, lift.spending.reason, started
 
 
 def _folder(folder: Path, arm: Arm) -> Path:

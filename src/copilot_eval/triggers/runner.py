@@ -115,6 +115,137 @@ def _remote_options(player: CopilotEval) -> dict[str, Any]:
     }
 
 
+def _check_arguments(
+    runs: int,
+    threshold: float,
+    concurrency: int,
+    executor: Any,
+    agent_file: str | Path | None,
+    *,
+    cassettes: bool,
+    resume: bool,
+    out: str | Path | None,
+) -> None:
+    """ValueError naming the argument (or option) ``trigger_eval`` cannot play with, before any session starts."""
+    if runs < 1 or concurrency < 1:
+        raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
+    if not 0 < threshold <= 1:
+        raise ValueError(f"threshold: a share above 0 and at most 1, got {threshold}")
+    if executor is not None and cassettes:
+        raise ValueError("--record/--replay play with --executor local only (cassettes are files of this machine)")
+    if resume and out is None:
+        raise ValueError("--resume continues the trigger run recorded in --out DIR; give --out")
+    if executor is not None and agent_file is None:
+        raise ValueError("the Ray workers load the agent from its file: give agent_file with an executor")
+
+
+class _TriggerPlay:
+    """One trigger run under way: the agent as each play runs it, its folder and checkpoint, the plays made and kept."""
+
+    def __init__(
+        self,
+        agent: CopilotEval,
+        trigger_set: TriggerSet,
+        *,
+        runs: int,
+        stop_at_choice: bool,
+        threshold: float,
+        shard: ShardInfo | None,
+        pool: Any,
+    ) -> None:
+        self.agent, self.trigger_set, self.runs, self.pool = agent, trigger_set, runs, pool
+        self.stop_at_choice, self.threshold, self.shard = stop_at_choice, threshold, shard
+        self.started, self.clock = datetime.now(UTC), time.monotonic()
+        self.prompts = shard_prompts(trigger_set, shard)
+        self.folder: Path | None = None
+        self.evidence: Path | None = None
+        self.checkpoint: Checkpoint | None = None
+        self.kept: dict[str, tuple[PlayRecord, EvalCaseResult]] = {}
+        self.plays: list[Play] = []
+        self.records: list[PlayRecord] = []
+        self.results: dict[str, CopilotResult] = {}
+        self.execution: ExecutionRecord | None = None
+        self.spending = RunSpending(RunBudget())
+
+    async def prepare(self, record: str | Path | None, replay: str | Path | None, record_missing: bool) -> None:
+        """Read the catalogue the agent loads, and make the player each play runs (behind cassettes when asked)."""
+        self.catalogue = await list_catalogue(self.agent, pool=self.pool)
+        self.needs = self.catalogue.needs(self.trigger_set.names)
+        self.player = trigger_player(self.agent, self.needs, stop_at_choice=self.stop_at_choice)
+        if record or replay:
+            cases = SimpleNamespace(
+                cases=[
+                    SimpleNamespace(conversation_number=p.number, question=p.prompt) for p in self.trigger_set.prompts
+                ]
+            )
+            self.player = with_test_set_cassettes(
+                self.player, cases, record=record, replay=replay, record_missing=record_missing
+            )
+
+    def open_folder(self, out: str | Path | None, resume: bool) -> None:
+        """Make the run folder's evidence folder and open its checkpoint, keeping the plays it recorded (``resume``)."""
+        if out is None:
+            return
+        self.folder = Path(out)
+        self.evidence = self.folder / "evidence"
+        self.evidence.mkdir(parents=True, exist_ok=True)
+        shard = None if self.shard is None else f"{self.shard.index}/{self.shard.count}"
+        runs, choice, threshold = self.runs, self.stop_at_choice, self.threshold
+        header = trigger_checkpoint_header(
+            self.trigger_set, self.catalogue, runs=runs, stop_at_choice=choice, threshold=threshold, shard=shard
+        )
+        self.checkpoint, self.kept = open_trigger_checkpoint(self.folder, header, resume=resume)
+
+    async def play_all(self, budget: RunBudget, executor: Any, agent_file: str | Path | None, concurrency: int) -> None:
+        """Play what the checkpoint did not keep, here or on the Ray workers, within ``budget``."""
+        self.plays = [(p, r) for r in range(self.runs) for p in self.prompts if play_key(p.number, r) not in self.kept]
+        self.spending = RunSpending(budget)
+        self.spending.add_all([case] for _, case in self.kept.values())  # what the kept plays spent counts too
+        decide = _decider(self.needs, self.evidence, self.checkpoint)
+        if executor is None:
+            local = Lane("local", lambda prompt: run_copilot(self.player, prompt.prompt, pool=self.pool), concurrency)
+            self.records, self.results = await play_all(self.plays, [local], spending=self.spending, decide=decide)
+            return
+        async with executor.open(self.agent, agent_file=Path(agent_file or ""), concurrency=concurrency) as workers:
+            self.execution = ExecutionRecord(
+                executor=executor.name, concurrency=concurrency, workers=[w.info for w in workers]
+            )
+            lanes = ray_lanes(workers, _remote_options(self.player), concurrency)
+            self.records, self.results = await play_all(self.plays, lanes, spending=self.spending, decide=decide)
+
+    def trigger_run(self, detect_difference: float) -> TriggerRun:
+        """The run (not yet written): the plays made and kept, in prompt order, and their figures."""
+        records = sorted([*self.records, *(play for play, _ in self.kept.values())], key=lambda r: (r.number, r.repeat))
+        figures = summarise_triggers(
+            self.prompts,
+            records,
+            names=self.trigger_set.names,
+            threshold=self.threshold,
+            detect_difference=detect_difference,
+        )
+        return TriggerRun(
+            self.trigger_set,
+            self.catalogue,
+            records,
+            figures,
+            self.runs,
+            self.stop_at_choice,
+            time.monotonic() - self.clock,
+            self.folder,
+            self.results,
+            shard=self.shard,
+            usage=self.spending.usage(),
+            execution=self.execution,
+            resumed={key: case.duration_ms for key, (_, case) in self.kept.items()},
+        )
+
+    def resumed_finished_run(self) -> bool:
+        """Whether this resumed a run that had finished: nothing played, so the history already holds it."""
+        return (
+            bool(self.kept) and not self.plays and self.folder is not None and (self.folder / TRIGGERS_JSON).is_file()
+        )
+
+
 async def trigger_eval(
     agent: CopilotEval,
     trigger_set: TriggerSet,
@@ -151,78 +282,26 @@ async def trigger_eval(
     Each decided play is checkpointed in ``out``; ``resume`` keeps the plays recorded there and plays
     the rest (``triggers.resume``; CheckpointError, a ValueError, for a folder holding another run).
     """
-    if runs < 1 or concurrency < 1:
-        raise ValueError(f"runs and concurrency must be at least 1 (got {runs}, {concurrency})")
-    if not 0 < threshold <= 1:
-        raise ValueError(f"threshold: a share above 0 and at most 1, got {threshold}")
-    if executor is not None and (record or replay):
-        raise ValueError("--record/--replay play with --executor local only (cassettes are files of this machine)")
-    if resume and out is None:
-        raise ValueError("--resume continues the trigger run recorded in --out DIR; give --out")
-    if executor is not None and agent_file is None:
-        raise ValueError("the Ray workers load the agent from its file: give agent_file with an executor")
-    shard_info = shard_of(shard)
-    started, clock = datetime.now(UTC), time.monotonic()
-    catalogue = await list_catalogue(agent, pool=pool)
-    needs = catalogue.needs(trigger_set.names)
-    player = trigger_player(agent, needs, stop_at_choice=stop_at_choice)
-    if record or replay:
-        cases = SimpleNamespace(
-            cases=[SimpleNamespace(conversation_number=p.number, question=p.prompt) for p in trigger_set.prompts]
-        )
-        player = with_test_set_cassettes(player, cases, record=record, replay=replay, record_missing=record_missing)
-    folder = Path(out) if out is not None else None
-    evidence = folder / "evidence" if folder is not None else None
-    if evidence is not None:
-        evidence.mkdir(parents=True, exist_ok=True)
-    prompts = shard_prompts(trigger_set, shard_info)
-    checkpoint: Checkpoint | None = None
-    kept: dict[str, tuple[PlayRecord, EvalCaseResult]] = {}
-    if folder is not None:
-        shard_name = None if shard_info is None else f"{shard_info.index}/{shard_info.count}"
-        header = trigger_checkpoint_header(
-            trigger_set, catalogue, runs=runs, stop_at_choice=stop_at_choice, threshold=threshold, shard=shard_name
-        )
-        checkpoint, kept = open_trigger_checkpoint(folder, header, resume=resume)
-    plays = [(p, r) for r in range(runs) for p in prompts if play_key(p.number, r) not in kept]
-    spending = RunSpending(budget or RunBudget())
-    spending.add_all([case] for _, case in kept.values())  # what the kept plays spent counts against the budget
-    decide = _decider(needs, evidence, checkpoint)
-    if executor is None:
-        local = Lane("local", lambda prompt: run_copilot(player, prompt.prompt, pool=pool), concurrency)
-        records, results = await play_all(plays, [local], spending=spending, decide=decide)
-        execution = None
-    else:
-        async with executor.open(agent, agent_file=Path(agent_file or ""), concurrency=concurrency) as workers:
-            execution = ExecutionRecord(
-                executor=executor.name, concurrency=concurrency, workers=[w.info for w in workers]
-            )
-            lanes = ray_lanes(workers, _remote_options(player), concurrency)
-            records, results = await play_all(plays, lanes, spending=spending, decide=decide)
-    records = sorted([*records, *(play for play, _ in kept.values())], key=lambda r: (r.number, r.repeat))
-    figures = summarise_triggers(
-        prompts, records, names=trigger_set.names, threshold=threshold, detect_difference=detect_difference
+    _check_arguments(
+        runs, threshold, concurrency, executor, agent_file, cassettes=bool(record or replay), resume=resume, out=out
     )
-    run = TriggerRun(
+    trigger = _TriggerPlay(
+        agent,
         trigger_set,
-        catalogue,
-        records,
-        figures,
-        runs,
-        stop_at_choice,
-        time.monotonic() - clock,
-        folder,
-        results,
-        shard=shard_info,
-        usage=spending.usage(),
-        execution=execution,
-        resumed={key: case.duration_ms for key, (_, case) in kept.items()},
+        runs=runs,
+        stop_at_choice=stop_at_choice,
+        threshold=threshold,
+        shard=shard_of(shard),
+        pool=pool,
     )
-    if folder is not None:
-        if kept and not plays and (folder / TRIGGERS_JSON).is_file():
-            # a finished run resumed: nothing was played, so the history already holds it
+    await trigger.prepare(record, replay, record_missing)
+    trigger.open_folder(out, resume)
+    await trigger.play_all(budget or RunBudget(), executor, agent_file, concurrency)
+    run = trigger.trigger_run(detect_difference)
+    if trigger.folder is not None:
+        if trigger.resumed_finished_run():
             finish = replace(finish or FinishOptions(), history=None, no_history=True)
         run.finished = write_trigger_folder(
-            run, agent=agent, started=started, options=finish, gates=gates or TriggerGates()
+            run, agent=agent, started=trigger.started, options=finish, gates=gates or TriggerGates()
         )
     return run
