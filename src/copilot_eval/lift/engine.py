@@ -344,9 +344,10 @@ class _ArmsPlay:
         options = replace(finish or FinishOptions(), markdown=None)
         if all(slot.outcome == "resumed" for slot in run.slots) and (out / LIFT_JSON).is_file():
             options = replace(options, history=None, no_history=True)  # a finished lift resumed: recorded once
-        run.finished = finish_run_folders(items, options)
+        # The lift gates' verdict is met before finishing, so the finisher alone decides the arms' verdict.
+        run.finished = finish_run_folders(items, options, met=[lift])
         write_lift_files(run, out)
-        run.verdict = worst([run.finished.verdict, lift])
+        run.verdict = run.finished.verdict
 
 
 async def _lift(
