@@ -21,8 +21,10 @@ from typing import Any
 import pytest
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, looks_like_test_set
+from copilot_eval.evalsets.prompt_cases import parse_variables
 from copilot_eval.evalsets.set_kind import SetKind, kind_by_name
 from copilot_eval.pytest_budget import with_budgets
+from copilot_eval.pytest_otel import EXPORTER_KEY
 from copilot_eval.pytest_triggers import TriggerSetFile, is_trigger_set_name
 
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
@@ -101,9 +103,6 @@ def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
     from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_graders, load_agent
 
     specs = config.getoption("--copilot-grader")
-    # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
-    from copilot_eval.evalsets.prompt_cases import parse_variables
-
     try:
         variables = parse_variables(config.getoption("--copilot-var"), option="--copilot-var")
     except ValueError as exc:
@@ -245,7 +244,6 @@ class EvalSetItem(pytest.Item):
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
         # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
         from copilot_eval.grading.combine import combined_status
-        from copilot_eval.pytest_otel import EXPORTER_KEY
         from copilot_eval.reports.evidence_names import evidence_file_name
         from copilot_eval.runs.case_runner import Unit, grade_unit, play_unit
         from copilot_eval.runtime.process.host import runtime_host

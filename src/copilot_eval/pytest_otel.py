@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, GradeRecord
+
 __all__ = ["EXPORTER_KEY", "add_otel_options", "close_export", "configure_export", "export_test", "note_run"]
 
 EXPORTER_KEY = pytest.StashKey[Any]()  # the RunExporter of the session, or None
@@ -71,9 +73,6 @@ def note_run(node: Any, result: Any) -> None:
 
 
 def _verdict(report: pytest.TestReport) -> tuple[Any, str | None]:
-    # imported on use: only with an export; every pytest session loads this module for its options
-    from copilot_eval.evalsets import CaseStatus
-
     if report.passed:
         return CaseStatus.PASS, None
     if report.skipped:
@@ -90,9 +89,6 @@ def export_test(item: pytest.Item, report: pytest.TestReport) -> None:
     runs = item.stash.get(_RUNS_KEY, None)
     if exporter is None or not runs or getattr(item, "exports_itself", False):
         return
-    # imported on use: only with an export; every pytest session loads this module for its options
-    from copilot_eval.evalsets import EvalCaseResult, GradeRecord
-
     status, reason = _verdict(report)
     grade = GradeRecord(method="pytest", status=status, explanation=reason)
     result = EvalCaseResult(

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.pytest_budget import MARKER_HELP as BUDGET_MARKER_HELP
 from copilot_eval.pytest_budget import add_budget_options, check_budgets, with_budgets
 from copilot_eval.pytest_evalset import add_options, configure
@@ -376,9 +377,6 @@ def _workspace_sections(item: pytest.Item) -> list[tuple[str, str]]:
         found = "".join(f"# finding: {f.kind} {f.path} ({f.detail})\n" for f in outcome.findings)
         sections.append((f"{WORKSPACE_SECTION} ({workspace.path})", found + (outcome.patch or "(no changes)\n")))
         if evidence_dir is not None:
-            # imported on use: only a test that made a workspace gets here
-            from copilot_eval.atomic_write import write_text_atomically
-
             name = _evidence_name(item.nodeid, index).removesuffix(".json") + ".workspace.patch"
             write_text_atomically(Path(evidence_dir) / name, found + outcome.patch)
     return sections

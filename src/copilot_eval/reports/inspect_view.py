@@ -5,6 +5,7 @@ Rich markup in it nor a terminal control character takes effect."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -156,8 +157,6 @@ def _content_table(result: CopilotResult) -> Any:
 
 def _host_request_table(result: CopilotResult) -> Any:
     """The requests to the user and the client in the order they were asked, with the policy's answer."""
-    import json
-
     from rich.table import Table
 
     table = Table(title="Requests to the user and the client")

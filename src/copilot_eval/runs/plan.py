@@ -37,6 +37,7 @@ from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunSettings
 from copilot_eval.runs.surfaces import Surface, surface_labels
 from copilot_eval.runs.target import runtime_agent
 from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_refusal
+from copilot_eval.scans.choice import choose_scanners, gate_names
 
 RUNS_FOLDER = Path("eval-runs")
 """Where a run folder goes when ``--out`` names none: ``eval-runs/SET-TIME``."""
@@ -154,9 +155,6 @@ def _with_workspaces(test_set: EvalTestSet, set_path: Path, play: HowToPlay) -> 
 
 
 def _finish(finish: HowToFinish) -> FinishOptions:
-    # imported on use: the scanners are needed only to finish
-    from copilot_eval.scans.choice import choose_scanners, gate_names
-
     scanners = choose_scanners(finish.scan)  # checked when the settings were made
     # the settings' fields bear the finisher's option names (the gates' too); source: SOURCE_RUN, the default
     return finish_options(vars(finish), scanners=scanners, finding_gates=gate_names(finish.fail_on_finding, scanners))

@@ -12,6 +12,7 @@ import os
 import shutil
 import socket
 import tempfile
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +24,6 @@ from copilot_eval.runs.target import runtime_agent
 
 
 def _version() -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("copilot-eval")
     except PackageNotFoundError:

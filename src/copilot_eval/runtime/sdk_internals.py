@@ -12,6 +12,8 @@ module, and every function degrades to "unknown" rather than raising when the pa
 
 from __future__ import annotations
 
+import os
+from datetime import datetime
 from typing import Any
 
 from copilot_eval.capture.events import WIRE_ATTRIBUTE
@@ -33,8 +35,6 @@ class _OwnProcessGroup:
         return getattr(self._module, name)
 
     def Popen(self, *args: Any, **kwargs: Any) -> Any:  # the name the SDK calls
-        import os
-
         if os.name == "posix":
             kwargs.setdefault("process_group", 0)
         return self._module.Popen(*args, **kwargs)
@@ -134,7 +134,6 @@ def keep_wire_events() -> bool:
 
 def _quick_timestamps(slow: Any) -> Any:
     """``slow`` (dateutil's parser) for what ``datetime.fromisoformat`` cannot read, that one otherwise."""
-    from datetime import datetime
 
     def parse(value: Any) -> Any:
         if isinstance(value, str):
