@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.evalsets.repeat_stats import CaseRepeats
+
 MARKER = "copilot_repeat"
 MARKER_HELP = (
     f"{MARKER}(k, *, min_pass_rate=1.0): run the test k times and give one verdict: pass when at least "
@@ -45,7 +47,6 @@ class _Tries:
 
     def summary(self, k: int, min_pass_rate: float) -> tuple[bool, str]:
         # Loaded when a repeated test ends: the plugin module loads in every pytest session, runs or not.
-        from copilot_eval.evalsets.repeat_stats import CaseRepeats
         from copilot_eval.reports.repeat_words import percent, rate_text
 
         graded = self.passes + len(self.failures)

@@ -21,6 +21,7 @@ from copilot_eval.evalsets.prompt_cases import played_prompt
 from copilot_eval.evalsets.prompt_runtime import unapplied_parameters
 from copilot_eval.models.base import ModelSource, describe
 from copilot_eval.models.replay.wrap import with_test_set_cassettes
+from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
 from copilot_eval.runs.executor import Executor, ExecutorError
 from copilot_eval.runs.executor_choice import executor_of
 from copilot_eval.runs.fingerprints import run_fingerprints
@@ -132,9 +133,6 @@ def _with_cassettes(surfaces: list[Surface], test_set: EvalTestSet, play: HowToP
 
 def _exports(play: HowToPlay, test_set: EvalTestSet, surfaces: list[Surface]) -> dict[str, Any]:
     """One OpenTelemetry exporter per surface, when an endpoint option or variable asks for one."""
-    # imported on use: the exporter loads the OpenTelemetry SDK, an extra that a run without it never needs
-    from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
-
     try:
         otel = resolve_otel_settings(play.otel_endpoint, capture_content=play.otel_capture_content)
         if otel is None:
