@@ -21,6 +21,9 @@ from copilot_eval.history.store import HistoryStore
 from copilot_eval.reports.html_run import REPORT_HTML, write_run_report
 from copilot_eval.reports.run_folder import read_run_folder
 
+# SQLAlchemy is imported inside the functions that use it: `import copilot_eval.history` (every run's finisher) must
+# not load it (about 0.5 s).
+
 
 def run_notices(store: HistoryStore, run_id: int, run: EvalRun, *, min_kappa: float = DEFAULT_MIN_KAPPA) -> list[str]:
     """The flags of the graders ``run`` used that fall below ``min_kappa``, and its re-scoring by people."""

@@ -32,6 +32,8 @@ from copilot_eval.runs.executor import ExecutorError, Worker, WorkerLost
 from copilot_eval.runs.ray_worker import ArmsPlayWorker, PlayWorker, _version
 from copilot_eval.runs.target import PlayedEvidence
 
+# Ray is imported inside the functions that use it: it is the optional [ray] extra, and a local run must not need it.
+
 log = logging.getLogger("copilot_eval.runs")
 
 #: How long the workers may take to start (runtime environment unpacked, agent loaded) before the run gives up.

@@ -18,6 +18,9 @@ from typing import Any
 
 from copilot_eval.capture.events import WIRE_ATTRIBUTE
 
+# The SDK's modules are imported inside the functions that reach into them: `copilot-eval setup` and the runtime's
+# locator import this module through client_factory, and must not load the SDK (about 0.6 s).
+
 
 def runtime_process(client: Any) -> Any:
     """The runtime's ``subprocess.Popen`` behind a client, or ``None`` when not visible."""
