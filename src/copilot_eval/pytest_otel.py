@@ -15,6 +15,9 @@ import pytest
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, GradeRecord
 
+# The plugin imports this module in every pytest session; the otel package is imported only for an export (marked "on
+# use").
+
 __all__ = ["EXPORTER_KEY", "add_otel_options", "close_export", "configure_export", "export_test", "note_run"]
 
 EXPORTER_KEY = pytest.StashKey[Any]()  # the RunExporter of the session, or None
@@ -46,7 +49,7 @@ def configure_export(config: pytest.Config) -> None:
         map(os.environ.get, endpoint_variables)
     ):
         return  # nothing asks for an export: the export's modules stay unloaded
-    # imported on use: every pytest session loads the plugin, and most never export
+    # on use, only with an export: the otel package
     from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
 
     try:
