@@ -14,11 +14,14 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+# uvicorn is imported when something is served: this leaf is imported widely, and only a process that serves pays for
+# uvicorn.
+
 __all__ = ["LoopbackServer", "bound_port", "serve_in_loop", "stop_uvicorn"]
 
 
 def _uvicorn_server(app: Any, *, host: str, port: int, **options: Any) -> Any:
-    import uvicorn  # only a process that serves something pays for uvicorn's import
+    import uvicorn
 
     class Server(uvicorn.Server):
         # The caller owns the process's signals: serving on the main thread, uvicorn would take

@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+# The plugin imports this module in every pytest session; the agent model is imported only for a credit limit (marked
+# "on use").
+
 MARKER = "copilot_budget"
 MARKER_HELP = (
     f"{MARKER}(*, max_tokens=None, max_premium_requests=None, max_ai_credits=None): the usage budget of "
@@ -64,7 +67,7 @@ def check_budgets(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Refuse a bad budget option or marker before any test runs, naming it."""
     credits = config.getoption(_OPTIONS["max_ai_credits"], default=None)
     if credits is not None:
-        # imported on use: only a session that asks for a credit limit loads the agent model
+        # on use, only with a credit limit: the agent model (about 14 % of the plugin's import)
         from copilot_eval.agent.config import MIN_SESSION_AI_CREDITS
 
         if credits < MIN_SESSION_AI_CREDITS:

@@ -21,9 +21,14 @@ from typing import Any
 import pytest
 
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult, EvalTestCase, looks_like_test_set
+from copilot_eval.evalsets.prompt_cases import parse_variables
 from copilot_eval.evalsets.set_kind import SetKind, kind_by_name
 from copilot_eval.pytest_budget import with_budgets
+from copilot_eval.pytest_otel import EXPORTER_KEY
 from copilot_eval.pytest_triggers import TriggerSetFile, is_trigger_set_name
+
+# The plugin imports this module in every pytest session, for its options; the run layers, the runtime and the reports
+# (hundreds of modules) are imported inside the functions that play a test set, each marked "on use".
 
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
 
@@ -97,13 +102,10 @@ def add_options(group: Any) -> None:
 
 def configure(config: pytest.Config, evidence_dir: Path | None) -> None:
     """Load the agent, judge and graders once, or stop the session with a usage error naming the option."""
-    # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+    # on use (see the top): the run layers
     from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, build_graders, load_agent
 
     specs = config.getoption("--copilot-grader")
-    # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
-    from copilot_eval.evalsets.prompt_cases import parse_variables
-
     try:
         variables = parse_variables(config.getoption("--copilot-var"), option="--copilot-var")
     except ValueError as exc:
@@ -149,7 +151,7 @@ class EvalSetCollector:
         """Count agent failures and not-graded items apart, as `copilot-eval run` does."""
         tally = terminalreporter.config.stash[SETTINGS_KEY].tally
         if tally:
-            # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+            # on use (see the top): the run layers
             from copilot_eval.runs.gates import tally_verdict
 
             not_graded = tally["error"] + tally["unknown"]
@@ -168,7 +170,7 @@ class EvalSetFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         """Read and validate the file once; a set that cannot be used is a collection error listing every problem."""
-        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+        # on use (see the top): the run layers
         from copilot_eval.runs.eval_runner import plan_units
         from copilot_eval.runs.prepare import PYTEST_OPTIONS, PrepareError, check_graders_fit, read_test_set
 
@@ -195,7 +197,7 @@ class EvalSetFile(pytest.File):
     @staticmethod
     def _agent_and_graders(settings: EvalSetSettings, test_set: Any) -> tuple[Any, list[Any]]:
         """The set's agent and graders, built by the builders `copilot-eval run` uses (``runs.prepare``)."""
-        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+        # on use (see the top): the run layers
         from copilot_eval.runs.prepare import PYTEST_OPTIONS, build_set_graders, graders_for_set, set_agent
 
         agent = set_agent(test_set, settings.agent, options=PYTEST_OPTIONS)
@@ -243,9 +245,8 @@ class EvalSetItem(pytest.Item):
 
     def runtest(self) -> None:
         """Play the unit on the runtime host, save its evidence, and map the verdict to an outcome."""
-        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+        # on use (see the top): the grading, report and run layers and the runtime host
         from copilot_eval.grading.combine import combined_status
-        from copilot_eval.pytest_otel import EXPORTER_KEY
         from copilot_eval.reports.evidence_names import evidence_file_name
         from copilot_eval.runs.case_runner import Unit, grade_unit, play_unit
         from copilot_eval.runtime.process.host import runtime_host
@@ -261,13 +262,13 @@ class EvalSetItem(pytest.Item):
             for index, (case, result) in enumerate(zip(self.cases, results, strict=True)):
                 test_set = getattr(self.test_set, "name", None)
                 exporter.export_case(case, result, evidence, turn_index=index, test_set=test_set)
-        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+        # on use (see the top): the report layers and rich
         from copilot_eval.reports.pytest_report import session_report
 
         if (report := session_report(self.config)) is not None:
             report.add_case_results(self.nodeid, self.cases, results)
         if self.test_set is not None and self.config.getoption("--copilot-history", default=False):
-            # imported on use: only with --copilot-history; the history's modules load with it
+            # on use, only with --copilot-history: the history and the run layers
             from copilot_eval.pytest_history import session_history
             from copilot_eval.runs.target import runtime_agent
 
@@ -298,7 +299,7 @@ class EvalSetItem(pytest.Item):
             )
 
     def _explain(self, results: list[EvalCaseResult], verb: str) -> str:
-        # imported on use: every pytest session loads this module for its options; the run layers load only for test sets
+        # on use (see the top): the report layers and rich
         from copilot_eval.reports.failure_text import describe_unit
 
         return describe_unit(self.cases, results, verb)

@@ -13,6 +13,11 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.evalsets import CaseStatus, EvalCaseResult, GradeRecord
+
+# The plugin imports this module in every pytest session; the otel package is imported only for an export (marked "on
+# use").
+
 __all__ = ["EXPORTER_KEY", "add_otel_options", "close_export", "configure_export", "export_test", "note_run"]
 
 EXPORTER_KEY = pytest.StashKey[Any]()  # the RunExporter of the session, or None
@@ -44,7 +49,7 @@ def configure_export(config: pytest.Config) -> None:
         map(os.environ.get, endpoint_variables)
     ):
         return  # nothing asks for an export: the export's modules stay unloaded
-    # imported on use: every pytest session loads the plugin, and most never export
+    # on use, only with an export: the otel package
     from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
 
     try:
@@ -71,9 +76,6 @@ def note_run(node: Any, result: Any) -> None:
 
 
 def _verdict(report: pytest.TestReport) -> tuple[Any, str | None]:
-    # imported on use: only with an export; every pytest session loads this module for its options
-    from copilot_eval.evalsets import CaseStatus
-
     if report.passed:
         return CaseStatus.PASS, None
     if report.skipped:
@@ -90,9 +92,6 @@ def export_test(item: pytest.Item, report: pytest.TestReport) -> None:
     runs = item.stash.get(_RUNS_KEY, None)
     if exporter is None or not runs or getattr(item, "exports_itself", False):
         return
-    # imported on use: only with an export; every pytest session loads this module for its options
-    from copilot_eval.evalsets import EvalCaseResult, GradeRecord
-
     status, reason = _verdict(report)
     grade = GradeRecord(method="pytest", status=status, explanation=reason)
     result = EvalCaseResult(

@@ -17,12 +17,20 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.pytest_budget import MARKER_HELP as BUDGET_MARKER_HELP
 from copilot_eval.pytest_budget import add_budget_options, check_budgets, with_budgets
 from copilot_eval.pytest_evalset import add_options, configure
 from copilot_eval.pytest_otel import add_otel_options, close_export, configure_export, export_test, note_run
 from copilot_eval.pytest_repeat import DEPENDENCE_KEY, MARKER, MARKER_HELP, wrap_repeated_items
 from copilot_eval.redaction import contains_secret, redact
+
+# pytest imports this plugin at the start of every test session of a user who installed copilot-eval, and most of
+# those sessions never run an agent. So only what every session needs is imported above (pytest_evalset's options
+# bring the test-set model with them); the rest is imported inside the hook or fixture that first needs it, each
+# marked "on use" with what it would load. Measured with python -X importtime: the run, report, trigger, lift and
+# history layers and the Copilot SDK add 100 to 500 modules each; even the small models and workspace packages add 5
+# to 10 % to this plugin's import.
 
 _EVIDENCE_DIR_KEY = pytest.StashKey[Path | None]()
 _LIVE_SWITCH_KEY = pytest.StashKey[str | None]()  # the env value before --copilot-no-live-models set it
@@ -161,19 +169,19 @@ def pytest_configure(config: pytest.Config) -> None:
     report = config.getoption("--copilot-report", default=None)
     # Only the controlling process writes the report (pytest-xdist workers have `workerinput`).
     if report and not hasattr(config, "workerinput"):
-        # imported on use: every pytest session loads this plugin, and most never run an agent
+        # on use (see the top): the report layers and rich
         from copilot_eval.reports.pytest_report import register_session_report
 
         register_session_report(config, report)
     if config.getoption("--copilot-history", default=False) and not hasattr(config, "workerinput"):
-        # imported on use: only with --copilot-history (it loads the run layers and the history)
+        # on use, only with --copilot-history: the run layers and the history
         from copilot_eval.pytest_history import register_history
 
         register_history(config)
     if config.getoption("--copilot-record", default=None) and config.getoption("--copilot-replay", default=None):
         raise pytest.UsageError("--copilot-record and --copilot-replay exclude each other: give one of them")
     if config.getoption("--copilot-no-live-models", default=False):
-        # imported on use: every pytest session loads this plugin, and most never run an agent
+        # on use (see the top): the models package
         from copilot_eval.models.guard import NO_LIVE_MODELS_ENV
 
         # Through the environment, so that every run of this session (and any worker process) sees it.
@@ -186,7 +194,7 @@ def pytest_configure(config: pytest.Config) -> None:
 def _shard_option(text: str | None) -> Any:
     if not text:
         return None
-    # imported on use: every pytest session loads this plugin, and runs loads the runtime and the SDK
+    # on use, only with --copilot-shard: the run layers
     from copilot_eval.runs.shards import ShardError, parse_shard
 
     try:
@@ -200,7 +208,7 @@ def _deselect_other_shards(config: pytest.Config, items: list[pytest.Item]) -> N
     shard = config.stash.get(_SHARD_KEY, None)
     if shard is None:
         return
-    # imported on use: every pytest session loads this plugin, and runs loads the runtime and the SDK
+    # on use, only with --copilot-shard: the run layers
     from copilot_eval.runs.shards import select_node_ids
 
     keep = select_node_ids([item.nodeid for item in items], shard)
@@ -213,7 +221,7 @@ def _deselect_other_shards(config: pytest.Config, items: list[pytest.Item]) -> N
 def pytest_unconfigure(config: pytest.Config) -> None:
     """Give the environment back as it was before ``--copilot-no-live-models``."""
     if _LIVE_SWITCH_KEY in config.stash:
-        # imported on use: every pytest session loads this plugin, and most never run an agent
+        # on use (see the top): the models package
         from copilot_eval.models.guard import NO_LIVE_MODELS_ENV
 
         before = config.stash[_LIVE_SWITCH_KEY]
@@ -227,7 +235,7 @@ def _default_provider(config: pytest.Config) -> Any:
     url = config.getoption("--copilot-provider-url")
     if not url:
         return None
-    # imported on use: every pytest session loads this plugin, and most never run an agent
+    # on use (see the top): the models package
     from copilot_eval.models.byok import ByokProvider
 
     return ByokProvider(
@@ -242,7 +250,7 @@ def _cassettes(config: pytest.Config, nodeid: str) -> Any:
     record, replay = config.getoption("--copilot-record"), config.getoption("--copilot-replay")
     if not record and not replay:
         return None
-    # imported on use: every pytest session loads this plugin, and most never run an agent
+    # on use (see the top): the models package
     from copilot_eval.models.replay.wrap import cassette_store
 
     store = cassette_store(
@@ -253,21 +261,21 @@ def _cassettes(config: pytest.Config, nodeid: str) -> Any:
 
 
 def _evidence_name(nodeid: str, index: int) -> str:
-    # Imported on use: loading the plugin must stay cheap for test suites that never run an agent.
+    # on use (see the top): the report layers and rich
     from copilot_eval.reports.evidence_names import evidence_file_name
 
     return evidence_file_name(nodeid, index)
 
 
 def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path | None) -> None:
-    # imported on use: every pytest session loads this plugin, and most never run an agent
+    # on use (see the top): the report layers and rich
     from copilot_eval.reports.pytest_report import session_report
 
     report = session_report(config)
     if report is not None:
         report.add_result(nodeid, result, saved)
     if config.getoption("--copilot-history", default=False):
-        # imported on use: only with --copilot-history (it loads the run layers and the history)
+        # on use, only with --copilot-history: the run layers and the history
         from copilot_eval.pytest_history import session_history
 
         if (history := session_history(config)) is not None:
@@ -276,7 +284,7 @@ def _add_to_report(config: pytest.Config, nodeid: str, result: Any, saved: Path 
 
 def _note_dependence(node: pytest.Item, agent: Any) -> None:
     """Remember whether this run's model could answer differently on another try (for copilot_repeat)."""
-    # imported on use: every pytest session loads this plugin, and most never run an agent
+    # on use (see the top): the run layers
     from copilot_eval.runs.independence import repeat_dependence_of
 
     node.stash.setdefault(DEPENDENCE_KEY, []).append(repeat_dependence_of(agent))
@@ -285,7 +293,7 @@ def _note_dependence(node: pytest.Item, agent: Any) -> None:
 @pytest.fixture
 def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``result = await copilot_eval(agent, prompt)``: run through the real runtime, get evidence."""
-    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
+    # on use (see the top): the runtime and the Copilot SDK (about 0.6 s)
     from copilot_eval.runtime.session.runner import run_copilot
 
     config = request.config
@@ -298,7 +306,7 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
         options.setdefault("default_model", config.getoption("--copilot-model"))
         options.setdefault("default_provider", _default_provider(config))
         if cassettes is not None:
-            # imported on use: every pytest session loads this plugin, and most never run an agent
+            # on use (see the top): the models package
             from copilot_eval.models.replay.wrap import with_cassette
 
             agent = with_cassette(
@@ -321,7 +329,7 @@ def copilot_eval(request: pytest.FixtureRequest) -> Callable[..., Any]:
 @pytest.fixture
 def ab_run(request: pytest.FixtureRequest) -> Callable[..., Any]:
     """``ab = await ab_run(prompt, baseline, candidate, repeat=2)``: both agents, isolated runs."""
-    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
+    # on use (see the top): the run layers, the runtime and the Copilot SDK
     from copilot_eval.runs.ab import ab_run as run_ab
 
     config = request.config
@@ -352,7 +360,7 @@ def copilot_workspace(request: pytest.FixtureRequest) -> Callable[..., Any]:
     ``ws.agent(agent)`` works there, ``ws.conclude(result)`` reads what it left, ``ws.run(cmd)`` runs a
     command there; the patch (and any honesty finding) is attached to the test's report.
     """
-    # imported on use: every pytest session loads this plugin, and most never make a workspace
+    # on use (see the top): the workspace package
     from copilot_eval.workspace.handle import Workspace
 
     def make(source: str | Path, **options: Any) -> Any:
@@ -376,9 +384,6 @@ def _workspace_sections(item: pytest.Item) -> list[tuple[str, str]]:
         found = "".join(f"# finding: {f.kind} {f.path} ({f.detail})\n" for f in outcome.findings)
         sections.append((f"{WORKSPACE_SECTION} ({workspace.path})", found + (outcome.patch or "(no changes)\n")))
         if evidence_dir is not None:
-            # imported on use: only a test that made a workspace gets here
-            from copilot_eval.atomic_write import write_text_atomically
-
             name = _evidence_name(item.nodeid, index).removesuffix(".json") + ".workspace.patch"
             write_text_atomically(Path(evidence_dir) / name, found + outcome.patch)
     return sections
@@ -391,7 +396,7 @@ def trigger_eval_fixture(request: pytest.FixtureRequest) -> Callable[..., Any]:
     The set may be a path (read with ``read_trigger_set``, ``skill=`` for a skill-creator file) or a
     ``TriggerSet``; each play's evidence goes where the fixture's runs go, and into the report.
     """
-    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
+    # on use (see the top): the trigger layers, the runtime and the Copilot SDK
     from copilot_eval.triggers import TriggerSet, read_trigger_set
     from copilot_eval.triggers import trigger_eval as play_triggers
 
@@ -422,7 +427,7 @@ def lift_eval_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Callabl
     ``repeat``, ``graders``, ``concurrency``, ``seed`` and ``min_lift``/``max_regression`` as the command
     takes them. The run folder is the test's own temporary folder; every play goes into the report.
     """
-    # imported on use: it loads the Copilot SDK (about 0.6 s); most pytest sessions never run an agent
+    # on use (see the top): the lift and run layers, the runtime and the Copilot SDK
     from copilot_eval.lift import LiftGates, expectations_of, vary_arms
     from copilot_eval.lift import lift_eval as play_lift
     from copilot_eval.runs.finish import FinishOptions
@@ -515,7 +520,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     stores = config.stash.get(_CASSETTES_KEY, [])
     if not stores:
         return
-    # imported on use: only a session that recorded or replayed gets here
+    # on use (see the top): the models package
     from copilot_eval.models.replay.wrap import cassette_summary
 
     for line in cassette_summary(stores):

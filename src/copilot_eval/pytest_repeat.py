@@ -23,6 +23,11 @@ from typing import Any
 
 import pytest
 
+from copilot_eval.evalsets.repeat_stats import CaseRepeats
+
+# The plugin imports this module in every pytest session; the run and report layers are imported only for a test with
+# the marker, each import marked "on use".
+
 MARKER = "copilot_repeat"
 MARKER_HELP = (
     f"{MARKER}(k, *, min_pass_rate=1.0): run the test k times and give one verdict: pass when at least "
@@ -44,8 +49,7 @@ class _Tries:
     errors: list[tuple[int, BaseException]] = field(default_factory=list)
 
     def summary(self, k: int, min_pass_rate: float) -> tuple[bool, str]:
-        # Loaded when a repeated test ends: the plugin module loads in every pytest session, runs or not.
-        from copilot_eval.evalsets.repeat_stats import CaseRepeats
+        # on use, when a repeated test ends: the report layers and rich
         from copilot_eval.reports.repeat_words import percent, rate_text
 
         graded = self.passes + len(self.failures)
@@ -159,7 +163,7 @@ def wrap_repeated_items(config: pytest.Config, items: list[pytest.Item]) -> None
         if item.get_closest_marker(MARKER) is None or not isinstance(item, pytest.Function):
             continue
         k, rate = _options(item)
-        # Loaded only when a test uses the marker (the runs package is not cheap to import).
+        # on use, only for a test with the marker: the run layers
         from copilot_eval.runs.independence import refuse_replayed_repeats
 
         refusal = refuse_replayed_repeats(

@@ -19,6 +19,9 @@ from typing import Any
 
 import pytest
 
+# The plugin imports this module in every pytest session; the trigger layers and the runtime are imported inside the
+# functions that read and play a trigger set, each marked "on use".
+
 TRIGGER_SET_SUFFIXES = (".triggers.yaml", ".triggers.yml", ".triggers.json", ".triggers.csv")
 NOT_AN_AGENT_FAILURE = "(not an agent failure)"
 
@@ -47,7 +50,7 @@ class TriggerSetFile(pytest.File):
 
     def collect(self) -> Iterator[pytest.Item]:
         """Read the set once; one that cannot be used is a collection error listing every problem."""
-        # imported on use: every pytest session loads this module; the trigger layers load only for trigger sets
+        # on use, only for a trigger set: the trigger layers
         from copilot_eval.triggers import TriggerSetError, read_trigger_set
 
         try:
@@ -76,7 +79,7 @@ class TriggerSetFile(pytest.File):
         ``agent`` is the session's, with the plugin's budget options applied (``pytest_budget``), as for test sets.
         """
         if self.played is None:
-            # imported on use: every pytest session loads this module; the runtime loads only for trigger sets
+            # on use, only for a trigger set: the runtime and the trigger layers
             from copilot_eval.runtime.process.host import runtime_host
             from copilot_eval.triggers import trigger_eval
             from copilot_eval.triggers.resume import forget_checkpoint

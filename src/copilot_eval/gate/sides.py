@@ -21,6 +21,7 @@ from copilot_eval.history.queries import run_results
 from copilot_eval.history.records import SOURCE_RUN
 from copilot_eval.history.store import HistoryStore
 from copilot_eval.reports.run_folder import RunFolder
+from copilot_eval.runs.target import load_played
 
 GRADED = ("pass", "fail")
 
@@ -123,9 +124,6 @@ def _cases(rows: list[dict[str, Any]], steps: dict[str, list[str]] | None) -> di
 
 def folder_steps(folder: RunFolder) -> tuple[dict[str, list[str]], str | None]:
     """Per case key the names of the steps its first try took, and the runtime version its evidence names."""
-    # imported on use: loading evidence of either kind reads the target models
-    from copilot_eval.runs.target import load_played
-
     played: dict[str, Any] = {}
     steps: dict[str, list[str]] = {}
     version = None

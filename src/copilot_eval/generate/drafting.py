@@ -19,6 +19,7 @@ from typing import Any
 from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evalsets.limits import COPILOT_STUDIO_QUESTION_MAX_LENGTH, EVAL_REFERENCE_MAX_LENGTH
 from copilot_eval.generate.coverage import CoverageTuple
+from copilot_eval.runtime.session.runner import run_copilot
 
 __all__ = ["Drafted", "DraftedFile", "Gap", "draft_all", "read_case_answer", "read_prompt_answer"]
 
@@ -125,9 +126,6 @@ def read_prompt_answer(text: str | None) -> dict[str, Any] | str:
 
 
 async def _ask(generator: CopilotEval, prompt: str, pool: Any) -> tuple[str | None, str | None]:
-    # imported on use: playing the generator loads the Copilot SDK (about 0.6 s)
-    from copilot_eval.runtime.session.runner import run_copilot
-
     try:
         result = await run_copilot(generator, prompt, pool=pool)
     except Exception as exc:

@@ -24,6 +24,8 @@ from copilot_eval.evalsets.prompt_convert import prompt_document, write_prompt_f
 from copilot_eval.evalsets.validation import validate_eval_test_set
 from copilot_eval.generate.coverage import Capability, CoverageError, CoverageTuple, capabilities_of, deal
 from copilot_eval.generate.drafting import FLAVOUR_MEANING, Drafted, DraftedFile, Gap, draft_all, read_case_answer
+from copilot_eval.runtime.offered_tools import list_offered_tools
+from copilot_eval.triggers.catalogue import catalogue_from_result
 
 __all__ = ["FORMATS", "GeneratedSet", "describe_agent", "generate_testset", "max_count"]
 
@@ -65,10 +67,6 @@ async def describe_agent(
 
     A skill the runtime did not load, or loaded without a description, is not drafted from: a warning says so.
     """
-    # imported on use: listing opens a session of the real runtime
-    from copilot_eval.runtime.offered_tools import list_offered_tools
-    from copilot_eval.triggers.catalogue import catalogue_from_result
-
     listing = await list_offered_tools(agent)
     if listing.result is None or not listing.tools:
         error = listing.result.error if listing.result is not None else "no request was made"

@@ -19,6 +19,7 @@ from copilot_eval.evalsets import CaseStatus, EvalTestCase, EvalTestSet
 from copilot_eval.evalsets.test_methods import TestMethod, known_methods, test_method
 from copilot_eval.grading.combine import combine_grades
 from copilot_eval.grading.protocol import CaseEvidence, Grade, Grader
+from copilot_eval.grading.spec import parse_grader_spec
 
 
 class _NoTerms:
@@ -63,9 +64,6 @@ class RowMethods:
         return [self._built[key]]
 
     def _build(self, method: TestMethod, pass_mark: float | None, terms: str) -> Grader:
-        # imported on use: spec names this module's grader beside the others (spec -> row_methods would circle)
-        from copilot_eval.grading.spec import parse_grader_spec
-
         mark = "" if pass_mark is None else f":{pass_mark:g}"
         if method.name in ("KeywordMatch", "AllKeywordMatch"):
             if not _terms(terms):

@@ -8,6 +8,7 @@ evidence (``<evidence>.command-<id>.txt``) and named by the grade.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -44,8 +45,6 @@ class CommandGrader:
 
     async def grade(self, case: EvalTestCase, evidence: CaseEvidence) -> Grade:
         """Run the command in the play's working directory (in a thread: it may take a while)."""
-        import asyncio
-
         found = _outcome(self.name, evidence)
         if isinstance(found, Grade):
             return found

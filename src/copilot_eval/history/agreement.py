@@ -18,6 +18,9 @@ from copilot_eval.evalsets.agreement_stats import Agreement, agreement
 from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.store import HistoryStore
 
+# SQLAlchemy is imported inside the functions that use it: `import copilot_eval.history` (every run's finisher) must
+# not load it (about 0.5 s).
+
 #: A grader below this kappa agrees with people too little to be trusted blind (Landis and Koch call 0.61 "substantial").
 DEFAULT_MIN_KAPPA = 0.6
 

@@ -16,6 +16,7 @@ from copilot_eval.history.from_folder import record_run_folder
 from copilot_eval.history.location import HistoryLocation, resolve_history
 from copilot_eval.history.provenance import Provenance, detect_provenance
 from copilot_eval.history.records import SOURCE_INGEST, SOURCE_RUN
+from copilot_eval.history.run_notices import run_notices
 from copilot_eval.history.store import AddOutcome, HistoryStore
 from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.run_folder import RunFolder, read_run_folder
@@ -95,9 +96,6 @@ def record_after_run(
 
 def _notices(store: HistoryStore, folder: RunFolder, run_id: int) -> list[str]:
     """The run's notices (``run_notices``), for the report the finisher writes next."""
-    # imported on use: a run's notices need the grades' agreement, recording alone does not
-    from copilot_eval.history.run_notices import run_notices
-
     return run_notices(store, run_id, folder.run)
 
 

@@ -12,9 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.table import Table
+
 from copilot_eval.evalsets.quality_parts import QUALITY_PARTS
 from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.store import HistoryStore
+
+# SQLAlchemy is imported inside the functions that use it: `import copilot_eval.history` (every run's finisher) must
+# not load it (about 0.5 s).
 
 
 @dataclass(frozen=True)
@@ -120,8 +125,6 @@ def parts_document(found: list[CaseParts], *, database: str, test_set: str) -> d
 
 def parts_table(found: list[CaseParts], *, title: str) -> Any:
     """A rich Table: a row per case and run, a column per part, differing parts marked."""
-    from rich.table import Table
-
     table = Table(title=title)
     for column in ("case", "run", "grader", "verdict", *QUALITY_PARTS):
         table.add_column(column, overflow="fold")

@@ -14,6 +14,9 @@ from typing import Any
 from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.store import HistoryStore
 
+# SQLAlchemy is imported inside the functions that use it: `import copilot_eval.history` (every run's finisher) must
+# not load it (about 0.5 s).
+
 RESULT_FIELDS = ("run_id", "case_id", "repeat_index", "status")
 """The fields of each tuple in :attr:`SeriesData.results`, in order (tuples: a series may hold 100,000 of them)."""
 

@@ -12,10 +12,17 @@ from pathlib import Path
 
 from copilot_eval.evalsets import EvalRun
 from copilot_eval.history.agreement import DEFAULT_MIN_KAPPA, flagged_line, grader_agreement
+from copilot_eval.history.from_folder import record_from_folder
 from copilot_eval.history.human_verdicts import rescore
 from copilot_eval.history.lazy_tables import table
 from copilot_eval.history.location import resolve_history
+from copilot_eval.history.records import run_key
 from copilot_eval.history.store import HistoryStore
+from copilot_eval.reports.html_run import REPORT_HTML, write_run_report
+from copilot_eval.reports.run_folder import read_run_folder
+
+# SQLAlchemy is imported inside the functions that use it: `import copilot_eval.history` (every run's finisher) must
+# not load it (about 0.5 s).
 
 
 def run_notices(store: HistoryStore, run_id: int, run: EvalRun, *, min_kappa: float = DEFAULT_MIN_KAPPA) -> list[str]:
@@ -41,11 +48,6 @@ def folder_notices(
     The history is found as every command finds it (``--history``, ``COPILOT_EVAL_HISTORY``, the
     project of the working directory), not inside the run folder.
     """
-    # imported on use: review_queue reads run folders, which this module's callers may never need
-    from copilot_eval.history.from_folder import record_from_folder
-    from copilot_eval.history.records import run_key
-    from copilot_eval.reports.run_folder import read_run_folder
-
     left_out = "people's verdicts and low-agreement flags are left out"
     display = "the history database"
     try:
@@ -71,10 +73,6 @@ def folder_notices(
 
 def write_report_with_notices(store: HistoryStore, run_dir: Path, run_id: int) -> tuple[list[str], Path | None]:
     """The run's notices, and its report.html written again with them (``None`` when it has no report, or none)."""
-    # imported on use: a run's notices and report need the report writer, recording alone does not
-    from copilot_eval.reports.html_run import REPORT_HTML, write_run_report
-    from copilot_eval.reports.run_folder import read_run_folder
-
     notices = run_notices(store, run_id, read_run_folder(run_dir).run)
     if notices and (run_dir / REPORT_HTML).is_file():
         return notices, write_run_report(run_dir, notices=notices)

@@ -11,6 +11,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+# Alembic and SQLAlchemy are imported inside the functions that use them: a database already at the newest revision
+# needs no Alembic at all.
+
 HEAD_REVISION = "0007"
 """The newest migration in ``migrations/versions`` (a test keeps the two in step)."""
 

@@ -42,6 +42,8 @@ from copilot_eval.reports.html_run import run_report_html
 from copilot_eval.reports.run_folder import read_run_folder
 from copilot_eval.safe_paths import OutsideFolder, inside_folder
 
+# SQLAlchemy is imported inside the one query that needs it, as in the rest of the history package (see lazy_tables).
+
 DEFAULT_PORT = 8737
 DEFAULT_WINDOW = 50
 LOOPBACK = "127.0.0.1"

@@ -22,6 +22,9 @@ from copilot_eval.history.schema import HistorySchemaError, check_readable, upgr
 from copilot_eval.history.shard_links import link_shards
 from copilot_eval.redaction import redact_data
 
+# SQLAlchemy is imported inside the functions that use it: `import copilot_eval.history` (every run's finisher) must
+# not load it (about 0.5 s).
+
 STORED, ALREADY_STORED, UPDATED = "stored", "already stored", "updated"
 
 # Fields a later look at the same run may change (a limitation confirmed by a second surface).

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
+
 from copilot_eval.history.trends import CaseTrend, SeriesTrends, cell_status, ranked, segment_words
 from copilot_eval.reports.run_words import NOTHING_GRADED
 from copilot_eval.untrusted.terminal import terminal_line, terminal_markup
@@ -113,8 +115,6 @@ def display_order(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def runs_table(runs: list[dict[str, Any]], *, title: str) -> Any:
     """A rich Table of stored runs, newest first, shards and merges marked (see :func:`display_order`)."""
-    from rich.table import Table
-
     table = Table(title=title)
     for column in (
         "id",
@@ -161,8 +161,6 @@ def _share(value: float | None) -> str:
 
 def agreement_table(found: list[Any], *, min_kappa: float, title: str) -> Any:
     """Per grader: its agreement with people (``history.agreement.GraderAgreement`` rows), flagged below ``min_kappa``."""
-    from rich.table import Table
-
     table = Table(title=title)
     for column in ("grader", "reviewed", "TPR", "TNR", "accuracy", "kappa [95%]", "not graded", ""):
         table.add_column(column, overflow="fold")
@@ -196,8 +194,6 @@ def _sequence(trend: CaseTrend) -> str:
 
 def print_series(series: SeriesTrends, console: Any) -> None:
     """Print one series: its runs over time, its limitation episodes, and its cases, most urgent first."""
-    from rich.table import Table
-
     console.print(
         f"[bold]{terminal_markup(series.test_set_name)}[/] against "
         f"[bold]{terminal_markup(series.agent_name or 'an unnamed agent')}[/]: "

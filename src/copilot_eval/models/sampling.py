@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+from copilot import CopilotRequestContext
 
 __all__ = ["SamplingFailed", "SamplingRequest", "chat_body", "create_message_result", "sample_with_model"]
 
@@ -85,8 +86,6 @@ def _answer_text(response: httpx.Response, who: str) -> str:
 
 
 async def _in_process(endpoint: Any, body: dict[str, Any], session_id: str | None) -> httpx.Response:
-    from copilot import CopilotRequestContext
-
     ctx = CopilotRequestContext(
         request_id=f"sampling-{uuid.uuid4()}",
         transport="http",

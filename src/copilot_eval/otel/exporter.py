@@ -20,6 +20,9 @@ from typing import Any
 from copilot_eval.otel.records import CaseContext, SpanRecord, case_trace
 from copilot_eval.otel.settings import OtelSettings
 
+# OpenTelemetry is imported inside the functions that export: it is the optional [otel] extra, and `import
+# copilot_eval.otel` must work without it.
+
 __all__ = ["MISSING_EXTRA", "RunExporter", "records_to_spans"]
 
 MISSING_EXTRA = "the OpenTelemetry export needs the otel extra: pip install 'copilot-eval[otel]'"

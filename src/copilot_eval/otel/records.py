@@ -15,6 +15,7 @@ redacted; a count that is unknown is left out, never sent as 0.
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import time
 from collections.abc import Mapping, Sequence
@@ -87,8 +88,6 @@ def _clean(attributes: Mapping[str, Any], capture_content: bool) -> dict[str, An
 
 def _exportable(attributes: dict[str, Any]) -> dict[str, Any]:
     """OpenTelemetry attribute values are scalars or lists of one scalar type: the rest goes as JSON text."""
-    import json
-
     out: dict[str, Any] = {}
     for key, value in attributes.items():
         if isinstance(value, str | bool | int | float):

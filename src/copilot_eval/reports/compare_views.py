@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
+
 from copilot_eval.reports.compare import KINDS, CaseChange, RunComparison
 from copilot_eval.reports.html_page import badge, card, esc, page, table
 from copilot_eval.reports.run_words import score_text
@@ -59,8 +61,6 @@ def _headline(comparison: RunComparison) -> str:
 
 def comparison_table(comparison: RunComparison) -> Any:
     """A rich Table of every case that did not stay the same, most urgent first."""
-    from rich.table import Table
-
     table_ = Table(title=terminal_line(f"{comparison.baseline.test_set_name}: baseline -> candidate"))
     for column in ("change", "case", "before", "after", "score delta", "question"):
         table_.add_column(column, overflow="fold")

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, TextIO
 
-from copilot_eval.untrusted.terminal import NO_COLOR_ENV
+from copilot_eval.untrusted.terminal import NO_COLOR_ENV, safe_console
 
 if TYPE_CHECKING:  # rich is imported where it is used: the CLI starts faster without it
     from rich.console import Console
@@ -44,9 +44,6 @@ def colour_off(environ: Mapping[str, str] | None = None) -> bool:
 
 def make_console(*, stderr: bool = False) -> Console:
     """A console for the command's output (stderr when asked), sized and coloured by the rules above."""
-    # imported on use: the console class is made with rich, which the CLI loads only when it prints
-    from copilot_eval.untrusted.terminal import safe_console
-
     stream = sys.stderr if stderr else sys.stdout
     return safe_console(
         stderr=stderr,

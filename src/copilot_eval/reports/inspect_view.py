@@ -5,9 +5,13 @@ Rich markup in it nor a terminal control character takes effect."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rich.table import Table
+
+from copilot_eval.reports.console import make_console
 from copilot_eval.reports.evidence_words import (
     annotation_tags,
     clipped,
@@ -43,11 +47,6 @@ def _short(text: str) -> str:
 
 def render_result(result: CopilotResult, source: Path, console: Any = None) -> None:
     """Print the evidence tables of ``result`` (read from ``source``) to ``console`` (default: stdout)."""
-    # imported on use: the command line starts faster without rich and the report layers
-    from rich.table import Table
-
-    from copilot_eval.reports.console import make_console
-
     console = console or make_console()
     overview = Table(title=f"Session evidence: {source}", show_header=False)
     overview.add_column(overflow="fold")
@@ -92,8 +91,6 @@ def render_result(result: CopilotResult, source: Path, console: Any = None) -> N
 
 
 def _subagent_table(result: CopilotResult) -> Any:
-    from rich.table import Table
-
     children = Table(title="Subagents")
     for column in ("name", "kind", "status", "duration ms", "child turns", "child tools"):
         children.add_column(column)
@@ -111,8 +108,6 @@ def _subagent_table(result: CopilotResult) -> Any:
 
 
 def _tool_table(result: CopilotResult) -> Any:
-    from rich.table import Table
-
     progress = any(call.progress is not None for call in result.all_tool_calls)
     tools = Table(title="Tool calls")
     for column in ("call id", "tool", "completed", "outcome", "evidence", "error", *(["progress"] if progress else [])):
@@ -134,8 +129,6 @@ def _tool_table(result: CopilotResult) -> Any:
 
 def _content_table(result: CopilotResult) -> Any:
     """Every content item of every call, in order: kind, what identifies it, its tags, its text cut short."""
-    from rich.table import Table
-
     table = Table(title="Content items")
     for column in ("call id", "#", "type", "item", "annotations", "text"):
         table.add_column(column, overflow="fold")
@@ -156,10 +149,6 @@ def _content_table(result: CopilotResult) -> Any:
 
 def _host_request_table(result: CopilotResult) -> Any:
     """The requests to the user and the client in the order they were asked, with the policy's answer."""
-    import json
-
-    from rich.table import Table
-
     table = Table(title="Requests to the user and the client")
     for column in ("#", "kind", "asked by", "what was asked", "answer", "answered by"):
         table.add_column(column, overflow="fold")
@@ -181,8 +170,6 @@ def _host_request_table(result: CopilotResult) -> Any:
 
 def mcp_server_table(servers: Any) -> Any:
     """A table of MCP server statuses: name, status, tools loaded, error."""
-    from rich.table import Table
-
     table = Table(title="MCP servers")
     for column in ("server", "status", "tools loaded", "error"):
         table.add_column(column, overflow="fold")
@@ -198,8 +185,6 @@ def mcp_server_table(servers: Any) -> Any:
 
 def customization_table(files: Any) -> Any:
     """A table of customization files: status, kind, scope, path, applyTo, and why one was not delivered."""
-    from rich.table import Table
-
     table = Table(title="Customization files (instructions, AGENTS.md, prompt files)")
     for column in ("status", "kind", "scope", "file", "applyTo", "why"):
         table.add_column(column, overflow="fold")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rich.table import Table
+
 from copilot_eval.evalsets import CaseStatus, EvalRun, EvalTestSet
 from copilot_eval.evalsets.conversations import case_turns
 from copilot_eval.reports.execution_words import retry_notes
@@ -47,8 +49,6 @@ NARROW = 80
 
 def summary_table(run: EvalRun, test_set: EvalTestSet, *, width: int | None = None) -> Any:
     """A rich Table with one row per result: case, repeat, status, answer and reason, cut to fit ``width``."""
-    from rich.table import Table
-
     scale = max(1.0, (width or NARROW) / NARROW)
     question_cut, answer_cut, reason_cut = (round(limit * scale) for limit in (40, 60, 70))
     questions = {key: case.question for key, case in case_turns(test_set).items()}
@@ -78,8 +78,6 @@ def summary_table(run: EvalRun, test_set: EvalTestSet, *, width: int | None = No
 
 def repeat_table(run: EvalRun) -> Any:
     """A rich Table with one row per case over its tries (rate, interval, verdict); ``None`` for a run played once."""
-    from rich.table import Table
-
     if not shows_repeats(run):
         return None
     table = Table(title="each case over its tries", show_lines=False)

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from copilot_eval.runs.executor import Executor, LocalExecutor
+from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.settings import HowToPlay
 
 
@@ -13,9 +14,6 @@ def executor_of(play: HowToPlay, *, pool: Any = None, say: Callable[[str], None]
     """The executor ``play.executor`` names (ExecutorError when Ray cannot start, saying why)."""
     if play.executor == "local":
         return LocalExecutor(pool=pool)
-    # imported on use: Ray is an extra; a local run must not need it
-    from copilot_eval.runs.ray_executor import RayExecutor
-
     return RayExecutor(address=play.ray_address, workers=play.ray_workers, say=say or (lambda line: None))
 
 

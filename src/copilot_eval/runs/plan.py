@@ -21,6 +21,7 @@ from copilot_eval.evalsets.prompt_cases import played_prompt
 from copilot_eval.evalsets.prompt_runtime import unapplied_parameters
 from copilot_eval.models.base import ModelSource, describe
 from copilot_eval.models.replay.wrap import with_test_set_cassettes
+from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
 from copilot_eval.runs.executor import Executor, ExecutorError
 from copilot_eval.runs.executor_choice import executor_of
 from copilot_eval.runs.fingerprints import run_fingerprints
@@ -37,6 +38,7 @@ from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunSettings
 from copilot_eval.runs.surfaces import Surface, surface_labels
 from copilot_eval.runs.target import runtime_agent
 from copilot_eval.runs.workspaces import uses_workspaces, with_workspaces, workspace_refusal
+from copilot_eval.scans.choice import choose_scanners, gate_names
 
 RUNS_FOLDER = Path("eval-runs")
 """Where a run folder goes when ``--out`` names none: ``eval-runs/SET-TIME``."""
@@ -131,9 +133,6 @@ def _with_cassettes(surfaces: list[Surface], test_set: EvalTestSet, play: HowToP
 
 def _exports(play: HowToPlay, test_set: EvalTestSet, surfaces: list[Surface]) -> dict[str, Any]:
     """One OpenTelemetry exporter per surface, when an endpoint option or variable asks for one."""
-    # imported on use: the exporter loads the OpenTelemetry SDK, an extra that a run without it never needs
-    from copilot_eval.otel import OtelSettingsError, RunExporter, resolve_otel_settings
-
     try:
         otel = resolve_otel_settings(play.otel_endpoint, capture_content=play.otel_capture_content)
         if otel is None:
@@ -154,9 +153,6 @@ def _with_workspaces(test_set: EvalTestSet, set_path: Path, play: HowToPlay) -> 
 
 
 def _finish(finish: HowToFinish) -> FinishOptions:
-    # imported on use: the scanners are needed only to finish
-    from copilot_eval.scans.choice import choose_scanners, gate_names
-
     scanners = choose_scanners(finish.scan)  # checked when the settings were made
     # the settings' fields bear the finisher's option names (the gates' too); source: SOURCE_RUN, the default
     return finish_options(vars(finish), scanners=scanners, finding_gates=gate_names(finish.fail_on_finding, scanners))

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from copilot_eval.agent import AgentFileError, load_agent_file
+from copilot_eval.bounded_yaml import load_yaml_file
 from copilot_eval.evalsets import (
     EvalDataType,
     EvalSetError,
@@ -78,11 +81,6 @@ PYTEST_OPTIONS = OptionNames(
 
 
 def _peek_yaml(path: Path) -> Any:
-    # imported on use: PyYAML only once an agent file is read (``--help`` and the CSV readers stay light)
-    import yaml
-
-    from copilot_eval.bounded_yaml import load_yaml_file
-
     try:
         return load_yaml_file(path)
     except (OSError, yaml.YAMLError):

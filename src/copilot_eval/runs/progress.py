@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
 from copilot_eval.evalsets import CaseStatus, EvalCaseResult
 
 
@@ -17,8 +19,6 @@ class RunProgress:
         self._progress: Any = None
         self._task: Any = None
         if enabled:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
             self._progress = Progress(
                 TextColumn("[bold]eval"),
                 BarColumn(),

@@ -16,6 +16,7 @@ play on a live worker. The evidence travels back to the driver, which grades and
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import socket
@@ -30,6 +31,8 @@ from copilot_eval.runs.case_runner import Unit
 from copilot_eval.runs.executor import ExecutorError, Worker, WorkerLost
 from copilot_eval.runs.ray_worker import ArmsPlayWorker, PlayWorker, _version
 from copilot_eval.runs.target import PlayedEvidence
+
+# Ray is imported inside the functions that use it: it is the optional [ray] extra, and a local run must not need it.
 
 log = logging.getLogger("copilot_eval.runs")
 
@@ -201,8 +204,6 @@ class RayExecutor:
         )
 
     async def _describe(self, ray: Any, actors: list[Any]) -> list[Worker]:
-        import asyncio
-
         try:
             described = await asyncio.wait_for(asyncio.gather(*(a.describe.remote() for a in actors)), START_TIMEOUT_S)
         except Exception as exc:
@@ -227,8 +228,6 @@ class RayExecutor:
         return workers
 
     async def _stop(self, ray: Any, actors: list[Any]) -> None:
-        import asyncio
-
         try:
             await asyncio.wait_for(asyncio.gather(*(a.close.remote() for a in actors), return_exceptions=True), 15)
         except Exception:

@@ -12,6 +12,7 @@ import os
 import shutil
 import socket
 import tempfile
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,11 @@ from copilot_eval.runs.case_runner import Unit, play_unit
 from copilot_eval.runs.prepare import load_agent
 from copilot_eval.runs.target import runtime_agent
 
+# Ray, the runtime and its pool are imported inside the actor's methods: `import copilot_eval.runs` loads this module,
+# and a local run needs neither Ray (the optional [ray] extra) nor the Copilot SDK (about 0.6 s) at import.
+
 
 def _version() -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
     try:
         return version("copilot-eval")
     except PackageNotFoundError:
@@ -80,7 +82,7 @@ class PlayWorker:
         ``options`` are CopilotEval options (the request audit, the descriptions it watches, where a
         play stops), so a play here runs as it would on the driver; the evidence names this node.
         """
-        # imported on use: the runtime loads the Copilot SDK (about 0.6 s)
+        # on use (see the top): the runtime and the Copilot SDK
         from copilot_eval.runtime.session.runner import run_copilot
 
         agent = runtime_agent(self.agent)
@@ -92,7 +94,7 @@ class PlayWorker:
 
     async def close(self) -> None:
         """Stop this worker's runtimes (a killed worker's runtimes die with their pipes anyway)."""
-        # imported on use: the runtime loads the Copilot SDK (about 0.6 s), and `import copilot_eval.runs` loads this module
+        # on use (see the top): the runtime and the Copilot SDK
         from copilot_eval.runtime.process.pool import close_shared_pool
 
         await close_shared_pool()

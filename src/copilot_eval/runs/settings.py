@@ -31,6 +31,7 @@ from copilot_eval.evalsets.prompt_cases import parse_variables
 from copilot_eval.runs.dispatch import DEFAULT_RATE_LIMIT_RETRIES
 from copilot_eval.runs.independence import refuse_replayed_repeats
 from copilot_eval.runs.shards import ShardError, parse_shard
+from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
 
 DEFAULT_CONCURRENCY = 4
 EXECUTORS = ("local", "ray")
@@ -347,9 +348,6 @@ def _gate(s: HowToFinish) -> str | None:
 
 
 def _scan(s: HowToFinish) -> str | None:
-    # imported on use: the scanners are needed only to finish
-    from copilot_eval.scans.choice import ScanChoiceError, choose_scanners, gate_names
-
     return _refusal(lambda: gate_names(s.fail_on_finding, choose_scanners(s.scan)), ScanChoiceError)
 
 

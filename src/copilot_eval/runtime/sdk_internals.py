@@ -12,9 +12,14 @@ module, and every function degrades to "unknown" rather than raising when the pa
 
 from __future__ import annotations
 
+import os
+from datetime import datetime
 from typing import Any
 
 from copilot_eval.capture.events import WIRE_ATTRIBUTE
+
+# The SDK's modules are imported inside the functions that reach into them: `copilot-eval setup` and the runtime's
+# locator import this module through client_factory, and must not load the SDK (about 0.6 s).
 
 
 def runtime_process(client: Any) -> Any:
@@ -33,8 +38,6 @@ class _OwnProcessGroup:
         return getattr(self._module, name)
 
     def Popen(self, *args: Any, **kwargs: Any) -> Any:  # the name the SDK calls
-        import os
-
         if os.name == "posix":
             kwargs.setdefault("process_group", 0)
         return self._module.Popen(*args, **kwargs)
@@ -134,7 +137,6 @@ def keep_wire_events() -> bool:
 
 def _quick_timestamps(slow: Any) -> Any:
     """``slow`` (dateutil's parser) for what ``datetime.fromisoformat`` cannot read, that one otherwise."""
-    from datetime import datetime
 
     def parse(value: Any) -> Any:
         if isinstance(value, str):

@@ -26,6 +26,9 @@ from typing import Any
 from copilot_eval.loopback_server import LoopbackServer
 from copilot_eval.security import env_server
 
+# AgentDojo is imported inside the functions that use it: it is the optional [agentdojo] extra (and takes seconds to
+# import), which no other suite needs.
+
 __all__ = ["DojoHost", "PlayEnvironment"]
 
 

@@ -20,6 +20,9 @@ from copilot_eval.security.cases import Play, SecurityCase
 from copilot_eval.security.dojo_agents import next_step
 from copilot_eval.security.dojo_suite import SERVER_NAME, AgentDojoSuite
 
+# AgentDojo is imported inside the functions that use it: it is the optional [agentdojo] extra (and takes seconds to
+# import), which no other suite needs.
+
 __all__ = ["NativeVerdict", "play_natively"]
 
 MAX_STEPS = 60

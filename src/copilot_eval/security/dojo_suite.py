@@ -30,6 +30,9 @@ from copilot_eval.security.cases import Play, SecurityCase
 from copilot_eval.security.dojo_host import DojoHost
 from copilot_eval.security.playable import Judgement
 
+# AgentDojo is imported inside the functions that use it: it is the optional [agentdojo] extra (and takes seconds to
+# import), which no other suite needs.
+
 __all__ = ["AGENTDOJO_VERSION", "DEFAULT_ATTACK", "AgentDojoSuite", "require_agentdojo"]
 
 AGENTDOJO_VERSION = "v1.2.2"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from copilot_eval.security.dojo_suite import AGENTDOJO_VERSION, AgentDojoSuite
 from copilot_eval.security.playable import PlayableSuite
 from copilot_eval.security.suite import InjectionSuite
 from copilot_eval.security.suite_file import SuiteError, load_suite
@@ -16,9 +17,6 @@ AGENTDOJO_PREFIX = "agentdojo:"
 def open_suite(name: str | Path) -> InjectionSuite | PlayableSuite:
     """The suite ``name`` means; SuiteError names what is wrong (a missing ``agentdojo`` package included)."""
     if isinstance(name, str) and name.startswith(AGENTDOJO_PREFIX):
-        # imported on use: AgentDojo's bridge loads the agentdojo package (seconds), which no other suite needs
-        from copilot_eval.security.dojo_suite import AGENTDOJO_VERSION, AgentDojoSuite
-
         suite, _, version = name.removeprefix(AGENTDOJO_PREFIX).partition("@")
         try:
             return AgentDojoSuite(suite, version=version or AGENTDOJO_VERSION)

@@ -13,6 +13,8 @@ import json
 import time
 from typing import Any
 
+import websockets
+
 from copilot_eval.targets.http import Exchanges
 
 OPEN_TIMEOUT_S = 10.0
@@ -36,8 +38,6 @@ class ActivityStream:
 
     async def start(self) -> bool:
         """Connect (the URL carries its own token); False, with the reason recorded, when it fails."""
-        import websockets
-
         started = time.monotonic()
         try:
             self._socket = await websockets.connect(self.url, open_timeout=OPEN_TIMEOUT_S, max_size=None)
@@ -51,8 +51,6 @@ class ActivityStream:
         return True
 
     async def _read(self) -> None:
-        import websockets
-
         try:
             async for frame in self._socket:
                 if not frame or not str(frame).strip():

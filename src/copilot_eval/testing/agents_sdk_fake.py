@@ -18,6 +18,9 @@ from typing import Any
 
 from copilot_eval.testing.fake_agent import FakeAgent, FakeEndpoint, Reply
 
+# Starlette is imported when a fake builds its app or answers: `import copilot_eval.testing` (the scripts, the
+# fakes' classes) must not load it.
+
 BOTS = "/copilotstudio/dataverse-backed/authenticated/bots"
 
 

@@ -24,6 +24,9 @@ from urllib.parse import urlencode
 
 from copilot_eval.testing.fake_agent import FakeEndpoint
 
+# Starlette is imported when a fake builds its app or answers: `import copilot_eval.testing` (the scripts, the
+# fakes' classes) must not load it.
+
 BODY_LIMIT = 65536
 """The longest comment body GitHub accepts, in characters."""
 

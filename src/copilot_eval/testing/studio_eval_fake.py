@@ -20,6 +20,9 @@ from typing import Any
 from copilot_eval.testing.fake_agent import FakeEndpoint
 from copilot_eval.testing.studio_eval_script import FakeTestSet, snapshot_zip
 
+# Starlette is imported when a fake builds its app or answers: `import copilot_eval.testing` (the scripts, the
+# fakes' classes) must not load it.
+
 API_VERSION = "2024-10-01"
 _RUNNING_STEPS = ("Initializing", "CreatingRunContent", "ProcessingRunContent", "EvaluatingRun")
 

@@ -24,6 +24,9 @@ import re
 import sys
 from typing import Any
 
+# rich is imported inside the two functions that build its objects: this leaf loads with `copilot-eval --help`, which
+# must stay fast without rich.
+
 # C0 but tab and newline (handled below), DEL, C1; bidirectional embeddings, overrides and isolates;
 # lone surrogates, which no terminal encoding can write (printing one raised).
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")

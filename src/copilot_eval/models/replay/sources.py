@@ -23,6 +23,9 @@ from .store import Cassette, Mode, open_cassette
 if TYPE_CHECKING:
     from .endpoint import CassetteEndpoint
 
+# The endpoints import the Copilot SDK (about 0.6 s): each is imported inside the method that builds one (marked "on
+# use"), so that building a Recorder or a Replay does not load the SDK.
+
 __all__ = ["CassetteChooser", "CassetteDir", "Recorder", "Replay"]
 
 DEFAULT_CASSETTE = "cassette"
@@ -114,7 +117,7 @@ class Recorder:
 
     def endpoint(self, *, working_directory: str | None = None) -> CassetteEndpoint:
         """A per-run handler that forwards to the model (its in-process endpoint or the real one) and records."""
-        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
+        # on use (see the top): the Copilot SDK
         from .endpoint import CassetteEndpoint
 
         return CassetteEndpoint(
@@ -178,7 +181,7 @@ class Replay:
 
     def endpoint(self, *, working_directory: str | None = None) -> CassetteEndpoint:
         """A per-run handler answering from the cassette."""
-        # imported on use: the endpoint loads the Copilot SDK (about 0.6 s); building a model must not
+        # on use (see the top): the Copilot SDK
         from .endpoint import CassetteEndpoint
 
         return CassetteEndpoint(self._cassettes.for_run(), mode="replay", working_directory=working_directory)

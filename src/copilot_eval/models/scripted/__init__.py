@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from copilot_eval.models.renames import deprecated_alias
@@ -39,8 +40,6 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     # The endpoint and server import the Copilot SDK (about a second); loading a script should not.
     if name in _LAZY:
-        import importlib
-
         return getattr(importlib.import_module(_LAZY[name]), name)
 
     return deprecated_alias(__name__, name, globals().__getitem__)

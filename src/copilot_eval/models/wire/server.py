@@ -7,6 +7,11 @@ from typing import Any
 
 import httpx
 from copilot import CopilotRequestContext
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from copilot_eval.loopback_server import bound_port, serve_in_loop, stop_uvicorn
 
@@ -45,12 +50,6 @@ class ScriptedServer:
         return CopilotRequestContext(request_id="", transport=transport, url=url, headers={}, cancel_event=cancel)
 
     def _app(self) -> Any:
-        from starlette.applications import Starlette
-        from starlette.requests import Request
-        from starlette.responses import Response
-        from starlette.routing import Route, WebSocketRoute
-        from starlette.websockets import WebSocket, WebSocketDisconnect
-
         async def http(request: Request) -> Response:
             body = await request.body()
             cancel = asyncio.Event()

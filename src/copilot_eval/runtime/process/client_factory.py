@@ -20,6 +20,9 @@ from copilot_eval.runtime.sdk_internals import (
     start_runtimes_in_their_own_process_group,
 )
 
+# The SDK is imported when a runtime is started: `copilot-eval setup` imports this module (through install) and must
+# not load it (about 0.6 s).
+
 __all__ = ["start_client"]
 
 

@@ -7,6 +7,7 @@ slow network shows megabytes growing instead of a silent wait.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -16,6 +17,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -174,9 +176,6 @@ async def _protocol_version(executable: Path) -> int:
 
 def check_protocol(executable: Path) -> int:
     """Start the runtime once and compare its protocol version with the pinned SDK's."""
-    import asyncio
-    from concurrent.futures import ThreadPoolExecutor
-
     try:
         asyncio.get_running_loop()
     except RuntimeError:

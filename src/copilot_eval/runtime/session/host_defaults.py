@@ -27,6 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from copilot.generated import rpc
+
 from copilot_eval.agent.user_answers import DECLINED_ANSWER, Action
 from copilot_eval.capture.host_requests import limit_details
 from copilot_eval.evidence import StopReason
@@ -85,8 +87,6 @@ def default_answer(kind: HostRequestKind, event_type: str, data: dict[str, Any])
 
 async def answer_by_default(session: Any, kind: HostRequestKind, request_id: str) -> None:
     """Send the default answer over the session's RPC (nothing to send for an unknown kind)."""
-    from copilot.generated import rpc
-
     ui = session.rpc.ui
     if kind == "session_limits":
         await ui.handle_pending_session_limits_exhausted(

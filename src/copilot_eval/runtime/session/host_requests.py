@@ -29,6 +29,8 @@ import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from copilot.generated.rpc import RegisterEventInterestParams, UIHandlePendingSamplingRequest
+
 from copilot_eval.agent.sampling_policy import DECLINE
 from copilot_eval.agent.user_answers import (
     DECLINED_ANSWER,
@@ -155,8 +157,6 @@ class HostAnswering:
         servers = mcp_servers.values() if isinstance(mcp_servers, Mapping) else ()
         if not any(isinstance(config, Mapping) and "headersRefreshTtlMs" in config for config in servers):
             return
-        from copilot.generated.rpc import RegisterEventInterestParams
-
         await self.session.rpc.event_log.register_interest(
             RegisterEventInterestParams(event_type="mcp.headers_refresh_required")
         )
@@ -319,8 +319,6 @@ class HostAnswering:
         return name, response, None, str(response["content"]["text"])
 
     async def _answer_sampling(self, event: Any) -> None:
-        from copilot.generated.rpc import UIHandlePendingSamplingRequest
-
         wire = dict_or_empty(getattr(event, WIRE_ATTRIBUTE, None))
         data = dict_or_empty(wire.get("data"))
         params = dict_or_empty(data.get("request"))

@@ -11,6 +11,10 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
+from copilot import PermissionHandler
+from copilot.generated.rpc import PermissionDecisionReject
+from copilot.session import PermissionDecisionApproveOnce
+
 
 def permission_handler(policy: Any) -> Any:
     """SDK ``on_permission_request`` for "approve_all", "deny_all" or a user callable.
@@ -19,10 +23,6 @@ def permission_handler(policy: Any) -> Any:
     None (a plain rejection), a string (a rejection with that feedback for the model), or an SDK
     decision object (passed through unchanged).
     """
-    from copilot import PermissionHandler
-    from copilot.generated.rpc import PermissionDecisionReject
-    from copilot.session import PermissionDecisionApproveOnce
-
     if policy == "approve_all":
         return PermissionHandler.approve_all
 

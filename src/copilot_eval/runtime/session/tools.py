@@ -20,6 +20,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from copilot import Tool, ToolInvocation
+from copilot.tools import ToolResult
 from pydantic import BaseModel, ValidationError, create_model
 
 from copilot_eval.evidence.tool_call import ToolException
@@ -32,8 +34,6 @@ TRACEBACK_FRAMES = 12  # the innermost frames kept in the evidence: the handler'
 
 def _params_model(fn: Callable[..., Any]) -> tuple[type[BaseModel], list[str], str | None]:
     """A pydantic model of a plain function's parameters, from its type hints."""
-    from copilot import ToolInvocation
-
     hints = inspect.get_annotations(fn, eval_str=True)
     fields: dict[str, Any] = {}
     names: list[str] = []
@@ -67,8 +67,6 @@ def _exception_record(error: BaseException) -> ToolException:
 
 def _invalid_arguments(error: ValidationError) -> Any:
     """The SDK's answer to arguments its parameter model refuses: one ``loc: msg`` line per problem."""
-    from copilot.tools import ToolResult
-
     lines = []
     for problem in error.errors():
         where = ".".join(map(str, problem["loc"]))
@@ -157,8 +155,6 @@ class _ToolParts(NamedTuple):
 
 def _tool_parts(tool: Any) -> _ToolParts:
     """The parts of a define_tool() Tool (its own settings kept), or of a plain function (its signature)."""
-    from copilot import Tool
-
     if isinstance(tool, Tool):
         fn, make_args = _sdk_tool_parts(tool)
         extra: dict[str, Any] = {
@@ -180,9 +176,6 @@ def _tool_parts(tool: Any) -> _ToolParts:
 
 def build_tool(tool: Any, control: RunControl, *, caller_loop: asyncio.AbstractEventLoop | None = None) -> Any:
     """An SDK Tool whose handler runs ``tool`` off the loop, guarded by the run's control."""
-    from copilot import Tool, ToolInvocation
-    from copilot.tools import ToolResult
-
     fn, make_args, name, description, schema, extra = _tool_parts(tool)
 
     async def handler(invocation: ToolInvocation) -> ToolResult:
