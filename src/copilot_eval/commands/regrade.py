@@ -18,7 +18,7 @@ from copilot_eval.evalsets import EvalRun, EvalTestSet
 from copilot_eval.history.records import SOURCE_REGRADE
 from copilot_eval.reports.folder_layout import LAYOUT
 from copilot_eval.reports.platform_agreement import agreement_lines, is_platform_run, platform_agreement
-from copilot_eval.runs.fingerprints import graders_fingerprint
+from copilot_eval.runs.fingerprints import set_graders_fingerprint
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, baseline_problem, finish_run_folders
 from copilot_eval.runs.prepare import PrepareError, build_set_graders, check_graders_fit, load_agent
 from copilot_eval.runs.regrade import read_saved_run, regrade_saved_run
@@ -63,13 +63,8 @@ def plan_regrade(
     )
     if problem:
         raise PrepareError(problem)
-    # alike to runs.fingerprints.run_fingerprints' call: a regrade hashes only its graders, with run's default
-    fingerprint = graders_fingerprint(
-        grader,
-        judge_path=judge_path,
-        judge_repeat=judge_repeat,
-        prompt_pass_scores=prompt_pass_score,
-        default=() if test_set.prompt_file is not None else ("similarity",),
+    fingerprint = set_graders_fingerprint(
+        test_set, grader, judge_path=judge_path, judge_repeat=judge_repeat, prompt_pass_scores=prompt_pass_score
     )
     out = out or run_dir.with_name(f"{run_dir.name}-regraded-{datetime.now():%Y%m%d-%H%M%S}")
     return PlannedRegrade(

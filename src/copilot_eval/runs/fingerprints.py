@@ -170,13 +170,35 @@ def run_fingerprints(
         test_set=test_set_fingerprint(test_set),
         agent=agent,
         played_agent=played,
-        graders=graders_fingerprint(
+        graders=set_graders_fingerprint(
+            test_set,
             grader_specs,
             judge_path=judge_path,
             judge_repeat=judge_repeat,
             prompt_pass_scores=prompt_pass_scores,
-            default=() if test_set.prompt_file is not None else ("similarity",),
         ),
+    )
+
+
+def set_graders_fingerprint(
+    test_set: EvalTestSet,
+    grader_specs: Sequence[str] | None,
+    *,
+    judge_path: str | Path | None = None,
+    judge_repeat: int = 1,
+    prompt_pass_scores: Sequence[str] | None = None,
+) -> str:
+    """The graders' fingerprint of a run of ``test_set``; no ``--grader`` means run's default for that set.
+
+    The default is a prompt file's own evaluators (no spec), else ``similarity``: ``run`` and
+    ``regrade`` both hash through here, so a regrade with run's default matches the run it regrades.
+    """
+    return graders_fingerprint(
+        grader_specs,
+        judge_path=judge_path,
+        judge_repeat=judge_repeat,
+        prompt_pass_scores=prompt_pass_scores,
+        default=() if test_set.prompt_file is not None else ("similarity",),
     )
 
 
@@ -186,5 +208,6 @@ __all__ = [
     "model_agent_fingerprint",
     "played_agent_fingerprint",
     "run_fingerprints",
+    "set_graders_fingerprint",
     "test_set_fingerprint",
 ]
