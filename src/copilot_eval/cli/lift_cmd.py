@@ -16,7 +16,7 @@ from collections.abc import Coroutine
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -233,7 +233,9 @@ def lift(
     raise leave(_test_set_lift(lifting, out, placement.executor, markdown))
 
 
-def _test_set_lift(lifting: Coroutine[Any, Any, LiftRun], out: Path, executor: str, markdown: str | None) -> Verdict:
+def _test_set_lift(
+    lifting: Coroutine[object, object, LiftRun], out: Path, executor: str, markdown: str | None
+) -> Verdict:
     """Play a test set's lift, print it (and write --markdown); its verdict, or the interrupt's (what finished kept)."""
     try:
         run = asyncio.run(lifting)
