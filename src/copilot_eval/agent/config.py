@@ -37,6 +37,11 @@ _ENTRY_RULES: dict[str, tuple[Callable[[str], bool], str]] = {
 }
 
 
+# The SDK's CopilotClientMode, spelled here so that the runtime's process modules can name it without
+# loading the SDK: "copilot-cli" (the runtime's own tools and prompt) or "empty" (only what the agent gives).
+ClientMode = Literal["copilot-cli", "empty"]
+
+
 class CopilotEval(BaseModel):
     """How to run an agent: model, instructions, tools, limits and runtime settings.
 
@@ -91,7 +96,7 @@ class CopilotEval(BaseModel):
     # minimal_env: then only what the runtime needs, plus the pass_env names (fnmatch patterns).
     minimal_env: bool = False
     pass_env: tuple[str, ...] = ()
-    client_mode: Literal["copilot-cli", "empty"] = "copilot-cli"
+    client_mode: ClientMode = "copilot-cli"
     streaming: bool = False
     runtime_path: Path | None = None
     extra_config: Mapping[str, Any] = Field(default_factory=dict)

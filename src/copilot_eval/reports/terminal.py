@@ -113,9 +113,10 @@ def print_summary(run: EvalRun, test_set: EvalTestSet, console: Any, *, extra: l
         console.print(repeats)
     console.print(totals_line(run))
     judges = judge_cost_line(run)
-    phases = phase_line(run.phase_medians)
-    if phases is not None:
-        phases = f"time by phase (median over {run.phase_medians.sessions} sessions): {phases}"  # type: ignore[union-attr]
+    medians = run.phase_medians
+    phases = phase_line(medians)
+    if medians is not None and phases is not None:
+        phases = f"time by phase (median over {medians.sessions} sessions): {phases}"
     # extra lines are the command's own (output paths): printed as text, one line each, like the rest
     drafts = drafts_text(run)
     shown = [

@@ -165,6 +165,7 @@ def read_test_set(
         return _read_prompts(path, data_type, variables, var_option)
     if variables:
         raise PrepareError(f"{var_option}: {path} is not a prompt file; only a prompt file's placeholders take values")
+    test_set: EvalTestSet | None  # a CSV with problems may give none
     try:
         if kind in (SetKind.JSON, SetKind.YAML):
             test_set = read_test_set_json(path) if kind is SetKind.JSON else read_test_set_yaml(path)
@@ -172,7 +173,7 @@ def read_test_set(
                 test_set = test_set.model_copy(update={"data_type": EvalDataType(data_type)})
             problems = validate_eval_test_set(test_set, profile)
         else:
-            test_set, problems = load_csv(path, data_type=data_type, profile=profile)  # type: ignore[assignment]
+            test_set, problems = load_csv(path, data_type=data_type, profile=profile)
     except EvalSetError as exc:
         raise PrepareError(str(exc)) from None
     except OSError as exc:

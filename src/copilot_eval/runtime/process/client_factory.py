@@ -8,7 +8,7 @@ job's signal to the command's group reaches the command, which stops its runtime
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from copilot_eval.runtime.process.environment import EnvironmentPolicy, runtime_environment
 from copilot_eval.runtime.process.home import new_copilot_home
@@ -20,6 +20,9 @@ from copilot_eval.runtime.sdk_internals import (
     start_runtimes_in_their_own_process_group,
 )
 
+if TYPE_CHECKING:  # the agent package loads its models: only the name is needed here
+    from copilot_eval.agent.config import ClientMode
+
 # The SDK is imported when a runtime is started: `copilot-eval setup` imports this module (through install) and must
 # not load it (about 0.6 s).
 
@@ -30,7 +33,7 @@ async def start_client(
     executable: Path,
     *,
     request_handler: Any = None,
-    mode: str = "copilot-cli",
+    mode: ClientMode = "copilot-cli",
     github_token: str | None = None,
     base_directory: Path | None = None,
     environment: EnvironmentPolicy | None = None,
@@ -60,7 +63,7 @@ async def start_client(
         log_level="error",
         github_token=github_token,
         use_logged_in_user=None if github_token else True,
-        mode=mode,  # type: ignore[arg-type]
+        mode=mode,
     )
     await client.start()
     return client

@@ -9,11 +9,14 @@ import signal
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from copilot_eval.runtime.process.home import remove_home
 from copilot_eval.runtime.process.router import SessionRouter
 from copilot_eval.runtime.process.trace_file import TraceFileReader
+
+if TYPE_CHECKING:  # the agent package loads its models: only the name is needed here
+    from copilot_eval.agent.config import ClientMode
 
 # Every runtime process this Python process started and has not stopped, with its home folder.
 _live_processes: dict[subprocess.Popen[Any], Path | None] = {}
@@ -58,7 +61,7 @@ class RuntimeHandle:
     client: Any
     router: SessionRouter
     executable: Path
-    mode: str
+    mode: ClientMode
     process: subprocess.Popen[Any] | None = None
     home: Path | None = None
     sessions_started: int = field(default=0)

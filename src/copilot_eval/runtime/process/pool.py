@@ -18,7 +18,7 @@ import threading
 from collections import deque
 from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from copilot_eval.runtime.process.client_factory import start_client
 from copilot_eval.runtime.process.environment import EnvironmentPolicy
@@ -30,6 +30,9 @@ from copilot_eval.runtime.process.recycle import RecyclePolicy, process_rss_mb, 
 from copilot_eval.runtime.process.router import SessionRouter
 from copilot_eval.runtime.process.trace_file import TRACE_FILE_NAME, TraceFileReader, trace_enabled
 from copilot_eval.runtime.sdk_internals import runtime_process, session_map_size
+
+if TYPE_CHECKING:  # the agent package loads its models: only the name is needed here
+    from copilot_eval.agent.config import ClientMode
 
 __all__ = [
     "RuntimePool",
@@ -51,7 +54,7 @@ _swept = False
 class _Key(NamedTuple):
     """What a pooled runtime process was started with; runs share a process only when all of it matches."""
 
-    mode: str
+    mode: ClientMode
     github_token: str | None
     environment: EnvironmentPolicy
     trace_content: bool = False  # the runtime's trace records message content (capture_trace_content)
@@ -94,7 +97,7 @@ class RuntimePool:
     async def lease(
         self,
         *,
-        mode: str = "copilot-cli",
+        mode: ClientMode = "copilot-cli",
         runtime_path: str | Path | None = None,
         github_token: str | None = None,
         environment: EnvironmentPolicy | None = None,
