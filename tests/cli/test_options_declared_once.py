@@ -48,7 +48,11 @@ SAME_SPELLING: dict[str, tuple[set[str], str]] = {
         {"quickstart_cmd.py", "merge_cmd.py"},
         "a folder of the example runs; merge's is required (the merged run has no name of its own to default to)",
     ),
-    "--grader": ({"history_cmd.py"}, "a grader NAME the agreement view filters by, not a grader spec"),
+    "--grader": (
+        {"history_cmd.py", "regrade_cmd.py"},
+        "a grader NAME the agreement view filters by, not a grader spec; regrade's spec has no default",
+    ),
+    "--model": ({"quickstart_cmd.py"}, "a real model for the example suite instead of its scripted one"),
 }
 
 

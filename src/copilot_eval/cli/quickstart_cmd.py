@@ -11,7 +11,6 @@ import typer
 from rich.console import Console
 
 from copilot_eval.cli.exits import bad_input, leave
-from copilot_eval.cli.options import ModelOption
 from copilot_eval.exit_codes import PASSED, PLATFORM, Verdict
 from copilot_eval.first_steps.examples import ExamplesNotFound, copy_examples
 from copilot_eval.first_steps.stories import (
@@ -30,7 +29,9 @@ from copilot_eval.workdirs import QUICKSTART_PREFIX, new_working_directory
 
 
 def quickstart(
-    model: ModelOption = None,
+    model: str = typer.Option(
+        None, "--model", metavar="NAME", help="Play the example suite on this real model instead of its scripted one."
+    ),
     provider_url: str = typer.Option(None, "--provider-url", metavar="URL", help="BYOK endpoint for --model"),
     api_key_env: str = typer.Option(None, "--api-key-env", metavar="NAME", help="env var holding the BYOK API key"),
     out: Path = typer.Option(

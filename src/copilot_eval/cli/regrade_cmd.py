@@ -27,11 +27,24 @@ from copilot_eval.runs.prepare import PrepareError
 from copilot_eval.runs.regrade import RegradeError
 
 
+class RegradingGroup(GradingGroup):
+    """``GradingGroup`` as regrade takes it: ``--grader`` has no default here, unlike run's (its help says so)."""
+
+    graders: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--grader",
+            help="Grader spec, repeatable, as for `run`; needed unless the run was of a prompt file, whose own "
+            "evaluators grade it (these are added).",
+        ),
+    ] = None
+
+
 @takes_groups
 def regrade(
     run_dir: Annotated[Path, typer.Argument(metavar="RUN_DIR", help="A folder written by `copilot-eval run --out`.")],
     *,
-    grading: GradingGroup,
+    grading: RegradingGroup,
     out: OutOption = None,
     finishing: FinishGroup,
     compared: BaselineGroup,
