@@ -18,10 +18,6 @@ from copilot_eval.cli.app import COMMANDS, app, every_command
 
 CLI = Path(__file__).resolve().parents[2] / "src" / "copilot_eval" / "cli"
 
-# Modules other engineers restructure this session: they still import inside functions or take `Any`.
-# Every one is converted now; a module restructured later may be listed here until its branch is merged.
-NOT_YET_CONVERTED: set[str] = set()
-
 
 def _python(code: str) -> str:
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
@@ -111,11 +107,9 @@ def test_cli_modules_import_at_module_level_and_type_their_parameters() -> None:
     problems = {
         path.name: found
         for path in sorted(CLI.glob("*.py"))
-        if path.name not in NOT_YET_CONVERTED
-        and (found := _function_imports_and_any_parameters(path.read_text(encoding="utf-8")))
+        if (found := _function_imports_and_any_parameters(path.read_text(encoding="utf-8")))
     }
     assert not problems, f"move these imports to the module's top and type these parameters: {problems}"
-    assert {path.name for path in CLI.glob("*.py")} >= NOT_YET_CONVERTED, "a module named in NOT_YET_CONVERTED is gone"
 
 
 def test_the_checker_finds_a_nested_import_and_an_any_parameter() -> None:

@@ -92,6 +92,11 @@ def _lift(folder: Path, log: list[tuple[str, str, int]], **settings: Any) -> Lif
     )
 
 
+def run_document(folder: Path) -> dict[str, Any]:
+    """The lift.json of the lift played into ``folder``/out."""
+    return json.loads((folder / "out" / "lift.json").read_text(encoding="utf-8"))
+
+
 def test_interleave_queues_each_unit_in_every_arm_before_the_next() -> None:
     slots = interleave([("case1#0", 1), ("case2#0", 2), ("case3#0", 3)], ["a", "b"])
     assert [(s.key, s.arm) for s in slots] == [
@@ -107,8 +112,7 @@ def test_interleave_queues_each_unit_in_every_arm_before_the_next() -> None:
 def test_both_arms_play_interleaved_under_one_limit_and_lift_json_records_the_order(tmp_path: Path) -> None:
     log: list[tuple[str, str, int]] = []
     run = _lift(tmp_path, log)
-    document = json.loads((tmp_path / "out" / "lift.json").read_text(encoding="utf-8"))
-    schedule = document["schedule"]
+    schedule = run_document(tmp_path)["schedule"]
     assert schedule["concurrency"] == 2 and schedule["budgetReached"] is None
     order = [(o["unit"], o["arm"]) for o in schedule["order"]]
     assert order == [
@@ -147,10 +151,6 @@ def test_a_run_budget_stops_both_arms_at_the_same_place_and_sets_unpaired_plays_
     assert "--max-run-tokens 30" in (tmp_path / "out" / "lift.md").read_text(encoding="utf-8")
     arm_run = json.loads((tmp_path / "out" / "with" / "run.json").read_text(encoding="utf-8"))
     assert arm_run["notRun"] == 1
-
-
-def run_document(folder: Path) -> dict[str, Any]:
-    return json.loads((folder / "out" / "lift.json").read_text(encoding="utf-8"))
 
 
 def test_resume_keeps_what_was_played_and_gives_the_figures_of_an_uninterrupted_lift(tmp_path: Path) -> None:

@@ -9,18 +9,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from copilot_eval.evidence.result import CopilotResult
+from tests.runs.runs_helpers import CLI
 from tests.scale.ray_cluster import ADDRESS, RayCluster
 
 pytestmark = pytest.mark.runtime
 
-CLI = [sys.executable, "-m", "copilot_eval.cli.app"]
 SCRIPT = """\
 rules:
   - when: {prompt_contains: "release"}

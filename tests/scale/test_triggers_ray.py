@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from copilot_eval.evidence.result import CopilotResult
+from tests.runs.runs_helpers import CLI, EXAMPLES
 from tests.scale.ray_cluster import ADDRESS, RayCluster
 
 pytestmark = pytest.mark.runtime
 
-EXAMPLE = Path(__file__).parents[2] / "examples" / "skills"
+EXAMPLE = EXAMPLES / "skills"
 
 
 def test_a_trigger_set_played_on_ray_gives_the_example_figures_and_names_each_node(
@@ -22,7 +22,7 @@ def test_a_trigger_set_played_on_ray_gives_the_example_figures_and_names_each_no
 ) -> None:
     ray_cluster.ensure_workers()
     out = tmp_path / "ray"
-    command = [sys.executable, "-m", "copilot_eval.cli.app", "triggers", str(EXAMPLE / "triggers.csv")]
+    command = [*CLI, "triggers", str(EXAMPLE / "triggers.csv")]
     command += ["--agent", str(EXAMPLE / "agent.yaml"), "--runs", "2", "--concurrency", "1", "--out", str(out)]
     command += ["--no-history", "--executor", "ray", "--ray-address", ADDRESS]
     played = subprocess.run(

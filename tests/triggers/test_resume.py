@@ -11,19 +11,13 @@ from copilot_eval.evidence import CopilotResult
 from copilot_eval.runs.checkpoint import Checkpoint, CheckpointError
 from copilot_eval.triggers import NONE, Catalogue, CatalogueEntry, PlayRecord, summarise_triggers, trigger_set_from_data
 from copilot_eval.triggers.resume import open_trigger_checkpoint, play_key, record_play, trigger_checkpoint_header
+from tests.triggers.test_plays import CATALOGUE, CHOICES
 
 SET = trigger_set_from_data(
     {"prompts": [{"prompt": f"prompt {n}", "expected": ("pdf", "csv", NONE)[n % 3]} for n in range(1, 7)]},
     name="routing",
     source="test",
 )
-CATALOGUE = Catalogue(
-    (
-        CatalogueEntry("pdf", "skill", "Fill PDF forms.", "custom", "/s/pdf/SKILL.md", True),
-        CatalogueEntry("csv", "skill", "Tidy CSV files.", "custom", "/s/csv/SKILL.md", True),
-    )
-)
-CHOICES = {1: "pdf", 2: "pdf", 3: NONE, 4: "pdf", 5: "csv", 6: "pdf"}
 
 
 def header(catalogue: Catalogue = CATALOGUE, runs: int = 2) -> dict[str, object]:
