@@ -40,10 +40,12 @@ def run_notices(store: HistoryStore, run_id: int, run: EvalRun, *, min_kappa: fl
 
 
 def folder_notices(
-    run_dir: Path, *, history: str | None = None, min_kappa: float = DEFAULT_MIN_KAPPA
+    run_dir: Path | RunFolder, *, history: str | None = None, min_kappa: float = DEFAULT_MIN_KAPPA
 ) -> tuple[list[str], str | None]:
     """The notices of the run folder at ``run_dir`` from the history every command uses, and why there are
     none when the history could not tell (no database, the run not in it, unreadable); never raises.
+
+    A ``RunFolder`` the caller already read is used as it is, not read again.
 
     The history is found as every command finds it (``--history``, ``COPILOT_EVAL_HISTORY``, the
     project of the working directory), not inside the run folder.
@@ -63,7 +65,7 @@ def folder_notices(
             if run_id is None:
                 return [], (
                     f"history: this run is not in {display}; {left_out} "
-                    f"(add it with `copilot-eval history ingest {run_dir}`)"
+                    f"(add it with `copilot-eval history ingest {folder.folder}`)"
                 )
             return run_notices(store, run_id, folder.run, min_kappa=min_kappa), None
     except Exception as exc:  # the history is a by-product: a report is written without it, and says so
