@@ -49,7 +49,7 @@ def report(
     except EvalSetError as exc:
         raise bad_input(str(exc)) from None
     target = html or folder.folder / LAYOUT.report_html
-    notices, unread = folder_notices(folder.folder, history=history)
+    notices, unread = folder_notices(folder, history=history)
     if unread is not None:
         typer.echo(unread, err=True)
     write_text_atomically(target, run_report_html(folder, notices=notices))

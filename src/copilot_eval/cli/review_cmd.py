@@ -99,7 +99,7 @@ def review(
                 typer.echo(f"\n{given} verdict{'s' if given != 1 else ''} stored in run {run_id}")
             typer.echo(rescore(store, run_id).summary())
             # the run's report shows people's verdicts from now on, without a separate `report`
-            _, report = write_report_with_notices(store, folder.folder, run_id)
+            _, report = write_report_with_notices(store, folder, run_id)
             if report is not None:
                 typer.echo(f"report: {report} (with people's verdicts)")
         except (EvalSetError, LabelsFileError, HistoryError) as exc:

@@ -86,17 +86,13 @@ def record_after_run(
                 add_folder(store, folder, source=source, provenance=provenance, report_to_come=True) for folder in read
             ]
             notices = tuple(
-                tuple(_notices(store, folder, outcome.run_id)) for folder, outcome in zip(read, outcomes, strict=True)
+                tuple(run_notices(store, outcome.run_id, folder.run))
+                for folder, outcome in zip(read, outcomes, strict=True)
             )
         return HistoryNote(_describe(location, outcomes), True, notices)
     except Exception as exc:  # the history is a by-product: nothing it does may fail the run
         reason = str(exc).removeprefix(f"{display}: ")
         return HistoryNote(f"warning: the run was not recorded in the history ({display}): {reason}", False)
-
-
-def _notices(store: HistoryStore, folder: RunFolder, run_id: int) -> list[str]:
-    """The run's notices (``run_notices``), for the report the finisher writes next."""
-    return run_notices(store, run_id, folder.run)
 
 
 def ingest_folders(

@@ -19,7 +19,7 @@ from copilot_eval.history.location import resolve_history
 from copilot_eval.history.records import run_key
 from copilot_eval.history.store import HistoryStore
 from copilot_eval.reports.html_run import REPORT_HTML, write_run_report
-from copilot_eval.reports.run_folder import read_run_folder
+from copilot_eval.reports.run_folder import RunFolder, read_run_folder
 
 # SQLAlchemy is imported inside the functions that use it: `import copilot_eval.history` (every run's finisher) must
 # not load it (about 0.5 s).
@@ -40,10 +40,12 @@ def run_notices(store: HistoryStore, run_id: int, run: EvalRun, *, min_kappa: fl
 
 
 def folder_notices(
-    run_dir: Path, *, history: str | None = None, min_kappa: float = DEFAULT_MIN_KAPPA
+    run_dir: Path | RunFolder, *, history: str | None = None, min_kappa: float = DEFAULT_MIN_KAPPA
 ) -> tuple[list[str], str | None]:
     """The notices of the run folder at ``run_dir`` from the history every command uses, and why there are
     none when the history could not tell (no database, the run not in it, unreadable); never raises.
+
+    A ``RunFolder`` the caller already read is used as it is, not read again.
 
     The history is found as every command finds it (``--history``, ``COPILOT_EVAL_HISTORY``, the
     project of the working directory), not inside the run folder.
@@ -63,7 +65,7 @@ def folder_notices(
             if run_id is None:
                 return [], (
                     f"history: this run is not in {display}; {left_out} "
-                    f"(add it with `copilot-eval history ingest {run_dir}`)"
+                    f"(add it with `copilot-eval history ingest {folder.folder}`)"
                 )
             return run_notices(store, run_id, folder.run, min_kappa=min_kappa), None
     except Exception as exc:  # the history is a by-product: a report is written without it, and says so
@@ -71,11 +73,14 @@ def folder_notices(
         return [], f"warning: could not read the history ({display}): {reason}; {left_out}"
 
 
-def write_report_with_notices(store: HistoryStore, run_dir: Path, run_id: int) -> tuple[list[str], Path | None]:
+def write_report_with_notices(
+    store: HistoryStore, run_dir: Path | RunFolder, run_id: int
+) -> tuple[list[str], Path | None]:
     """The run's notices, and its report.html written again with them (``None`` when it has no report, or none)."""
-    notices = run_notices(store, run_id, read_run_folder(run_dir).run)
-    if notices and (run_dir / REPORT_HTML).is_file():
-        return notices, write_run_report(run_dir, notices=notices)
+    folder = read_run_folder(run_dir)  # read once: the notices and the report both come from it
+    notices = run_notices(store, run_id, folder.run)
+    if notices and (folder.folder / REPORT_HTML).is_file():
+        return notices, write_run_report(folder, notices=notices)
     return notices, None
 
 

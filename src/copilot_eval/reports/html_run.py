@@ -311,8 +311,13 @@ def run_report_html(folder: RunFolder, *, notices: Sequence[str] = ()) -> str:
     return page(f"{run.test_set_name}: evaluation run", subtitle, body)
 
 
-def write_run_report(run_dir: Path | str, path: Path | str | None = None, *, notices: Sequence[str] = ()) -> Path:
-    """Write the HTML report of the run folder ``run_dir`` (default ``RUN_DIR/report.html``); return its path."""
+def write_run_report(
+    run_dir: Path | str | RunFolder, path: Path | str | None = None, *, notices: Sequence[str] = ()
+) -> Path:
+    """Write the HTML report of the run folder ``run_dir`` (default ``RUN_DIR/report.html``); return its path.
+
+    A ``RunFolder`` already read is used as it is, not read again.
+    """
     folder = read_run_folder(run_dir)
     target = Path(path) if path else folder.folder / REPORT_HTML
     return write_text_atomically(target, run_report_html(folder, notices=notices))
