@@ -289,3 +289,12 @@ def test_the_finished_states_of_the_run_folder_are_the_clients(tmp_path):
     from copilot_eval.studio_eval.shapes import FINISHED_RUN_STATES
 
     assert set(FINISHED_RUN_STATES) == FINISHED_PLATFORM_STATES
+
+
+def test_list_shows_the_platforms_names_as_text_never_as_markup(monkeypatch):
+    # a test set's display name is authored by someone else in the Evaluate tab
+    fake = FakeStudioEval([bike_shop_set(display_name="Nightly [bold]bikes[/bold]")])
+    monkeypatch.setenv(TOKEN_ENV, fake.token)
+    with LoopbackServer(fake):
+        listed = studio_cli(fake, "list")
+    assert listed.exit_code == 0 and "Nightly [bold]bikes[/bold]" in listed.output, listed.output
