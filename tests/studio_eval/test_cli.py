@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
+from copilot_eval.cli.studio_eval_cmd import _say  # the `say` every studio-eval progress line goes through
 from copilot_eval.testing import FakeStudioEval, LoopbackServer, case_result, metric_result
 from tests.studio_eval.studio_helpers import (
     BIKE_SHOP,
@@ -298,3 +299,9 @@ def test_list_shows_the_platforms_names_as_text_never_as_markup(monkeypatch):
     with LoopbackServer(fake):
         listed = studio_cli(fake, "list")
     assert listed.exit_code == 0 and "Nightly [bold]bikes[/bold]" in listed.output, listed.output
+
+
+def test_what_the_platform_says_while_a_run_goes_reaches_the_terminal_as_text(capsys):
+    _say("run 7f0c: InProgress (\x1b]0;pwned\x07Evaluating)")  # a state the terminal would obey
+    shown = capsys.readouterr().out
+    assert "\\x1b]0;pwned\\x07Evaluating" in shown and "\x1b" not in shown, shown

@@ -48,7 +48,7 @@ from copilot_eval.studio_eval import (
     token_from_env,
     token_from_login,
 )
-from copilot_eval.untrusted.terminal import terminal_line
+from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 # The group and its aliases are declared as generate's and history's are (alike in shape only).
 studio_app = typer.Typer(
@@ -159,8 +159,8 @@ def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
     finished, verdict = finish_studio(outcome, options)
     run = outcome.run
     if finished is None or run is None:
-        for line in outcome.lines:
-            console.print(line, highlight=False)
+        for line in outcome.lines:  # the platform's own words among them: text, never markup
+            console.print(terminal_line(line), highlight=False)
         raise leave(verdict)
     record = run.platform_run
     lines = [*outcome.lines, f"run folder: {outcome.folder}"]
@@ -296,7 +296,7 @@ def get_cmd(
 
 
 def _say(line: str) -> None:
-    typer.echo(line)
+    typer.echo(terminal_text(line))  # the platform's states and names: shown, never obeyed
 
 
 def _slug(text: str) -> str:
