@@ -35,3 +35,11 @@ def test_each_surfaces_spend_is_printed_once_not_under_every_surface():
         assert text.count(line) == 1, text
     assert all(text.count(f"{label}: report: {label}/report.html") == 1 for label in labels)
     assert text.count("history: stored") == 1
+
+
+def test_the_whole_runs_lines_of_several_surfaces_are_printed_as_text_not_markup():
+    finished = _finished(["draft", "published"])
+    finished.gate_lines = ["gate against [bold]set[/bold]@agent: passed"]  # a baseline named in someone's file
+    out = io.StringIO()
+    print_finished(finished, Console(file=out, width=200), summaries=False)
+    assert "gate against [bold]set[/bold]@agent: passed" in out.getvalue()

@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from typer.testing import CliRunner
 
 from copilot_eval.cli.app import app
+from copilot_eval.cli.studio_eval_cmd import _say  # the `say` every studio-eval progress line goes through
 from copilot_eval.testing import FakeStudioEval, LoopbackServer, case_result, metric_result
 from tests.studio_eval.studio_helpers import (
     BIKE_SHOP,
@@ -289,3 +290,18 @@ def test_the_finished_states_of_the_run_folder_are_the_clients(tmp_path):
     from copilot_eval.studio_eval.shapes import FINISHED_RUN_STATES
 
     assert set(FINISHED_RUN_STATES) == FINISHED_PLATFORM_STATES
+
+
+def test_list_shows_the_platforms_names_as_text_never_as_markup(monkeypatch):
+    # a test set's display name is authored by someone else in the Evaluate tab
+    fake = FakeStudioEval([bike_shop_set(display_name="Nightly [bold]bikes[/bold]")])
+    monkeypatch.setenv(TOKEN_ENV, fake.token)
+    with LoopbackServer(fake):
+        listed = studio_cli(fake, "list")
+    assert listed.exit_code == 0 and "Nightly [bold]bikes[/bold]" in listed.output, listed.output
+
+
+def test_what_the_platform_says_while_a_run_goes_reaches_the_terminal_as_text(capsys):
+    _say("run 7f0c: InProgress (\x1b]0;pwned\x07Evaluating)")  # a state the terminal would obey
+    shown = capsys.readouterr().out
+    assert "\\x1b]0;pwned\\x07Evaluating" in shown and "\x1b" not in shown, shown

@@ -131,9 +131,10 @@ def _print_attack(run: SecurityRun, finished: Finished, title: str, out: Path) -
     warning = caveat(run.summary)
     if warning is not None:
         console.print(f"warning: {warning}", highlight=False)
-    console.print(f"run folder: {out} (security.json, run.json, report.html)", highlight=False)
+    # the folder and the history are paths the user chose: text, never markup (as print_finished prints them)
+    console.print(terminal_line(f"run folder: {out} (security.json, run.json, report.html)"), highlight=False)
     for line in finished.history_lines:
-        console.print(line, highlight=False)
+        console.print(terminal_line(line), highlight=False)
     for line in finished.history_warnings:
         typer.echo(terminal_text(line, one_line=False), err=True)
 

@@ -52,8 +52,8 @@ def print_finished(
                 console.print(terminal_line(shown), highlight=False)
         if item.comparison is not None:
             print_comparison(item.comparison, console)
-    for line in shared if several else []:
-        console.print(line, highlight=False)
+    for line in shared if several else []:  # gate lines name a baseline from the history: text, never markup
+        console.print(terminal_line(line), highlight=False)
     for warning in finished.history_warnings:
         typer.echo(terminal_text(warning, one_line=False), err=True)
     if finished.markdown is not None:

@@ -169,12 +169,12 @@ def run(
             test_set_path,
             agent_paths or [],
             settings,
-            say=lambda line: typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True),
+            say=_note,
         )
     except (SettingsError, PrepareError) as exc:
         raise bad_input(str(exc)) from None
-    for line in planned.notes:  # notes name agents and files: shown as text, never obeyed
-        typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
+    for line in planned.notes:
+        _note(line)
     sidecar = _draft_cases(planned, test_set_path, allow_drafts)
     console = finished_console(settings.finish.markdown)
     _leave_if_finished(planned)
@@ -184,6 +184,11 @@ def run(
 
     finished, lines = finish_played(planned, runs)  # --gate is decided inside the finisher
     raise print_finished(finished, console, extra=lines, summaries=not planned.several)
+
+
+def _note(line: str) -> None:
+    """A note of the plan on stderr: it names agents and files, so it is shown as text, never obeyed."""
+    typer.echo(f"note: {terminal_text(line, one_line=False)}", err=True)
 
 
 def _draft_cases(planned: PlannedRun, test_set_path: Path, allow_drafts: bool) -> bool:

@@ -48,6 +48,7 @@ from copilot_eval.studio_eval import (
     token_from_env,
     token_from_login,
 )
+from copilot_eval.untrusted.terminal import terminal_line, terminal_text
 
 # The group and its aliases are declared as generate's and history's are (alike in shape only).
 studio_app = typer.Typer(
@@ -158,8 +159,8 @@ def _finish(outcome: StudioOutcome, options: FinishOptions) -> None:
     finished, verdict = finish_studio(outcome, options)
     run = outcome.run
     if finished is None or run is None:
-        for line in outcome.lines:
-            console.print(line, highlight=False)
+        for line in outcome.lines:  # the platform's own words among them: text, never markup
+            console.print(terminal_line(line), highlight=False)
         raise leave(verdict)
     record = run.platform_run
     lines = [*outcome.lines, f"run folder: {outcome.folder}"]
@@ -228,19 +229,15 @@ def list_cmd(
     table = Table(title=f"test sets of bot {agent.bot_id}")
     for column in ("id", "name", "state", "cases", "modified (UTC)"):
         table.add_column(column, overflow="fold")
-    for s in sets:
+    for s in sets:  # names and states come from the platform, authored by others: cells of text, never markup
         modified = f"{s.modified_time:%Y-%m-%d %H:%M}" if s.modified_time else ""
-        table.add_row(
-            s.id,
-            s.display_name or "",
-            s.state or "",
-            "" if s.total_test_cases is None else str(s.total_test_cases),
-            modified,
-        )
+        cases = "" if s.total_test_cases is None else str(s.total_test_cases)
+        table.add_row(*(terminal_line(cell) for cell in (s.id, s.display_name or "", s.state or "", cases, modified)))
     console.print(table)
     if runs:
         for run in found_runs:
-            console.print(f"{progress_line(run)}; test set {run.test_set_id}; name {run.name!r}", highlight=False)
+            line = f"{progress_line(run)}; test set {run.test_set_id}; name {run.name!r}"
+            console.print(terminal_line(line), highlight=False)
 
 
 @studio_app.command("run")
@@ -299,7 +296,7 @@ def get_cmd(
 
 
 def _say(line: str) -> None:
-    typer.echo(line)
+    typer.echo(terminal_text(line))  # the platform's states and names: shown, never obeyed
 
 
 def _slug(text: str) -> str:

@@ -49,8 +49,9 @@ from copilot_eval.cli.resumable import resumable_stops
 from copilot_eval.evalsets.drafts import count_drafts
 from copilot_eval.history.records import SOURCE_TRIGGERS
 from copilot_eval.reports.console import make_console
+from copilot_eval.runs.executor import Executor
+from copilot_eval.runs.executor_choice import executor_of
 from copilot_eval.runs.finish import finish_options
-from copilot_eval.runs.ray_executor import RayExecutor
 from copilot_eval.runs.settings import HowToFinish, HowToPlay, RunBudget, WhatToPlay
 from copilot_eval.scans.choice import ScanChoiceError
 from copilot_eval.triggers import (
@@ -202,7 +203,7 @@ def triggers(
     try:
         # run's own settings groups check these options, with run's words (runs.settings)
         budget = RunBudget(**run_budget.values())
-        HowToPlay(concurrency=concurrency, **placement.values(), **cassettes.values())
+        play = HowToPlay(concurrency=concurrency, **placement.values(), **cassettes.values())
         shard_info = WhatToPlay(shard=shard).shard_info
         HowToFinish(out=out, resume=resume)
         agent = load_agent_file(agent_file)
@@ -219,7 +220,7 @@ def triggers(
     finish = finish_options(flat(locals()), source=SOURCE_TRIGGERS)
     try:
         with resumable_stops(placement.executor, _kept(out)):
-            ray = _ray_executor(placement)
+            ray = _ray_executor(play)
             run = asyncio.run(
                 trigger_eval(
                     agent,
@@ -251,15 +252,11 @@ def _kept(out: Path) -> str:
     return f"no run folder was written; any play already decided is kept in {out}: continue with --resume --out {out}"
 
 
-def _ray_executor(placement: ExecutorGroup) -> RayExecutor | None:
+def _ray_executor(play: HowToPlay) -> Executor | None:
     """The Ray executor ``--executor ray`` names (ExecutorError when Ray is missing), None for local."""
-    if placement.executor != "ray":
-        return None
-    return RayExecutor(
-        address=placement.ray_address,
-        workers=placement.ray_workers,
-        say=lambda line: typer.echo(terminal_line(f"note: {line}"), err=True),
-    )
+    if play.executor == "local":
+        return None  # trigger_eval plays in this process without an executor
+    return executor_of(play, say=lambda line: typer.echo(terminal_line(f"note: {line}"), err=True))
 
 
 def _refuse_drafts_only(trigger_set: Path, prompts: list[str], allow_drafts: bool) -> None:
