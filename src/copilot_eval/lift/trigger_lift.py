@@ -43,6 +43,7 @@ from copilot_eval.triggers import (
     list_catalogue,
     summarise_triggers,
 )
+from copilot_eval.triggers.figures import play_key
 from copilot_eval.triggers.record import write_trigger_folder
 from copilot_eval.triggers.runner import trigger_player
 
@@ -82,7 +83,7 @@ def _delivered(arm: Arm, run: TriggerRun) -> list[tuple[PlayRecord, str, str | N
     """Each play with our delivery decision; an undelivered one is relabelled so the figures set it apart."""
     decided: list[tuple[PlayRecord, str, str | None]] = []
     for play in run.plays:
-        result = run.results.get(f"prompt{play.number}-r{play.repeat}")
+        result = run.results.get(play_key(play.number, play.repeat))
         delivery = decide_delivery(result, arm.expectations)
         if delivery.status == "not_delivered" and play.kind != "undelivered":
             play = replace(play, kind="undelivered", chosen=None, reason=delivery.reason or "not delivered")
@@ -214,7 +215,7 @@ class _ArmsTriggerPlay:
             True,
             seconds,
             _folder(self.folder, arm) if self.folder is not None else None,
-            {f"prompt{p.number}-r{p.repeat}": r for p, r in self.done[arm.name]},
+            {play_key(p.number, p.repeat): r for p, r in self.done[arm.name]},
         )
 
 
@@ -239,7 +240,7 @@ async def _arm_runs(
     lift = _ArmsTriggerPlay(trigger_set, arms, runs=runs, folder=folder, pool=pool, budget=budget)
     lift.open_checkpoints(resume)  # refused before any session
     catalogues = await lift.open_catalogues()
-    units = [(f"prompt{p.number}-r{r}", (p, r)) for p in trigger_set.prompts for r in range(runs)]
+    units = [(play_key(p.number, r), (p, r)) for p in trigger_set.prompts for r in range(runs)]
     slots = interleave(units, [arm.name for arm in arms])
     await play_interleaved(
         slots,
@@ -270,7 +271,7 @@ def _lift_plays(
         for play, status, reason in delivered:
             # a setup problem (the expected skill not in this arm's catalogue) is named as such, never a miss
             outcome = ("pass" if play.chosen == play.expected else "fail") if play.kind == "chose" else play.kind
-            unit = f"prompt{play.number}-r{play.repeat}"
+            unit = play_key(play.number, play.repeat)
             plays.append(LiftPlay(f"prompt{play.number}", arm, play.repeat, outcome, status, reason, unit=unit))
     for slot in slots:
         if slot.outcome == "not_run":

@@ -25,7 +25,7 @@ from copilot_eval.reports.run_folder import folder_relative
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
-from copilot_eval.triggers.figures import NOT_RUN, PlayRecord
+from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, play_key
 from copilot_eval.triggers.gates import TriggerGates, trigger_verdict
 from copilot_eval.triggers.history import trigger_set_series_name
 from copilot_eval.triggers.trigger_set import TriggerSet
@@ -106,7 +106,7 @@ def trigger_eval_run(
     """
     test_set = trigger_test_set(run.trigger_set)
     durations = {**run.resumed, **{key: result.duration_ms for key, result in run.results.items()}}
-    results = [play_case_result(p, durations.get(f"prompt{p.number}-r{p.repeat}")) for p in run.plays]
+    results = [play_case_result(p, durations.get(play_key(p.number, p.repeat))) for p in run.plays]
     summary = summarise(
         test_set,
         results,

@@ -20,16 +20,11 @@ from copilot_eval.evidence import CopilotResult
 from copilot_eval.runs.case_runner import session_usage
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
 from copilot_eval.triggers.catalogue import Catalogue
-from copilot_eval.triggers.figures import PlayRecord
+from copilot_eval.triggers.figures import PlayRecord, play_key
 from copilot_eval.triggers.record import play_case_result
 from copilot_eval.triggers.trigger_set import TriggerSet
 
-__all__ = ["forget_checkpoint", "open_trigger_checkpoint", "play_key", "record_play", "trigger_checkpoint_header"]
-
-
-def play_key(number: int, repeat: int) -> str:
-    """The checkpoint's unit (and the evidence file's stem) of prompt ``number``'s try ``repeat``."""
-    return f"prompt{number}-r{repeat}"
+__all__ = ["forget_checkpoint", "open_trigger_checkpoint", "record_play", "trigger_checkpoint_header"]
 
 
 def trigger_checkpoint_header(

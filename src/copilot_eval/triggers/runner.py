@@ -29,12 +29,12 @@ from copilot_eval.runs.finish import Finished, FinishOptions
 from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runtime.session.runner import run_copilot
 from copilot_eval.triggers.catalogue import Catalogue, list_catalogue
-from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, TriggerFigures, summarise_triggers
+from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, TriggerFigures, play_key, summarise_triggers
 from copilot_eval.triggers.gates import TriggerGates
 from copilot_eval.triggers.outcome import CatalogueNeeds, decide_trigger_outcome
 from copilot_eval.triggers.plays import Lane, Play, play_all, ray_lanes, shard_of, shard_prompts
 from copilot_eval.triggers.record import write_trigger_folder
-from copilot_eval.triggers.resume import open_trigger_checkpoint, play_key, record_play, trigger_checkpoint_header
+from copilot_eval.triggers.resume import open_trigger_checkpoint, record_play, trigger_checkpoint_header
 from copilot_eval.triggers.trigger_set import TriggerSet
 
 __all__ = ["CHOICE_TOOL", "DEFAULT_CONCURRENCY", "DEFAULT_RUNS", "TriggerRun", "trigger_eval", "trigger_player"]
