@@ -23,7 +23,14 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.lift.arms import Arm, check_two_arms
 from copilot_eval.lift.delivery import decide_delivery
-from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
+from copilot_eval.lift.figures import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    LiftFigures,
+    LiftPlay,
+    lift_figures,
+    mark_unpaired,
+)
 from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
 from copilot_eval.runs.case_runner import session_usage
 from copilot_eval.runs.checkpoint import Checkpoint
@@ -278,8 +285,7 @@ def _lift_plays(
             prompt, repeat = slot.unit
             why = f"not played: {slot.reason}"
             plays.append(LiftPlay(f"prompt{prompt.number}", slot.arm, repeat, "not_run", "unknown", why, unit=slot.key))
-    stopped = {slot.key for slot in slots if slot.outcome == "not_run"}
-    plays = [replace(p, paired=False) if p.unit in stopped and p.status != "not_run" else p for p in plays]
+    plays = mark_unpaired(plays, slots)
     plays.sort(key=lambda p: (int(p.case.removeprefix("prompt")), p.arm, p.repeat))
     return plays
 
