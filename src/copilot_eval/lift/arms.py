@@ -81,6 +81,10 @@ class Arm:
         watched = tuple(dict.fromkeys((*self.agent.audit_markers, *markers)))
         return self.agent.with_options(audit_requests=True, audit_markers=watched)
 
+    def customizations(self) -> list[str]:
+        """Each text this arm must or must not carry, as ``SHA256:present|absent``, sorted (a checkpoint header's)."""
+        return sorted(f"{e.text.sha256}:{'present' if e.present else 'absent'}" for e in self.expectations)
+
 
 def check_two_arms(arms: list[Arm]) -> None:
     """ValueError unless ``arms`` are two arms of different names (a control, then a treatment)."""

@@ -167,7 +167,7 @@ def checkpoint_header(test_set: EvalTestSet, arm: Arm, graders: list[Any], repea
     return {
         "lift": test_set.name,
         "arm": arm.name,
-        "customizations": sorted(f"{e.text.sha256}:{'present' if e.present else 'absent'}" for e in arm.expectations),
+        "customizations": arm.customizations(),
         "dataType": test_set.data_type.value,
         "repeat": repeat,
         "cases": [[c.conversation_number, c.question] for c in test_set.cases],

@@ -104,7 +104,7 @@ def trigger_arm_checkpoint_header(trigger_set: TriggerSet, arm: Arm, runs: int) 
     return {
         "triggerLift": trigger_set.name,
         "arm": arm.name,
-        "customizations": sorted(f"{e.text.sha256}:{'present' if e.present else 'absent'}" for e in arm.expectations),
+        "customizations": arm.customizations(),
         "runs": runs,
         "prompts": [[p.number, p.prompt, p.expected] for p in trigger_set.prompts],
         "names": list(trigger_set.names),
