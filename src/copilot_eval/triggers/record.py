@@ -11,7 +11,6 @@ shows them (``reports.html_triggers``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import datetime
 from pathlib import Path
@@ -143,9 +142,7 @@ def trigger_document(run: TriggerRun, folder: Path | None = None) -> dict[str, A
                 "name": e.name,
                 "kind": e.kind,
                 "descriptionLength": e.description_length,
-                "descriptionSha256": None
-                if e.description is None
-                else hashlib.sha256(e.description.encode("utf-8")).hexdigest(),
+                "descriptionSha256": e.description_sha256,
                 "source": e.source,
                 "path": e.path,
                 "problems": list(e.problems),

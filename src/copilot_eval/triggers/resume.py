@@ -11,7 +11,6 @@ runs, the threshold, stop-at-choice and the shard: a folder holding any other ru
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -41,14 +40,7 @@ def trigger_checkpoint_header(
         "triggerSet": trigger_set.name,
         "names": list(trigger_set.names),
         "prompts": [[p.number, p.prompt, p.expected] for p in trigger_set.prompts],
-        "catalogue": sorted(
-            [
-                e.kind,
-                e.name,
-                None if e.description is None else hashlib.sha256(e.description.encode("utf-8")).hexdigest(),
-            ]
-            for e in catalogue.entries
-        ),
+        "catalogue": sorted([e.kind, e.name, e.description_sha256] for e in catalogue.entries),
         "runs": runs,
         "stopAtChoice": stop_at_choice,
         "threshold": threshold,
