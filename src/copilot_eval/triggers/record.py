@@ -136,7 +136,7 @@ def trigger_document(run: TriggerRun, folder: Path | None = None) -> dict[str, A
         "stopAtChoice": run.stop_at_choice,
         "shard": None if run.shard is None else {"index": run.shard.index, "count": run.shard.count},
         "executor": None if run.execution is None else run.execution.executor,
-        "budget": {"reached": run.budget_reached, "notRun": sum(1 for p in run.plays if p.kind == NOT_RUN)},
+        "budget": {"reached": run.budget_reached, "notRun": len(run.not_run)},
         "catalogue": [
             {
                 "name": e.name,
