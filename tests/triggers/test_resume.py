@@ -10,7 +10,8 @@ from copilot_eval.evalsets import EvalCaseResult
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.runs.checkpoint import Checkpoint, CheckpointError
 from copilot_eval.triggers import NONE, Catalogue, CatalogueEntry, PlayRecord, summarise_triggers, trigger_set_from_data
-from copilot_eval.triggers.resume import open_trigger_checkpoint, play_key, record_play, trigger_checkpoint_header
+from copilot_eval.triggers.figures import play_key
+from copilot_eval.triggers.resume import open_trigger_checkpoint, record_play, trigger_checkpoint_header
 from tests.triggers.test_plays import CATALOGUE, CHOICES
 
 SET = trigger_set_from_data(

@@ -81,6 +81,10 @@ class Arm:
         watched = tuple(dict.fromkeys((*self.agent.audit_markers, *markers)))
         return self.agent.with_options(audit_requests=True, audit_markers=watched)
 
+    def customizations(self) -> list[str]:
+        """Each text this arm must or must not carry, as ``SHA256:present|absent``, sorted (a checkpoint header's)."""
+        return sorted(f"{e.text.sha256}:{'present' if e.present else 'absent'}" for e in self.expectations)
+
 
 def check_two_arms(arms: list[Arm]) -> None:
     """ValueError unless ``arms`` are two arms of different names (a control, then a treatment)."""
@@ -103,8 +107,14 @@ def distinguishing_marker(text: str, others: list[str]) -> str | None:
     return None
 
 
+def _head(path: Path) -> str:
+    """The first ``MAX_SKILL_BYTES`` of a customization file as text; only those are read, however large the file."""
+    with path.open("rb") as handle:
+        return handle.read(MAX_SKILL_BYTES).decode("utf-8", errors="replace")
+
+
 def _frontmatter(path: Path) -> tuple[dict, str]:
-    raw = path.read_bytes()[:MAX_SKILL_BYTES].decode("utf-8", errors="replace")
+    raw = _head(path)
     if not raw.startswith("---"):
         return {}, raw
     end = re.search(r"^---\s*$", raw[3:], re.MULTILINE)
@@ -165,7 +175,7 @@ def instruction_files(root: Path | None) -> dict[str, Path]:
 def _texts(agent: CopilotEval) -> dict[tuple[TextKind, str], str]:
     texts: dict[tuple[TextKind, str], str] = {}
     for name, path in instruction_files(agent.working_directory).items():
-        text = path.read_bytes()[:MAX_SKILL_BYTES].decode("utf-8", errors="replace").strip()
+        text = _head(path).strip()
         if text:
             texts[("instructions", name)] = text
     for skill in _skills(agent):

@@ -23,7 +23,14 @@ from copilot_eval.evalsets import EvalCaseResult, EvalTestSet
 from copilot_eval.exit_codes import PASSED, PLATFORM, Verdict, worst
 from copilot_eval.lift.arms import Arm, check_two_arms
 from copilot_eval.lift.delivery import Delivery, decide_delivery
-from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
+from copilot_eval.lift.figures import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    LiftFigures,
+    LiftPlay,
+    lift_figures,
+    mark_unpaired,
+)
 from copilot_eval.lift.gates import LiftGates, lift_verdict
 from copilot_eval.lift.record import LIFT_JSON, write_lift_files
 from copilot_eval.lift.remote import ArmWorkers, remote_arms
@@ -160,7 +167,7 @@ def checkpoint_header(test_set: EvalTestSet, arm: Arm, graders: list[Any], repea
     return {
         "lift": test_set.name,
         "arm": arm.name,
-        "customizations": sorted(f"{e.text.sha256}:{'present' if e.present else 'absent'}" for e in arm.expectations),
+        "customizations": arm.customizations(),
         "dataType": test_set.data_type.value,
         "repeat": repeat,
         "cases": [[c.conversation_number, c.question] for c in test_set.cases],
@@ -177,14 +184,6 @@ def _resumed_evidence(folder: Path | None, unit: Unit) -> Any:
         return load_played(path) if path.is_file() else None
     except ValueError:
         return None
-
-
-def _unpaired(plays: list[LiftPlay], slots: list[Slot[Unit]]) -> list[LiftPlay]:
-    """Plays of a unit some arm never played (a budget stopped the lift between them) marked unpaired."""
-    stopped = {slot.key for slot in slots if slot.outcome == "not_run"}
-    return [
-        replace(play, paired=False) if play.unit in stopped and play.status != "not_run" else play for play in plays
-    ]
 
 
 class _ArmsPlay:
@@ -293,7 +292,7 @@ class _ArmsPlay:
     def lift_run(self, units: list[Unit], slots: list[Slot[Unit]], seed: int, resamples: int) -> LiftRun:
         """The plays in the set's order, unpaired where a budget stopped a partner, and their paired figures."""
         order = {unit.key.split("#", 1)[0]: index for index, unit in enumerate(units)}
-        plays = _unpaired(self.plays, slots)
+        plays = mark_unpaired(self.plays, slots)
         plays.sort(key=lambda p: (order.get(p.case.split("/", 1)[0], 0), p.case, p.arm, p.repeat))
         control, treatment = self.arms[0].name, self.arms[1].name
         figures = lift_figures(plays, control=control, treatment=treatment, seed=seed, resamples=resamples)

@@ -14,9 +14,12 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from statistics import fmean, stdev
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:  # the schedule's slots are only read here
+    from copilot_eval.lift.schedule import Slot
 
 __all__ = [
     "DEFAULT_RESAMPLES",
@@ -25,6 +28,7 @@ __all__ = [
     "LiftPlay",
     "PairedCase",
     "lift_figures",
+    "mark_unpaired",
     "smallest_detectable",
 ]
 
@@ -122,6 +126,14 @@ class LiftFigures:
     def flipped(self, way: Literal["better", "worse"]) -> list[str]:
         """The cases that flipped this way."""
         return [case.case for case in self.cases if case.flip == way]
+
+
+def mark_unpaired(plays: Sequence[LiftPlay], slots: Sequence[Slot[Any]]) -> list[LiftPlay]:
+    """Plays of a unit some arm never played (a budget stopped the lift between them) marked unpaired."""
+    stopped = {slot.key for slot in slots if slot.outcome == "not_run"}
+    return [
+        replace(play, paired=False) if play.unit in stopped and play.status != "not_run" else play for play in plays
+    ]
 
 
 def smallest_detectable(differences: Sequence[float]) -> float | None:

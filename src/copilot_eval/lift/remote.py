@@ -25,6 +25,7 @@ import yaml
 
 from copilot_eval.agent import load_agent_file
 from copilot_eval.agent.agent_files import agent_files
+from copilot_eval.atomic_write import write_text_atomically
 from copilot_eval.bounded_yaml import load_yaml_file
 from copilot_eval.lift.arms import Arm, ArmError
 from copilot_eval.runs.case_runner import Unit
@@ -64,7 +65,7 @@ def arm_agent_file(arm: Arm, source: Path, folder: Path) -> Path:
     if base.working_directory != arm.agent.working_directory:
         wd = arm.agent.working_directory
         data["working_directory"] = None if wd is None else _copy_folder(Path(wd), agent_file.parent / "arm-workdir")
-    agent_file.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    write_text_atomically(agent_file, yaml.safe_dump(data, sort_keys=False, allow_unicode=True))
     return agent_file
 
 

@@ -23,7 +23,14 @@ from copilot_eval.agent.config import CopilotEval
 from copilot_eval.evidence import CopilotResult
 from copilot_eval.lift.arms import Arm, check_two_arms
 from copilot_eval.lift.delivery import decide_delivery
-from copilot_eval.lift.figures import DEFAULT_RESAMPLES, DEFAULT_SEED, LiftFigures, LiftPlay, lift_figures
+from copilot_eval.lift.figures import (
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    LiftFigures,
+    LiftPlay,
+    lift_figures,
+    mark_unpaired,
+)
 from copilot_eval.lift.schedule import Slot, interleave, play_interleaved
 from copilot_eval.runs.case_runner import session_usage
 from copilot_eval.runs.checkpoint import Checkpoint
@@ -43,6 +50,7 @@ from copilot_eval.triggers import (
     list_catalogue,
     summarise_triggers,
 )
+from copilot_eval.triggers.figures import play_key
 from copilot_eval.triggers.record import write_trigger_folder
 from copilot_eval.triggers.runner import trigger_player
 
@@ -82,7 +90,7 @@ def _delivered(arm: Arm, run: TriggerRun) -> list[tuple[PlayRecord, str, str | N
     """Each play with our delivery decision; an undelivered one is relabelled so the figures set it apart."""
     decided: list[tuple[PlayRecord, str, str | None]] = []
     for play in run.plays:
-        result = run.results.get(f"prompt{play.number}-r{play.repeat}")
+        result = run.results.get(play_key(play.number, play.repeat))
         delivery = decide_delivery(result, arm.expectations)
         if delivery.status == "not_delivered" and play.kind != "undelivered":
             play = replace(play, kind="undelivered", chosen=None, reason=delivery.reason or "not delivered")
@@ -96,7 +104,7 @@ def trigger_arm_checkpoint_header(trigger_set: TriggerSet, arm: Arm, runs: int) 
     return {
         "triggerLift": trigger_set.name,
         "arm": arm.name,
-        "customizations": sorted(f"{e.text.sha256}:{'present' if e.present else 'absent'}" for e in arm.expectations),
+        "customizations": arm.customizations(),
         "runs": runs,
         "prompts": [[p.number, p.prompt, p.expected] for p in trigger_set.prompts],
         "names": list(trigger_set.names),
@@ -214,7 +222,7 @@ class _ArmsTriggerPlay:
             True,
             seconds,
             _folder(self.folder, arm) if self.folder is not None else None,
-            {f"prompt{p.number}-r{p.repeat}": r for p, r in self.done[arm.name]},
+            {play_key(p.number, p.repeat): r for p, r in self.done[arm.name]},
         )
 
 
@@ -239,7 +247,7 @@ async def _arm_runs(
     lift = _ArmsTriggerPlay(trigger_set, arms, runs=runs, folder=folder, pool=pool, budget=budget)
     lift.open_checkpoints(resume)  # refused before any session
     catalogues = await lift.open_catalogues()
-    units = [(f"prompt{p.number}-r{r}", (p, r)) for p in trigger_set.prompts for r in range(runs)]
+    units = [(play_key(p.number, r), (p, r)) for p in trigger_set.prompts for r in range(runs)]
     slots = interleave(units, [arm.name for arm in arms])
     await play_interleaved(
         slots,
@@ -270,15 +278,14 @@ def _lift_plays(
         for play, status, reason in delivered:
             # a setup problem (the expected skill not in this arm's catalogue) is named as such, never a miss
             outcome = ("pass" if play.chosen == play.expected else "fail") if play.kind == "chose" else play.kind
-            unit = f"prompt{play.number}-r{play.repeat}"
+            unit = play_key(play.number, play.repeat)
             plays.append(LiftPlay(f"prompt{play.number}", arm, play.repeat, outcome, status, reason, unit=unit))
     for slot in slots:
         if slot.outcome == "not_run":
             prompt, repeat = slot.unit
             why = f"not played: {slot.reason}"
             plays.append(LiftPlay(f"prompt{prompt.number}", slot.arm, repeat, "not_run", "unknown", why, unit=slot.key))
-    stopped = {slot.key for slot in slots if slot.outcome == "not_run"}
-    plays = [replace(p, paired=False) if p.unit in stopped and p.status != "not_run" else p for p in plays]
+    plays = mark_unpaired(plays, slots)
     plays.sort(key=lambda p: (int(p.case.removeprefix("prompt")), p.arm, p.repeat))
     return plays
 

@@ -231,9 +231,11 @@ def _confirm_surfaces(merged: list[MergedRun], out: Path) -> list[MergedRun]:
     assert test_set is not None
     surface_runs = [SurfaceRun(m.label or "", m.run, m.folder.folder) for m in merged]
     confirmed = confirm_across_surfaces(surface_runs)
-    return [
-        MergedRun(item.label, after.run, folder_in_memory(after.run, test_set, item.folder.folder))
-        for after, item in zip(confirmed, merged, strict=True)
+    return [  # a run the confirmation left as it was keeps its folder: only a changed one is read back again
+        item
+        if after.run is before.run
+        else MergedRun(item.label, after.run, folder_in_memory(after.run, test_set, item.folder.folder))
+        for before, after, item in zip(surface_runs, confirmed, merged, strict=True)
     ]
 
 

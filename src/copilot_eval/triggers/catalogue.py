@@ -8,6 +8,7 @@ evaluation reports it as a setup problem, never as a skill that does not trigger
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,6 +50,11 @@ class CatalogueEntry:
     def description_length(self) -> int | None:
         """Characters of the description (None when it has none)."""
         return len(self.description) if self.description is not None else None
+
+    @property
+    def description_sha256(self) -> str | None:
+        """The hex SHA-256 of the description as UTF-8 (None when it has none): what names it in triggers.json."""
+        return hashlib.sha256(self.description.encode("utf-8")).hexdigest() if self.description is not None else None
 
     @property
     def usable(self) -> bool:

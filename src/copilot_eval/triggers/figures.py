@@ -26,6 +26,7 @@ __all__ = [
     "PromptFigures",
     "SkillFigures",
     "TriggerFigures",
+    "play_key",
     "sample_size_for",
     "summarise_triggers",
 ]
@@ -35,6 +36,11 @@ ANOTHER = "another skill"
 NOT_RUN = "not_run"
 """The kind of a play never started: the run budget was reached first (apart from every rate, never a miss)."""
 _Z_POWER_80 = 0.8416212335729143
+
+
+def play_key(number: int, repeat: int) -> str:
+    """The key of prompt ``number``'s try ``repeat``: its result's, its checkpoint unit's and its evidence file's stem."""
+    return f"prompt{number}-r{repeat}"
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from copilot_eval.bounded_json import load_json_file
 from copilot_eval.reports.html_triggers import MAX_TRIGGERS_BYTES, TRIGGERS_JSON
 from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, TriggerFigures, summarise_triggers
 from copilot_eval.triggers.gates import TriggerGates, parse_gate
@@ -55,9 +56,7 @@ def _read(folder: Path) -> dict[str, Any]:
     path = folder / TRIGGERS_JSON
     if not path.is_file():
         raise ValueError(f"{folder}: no {TRIGGERS_JSON}: a trigger run cannot be merged with a test-set run")
-    if path.stat().st_size > MAX_TRIGGERS_BYTES:
-        raise ValueError(f"{path}: larger than {MAX_TRIGGERS_BYTES} bytes")
-    document = json.loads(path.read_text(encoding="utf-8"))
+    document = load_json_file(path, max_bytes=MAX_TRIGGERS_BYTES)
     if not isinstance(document, dict) or document.get("schemaVersion") != TRIGGERS_SCHEMA_VERSION:
         raise ValueError(f"{path}: not a triggers.json of schema {TRIGGERS_SCHEMA_VERSION}")
     return document

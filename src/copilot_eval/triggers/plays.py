@@ -24,7 +24,7 @@ from copilot_eval.runs.case_runner import session_usage
 from copilot_eval.runs.executor import AllWorkersLost, WorkerLost
 from copilot_eval.runs.run_budget import RunSpending
 from copilot_eval.runs.shards import parse_shard, shard_conversations
-from copilot_eval.triggers.figures import NOT_RUN, PlayRecord
+from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, play_key
 from copilot_eval.triggers.record import trigger_test_set
 from copilot_eval.triggers.trigger_set import TriggerPrompt, TriggerSet
 
@@ -100,7 +100,7 @@ async def play_all(
                 continue
             spending.add_session(session_usage(result))
             records.append(decide(play, result))
-            results[f"prompt{play[0].number}-r{play[1]}"] = result
+            results[play_key(play[0].number, play[1])] = result
 
     while queue and any(lane.alive for lane in lanes):
         await asyncio.gather(*(slot(lane) for lane in lanes if lane.alive for _ in range(lane.concurrency)))

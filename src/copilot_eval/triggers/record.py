@@ -11,7 +11,6 @@ shows them (``reports.html_triggers``).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from datetime import datetime
 from pathlib import Path
@@ -25,7 +24,7 @@ from copilot_eval.reports.run_folder import folder_relative
 from copilot_eval.runs.eval_runner import summarise
 from copilot_eval.runs.finish import Finished, FinishOptions, FolderRun, finish_run_folders
 from copilot_eval.runs.independence import repeat_dependence_of
-from copilot_eval.triggers.figures import NOT_RUN, PlayRecord
+from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, play_key
 from copilot_eval.triggers.gates import TriggerGates, trigger_verdict
 from copilot_eval.triggers.history import trigger_set_series_name
 from copilot_eval.triggers.trigger_set import TriggerSet
@@ -106,7 +105,7 @@ def trigger_eval_run(
     """
     test_set = trigger_test_set(run.trigger_set)
     durations = {**run.resumed, **{key: result.duration_ms for key, result in run.results.items()}}
-    results = [play_case_result(p, durations.get(f"prompt{p.number}-r{p.repeat}")) for p in run.plays]
+    results = [play_case_result(p, durations.get(play_key(p.number, p.repeat))) for p in run.plays]
     summary = summarise(
         test_set,
         results,
@@ -137,15 +136,13 @@ def trigger_document(run: TriggerRun, folder: Path | None = None) -> dict[str, A
         "stopAtChoice": run.stop_at_choice,
         "shard": None if run.shard is None else {"index": run.shard.index, "count": run.shard.count},
         "executor": None if run.execution is None else run.execution.executor,
-        "budget": {"reached": run.budget_reached, "notRun": sum(1 for p in run.plays if p.kind == NOT_RUN)},
+        "budget": {"reached": run.budget_reached, "notRun": len(run.not_run)},
         "catalogue": [
             {
                 "name": e.name,
                 "kind": e.kind,
                 "descriptionLength": e.description_length,
-                "descriptionSha256": None
-                if e.description is None
-                else hashlib.sha256(e.description.encode("utf-8")).hexdigest(),
+                "descriptionSha256": e.description_sha256,
                 "source": e.source,
                 "path": e.path,
                 "problems": list(e.problems),

@@ -11,7 +11,6 @@ runs, the threshold, stop-at-choice and the shard: a folder holding any other ru
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +19,11 @@ from copilot_eval.evidence import CopilotResult
 from copilot_eval.runs.case_runner import session_usage
 from copilot_eval.runs.checkpoint import CHECKPOINT_NAME, Checkpoint, CheckpointError
 from copilot_eval.triggers.catalogue import Catalogue
-from copilot_eval.triggers.figures import PlayRecord
+from copilot_eval.triggers.figures import PlayRecord, play_key
 from copilot_eval.triggers.record import play_case_result
 from copilot_eval.triggers.trigger_set import TriggerSet
 
-__all__ = ["forget_checkpoint", "open_trigger_checkpoint", "play_key", "record_play", "trigger_checkpoint_header"]
-
-
-def play_key(number: int, repeat: int) -> str:
-    """The checkpoint's unit (and the evidence file's stem) of prompt ``number``'s try ``repeat``."""
-    return f"prompt{number}-r{repeat}"
+__all__ = ["forget_checkpoint", "open_trigger_checkpoint", "record_play", "trigger_checkpoint_header"]
 
 
 def trigger_checkpoint_header(
@@ -46,14 +40,7 @@ def trigger_checkpoint_header(
         "triggerSet": trigger_set.name,
         "names": list(trigger_set.names),
         "prompts": [[p.number, p.prompt, p.expected] for p in trigger_set.prompts],
-        "catalogue": sorted(
-            [
-                e.kind,
-                e.name,
-                None if e.description is None else hashlib.sha256(e.description.encode("utf-8")).hexdigest(),
-            ]
-            for e in catalogue.entries
-        ),
+        "catalogue": sorted([e.kind, e.name, e.description_sha256] for e in catalogue.entries),
         "runs": runs,
         "stopAtChoice": stop_at_choice,
         "threshold": threshold,

@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 from copilot_eval.agent.config import CopilotEval
@@ -29,12 +28,12 @@ from copilot_eval.runs.finish import Finished, FinishOptions
 from copilot_eval.runs.run_budget import RunBudget, RunSpending
 from copilot_eval.runtime.session.runner import run_copilot
 from copilot_eval.triggers.catalogue import Catalogue, list_catalogue
-from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, TriggerFigures, summarise_triggers
+from copilot_eval.triggers.figures import NOT_RUN, PlayRecord, TriggerFigures, play_key, summarise_triggers
 from copilot_eval.triggers.gates import TriggerGates
 from copilot_eval.triggers.outcome import CatalogueNeeds, decide_trigger_outcome
 from copilot_eval.triggers.plays import Lane, Play, play_all, ray_lanes, shard_of, shard_prompts
-from copilot_eval.triggers.record import write_trigger_folder
-from copilot_eval.triggers.resume import open_trigger_checkpoint, play_key, record_play, trigger_checkpoint_header
+from copilot_eval.triggers.record import trigger_test_set, write_trigger_folder
+from copilot_eval.triggers.resume import open_trigger_checkpoint, record_play, trigger_checkpoint_header
 from copilot_eval.triggers.trigger_set import TriggerSet
 
 __all__ = ["CHOICE_TOOL", "DEFAULT_CONCURRENCY", "DEFAULT_RUNS", "TriggerRun", "trigger_eval", "trigger_player"]
@@ -173,11 +172,7 @@ class _TriggerPlay:
         self.needs = self.catalogue.needs(self.trigger_set.names)
         self.player = trigger_player(self.agent, self.needs, stop_at_choice=self.stop_at_choice)
         if record or replay:
-            cases = SimpleNamespace(
-                cases=[
-                    SimpleNamespace(conversation_number=p.number, question=p.prompt) for p in self.trigger_set.prompts
-                ]
-            )
+            cases = trigger_test_set(self.trigger_set)  # one cassette per prompt, named case<N> as its case
             self.player = with_test_set_cassettes(
                 self.player, cases, record=record, replay=replay, record_missing=record_missing
             )
