@@ -296,6 +296,7 @@ def test_list_shows_the_platforms_names_as_text_never_as_markup(monkeypatch):
     # a test set's display name is authored by someone else in the Evaluate tab
     fake = FakeStudioEval([bike_shop_set(display_name="Nightly [bold]bikes[/bold]")])
     monkeypatch.setenv(TOKEN_ENV, fake.token)
+    monkeypatch.setenv("COLUMNS", "200")  # the name on one line of the table, whatever the terminal's width
     with LoopbackServer(fake):
         listed = studio_cli(fake, "list")
     assert listed.exit_code == 0 and "Nightly [bold]bikes[/bold]" in listed.output, listed.output
