@@ -24,6 +24,7 @@ from copilot_eval.evidence import CopilotResult
 from copilot_eval.lift.arms import Arm, check_two_arms
 from copilot_eval.lift.delivery import decide_delivery
 from copilot_eval.lift.figures import (
+    # the same names as lift/engine.py imports (alike on purpose): both lifts compute the one set of figures
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     LiftFigures,
